@@ -1,0 +1,37 @@
+//===- PTensor.h - ptensor dialect -------------------------------*- C++ -*-===//
+//
+// Public header of the ptensor dialect: dialect, types, enums and ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_DIALECT_PTENSOR_IR_PTENSOR_H
+#define PTENSOR_DIALECT_PTENSOR_IR_PTENSOR_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "ptensor/Dialect/PTensor/IR/PTensorDialect.h.inc"
+#include "ptensor/Dialect/PTensor/IR/PTensorEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "ptensor/Dialect/PTensor/IR/PTensorTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "ptensor/Dialect/PTensor/IR/PTensorOps.h.inc"
+
+namespace mlir {
+class DialectRegistry;
+namespace ptensor {
+/// Registers the ptensor dialect (and what it depends on) in `registry`.
+void registerPTensorDialect(DialectRegistry &registry);
+} // namespace ptensor
+} // namespace mlir
+
+#endif // PTENSOR_DIALECT_PTENSOR_IR_PTENSOR_H

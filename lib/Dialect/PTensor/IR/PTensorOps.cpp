@@ -1,0 +1,517 @@
+//===- PTensorOps.cpp - ptensor op type inference and verifiers -----------===//
+//
+// The *meta* step: every elementwise and view op infers its result type from
+// its operands (docs/Semantics.md); verifiers name what was expected and what
+// was found.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Dialect/PTensor/IR/PTensorOpKinds.h"
+#include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+//===----------------------------------------------------------------------===//
+// Custom directive: promotion list `[DEFAULT, INT_TO_FLOAT]`
+//===----------------------------------------------------------------------===//
+
+static ParseResult parsePromotionList(OpAsmParser &parser,
+                                      DenseI32ArrayAttr &promotions) {
+  SmallVector<int32_t> values;
+  auto parseOne = [&]() -> ParseResult {
+    StringRef keyword;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<PromotionMethod> method = symbolizePromotionMethod(keyword);
+    if (!method)
+      return parser.emitError(loc)
+             << "unknown promotion method '" << keyword
+             << "', expected DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL or "
+                "BOOL_TO_LONG";
+    values.push_back(static_cast<int32_t>(*method));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseOne))
+    return failure();
+  promotions = DenseI32ArrayAttr::get(parser.getContext(), values);
+  return success();
+}
+
+static void printPromotionList(OpAsmPrinter &printer, Operation *,
+                               DenseI32ArrayAttr promotions) {
+  printer << "[";
+  llvm::interleaveComma(promotions.asArrayRef(), printer, [&](int32_t v) {
+    printer << stringifyPromotionMethod(static_cast<PromotionMethod>(v));
+  });
+  printer << "]";
+}
+
+#define GET_OP_CLASSES
+#include "ptensor/Dialect/PTensor/IR/PTensorOps.cpp.inc"
+#include "ptensor/Dialect/PTensor/IR/PTensorEnums.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// Shared inference: placement, broadcast shape, promoted dtype.
+static LogicalResult inferElementwise(MLIRContext *context,
+                                      std::optional<Location> loc,
+                                      TypeRange operands,
+                                      PromotionMethod method,
+                                      SmallVectorImpl<Type> &results) {
+  FailureOr<PTensorType> type =
+      inferElementwiseType(context, loc, operands, method);
+  if (failed(type))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+/// The dtype of a ptensor or scalar operand type.
+static Type dtypeOf(Type t) {
+  if (auto pt = dyn_cast<PTensorType>(t))
+    return pt.getElementType();
+  return t;
+}
+
+LogicalResult ElementwiseUnaryOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  UnaryOpKind kind = adaptor.getKind();
+  Type dtype = dtypeOf(adaptor.getInput().getType());
+  if (isBitwise(kind) && isa<FloatType>(dtype))
+    return emitOptionalError(loc, "bitwise op '", stringifyUnaryOpKind(kind),
+                             "' requires integer or bool operands, but got ",
+                             dtype);
+  if (!isBitwise(kind) && dtype.isInteger(1))
+    return emitOptionalError(
+        loc, "arithmetic op '", stringifyUnaryOpKind(kind),
+        "' is not defined on bool operands; cast to an integer or float "
+        "dtype first");
+  return inferElementwise(context, loc, adaptor.getInput().getType(),
+                          getPromotionMethod(kind), results);
+}
+
+LogicalResult ElementwiseUnaryTestOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  return inferElementwise(context, loc, adaptor.getInput().getType(),
+                          PromotionMethod::ALWAYS_BOOL, results);
+}
+
+/// Checks the operand dtypes of a binary kind, before promotion.
+static LogicalResult verifyBinaryDTypes(std::optional<Location> loc,
+                                        BinaryOpKind kind, Type lhs, Type rhs) {
+  Type l = dtypeOf(lhs), r = dtypeOf(rhs);
+  if (isBitwise(kind)) {
+    for (Type t : {l, r}) {
+      if (isa<FloatType>(t))
+        return emitOptionalError(loc, "bitwise op '",
+                                 stringifyBinaryOpKind(kind),
+                                 "' requires integer or bool operands, but got ",
+                                 t);
+      if (isShift(kind) && t.isInteger(1))
+        return emitOptionalError(loc, "shift op '", stringifyBinaryOpKind(kind),
+                                 "' requires integer operands, but got i1");
+    }
+    return success();
+  }
+  if (l.isInteger(1) && r.isInteger(1))
+    return emitOptionalError(
+        loc, "arithmetic op '", stringifyBinaryOpKind(kind),
+        "' is not defined on bool operands; cast to an integer or float "
+        "dtype first");
+  return success();
+}
+
+/// At least one operand of a binary op must be a ptensor.
+static LogicalResult verifyHasPTensor(std::optional<Location> loc,
+                                      TypeRange types) {
+  if (llvm::any_of(types, [](Type t) { return isa<PTensorType>(t); }))
+    return success();
+  return emitOptionalError(loc, "expected at least one ptensor operand, but "
+                                "all operands are builtin scalars");
+}
+
+LogicalResult ElementwiseBinaryOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  Type lhs = adaptor.getLhs().getType(), rhs = adaptor.getRhs().getType();
+  if (failed(verifyHasPTensor(loc, {lhs, rhs})) ||
+      failed(verifyBinaryDTypes(loc, adaptor.getKind(), lhs, rhs)))
+    return failure();
+  return inferElementwise(context, loc, {lhs, rhs},
+                          getPromotionMethod(adaptor.getKind()), results);
+}
+
+LogicalResult ElementwiseBinaryTestOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  Type lhs = adaptor.getLhs().getType(), rhs = adaptor.getRhs().getType();
+  if (failed(verifyHasPTensor(loc, {lhs, rhs})))
+    return failure();
+  return inferElementwise(context, loc, {lhs, rhs},
+                          PromotionMethod::ALWAYS_BOOL, results);
+}
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  auto cond = cast<PTensorType>(adaptor.getCondition().getType());
+  if (!cond.getElementType().isInteger(1))
+    return emitOptionalError(loc, "where condition must have dtype i1, but got ",
+                             cond.getElementType());
+  Type x = adaptor.getX().getType(), y = adaptor.getY().getType();
+  FailureOr<PTensorType> value = inferElementwiseType(
+      context, loc, {cond, x, y}, PromotionMethod::NO_OPMATH);
+  if (failed(value))
+    return failure();
+  // The condition takes part in shape and placement, not in the dtype.
+  FailureOr<PTensorType> dtype =
+      isa<PTensorType>(x) || isa<PTensorType>(y)
+          ? inferElementwiseType(context, loc, {x, y},
+                                 PromotionMethod::NO_OPMATH)
+          : FailureOr<PTensorType>(failure());
+  Type elementType;
+  if (succeeded(dtype)) {
+    elementType = dtype->getElementType();
+  } else {
+    std::string error;
+    FailureOr<Type> promoted =
+        promoteDTypes({{x, false}, {y, false}}, error);
+    if (failed(promoted))
+      return emitOptionalError(loc, error);
+    elementType = *promoted;
+  }
+  results.push_back(value->cloneWithShapeAndType(value->getShape(), elementType));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PointwiseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PointwiseOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  TypeRange inputs = adaptor.getInputs().getTypes();
+  if (failed(verifyHasPTensor(loc, inputs)))
+    return failure();
+  for (int32_t method : adaptor.getPromotions()) {
+    if (!symbolizePromotionMethod(method))
+      return emitOptionalError(loc, "unknown promotion method ", method);
+    if (failed(inferElementwise(context, loc, inputs,
+                                static_cast<PromotionMethod>(method), results)))
+      return failure();
+  }
+  return success();
+}
+
+/// Scalar types a pointwise body may compute with.
+static bool isScalarBodyType(Type t) {
+  return isa<IntegerType, IndexType, FloatType>(t);
+}
+
+LogicalResult PointwiseOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body must take one scalar argument per input: expected ")
+           << getInputs().size() << " arguments, got "
+           << body.getNumArguments();
+  for (BlockArgument arg : body.getArguments())
+    if (!isScalarBodyType(arg.getType()))
+      return emitOpError("body argument #")
+             << arg.getArgNumber()
+             << " must be a scalar (integer, index or float), got "
+             << arg.getType();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != getResults().size())
+    return emitOpError("body must yield one scalar per output: expected ")
+           << getResults().size() << " values, got "
+           << yield.getValues().size();
+  for (auto [i, v] : llvm::enumerate(yield.getValues()))
+    if (!isScalarBodyType(v.getType()))
+      return emitOpError("yielded value #")
+             << i << " must be a scalar (integer, index or float), got "
+             << v.getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Creation and movement
+//===----------------------------------------------------------------------===//
+
+/// Checks that there is one index operand per dynamic dim of `type`.
+static LogicalResult verifyDynamicSizes(Operation *op, PTensorType type,
+                                        ValueRange sizes) {
+  int64_t expected = type.getNumDynamicDims();
+  if (static_cast<int64_t>(sizes.size()) != expected)
+    return op->emitOpError("expected ")
+           << expected << " dynamic size operand(s) for result type " << type
+           << ", got " << sizes.size();
+  return success();
+}
+
+LogicalResult CreateOp::verify() {
+  return verifyDynamicSizes(*this, getResult().getType(), getDynamicSizes());
+}
+
+/// Creation ops that produce a 1-D ptensor.
+static LogicalResult verifyRank1(Operation *op, PTensorType type) {
+  if (type.getRank() != 1)
+    return op->emitOpError("result must be a 1-D ptensor, got rank ")
+           << type.getRank();
+  return success();
+}
+
+LogicalResult ArangeOp::verify() {
+  return verifyRank1(*this, getResult().getType());
+}
+
+LogicalResult LinspaceOp::verify() {
+  return verifyRank1(*this, getResult().getType());
+}
+
+/// Checks that a builtin tensor/memref and a ptensor describe the same data:
+/// compatible shapes and the same dtype (signless integers stand for their
+/// unsigned ptensor counterparts of equal width).
+static LogicalResult verifyRankedMatches(Operation *op, ShapedType ranked,
+                                         PTensorType ptensor) {
+  if (failed(verifyCompatibleShape(ranked.getShape(), ptensor.getShape())))
+    return op->emitOpError("shape ")
+           << formatShape(ranked.getShape()) << " of " << ranked
+           << " does not match shape " << formatShape(ptensor.getShape())
+           << " of " << ptensor;
+  Type a = ranked.getElementType(), b = ptensor.getElementType();
+  bool sameWidthInteger = a.isSignlessInteger() && b.isUnsignedInteger() &&
+                          a.getIntOrFloatBitWidth() == b.getIntOrFloatBitWidth();
+  if (a != b && !sameWidthInteger)
+    return op->emitOpError("element type ")
+           << a << " does not match ptensor dtype " << b;
+  return success();
+}
+
+LogicalResult FromRankedOp::verify() {
+  return verifyRankedMatches(*this, cast<ShapedType>(getSource().getType()),
+                             getResult().getType());
+}
+
+LogicalResult ToRankedOp::verify() {
+  return verifyRankedMatches(*this, cast<ShapedType>(getResult().getType()),
+                             getSource().getType());
+}
+
+LogicalResult CopyOp::verify() {
+  PTensorType src = getSource().getType(), dst = getResult().getType();
+  if (src.getShape() != dst.getShape() ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError("copy keeps shape and dtype (use ptensor.cast to change "
+                       "the dtype), but got ")
+           << src << " -> " << dst;
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  PTensorType src = getSource().getType(), dst = getResult().getType();
+  if (src.getShape() != dst.getShape())
+    return emitOpError("cast keeps the shape, but got ")
+           << formatShape(src.getShape()) << " -> "
+           << formatShape(dst.getShape());
+  if (src.getDevice() != dst.getDevice() || src.getTeam() != dst.getTeam())
+    return emitOpError("cast keeps device and team (use ptensor.copy to move "
+                       "data), but got ")
+           << src << " -> " << dst;
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  PTensorType src = getSource().getType(), dst = getResult().getType();
+  if (src.getElementType() != dst.getElementType() ||
+      src.getDevice() != dst.getDevice() || src.getTeam() != dst.getTeam())
+    return emitOpError("broadcast keeps dtype, device and team, but got ")
+           << src << " -> " << dst;
+  if (failed(verifyDynamicSizes(*this, dst, getDynamicSizes())))
+    return failure();
+  ArrayRef<int64_t> from = src.getShape(), to = dst.getShape();
+  auto fail = [&]() {
+    return emitOpError("cannot broadcast shape ")
+           << formatShape(from) << " to shape " << formatShape(to);
+  };
+  if (from.size() > to.size())
+    return fail();
+  size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i) {
+    int64_t f = from[i], t = to[lead + i];
+    if (f == 1 || ShapedType::isDynamic(f) || ShapedType::isDynamic(t))
+      continue;
+    if (f != t)
+      return fail();
+  }
+  return success();
+}
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getSource().getType().getRank();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError("dimension ")
+           << getDim() << " is out of range for a ptensor of rank " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+/// Normalizes a possibly negative axis into [0, rank), or fails with a message
+/// naming the op's rank.
+static FailureOr<int64_t> normalizeAxis(std::optional<Location> loc,
+                                        int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank) {
+    (void)emitOptionalError(loc, "axis ", axis,
+                            " is out of range for a ptensor of rank ", rank,
+                            " (expected ", -rank, " <= axis < ", rank, ")");
+    return failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Normalizes a list of distinct axes.
+static FailureOr<SmallVector<int64_t>>
+normalizeAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
+              int64_t rank) {
+  SmallVector<int64_t> result;
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t a : axes) {
+    FailureOr<int64_t> n = normalizeAxis(loc, a, rank);
+    if (failed(n))
+      return failure();
+    if (!seen.insert(*n).second) {
+      (void)emitOptionalError(loc, "axis ", a, " is repeated");
+      return failure();
+    }
+    result.push_back(*n);
+  }
+  return result;
+}
+
+LogicalResult PermuteDimsOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  auto src = cast<PTensorType>(adaptor.getSource().getType());
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  if (static_cast<int64_t>(axes.size()) != src.getRank())
+    return emitOptionalError(loc, "permute_dims needs one axis per dimension: "
+                                  "expected ",
+                             src.getRank(), " axes, got ", axes.size());
+  FailureOr<SmallVector<int64_t>> norm =
+      normalizeAxes(loc, axes, src.getRank());
+  if (failed(norm))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t a : *norm)
+    shape.push_back(src.getDimSize(a));
+  results.push_back(src.cloneWithShapeAndType(shape, src.getElementType()));
+  return success();
+}
+
+LogicalResult FlipOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  auto src = cast<PTensorType>(adaptor.getSource().getType());
+  if (failed(normalizeAxes(loc, adaptor.getAxes(), src.getRank())))
+    return failure();
+  results.push_back(src);
+  return success();
+}
+
+LogicalResult ExtractSliceOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  auto src = cast<PTensorType>(adaptor.getSource().getType());
+  ArrayRef<int64_t> offsets = adaptor.getOffsets(), sizes = adaptor.getSizes(),
+                    steps = adaptor.getSteps();
+  int64_t rank = src.getRank();
+  if (static_cast<int64_t>(offsets.size()) != rank ||
+      static_cast<int64_t>(sizes.size()) != rank ||
+      static_cast<int64_t>(steps.size()) != rank)
+    return emitOptionalError(loc, "extract_slice needs ", rank,
+                             " offsets, sizes and steps (one per dimension), "
+                             "got ",
+                             offsets.size(), ", ", sizes.size(), " and ",
+                             steps.size());
+  for (int64_t d = 0; d < rank; ++d) {
+    if (steps[d] == 0)
+      return emitOptionalError(loc, "step of dimension ", d,
+                               " must be non-zero");
+    if (sizes[d] < 0)
+      return emitOptionalError(loc, "size of dimension ", d,
+                               " must be >= 0, got ", sizes[d]);
+    int64_t dim = src.getDimSize(d);
+    if (sizes[d] == 0)
+      continue;
+    int64_t last = offsets[d] + (sizes[d] - 1) * steps[d];
+    bool dynamic = ShapedType::isDynamic(dim);
+    if (offsets[d] < 0 || last < 0 ||
+        (!dynamic && (offsets[d] >= dim || last >= dim)))
+      return emitOptionalError(
+          loc, "slice of dimension ", d, " reads elements ", offsets[d],
+          " to ", last, ", outside [0, ",
+          dynamic ? std::string("?") : std::to_string(dim), ")");
+  }
+  results.push_back(src.cloneWithShapeAndType(sizes, src.getElementType()));
+  return success();
+}
+
+LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &results) {
+  auto src = cast<PTensorType>(adaptor.getSource().getType());
+  FailureOr<int64_t> axis =
+      normalizeAxis(loc, adaptor.getAxis(), src.getRank() + 1);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(src.getShape());
+  shape.insert(shape.begin() + *axis, 1);
+  results.push_back(src.cloneWithShapeAndType(shape, src.getElementType()));
+  return success();
+}
+
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  auto src = cast<PTensorType>(adaptor.getSource().getType());
+  FailureOr<SmallVector<int64_t>> axes =
+      normalizeAxes(loc, adaptor.getAxes(), src.getRank());
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < src.getRank(); ++d) {
+    if (!llvm::is_contained(*axes, d)) {
+      shape.push_back(src.getDimSize(d));
+      continue;
+    }
+    if (src.getDimSize(d) != 1)
+      return emitOptionalError(loc, "cannot squeeze dimension ", d, " of size ",
+                               ShapedType::isDynamic(src.getDimSize(d))
+                                   ? std::string("?")
+                                   : std::to_string(src.getDimSize(d)),
+                               ": only static size-1 dimensions can be removed");
+  }
+  results.push_back(src.cloneWithShapeAndType(shape, src.getElementType()));
+  return success();
+}

@@ -1,0 +1,222 @@
+//===- DeviceAllocator.cpp - Per-device caching allocators ----------------===//
+
+#include "DeviceAllocator.h"
+
+#include "CachingAllocator.h"
+#include "DeviceContext.h"
+#include "Errors.h"
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+namespace ptensor::rt {
+namespace {
+
+/// The calling thread's last error without the "ptensor runtime: " prefix,
+/// for embedding in an allocator message.
+std::string lastErrorBody() {
+  const char *message = lastErrorMessage();
+  size_t prefix = std::strlen(kMessagePrefix);
+  if (std::strncmp(message, kMessagePrefix, prefix) == 0)
+    message += prefix;
+  return message;
+}
+
+int deviceOf(void *context) {
+  return static_cast<int>(reinterpret_cast<intptr_t>(context));
+}
+
+BackendStatus cudaAllocate(void *context, size_t bytes, void **out,
+                           std::string *error) {
+  ScopedContext scope(deviceOf(context));
+  if (!scope.ok()) {
+    *error = lastErrorBody();
+    return BackendStatus::Error;
+  }
+  CUdeviceptr ptr = 0;
+  CUresult result = scope.api().MemAlloc(&ptr, bytes);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY)
+    return BackendStatus::OutOfMemory;
+  if (result != CUDA_SUCCESS) {
+    *error = "cuMemAlloc_v2(" + std::to_string(bytes) +
+             " bytes) failed: " + cudaErrorText(result);
+    return BackendStatus::Error;
+  }
+  *out = fromDevicePtr(ptr);
+  return BackendStatus::Ok;
+}
+
+bool cudaDeallocate(void *context, void *ptr, std::string *error) {
+  ScopedContext scope(deviceOf(context));
+  if (!scope.ok()) {
+    if (scope.result() == CUDA_ERROR_DEINITIALIZED)
+      return true; // Process exit: the driver already released everything.
+    *error = lastErrorBody();
+    return false;
+  }
+  if (!checkCudaRelease(scope.api().MemFree(toDevicePtr(ptr)), "cuMemFree_v2")) {
+    *error = lastErrorBody();
+    return false;
+  }
+  return true;
+}
+
+bool cudaMemoryInfo(void *context, size_t *freeBytes, size_t *totalBytes) {
+  ScopedContext scope(deviceOf(context));
+  return scope.ok() &&
+         scope.api().MemGetInfo(freeBytes, totalBytes) == CUDA_SUCCESS;
+}
+
+bool cudaSynchronize(void *context, std::string *error) {
+  ScopedContext scope(deviceOf(context));
+  if (scope.ok() && checkCudaRelease(scope.api().CtxSynchronize(),
+                                     "cuCtxSynchronize"))
+    return true;
+  if (scope.result() == CUDA_ERROR_DEINITIALIZED)
+    return true;
+  *error = lastErrorBody();
+  return false;
+}
+
+/// Allocators by device ordinal; published once, never destroyed (memory
+/// may still be freed by static destructors at exit).
+std::atomic<CachingAllocator *> allocators[kMaxDevices];
+std::mutex registryMutex;
+
+bool validDevice(int device) {
+  if (device >= 0 && device < kMaxDevices)
+    return true;
+  return setErrorf(ErrorKind::InvalidArgument,
+                   "invalid device cuda:%d: expected an ordinal in [0, %d)",
+                   device, kMaxDevices);
+}
+
+CachingAllocator &allocatorFor(int device) {
+  CachingAllocator *existing = allocators[device].load(std::memory_order_acquire);
+  if (existing)
+    return *existing;
+  std::lock_guard<std::mutex> lock(registryMutex);
+  existing = allocators[device].load(std::memory_order_acquire);
+  if (existing)
+    return *existing;
+  AllocatorBackend backend;
+  backend.context = reinterpret_cast<void *>(static_cast<intptr_t>(device));
+  backend.allocate = cudaAllocate;
+  backend.deallocate = cudaDeallocate;
+  backend.memoryInfo = cudaMemoryInfo;
+  backend.synchronize = cudaSynchronize;
+  auto *created = new CachingAllocator(
+      backend, device, CachingAllocator::cachingEnabledFromEnv());
+  allocators[device].store(created, std::memory_order_release);
+  return *created;
+}
+
+/// Calls `fn` on every allocator created so far.
+template <typename Fn> void forEachAllocator(Fn fn) {
+  for (auto &slot : allocators)
+    if (CachingAllocator *allocator = slot.load(std::memory_order_acquire))
+      fn(*allocator);
+}
+
+} // namespace
+
+bool deviceAllocate(int device, size_t bytes, const void *stream, void **out) {
+  *out = nullptr;
+  if (!validDevice(device))
+    return false;
+  // Report a missing driver with its own message rather than wrapped in an
+  // allocation failure.
+  if (!driver())
+    return false;
+  std::string error;
+  switch (allocatorFor(device).allocate(bytes, stream, out, &error)) {
+  case AllocStatus::Ok:
+    return true;
+  case AllocStatus::OutOfMemory:
+    return setError(ErrorKind::OutOfMemory, error);
+  case AllocStatus::InvalidArgument:
+    return setError(ErrorKind::InvalidArgument, error);
+  case AllocStatus::Error:
+    break;
+  }
+  return setError(ErrorKind::Cuda, error);
+}
+
+bool isDeviceAllocation(const void *ptr) {
+  bool found = false;
+  forEachAllocator([&](CachingAllocator &a) { found = found || a.owns(ptr); });
+  return found;
+}
+
+bool deviceFree(void *ptr, const void *stream) {
+  if (!ptr)
+    return true;
+  CachingAllocator *owner = nullptr;
+  forEachAllocator([&](CachingAllocator &a) {
+    if (!owner && a.owns(ptr))
+      owner = &a;
+  });
+  std::string error;
+  if (!owner)
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "free of pointer %p, which is not a live allocation of "
+                     "the ptensor runtime (double free, or memory from "
+                     "another allocator)",
+                     ptr);
+  if (!owner->deallocate(ptr, stream, &error))
+    return setError(ErrorKind::Cuda, error);
+  return true;
+}
+
+void deviceStreamDestroyed(const void *stream) {
+  forEachAllocator([&](CachingAllocator &a) { a.streamDestroyed(stream); });
+}
+
+} // namespace ptensor::rt
+
+using namespace ptensor::rt;
+
+extern "C" {
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_alloc(int device, size_t bytes,
+                                                     void *stream, void **out) {
+  if (!out)
+    return statusFrom(
+        setError(ErrorKind::InvalidArgument, "ptensor_rt_alloc: out is NULL"));
+  return statusFrom(deviceAllocate(device, bytes, stream, out));
+}
+
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_free(void *ptr, void *stream) {
+  return statusFrom(deviceFree(ptr, stream));
+}
+
+PTENSOR_RT_EXPORT ptensor_rt_status
+ptensor_rt_get_allocator_stats(int device, ptensor_rt_allocator_stats *out) {
+  if (!out)
+    return statusFrom(setError(ErrorKind::InvalidArgument,
+                               "ptensor_rt_get_allocator_stats: out is NULL"));
+  if (!validDevice(device))
+    return statusFrom(false);
+  CachingAllocator *allocator = allocators[device].load(std::memory_order_acquire);
+  *out = allocator ? allocator->stats() : ptensor_rt_allocator_stats{};
+  return PTENSOR_RT_SUCCESS;
+}
+
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_reset_peak_stats(int device) {
+  if (!validDevice(device))
+    return statusFrom(false);
+  if (CachingAllocator *a = allocators[device].load(std::memory_order_acquire))
+    a->resetPeak();
+  return PTENSOR_RT_SUCCESS;
+}
+
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_empty_cache(void) {
+  bool ok = true;
+  forEachAllocator([&](CachingAllocator &a) {
+    std::string error;
+    if (!a.emptyCache(&error) && ok)
+      ok = setError(ErrorKind::Cuda, error);
+  });
+  return statusFrom(ok);
+}
+} // extern "C"

@@ -1,0 +1,57 @@
+//===- DeviceContext.h - Primary contexts and the default device -*- C++ -*-===//
+///
+/// \file
+/// One primary context per device, retained on first use and never released
+/// (the runtime's state lives until process exit). ScopedContext makes a
+/// device's primary context current for the duration of an entry point.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_RUNTIME_LIB_DEVICECONTEXT_H
+#define PTENSOR_RUNTIME_LIB_DEVICECONTEXT_H
+
+#include "CudaDriver.h"
+
+namespace ptensor::rt {
+
+/// Largest number of devices the runtime tracks.
+inline constexpr int kMaxDevices = 64;
+
+/// The calling thread's default device (mgpuSetDefaultDevice), 0 initially.
+int defaultDevice();
+void setDefaultDevice(int device);
+
+/// Stores the number of visible devices; false (error recorded) if the
+/// driver is unavailable.
+bool deviceCount(int *count);
+
+/// Returns device `device`'s primary context, retaining it on first use.
+/// Validates the ordinal. False with an error recorded on failure.
+bool primaryContext(int device, CUcontext *context);
+
+/// Makes the primary context of `device` current (pushes it unless it
+/// already is) and restores the previous one on destruction. Check ok();
+/// on failure the error is recorded and result() holds the CUDA code
+/// (CUDA_ERROR_NOT_INITIALIZED when the driver is missing).
+class ScopedContext {
+public:
+  explicit ScopedContext(int device);
+  ~ScopedContext();
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+
+  bool ok() const { return ok_; }
+  CUresult result() const { return result_; }
+  /// The driver table; valid only if ok().
+  const DriverApi &api() const { return *api_; }
+
+private:
+  const DriverApi *api_ = nullptr;
+  bool ok_ = false;
+  bool pushed_ = false;
+  CUresult result_ = CUDA_ERROR_NOT_INITIALIZED;
+};
+
+} // namespace ptensor::rt
+
+#endif // PTENSOR_RUNTIME_LIB_DEVICECONTEXT_H
