@@ -85,8 +85,8 @@ HostArray::columnMajorStrides(llvm::ArrayRef<int64_t> shape) {
 // Construction
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<HostArray> HostArray::tryAllocate(DType dtype,
-                                                 llvm::ArrayRef<int64_t> shape) {
+llvm::Expected<HostArray>
+HostArray::tryAllocate(DType dtype, llvm::ArrayRef<int64_t> shape) {
   // Also require that the extents with empty dimensions counted as 1 fit,
   // so that byte offsets computed from strides can never overflow.
   llvm::SmallVector<int64_t, 4> extents;

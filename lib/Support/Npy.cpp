@@ -7,7 +7,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/SwapByteOrder.h"
@@ -24,8 +23,10 @@ namespace {
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
 constexpr size_t kArrayAlign = 64;
+/// Same limit as numpy 2 (NPY_MAXDIMS); also bounds recursion in printing.
+constexpr size_t kMaxRank = 64;
 
-/// Formats up to 8 leading bytes of `bytes` Python-style for messages.
+/// Formats up to 8 leading bytes of `bytes` with C-style escapes.
 std::string escapeBytes(llvm::StringRef bytes) {
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -95,6 +96,10 @@ ptensor::readNpyFromBuffer(llvm::MemoryBufferRef buffer) {
     return fail("unsupported dtype descr '" + dict->descr +
                 "' (supported: " + supportedNpyDescrList() + ")");
   }
+
+  if (dict->shape.size() > kMaxRank)
+    return fail("array rank " + llvm::Twine(dict->shape.size()) +
+                " exceeds the supported maximum of " + llvm::Twine(kMaxRank));
 
   llvm::Expected<HostArray> array = HostArray::tryAllocate(*dtype,
                                                            dict->shape);

@@ -33,9 +33,9 @@ private:
     std::string snippet = shown.size() > 120
                               ? (shown.take_front(120) + "...").str()
                               : shown.str();
-    return llvm::createStringError(
-        "malformed header dict: " + what + " at column " +
-        llvm::Twine(pos + 1) + " of header \"" + llvm::Twine(snippet) + "\"");
+    return llvm::createStringError("invalid header dict at column " +
+                                   llvm::Twine(pos + 1) + ": " + what +
+                                   "; header was: " + snippet);
   }
   bool atEnd() const { return pos >= text.size(); }
   char peek() const { return atEnd() ? '\0' : text[pos]; }
@@ -48,11 +48,6 @@ private:
       return false;
     ++pos;
     return true;
-  }
-  llvm::Error expect(char c, llvm::StringRef context) {
-    if (consume(c))
-      return llvm::Error::success();
-    return error(llvm::Twine("expected '") + llvm::Twine(c) + "' " + context);
   }
 
   llvm::Expected<std::string> parseString();
@@ -87,7 +82,8 @@ llvm::Expected<std::string> HeaderParser::parseString() {
 llvm::Expected<bool> HeaderParser::parseBool() {
   llvm::StringRef rest = text.drop_front(pos);
   auto endsWord = [&](size_t len) {
-    return rest.size() == len || !(llvm::isAlnum(rest[len]) || rest[len] == '_');
+    return rest.size() == len ||
+           !(llvm::isAlnum(rest[len]) || rest[len] == '_');
   };
   if (rest.starts_with("True") && endsWord(4)) {
     pos += 4;
@@ -160,15 +156,15 @@ llvm::Expected<NpyHeaderDict> HeaderParser::parse() {
     if (!key)
       return key.takeError();
     skipWs();
-    if (llvm::Error err = expect(':', "after dict key '" + *key + "'"))
-      return std::move(err);
+    if (!consume(':'))
+      return error("expected ':' after dict key '" + *key + "'");
     skipWs();
     bool *seen = nullptr;
     if (*key == "descr") {
       seen = &seenDescr;
       if (peek() == '[')
-        return error("'descr' is a list, i.e. a structured dtype, which is "
-                     "not supported");
+        return error("'descr' is a list, i.e. a structured dtype; structured "
+                     "dtypes are not supported");
       llvm::Expected<std::string> descr = parseString();
       if (!descr)
         return descr.takeError();
@@ -218,9 +214,9 @@ ptensor::detail::parseNpyHeaderDict(llvm::StringRef text) {
   return HeaderParser(text).parse();
 }
 
-std::string ptensor::detail::formatNpyHeaderDict(llvm::StringRef descr,
-                                                 bool fortranOrder,
-                                                 llvm::ArrayRef<int64_t> shape) {
+std::string
+ptensor::detail::formatNpyHeaderDict(llvm::StringRef descr, bool fortranOrder,
+                                     llvm::ArrayRef<int64_t> shape) {
   std::string header = "{'descr': '" + descr.str() +
                        "', 'fortran_order': " +
                        (fortranOrder ? "True" : "False") +

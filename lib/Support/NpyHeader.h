@@ -1,4 +1,4 @@
-//===- NpyHeader.h - .npy header dict parsing/printing (private) -*- C++ -*-===//
+//===- NpyHeader.h - .npy header dict parsing (private) --------*- C++ -*-===//
 //
 // The header of a .npy file is the repr() of a Python dict with exactly the
 // keys 'descr', 'fortran_order' and 'shape', e.g.

@@ -40,7 +40,7 @@ LoadState loadAndInit() {
 #define PTENSOR_RT_RESOLVE_REQUIRED(member, symbol, ret, params)               \
   api->member = reinterpret_cast<ret(*) params>(dlsym(handle, symbol));        \
   if (!api->member) {                                                          \
-    state.error = "no CUDA driver found (" + path + " does not export " +     \
+    state.error = "no usable CUDA driver (" + path + " does not export " +   \
                   symbol + "; ptensor needs a CUDA 12 or newer driver)";       \
     delete api;                                                                \
     dlclose(handle);                                                           \

@@ -32,6 +32,8 @@ bool setErrorf(ErrorKind kind, const char *format, ...) {
   return setError(kind, buffer);
 }
 
+void appendToError(const std::string &text) { lastError.message += text; }
+
 ErrorKind lastErrorKind() { return lastError.kind; }
 
 const char *lastErrorMessage() { return lastError.message.c_str(); }

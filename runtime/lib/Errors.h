@@ -38,6 +38,9 @@ bool setError(ErrorKind kind, const std::string &message);
 bool setErrorf(ErrorKind kind, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
+/// Appends `text` to the calling thread's last error message.
+void appendToError(const std::string &text);
+
 ErrorKind lastErrorKind();
 const char *lastErrorMessage();
 void clearError();
@@ -50,7 +53,7 @@ ptensor_rt_status statusFrom(bool ok);
 /// abort() for everything else.
 [[noreturn]] void dieWithLastError();
 
-/// Runs `ok`; on failure terminates via dieWithLastError.
+/// Terminates via dieWithLastError if `ok` is false (for mgpu* wrappers).
 inline void require(bool ok) {
   if (!ok)
     dieWithLastError();

@@ -13,13 +13,18 @@
 //   * f16/f32/f64: numpy's FloatingFormat in 'maxprec' mode with precision
 //     8: shortest round-trip digits for the element type (capped at 8
 //     fractional digits), trailing zeros trimmed ("1.", "0.5"), decimal
-//     points aligned; switches to scientific notation ("1.5e-05") when the
-//     largest |x| >= 10^min(8, decimal precision of the type) or the
-//     smallest nonzero |x| < 1e-4 or their ratio > 1000; nan/inf/-inf;
+//     points aligned; switches to scientific notation ("1.5e-05", all
+//     elements with the same mantissa digit count) when the largest |x| >=
+//     10^min(8, decimal precision of the type: 1e3 f16, 1e6 f32, 1e8 f64)
+//     or the smallest nonzero |x| < 1e-4 or their ratio > 1000;
+//     nan/inf/-inf;
 //   * bf16: like numpy + ml_dtypes, each element is `%g` of its float value
 //     (6 significant digits) without alignment padding.
-// Rounding of ties when a value needs more than 8 fractional digits follows
-// the exact binary value (round-half-even), as numpy's Dragon4 does.
+// Rounding when a value needs more than 8 fractional digits follows the
+// exact binary value (round-half-even), as numpy's Dragon4 does. The output
+// is verified against np.array2string in test/Support/print-numpy.test.
+// Meant for ranks up to 64 (readNpy's limit): output nests one bracket and
+// one indentation level per dimension.
 //
 //===----------------------------------------------------------------------===//
 

@@ -27,9 +27,9 @@ namespace ptensor {
 /// Reads the .npy file at `path` into a freshly allocated, 64-byte aligned
 /// HostArray. C-order files get row-major strides; Fortran-order files get
 /// column-major strides over the same bytes (no transposing copy). 0-d and
-/// empty arrays are supported; bytes after the data are ignored (as numpy
-/// does). Every error message starts with "<path>: " and says what was
-/// found and what was expected.
+/// empty arrays are supported, ranks up to 64 (numpy's limit); bytes after
+/// the data are ignored (as numpy does). Every error message starts with
+/// "<path>: " and says what was found and what was expected.
 llvm::Expected<HostArray> readNpy(llvm::StringRef path);
 
 /// Like readNpy() but parses an in-memory file image; error messages are

@@ -21,3 +21,11 @@ void PTensorDialect::initialize() {
 void mlir::ptensor::registerPTensorDialect(DialectRegistry &registry) {
   registry.insert<PTensorDialect, arith::ArithDialect, math::MathDialect>();
 }
+
+/// Materializes the constants of folds (sizes from ptensor.dim) as
+/// arith.constant.
+Operation *PTensorDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}

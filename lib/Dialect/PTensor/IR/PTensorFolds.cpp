@@ -53,9 +53,21 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// Maps possibly negative axes into [0, rank), sorted; the verifier has
+/// already checked that they are in range.
+static SmallVector<int64_t> normalizedAxisSet(ArrayRef<int64_t> axes,
+                                              int64_t rank) {
+  SmallVector<int64_t> result;
+  for (int64_t a : axes)
+    result.push_back(a < 0 ? a + rank : a);
+  llvm::sort(result);
+  return result;
+}
+
 OpFoldResult PermuteDimsOp::fold(FoldAdaptor) {
+  int64_t rank = getType().getRank();
   for (auto [i, a] : llvm::enumerate(getAxes()))
-    if (a != static_cast<int64_t>(i))
+    if (a != static_cast<int64_t>(i) && a != static_cast<int64_t>(i) - rank)
       return {};
   return getSource();
 }
@@ -64,16 +76,17 @@ OpFoldResult FlipOp::fold(FoldAdaptor) {
   if (getAxes().empty())
     return getSource();
   auto inner = getSource().getDefiningOp<FlipOp>();
-  if (inner && inner.getAxes() == getAxes())
+  int64_t rank = getType().getRank();
+  if (inner && normalizedAxisSet(inner.getAxes(), rank) ==
+                   normalizedAxisSet(getAxes(), rank))
     return inner.getSource();
   return {};
 }
 
 OpFoldResult DimOp::fold(FoldAdaptor) {
   PTensorType type = getSource().getType();
-  if (getDim() < 0 || getDim() >= type.getRank() ||
-      type.isDynamicDim(getDim()))
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
     return {};
-  return IntegerAttr::get(IndexType::get(getContext()),
-                          type.getDimSize(getDim()));
+  return IntegerAttr::get(IndexType::get(getContext()), type.getDimSize(dim));
 }

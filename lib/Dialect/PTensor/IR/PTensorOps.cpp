@@ -95,8 +95,8 @@ LogicalResult ElementwiseUnaryOp::inferReturnTypes(
   if (!isBitwise(kind) && dtype.isInteger(1))
     return emitOptionalError(
         loc, "arithmetic op '", stringifyUnaryOpKind(kind),
-        "' is not defined on bool operands; cast to an integer or float "
-        "dtype first");
+        "' requires an integer or float operand, but got i1 (bool); cast to "
+        "an integer or float dtype first");
   return inferElementwise(context, loc, adaptor.getInput().getType(),
                           getPromotionMethod(kind), results);
 }
@@ -128,8 +128,8 @@ static LogicalResult verifyBinaryDTypes(std::optional<Location> loc,
   if (l.isInteger(1) && r.isInteger(1))
     return emitOptionalError(
         loc, "arithmetic op '", stringifyBinaryOpKind(kind),
-        "' is not defined on bool operands; cast to an integer or float "
-        "dtype first");
+        "' requires an integer or float operand, but both operands are i1 "
+        "(bool); cast one to an integer or float dtype first");
   return success();
 }
 
@@ -171,30 +171,13 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
   if (!cond.getElementType().isInteger(1))
     return emitOptionalError(loc, "where condition must have dtype i1, but got ",
                              cond.getElementType());
-  Type x = adaptor.getX().getType(), y = adaptor.getY().getType();
-  FailureOr<PTensorType> value = inferElementwiseType(
-      context, loc, {cond, x, y}, PromotionMethod::NO_OPMATH);
-  if (failed(value))
-    return failure();
-  // The condition takes part in shape and placement, not in the dtype.
-  FailureOr<PTensorType> dtype =
-      isa<PTensorType>(x) || isa<PTensorType>(y)
-          ? inferElementwiseType(context, loc, {x, y},
-                                 PromotionMethod::NO_OPMATH)
-          : FailureOr<PTensorType>(failure());
-  Type elementType;
-  if (succeeded(dtype)) {
-    elementType = dtype->getElementType();
-  } else {
-    std::string error;
-    FailureOr<Type> promoted =
-        promoteDTypes({{x, false}, {y, false}}, error);
-    if (failed(promoted))
-      return emitOptionalError(loc, error);
-    elementType = *promoted;
-  }
-  results.push_back(value->cloneWithShapeAndType(value->getShape(), elementType));
-  return success();
+  // The i1 condition is the weakest strong dtype, so it leaves the promotion
+  // of `x` and `y` unchanged; when both are scalars it gives PyTorch's
+  // defaults (bool, i64 or f32) instead of a builtin scalar type.
+  return inferElementwise(context, loc,
+                          {cond, adaptor.getX().getType(),
+                           adaptor.getY().getType()},
+                          PromotionMethod::NO_OPMATH, results);
 }
 
 //===----------------------------------------------------------------------===//
@@ -362,10 +345,12 @@ LogicalResult BroadcastOp::verify() {
 }
 
 LogicalResult DimOp::verify() {
-  int64_t rank = getSource().getType().getRank();
-  if (getDim() < 0 || getDim() >= rank)
+  // I64Attr's getter is unsigned: read the attribute as signed.
+  int64_t rank = getSource().getType().getRank(), dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= rank)
     return emitOpError("dimension ")
-           << getDim() << " is out of range for a ptensor of rank " << rank;
+           << dim << " is out of range for a ptensor of rank " << rank
+           << " (expected 0 <= dimension < " << rank << ")";
   return success();
 }
 
@@ -373,31 +358,34 @@ LogicalResult DimOp::verify() {
 // Views
 //===----------------------------------------------------------------------===//
 
-/// Normalizes a possibly negative axis into [0, rank), or fails with a message
-/// naming the op's rank.
+/// Normalizes a possibly negative axis into [0, bound), where `bound` is the
+/// number of positions an axis may name (the rank, or rank + 1 for an
+/// insertion); fails with a message naming the source rank and the range.
 static FailureOr<int64_t> normalizeAxis(std::optional<Location> loc,
-                                        int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= rank) {
+                                        int64_t axis, int64_t bound,
+                                        int64_t rank) {
+  if (axis < -bound || axis >= bound) {
     (void)emitOptionalError(loc, "axis ", axis,
                             " is out of range for a ptensor of rank ", rank,
-                            " (expected ", -rank, " <= axis < ", rank, ")");
+                            " (expected ", -bound, " <= axis < ", bound, ")");
     return failure();
   }
-  return axis < 0 ? axis + rank : axis;
+  return axis < 0 ? axis + bound : axis;
 }
 
-/// Normalizes a list of distinct axes.
+/// Normalizes a list of axes that must name distinct dimensions.
 static FailureOr<SmallVector<int64_t>>
 normalizeAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
               int64_t rank) {
   SmallVector<int64_t> result;
-  llvm::SmallDenseSet<int64_t> seen;
   for (int64_t a : axes) {
-    FailureOr<int64_t> n = normalizeAxis(loc, a, rank);
+    FailureOr<int64_t> n = normalizeAxis(loc, a, rank, rank);
     if (failed(n))
       return failure();
-    if (!seen.insert(*n).second) {
-      (void)emitOptionalError(loc, "axis ", a, " is repeated");
+    if (llvm::is_contained(result, *n)) {
+      (void)emitOptionalError(loc, "expected distinct axes, but ",
+                              formatShape(axes), " names dimension ", *n,
+                              " twice");
       return failure();
     }
     result.push_back(*n);
@@ -412,9 +400,9 @@ LogicalResult PermuteDimsOp::inferReturnTypes(MLIRContext *,
   auto src = cast<PTensorType>(adaptor.getSource().getType());
   ArrayRef<int64_t> axes = adaptor.getAxes();
   if (static_cast<int64_t>(axes.size()) != src.getRank())
-    return emitOptionalError(loc, "permute_dims needs one axis per dimension: "
-                                  "expected ",
-                             src.getRank(), " axes, got ", axes.size());
+    return emitOptionalError(loc, "permute_dims needs a permutation of all ",
+                             src.getRank(), " dimensions, but got ",
+                             axes.size(), " axes ", formatShape(axes));
   FailureOr<SmallVector<int64_t>> norm =
       normalizeAxes(loc, axes, src.getRank());
   if (failed(norm))
@@ -481,7 +469,8 @@ LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *,
                                              SmallVectorImpl<Type> &results) {
   auto src = cast<PTensorType>(adaptor.getSource().getType());
   FailureOr<int64_t> axis =
-      normalizeAxis(loc, adaptor.getAxis(), src.getRank() + 1);
+      normalizeAxis(loc, adaptor.getAxisAttr().getInt(), src.getRank() + 1,
+                    src.getRank());
   if (failed(axis))
     return failure();
   SmallVector<int64_t> shape(src.getShape());

@@ -56,8 +56,9 @@ static FailureOr<Type> promotePair(Type a, Type b, std::string &error) {
   Type s = ka == DTypeKind::Signed ? a : b;
   Type u = ka == DTypeKind::Signed ? b : a;
   if (getWidth(u) == 64) {
-    error = "cannot promote " + typeName(u) + " with signed " + typeName(s) +
-            ": no integer type holds both (cast one operand first)";
+    error = "cannot promote '" + typeName(u) + "' with signed '" +
+            typeName(s) +
+            "': no integer type holds both (cast one operand first)";
     return failure();
   }
   unsigned width = std::max(getWidth(s), 2 * getWidth(u));
@@ -164,6 +165,8 @@ mlir::ptensor::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
         llvm::interleave(
             shapes, os, [&](ArrayRef<int64_t> sh) { os << formatShape(sh); },
             " and ");
+        os << ": sizes " << cur << " and " << d << " of dimension -" << i + 1
+           << " (right-aligned) differ and neither is 1";
         return failure();
       }
       cur = d;

@@ -18,6 +18,10 @@ void PTensorDialect::registerTypes() {
       >();
 }
 
+/// The supported dtypes, for diagnostics.
+static constexpr const char *kDTypeList =
+    "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64";
+
 bool PTensorType::isSupportedDType(Type dtype) {
   if (dtype.isF16() || dtype.isBF16() || dtype.isF32() || dtype.isF64())
     return true;
@@ -52,9 +56,8 @@ PTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "ptensor dimension sizes must be >= 0 or '?', got "
                          << d;
   if (!isSupportedDType(elementType))
-    return emitError() << "ptensor dtype must be one of i1, i8, i16, i32, i64, "
-                          "ui8, ui16, ui32, ui64, f16, bf16, f32, f64; got "
-                       << elementType;
+    return emitError() << "ptensor dtype must be one of " << kDTypeList
+                       << "; got " << elementType;
   if (device && device.getValue().empty())
     return emitError() << "ptensor device must be a non-empty string (omit it "
                           "for host memory)";
@@ -63,24 +66,51 @@ PTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// Parses `device = "STR"` or `team = INT` after its key; fails on a second
+/// occurrence of the same key.
+template <typename AttrT, typename ParseValue>
+static ParseResult parseKeyValue(AsmParser &parser, SMLoc keyLoc,
+                                 StringRef key, AttrT &attr,
+                                 ParseValue parseValue) {
+  if (attr)
+    return parser.emitError(keyLoc)
+           << "'" << key << "' is given twice in ptensor type";
+  if (parser.parseEqual())
+    return failure();
+  return parseValue(attr);
+}
+
 /// `<` dims `x` dtype (`,` `device` `=` string | `,` `team` `=` int)* `>`
 Type PTensorType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type dtype;
   StringAttr device;
   IntegerAttr team;
+  MLIRContext *ctx = parser.getContext();
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/true,
                                 /*withTrailingX=*/true))
     return {};
-  SMLoc dtypeLoc = parser.getCurrentLocation();
-  if (parser.parseType(dtype))
+  // The dimension list stops at a `-`: name the negative size.
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalMinus())) {
+    int64_t size = 0;
+    (void)parser.parseOptionalInteger(size);
+    parser.emitError(loc)
+        << "ptensor dimension sizes must be >= 0 or '?', got -" << size;
+    return {};
+  }
+  OptionalParseResult hasType = parser.parseOptionalType(dtype);
+  if (!hasType.has_value()) {
+    parser.emitError(loc) << "expected a ptensor dtype (" << kDTypeList
+                          << ") after the shape";
+    return {};
+  }
+  if (failed(*hasType))
     return {};
   if (!isSupportedDType(dtype)) {
-    parser.emitError(dtypeLoc)
-        << "ptensor dtype must be one of i1, i8, i16, i32, i64, ui8, ui16, "
-           "ui32, ui64, f16, bf16, f32, f64; got "
-        << dtype;
+    parser.emitError(loc) << "ptensor dtype must be one of " << kDTypeList
+                          << "; got " << dtype;
     return {};
   }
   while (succeeded(parser.parseOptionalComma())) {
@@ -88,28 +118,34 @@ Type PTensorType::parse(AsmParser &parser) {
     SMLoc keyLoc = parser.getCurrentLocation();
     if (parser.parseKeyword(&key))
       return {};
-    if (key == "device" && !device) {
-      std::string value;
-      if (parser.parseEqual() || parser.parseString(&value))
-        return {};
-      device = StringAttr::get(parser.getContext(), value);
-    } else if (key == "team" && !team) {
-      int64_t value;
-      if (parser.parseEqual() || parser.parseInteger(value))
-        return {};
-      team = IntegerAttr::get(IntegerType::get(parser.getContext(), 64), value);
+    ParseResult result = failure();
+    if (key == "device") {
+      result = parseKeyValue(parser, keyLoc, key, device, [&](StringAttr &a) {
+        std::string value;
+        if (parser.parseString(&value))
+          return failure();
+        a = StringAttr::get(ctx, value);
+        return success();
+      });
+    } else if (key == "team") {
+      result = parseKeyValue(parser, keyLoc, key, team, [&](IntegerAttr &a) {
+        int64_t value;
+        if (parser.parseInteger(value))
+          return failure();
+        a = IntegerAttr::get(IntegerType::get(ctx, 64), value);
+        return success();
+      });
     } else {
-      parser.emitError(keyLoc)
-          << "expected 'device' or 'team' (each at most once) in ptensor type, "
-             "got '"
-          << key << "'";
-      return {};
+      parser.emitError(keyLoc) << "unknown key '" << key
+                               << "' in ptensor type, expected 'device' or "
+                                  "'team'";
     }
+    if (failed(result))
+      return {};
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<PTensorType>(parser.getContext(), shape, dtype,
-                                        device, team);
+  return parser.getChecked<PTensorType>(ctx, shape, dtype, device, team);
 }
 
 void PTensorType::print(AsmPrinter &printer) const {
@@ -118,8 +154,10 @@ void PTensorType::print(AsmPrinter &printer) const {
   if (!getShape().empty())
     printer << "x";
   printer << getElementType();
-  if (getDevice())
-    printer << ", device = \"" << getDevice().getValue() << "\"";
+  if (getDevice()) {
+    printer << ", device = ";
+    printer.printString(getDevice().getValue());
+  }
   if (getTeam())
     printer << ", team = " << getTeam().getInt();
   printer << ">";

@@ -119,7 +119,8 @@ typedef struct ptensor_rt_allocator_stats {
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_alloc(int device, size_t bytes,
                                                      void *stream, void **out);
 
-/// Frees a pointer returned by ptensor_rt_alloc or mgpuMemAlloc. The block
+/// Frees device memory returned by ptensor_rt_alloc or mgpuMemAlloc (not
+/// host-shared memory, which only mgpuMemFree releases). The block
 /// becomes reusable by later allocations on the same `stream` (work already
 /// queued on that stream stays ordered before the reuse). NULL is a no-op.
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_free(void *ptr, void *stream);

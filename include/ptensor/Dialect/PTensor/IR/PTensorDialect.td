@@ -31,7 +31,8 @@ def PTensor_Dialect : Dialect {
     /// Registers the ptensor types (defined in PTensorTypes.cpp).
     void registerTypes();
   }];
-  let hasConstantMaterializer = 0;
+  // Folds to constants (ptensor.dim of a static size) become arith.constant.
+  let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
 }

@@ -148,7 +148,7 @@ def PTensor_PointwiseOp : PTensor_Op<"pointwise", [
   let results = (outs Variadic<PTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    `(` $inputs `)` `promotion` custom<PromotionList>($promotions) attr-dict
+    ` ` `(` $inputs `)` `promotion` custom<PromotionList>($promotions) attr-dict
     `:` functional-type($inputs, $results) $body
   }];
   let hasVerifier = 1;
@@ -185,7 +185,7 @@ def PTensor_CreateOp : PTensor_Op<"create", [Pure]> {
   let arguments = (ins Variadic<Index>:$dynamicSizes, PTensor_Scalar:$fill);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
-    `(` $dynamicSizes `)` `fill` $fill attr-dict `:` type($fill) `->` type($result)
+    ` ` `(` $dynamicSizes `)` `fill` $fill attr-dict `:` type($fill) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -200,7 +200,7 @@ def PTensor_ArangeOp : PTensor_Op<"arange", [Pure, AllTypesMatch<["start", "stop
                        PTensor_Scalar:$step);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
-    $start `,` $stop `,` $step attr-dict `:` type($start) `->` type($result)
+    $start `,` $stop `,` $step attr-dict `:` type($start) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -216,7 +216,7 @@ def PTensor_LinspaceOp : PTensor_Op<"linspace", [Pure, AllTypesMatch<["start", "
                        DefaultValuedAttr<BoolAttr, "true">:$endpoint);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
-    $start `,` $stop `,` $num attr-dict `:` type($start) `->` type($result)
+    $start `,` $stop `,` $num attr-dict `:` type($start) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -225,7 +225,7 @@ def PTensor_FromRankedOp : PTensor_Op<"from_ranked", [Pure]> {
   let summary = "a builtin ranked tensor or memref as a ptensor";
   let arguments = (ins PTensor_Ranked:$source);
   let results = (outs PTensor:$result);
-  let assemblyFormat = [{ $source attr-dict `:` type($source) `->` type($result) }];
+  let assemblyFormat = [{ $source attr-dict `:` qualified(type($source)) `->` qualified(type($result)) }];
   let hasVerifier = 1;
 }
 
@@ -233,7 +233,7 @@ def PTensor_ToRankedOp : PTensor_Op<"to_ranked", [Pure]> {
   let summary = "a ptensor as a builtin ranked tensor or memref";
   let arguments = (ins PTensor:$source);
   let results = (outs PTensor_Ranked:$result);
-  let assemblyFormat = [{ $source attr-dict `:` type($source) `->` type($result) }];
+  let assemblyFormat = [{ $source attr-dict `:` qualified(type($source)) `->` qualified(type($result)) }];
   let hasVerifier = 1;
 }
 
@@ -245,7 +245,7 @@ def PTensor_CopyOp : PTensor_Op<"copy", [Pure]> {
   }];
   let arguments = (ins PTensor:$source);
   let results = (outs PTensor:$result);
-  let assemblyFormat = [{ $source attr-dict `:` type($source) `->` type($result) }];
+  let assemblyFormat = [{ $source attr-dict `:` qualified(type($source)) `->` qualified(type($result)) }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -259,7 +259,7 @@ def PTensor_CastOp : PTensor_Op<"cast", [Pure]> {
   }];
   let arguments = (ins PTensor:$source);
   let results = (outs PTensor:$result);
-  let assemblyFormat = [{ $source attr-dict `:` type($source) `->` type($result) }];
+  let assemblyFormat = [{ $source attr-dict `:` qualified(type($source)) `->` qualified(type($result)) }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -273,7 +273,7 @@ def PTensor_BroadcastOp : PTensor_Op<"broadcast", [Pure]> {
   let arguments = (ins PTensor:$source, Variadic<Index>:$dynamicSizes);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
-    $source `to` `(` $dynamicSizes `)` attr-dict `:` type($source) `->` type($result)
+    $source `to` ` ` `(` $dynamicSizes `)` attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -283,7 +283,7 @@ def PTensor_DimOp : PTensor_Op<"dim", [Pure]> {
   let summary = "the size of one dimension, as an index";
   let arguments = (ins PTensor:$source, I64Attr:$dim);
   let results = (outs Index:$result);
-  let assemblyFormat = [{ $source `,` $dim attr-dict `:` type($source) }];
+  let assemblyFormat = [{ $source `,` $dim attr-dict `:` qualified(type($source)) }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -301,7 +301,7 @@ def PTensor_PermuteDimsOp : PTensor_ViewOp<"permute_dims"> {
   let summary = "permutes the dimensions (a transposed view)";
   let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$axes);
   let assemblyFormat = [{
-    $source $axes attr-dict `:` type($source) `->` type($result)
+    $source $axes attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasFolder = 1;
 }
@@ -310,7 +310,7 @@ def PTensor_FlipOp : PTensor_ViewOp<"flip"> {
   let summary = "reverses the order along the given axes (negative strides)";
   let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$axes);
   let assemblyFormat = [{
-    $source $axes attr-dict `:` type($source) `->` type($result)
+    $source $axes attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasFolder = 1;
 }
@@ -330,7 +330,7 @@ def PTensor_ExtractSliceOp : PTensor_ViewOp<"extract_slice"> {
   let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$offsets,
                        DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$steps);
   let assemblyFormat = [{
-    $source $offsets $sizes $steps attr-dict `:` type($source) `->` type($result)
+    $source $offsets $sizes $steps attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
 }
 
@@ -338,7 +338,7 @@ def PTensor_ExpandDimsOp : PTensor_ViewOp<"expand_dims"> {
   let summary = "inserts a size-1 dimension at `axis`";
   let arguments = (ins PTensor:$source, I64Attr:$axis);
   let assemblyFormat = [{
-    $source $axis attr-dict `:` type($source) `->` type($result)
+    $source $axis attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
 }
 
@@ -346,7 +346,7 @@ def PTensor_SqueezeOp : PTensor_ViewOp<"squeeze"> {
   let summary = "removes the given size-1 dimensions";
   let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$axes);
   let assemblyFormat = [{
-    $source $axes attr-dict `:` type($source) `->` type($result)
+    $source $axes attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
 }
 

@@ -1,0 +1,15 @@
+//===- Passes.h - ptensor conversion passes ----------------------*- C++ -*-===//
+
+#ifndef PTENSOR_CONVERSION_PASSES_H
+#define PTENSOR_CONVERSION_PASSES_H
+
+#include "ptensor/Conversion/PTensorToLinalg/PTensorToLinalg.h"
+
+namespace mlir::ptensor {
+
+#define GEN_PASS_REGISTRATION
+#include "ptensor/Conversion/Passes.h.inc"
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_CONVERSION_PASSES_H

@@ -1,0 +1,77 @@
+//===- PTensorToLinalg.cpp - the convert-ptensor-to-linalg pass -----------===//
+
+#include "ptensor/Conversion/PTensorToLinalg/PTensorToLinalg.h"
+#include "PatternsInternal.h"
+#include "ScalarOps.h"
+
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_CONVERTPTENSORTOLINALG
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+PTensorToTensorTypeConverter::PTensorToTensorTypeConverter() {
+  addConversion([](Type t) { return t; });
+  addConversion([](PTensorType t) -> Type {
+    return RankedTensorType::get(t.getShape(),
+                                 getStorageType(t.getElementType()));
+  });
+  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
+                        Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs).getResult(0);
+  };
+  addSourceMaterialization(materialize);
+  addTargetMaterialization(materialize);
+}
+
+void mlir::ptensor::populatePTensorToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  populateElementwiseToLinalgPatterns(converter, patterns);
+  populateCreationToLinalgPatterns(converter, patterns);
+  populateViewsToMemRefPatterns(converter, patterns);
+}
+
+namespace {
+struct ConvertPTensorToLinalgPass
+    : public ptensor::impl::ConvertPTensorToLinalgBase<ConvertPTensorToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    PTensorToTensorTypeConverter converter;
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<PTensorDialect>();
+    target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
+                           cf::ControlFlowDialect, linalg::LinalgDialect,
+                           math::MathDialect, memref::MemRefDialect,
+                           tensor::TensorDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType()) &&
+             converter.isLegal(&op.getBody());
+    });
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    RewritePatternSet patterns(ctx);
+    populatePTensorToLinalgPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                  converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

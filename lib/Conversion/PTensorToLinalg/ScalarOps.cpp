@@ -1,0 +1,358 @@
+//===- ScalarOps.cpp - scalar code of the elementwise kinds ---------------===//
+//
+// Integer division, remainder and shifts follow NumPy: division by zero gives
+// 0 instead of trapping, INT_MIN // -1 wraps, shifts by at least the width
+// give 0 (or -1 for negative values shifted right). Floats follow IEEE and
+// NumPy's definitions (remainder takes the divisor's sign, sign(NaN) is NaN).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarOps.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::ptensor;
+using arith::CmpFPredicate;
+using arith::CmpIPredicate;
+
+namespace {
+/// Small helpers over an ImplicitLocOpBuilder for one scalar dtype.
+struct Emitter {
+  ImplicitLocOpBuilder b;
+  Type t;       ///< semantic dtype (may be unsigned)
+  Type storage; ///< signless storage type
+
+  Emitter(OpBuilder &builder, Location loc, Type t)
+      : b(loc, builder), t(t), storage(getStorageType(t)) {}
+
+  bool isFloat() const { return isa<FloatType>(t); }
+  bool isUnsigned() const { return t.isUnsignedInteger() || t.isInteger(1); }
+  unsigned width() const { return storage.getIntOrFloatBitWidth(); }
+
+  Value cst(double v) {
+    if (isFloat())
+      return arith::ConstantOp::create(b, storage, b.getFloatAttr(storage, v));
+    return arith::ConstantOp::create(
+        b, storage, b.getIntegerAttr(storage, static_cast<int64_t>(v)));
+  }
+  Value cmpf(CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, p, x, y);
+  }
+  Value cmpi(CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, c, x, y);
+  }
+  Value eqi(Value x, double v) { return cmpi(CmpIPredicate::eq, x, cst(v)); }
+  Value ori(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
+  Value andi(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
+  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, x, y); }
+  Value isNegative(Value x) {
+    if (isFloat())
+      return cmpf(CmpFPredicate::OLT, x, cst(0));
+    if (isUnsigned())
+      return arith::ConstantOp::create(b, b.getBoolAttr(false));
+    return cmpi(CmpIPredicate::slt, x, cst(0));
+  }
+  /// The divisor with 0 (and -1 for signed types) replaced by 1, so that
+  /// the hardware division never traps; callers patch those results.
+  Value safeDivisor(Value y) {
+    Value bad = eqi(y, 0);
+    if (!isUnsigned())
+      bad = ori(bad, eqi(y, -1));
+    return select(bad, cst(1), y);
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+/// Unary kinds on floats.
+static Value emitFloatUnary(Emitter &e, UnaryOpKind kind, Value x) {
+  ImplicitLocOpBuilder &b = e.b;
+  switch (kind) {
+  case UnaryOpKind::abs: return math::AbsFOp::create(b, x);
+  case UnaryOpKind::acos: return math::AcosOp::create(b, x);
+  case UnaryOpKind::acosh: return math::AcoshOp::create(b, x);
+  case UnaryOpKind::asin: return math::AsinOp::create(b, x);
+  case UnaryOpKind::asinh: return math::AsinhOp::create(b, x);
+  case UnaryOpKind::atan: return math::AtanOp::create(b, x);
+  case UnaryOpKind::atanh: return math::AtanhOp::create(b, x);
+  case UnaryOpKind::ceil: return math::CeilOp::create(b, x);
+  case UnaryOpKind::cos: return math::CosOp::create(b, x);
+  case UnaryOpKind::cosh: return math::CoshOp::create(b, x);
+  case UnaryOpKind::erf: return math::ErfOp::create(b, x);
+  case UnaryOpKind::exp: return math::ExpOp::create(b, x);
+  case UnaryOpKind::expm1: return math::ExpM1Op::create(b, x);
+  case UnaryOpKind::floor: return math::FloorOp::create(b, x);
+  case UnaryOpKind::log: return math::LogOp::create(b, x);
+  case UnaryOpKind::log1p: return math::Log1pOp::create(b, x);
+  case UnaryOpKind::log2: return math::Log2Op::create(b, x);
+  case UnaryOpKind::log10: return math::Log10Op::create(b, x);
+  case UnaryOpKind::negative: return arith::NegFOp::create(b, x);
+  case UnaryOpKind::positive: return x;
+  case UnaryOpKind::reciprocal: return arith::DivFOp::create(b, e.cst(1), x);
+  case UnaryOpKind::round: return math::RoundEvenOp::create(b, x);
+  case UnaryOpKind::rsqrt: return math::RsqrtOp::create(b, x);
+  case UnaryOpKind::sigmoid: {
+    Value ex = math::ExpOp::create(b, arith::NegFOp::create(b, x));
+    return arith::DivFOp::create(b, e.cst(1),
+                                 arith::AddFOp::create(b, e.cst(1), ex));
+  }
+  case UnaryOpKind::sign: {
+    // NaN and +-0 map to themselves.
+    Value neg = e.select(e.cmpf(CmpFPredicate::OLT, x, e.cst(0)), e.cst(-1), x);
+    return e.select(e.cmpf(CmpFPredicate::OGT, x, e.cst(0)), e.cst(1), neg);
+  }
+  case UnaryOpKind::sin: return math::SinOp::create(b, x);
+  case UnaryOpKind::sinh: return math::SinhOp::create(b, x);
+  case UnaryOpKind::square: return arith::MulFOp::create(b, x, x);
+  case UnaryOpKind::sqrt: return math::SqrtOp::create(b, x);
+  case UnaryOpKind::tan: return math::TanOp::create(b, x);
+  case UnaryOpKind::tanh: return math::TanhOp::create(b, x);
+  case UnaryOpKind::trunc: return math::TruncOp::create(b, x);
+  case UnaryOpKind::bitwise_invert: break;
+  }
+  llvm_unreachable("bitwise_invert on a float is rejected by the verifier");
+}
+
+/// Unary kinds on integers and bool (transcendental kinds never get here:
+/// they compute in f32 for integer inputs).
+static Value emitIntegerUnary(Emitter &e, UnaryOpKind kind, Value x) {
+  ImplicitLocOpBuilder &b = e.b;
+  switch (kind) {
+  case UnaryOpKind::abs:
+    return e.isUnsigned() ? x : Value(math::AbsIOp::create(b, x));
+  case UnaryOpKind::negative: return arith::SubIOp::create(b, e.cst(0), x);
+  case UnaryOpKind::positive:
+  case UnaryOpKind::ceil:
+  case UnaryOpKind::floor:
+  case UnaryOpKind::round:
+  case UnaryOpKind::trunc:
+    return x;
+  case UnaryOpKind::square: return arith::MulIOp::create(b, x, x);
+  case UnaryOpKind::sign: {
+    Value pos = e.cmpi(e.isUnsigned() ? CmpIPredicate::ugt : CmpIPredicate::sgt,
+                       x, e.cst(0));
+    Value one = e.select(pos, e.cst(1), e.cst(0));
+    return e.select(e.isNegative(x), e.cst(-1), one);
+  }
+  case UnaryOpKind::bitwise_invert:
+    return e.xori(x, arith::ConstantOp::create(
+                         b, e.storage, b.getIntegerAttr(e.storage, -1)));
+  default:
+    llvm_unreachable("transcendental kinds compute in a float dtype");
+  }
+}
+
+Value mlir::ptensor::emitUnary(OpBuilder &builder, Location loc,
+                               UnaryOpKind kind, Value x, Type t) {
+  Emitter e(builder, loc, t);
+  return e.isFloat() ? emitFloatUnary(e, kind, x) : emitIntegerUnary(e, kind, x);
+}
+
+Value mlir::ptensor::emitUnaryTest(OpBuilder &builder, Location loc,
+                                   UnaryTestKind kind, Value x, Type t) {
+  Emitter e(builder, loc, t);
+  ImplicitLocOpBuilder &b = e.b;
+  auto constBool = [&](bool v) -> Value {
+    return arith::ConstantOp::create(b, b.getBoolAttr(v));
+  };
+  switch (kind) {
+  case UnaryTestKind::isfinite:
+    return e.isFloat() ? Value(math::IsFiniteOp::create(b, x)) : constBool(true);
+  case UnaryTestKind::isinf:
+    return e.isFloat() ? Value(math::IsInfOp::create(b, x)) : constBool(false);
+  case UnaryTestKind::isnan:
+    return e.isFloat() ? Value(math::IsNaNOp::create(b, x)) : constBool(false);
+  case UnaryTestKind::logical_not:
+    return e.isFloat() ? e.cmpf(CmpFPredicate::OEQ, x, e.cst(0)) : e.eqi(x, 0);
+  case UnaryTestKind::signbit: {
+    if (!e.isFloat())
+      return e.isNegative(x);
+    // The sign bit itself, so that -0.0 and -NaN count as negative.
+    Type bits = b.getIntegerType(e.width());
+    Value asInt = arith::BitcastOp::create(b, bits, x);
+    Value zero = arith::ConstantOp::create(b, bits, b.getIntegerAttr(bits, 0));
+    return e.cmpi(CmpIPredicate::slt, asInt, zero);
+  }
+  }
+  llvm_unreachable("unknown unary test kind");
+}
+
+//===----------------------------------------------------------------------===//
+// Binary
+//===----------------------------------------------------------------------===//
+
+/// NumPy's float remainder: fmod with the divisor's sign.
+static Value emitFloatRemainder(Emitter &e, Value x, Value y) {
+  Value r = arith::RemFOp::create(e.b, x, y);
+  Value nonzero = e.cmpf(CmpFPredicate::ONE, r, e.cst(0));
+  Value signsDiffer = e.xori(e.isNegative(r), e.isNegative(y));
+  Value fixed = arith::AddFOp::create(e.b, r, y);
+  return e.select(e.andi(nonzero, signsDiffer), fixed, r);
+}
+
+/// hypot without overflow: m * sqrt((x/m)^2 + (y/m)^2), m = max(|x|, |y|).
+static Value emitHypot(Emitter &e, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value ax = math::AbsFOp::create(b, x), ay = math::AbsFOp::create(b, y);
+  Value m = arith::MaximumFOp::create(b, ax, ay);
+  Value n = arith::MinimumFOp::create(b, ax, ay);
+  Value q = arith::DivFOp::create(b, n, m);
+  Value r = arith::MulFOp::create(
+      b, m, math::SqrtOp::create(b, arith::AddFOp::create(
+                                        b, e.cst(1), arith::MulFOp::create(b, q, q))));
+  // 0/0 and inf/inf would give NaN: hypot(0,0)=0, hypot(inf,y)=inf.
+  Value zero = e.cmpf(CmpFPredicate::OEQ, m, e.cst(0));
+  Value inf = math::IsInfOp::create(b, m);
+  return e.select(zero, e.cst(0), e.select(inf, m, r));
+}
+
+/// logaddexp: max + log1p(exp(-|x - y|)); equal infinities give themselves.
+static Value emitLogAddExp(Emitter &e, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value m = arith::MaximumFOp::create(b, x, y);
+  Value d = math::AbsFOp::create(b, arith::SubFOp::create(b, x, y));
+  Value r = arith::AddFOp::create(
+      b, m, math::Log1pOp::create(
+                b, math::ExpOp::create(b, arith::NegFOp::create(b, d))));
+  Value same = e.cmpf(CmpFPredicate::OEQ, x, y);
+  Value sameValue = arith::AddFOp::create(b, x, e.cst(std::log(2.0)));
+  return e.select(same, sameValue, r);
+}
+
+static Value emitFloatBinary(Emitter &e, BinaryOpKind kind, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  switch (kind) {
+  case BinaryOpKind::add: return arith::AddFOp::create(b, x, y);
+  case BinaryOpKind::subtract: return arith::SubFOp::create(b, x, y);
+  case BinaryOpKind::multiply: return arith::MulFOp::create(b, x, y);
+  case BinaryOpKind::divide: return arith::DivFOp::create(b, x, y);
+  case BinaryOpKind::atan2: return math::Atan2Op::create(b, x, y);
+  case BinaryOpKind::copysign: return math::CopySignOp::create(b, x, y);
+  case BinaryOpKind::floor_divide:
+    return math::FloorOp::create(b, arith::DivFOp::create(b, x, y));
+  case BinaryOpKind::hypot: return emitHypot(e, x, y);
+  case BinaryOpKind::logaddexp: return emitLogAddExp(e, x, y);
+  case BinaryOpKind::maximum: return arith::MaximumFOp::create(b, x, y);
+  case BinaryOpKind::minimum: return arith::MinimumFOp::create(b, x, y);
+  case BinaryOpKind::pow: return math::PowFOp::create(b, x, y);
+  case BinaryOpKind::remainder: return emitFloatRemainder(e, x, y);
+  default:
+    llvm_unreachable("bitwise kinds on floats are rejected by the verifier");
+  }
+}
+
+/// Integer floor division and remainder with NumPy's results for a zero
+/// divisor (0) and for INT_MIN // -1 (wraps), never trapping.
+static Value emitIntegerDivision(Emitter &e, bool remainder, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value safe = e.safeDivisor(y);
+  Value zero = e.cst(0);
+  if (e.isUnsigned()) {
+    Value r = remainder ? Value(arith::RemUIOp::create(b, x, safe))
+                        : Value(arith::DivUIOp::create(b, x, safe));
+    return e.select(e.eqi(y, 0), zero, r);
+  }
+  Value r;
+  if (remainder) {
+    Value rem = arith::RemSIOp::create(b, x, safe);
+    Value nonzero = e.cmpi(CmpIPredicate::ne, rem, zero);
+    Value signsDiffer = e.xori(e.isNegative(rem), e.isNegative(y));
+    r = e.select(e.andi(nonzero, signsDiffer), arith::AddIOp::create(b, rem, y),
+                 rem);
+  } else {
+    r = arith::FloorDivSIOp::create(b, x, safe);
+  }
+  Value byMinusOne = remainder ? zero : Value(arith::SubIOp::create(b, zero, x));
+  return e.select(e.eqi(y, 0), zero, e.select(e.eqi(y, -1), byMinusOne, r));
+}
+
+/// Shifts with NumPy's results for amounts outside [0, width).
+static Value emitShift(Emitter &e, bool left, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value width = e.cst(e.width());
+  Value tooFar = e.cmpi(CmpIPredicate::uge, y, width); // negative too
+  Value amount = e.select(tooFar, e.cst(0), y);
+  if (left)
+    return e.select(tooFar, e.cst(0), arith::ShLIOp::create(b, x, amount));
+  if (e.isUnsigned())
+    return e.select(tooFar, e.cst(0), arith::ShRUIOp::create(b, x, amount));
+  Value saturated = arith::ShRSIOp::create(b, x, e.cst(e.width() - 1));
+  return e.select(tooFar, saturated, arith::ShRSIOp::create(b, x, amount));
+}
+
+static Value emitIntegerBinary(Emitter &e, BinaryOpKind kind, Value x,
+                               Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  bool u = e.isUnsigned();
+  switch (kind) {
+  case BinaryOpKind::add: return arith::AddIOp::create(b, x, y);
+  case BinaryOpKind::subtract: return arith::SubIOp::create(b, x, y);
+  case BinaryOpKind::multiply: return arith::MulIOp::create(b, x, y);
+  case BinaryOpKind::floor_divide: return emitIntegerDivision(e, false, x, y);
+  case BinaryOpKind::remainder: return emitIntegerDivision(e, true, x, y);
+  case BinaryOpKind::maximum:
+    return u ? Value(arith::MaxUIOp::create(b, x, y))
+             : Value(arith::MaxSIOp::create(b, x, y));
+  case BinaryOpKind::minimum:
+    return u ? Value(arith::MinUIOp::create(b, x, y))
+             : Value(arith::MinSIOp::create(b, x, y));
+  case BinaryOpKind::pow: return math::IPowIOp::create(b, x, y);
+  case BinaryOpKind::bitwise_and: return e.andi(x, y);
+  case BinaryOpKind::bitwise_or: return e.ori(x, y);
+  case BinaryOpKind::bitwise_xor: return e.xori(x, y);
+  case BinaryOpKind::bitwise_left_shift: return emitShift(e, true, x, y);
+  case BinaryOpKind::bitwise_right_shift: return emitShift(e, false, x, y);
+  default:
+    llvm_unreachable("INT_TO_FLOAT kinds compute in a float dtype");
+  }
+}
+
+Value mlir::ptensor::emitBinary(OpBuilder &builder, Location loc,
+                                BinaryOpKind kind, Value x, Value y, Type t) {
+  Emitter e(builder, loc, t);
+  return e.isFloat() ? emitFloatBinary(e, kind, x, y)
+                     : emitIntegerBinary(e, kind, x, y);
+}
+
+Value mlir::ptensor::emitBinaryTest(OpBuilder &builder, Location loc,
+                                    BinaryTestKind kind, Value x, Value y,
+                                    Type t) {
+  Emitter e(builder, loc, t);
+  bool u = e.isUnsigned();
+  auto cmp = [&](CmpFPredicate f, CmpIPredicate s, CmpIPredicate us) {
+    if (e.isFloat())
+      return e.cmpf(f, x, y);
+    return e.cmpi(u ? us : s, x, y);
+  };
+  auto truth = [&](Value v) {
+    return convertScalar(builder, loc, v, t, builder.getI1Type());
+  };
+  switch (kind) {
+  case BinaryTestKind::equal:
+    return cmp(CmpFPredicate::OEQ, CmpIPredicate::eq, CmpIPredicate::eq);
+  case BinaryTestKind::not_equal:
+    return cmp(CmpFPredicate::UNE, CmpIPredicate::ne, CmpIPredicate::ne);
+  case BinaryTestKind::greater:
+    return cmp(CmpFPredicate::OGT, CmpIPredicate::sgt, CmpIPredicate::ugt);
+  case BinaryTestKind::greater_equal:
+    return cmp(CmpFPredicate::OGE, CmpIPredicate::sge, CmpIPredicate::uge);
+  case BinaryTestKind::less:
+    return cmp(CmpFPredicate::OLT, CmpIPredicate::slt, CmpIPredicate::ult);
+  case BinaryTestKind::less_equal:
+    return cmp(CmpFPredicate::OLE, CmpIPredicate::sle, CmpIPredicate::ule);
+  case BinaryTestKind::logical_and: return e.andi(truth(x), truth(y));
+  case BinaryTestKind::logical_or: return e.ori(truth(x), truth(y));
+  case BinaryTestKind::logical_xor: return e.xori(truth(x), truth(y));
+  }
+  llvm_unreachable("unknown binary test kind");
+}

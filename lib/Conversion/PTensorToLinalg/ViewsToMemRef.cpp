@@ -1,0 +1,269 @@
+//===- ViewsToMemRef.cpp - views and broadcasts without copies ------------===//
+//
+// A view reinterprets the source buffer: `bufferization.to_buffer` of the
+// source, `memref.extract_strided_metadata`, a `memref.reinterpret_cast`
+// with the view's offset, sizes and strides (negative for flips and negative
+// steps, zero for broadcast dims), and `bufferization.to_tensor` back. The
+// view is never written, so bufferization never copies it.
+//
+// A broadcast whose source sizes are all static becomes a generic with a
+// broadcasting indexing map instead, which elementwise fusion folds into its
+// consumers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "PatternsInternal.h"
+
+#include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+
+/// Offset, sizes and strides (in elements) of a strided view, as values.
+struct StridedView {
+  Value base; ///< the underlying buffer (rank 0)
+  Value offset;
+  SmallVector<Value> sizes;
+  SmallVector<Value> strides;
+};
+
+/// Index arithmetic helpers at one location.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  void check(Value ok, const std::string &message) {
+    cf::AssertOp::create(b, loc, ok, message);
+  }
+};
+
+/// Reads the strided metadata of a converted tensor.
+static StridedView getStridedView(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  MemRefType memrefType =
+      getDynamicStridedMemRefType(type.getShape(), type.getElementType());
+  Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                                   /*read_only=*/true);
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  return StridedView{md.getBaseBuffer(), md.getOffset(),
+                     SmallVector<Value>(md.getSizes()),
+                     SmallVector<Value>(md.getStrides())};
+}
+
+/// Materializes `view` as a tensor of `type`.
+static Value buildView(OpBuilder &b, Location loc, const StridedView &view,
+                       RankedTensorType type) {
+  auto asOfr = [](ArrayRef<Value> v) {
+    return SmallVector<OpFoldResult>(v.begin(), v.end());
+  };
+  Value cast = memref::ReinterpretCastOp::create(
+      b, loc,
+      getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
+      view.base, OpFoldResult(view.offset), asOfr(view.sizes),
+      asOfr(view.strides));
+  return bufferization::ToTensorOp::create(b, loc, type, cast,
+                                           /*restrict=*/b.getUnitAttr());
+}
+
+/// Shared shape of the view patterns: compute the view from the source's
+/// metadata with `transform`, then materialize it.
+template <typename OpTy>
+struct ViewPattern : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+
+  virtual LogicalResult transform(OpTy op, IndexMath &m,
+                                  StridedView &view) const = 0;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        this->getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "unsupported result type");
+    Location loc = op.getLoc();
+    StridedView view = getStridedView(rewriter, loc, adaptor.getSource());
+    IndexMath m{rewriter, loc};
+    if (failed(transform(op, m, view)))
+      return failure();
+    rewriter.replaceOp(op, buildView(rewriter, loc, view, type));
+    return success();
+  }
+};
+
+struct PermuteDimsPattern : ViewPattern<PermuteDimsOp> {
+  using ViewPattern::ViewPattern;
+  LogicalResult transform(PermuteDimsOp op, IndexMath &,
+                          StridedView &view) const override {
+    StridedView src = view;
+    for (auto [i, a] : llvm::enumerate(op.getAxes())) {
+      view.sizes[i] = src.sizes[a];
+      view.strides[i] = src.strides[a];
+    }
+    return success();
+  }
+};
+
+struct FlipPattern : ViewPattern<FlipOp> {
+  using ViewPattern::ViewPattern;
+  LogicalResult transform(FlipOp op, IndexMath &m,
+                          StridedView &view) const override {
+    int64_t rank = op.getType().getRank();
+    for (int64_t a : op.getAxes()) {
+      int64_t d = a < 0 ? a + rank : a;
+      // Start at the last element: offset += max(size - 1, 0) * stride.
+      Value last = arith::MaxSIOp::create(m.b, m.loc,
+                                          m.add(view.sizes[d], m.cst(-1)),
+                                          m.cst(0));
+      view.offset = m.add(view.offset, m.mul(last, view.strides[d]));
+      view.strides[d] = m.mul(view.strides[d], m.cst(-1));
+    }
+    return success();
+  }
+};
+
+struct ExtractSlicePattern : ViewPattern<ExtractSliceOp> {
+  using ViewPattern::ViewPattern;
+  LogicalResult transform(ExtractSliceOp op, IndexMath &m,
+                          StridedView &view) const override {
+    PTensorType src = op.getSource().getType();
+    for (int64_t d = 0; d < src.getRank(); ++d) {
+      int64_t offset = op.getOffsets()[d], size = op.getSizes()[d],
+              step = op.getSteps()[d];
+      if (src.isDynamicDim(d) && size > 0) {
+        // Static bounds were verified; dynamic ones are checked here.
+        int64_t highest = std::max(offset, offset + (size - 1) * step);
+        Value inBounds = arith::CmpIOp::create(
+            m.b, m.loc, arith::CmpIPredicate::slt, m.cst(highest),
+            view.sizes[d]);
+        m.check(inBounds, "ptensor: extract_slice of dimension " +
+                              std::to_string(d) + " reads element " +
+                              std::to_string(highest) +
+                              ", past the end of the source");
+      }
+      view.offset = m.add(view.offset, m.mul(m.cst(offset), view.strides[d]));
+      view.strides[d] = m.mul(view.strides[d], m.cst(step));
+      view.sizes[d] = m.cst(size);
+    }
+    return success();
+  }
+};
+
+struct ExpandDimsPattern : ViewPattern<ExpandDimsOp> {
+  using ViewPattern::ViewPattern;
+  LogicalResult transform(ExpandDimsOp op, IndexMath &m,
+                          StridedView &view) const override {
+    int64_t rank = op.getType().getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    view.sizes.insert(view.sizes.begin() + axis, m.cst(1));
+    view.strides.insert(view.strides.begin() + axis, m.cst(0));
+    return success();
+  }
+};
+
+struct SqueezePattern : ViewPattern<SqueezeOp> {
+  using ViewPattern::ViewPattern;
+  LogicalResult transform(SqueezeOp op, IndexMath &,
+                          StridedView &view) const override {
+    int64_t rank = op.getSource().getType().getRank();
+    StridedView src = view;
+    view.sizes.clear();
+    view.strides.clear();
+    for (int64_t d = 0; d < rank; ++d) {
+      bool removed = llvm::any_of(op.getAxes(), [&](int64_t a) {
+        return (a < 0 ? a + rank : a) == d;
+      });
+      if (removed)
+        continue;
+      view.sizes.push_back(src.sizes[d]);
+      view.strides.push_back(src.strides[d]);
+    }
+    return success();
+  }
+};
+
+/// Broadcast as a view: zero strides where the source size is 1, with a
+/// run-time check that every source size is 1 or the target size.
+struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
+  using ViewPattern::ViewPattern;
+  LogicalResult transform(BroadcastOp op, IndexMath &m,
+                          StridedView &view) const override {
+    PTensorType src = op.getSource().getType(), dst = op.getType();
+    SmallVector<Value> target;
+    auto dynamic = op.getDynamicSizes().begin();
+    for (int64_t size : dst.getShape())
+      target.push_back(ShapedType::isDynamic(size) ? *dynamic++ : m.cst(size));
+    std::string message = "ptensor: cannot broadcast shapes " +
+                          formatShape(src.getShape()) + " and " +
+                          formatShape(dst.getShape());
+    int64_t lead = dst.getRank() - src.getRank();
+    StridedView result{view.base, view.offset, target, {}};
+    for (int64_t i = 0; i < dst.getRank(); ++i) {
+      if (i < lead) {
+        result.strides.push_back(m.cst(0));
+        continue;
+      }
+      Value size = view.sizes[i - lead];
+      Value isOne = m.eq(size, m.cst(1));
+      Value ok = arith::OrIOp::create(m.b, m.loc, isOne, m.eq(size, target[i]));
+      m.check(ok, message);
+      result.strides.push_back(
+          m.select(isOne, m.cst(0), view.strides[i - lead]));
+    }
+    view = result;
+    return success();
+  }
+};
+
+/// Broadcast with all source sizes static: a copy-shaped generic that
+/// elementwise fusion folds into its consumers.
+struct StaticBroadcastPattern : public OpConversionPattern<BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTensorType src = op.getSource().getType(), dst = op.getType();
+    FailureOr<AffineMap> map =
+        getBroadcastMap(src.getShape(), dst.getShape(), op.getContext());
+    if (!src.hasStaticShape() || failed(map))
+      return rewriter.notifyMatchFailure(op, "needs a run-time broadcast");
+    Type tensorType = getTypeConverter()->convertType(dst);
+    ElementwiseInput input{adaptor.getSource(), src.getElementType(), *map};
+    SmallVector<Value> results = buildElementwiseGeneric(
+        rewriter, op.getLoc(), input, tensorType, op.getDynamicSizes(),
+        [](OpBuilder &, Location, ValueRange v) {
+          return SmallVector<Value>{v[0]};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::ptensor::populateViewsToMemRefPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<PermuteDimsPattern, FlipPattern, ExtractSlicePattern,
+               ExpandDimsPattern, SqueezePattern, BroadcastViewPattern>(
+      converter, patterns.getContext());
+  // Preferred over the view when it applies (fusable, no run-time checks).
+  patterns.add<StaticBroadcastPattern>(converter, patterns.getContext(),
+                                       /*benefit=*/2);
+}

@@ -1,0 +1,44 @@
+//===- FuseElementwise.cpp - fuse elementwise linalg.generic chains -------===//
+
+#include "ptensor/Dialect/PTensor/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_PTENSORFUSEELEMENTWISE
+#include "ptensor/Dialect/PTensor/Transforms/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+struct PTensorFuseElementwisePass
+    : public ptensor::impl::PTensorFuseElementwiseBase<
+          PTensorFuseElementwisePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    unsigned limit = maxRecomputeOps;
+    // Single-use producers always fuse; a producer with several users is
+    // recomputed in each consumer when its body is small.
+    linalg::ControlFusionFn control = [limit](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      if (!producer)
+        return false;
+      if (producer->hasOneUse())
+        return true;
+      auto generic = dyn_cast<linalg::GenericOp>(producer);
+      return generic &&
+             generic.getBody()->getOperations().size() - 1 <= limit;
+    };
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

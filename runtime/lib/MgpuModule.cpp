@@ -1,0 +1,215 @@
+//===- MgpuModule.cpp - mgpu* module loading and kernel launches ----------===//
+///
+/// \file
+/// The module and launch entry points of MLIR 22's GPU-to-LLVM host
+/// lowering. They abort on error (generated code has no error path).
+///
+//===----------------------------------------------------------------------===//
+
+#include "DeviceContext.h"
+#include "Errors.h"
+#include "ModuleCache.h"
+
+#include <atomic>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+using namespace ptensor::rt;
+
+namespace {
+
+/// Shared memory a kernel may use without opting in.
+constexpr int32_t kDefaultSharedMemoryLimit = 48 * 1024;
+
+/// Per-device CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN; 0 until
+/// queried.
+std::atomic<int> maxOptInSharedMemory[kMaxDevices];
+
+/// "grid 1x2x3, block 128x1x1, dynamic smem 0 bytes" for messages.
+std::string shapeText(const intptr_t grid[3], const intptr_t block[3],
+                      int32_t smem) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof(buffer),
+                "grid %ldx%ldx%ld, block %ldx%ldx%ld, dynamic smem %d bytes",
+                long(grid[0]), long(grid[1]), long(grid[2]), long(block[0]),
+                long(block[1]), long(block[2]), int(smem));
+  return buffer;
+}
+
+/// Checks that every launch dimension fits the driver's unsigned int.
+bool checkDimensions(CUfunction function, const char *what,
+                     const intptr_t dims[3], unsigned out[3]) {
+  static const char *const axes[] = {"x", "y", "z"};
+  for (int i = 0; i < 3; ++i) {
+    if (dims[i] < 1 || uintmax_t(dims[i]) > UINT_MAX)
+      return setErrorf(ErrorKind::InvalidArgument,
+                       "launch of kernel '%s': %s dimension %s = %ld is out "
+                       "of range (expected 1 to %u)",
+                       kernelName(function).c_str(), what, axes[i],
+                       long(dims[i]), UINT_MAX);
+    out[i] = unsigned(dims[i]);
+  }
+  return true;
+}
+
+/// Validates `smem` and opts the kernel in to more than 48 KiB if needed.
+bool prepareSharedMemory(const ScopedContext &scope, int device,
+                         CUfunction function, int32_t smem) {
+  if (smem < 0)
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "launch of kernel '%s': negative dynamic shared memory "
+                     "size %d",
+                     kernelName(function).c_str(), int(smem));
+  if (smem <= kDefaultSharedMemoryLimit)
+    return true;
+  int limit = maxOptInSharedMemory[device].load(std::memory_order_relaxed);
+  if (limit == 0) {
+    CUdevice handle = 0;
+    if (!checkCuda(scope.api().DeviceGet(&handle, device), "cuDeviceGet") ||
+        !checkCuda(scope.api().DeviceGetAttribute(
+                       &limit,
+                       CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                       handle),
+                   "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)"))
+      return false;
+    maxOptInSharedMemory[device].store(limit, std::memory_order_relaxed);
+  }
+  if (smem > limit)
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "launch of kernel '%s': %d bytes of dynamic shared "
+                     "memory requested, but cuda:%d allows at most %d",
+                     kernelName(function).c_str(), int(smem), device, limit);
+  return checkCuda(scope.api().FuncSetAttribute(
+                       function,
+                       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
+                   "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) for "
+                   "kernel '" + kernelName(function) + "'");
+}
+
+} // namespace
+
+extern "C" {
+
+PTENSOR_RT_EXPORT void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
+  ModuleImage image;
+  image.data = data;
+  image.size = gpuBlobSize;
+  CUmodule module = nullptr;
+  require(loadModule(defaultDevice(), image, &module));
+  return module;
+}
+
+PTENSOR_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  if (optLevel < 0 || optLevel > 4)
+    require(setErrorf(ErrorKind::InvalidArgument,
+                      "mgpuModuleLoadJIT: optimization level %d is out of "
+                      "range (expected 0 to 4)",
+                      optLevel));
+  ModuleImage image;
+  image.data = data;
+  image.size = data ? std::strlen(static_cast<const char *>(data)) + 1 : 0;
+  image.isPtx = true;
+  image.optLevel = optLevel;
+  CUmodule module = nullptr;
+  require(loadModule(defaultDevice(), image, &module));
+  return module;
+}
+
+PTENSOR_RT_EXPORT void mgpuModuleUnload(void *module) {
+  require(unloadModule(static_cast<CUmodule>(module)));
+}
+
+PTENSOR_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
+  CUfunction function = nullptr;
+  require(getFunction(static_cast<CUmodule>(module), name, &function));
+  return function;
+}
+
+PTENSOR_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                        intptr_t gridY, intptr_t gridZ,
+                                        intptr_t blockX, intptr_t blockY,
+                                        intptr_t blockZ, int32_t smem,
+                                        void *stream, void **params,
+                                        void **extra,
+                                        size_t /*paramsCount*/) {
+  auto f = static_cast<CUfunction>(function);
+  int device = defaultDevice();
+  ScopedContext scope(device);
+  require(scope.ok());
+  const intptr_t grid[3] = {gridX, gridY, gridZ};
+  const intptr_t block[3] = {blockX, blockY, blockZ};
+  unsigned g[3], b[3];
+  require(checkDimensions(f, "grid", grid, g));
+  require(checkDimensions(f, "block", block, b));
+  require(prepareSharedMemory(scope, device, f, smem));
+  noteLaunch(f);
+  CUresult result =
+      scope.api().LaunchKernel(f, g[0], g[1], g[2], b[0], b[1], b[2],
+                               unsigned(smem), static_cast<CUstream>(stream),
+                               params, extra);
+  if (result != CUDA_SUCCESS) // Build the message only on failure.
+    require(checkCuda(result, "cuLaunchKernel(kernel '" + kernelName(f) +
+                                  "', " + shapeText(grid, block, smem) + ")"));
+}
+
+PTENSOR_RT_EXPORT void
+mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
+                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
+                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                        intptr_t blockZ, int32_t smem, void *stream,
+                        void **params, void **extra, size_t /*paramsCount*/) {
+  auto f = static_cast<CUfunction>(function);
+  int device = defaultDevice();
+  ScopedContext scope(device);
+  require(scope.ok());
+  if (!scope.api().LaunchKernelEx)
+    require(setError(ErrorKind::Unsupported,
+                     "launch of kernel '" + kernelName(f) +
+                         "' with clusters needs cuLaunchKernelEx, which the "
+                         "CUDA driver does not export (driver too old)"));
+  const intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
+  const intptr_t grid[3] = {gridX, gridY, gridZ};
+  const intptr_t block[3] = {blockX, blockY, blockZ};
+  unsigned c[3], g[3], b[3];
+  require(checkDimensions(f, "cluster", cluster, c));
+  require(checkDimensions(f, "grid", grid, g));
+  require(checkDimensions(f, "block", block, b));
+  require(prepareSharedMemory(scope, device, f, smem));
+  // Clusters of more than 8 blocks are "non-portable" and must be enabled.
+  if (uint64_t(c[0]) * c[1] * c[2] > 8)
+    require(checkCuda(scope.api().FuncSetAttribute(
+                          f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                          1),
+                      "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED) "
+                      "for kernel '" + kernelName(f) + "'"));
+
+  CUlaunchAttribute attribute;
+  std::memset(&attribute, 0, sizeof(attribute));
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = c[0];
+  attribute.value.clusterDim.y = c[1];
+  attribute.value.clusterDim.z = c[2];
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = g[0];
+  config.gridDimY = g[1];
+  config.gridDimZ = g[2];
+  config.blockDimX = b[0];
+  config.blockDimY = b[1];
+  config.blockDimZ = b[2];
+  config.sharedMemBytes = unsigned(smem);
+  config.hStream = static_cast<CUstream>(stream);
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  noteLaunch(f);
+  CUresult result = scope.api().LaunchKernelEx(&config, f, params, extra);
+  if (result != CUDA_SUCCESS)
+    require(checkCuda(result, "cuLaunchKernelEx(kernel '" + kernelName(f) +
+                                  "', cluster " + std::to_string(c[0]) + "x" +
+                                  std::to_string(c[1]) + "x" +
+                                  std::to_string(c[2]) + ", " +
+                                  shapeText(grid, block, smem) + ")"));
+}
+
+} // extern "C"

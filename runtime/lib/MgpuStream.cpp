@@ -1,0 +1,109 @@
+//===- MgpuStream.cpp - mgpu* streams and events --------------------------===//
+///
+/// \file
+/// Stream and event entry points of MLIR 22's GPU-to-LLVM host lowering.
+/// They abort on error. Synchronization failures usually report a fault of
+/// an earlier asynchronous kernel, so their messages name the last kernel
+/// launched from the calling thread.
+///
+//===----------------------------------------------------------------------===//
+
+#include "DeviceAllocator.h"
+#include "DeviceContext.h"
+#include "Errors.h"
+#include "ModuleCache.h"
+
+using namespace ptensor::rt;
+
+namespace {
+/// Checks a synchronizing call, adding the last-launch hint on failure.
+void requireSync(CUresult result, const char *call) {
+  if (result != CUDA_SUCCESS) {
+    checkCuda(result, call);
+    appendToError(lastLaunchHint());
+    dieWithLastError();
+  }
+}
+} // namespace
+
+extern "C" {
+
+PTENSOR_RT_EXPORT void *mgpuStreamCreate(void) {
+  ScopedContext scope(defaultDevice());
+  require(scope.ok());
+  CUstream stream = nullptr;
+  require(checkCuda(scope.api().StreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                    "cuStreamCreate"));
+  return stream;
+}
+
+PTENSOR_RT_EXPORT void mgpuStreamDestroy(void *stream) {
+  if (!stream)
+    return; // The default stream cannot be destroyed; nothing to do.
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
+    return;
+  require(scope.ok());
+  auto s = static_cast<CUstream>(stream);
+  // Synchronize first so blocks freed on this stream are idle and can be
+  // handed to other streams once the handle (which may be recycled) is gone.
+  CUresult result = scope.api().StreamSynchronize(s);
+  if (result != CUDA_ERROR_DEINITIALIZED)
+    requireSync(result, "cuStreamSynchronize (in mgpuStreamDestroy)");
+  deviceStreamDestroyed(stream);
+  require(checkCudaRelease(scope.api().StreamDestroy(s), "cuStreamDestroy_v2"));
+}
+
+PTENSOR_RT_EXPORT void mgpuStreamSynchronize(void *stream) {
+  ScopedContext scope(defaultDevice());
+  require(scope.ok());
+  requireSync(scope.api().StreamSynchronize(static_cast<CUstream>(stream)),
+              "cuStreamSynchronize");
+}
+
+PTENSOR_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event) {
+  ScopedContext scope(defaultDevice());
+  require(scope.ok());
+  require(checkCuda(scope.api().StreamWaitEvent(static_cast<CUstream>(stream),
+                                                static_cast<CUevent>(event),
+                                                /*flags=*/0),
+                    "cuStreamWaitEvent"));
+}
+
+PTENSOR_RT_EXPORT void *mgpuEventCreate(void) {
+  ScopedContext scope(defaultDevice());
+  require(scope.ok());
+  CUevent event = nullptr;
+  require(checkCuda(scope.api().EventCreate(&event, CU_EVENT_DISABLE_TIMING),
+                    "cuEventCreate"));
+  return event;
+}
+
+PTENSOR_RT_EXPORT void mgpuEventDestroy(void *event) {
+  if (!event)
+    return;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
+    return;
+  require(scope.ok());
+  require(checkCudaRelease(
+      scope.api().EventDestroy(static_cast<CUevent>(event)),
+      "cuEventDestroy_v2"));
+}
+
+PTENSOR_RT_EXPORT void mgpuEventSynchronize(void *event) {
+  ScopedContext scope(defaultDevice());
+  require(scope.ok());
+  requireSync(scope.api().EventSynchronize(static_cast<CUevent>(event)),
+              "cuEventSynchronize");
+}
+
+PTENSOR_RT_EXPORT void mgpuEventRecord(void *event, void *stream) {
+  ScopedContext scope(defaultDevice());
+  require(scope.ok());
+  require(checkCuda(scope.api().EventRecord(static_cast<CUevent>(event),
+                                            static_cast<CUstream>(stream)),
+                    "cuEventRecord"));
+}
+
+} // extern "C"

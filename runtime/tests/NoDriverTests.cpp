@@ -1,0 +1,193 @@
+//===- NoDriverTests.cpp - Behaviour without a CUDA driver ----------------===//
+///
+/// \file
+/// Points PTENSOR_CUDA_DRIVER_LIBRARY at a missing file (so the result does
+/// not depend on the machine having a GPU) and checks that the C API reports
+/// errors while the mgpu* entry points exit with a clear message. The driver
+/// is loaded once per process, so every scenario that needs a fresh load
+/// runs in a forked child before the parent first touches the runtime.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "ptensor/Runtime/PTensorRuntime.h"
+
+#include <cstdlib>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ptensor::rt::test;
+
+namespace {
+
+const char *const kMissingDriver = "/nonexistent/libcuda.so";
+
+struct ChildResult {
+  int exitCode = -1; // -1 if killed by a signal.
+  int signal = 0;
+  std::string output; // stdout and stderr together.
+};
+
+/// Runs `body` in a forked child with stdout/stderr captured; `body`'s
+/// return value becomes the exit code if it returns.
+template <typename Fn> ChildResult runInChild(Fn body) {
+  ChildResult result;
+  int fds[2];
+  if (pipe(fds) != 0)
+    return result;
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    int code = body();
+    std::fflush(stdout);
+    _exit(code);
+  }
+  close(fds[1]);
+  char buffer[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0)
+    result.output.append(buffer, size_t(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status))
+    result.exitCode = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    result.signal = WTERMSIG(status);
+  while (!result.output.empty() && result.output.back() == '\n')
+    result.output.pop_back();
+  return result;
+}
+
+void report(const char *what, const ChildResult &child) {
+  std::printf("%s: exit=%d signal=%d\n  output: %s\n", what, child.exitCode,
+              child.signal, child.output.c_str());
+}
+
+const char *statusName(ptensor_rt_status status) {
+  switch (status) {
+  case PTENSOR_RT_SUCCESS:
+    return "SUCCESS";
+  case PTENSOR_RT_ERROR_INVALID_ARGUMENT:
+    return "INVALID_ARGUMENT";
+  case PTENSOR_RT_ERROR_NO_DRIVER:
+    return "NO_DRIVER";
+  case PTENSOR_RT_ERROR_OUT_OF_MEMORY:
+    return "OUT_OF_MEMORY";
+  case PTENSOR_RT_ERROR_CUDA:
+    return "CUDA";
+  case PTENSOR_RT_ERROR_UNSUPPORTED:
+    return "UNSUPPORTED";
+  }
+  return "?";
+}
+
+void testMgpuEntryPointsExit() {
+  ChildResult stream = runInChild([] {
+    mgpuStreamCreate();
+    return 42; // Not reached: the runtime must exit first.
+  });
+  report("mgpuStreamCreate", stream);
+  EXPECT_EQ(stream.exitCode, 1);
+  EXPECT_CONTAINS(stream.output,
+                  std::string("ptensor runtime: no CUDA driver found (dlopen ") +
+                      kMissingDriver + " failed: ");
+
+  ChildResult alloc = runInChild([] {
+    mgpuMemAlloc(64, nullptr, false);
+    return 42;
+  });
+  report("mgpuMemAlloc", alloc);
+  EXPECT_EQ(alloc.exitCode, 1);
+  EXPECT_CONTAINS(alloc.output, "ptensor runtime: no CUDA driver found");
+
+  static const char blob[] = "not a cubin";
+  ChildResult module = runInChild([] {
+    mgpuModuleLoad(const_cast<char *>(blob), sizeof(blob));
+    return 42;
+  });
+  report("mgpuModuleLoad", module);
+  EXPECT_EQ(module.exitCode, 1);
+  EXPECT_CONTAINS(module.output, "ptensor runtime: no CUDA driver found");
+}
+
+void testLibraryWithoutSymbols() {
+  // A loadable library that is not a CUDA driver.
+  ChildResult child = runInChild([] {
+    setenv("PTENSOR_CUDA_DRIVER_LIBRARY", "libc.so.6", 1);
+    int available = ptensor_rt_cuda_available();
+    std::printf("available=%d\n%s\n", available, ptensor_rt_last_error());
+    return 0;
+  });
+  report("libc.so.6 as the driver", child);
+  EXPECT_EQ(child.exitCode, 0);
+  EXPECT_CONTAINS(child.output, "available=0");
+  EXPECT_CONTAINS(child.output, "libc.so.6 does not export cuInit");
+}
+
+void testCApiReportsErrors() {
+  int available = ptensor_rt_cuda_available();
+  std::printf("ptensor_rt_cuda_available() = %d\n", available);
+  std::printf("last error: %s\n", ptensor_rt_last_error());
+  EXPECT_EQ(available, 0);
+  EXPECT_CONTAINS(ptensor_rt_last_error(), "no CUDA driver found");
+
+  int count = -1;
+  ptensor_rt_status status = ptensor_rt_device_count(&count);
+  std::printf("ptensor_rt_device_count -> %s\n", statusName(status));
+  EXPECT_EQ(status, PTENSOR_RT_ERROR_NO_DRIVER);
+
+  void *ptr = reinterpret_cast<void *>(0x1);
+  status = ptensor_rt_alloc(0, 64, nullptr, &ptr);
+  std::printf("ptensor_rt_alloc -> %s, ptr %s\n", statusName(status),
+              ptr ? "set" : "NULL");
+  EXPECT_EQ(status, PTENSOR_RT_ERROR_NO_DRIVER);
+  EXPECT_TRUE(ptr == nullptr);
+
+  int local = 0;
+  status = ptensor_rt_free(&local, nullptr);
+  std::printf("ptensor_rt_free(foreign) -> %s: %s\n", statusName(status),
+              ptensor_rt_last_error());
+  EXPECT_EQ(status, PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(ptensor_rt_free(nullptr, nullptr), PTENSOR_RT_SUCCESS);
+
+  ptensor_rt_allocator_stats stats;
+  stats.alloc_count = 99;
+  EXPECT_EQ(ptensor_rt_get_allocator_stats(0, &stats), PTENSOR_RT_SUCCESS);
+  EXPECT_EQ(stats.alloc_count, 0u);
+  status = ptensor_rt_get_allocator_stats(-1, &stats);
+  std::printf("ptensor_rt_get_allocator_stats(-1) -> %s: %s\n",
+              statusName(status), ptensor_rt_last_error());
+  EXPECT_EQ(status, PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(ptensor_rt_get_allocator_stats(0, nullptr),
+            PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(ptensor_rt_empty_cache(), PTENSOR_RT_SUCCESS);
+  EXPECT_EQ(ptensor_rt_reset_peak_stats(0), PTENSOR_RT_SUCCESS);
+
+  ptensor_rt_clear_last_error();
+  EXPECT_EQ(std::string(ptensor_rt_last_error()), std::string(""));
+
+  // Release paths must be harmless without a driver (MLIR's destructors).
+  mgpuMemFree(nullptr, nullptr);
+  mgpuModuleUnload(nullptr);
+  mgpuStreamDestroy(nullptr);
+  mgpuEventDestroy(nullptr);
+  mgpuSetDefaultDevice(0);
+  std::printf("null releases without a driver: ok\n");
+}
+
+} // namespace
+
+int ptensor::rt::test::runNoDriverTests() {
+  // Deterministic on any machine, GPU or not.
+  setenv("PTENSOR_CUDA_DRIVER_LIBRARY", kMissingDriver, 1);
+  testMgpuEntryPointsExit();
+  testLibraryWithoutSymbols();
+  testCApiReportsErrors();
+  return failureCount();
+}

@@ -1,0 +1,35 @@
+# -*- Python -*-
+"""lit configuration of the ptensor test suite."""
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "PTENSOR"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test", ".py"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "conftest.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ptensor_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
+llvm_config.use_default_substitutions()
+
+# ptensor's own tools first, then FileCheck/not/count from LLVM 22.
+llvm_config.with_environment("PATH", config.ptensor_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment(
+    "PYTHONPATH", os.path.join(config.ptensor_src_root, "python"), append_path=True)
+llvm_config.with_environment("PTENSOR_BUILD_DIR", config.ptensor_obj_root)
+# Compiled-kernel caches of tests stay inside the build tree.
+llvm_config.with_environment(
+    "PTENSOR_CACHE_DIR", os.path.join(config.ptensor_obj_root, "test", "cache"))
+
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%ptensor_src", config.ptensor_src_root))
+config.substitutions.append(("%ptensor_lib", config.ptensor_lib_dir))
+
+if shutil.which("ptxas", path=os.path.join(config.cuda_home or "/usr/local/cuda", "bin")):
+    config.available_features.add("ptxas")

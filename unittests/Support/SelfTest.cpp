@@ -1,0 +1,350 @@
+//===- SelfTest.cpp - Built-in unit tests for PTensorSupport --------------===//
+
+#include "SelfTest.h"
+
+#include "ptensor/Support/ArrayPrinter.h"
+#include "ptensor/Support/DType.h"
+#include "ptensor/Support/FloatConversion.h"
+#include "ptensor/Support/HostArray.h"
+#include "ptensor/Support/Npy.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+using namespace ptensor;
+
+namespace {
+
+unsigned numChecks = 0;
+unsigned numFailures = 0;
+
+void check(bool ok, const std::string &what, int line) {
+  ++numChecks;
+  if (!ok) {
+    ++numFailures;
+    llvm::errs() << "FAILED (SelfTest.cpp:" << line << "): " << what << "\n";
+  }
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+#define CHECK_EQ_STR(actual, expected)                                         \
+  check((actual) == (expected),                                                \
+        std::string(#actual) + "\n  got:      \"" + (actual) +                 \
+            "\"\n  expected: \"" + (expected) + "\"",                          \
+        __LINE__)
+
+/// Builds an in-memory .npy image (version 1.0) with the given dict text.
+std::string npyImage(const std::string &dict, size_t dataBytes,
+                     unsigned major = 1) {
+  std::string header = dict + "\n";
+  std::string out = std::string("\x93NUMPY", 6);
+  out += static_cast<char>(major);
+  out += '\0';
+  uint32_t len = static_cast<uint32_t>(header.size());
+  for (unsigned i = 0; i < (major == 1 ? 2u : 4u); ++i)
+    out += static_cast<char>((len >> (8 * i)) & 0xff);
+  out += header;
+  out.append(dataBytes, '\x01');
+  return out;
+}
+
+llvm::Expected<HostArray> parse(const std::string &image) {
+  return readNpyFromBuffer(llvm::MemoryBufferRef(image, "mem.npy"));
+}
+
+/// Returns the error message of `e` ("" on success).
+std::string errorOf(llvm::Expected<HostArray> e) {
+  if (e)
+    return "";
+  return llvm::toString(e.takeError());
+}
+
+void testDTypes() {
+  for (DType d : allDTypes()) {
+    CHECK(parseDTypeName(dtypeName(d)) == d);
+    CHECK(npyDescrToDType(dtypeToNpyDescr(d)) == d);
+  }
+  CHECK(dtypeByteSize(DType::Bool) == 1 && dtypeByteSize(DType::BF16) == 2 &&
+        dtypeByteSize(DType::U64) == 8);
+  CHECK(dtypeName(DType::U16) == "ui16" && dtypeName(DType::Bool) == "i1");
+  CHECK(!parseDTypeName("f128"));
+  CHECK(npyDescrToDType("=f4") == DType::F32);
+  CHECK(npyDescrToDType("<u1") == DType::U8);
+  CHECK(npyDescrToDType("bfloat16") == DType::BF16);
+  CHECK(!npyDescrToDType(">f4"));
+  CHECK(!npyDescrToDType("|f4"));
+  CHECK(!npyDescrToDType("<c8"));
+  CHECK(!npyDescrToDType("<V4"));
+  CHECK(!npyDescrToDType(""));
+}
+
+void testFloatConversions() {
+  unsigned bad = 0;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    auto b = static_cast<uint16_t>(bits);
+    float h = halfBitsToFloat(b);
+    float bf = bfloat16BitsToFloat(b);
+    if (std::isnan(h) ? !std::isnan(halfBitsToFloat(doubleToHalfBits(h)))
+                      : doubleToHalfBits(h) != b)
+      ++bad;
+    if (std::isnan(bf) ? !std::isnan(bfloat16BitsToFloat(
+                             doubleToBFloat16Bits(bf)))
+                       : doubleToBFloat16Bits(bf) != b)
+      ++bad;
+  }
+  CHECK(bad == 0);
+  CHECK(halfBitsToFloat(0x3c00) == 1.0f);
+  CHECK(halfBitsToFloat(0x0001) == std::ldexp(1.0f, -24));
+  CHECK(halfBitsToFloat(0x7bff) == 65504.0f);
+  CHECK(doubleToHalfBits(1.0 + std::ldexp(1.0, -11)) == 0x3c00); // tie->even
+  CHECK(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)) == 0x3c02);
+  CHECK(doubleToHalfBits(1e6) == 0x7c00);
+  CHECK(doubleToBFloat16Bits(1.0) == 0x3f80);
+  // 1 + 2^-8 + 2^-30 is just above the bf16 tie: rounding directly from
+  // double must round up, double rounding through float would not.
+  CHECK(doubleToBFloat16Bits(1.0 + std::ldexp(1.0, -8) +
+                             std::ldexp(1.0, -30)) == 0x3f81);
+}
+
+void testHostArray() {
+  HostArray a = HostArray::allocate(DType::I32, {2, 3});
+  CHECK(a.numElements() == 6 && a.rank() == 2 && a.isContiguous());
+  CHECK(reinterpret_cast<uintptr_t>(a.data()) % AlignedBuffer::kAlignment ==
+        0);
+  for (int64_t i = 0; i < 6; ++i)
+    a.setInt64(i, i * 10);
+  CHECK(a.getInt64(4) == 40 && a.getDouble(5) == 50.0);
+  CHECK(a.strides() == llvm::ArrayRef<int64_t>({3, 1}));
+
+  // Transpose: shape (3, 2), strides (1, 3).
+  llvm::Expected<HostArray> t = a.view({3, 2}, {1, 3}, 0);
+  CHECK(bool(t));
+  if (t) {
+    CHECK(!t->isContiguous() && t->isFortranContiguous());
+    CHECK(t->getInt64(1) == 30 && t->getInt64(2) == 10);
+    HostArray c = t->toContiguous();
+    CHECK(c.isContiguous() && c.buffer() != a.buffer());
+    CHECK(c.getInt64(1) == 30);
+    CHECK(bitwiseEqual(c, *t));
+  }
+  // Negative strides: a[::-1, ::-1].
+  llvm::Expected<HostArray> r = a.view({2, 3}, {-3, -1}, 5);
+  CHECK(bool(r));
+  if (r) {
+    CHECK(r->getInt64(0) == 50 && r->getInt64(5) == 0);
+    CHECK_EQ_STR(arrayToString(*r), "[[50 40 30]\n [20 10  0]]");
+  }
+  // Zero strides: broadcast row 1 to (4, 3).
+  llvm::Expected<HostArray> b = a.view({4, 3}, {0, 1}, 3);
+  CHECK(bool(b));
+  if (b) {
+    CHECK(b->getInt64(9) == 30 && b->getInt64(11) == 50);
+    CHECK(b->toContiguous().numElements() == 12);
+  }
+  // Views reaching outside the buffer are rejected.
+  CHECK(errorOf(a.view({2, 3}, {3, 1}, 1)).find("outside the buffer") !=
+        std::string::npos);
+  CHECK(!errorOf(a.view({2, 3}, {-3, 1}, 0)).empty());
+  CHECK(!errorOf(a.view({2}, {1, 1}, 0)).empty());
+  CHECK(errorOf(a.view({0, 7}, {100, 100}, 6)).empty()); // empty: any strides
+  CHECK(!errorOf(HostArray::tryAllocate(DType::F32, {-1})).empty());
+  CHECK(!errorOf(HostArray::tryAllocate(DType::F64, {1LL << 40, 1LL << 40}))
+             .empty());
+
+  // Scalar and empty arrays.
+  HostArray s = HostArray::allocate(DType::F64, {});
+  CHECK(s.numElements() == 1 && s.isContiguous());
+  s.setDouble(0, 2.5);
+  CHECK_EQ_STR(arrayToString(s), "2.5");
+  HostArray e = HostArray::allocate(DType::F32, {2, 0});
+  CHECK(e.numElements() == 0 && e.isContiguous());
+  CHECK_EQ_STR(arrayToString(e), "[]");
+
+  // Conversions saturate.
+  HostArray u = HostArray::allocate(DType::U8, {2});
+  u.setDouble(0, 300.0);
+  u.setDouble(1, -5.0);
+  CHECK(u.getInt64(0) == 255 && u.getInt64(1) == 0);
+  HostArray f = HostArray::allocate(DType::F32, {1});
+  f.setDouble(0, NAN);
+  CHECK(f.getInt64(0) == 0 && f.getUInt64(0) == 0);
+  HostArray u64 = HostArray::allocate(DType::U64, {1});
+  u64.setInt64(0, -1);
+  CHECK(u64.getUInt64(0) == UINT64_MAX &&
+        u64.getInt64(0) == INT64_MAX);
+  CHECK_EQ_STR(arrayToString(u64), "[18446744073709551615]");
+}
+
+void testHeaderVariants() {
+  // Accepted spellings.
+  CHECK(errorOf(parse(npyImage(
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+            24)))
+            .empty());
+  CHECK(errorOf(parse(npyImage(
+            "{\"shape\": (2,3), \"fortran_order\": True, \"descr\": \"<f4\"}",
+            24)))
+            .empty());
+  CHECK(errorOf(parse(npyImage(
+            "{'descr': '<i8', 'fortran_order': False, 'shape': (3L,), }", 24)))
+            .empty());
+  CHECK(errorOf(parse(npyImage(
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 8, 2)))
+            .empty());
+  CHECK(errorOf(parse(npyImage(
+            "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 5), }", 0,
+            3)))
+            .empty());
+
+  auto rejects = [](const std::string &dict, const char *needle, int line) {
+    std::string msg = errorOf(parse(npyImage(dict, 64)));
+    check(msg.find(needle) != std::string::npos,
+          "header " + dict + " should fail with '" + needle + "', got '" +
+              msg + "'",
+          line);
+  };
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (3), }",
+          "not a tuple", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (03,), }",
+          "leading zero", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (-3,), }",
+          "non-negative integer", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False}", "missing key 'shape'",
+          __LINE__);
+  rejects("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
+          "'shape': ()}",
+          "duplicate key 'descr'", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (), 'x': 1}",
+          "unexpected key 'x'", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': 0, 'shape': ()}",
+          "expected True or False", __LINE__);
+  rejects("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': ()}",
+          "structured dtype", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': ()} x",
+          "unexpected text after", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': "
+          "(99999999999999999999,)}",
+          "does not fit in int64", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': "
+          "(4294967296, 4294967296)}",
+          "invalid array shape", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (1000,)}",
+          "data too short", __LINE__);
+  rejects("{'descr': '<f4', 'fortran_order': False, 'shape': (0, "
+          "4611686018427387904, 4611686018427387904)}",
+          "invalid array shape", __LINE__);
+}
+
+void testWriteAndRead(const std::string &dir) {
+  // A strided view is materialized in C order.
+  HostArray a = HostArray::allocate(DType::F16, {3, 4});
+  for (int64_t i = 0; i < 12; ++i)
+    a.setDouble(i, 0.5 * i);
+  llvm::Expected<HostArray> t = a.view({4, 3}, {1, 4}, 0);
+  CHECK(bool(t));
+  if (!t)
+    return;
+  std::string path = dir + "/view.npy";
+  CHECK(!llvm::errorToBool(writeNpy(path, *t)));
+  llvm::Expected<HostArray> back = readNpy(path);
+  CHECK(bool(back));
+  if (back) {
+    CHECK(back->isContiguous() && bitwiseEqual(*back, *t));
+    CHECK_EQ_STR(arrayToString(*back), "[[0.  2.  4. ]\n [0.5 2.5 4.5]\n"
+                                       " [1.  3.  5. ]\n [1.5 3.5 5.5]]");
+  } else {
+    llvm::consumeError(back.takeError());
+  }
+
+  // Headers over 64 KiB (only possible for huge ranks) switch to format 2.0
+  // with a 4-byte length; data stays 64-byte aligned.
+  HostArray deep = HostArray::allocate(
+      DType::I16, llvm::SmallVector<int64_t>(25000, 1));
+  std::string image;
+  llvm::raw_string_ostream imageOS(image);
+  writeNpyToStream(imageOS, deep);
+  CHECK(image.size() > 0x10000 && image[6] == 2 && image[7] == 0);
+  uint32_t hlen = 0;
+  std::memcpy(&hlen, image.data() + 8, 4);
+  CHECK((12 + hlen) % 64 == 0 && image.size() == 12 + hlen + 2);
+  CHECK(image[12 + hlen - 1] == '\n');
+  CHECK(image.compare(12, 44, "{'descr': '<i2', 'fortran_order': False, 'sh") ==
+        0);
+
+  // Failed writes leave nothing behind.
+  std::string missing = dir + "/no/such/dir/x.npy";
+  llvm::Error err = writeNpy(missing, a);
+  CHECK(bool(err));
+  std::string msg = llvm::toString(std::move(err));
+  CHECK(msg.find(missing) != std::string::npos);
+  std::string subdir = dir + "/is_a_dir.npy";
+  CHECK(!llvm::sys::fs::create_directory(subdir));
+  err = writeNpy(subdir, a);
+  CHECK(bool(err));
+  llvm::consumeError(std::move(err));
+  unsigned entries = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec))
+    ++entries;
+  CHECK(entries == 2); // view.npy and is_a_dir.npy only, no temp files.
+
+  // Missing files name the path.
+  std::string nofile = dir + "/missing.npy";
+  std::string readErr = errorOf(readNpy(nofile));
+  CHECK(readErr.find(nofile + ": cannot open file") != std::string::npos);
+}
+
+void testPrinting() {
+  HostArray f = HostArray::allocate(DType::F64, {2, 2});
+  for (int64_t i = 0; i < 4; ++i)
+    f.setDouble(i, i + 1);
+  CHECK_EQ_STR(arrayToString(f), "[[1. 2.]\n [3. 4.]]");
+  f.setDouble(0, 1e-5);
+  CHECK_EQ_STR(arrayToString(f),
+               "[[1.e-05 2.e+00]\n [3.e+00 4.e+00]]");
+  f.setDouble(0, NAN);
+  f.setDouble(1, -INFINITY);
+  f.setDouble(2, 0.25);
+  CHECK_EQ_STR(arrayToString(f), "[[ nan -inf]\n [0.25 4.  ]]");
+  HostArray b = HostArray::allocate(DType::Bool, {3});
+  b.setInt64(1, 1);
+  CHECK_EQ_STR(arrayToString(b), "[False  True False]");
+  HostArray i = HostArray::allocate(DType::I8, {2001});
+  for (int64_t k = 0; k < 2001; ++k)
+    i.setInt64(k, k);
+  CHECK_EQ_STR(arrayToString(i), "[  0   1   2 ... -50 -49 -48]");
+  HostArray bf = HostArray::allocate(DType::BF16, {3});
+  bf.setDouble(0, 0.1);
+  bf.setDouble(1, 3000);
+  bf.setDouble(2, -1.5);
+  CHECK_EQ_STR(arrayToString(bf), "[0.100098 3008 -1.5]");
+}
+
+} // namespace
+
+int runSelfTest() {
+  testDTypes();
+  testFloatConversions();
+  testHostArray();
+  testHeaderVariants();
+  testPrinting();
+
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("ptensor-selftest", dir)) {
+    llvm::errs() << "cannot create temp dir: " << ec.message() << "\n";
+    return 1;
+  }
+  testWriteAndRead(std::string(dir));
+  llvm::sys::fs::remove_directories(dir);
+
+  llvm::outs() << "selftest: " << numChecks - numFailures << " of "
+               << numChecks << " checks passed\n";
+  return numFailures == 0 ? 0 : 1;
+}
