@@ -227,11 +227,32 @@ struct DimPattern : public OpConversionPattern<DimOp> {
   }
 };
 
+/// out= / in-place: materializes the value in the destination's buffer
+/// (which keeps its own strides).
+struct WritePattern : public OpConversionPattern<WriteOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WriteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(adaptor.getDest().getType());
+    Value dest = bufferization::ToBufferOp::create(
+        rewriter, op.getLoc(),
+        getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
+        adaptor.getDest());
+    auto write = bufferization::MaterializeInDestinationOp::create(
+        rewriter, op.getLoc(), TypeRange(), adaptor.getValue(), dest);
+    write.setRestrict(true);
+    write.setWritable(true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::ptensor::populateCreationToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<CreatePattern, ArangePattern, LinspacePattern, FromRankedPattern,
-               ToRankedPattern, CopyPattern, DimPattern>(converter,
+               ToRankedPattern, CopyPattern, DimPattern, WritePattern>(converter,
                                                           patterns.getContext());
 }

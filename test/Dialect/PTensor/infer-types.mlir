@@ -77,6 +77,21 @@ func.func @bool_unsigned(%a0: !ptensor.ptensor<4xi1>, %a1: !ptensor.ptensor<4xui
   return
 }
 
+// Three operands promote in any order; with a float tensor the integers
+// do not matter (no ui64 + signed error).
+// CHECK-LABEL: func.func @three_operands(
+func.func @three_operands(%a0: !ptensor.ptensor<4xi1>, %a1: !ptensor.ptensor<4xui8>, %a2: !ptensor.ptensor<4xi8>, %a3: !ptensor.ptensor<4xui64>, %a4: !ptensor.ptensor<4xf16>) {
+  // CHECK: ptensor.where {{.*}} -> !ptensor.ptensor<4xi16>
+  %r0 = ptensor.where %a0, %a1, %a2 : (!ptensor.ptensor<4xi1>, !ptensor.ptensor<4xui8>, !ptensor.ptensor<4xi8>) -> !ptensor.ptensor<4xi16>
+  // CHECK: ptensor.where {{.*}} -> !ptensor.ptensor<4xi16>
+  %r1 = ptensor.where %a0, %a2, %a1 : (!ptensor.ptensor<4xi1>, !ptensor.ptensor<4xi8>, !ptensor.ptensor<4xui8>) -> !ptensor.ptensor<4xi16>
+  // CHECK: ptensor.where {{.*}} -> !ptensor.ptensor<4xf16>
+  %r2 = ptensor.where %a0, %a3, %a4 : (!ptensor.ptensor<4xi1>, !ptensor.ptensor<4xui64>, !ptensor.ptensor<4xf16>) -> !ptensor.ptensor<4xf16>
+  // CHECK: ptensor.where {{.*}} -> !ptensor.ptensor<4xf16>
+  %r3 = ptensor.where %a0, %a4, %a3 : (!ptensor.ptensor<4xi1>, !ptensor.ptensor<4xf16>, !ptensor.ptensor<4xui64>) -> !ptensor.ptensor<4xf16>
+  return
+}
+
 // Integer or bool with float: that float type (PyTorch).
 // CHECK-LABEL: func.func @int_float(
 func.func @int_float(%a0: !ptensor.ptensor<4xi64>, %a1: !ptensor.ptensor<4xf16>, %a2: !ptensor.ptensor<4xbf16>, %a3: !ptensor.ptensor<4xui64>, %a4: !ptensor.ptensor<4xi1>, %a5: !ptensor.ptensor<4xf32>, %a6: !ptensor.ptensor<4xi32>, %a7: !ptensor.ptensor<4xf64>) {
@@ -305,7 +320,10 @@ func.func @placement_kept(%a0: !ptensor.ptensor<4x1xf16, device = "cuda:0">, %a1
 // CHECK: -> (!ptensor.ptensor<4x3xi8>, !ptensor.ptensor<4x3xi8>, !ptensor.ptensor<4x3xf32>, !ptensor.ptensor<4x3xi1>, !ptensor.ptensor<4x3xi8>)
 // CHECK: -> (!ptensor.ptensor<3xi64>, !ptensor.ptensor<3xi1>, !ptensor.ptensor<3xf32>)
 // CHECK: -> (!ptensor.ptensor<3xf16>, !ptensor.ptensor<3xf16>)
-func.func @pointwise_methods(%a: !ptensor.ptensor<4x1xi8>, %b: !ptensor.ptensor<3xi1>, %c: !ptensor.ptensor<3xf16>, %s: f64) {
+// CHECK: -> (!ptensor.ptensor<3xf16>, !ptensor.ptensor<3xi1>)
+// CHECK: -> !ptensor.ptensor<3xf16>
+func.func @pointwise_methods(%a: !ptensor.ptensor<4x1xi8>, %b: !ptensor.ptensor<3xi1>, %c: !ptensor.ptensor<3xf16>, %s: f64,
+                             %d: !ptensor.ptensor<3xui64>, %e: !ptensor.ptensor<3xi8>) {
   %0:5 = ptensor.pointwise (%a, %b) promotion [DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL, BOOL_TO_LONG]
       : (!ptensor.ptensor<4x1xi8>, !ptensor.ptensor<3xi1>)
       -> (!ptensor.ptensor<4x3xi8>, !ptensor.ptensor<4x3xi8>, !ptensor.ptensor<4x3xf32>, !ptensor.ptensor<4x3xi1>, !ptensor.ptensor<4x3xi8>) {
@@ -325,6 +343,19 @@ func.func @pointwise_methods(%a: !ptensor.ptensor<4x1xi8>, %b: !ptensor.ptensor<
       : (!ptensor.ptensor<3xf16>, f64) -> (!ptensor.ptensor<3xf16>, !ptensor.ptensor<3xf16>) {
   ^bb0(%h: f16, %z: f64):
     ptensor.yield %h, %h : f16, f16
+  }
+  %3:2 = ptensor.pointwise (%d, %e, %c) promotion [DEFAULT, ALWAYS_BOOL]
+      : (!ptensor.ptensor<3xui64>, !ptensor.ptensor<3xi8>, !ptensor.ptensor<3xf16>)
+      -> (!ptensor.ptensor<3xf16>, !ptensor.ptensor<3xi1>) {
+  ^bb0(%x: i64, %y: i8, %h: f16):
+    %t = arith.constant true
+    ptensor.yield %h, %t : f16, i1
+  }
+  %4 = ptensor.pointwise (%c, %e, %d) promotion [INT_TO_FLOAT]
+      : (!ptensor.ptensor<3xf16>, !ptensor.ptensor<3xi8>, !ptensor.ptensor<3xui64>)
+      -> (!ptensor.ptensor<3xf16>) {
+  ^bb0(%h: f16, %y: i8, %x: i64):
+    ptensor.yield %h : f16
   }
   return
 }

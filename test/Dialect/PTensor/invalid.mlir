@@ -125,7 +125,7 @@ func.func @unary_bitwise_on_float(%a: !ptensor.ptensor<4xbf16>) {
 // -----
 
 func.func @shift_on_bool(%a: !ptensor.ptensor<4xi1>, %b: !ptensor.ptensor<4xi8>) {
-  // expected-error @below {{shift op 'bitwise_left_shift' requires integer operands, but got i1}}
+  // expected-error @below {{shift op 'bitwise_left_shift' requires integer operands, but got i1 (bool)}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.elementwise_binary bitwise_left_shift %b, %a : (!ptensor.ptensor<4xi8>, !ptensor.ptensor<4xi1>) -> !ptensor.ptensor<4xi8>
   return
@@ -282,7 +282,7 @@ func.func @pointwise_unknown_keyword(%a: !ptensor.ptensor<4xf32>) {
 // -----
 
 func.func @pointwise_unknown_method(%a: !ptensor.ptensor<4xf32>) {
-  // expected-error @below {{unknown promotion method 7}}
+  // expected-error @below {{unknown promotion method 7 (expected 0 to 4, DEFAULT to BOOL_TO_LONG)}}
   // expected-error @below {{failed to infer returned types}}
   %0 = "ptensor.pointwise"(%a) <{promotions = array<i32: 7>}> ({
   ^bb0(%x: f32):

@@ -237,6 +237,10 @@ func.func @scalars(%f: !ptensor.ptensor<4xf32>, %i: !ptensor.ptensor<4xi8>,
   %5 = ptensor.elementwise_binary_test less %sx, %f : (index, !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xi1>
   // CHECK: ptensor.elementwise_binary_test equal %{{.*}}, %{{.*}} : (!ptensor.ptensor<4xi8>, i32) -> !ptensor.ptensor<4xi1>
   %6 = ptensor.elementwise_binary_test equal %i, %si : (!ptensor.ptensor<4xi8>, i32) -> !ptensor.ptensor<4xi1>
+  // CHECK: ptensor.elementwise_binary maximum %{{.*}}, %{{.*}} : (i32, !ptensor.ptensor<4xi8>) -> !ptensor.ptensor<4xi8>
+  %7 = ptensor.elementwise_binary maximum %si, %i : (i32, !ptensor.ptensor<4xi8>) -> !ptensor.ptensor<4xi8>
+  // CHECK: ptensor.elementwise_binary bitwise_and %{{.*}}, %{{.*}} : (!ptensor.ptensor<4xi8>, index) -> !ptensor.ptensor<4xi8>
+  %8 = ptensor.elementwise_binary bitwise_and %i, %sx : (!ptensor.ptensor<4xi8>, index) -> !ptensor.ptensor<4xi8>
   return
 }
 

@@ -115,13 +115,13 @@ static LogicalResult verifyBinaryDTypes(std::optional<Location> loc,
   if (isBitwise(kind)) {
     for (Type t : {l, r}) {
       if (isa<FloatType>(t))
-        return emitOptionalError(loc, "bitwise op '",
-                                 stringifyBinaryOpKind(kind),
-                                 "' requires integer or bool operands, but got ",
-                                 t);
+        return emitOptionalError(
+            loc, "bitwise op '", stringifyBinaryOpKind(kind),
+            "' requires integer or bool operands, but got ", t);
       if (isShift(kind) && t.isInteger(1))
-        return emitOptionalError(loc, "shift op '", stringifyBinaryOpKind(kind),
-                                 "' requires integer operands, but got i1");
+        return emitOptionalError(
+            loc, "shift op '", stringifyBinaryOpKind(kind),
+            "' requires integer operands, but got i1 (bool)");
     }
     return success();
   }
@@ -169,8 +169,9 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
                                         SmallVectorImpl<Type> &results) {
   auto cond = cast<PTensorType>(adaptor.getCondition().getType());
   if (!cond.getElementType().isInteger(1))
-    return emitOptionalError(loc, "where condition must have dtype i1, but got ",
-                             cond.getElementType());
+    return emitOptionalError(
+        loc, "where condition must have dtype i1, but got ",
+        cond.getElementType());
   // The i1 condition is the weakest strong dtype, so it leaves the promotion
   // of `x` and `y` unchanged; when both are scalars it gives PyTorch's
   // defaults (bool, i64 or f32) instead of a builtin scalar type.
@@ -193,7 +194,8 @@ LogicalResult PointwiseOp::inferReturnTypes(MLIRContext *context,
     return failure();
   for (int32_t method : adaptor.getPromotions()) {
     if (!symbolizePromotionMethod(method))
-      return emitOptionalError(loc, "unknown promotion method ", method);
+      return emitOptionalError(loc, "unknown promotion method ", method,
+                               " (expected 0 to 4, DEFAULT to BOOL_TO_LONG)");
     if (failed(inferElementwise(context, loc, inputs,
                                 static_cast<PromotionMethod>(method), results)))
       return failure();
@@ -209,7 +211,8 @@ static bool isScalarBodyType(Type t) {
 LogicalResult PointwiseOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
-    return emitOpError("body must take one scalar argument per input: expected ")
+    return emitOpError(
+               "body must take one scalar argument per input: expected ")
            << getInputs().size() << " arguments, got "
            << body.getNumArguments();
   for (BlockArgument arg : body.getArguments())
@@ -277,8 +280,9 @@ static LogicalResult verifyRankedMatches(Operation *op, ShapedType ranked,
            << " does not match shape " << formatShape(ptensor.getShape())
            << " of " << ptensor;
   Type a = ranked.getElementType(), b = ptensor.getElementType();
-  bool sameWidthInteger = a.isSignlessInteger() && b.isUnsignedInteger() &&
-                          a.getIntOrFloatBitWidth() == b.getIntOrFloatBitWidth();
+  bool sameWidthInteger =
+      a.isSignlessInteger() && b.isUnsignedInteger() &&
+      a.getIntOrFloatBitWidth() == b.getIntOrFloatBitWidth();
   if (a != b && !sameWidthInteger)
     return op->emitOpError("element type ")
            << a << " does not match ptensor dtype " << b;
@@ -495,11 +499,12 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
       continue;
     }
     if (src.getDimSize(d) != 1)
-      return emitOptionalError(loc, "cannot squeeze dimension ", d, " of size ",
-                               ShapedType::isDynamic(src.getDimSize(d))
-                                   ? std::string("?")
-                                   : std::to_string(src.getDimSize(d)),
-                               ": only static size-1 dimensions can be removed");
+      return emitOptionalError(
+          loc, "cannot squeeze dimension ", d, " of size ",
+          ShapedType::isDynamic(src.getDimSize(d))
+              ? std::string("?")
+              : std::to_string(src.getDimSize(d)),
+          ": only static size-1 dimensions can be removed");
   }
   results.push_back(src.cloneWithShapeAndType(shape, src.getElementType()));
   return success();

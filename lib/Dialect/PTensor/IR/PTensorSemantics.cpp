@@ -68,6 +68,12 @@ static FailureOr<Type> promotePair(Type a, Type b, std::string &error) {
 FailureOr<Type>
 mlir::ptensor::promoteDTypes(ArrayRef<PromotionOperand> operands,
                              std::string &error) {
+  // With a float tensor among the operands the result is that float type,
+  // whatever the integers are: promote the floats alone, so that e.g.
+  // (f16, ui64, i8) gives f16 in any order instead of failing on ui64 + i8.
+  bool hasFloat = llvm::any_of(operands, [](const PromotionOperand &op) {
+    return !op.isWeak && isa<FloatType>(op.dtype);
+  });
   Type strong;
   std::optional<DTypeKind> weakKind;
   for (const PromotionOperand &op : operands) {
@@ -78,6 +84,8 @@ mlir::ptensor::promoteDTypes(ArrayRef<PromotionOperand> operands,
       weakKind = weakKind ? std::max(*weakKind, k) : k;
       continue;
     }
+    if (hasFloat && !isa<FloatType>(op.dtype))
+      continue;
     if (!strong) {
       strong = op.dtype;
       continue;

@@ -38,10 +38,18 @@ class PTensor_ElementwiseOp<string mnemonic, list<Trait> traits = []>
 def PTensor_ElementwiseUnaryOp : PTensor_ElementwiseOp<"elementwise_unary"> {
   let summary = "elementwise unary arithmetic or math function";
   let description = [{
-    Applies `kind` to every element. Integer and bool inputs of
-    transcendental kinds (`exp`, `sin`, `sqrt`, ...) give `f32`
-    (INT_TO_FLOAT); `bitwise_invert` requires integers or bool; arithmetic
-    kinds on bool are rejected. f16/bf16 compute in f32.
+    Applies `kind` to every element. The result has the input's shape,
+    device and team; its dtype is inferred:
+
+    - transcendental kinds (`acos` ... `tanh`, `erf`, `exp`, `log`,
+      `reciprocal`, `rsqrt`, `sigmoid`, `sqrt`) give `f32` on integer
+      inputs (INT_TO_FLOAT) and keep float dtypes;
+    - `abs`, `ceil`, `floor`, `negative`, `positive`, `round`, `sign`,
+      `square`, `trunc` keep the dtype (DEFAULT);
+    - `bitwise_invert` requires an integer or bool input; every other kind
+      rejects bool (cast first).
+
+    f16/bf16 inputs are computed in f32 and rounded once at the store.
 
     ```mlir
     %r = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<4xi32>) -> !ptensor.ptensor<4xf32>
@@ -59,8 +67,13 @@ def PTensor_ElementwiseUnaryTestOp
     : PTensor_ElementwiseOp<"elementwise_unary_test"> {
   let summary = "elementwise unary predicate giving i1";
   let description = [{
-    `isfinite`, `isinf`, `isnan`, `logical_not`, `signbit`; the result dtype
-    is always `i1` (ALWAYS_BOOL).
+    `isfinite`, `isinf`, `isnan`, `logical_not` and `signbit` of every
+    element. The result keeps shape, device and team; its dtype is always
+    `i1` (ALWAYS_BOOL).
+
+    ```mlir
+    %m = ptensor.elementwise_unary_test isnan %a : (!ptensor.ptensor<?xf16, device = "cuda">) -> !ptensor.ptensor<?xi1, device = "cuda">
+    ```
   }];
   let arguments = (ins PTensor_UnaryTestKind:$kind, PTensor:$input);
   let results = (outs PTensor:$result);
@@ -72,11 +85,18 @@ def PTensor_ElementwiseUnaryTestOp
 def PTensor_ElementwiseBinaryOp : PTensor_ElementwiseOp<"elementwise_binary"> {
   let summary = "elementwise binary arithmetic with broadcasting";
   let description = [{
-    Broadcasts both operands (NumPy rules) and applies `kind`. Either operand
-    may be a builtin scalar, which is weak in type promotion.
+    Broadcasts both operands (NumPy rules, right-aligned) and applies
+    `kind`. The result dtype is the promotion of the operand dtypes
+    (docs/Semantics.md); `atan2`, `copysign`, `divide`, `hypot` and
+    `logaddexp` give `f32` on integers (INT_TO_FLOAT). Either operand may be
+    a builtin scalar, which is weak in promotion: it only changes the dtype
+    when its kind (bool < integer < float) is stronger than the tensor's.
+    Bitwise kinds reject floats, shifts reject bool, and the other kinds
+    reject two bool operands.
 
     ```mlir
     %c = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<4x1xf32>, !ptensor.ptensor<5xf16>) -> !ptensor.ptensor<4x5xf32>
+    %d = ptensor.elementwise_binary multiply %s, %i : (f64, !ptensor.ptensor<4xi32>) -> !ptensor.ptensor<4xf32>
     ```
   }];
   let arguments = (ins PTensor_BinaryOpKind:$kind,
@@ -92,8 +112,13 @@ def PTensor_ElementwiseBinaryTestOp
     : PTensor_ElementwiseOp<"elementwise_binary_test"> {
   let summary = "elementwise comparison or logical op giving i1";
   let description = [{
-    Broadcasts like `elementwise_binary`, compares in the promoted dtype and
-    gives `i1` (ALWAYS_BOOL).
+    Broadcasts like `elementwise_binary`, compares (or combines logically)
+    in the promoted dtype and gives `i1` (ALWAYS_BOOL). Either operand may
+    be a builtin scalar.
+
+    ```mlir
+    %m = ptensor.elementwise_binary_test less %a, %s : (!ptensor.ptensor<4x?xi32>, f32) -> !ptensor.ptensor<4x?xi1>
+    ```
   }];
   let arguments = (ins PTensor_BinaryTestKind:$kind,
                        PTensor_PTensorOrScalar:$lhs,
@@ -107,8 +132,15 @@ def PTensor_ElementwiseBinaryTestOp
 def PTensor_WhereOp : PTensor_ElementwiseOp<"where"> {
   let summary = "elementwise select (NO_OPMATH)";
   let description = [{
-    `condition ? x : y` with broadcasting of all three operands. The result
-    dtype is the promotion of `x` and `y`, computed without opmath.
+    `condition ? x : y`, with all three operands broadcast together. The
+    condition must have dtype `i1`. The result dtype is the promotion of `x`
+    and `y` without opmath (NO_OPMATH: f16 stays f16); either may be a weak
+    builtin scalar, and two scalars give PyTorch's defaults (`i1`, `i64` or
+    `f32`).
+
+    ```mlir
+    %r = ptensor.where %c, %x, %s : (!ptensor.ptensor<4x1xi1>, !ptensor.ptensor<5xf16>, f32) -> !ptensor.ptensor<4x5xf16>
+    ```
   }];
   let arguments = (ins PTensor:$condition, PTensor_PTensorOrScalar:$x,
                        PTensor_PTensorOrScalar:$y);
@@ -163,6 +195,15 @@ def PTensor_PointwiseOp : PTensor_Op<"pointwise", [
 def PTensor_YieldOp : PTensor_Op<"yield", [
     Pure, ReturnLike, Terminator, HasParent<"PointwiseOp">]> {
   let summary = "yields the scalar outputs of a pointwise body";
+  let description = [{
+    Terminates the body of `ptensor.pointwise` with one scalar per output;
+    each is converted to its output's dtype. It may be omitted when the
+    pointwise op has no outputs.
+
+    ```mlir
+    ptensor.yield %x, %y : f32, i1
+    ```
+  }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = [{ ($values^ `:` type($values))? attr-dict }];
   let builders = [OpBuilder<(ins), [{ /* empty yield */ }]>];
@@ -194,7 +235,13 @@ def PTensor_ArangeOp : PTensor_Op<"arange", [Pure, AllTypesMatch<["start", "stop
   let summary = "evenly spaced values in [start, stop) with a step";
   let description = [{
     A 1-D ptensor of `ceil((stop - start) / step)` elements (NumPy's
-    `arange`). A static result size must match at run time.
+    `arange`); `start`, `stop` and `step` have one builtin scalar type, and
+    the values are converted to the result dtype. A static result size must
+    match at run time.
+
+    ```mlir
+    %r = ptensor.arange %start, %stop, %step : index -> !ptensor.ptensor<?xi64>
+    ```
   }];
   let arguments = (ins PTensor_Scalar:$start, PTensor_Scalar:$stop,
                        PTensor_Scalar:$step);
@@ -208,9 +255,14 @@ def PTensor_ArangeOp : PTensor_Op<"arange", [Pure, AllTypesMatch<["start", "stop
 def PTensor_LinspaceOp : PTensor_Op<"linspace", [Pure, AllTypesMatch<["start", "stop"]>]> {
   let summary = "`num` evenly spaced values from start to stop";
   let description = [{
-    NumPy's `linspace`; `endpoint` (default true) says whether `stop` is the
-    last value. The length comes from the result type when static, from
-    `num` otherwise.
+    NumPy's `linspace`: `num` values from `start` to `stop`; `endpoint`
+    (default true) says whether `stop` is the last value. The length comes
+    from the result type when static, from `num` otherwise. The result must
+    be 1-D.
+
+    ```mlir
+    %r = ptensor.linspace %lo, %hi, %n {endpoint = false} : f64 -> !ptensor.ptensor<?xf32>
+    ```
   }];
   let arguments = (ins AnyFloat:$start, AnyFloat:$stop, Index:$num,
                        DefaultValuedAttr<BoolAttr, "true">:$endpoint);
@@ -223,6 +275,16 @@ def PTensor_LinspaceOp : PTensor_Op<"linspace", [Pure, AllTypesMatch<["start", "
 
 def PTensor_FromRankedOp : PTensor_Op<"from_ranked", [Pure]> {
   let summary = "a builtin ranked tensor or memref as a ptensor";
+  let description = [{
+    Views a builtin ranked tensor or strided memref as a host ptensor with
+    the same (compatible) shape and dtype. Builtin signless integers stand
+    for the unsigned ptensor dtype of the same width (`i32` for `ui32`).
+
+    ```mlir
+    %p = ptensor.from_ranked %t : tensor<4x?xf32> -> !ptensor.ptensor<4x?xf32>
+    %u = ptensor.from_ranked %m : memref<8xi8> -> !ptensor.ptensor<8xui8>
+    ```
+  }];
   let arguments = (ins PTensor_Ranked:$source);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{ $source attr-dict `:` qualified(type($source)) `->` qualified(type($result)) }];
@@ -231,6 +293,14 @@ def PTensor_FromRankedOp : PTensor_Op<"from_ranked", [Pure]> {
 
 def PTensor_ToRankedOp : PTensor_Op<"to_ranked", [Pure]> {
   let summary = "a ptensor as a builtin ranked tensor or memref";
+  let description = [{
+    The inverse of `from_ranked`: a ptensor as a builtin ranked tensor or
+    memref of a compatible shape and the same dtype.
+
+    ```mlir
+    %t = ptensor.to_ranked %p : !ptensor.ptensor<4x?xf32> -> tensor<4x?xf32>
+    ```
+  }];
   let arguments = (ins PTensor:$source);
   let results = (outs PTensor_Ranked:$result);
   let assemblyFormat = [{ $source attr-dict `:` qualified(type($source)) `->` qualified(type($result)) }];
@@ -240,8 +310,13 @@ def PTensor_ToRankedOp : PTensor_Op<"to_ranked", [Pure]> {
 def PTensor_CopyOp : PTensor_Op<"copy", [Pure]> {
   let summary = "copy to another device or team";
   let description = [{
-    Same shape and dtype; the result type names the destination device and
-    team (host when absent).
+    Copies a ptensor to the device and team of the result type (host when
+    absent). Shape and dtype are kept; use `ptensor.cast` to change the
+    dtype.
+
+    ```mlir
+    %g = ptensor.copy %a : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<4x?xf32, device = "cuda:0">
+    ```
   }];
   let arguments = (ins PTensor:$source);
   let results = (outs PTensor:$result);
@@ -253,9 +328,13 @@ def PTensor_CopyOp : PTensor_Op<"copy", [Pure]> {
 def PTensor_CastOp : PTensor_Op<"cast", [Pure]> {
   let summary = "convert to another dtype";
   let description = [{
-    Elementwise conversion with C/NumPy semantics (float to integer
-    truncates toward zero; to bool means `!= 0`). Shape, device and team are
-    kept.
+    Elementwise conversion to the result dtype with C/NumPy semantics
+    (float to integer truncates toward zero; to bool means `!= 0`). Shape,
+    device and team are kept; use `ptensor.copy` to move data.
+
+    ```mlir
+    %h = ptensor.cast %a : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<4x?xbf16>
+    ```
   }];
   let arguments = (ins PTensor:$source);
   let results = (outs PTensor:$result);
@@ -267,8 +346,14 @@ def PTensor_CastOp : PTensor_Op<"cast", [Pure]> {
 def PTensor_BroadcastOp : PTensor_Op<"broadcast", [Pure]> {
   let summary = "explicit broadcast to a shape";
   let description = [{
-    Broadcasts `source` to the result shape by NumPy's rules; one index
-    operand per dynamic result dimension.
+    Broadcasts `source` to the result shape by NumPy's rules (right-aligned;
+    a source size of 1 stretches), keeping dtype, device and team. There is
+    one index operand per dynamic result dimension; a dynamic source size is
+    checked at run time.
+
+    ```mlir
+    %b = ptensor.broadcast %a to (%n) : !ptensor.ptensor<4x1xf32> -> !ptensor.ptensor<?x4x7xf32>
+    ```
   }];
   let arguments = (ins PTensor:$source, Variadic<Index>:$dynamicSizes);
   let results = (outs PTensor:$result);
@@ -281,11 +366,38 @@ def PTensor_BroadcastOp : PTensor_Op<"broadcast", [Pure]> {
 
 def PTensor_DimOp : PTensor_Op<"dim", [Pure]> {
   let summary = "the size of one dimension, as an index";
+  let description = [{
+    The size of dimension `dim` (0 <= dim < rank) as an `index`. Static
+    sizes fold to constants.
+
+    ```mlir
+    %n = ptensor.dim %a, 1 : !ptensor.ptensor<4x?xf32>
+    ```
+  }];
   let arguments = (ins PTensor:$source, I64Attr:$dim);
   let results = (outs Index:$result);
   let assemblyFormat = [{ $source `,` $dim attr-dict `:` qualified(type($source)) }];
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+def PTensor_WriteOp : PTensor_Op<"write", [
+    MemoryEffects<[MemWrite]>, AllTypesMatch<["value", "dest"]>]> {
+  let summary = "writes a value into an existing ptensor (out= and in-place)";
+  let description = [{
+    Stores every element of `value` into `dest`, which keeps its own strides:
+    the out= and in-place variants of structured kernels. When `dest` is a
+    function argument the caller sees the result in its buffer; the runtime
+    rejects a `dest` that partially overlaps another argument (an exact alias,
+    as in `a = a + b`, is allowed).
+
+    ```mlir
+    %s = ptensor.elementwise_binary add %a, %b : (...) -> !ptensor.ptensor<?xf32>
+    ptensor.write %s into %a : !ptensor.ptensor<?xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$value, PTensor:$dest);
+  let assemblyFormat = [{ $value `into` $dest attr-dict `:` type($dest) }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -299,6 +411,15 @@ class PTensor_ViewOp<string mnemonic, list<Trait> traits = []>
 
 def PTensor_PermuteDimsOp : PTensor_ViewOp<"permute_dims"> {
   let summary = "permutes the dimensions (a transposed view)";
+  let description = [{
+    Result dimension `i` is source dimension `axes[i]`; `axes` is a
+    permutation of all dimensions (negative axes count from the end). The
+    result type is inferred.
+
+    ```mlir
+    %t = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<?x4xf32>
+    ```
+  }];
   let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$axes);
   let assemblyFormat = [{
     $source $axes attr-dict `:` qualified(type($source)) `->` qualified(type($result))
@@ -308,6 +429,15 @@ def PTensor_PermuteDimsOp : PTensor_ViewOp<"permute_dims"> {
 
 def PTensor_FlipOp : PTensor_ViewOp<"flip"> {
   let summary = "reverses the order along the given axes (negative strides)";
+  let description = [{
+    Reverses the element order along each of the distinct `axes` (negative
+    axes count from the end); a view with negative strides. The type is
+    unchanged.
+
+    ```mlir
+    %f = ptensor.flip %a [0, -1] : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<4x?xf32>
+    ```
+  }];
   let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$axes);
   let assemblyFormat = [{
     $source $axes attr-dict `:` qualified(type($source)) `->` qualified(type($result))
@@ -319,8 +449,10 @@ def PTensor_ExtractSliceOp : PTensor_ViewOp<"extract_slice"> {
   let summary = "a strided slice; steps may be negative";
   let description = [{
     Element `i` along dimension `d` of the result is element
-    `offsets[d] + i * steps[d]` of the source. Steps are non-zero and may be
-    negative; `sizes` are result sizes.
+    `offsets[d] + i * steps[d]` of the source. There is one offset, size and
+    step per dimension; steps are non-zero and may be negative; `sizes` are
+    the result sizes, and every element read must be in bounds (checked
+    statically for static source sizes).
 
     ```mlir
     %v = ptensor.extract_slice %a [0, 7] [4, 4] [1, -2]
@@ -336,6 +468,14 @@ def PTensor_ExtractSliceOp : PTensor_ViewOp<"extract_slice"> {
 
 def PTensor_ExpandDimsOp : PTensor_ViewOp<"expand_dims"> {
   let summary = "inserts a size-1 dimension at `axis`";
+  let description = [{
+    Inserts a size-1 dimension so that it becomes dimension `axis` of the
+    result (-rank-1 <= axis <= rank).
+
+    ```mlir
+    %e = ptensor.expand_dims %a 1 : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<4x1x?xf32>
+    ```
+  }];
   let arguments = (ins PTensor:$source, I64Attr:$axis);
   let assemblyFormat = [{
     $source $axis attr-dict `:` qualified(type($source)) `->` qualified(type($result))
@@ -344,6 +484,14 @@ def PTensor_ExpandDimsOp : PTensor_ViewOp<"expand_dims"> {
 
 def PTensor_SqueezeOp : PTensor_ViewOp<"squeeze"> {
   let summary = "removes the given size-1 dimensions";
+  let description = [{
+    Removes the distinct `axes` (negative axes count from the end); each must
+    have static size 1.
+
+    ```mlir
+    %s = ptensor.squeeze %a [0, -1] : !ptensor.ptensor<1x5x1xi8> -> !ptensor.ptensor<5xi8>
+    ```
+  }];
   let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$axes);
   let assemblyFormat = [{
     $source $axes attr-dict `:` qualified(type($source)) `->` qualified(type($result))

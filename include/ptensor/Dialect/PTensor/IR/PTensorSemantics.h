@@ -29,8 +29,10 @@ struct PromotionOperand {
   bool isWeak;
 };
 
-/// Returns the common dtype of `operands` (DESIGN.md's promotion table), or
-/// failure with a message in `error` (e.g. ui64 with a signed type).
+/// Returns the common dtype of `operands` (docs/Semantics.md), or failure
+/// with a message in `error` (e.g. ui64 with a signed type). The result does
+/// not depend on the order: with a float tensor among the operands only the
+/// float dtypes are promoted.
 FailureOr<Type> promoteDTypes(ArrayRef<PromotionOperand> operands,
                               std::string &error);
 
@@ -44,8 +46,8 @@ Type getComputeType(Type dtype);
 /// Broadcasts shapes right-aligned by NumPy's rules. A dynamic dim against N
 /// gives N (checked at run time), dynamic against dynamic gives dynamic.
 /// Fails when two static sizes differ and neither is 1.
-FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
-                                                std::string &error);
+FailureOr<SmallVector<int64_t>>
+broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes, std::string &error);
 
 /// Formats a shape as `[4, ?, 3]` for diagnostics.
 std::string formatShape(ArrayRef<int64_t> shape);

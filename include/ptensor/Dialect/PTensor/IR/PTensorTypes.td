@@ -27,10 +27,11 @@ def PTensor_PTensorType : TypeDef<PTensor_Dialect, "PTensor",
     !ptensor.ptensor<?xi64, team = 1>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
-                        "::mlir::Type":$elementType,
-                        OptionalParameter<"::mlir::StringAttr">:$device,
-                        OptionalParameter<"::mlir::IntegerAttr">:$team);
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "sizes, ShapedType::kDynamic for `?`">:$shape,
+    AttrOrTypeParameter<"::mlir::Type", "the dtype">:$elementType,
+    OptionalParameter<"::mlir::StringAttr", "device; null for host memory">:$device,
+    OptionalParameter<"::mlir::IntegerAttr", "team (i64 >= 0); null for none">:$team);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let skipDefaultBuilders = 0;

@@ -1,0 +1,124 @@
+//===- JIT.h - compile ptensor modules and call their functions --*- C++ -*-===//
+//
+// Compile a module once with ptensor-to-cpu-pipeline, then invoke its
+// functions with strided buffers. Compiled code is cached in memory (one
+// JITModule) and on disk (key: IR text, target triple, pipeline options,
+// ptensor version), so a second process skips compilation.
+//
+// Thread-safety: a JITModule may be invoked from several threads at once;
+// compiling is not thread-safe with respect to the same cache entry being
+// written by two processes except that writes are atomic (rename).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_JIT_JIT_H
+#define PTENSOR_JIT_JIT_H
+
+#include "ptensor/JIT/Signature.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ptensor::jit {
+
+/// A strided tensor in host memory, DLPack-compatible: `data` is the base
+/// pointer, element (i0, i1, ...) is at data + (offset + sum(i_k *
+/// strides[k])) * elementSize. Strides are in elements and may be 0 or
+/// negative.
+struct StridedBuffer {
+  void *data = nullptr;
+  DType dtype = DType::F32;
+  int64_t offset = 0;
+  llvm::SmallVector<int64_t, 4> sizes;
+  llvm::SmallVector<int64_t, 4> strides;
+};
+
+/// One argument of a call: a strided buffer or a scalar (held as double or
+/// int64 and converted to the parameter's type).
+struct Argument {
+  std::optional<StridedBuffer> buffer;
+  double floatValue = 0;
+  int64_t intValue = 0;
+  bool isFloat = false;
+
+  static Argument tensor(StridedBuffer b) {
+    Argument a;
+    a.buffer = std::move(b);
+    return a;
+  }
+  static Argument scalar(double v) {
+    Argument a;
+    a.floatValue = v;
+    a.isFloat = true;
+    return a;
+  }
+  static Argument scalar(int64_t v) {
+    Argument a;
+    a.intValue = v;
+    return a;
+  }
+};
+
+/// A result buffer. `owner` frees the memory the compiled code allocated
+/// (null when the result is a view of an argument).
+struct Result {
+  StridedBuffer buffer;
+  std::shared_ptr<void> owner;
+};
+
+/// Options of compilation.
+struct JITOptions {
+  /// LLVM optimization level of the generated code.
+  unsigned optLevel = 3;
+  /// Fusion's recomputation limit (see ptensor-fuse-elementwise).
+  unsigned maxRecomputeOps = 16;
+  /// On-disk cache directory: the value of PTENSOR_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/ptensor or ~/.cache/ptensor. Empty string, or
+  /// PTENSOR_DISABLE_CACHE=1, disables the disk cache.
+  std::optional<std::string> cacheDir;
+};
+
+/// Where a JITModule's code came from (for tests and latency reports).
+enum class CodeSource { Compiled, DiskCache };
+
+/// A compiled module.
+class JITModule {
+public:
+  /// Parses, verifies and compiles `source`. Errors carry the located
+  /// diagnostics of the parser, verifier or pipeline.
+  static llvm::Expected<std::unique_ptr<JITModule>>
+  compile(llvm::StringRef source, llvm::StringRef bufferName,
+          const JITOptions &options = {});
+
+  ~JITModule();
+
+  /// The signature of public function `name`, or null.
+  const FunctionSignature *lookup(llvm::StringRef name) const;
+  /// All public functions.
+  llvm::ArrayRef<FunctionSignature> functions() const;
+
+  /// Calls `name`. Checks the number of arguments, dtypes, ranks, static
+  /// sizes and that no written argument partially overlaps another one.
+  llvm::Error invoke(llvm::StringRef name, llvm::ArrayRef<Argument> args,
+                     llvm::SmallVectorImpl<Result> &results);
+
+  CodeSource codeSource() const;
+
+  struct Impl;
+
+private:
+  explicit JITModule(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
+/// The cache directory `options` resolve to ("" when disabled).
+std::string resolveCacheDir(const JITOptions &options);
+
+} // namespace ptensor::jit
+
+#endif // PTENSOR_JIT_JIT_H

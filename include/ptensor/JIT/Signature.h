@@ -1,0 +1,48 @@
+//===- Signature.h - argument and result types of a ptensor function -*- C++ -*-===//
+
+#ifndef PTENSOR_JIT_SIGNATURE_H
+#define PTENSOR_JIT_SIGNATURE_H
+
+#include "ptensor/Support/DType.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace ptensor::jit {
+
+/// The type of one argument or result: a ptensor (dtype, shape with
+/// `mlir::ShapedType::kDynamic` for `?`, device) or a builtin scalar.
+struct ValueType {
+  bool isTensor = false;
+  DType dtype = DType::F32;
+  bool isIndex = false; ///< a scalar of type `index` (passed as int64)
+  llvm::SmallVector<int64_t, 4> shape;
+  std::string device; ///< "" for host memory
+  /// Argument only: the function writes into it (`ptensor.write`).
+  bool isWritten = false;
+
+  int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+  /// `!ptensor.ptensor<4x?xf32>`-like text for messages.
+  std::string str() const;
+};
+
+/// The signature of a function taking and returning ptensors and scalars.
+struct FunctionSignature {
+  std::string name;
+  std::vector<ValueType> args;
+  std::vector<ValueType> results;
+};
+
+/// Reads the signatures of every public `func.func` in `module` (before
+/// lowering, while the ptensor types are still there). Fails naming the
+/// function and argument of an unsupported type.
+llvm::Expected<std::vector<FunctionSignature>>
+readSignatures(mlir::ModuleOp module);
+
+} // namespace ptensor::jit
+
+#endif // PTENSOR_JIT_SIGNATURE_H

@@ -1,0 +1,197 @@
+//===- JITModule.cpp - compile once, call many times ----------------------===//
+
+#include "ptensor/JIT/JIT.h"
+
+#include "ArgumentCheck.h"
+#include "CodeCache.h"
+#include "PackedCall.h"
+
+#include "ptensor/InitAll.h"
+#include "ptensor/Pipelines/Pipelines.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace ::ptensor;
+using namespace ::ptensor::jit;
+
+struct JITModule::Impl {
+  std::vector<FunctionSignature> signatures;
+  llvm::StringMap<void (*)(void **)> entryPoints;
+  std::unique_ptr<ExecutionEngine> engine; ///< when compiled here
+  std::unique_ptr<llvm::orc::LLJIT> lljit; ///< when loaded from the cache
+  CodeSource source = CodeSource::Compiled;
+};
+
+JITModule::JITModule(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+JITModule::~JITModule() = default;
+
+const FunctionSignature *JITModule::lookup(llvm::StringRef name) const {
+  for (const FunctionSignature &s : impl->signatures)
+    if (s.name == name)
+      return &s;
+  return nullptr;
+}
+
+llvm::ArrayRef<FunctionSignature> JITModule::functions() const {
+  return impl->signatures;
+}
+
+CodeSource JITModule::codeSource() const { return impl->source; }
+
+static void initializeLLVMOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+/// Loads a cached object into a fresh LLJIT that resolves libc/libm
+/// symbols from the process.
+static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::errorCodeToError(buffer.getError());
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  auto generator =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          (*jit)->getDataLayout().getGlobalPrefix());
+  if (!generator)
+    return generator.takeError();
+  (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
+  if (llvm::Error e = (*jit)->addObjectFile(std::move(*buffer)))
+    return e;
+  for (const FunctionSignature &s : impl.signatures) {
+    auto sym = (*jit)->lookup("_mlir_" + s.name);
+    if (!sym)
+      return sym.takeError();
+    impl.entryPoints[s.name] = sym->toPtr<void (*)(void **)>();
+  }
+  impl.lljit = std::move(*jit);
+  impl.source = CodeSource::DiskCache;
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<JITModule>>
+JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
+                   const JITOptions &options) {
+  initializeLLVMOnce();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  mlir::ptensor::registerAllPTensorDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  // Diagnostics are collected into the returned error.
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagStream);
+  auto fail = [&](llvm::StringRef what) {
+    return llvm::createStringError(what + ":\n" + diagnostics);
+  };
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("cannot parse " + bufferName.str());
+  auto impl = std::make_unique<Impl>();
+  auto signatures = readSignatures(*module);
+  if (!signatures)
+    return signatures.takeError();
+  impl->signatures = std::move(*signatures);
+
+  std::string optionsKey = llvm::formatv("O{0}|r{1}", options.optLevel,
+                                         options.maxRecomputeOps);
+  std::string cacheDir = resolveCacheDir(options);
+  std::string cachePath =
+      cacheDir.empty() ? "" : getCachePath(cacheDir, source, optionsKey);
+  if (!cachePath.empty() && llvm::sys::fs::exists(cachePath)) {
+    if (llvm::Error e = loadObject(*impl, cachePath))
+      llvm::consumeError(std::move(e)); // unreadable entry: recompile
+    else
+      return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));
+    impl->entryPoints.clear();
+  }
+
+  PassManager pm(&context);
+  mlir::ptensor::PTensorToCPUPipelineOptions pipelineOptions;
+  pipelineOptions.maxRecomputeOps = options.maxRecomputeOps;
+  mlir::ptensor::buildPTensorToCPUPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return fail("ptensor-to-cpu-pipeline failed on " + bufferName.str());
+
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer =
+      makeOptimizingTransformer(options.optLevel, 0, nullptr);
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+  engineOptions.enableObjectDump = !cachePath.empty();
+  auto engine = ExecutionEngine::create(*module, engineOptions);
+  if (!engine)
+    return llvm::createStringError(
+        "cannot JIT-compile " + bufferName.str() + ": " +
+        llvm::toString(engine.takeError()));
+  for (const FunctionSignature &s : impl->signatures) {
+    auto fn = (*engine)->lookupPacked(s.name);
+    if (!fn)
+      return fn.takeError();
+    impl->entryPoints[s.name] = *fn;
+  }
+  if (!cachePath.empty()) {
+    // Best effort: a cache that cannot be written only costs speed.
+    std::string tmp = cachePath + ".tmp" +
+                      std::to_string(llvm::sys::Process::getProcessId());
+    if (!llvm::sys::fs::create_directories(cacheDir))
+      (*engine)->dumpToObjectFile(tmp);
+    if (llvm::sys::fs::exists(tmp))
+      llvm::consumeError(publishCacheFile(tmp, cachePath));
+  }
+  impl->engine = std::move(*engine);
+  return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));
+}
+
+llvm::Error JITModule::invoke(llvm::StringRef name,
+                              llvm::ArrayRef<Argument> args,
+                              llvm::SmallVectorImpl<Result> &results) {
+  const FunctionSignature *sig = lookup(name);
+  if (!sig) {
+    std::string known;
+    for (const FunctionSignature &s : impl->signatures)
+      known += (known.empty() ? "@" : ", @") + s.name;
+    return llvm::createStringError("no public function @" + name.str() +
+                                   " in the module (it has " +
+                                   (known.empty() ? "none" : known) + ")");
+  }
+  if (llvm::Error e = checkArguments(*sig, args))
+    return e;
+  PackedCall call(*sig, args);
+  impl->entryPoints.lookup(name)(call.pointers());
+  call.takeResults(*sig, args, results);
+  return llvm::Error::success();
+}

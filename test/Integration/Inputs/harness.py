@@ -1,0 +1,957 @@
+"""Executing tests of ptensor: IR generation, numpy references, comparison.
+
+A test builds functions with `Func`, whose methods emit one ptensor op each
+and compute its numpy reference eagerly (shape and dtype follow the promotion
+and broadcasting rules of DESIGN.md, reimplemented here independently of the
+compiler). `Suite.check(func)` runs the function with ptensor-runner and
+compares every result:
+
+  * dtype and shape exactly;
+  * integers and bools exactly;
+  * floats against a float64 reference computed from the operands converted
+    to the computation dtype, within a tolerance in units in the last place
+    of the result dtype (0 for exact kinds, 1 for IEEE basic arithmetic, 4
+    for libm-style functions on f32/f64, 1 for everything on f16/bf16, which
+    is computed in f32 and rounded once); NaN and inf positions must match.
+
+When a function with several results fails to compile or run, each result is
+retried alone so that the failing op is named.
+
+Environment:
+  PTENSOR_RUNNER            executor command (default: ptensor-runner on PATH)
+  PTENSOR_CASE_EXPORT_DIR   do not run; write every case there (compare.py's
+                            layout) to be replayed by check_exported.py
+  PTENSOR_TEST_DEVICE       e.g. cuda:0: add `device = "..."` to every ptensor
+                            type of the generated modules
+  PTENSOR_KEEP_TMP          keep the temporary directories of failed cases
+"""
+
+import math
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+
+import numpy as np
+import ml_dtypes
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare as cmp  # noqa: E402
+
+BF16 = ml_dtypes.bfloat16
+
+NP = {
+    "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+    "f16": np.float16, "bf16": BF16, "f32": np.float32, "f64": np.float64,
+}
+FLOATS = ["f16", "bf16", "f32", "f64"]
+SIGNED = ["i8", "i16", "i32", "i64"]
+UNSIGNED = ["ui8", "ui16", "ui32", "ui64"]
+INTS = SIGNED + UNSIGNED
+ALL_DTYPES = ["i1"] + INTS + FLOATS
+# Builtin scalar types a function may take (weak operands).
+SCALAR_TYPES = ["i1", "i8", "i16", "i32", "i64", "index", "f32", "f64"]
+SCALAR_NP = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32,
+             "i64": np.int64, "index": np.int64, "f32": np.float32, "f64": np.float64}
+
+
+def kind(dt):
+    """'b', 's', 'u' or 'f' of a ptensor dtype or builtin scalar type."""
+    if dt == "index":
+        return "s"
+    return cmp.DTYPES[dt][1]
+
+
+def width(dt):
+    if dt == "index":
+        return 64
+    if dt == "i1":
+        return 1
+    return int(re.sub(r"[^0-9]", "", dt))
+
+
+def int_range(dt):
+    if dt == "i1":
+        return 0, 1
+    w = width(dt)
+    if kind(dt) == "u":
+        return 0, 2 ** w - 1
+    return -(2 ** (w - 1)), 2 ** (w - 1) - 1
+
+
+# ---------------------------------------------------------------------------
+# Promotion and broadcasting (DESIGN.md "Type promotion", "Broadcasting")
+# ---------------------------------------------------------------------------
+
+class PromotionError(Exception):
+    pass
+
+
+def _promote_pair(a, b):
+    if a == b:
+        return a
+    ka, kb = kind(a), kind(b)
+    if ka == "f" and kb == "f":
+        if width(a) == width(b):  # f16 with bf16
+            return "f32"
+        return a if width(a) > width(b) else b
+    if ka == "f":
+        return a
+    if kb == "f":
+        return b
+    if ka == "b":
+        return b
+    if kb == "b":
+        return a
+    if ka == kb:
+        return a if width(a) > width(b) else b
+    s, u = (a, b) if ka == "s" else (b, a)
+    if width(u) == 64:
+        raise PromotionError("cannot promote %s with %s" % (u, s))
+    return "i%d" % max(width(s), 2 * width(u))
+
+
+def promote(operands):
+    """Common dtype of [(dtype, is_weak)]; builtin scalars are weak."""
+    strong = None
+    weak = None
+    order = {"b": 0, "s": 1, "f": 2}
+    for dt, is_weak in operands:
+        if is_weak:
+            k = kind(dt)
+            k = "s" if k == "u" else k
+            weak = k if weak is None or order[k] > order[weak] else weak
+            continue
+        strong = dt if strong is None else _promote_pair(strong, dt)
+    if strong is None:
+        raise PromotionError("no ptensor operand")
+    if weak == "f" and kind(strong) != "f":
+        return "f32"
+    if weak == "s" and kind(strong) == "b":
+        return "i64"
+    return strong
+
+
+def apply_method(method, common):
+    if method in ("DEFAULT", "NO_OPMATH"):
+        return common
+    if method == "INT_TO_FLOAT":
+        return common if kind(common) == "f" else "f32"
+    if method == "ALWAYS_BOOL":
+        return "i1"
+    if method == "BOOL_TO_LONG":
+        return "i64" if common == "i1" else common
+    raise ValueError(method)
+
+
+def compute_dtype(dt):
+    """opmath: f16/bf16 compute in f32."""
+    return "f32" if dt in ("f16", "bf16") else dt
+
+
+def broadcast_static(shapes):
+    """Static broadcast of type shapes (None = dynamic), like the compiler."""
+    rank = max([len(s) for s in shapes] + [0])
+    out = []
+    for i in range(rank):
+        cur, dyn = 1, False
+        for s in shapes:
+            if i >= len(s):
+                continue
+            d = s[len(s) - 1 - i]
+            if d is None:
+                dyn = True
+            elif d != 1:
+                if cur != 1 and cur != d:
+                    raise ValueError("cannot broadcast %s" % (shapes,))
+                cur = d
+        out.append(None if dyn and cur == 1 else cur)
+    return tuple(reversed(out))
+
+
+# ---------------------------------------------------------------------------
+# Conversions with C/NumPy semantics and correct rounding
+# ---------------------------------------------------------------------------
+
+def round_to(x, dt):
+    """float64 values -> dt, rounded once to nearest even (ml_dtypes rounds
+    float64 -> bfloat16 through float32, i.e. twice; not used for that)."""
+    x = np.asarray(x, dtype=np.float64)
+    if dt == "f64":
+        return x.copy()
+    if dt in ("f32", "f16"):
+        with np.errstate(over="ignore"):
+            return x.astype(NP[dt])
+    assert dt == "bf16"
+    m, emin, emax = cmp.FLOAT_FORMATS[dt]
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = cmp.ulp(x, dt)
+        r = np.round(x / q) * q  # exact scaling; np.round is half-to-even
+        r = np.where(np.isfinite(x), r, x)
+        r = np.where(np.abs(r) > cmp.max_finite(dt), np.copysign(np.inf, x), r)
+        return r.astype(np.float32).astype(BF16)  # exact now
+
+
+def to_f64(a):
+    return np.asarray(a).astype(np.float64)
+
+
+def convert(a, src, dst):
+    """Converts array `a` of dtype `src` to `dst` (C/NumPy semantics; float to
+    integer only for in-range values)."""
+    a = np.asarray(a)
+    if src == "index":
+        src = "i64"
+    if kind(dst) == "f":
+        if kind(src) == "f":
+            return round_to(to_f64(a), dst)
+        if dst in ("f32", "f64"):
+            return a.astype(NP[dst])  # C conversion: one rounding
+        return round_to(a.astype(np.float64), dst)  # exact below 2**53
+    if dst == "i1":
+        return a != 0
+    if kind(src) == "f":
+        with np.errstate(invalid="ignore"):
+            return np.trunc(to_f64(a)).astype(NP[dst])
+    return a.astype(NP[dst])  # integers wrap modulo 2**width
+
+
+def wrap_ints(values, dt):
+    """Python ints (object array) -> dt modulo 2**width."""
+    w = width(dt)
+    flat = []
+    for v in np.asarray(values, dtype=object).ravel():
+        v = int(v) % (2 ** w)
+        if kind(dt) == "s" and v >= 2 ** (w - 1):
+            v -= 2 ** w
+        flat.append(v)
+    return np.array(flat, dtype=NP[dt]).reshape(np.shape(values))
+
+
+def as_pyints(a):
+    return np.asarray(a).astype(object) if np.asarray(a).dtype != object else a
+
+
+# ---------------------------------------------------------------------------
+# Kinds: references and tolerance categories
+# ---------------------------------------------------------------------------
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _f(fn):
+    return lambda x: np.asarray(fn(x), dtype=np.float64)
+
+
+# unary kind -> (tolerance category, float64 function)
+UNARY_FLOAT = {
+    "abs": ("exact", np.abs), "acos": ("transc", np.arccos),
+    "acosh": ("transc", np.arccosh), "asin": ("transc", np.arcsin),
+    "asinh": ("transc", np.arcsinh), "atan": ("transc", np.arctan),
+    "atanh": ("transc", np.arctanh), "ceil": ("exact", np.ceil),
+    "cos": ("transc", np.cos), "cosh": ("transc", np.cosh),
+    "erf": ("transc", lambda x: _erf(x).astype(np.float64)),
+    "exp": ("transc", np.exp), "expm1": ("transc", np.expm1),
+    "floor": ("exact", np.floor), "log": ("transc", np.log),
+    "log1p": ("transc", np.log1p), "log2": ("transc", np.log2),
+    "log10": ("transc", np.log10), "negative": ("exact", np.negative),
+    "positive": ("exact", lambda x: x), "reciprocal": ("basic", lambda x: 1.0 / x),
+    "round": ("exact", np.round), "rsqrt": ("transc", lambda x: 1.0 / np.sqrt(x)),
+    "sigmoid": ("transc", lambda x: 1.0 / (1.0 + np.exp(-x))),
+    "sign": ("exact", np.sign), "sin": ("transc", np.sin),
+    "sinh": ("transc", np.sinh), "square": ("basic", lambda x: x * x),
+    "sqrt": ("basic", np.sqrt), "tan": ("transc", np.tan),
+    "tanh": ("transc", np.tanh), "trunc": ("exact", np.trunc),
+}
+UNARY_KINDS = sorted(list(UNARY_FLOAT) + ["bitwise_invert"])
+UNARY_DEFAULT = {"abs", "bitwise_invert", "ceil", "floor", "negative", "positive",
+                 "round", "sign", "square", "trunc"}
+
+
+def _int_unary(kind_, x, dt):
+    xs = as_pyints(x)
+    if kind_ == "abs":
+        r = np.frompyfunc(abs, 1, 1)(xs)
+    elif kind_ == "negative":
+        r = -xs
+    elif kind_ in ("positive", "ceil", "floor", "round", "trunc"):
+        r = xs
+    elif kind_ == "square":
+        r = xs * xs
+    elif kind_ == "sign":
+        r = np.frompyfunc(lambda v: (v > 0) - (v < 0), 1, 1)(xs)
+    elif kind_ == "bitwise_invert":
+        if dt == "i1":
+            return ~np.asarray(x, dtype=bool)
+        r = np.frompyfunc(lambda v: ~v, 1, 1)(xs)
+    else:
+        raise ValueError(kind_)
+    return wrap_ints(r, dt)
+
+
+UNARY_TEST_KINDS = ["isfinite", "isinf", "isnan", "logical_not", "signbit"]
+
+
+def unary_test_ref(kind_, x, dt):
+    if kind(dt) == "f":
+        v = to_f64(x)
+        return {"isfinite": np.isfinite, "isinf": np.isinf, "isnan": np.isnan,
+                "logical_not": lambda a: a == 0, "signbit": np.signbit}[kind_](v)
+    v = as_pyints(x)
+    f = {"isfinite": lambda a: True, "isinf": lambda a: False,
+         "isnan": lambda a: False, "logical_not": lambda a: a == 0,
+         "signbit": lambda a: a < 0}[kind_]
+    return np.frompyfunc(f, 1, 1)(v).astype(bool).reshape(np.shape(x))
+
+
+def _logaddexp(x, y):
+    return np.logaddexp(x, y)
+
+
+BINARY_FLOAT = {
+    "add": ("basic", np.add), "subtract": ("basic", np.subtract),
+    "multiply": ("basic", np.multiply), "divide": ("basic", np.divide),
+    "atan2": ("transc", np.arctan2), "copysign": ("exact", np.copysign),
+    "floor_divide": ("exact", np.floor_divide), "hypot": ("transc", np.hypot),
+    "logaddexp": ("transc", _logaddexp), "maximum": ("exact", np.maximum),
+    "minimum": ("exact", np.minimum), "pow": ("transc", np.power),
+    "remainder": ("basic", np.remainder),
+}
+BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+           "bitwise_right_shift"]
+SHIFTS = ["bitwise_left_shift", "bitwise_right_shift"]
+BINARY_KINDS = sorted(list(BINARY_FLOAT) + BITWISE)
+BINARY_INT_TO_FLOAT = {"atan2", "copysign", "divide", "hypot", "logaddexp"}
+
+
+def _floordiv(a, b):
+    return 0 if b == 0 else a // b
+
+
+def _rem(a, b):
+    return 0 if b == 0 else a % b  # Python's % takes the divisor's sign
+
+
+def _int_binary(kind_, a, b, dt):
+    w = width(dt)
+    if dt == "i1":  # bitwise on bools
+        a, b = np.asarray(a, bool), np.asarray(b, bool)
+        return {"bitwise_and": a & b, "bitwise_or": a | b, "bitwise_xor": a ^ b}[kind_]
+    fns = {
+        "add": lambda x, y: x + y, "subtract": lambda x, y: x - y,
+        "multiply": lambda x, y: x * y, "floor_divide": _floordiv,
+        "remainder": _rem, "maximum": max, "minimum": min,
+        "pow": lambda x, y: x ** y if y >= 0 else None,
+        "bitwise_and": lambda x, y: x & y, "bitwise_or": lambda x, y: x | y,
+        "bitwise_xor": lambda x, y: x ^ y,
+        "bitwise_left_shift": lambda x, y: x << y if 0 <= y < w else 0,
+        "bitwise_right_shift": lambda x, y: x >> y if 0 <= y < w else (-1 if x < 0 else 0),
+    }
+    r = np.frompyfunc(fns[kind_], 2, 1)(as_pyints(a), as_pyints(b))
+    return wrap_ints(r, dt)
+
+
+BINARY_TEST_KINDS = ["equal", "greater", "greater_equal", "less", "less_equal",
+                     "logical_and", "logical_or", "logical_xor", "not_equal"]
+
+
+def binary_test_ref(kind_, a, b, dt):
+    if kind(dt) == "f":
+        x, y = to_f64(a), to_f64(b)
+    else:
+        x, y = as_pyints(a), as_pyints(b)
+    with np.errstate(invalid="ignore"):
+        r = {
+            "equal": lambda: x == y, "not_equal": lambda: x != y,
+            "greater": lambda: x > y, "greater_equal": lambda: x >= y,
+            "less": lambda: x < y, "less_equal": lambda: x <= y,
+            "logical_and": lambda: (x != 0) & (y != 0),
+            "logical_or": lambda: (x != 0) | (y != 0),
+            "logical_xor": lambda: (x != 0) ^ (y != 0),
+        }[kind_]()
+    return np.asarray(r).astype(bool)
+
+
+def tolerance(category, dt):
+    """{'ulps', 'atol'} for a float result of dtype dt."""
+    if category == "exact":
+        return {"ulps": 0.0, "atol": 0.0}
+    if dt in ("f16", "bf16"):
+        return {"ulps": 1.0, "atol": 0.0}
+    return {"ulps": {"basic": 1.0, "transc": 4.0}.get(category, category), "atol": 0.0}
+
+
+# ---------------------------------------------------------------------------
+# Types and values
+# ---------------------------------------------------------------------------
+
+class TType:
+    """A ptensor type: shape (None = dynamic) and dtype."""
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(shape)
+        self.dtype = dtype
+
+    def __str__(self):
+        dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
+        return "!ptensor.ptensor<%s%s>" % (dims, self.dtype)
+
+    is_tensor = True
+
+
+class SType:
+    """A builtin scalar type (weak in promotion)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.dtype = name
+        self.shape = ()
+
+    def __str__(self):
+        return self.name
+
+    is_tensor = False
+
+
+class Value:
+    def __init__(self, name, type_, ref, deps, exact=None, tol=None, desc="",
+                 sources=()):
+        self.name = name
+        self.type = type_
+        self.ref = ref          # numpy array of the dtype (the rounded result)
+        self.exact = exact      # float64 reference before rounding (floats)
+        self.tol = tol
+        self.desc = desc
+        self.deps = deps        # frozenset of line numbers computing it
+        self.sources = list(sources)
+
+    @property
+    def dtype(self):
+        return self.type.dtype
+
+    @property
+    def weak(self):
+        return not self.type.is_tensor
+
+    def pdtype(self):
+        """dtype for promotion (index counts as i64)."""
+        return "i64" if self.dtype == "index" else self.dtype
+
+
+def _np_of(v):
+    return SCALAR_NP[v.dtype] if not v.type.is_tensor else NP[v.dtype]
+
+
+class Func:
+    """Builds one func.func whose ops carry numpy references."""
+
+    def __init__(self, name, desc=""):
+        self.name = name
+        self.desc = desc or name
+        self.args = []      # (Value, array to save)
+        self.lines = []
+        self.results = []
+        self._n = 0
+
+    # -- plumbing ---------------------------------------------------------
+    def _fresh(self):
+        self._n += 1
+        return "%%v%d" % self._n
+
+    def _line(self, text, operands):
+        self.lines.append(text)
+        deps = frozenset([len(self.lines) - 1])
+        for o in operands:
+            deps |= o.deps
+        return deps
+
+    def arg(self, type_, data, order="C"):
+        """A function argument: TType(shape, dtype) (or a shape/dtype pair) or
+        a scalar type name; `data` is its value (shape may differ where the
+        type has `?`). order='F' saves a Fortran-order .npy."""
+        if isinstance(type_, str):
+            type_ = SType(type_)
+            data = np.asarray(data, dtype=SCALAR_NP[type_.name]).reshape(())
+        else:
+            data = np.asarray(data)
+            assert data.dtype == np.dtype(NP[type_.dtype]), (data.dtype, type_.dtype)
+            assert len(data.shape) == len(type_.shape), (data.shape, type_.shape)
+            for d, s in zip(type_.shape, data.shape):
+                assert d is None or d == s, (data.shape, type_.shape)
+        v = Value("%%arg%d" % len(self.args), type_, data, frozenset(),
+                  desc="arg%d" % len(self.args))
+        save = np.asfortranarray(data) if order == "F" else np.ascontiguousarray(data)
+        self.args.append((v, save))
+        return v
+
+    def tensor(self, data, dtype, dynamic=False, order="C"):
+        """Shortcut: an argument with the data's shape (all `?` if dynamic)."""
+        data = np.asarray(data, dtype=NP[dtype])
+        shape = [None] * data.ndim if dynamic else list(data.shape)
+        return self.arg(TType(shape, dtype), data, order=order)
+
+    def _float_result(self, name, ttype, exact, category, desc, sources, deps):
+        dt = ttype.dtype
+        ref = round_to(exact, dt)
+        return Value(name, ttype, ref, deps, exact=np.asarray(exact, np.float64),
+                     tol=tolerance(category, dt), desc=desc, sources=sources)
+
+    def _result(self, name, ttype, ref, desc, sources, deps):
+        return Value(name, ttype, np.asarray(ref, dtype=NP[ttype.dtype]), deps,
+                     desc=desc, sources=sources)
+
+    @staticmethod
+    def _shape(operands):
+        return broadcast_static([o.type.shape for o in operands if o.type.is_tensor])
+
+    @staticmethod
+    def _ops_desc(operands):
+        return ", ".join(str(o.type) for o in operands)
+
+    # -- elementwise ------------------------------------------------------
+    def unary(self, kind_, x, tol=None):
+        dt = x.dtype
+        if kind_ == "bitwise_invert":
+            assert kind(dt) != "f"
+        else:
+            assert dt != "i1", "arithmetic on bool"
+        method = "DEFAULT" if kind_ in UNARY_DEFAULT else "INT_TO_FLOAT"
+        rdt = apply_method(method, dt)
+        rt = TType(x.type.shape, rdt)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.elementwise_unary %s %s : (%s) -> %s"
+                          % (name, kind_, x.name, x.type, rt), [x])
+        desc = "%s(%s)" % (kind_, x.type)
+        if kind(rdt) == "f":
+            cat, fn = UNARY_FLOAT[kind_]
+            with np.errstate(all="ignore"):
+                exact = fn(to_f64(convert(x.ref, dt, rdt)))
+            v = self._float_result(name, rt, exact, cat, desc, [("x", x)], deps)
+            if tol is not None:
+                v.tol = tol
+            return v
+        return self._result(name, rt, _int_unary(kind_, x.ref, dt), desc, [("x", x)], deps)
+
+    def unary_test(self, kind_, x):
+        rt = TType(x.type.shape, "i1")
+        name = self._fresh()
+        deps = self._line("%s = ptensor.elementwise_unary_test %s %s : (%s) -> %s"
+                          % (name, kind_, x.name, x.type, rt), [x])
+        return self._result(name, rt, unary_test_ref(kind_, x.ref, x.dtype),
+                            "%s(%s)" % (kind_, x.type), [("x", x)], deps)
+
+    def binary(self, kind_, a, b, tol=None):
+        assert a.type.is_tensor or b.type.is_tensor
+        if kind_ in BITWISE:
+            assert kind(a.dtype) != "f" and kind(b.dtype) != "f"
+            if kind_ in SHIFTS:
+                assert a.dtype != "i1" and b.dtype != "i1"
+        else:
+            assert not (a.dtype == "i1" and b.dtype == "i1")
+        common = promote([(a.pdtype(), a.weak), (b.pdtype(), b.weak)])
+        method = "INT_TO_FLOAT" if kind_ in BINARY_INT_TO_FLOAT else "DEFAULT"
+        rdt = apply_method(method, common)
+        rt = TType(self._shape([a, b]), rdt)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.elementwise_binary %s %s, %s : (%s, %s) -> %s"
+                          % (name, kind_, a.name, b.name, a.type, b.type, rt), [a, b])
+        desc = "%s(%s)" % (kind_, self._ops_desc([a, b]))
+        x, y = convert(a.ref, a.dtype, rdt), convert(b.ref, b.dtype, rdt)
+        if kind(rdt) == "f":
+            cat, fn = BINARY_FLOAT[kind_]
+            with np.errstate(all="ignore"):
+                exact = fn(to_f64(x), to_f64(y))
+            v = self._float_result(name, rt, exact, cat, desc, [("a", a), ("b", b)], deps)
+            if tol is not None:
+                v.tol = tol
+            return v
+        return self._result(name, rt, _int_binary(kind_, x, y, rdt), desc,
+                            [("a", a), ("b", b)], deps)
+
+    def binary_test(self, kind_, a, b):
+        common = promote([(a.pdtype(), a.weak), (b.pdtype(), b.weak)])
+        rt = TType(self._shape([a, b]), "i1")
+        name = self._fresh()
+        deps = self._line("%s = ptensor.elementwise_binary_test %s %s, %s : (%s, %s) -> %s"
+                          % (name, kind_, a.name, b.name, a.type, b.type, rt), [a, b])
+        x, y = convert(a.ref, a.dtype, common), convert(b.ref, b.dtype, common)
+        return self._result(name, rt, binary_test_ref(kind_, x, y, common),
+                            "%s(%s) in %s" % (kind_, self._ops_desc([a, b]), common),
+                            [("a", a), ("b", b)], deps)
+
+    def where(self, c, x, y):
+        assert c.dtype == "i1" and c.type.is_tensor
+        common = promote([("i1", False), (x.pdtype(), x.weak), (y.pdtype(), y.weak)])
+        rt = TType(self._shape([c, x, y]), common)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.where %s, %s, %s : (%s, %s, %s) -> %s"
+                          % (name, c.name, x.name, y.name, c.type, x.type, y.type, rt),
+                          [c, x, y])
+        xr, yr = convert(x.ref, x.dtype, common), convert(y.ref, y.dtype, common)
+        ref = np.where(np.asarray(c.ref, bool), xr, yr).astype(NP[common])
+        desc = "where(%s)" % self._ops_desc([c, x, y])
+        src = [("c", c), ("x", x), ("y", y)]
+        if kind(common) == "f":
+            return self._float_result(name, rt, to_f64(ref), "exact", desc, src, deps)
+        return self._result(name, rt, ref, desc, src, deps)
+
+    def cast(self, x, dt):
+        rt = TType(x.type.shape, dt)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.cast %s : %s -> %s" % (name, x.name, x.type, rt), [x])
+        ref = convert(x.ref, x.dtype, dt)
+        desc = "cast %s -> %s" % (x.dtype, dt)
+        if kind(dt) == "f":
+            v = self._float_result(name, rt, to_f64(ref), "exact", desc, [("x", x)], deps)
+            return v
+        return self._result(name, rt, ref, desc, [("x", x)], deps)
+
+    # -- views --------------------------------------------------------------
+    def _view(self, text_fmt, x, shape, ref, desc):
+        rt = TType(shape, x.dtype)
+        name = self._fresh()
+        deps = self._line(text_fmt % {"r": name, "x": x.name, "T": x.type, "R": rt}, [x])
+        v = Value(name, rt, np.asarray(ref), deps, desc=desc, sources=[("x", x)])
+        if kind(x.dtype) == "f":
+            v.exact = to_f64(ref)
+            v.tol = tolerance("exact", x.dtype)
+        return v
+
+    def permute_dims(self, x, axes):
+        shape = [x.type.shape[a] for a in axes]
+        return self._view("%%(r)s = ptensor.permute_dims %%(x)s [%s] : %%(T)s -> %%(R)s"
+                          % ", ".join(map(str, axes)), x, shape,
+                          np.transpose(x.ref, axes), "permute_dims%s" % (list(axes),))
+
+    def flip(self, x, axes):
+        return self._view("%%(r)s = ptensor.flip %%(x)s [%s] : %%(T)s -> %%(R)s"
+                          % ", ".join(map(str, axes)), x, x.type.shape,
+                          np.flip(x.ref, axis=tuple(axes)), "flip%s" % (list(axes),))
+
+    def extract_slice(self, x, offsets, sizes, steps):
+        idx = [o + np.arange(s) * st for o, s, st in zip(offsets, sizes, steps)]
+        ref = x.ref[np.ix_(*idx)] if idx else x.ref
+        j = lambda l: ", ".join(map(str, l))
+        return self._view("%%(r)s = ptensor.extract_slice %%(x)s [%s] [%s] [%s] : %%(T)s -> %%(R)s"
+                          % (j(offsets), j(sizes), j(steps)), x, sizes, ref,
+                          "extract_slice%s" % ([offsets, sizes, steps],))
+
+    def expand_dims(self, x, axis):
+        shape = list(x.type.shape)
+        ax = axis if axis >= 0 else len(shape) + 1 + axis
+        shape.insert(ax, 1)
+        return self._view("%%(r)s = ptensor.expand_dims %%(x)s %d : %%(T)s -> %%(R)s" % axis,
+                          x, shape, np.expand_dims(x.ref, ax), "expand_dims %d" % axis)
+
+    def squeeze(self, x, axes):
+        shape = [d for i, d in enumerate(x.type.shape)
+                 if i not in [a % len(x.type.shape) for a in axes]]
+        return self._view("%%(r)s = ptensor.squeeze %%(x)s [%s] : %%(T)s -> %%(R)s"
+                          % ", ".join(map(str, axes)), x, shape,
+                          np.squeeze(x.ref, axis=tuple(axes)), "squeeze")
+
+    def broadcast(self, x, shape, dyn_sizes=()):
+        """shape: result type shape (None = dynamic); dyn_sizes: index Values
+        (one per None)."""
+        assert len(dyn_sizes) == sum(d is None for d in shape)
+        actual, it = [], iter(dyn_sizes)
+        for d in shape:
+            actual.append(int(next(it).ref) if d is None else d)
+        rt = TType(shape, x.dtype)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.broadcast %s to (%s) : %s -> %s"
+                          % (name, x.name, ", ".join(v.name for v in dyn_sizes), x.type, rt),
+                          [x] + list(dyn_sizes))
+        ref = np.broadcast_to(x.ref, actual)
+        v = Value(name, rt, ref, deps, desc="broadcast", sources=[("x", x)])
+        if kind(x.dtype) == "f":
+            v.exact, v.tol = to_f64(ref), tolerance("exact", x.dtype)
+        return v
+
+    def dim(self, x, d):
+        name = self._fresh()
+        deps = self._line("%s = ptensor.dim %s, %d : %s" % (name, x.name, d, x.type), [x])
+        return Value(name, SType("index"), np.int64(x.ref.shape[d]), deps, desc="dim")
+
+    def constant(self, value, type_name):
+        """An arith.constant scalar (weak)."""
+        name = self._fresh()
+        if type_name in ("f32", "f64"):
+            lit = repr(float(value))
+            if lit in ("inf", "-inf", "nan"):
+                raise ValueError("use a function argument for non-finite scalars")
+        elif type_name == "i1":
+            lit = "true" if value else "false"
+        else:
+            lit = str(int(value))
+        deps = self._line("%s = arith.constant %s : %s" % (name, lit, type_name), [])
+        return Value(name, SType(type_name),
+                     np.asarray(value, dtype=SCALAR_NP[type_name]), deps, desc="const")
+
+    def ret(self, *values):
+        for v in values:
+            assert v.type.is_tensor, "results must be ptensors"
+        self.results.extend(values)
+        return self
+
+    # -- text ---------------------------------------------------------------
+    def text(self, results=None):
+        results = self.results if results is None else results
+        need = frozenset()
+        for r in results:
+            need |= r.deps
+        body = ["    " + self.lines[i] for i in sorted(need)]
+        args = ", ".join("%s: %s" % (v.name, v.type) for v, _ in self.args)
+        rtypes = ", ".join(str(r.type) for r in results)
+        body.append("    return %s : %s" % (", ".join(r.name for r in results), rtypes))
+        return ("module {\n  func.func @%s(%s) -> (%s) {\n%s\n  }\n}\n"
+                % (self.name, args, rtypes, "\n".join(body)))
+
+    def inputs(self):
+        return [a for _, a in self.args]
+
+
+# ---------------------------------------------------------------------------
+# Random inputs
+# ---------------------------------------------------------------------------
+
+def float_specials(dt):
+    fmt = cmp.FLOAT_FORMATS[dt]
+    tiny = 2.0 ** (fmt[1] - fmt[0])
+    return [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, tiny, cmp.max_finite(dt)]
+
+
+def int_specials(dt):
+    lo, hi = int_range(dt)
+    return sorted(set([lo, hi, 0, 1, hi - 1] + ([-1, lo + 1] if lo < 0 else [])))
+
+
+class Gen:
+    """Seeded random inputs."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def floats(self, dt, n, lo=-10.0, hi=10.0, specials=(), nonzero=False,
+               halves=False, loguniform=False):
+        if loguniform:
+            x = np.exp(self.rng.uniform(np.log(lo), np.log(hi), n))
+        else:
+            x = self.rng.uniform(lo, hi, n)
+        if halves:  # exact .5 cases for half-to-even
+            x[: n // 2] = np.round(x[: n // 2] * 2) / 2
+        if nonzero:
+            x = np.where(np.abs(x) < 0.05, 0.5, x)
+        x = np.concatenate([np.asarray(specials, dtype=np.float64), x])
+        return round_to(x, dt)
+
+    def ints(self, dt, n, lo=None, hi=None, specials=()):
+        if dt == "i1":
+            return np.concatenate([np.asarray(specials, bool),
+                                   self.rng.integers(0, 2, n).astype(bool)])
+        dlo, dhi = int_range(dt)
+        lo = dlo if lo is None else max(lo, dlo)
+        hi = dhi if hi is None else min(hi, dhi)
+        vals = self.rng.integers(lo, hi, n, endpoint=True, dtype=np.int64
+                                 if hi < 2 ** 63 else np.uint64)
+        sp = [s for s in specials if dlo <= s <= dhi]
+        return np.concatenate([np.asarray(sp, dtype=NP[dt]), vals.astype(NP[dt])])
+
+    def values(self, dt, n, lo=-10.0, hi=10.0, ilo=None, ihi=None, **kw):
+        """Floats in [lo, hi] or integers in [ilo, ihi] (default: full range)."""
+        if kind(dt) == "f":
+            return self.floats(dt, n, lo, hi, **kw)
+        kw.pop("halves", None)
+        kw.pop("loguniform", None)
+        nonzero = kw.pop("nonzero", False)
+        v = self.ints(dt, n, ilo, ihi, **kw)
+        if nonzero:
+            v = np.where(v == 0, np.asarray(1, NP[dt]), v)
+        return v
+
+
+# ---------------------------------------------------------------------------
+# Running and reporting
+# ---------------------------------------------------------------------------
+
+def _inputs_at(v, shape):
+    def at(idx):
+        parts = []
+        for label, src in v.sources:
+            try:
+                val = np.broadcast_to(src.ref, shape)[idx] if src.type.is_tensor else src.ref
+                if src.dtype == "bf16" or src.dtype == "f16":
+                    val = float(val)
+                parts.append("%s=%s" % (label, cmp._fmt(val.item() if hasattr(val, "item") else val)))
+            except Exception:  # shapes of views differ; skip
+                pass
+        return ", ".join(parts)
+    return at
+
+
+def expected_of(v):
+    """(expected array, spec) of a result Value."""
+    if kind(v.dtype) == "f":
+        spec = {"dtype": v.dtype, "ulps": v.tol["ulps"], "atol": v.tol["atol"]}
+        return np.asarray(v.exact, np.float64), spec
+    return np.asarray(v.ref, NP[v.dtype]), {"dtype": v.dtype, "ulps": 0, "atol": 0}
+
+
+class Suite:
+    """Runs cases, collects failures, prints a summary."""
+
+    def __init__(self, test_file):
+        self.test = os.path.splitext(os.path.basename(test_file))[0]
+        self.failures = []
+        self.cases = 0
+        self.outputs = 0
+        self.runs = 0
+        self.start = time.time()
+        self.export_dir = os.environ.get("PTENSOR_CASE_EXPORT_DIR")
+        self.device = os.environ.get("PTENSOR_TEST_DEVICE")
+        self.cmd = cmp.executor_command()
+        self.tmp_root = tempfile.mkdtemp(prefix="ptensor-%s-" % self.test)
+
+    def _module(self, text):
+        return cmp.substitute_device(text, self.device) if self.device else text
+
+    def _run(self, name, text, func, inputs):
+        self.runs += 1
+        d = os.path.join(self.tmp_root, "%03d_%s" % (self.runs, name))
+        os.makedirs(d)
+        mpath = os.path.join(d, "module.mlir")
+        with open(mpath, "w") as f:
+            f.write(self._module(text))
+        paths = []
+        for i, a in enumerate(inputs):
+            p = os.path.join(d, "in%d.npy" % i)
+            np.save(p, a)
+            paths.append(p)
+        out = os.path.join(d, "out")
+        os.makedirs(out)
+        rc, log, outs = cmp.run_executor(self.cmd, mpath, func, paths, out)
+        return rc, log, outs, d
+
+    def fail(self, where, msg):
+        self.failures.append((where, msg))
+
+    def check(self, fn, name=None):
+        """Runs Func `fn` and compares all its results."""
+        name = name or fn.name
+        self.cases += 1
+        results = fn.results
+        if self.export_dir:
+            exp = [expected_of(r) for r in results]
+            specs = []
+            for r, (_, s) in zip(results, exp):
+                s = dict(s)
+                s["desc"] = r.desc
+                specs.append(s)
+            cmp.write_case(os.path.join(self.export_dir, self.test, "%03d_%s" % (self.cases, name)),
+                           name, self._module(fn.text()), fn.name, fn.inputs(),
+                           [e for e, _ in exp], specs)
+            self.outputs += len(results)
+            return True
+        rc, log, outs, d = self._run(name, fn.text(), fn.name, fn.inputs())
+        if rc != 0 or len(outs) != len(results):
+            why = ("exit %d: %s" % (rc, _tail(log)) if rc != 0 else
+                   "expected %d outputs, got %d" % (len(results), len(outs)))
+            if len(results) == 1:
+                self.fail("%s: %s" % (name, results[0].desc), why + "\n    module: " + d)
+                return False
+            # Retry each result alone to name the failing ops.
+            ok = True
+            streak, last = 0, None
+            for i, r in enumerate(results):
+                rc1, log1, outs1, d1 = self._run("%s_r%d" % (name, i), fn.text([r]),
+                                                 fn.name, fn.inputs())
+                if rc1 != 0 or len(outs1) != 1:
+                    ok = False
+                    msg = _tail(log1) if rc1 else "no output"
+                    self.fail("%s: result %d %s" % (name, i, r.desc),
+                              "exit %d: %s\n    module: %s" % (rc1, msg, d1))
+                    first = msg.splitlines()[0] if msg else ""
+                    streak = streak + 1 if first == last else 1
+                    last = first
+                    if streak >= 4:
+                        self.fail(name, "stopped retrying after 4 identical failures; "
+                                  "first batch error: " + why)
+                        return False
+                    continue
+                streak = 0
+                ok &= self._compare(name, i, r, outs1[0])
+            if ok:
+                self.fail(name, "batch failed but every result passed alone: " + why
+                          + "\n    module: " + d)
+            return False
+        ok = True
+        for i, r in enumerate(results):
+            ok &= self._compare(name, i, r, outs[i])
+        if ok and not os.environ.get("PTENSOR_KEEP_TMP"):
+            shutil.rmtree(d, ignore_errors=True)
+        return ok
+
+    def _compare(self, name, i, r, got):
+        self.outputs += 1
+        e, spec = expected_of(r)
+        msgs = cmp.compare(got, e, spec, inputs_at=_inputs_at(r, e.shape))
+        for m in msgs[:1]:
+            self.fail("%s: result %d %s" % (name, i, r.desc), "\n  ".join(msgs))
+        return not msgs
+
+    def check_module(self, name, text, func, inputs, expected):
+        """A hand-written module: expected is a list of (array, spec) where
+        array is float64 for float dtypes (see expected_of)."""
+        self.cases += 1
+        if self.export_dir:
+            cmp.write_case(os.path.join(self.export_dir, self.test, "%03d_%s" % (self.cases, name)),
+                           name, self._module(text), func, inputs,
+                           [np.asarray(e) for e, _ in expected],
+                           [dict(s, desc=s.get("desc", name)) for _, s in expected])
+            self.outputs += len(expected)
+            return True
+        rc, log, outs, d = self._run(name, text, func, inputs)
+        if rc != 0:
+            self.fail(name, "exit %d: %s\n    module: %s" % (rc, _tail(log), d))
+            return False
+        if len(outs) != len(expected):
+            self.fail(name, "expected %d outputs, got %d" % (len(expected), len(outs)))
+            return False
+        ok = True
+        for i, ((e, spec), got) in enumerate(zip(expected, outs)):
+            self.outputs += 1
+            msgs = cmp.compare(got, np.asarray(e), spec)
+            if msgs:
+                ok = False
+                self.fail("%s: result %d %s" % (name, i, spec.get("desc", "")), "\n  ".join(msgs))
+        return ok
+
+    def finish(self):
+        el = time.time() - self.start
+        if not self.failures and not os.environ.get("PTENSOR_KEEP_TMP"):
+            shutil.rmtree(self.tmp_root, ignore_errors=True)
+        mode = "exported" if self.export_dir else "ran"
+        print("%s: %s %d cases (%d runner calls), %d outputs, %d failures, %.1fs"
+              % (self.test, mode, self.cases, self.runs, self.outputs,
+                 len(self.failures), el))
+        for where, msg in self.failures:
+            print("FAIL %s\n  %s" % (where, msg))
+        return 1 if self.failures else 0
+
+
+def spec(dt, category="exact", desc="", ulps=None, atol=0.0):
+    """Output spec for check_module."""
+    if kind(dt) == "f":
+        t = tolerance(category, dt)
+        if ulps is not None:
+            t["ulps"] = ulps
+        return {"dtype": dt, "ulps": t["ulps"], "atol": atol or t["atol"], "desc": desc}
+    return {"dtype": dt, "ulps": 0, "atol": 0, "desc": desc}
+
+
+def _tail(text, n=1500):
+    text = text.strip()
+    return text if len(text) <= n else "..." + text[-n:]

@@ -1,0 +1,205 @@
+//===- ptensor-runner.cpp - JIT-execute a function of a ptensor module ----===//
+//
+//   ptensor-runner FILE.mlir -e FUNC [--input a.npy]... [--output-dir DIR]
+//                  [--print]
+//
+// Compiles FILE with ptensor-to-cpu-pipeline on the MLIR ExecutionEngine,
+// binds each .npy to the next argument and writes results to DIR/outN.npy
+// and/or prints them numpy-style. Every error is a message and exit code 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/JIT/JIT.h"
+#include "ptensor/Support/ArrayPrinter.h"
+#include "ptensor/Support/Npy.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+#include <cstring>
+
+using namespace ::ptensor;
+using namespace ::ptensor::jit;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input .mlir>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    entryPoint("e", llvm::cl::desc("Function to execute"),
+               llvm::cl::value_desc("FUNC"), llvm::cl::Required);
+static llvm::cl::list<std::string>
+    inputs("input", llvm::cl::desc("A .npy file for the next argument"),
+           llvm::cl::value_desc("file.npy"));
+static llvm::cl::opt<std::string>
+    outputDir("output-dir", llvm::cl::desc("Write results to DIR/outN.npy"),
+              llvm::cl::value_desc("DIR"));
+static llvm::cl::opt<bool> print("print",
+                                 llvm::cl::desc("Print results numpy-style"));
+static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM opt level"),
+                                        llvm::cl::init(3));
+static llvm::cl::opt<std::string>
+    cacheDir("cache-dir",
+             llvm::cl::desc("Compiled-code cache directory ('' disables); "
+                            "default $PTENSOR_CACHE_DIR or ~/.cache/ptensor"));
+static llvm::cl::opt<bool>
+    reportLatency("report-latency",
+                  llvm::cl::desc("Print compile and first-call times to "
+                                 "stderr"));
+
+/// Converts a 0-d array to a scalar argument of the signature's dtype.
+static llvm::Expected<Argument> toScalar(const HostArray &a,
+                                         const ValueType &type, size_t index) {
+  if (a.rank() != 0)
+    return llvm::createStringError(
+        "input #%zu: argument #%zu is a scalar (%s), so expected a 0-d "
+        "array, got shape %s",
+        index, index, type.str().c_str(), shapeToString(a.shape()).c_str());
+  bool indexLike = type.isIndex && isIntDType(a.dtype());
+  if (a.dtype() != type.dtype && !indexLike)
+    return llvm::createStringError(
+        "input #%zu: expected dtype %s for argument #%zu, got %s", index,
+        dtypeName(type.dtype).str().c_str(), index,
+        dtypeName(a.dtype()).str().c_str());
+  if (isFloatDType(a.dtype()))
+    return Argument::scalar(a.getDouble(0));
+  return Argument::scalar(a.getInt64(0));
+}
+
+static StridedBuffer viewOf(HostArray &a) {
+  StridedBuffer b;
+  b.data = a.buffer()->data();
+  b.dtype = a.dtype();
+  b.offset = a.offset();
+  b.sizes.assign(a.shape().begin(), a.shape().end());
+  b.strides.assign(a.strides().begin(), a.strides().end());
+  return b;
+}
+
+/// Copies a (possibly strided) result into a row-major array.
+static HostArray toHostArray(const StridedBuffer &b) {
+  HostArray out = HostArray::allocate(b.dtype, b.sizes);
+  size_t es = dtypeByteSize(b.dtype);
+  auto *base = static_cast<const std::byte *>(b.data);
+  llvm::SmallVector<int64_t, 4> index(b.sizes.size(), 0);
+  for (int64_t linear = 0, n = out.numElements(); linear < n; ++linear) {
+    int64_t offset = b.offset;
+    for (size_t d = 0; d < index.size(); ++d)
+      offset += index[d] * b.strides[d];
+    std::memcpy(out.elementPtrAtLinear(linear), base + offset * es, es);
+    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < b.sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+static int run() {
+  auto file = llvm::MemoryBuffer::getFile(inputFile);
+  if (!file)
+    return llvm::WithColor::error(llvm::errs(), "ptensor-runner")
+               << "cannot open " << inputFile << ": "
+               << file.getError().message() << "\n",
+           1;
+  JITOptions options;
+  options.optLevel = optLevel;
+  if (cacheDir.getNumOccurrences())
+    options.cacheDir = cacheDir;
+  auto start = std::chrono::steady_clock::now();
+  auto module = JITModule::compile((*file)->getBuffer(), inputFile, options);
+  if (!module)
+    return llvm::WithColor::error(llvm::errs(), "ptensor-runner")
+               << llvm::toString(module.takeError()) << "\n",
+           1;
+  auto compiled = std::chrono::steady_clock::now();
+  const FunctionSignature *sig = (*module)->lookup(entryPoint);
+  auto fail = [](const llvm::Twine &message) {
+    llvm::WithColor::error(llvm::errs(), "ptensor-runner") << message << "\n";
+    return 1;
+  };
+  if (!sig)
+    return fail("no public function @" + entryPoint + " in " + inputFile);
+  if (inputs.size() != sig->args.size())
+    return fail("@" + entryPoint + " expects " + llvm::Twine(sig->args.size()) +
+                " inputs, got " + llvm::Twine(inputs.size()) + " --input files");
+
+  llvm::SmallVector<HostArray> arrays;
+  llvm::SmallVector<Argument> args;
+  for (auto [i, path] : llvm::enumerate(inputs)) {
+    auto a = readNpy(path);
+    if (!a)
+      return fail("input #" + llvm::Twine(i) + ": " + llvm::toString(a.takeError()));
+    arrays.push_back(std::move(*a));
+  }
+  for (auto [i, a] : llvm::enumerate(arrays)) {
+    if (!sig->args[i].isTensor) {
+      auto s = toScalar(a, sig->args[i], i);
+      if (!s)
+        return fail(llvm::toString(s.takeError()));
+      args.push_back(*s);
+      continue;
+    }
+    args.push_back(Argument::tensor(viewOf(a)));
+  }
+  llvm::SmallVector<Result> results;
+  if (llvm::Error e = (*module)->invoke(entryPoint, args, results))
+    return fail(llvm::toString(std::move(e)));
+  auto called = std::chrono::steady_clock::now();
+  if (reportLatency) {
+    auto ms = [](auto d) {
+      return std::chrono::duration<double, std::milli>(d).count();
+    };
+    llvm::errs() << llvm::formatv(
+        "compile: {0:f2} ms ({1}), first call: {2:f2} ms\n",
+        ms(compiled - start),
+        (*module)->codeSource() == CodeSource::DiskCache ? "disk cache"
+                                                         : "compiled",
+        ms(called - compiled));
+  }
+
+  // Written arguments (out=) are results too: they come back in place.
+  llvm::SmallVector<HostArray> outputs;
+  for (const Result &r : results)
+    outputs.push_back(toHostArray(r.buffer));
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create " + outputDir + ": " + ec.message());
+    for (auto [i, a] : llvm::enumerate(outputs)) {
+      llvm::SmallString<256> path(outputDir);
+      llvm::sys::path::append(path, "out" + std::to_string(i) + ".npy");
+      if (llvm::Error e = writeNpy(path, a))
+        return fail(llvm::toString(std::move(e)));
+    }
+    for (auto [i, type] : llvm::enumerate(sig->args)) {
+      if (!type.isWritten)
+        continue;
+      llvm::SmallString<256> path(outputDir);
+      llvm::sys::path::append(path, "arg" + std::to_string(i) + ".npy");
+      if (llvm::Error e = writeNpy(path, arrays[i]))
+        return fail(llvm::toString(std::move(e)));
+    }
+  }
+  if (print || outputDir.empty()) {
+    for (auto [i, a] : llvm::enumerate(outputs)) {
+      llvm::outs() << "out" << i << " (" << dtypeName(a.dtype()) << ", shape "
+                   << shapeToString(a.shape()) << "):\n";
+      printArray(llvm::outs(), a);
+      llvm::outs() << "\n";
+    }
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "ptensor-runner: JIT-execute a function of a ptensor module\n");
+  return run();
+}
