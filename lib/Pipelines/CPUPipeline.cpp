@@ -1,11 +1,13 @@
 //===- CPUPipeline.cpp - ptensor-to-cpu-pipeline --------------------------===//
 
 #include "ptensor/Pipelines/Pipelines.h"
+#include "PipelineStages.h"
 
 #include "ptensor/Conversion/Passes.h"
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,10 +34,7 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
-/// One-shot bufferization with fully dynamic strided layouts at function
-/// boundaries (any strides, 0 and negative included), then deallocation of
-/// temporaries.
-static void addBufferization(OpPassManager &pm) {
+void mlir::ptensor::addBufferization(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -54,6 +53,10 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   addBufferization(pm);
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  addHostToLLVM(pm, /*withGPULaunches=*/false);
+}
+
+void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -61,6 +64,9 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // gpu.alloc/launch_func/... need the memref types they were written with.
+  if (withGPULaunches)
+    pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcOptions;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
@@ -73,4 +79,8 @@ void mlir::ptensor::registerPTensorPipelines() {
       "ptensor-to-cpu-pipeline",
       "Lowers ptensor ops on host data to the LLVM dialect (fused loops)",
       buildPTensorToCPUPipeline);
+  PassPipelineRegistration<PTensorToNVVMPipelineOptions>(
+      "ptensor-to-nvvm-pipeline",
+      "Lowers ptensor ops to LLVM host code with embedded CUDA kernels",
+      buildPTensorToNVVMPipeline);
 }

@@ -28,4 +28,36 @@ def ConvertPTensorToLinalg : Pass<"convert-ptensor-to-linalg", "ModuleOp"> {
     "::mlir::tensor::TensorDialect"];
 }
 
+def ConvertPTensorLinalgToGPU
+    : Pass<"convert-ptensor-linalg-to-gpu", "ModuleOp"> {
+  let summary = "Turns the fused loops of device functions into GPU kernels";
+  let description = [{
+    In every function marked `ptensor.device` (convert-ptensor-to-linalg marks
+    the functions whose ptensors live on `cuda`), after bufferization:
+    - each elementwise `linalg.generic` on memrefs becomes one `gpu.launch`
+      over the flattened iteration space: a 1-D grid of `block-size`-thread
+      blocks (at most `max-blocks`, so that the grid fits the device in one
+      or two waves) runs a grid-stride loop; each linear index is split into
+      the loop indices, inputs are loaded through their indexing maps
+      (broadcast dims read index 0) from memrefs of any strides (zero and
+      negative included), the generic's body is inlined and the results are
+      stored. Index math is 32-bit when the element count and every
+      operand's extent fit in 31 bits (checked at run time; a 64-bit kernel
+      handles larger tensors);
+    - `memref.copy` (out= writes) becomes such a kernel too;
+    - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`
+      (served by libptensor_runtime's caching allocator).
+    Kernels are outlined by `gpu-kernel-outlining` afterwards.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "unsigned", "256",
+           "Threads per block">,
+    Option<"maxBlocks", "max-blocks", "unsigned", "1056",
+           "Largest grid (H100: 132 SMs x 8 resident 256-thread blocks)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
 #endif // PTENSOR_CONVERSION_PASSES_TD

@@ -5,6 +5,8 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <string>
+
 namespace mlir {
 class OpPassManager;
 namespace ptensor {
@@ -17,10 +19,6 @@ struct PTensorToCPUPipelineOptions
       llvm::cl::desc("Largest producer body recomputed by fusion for extra "
                      "users (0 fuses single-use producers only)"),
       llvm::cl::init(16)};
-  PassOptions::Option<bool> cInterface{
-      *this, "c-interface",
-      llvm::cl::desc("Emit _mlir_ciface_ wrappers for public functions"),
-      llvm::cl::init(true)};
 };
 
 /// ptensor ops on host data down to the LLVM dialect: promote-types, layout,
@@ -34,7 +32,52 @@ void buildPTensorToCPUPipeline(OpPassManager &pm,
 void buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
                                        unsigned maxRecomputeOps);
 
-/// Registers `ptensor-to-cpu-pipeline` (and the GPU pipeline when built).
+/// Options of `ptensor-to-nvvm-pipeline`.
+struct PTensorToNVVMPipelineOptions
+    : public PassPipelineOptions<PTensorToNVVMPipelineOptions> {
+  PassOptions::Option<unsigned> maxRecomputeOps{
+      *this, "max-recompute-ops",
+      llvm::cl::desc("Largest producer body recomputed by fusion"),
+      llvm::cl::init(16)};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("GPU architecture"), llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX version feature (>= +ptx78)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel format embedded in the host code: bin (cubin, "
+                     "needs ptxas), isa (PTX text) or fatbin"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit (ptxas, libdevice); default $CUDA_HOME or "
+                     "/usr/local/cuda"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      llvm::cl::init(3)};
+  PassOptions::Option<unsigned> blockSize{
+      *this, "block-size", llvm::cl::desc("Threads per block"),
+      llvm::cl::init(256)};
+  PassOptions::Option<unsigned> maxBlocks{
+      *this, "max-blocks", llvm::cl::desc("Largest grid of a kernel"),
+      llvm::cl::init(1056)};
+};
+
+/// ptensor ops down to LLVM host code with embedded CUDA kernels: functions
+/// whose ptensors live on "cuda" run every fused elementwise group as a
+/// kernel (device memory from libptensor_runtime), host functions run as
+/// loops. The kernels go through NVVM to PTX and, with format=bin, to a
+/// cubin by the toolkit's ptxas (an error naming the path when missing).
+void buildPTensorToNVVMPipeline(OpPassManager &pm,
+                                const PTensorToNVVMPipelineOptions &options);
+
+/// The CUDA toolkit directory `option` resolves to ($CUDA_HOME, then
+/// /usr/local/cuda, when empty).
+std::string resolveCudaPath(llvm::StringRef option);
+
+/// Registers `ptensor-to-cpu-pipeline` and `ptensor-to-nvvm-pipeline`.
 void registerPTensorPipelines();
 
 } // namespace ptensor

@@ -47,8 +47,28 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
 namespace {
 struct ConvertPTensorToLinalgPass
     : public ptensor::impl::ConvertPTensorToLinalgBase<ConvertPTensorToLinalgPass> {
+  /// Marks the functions whose ptensors live on a GPU with
+  /// `ptensor.device`: the types that say so are gone after conversion.
+  void markDeviceFunctions() {
+    getOperation().walk([&](func::FuncOp f) {
+      StringAttr device;
+      auto visit = [&](Type t) {
+        if (auto pt = dyn_cast<PTensorType>(t); pt && pt.isOnGPU())
+          device = pt.getDevice();
+      };
+      llvm::for_each(f.getArgumentTypes(), visit);
+      llvm::for_each(f.getResultTypes(), visit);
+      f.walk([&](Operation *op) {
+        llvm::for_each(op->getResultTypes(), visit);
+      });
+      if (device)
+        f->setAttr("ptensor.device", device);
+    });
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    markDeviceFunctions();
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<PTensorDialect>();

@@ -11,7 +11,9 @@ A case on disk (exported) is a directory with
   expected0.npy ...      one per result: float64 for float dtypes (the
                          reference before rounding), the exact dtype otherwise
   case.json              {"name", "func", "num_inputs", "outputs": [spec...]}
-where an output spec is {"dtype", "ulps", "atol", "desc"}.
+where an output spec is {"dtype", "ulps", "atol", "ftz", "desc"}: floats
+match within ulps * ulp(expected) + atol; ftz accepts 0 for expected values
+below the smallest normal (non-exact kinds).
 """
 
 import json
@@ -111,13 +113,17 @@ def compare(got, expected, spec, inputs_at=None, limit=4):
     same = (g == e) | (gn & en)
     # Infinities count as one spacing beyond the largest finite value, so a
     # result that overflows at the rounding boundary is within tolerance.
-    big = max_finite(dt) + ulp(max_finite(dt), dt)
-    gc = np.where(np.isinf(g), np.sign(g) * big, g)
-    ec = np.where(np.isinf(e), np.sign(e) * big, e)
+    mf = max_finite(dt)
+    gi, ei = np.isinf(g), np.isinf(e)
+    gc = np.where(gi, np.sign(g) * mf, g)
+    ec = np.where(ei, np.sign(e) * mf, e)
     with np.errstate(invalid="ignore", over="ignore"):
-        err = np.abs(gc - ec)
+        err = np.abs(gc - ec) + np.where(gi != ei, ulp(mf, dt), 0.0)
         tol = spec.get("ulps", 0.0) * ulp(e, dt) + spec.get("atol", 0.0)
         close = (err <= tol) & ~gn & ~en
+        if spec.get("ftz"):
+            # Non-exact kinds may flush results below the smallest normal.
+            close |= (g == 0) & (np.abs(e) < 2.0 ** FLOAT_FORMATS[dt][1])
     bad = ~(same | close)
     with np.errstate(invalid="ignore", divide="ignore"):
         ulps_off = err / ulp(e, dt)

@@ -380,8 +380,9 @@ def tolerance(category, dt):
     if category == "exact":
         return {"ulps": 0.0, "atol": 0.0}
     if dt in ("f16", "bf16"):
-        return {"ulps": 1.0, "atol": 0.0}
-    return {"ulps": {"basic": 1.0, "transc": 4.0}.get(category, category), "atol": 0.0}
+        return {"ulps": 1.0, "atol": 0.0, "ftz": True}
+    return {"ulps": {"basic": 1.0, "transc": 4.0}.get(category, category), "atol": 0.0,
+            "ftz": True}
 
 
 # ---------------------------------------------------------------------------
@@ -483,7 +484,8 @@ class Func:
                 assert d is None or d == s, (data.shape, type_.shape)
         v = Value("%%arg%d" % len(self.args), type_, data, frozenset(),
                   desc="arg%d" % len(self.args))
-        save = np.asfortranarray(data) if order == "F" else np.ascontiguousarray(data)
+        # (np.ascontiguousarray would turn a 0-d array into a 1-d one.)
+        save = np.array(data, order="F" if order == "F" else "C", copy=True)
         self.args.append((v, save))
         return v
 
@@ -496,7 +498,10 @@ class Func:
     def _float_result(self, name, ttype, exact, category, desc, sources, deps):
         dt = ttype.dtype
         ref = round_to(exact, dt)
-        return Value(name, ttype, ref, deps, exact=np.asarray(exact, np.float64),
+        exact = np.asarray(exact, np.float64)
+        # Beyond the overflow threshold the correctly rounded result is inf.
+        exact = np.where(np.isinf(to_f64(ref)) & np.isfinite(exact), to_f64(ref), exact)
+        return Value(name, ttype, ref, deps, exact=exact,
                      tol=tolerance(category, dt), desc=desc, sources=sources)
 
     def _result(self, name, ttype, ref, desc, sources, deps):
@@ -795,7 +800,8 @@ def _inputs_at(v, shape):
 def expected_of(v):
     """(expected array, spec) of a result Value."""
     if kind(v.dtype) == "f":
-        spec = {"dtype": v.dtype, "ulps": v.tol["ulps"], "atol": v.tol["atol"]}
+        spec = {"dtype": v.dtype, "ulps": v.tol["ulps"], "atol": v.tol["atol"],
+                "ftz": v.tol.get("ftz", False)}
         return np.asarray(v.exact, np.float64), spec
     return np.asarray(v.ref, NP[v.dtype]), {"dtype": v.dtype, "ulps": 0, "atol": 0}
 
@@ -948,10 +954,18 @@ def spec(dt, category="exact", desc="", ulps=None, atol=0.0):
         t = tolerance(category, dt)
         if ulps is not None:
             t["ulps"] = ulps
-        return {"dtype": dt, "ulps": t["ulps"], "atol": atol or t["atol"], "desc": desc}
+        return {"dtype": dt, "ulps": t["ulps"], "atol": atol or t["atol"],
+                "ftz": t.get("ftz", False), "desc": desc}
     return {"dtype": dt, "ulps": 0, "atol": 0, "desc": desc}
 
 
-def _tail(text, n=1500):
-    text = text.strip()
-    return text if len(text) <= n else "..." + text[-n:]
+def _tail(text, n=600):
+    """The essential lines of a runner log: its error lines, else the end."""
+    lines = [l.strip() for l in text.strip().splitlines()]
+    if "Stack dump:" in text:  # a crash: name the first ptensor frames
+        frames = [re.sub(r"^#\d+ 0x[0-9a-f]+ ", "", l) for l in lines if re.match(r"#\d+ ", l)]
+        ours = [f for f in frames if "ptensor" in f and "main" not in f][:2]
+        return "CRASH in " + ("\n      ".join(f[:300] for f in ours) or (frames[:3] and frames[3]))
+    errs = [l for l in lines if "error" in l.lower() or "note: see current" in l]
+    text = "\n      ".join(errs[:3]) if errs else "\n      ".join(lines[-4:])
+    return text if len(text) <= n else text[:n] + "..."

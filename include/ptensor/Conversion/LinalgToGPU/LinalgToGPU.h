@@ -1,0 +1,18 @@
+//===- LinalgToGPU.h - elementwise loops of device functions to kernels -===//
+
+#ifndef PTENSOR_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
+#define PTENSOR_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::ptensor {
+
+#define GEN_PASS_DECL_CONVERTPTENSORLINALGTOGPU
+#include "ptensor/Conversion/Passes.h.inc"
+
+/// The attribute naming the device of a function lowered for a GPU.
+inline constexpr llvm::StringLiteral kDeviceAttrName = "ptensor.device";
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_CONVERSION_LINALGTOGPU_LINALGTOGPU_H

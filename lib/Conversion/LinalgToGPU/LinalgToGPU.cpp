@@ -1,0 +1,115 @@
+//===- LinalgToGPU.cpp - the convert-ptensor-linalg-to-gpu pass -----------===//
+
+#include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
+
+#include "ElementwiseKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_CONVERTPTENSORLINALGTOGPU
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+/// A strided copy as an elementwise generic (then lowered like the others).
+static linalg::GenericOp copyAsGeneric(RewriterBase &rewriter,
+                                       memref::CopyOp copy) {
+  rewriter.setInsertionPoint(copy);
+  auto rank = cast<MemRefType>(copy.getTarget().getType()).getRank();
+  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, copy.getLoc(), TypeRange(), copy.getSource(), copy.getTarget(),
+      ArrayRef<AffineMap>{id, id}, iterators,
+      [](OpBuilder &b, Location loc, ValueRange args) {
+        linalg::YieldOp::create(b, loc, args[0]);
+      });
+  rewriter.eraseOp(copy);
+  return generic;
+}
+
+/// Runs `build` in the async form gpu-to-llvm lowers: on a fresh stream
+/// (`gpu.wait async`) that is synchronized right after (`gpu.wait`).
+static void onStream(RewriterBase &rewriter, Location loc,
+                     function_ref<Value(Value token)> build) {
+  Type tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+  Value token =
+      gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange()).getAsyncToken();
+  Value done = build(token);
+  gpu::WaitOp::create(rewriter, loc, Type(), done);
+}
+
+/// Device memory for every allocation of a device function.
+static void convertAllocations(RewriterBase &rewriter, func::FuncOp f) {
+  Type tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+  f.walk([&](memref::AllocOp alloc) {
+    rewriter.setInsertionPoint(alloc);
+    Value memref;
+    onStream(rewriter, alloc.getLoc(), [&](Value token) {
+      auto gpuAlloc = gpu::AllocOp::create(
+          rewriter, alloc.getLoc(), alloc.getType(), tokenType, token,
+          alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+          /*hostShared=*/false);
+      memref = gpuAlloc.getMemref();
+      return gpuAlloc.getAsyncToken();
+    });
+    rewriter.replaceOp(alloc, memref);
+  });
+  f.walk([&](memref::DeallocOp dealloc) {
+    rewriter.setInsertionPoint(dealloc);
+    onStream(rewriter, dealloc.getLoc(), [&](Value token) {
+      return gpu::DeallocOp::create(rewriter, dealloc.getLoc(), tokenType,
+                                    token, dealloc.getMemref())
+          .getAsyncToken();
+    });
+    rewriter.eraseOp(dealloc);
+  });
+}
+
+namespace {
+struct ConvertPTensorLinalgToGPUPass
+    : public ptensor::impl::ConvertPTensorLinalgToGPUBase<
+          ConvertPTensorLinalgToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    IRRewriter rewriter(&getContext());
+    KernelConfig config{blockSize, maxBlocks};
+    bool anyDevice = false;
+    WalkResult result = module.walk([&](func::FuncOp f) {
+      if (!f->hasAttr(kDeviceAttrName))
+        return WalkResult::advance();
+      anyDevice = true;
+      SmallVector<memref::CopyOp> copies;
+      f.walk([&](memref::CopyOp c) { copies.push_back(c); });
+      for (memref::CopyOp c : copies)
+        copyAsGeneric(rewriter, c);
+      SmallVector<linalg::GenericOp> generics;
+      f.walk([&](linalg::GenericOp g) { generics.push_back(g); });
+      for (linalg::GenericOp g : generics) {
+        if (failed(convertGenericToKernel(rewriter, g, config))) {
+          g.emitError("cannot turn this loop nest into a GPU kernel: "
+                      "expected an elementwise linal.generic on memrefs");
+          return WalkResult::interrupt();
+        }
+      }
+      convertAllocations(rewriter, f);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+    if (anyDevice)
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      UnitAttr::get(&getContext()));
+  }
+};
+} // namespace

@@ -1,0 +1,63 @@
+//===- GPUPipeline.cpp - ptensor-to-nvvm-pipeline -------------------------===//
+
+#include "ptensor/Pipelines/Pipelines.h"
+#include "PipelineStages.h"
+
+#include "ptensor/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+std::string mlir::ptensor::resolveCudaPath(llvm::StringRef option) {
+  if (!option.empty())
+    return option.str();
+  if (const char *home = std::getenv("CUDA_HOME"))
+    return home;
+  return "/usr/local/cuda";
+}
+
+void mlir::ptensor::buildPTensorToNVVMPipeline(
+    OpPassManager &pm, const PTensorToNVVMPipelineOptions &options) {
+  buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps);
+  addBufferization(pm);
+  pm.addPass(createLinalgGeneralizeNamedOpsPass());
+  pm.addPass(createConvertPTensorLinalgToGPU(
+      ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks}));
+  // Host functions (and what is left on the host) become loops.
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createLowerAffinePass());
+  // Kernels: math goes to libdevice (__nv_*), index math stays 64-bit at
+  // the memref level (loop indices were narrowed where it pays).
+  pm.addPass(createConvertMathToFuncs());
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Host.
+  addHostToLLVM(pm, /*withGPULaunches=*/true);
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = resolveCudaPath(options.cudaPath);
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}

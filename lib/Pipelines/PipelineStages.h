@@ -1,0 +1,23 @@
+//===- PipelineStages.h - stages shared by the CPU and GPU pipelines ------===//
+
+#ifndef PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H
+#define PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H
+
+namespace mlir {
+class OpPassManager;
+namespace ptensor {
+
+/// One-shot bufferization with fully dynamic strided layouts at function
+/// boundaries (any strides, 0 and negative included), then deallocation of
+/// temporaries.
+void addBufferization(OpPassManager &pm);
+
+/// Host code (scf/memref/arith/math/func/cf, and gpu launches and
+/// allocations when `withGPULaunches`) to the LLVM dialect; math functions
+/// without an LLVM intrinsic become libm calls.
+void addHostToLLVM(OpPassManager &pm, bool withGPULaunches);
+
+} // namespace ptensor
+} // namespace mlir
+
+#endif // PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H

@@ -1,0 +1,39 @@
+"""ptensor: compiled elementwise kernels for numpy arrays (host) and
+torch/CuPy CUDA arrays (GPU), from the ptensor MLIR dialect.
+
+Array API functions (`ptensor.add`, `ptensor.exp`, `ptensor.less`,
+`ptensor.where`, ...) build one-op kernels; `@ptensor.pointwise` traces a
+scalar Python function into a `ptensor.pointwise` kernel (FlagGems'
+`pointwise_dynamic`). Kernels are compiled by ptensor-compile and cached in
+memory and on disk (PTENSOR_CACHE_DIR), keyed by the IR and the target only,
+so a cache filled here runs on a machine without the compiler.
+"""
+
+from ._errors import (BroadcastError, CompileError, DeviceError, DTypeError, OverlapError,
+                      PTensorError, RuntimeUnavailableError, TraceError)
+from ._arrays import StridedBuffer
+from ._compiler import CACHE_VERSION, cache_dir, compile_ir, compiler_version, find_compiler
+from ._ffi import Function, Library
+from ._runtime import cuda_available
+from ._ops import *  # noqa: F401,F403
+from ._ops import __all__ as _ops_all
+from . import math  # noqa: F401
+from ._pointwise import PointwiseFunction, pointwise
+
+__version__ = "0.1.0"
+
+
+def compile_module(ir, target="cpu"):
+    """Compiles MLIR text with public func.func's over ptensor values (or
+    loads it from the cache) and returns the Library; its functions are
+    callable with arrays and scalars: `compile_module(ir)["f"](x, y)`."""
+    return compile_ir(ir, target)
+
+
+__all__ = list(_ops_all) + [
+    "BroadcastError", "CompileError", "DeviceError", "DTypeError", "OverlapError",
+    "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",
+    "CACHE_VERSION", "cache_dir", "compile_ir", "compile_module", "compiler_version",
+    "find_compiler", "Function", "Library", "cuda_available", "math", "pointwise",
+    "PointwiseFunction",
+]

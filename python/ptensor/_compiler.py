@@ -1,0 +1,184 @@
+"""Compiling generated IR with ptensor-compile, and the on-disk kernel cache.
+
+`compile_ir(ir, target, chip)` returns a loaded `Library` (see _ffi.py) for
+the IR text. Compiled libraries are cached
+
+  * in memory, per process, by the same key, and
+  * on disk, in `cache_dir()` (PTENSOR_CACHE_DIR, or ~/.cache/ptensor/python),
+    as `<key>.so` next to `<key>.mlir` (the IR, for inspection).
+
+The key is sha256 of the IR text, the target ("cpu"/"cuda"), the chip (cuda
+only) and CACHE_VERSION, a constant of this package: it does not depend on
+the machine or the compiler build, so a cache filled on a machine with the
+compiler can be copied to (or shared with) a machine without one, e.g. a GPU
+host without LLVM. Where the compiler is present, a cached library older than
+the compiler binary is rebuilt, so that a development cache never serves code
+of an old compiler.
+
+Writes are atomic (temporary file + os.replace), so concurrent processes may
+share one cache directory.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+
+from ._errors import CompileError
+
+#: Bump when the generated IR's meaning or the library ABI changes in a way
+#: the IR text does not show (e.g. a new calling convention).
+CACHE_VERSION = "1"
+
+#: The CUDA architecture kernels are compiled for, unless PTENSOR_CUDA_CHIP.
+DEFAULT_CHIP = "sm_90"
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_lock = threading.RLock()
+_loaded = {}  # key -> Library
+
+
+def _executable(path):
+    return bool(path) and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+#: The build/ of the source tree this package lives in (python/ptensor).
+_SOURCE_BUILD_DIR = os.path.normpath(os.path.join(_PKG_DIR, "..", "..", "build"))
+
+
+def find_compiler():
+    """Path of ptensor-compile, or None: $PTENSOR_COMPILE, then
+    $PTENSOR_BUILD_DIR/bin, then PATH, then the source tree's build/bin."""
+    env = os.environ.get("PTENSOR_COMPILE")
+    if env:
+        # An explicit setting wins; a wrong one is not silently replaced.
+        return env if _executable(env) else None
+    build = os.environ.get("PTENSOR_BUILD_DIR")
+    if build and _executable(os.path.join(build, "bin", "ptensor-compile")):
+        return os.path.join(build, "bin", "ptensor-compile")
+    found = shutil.which("ptensor-compile")
+    if found:
+        return found
+    p = os.path.join(_SOURCE_BUILD_DIR, "bin", "ptensor-compile")
+    return p if _executable(p) else None
+
+
+def cache_dir():
+    """The on-disk kernel cache directory (created on demand)."""
+    d = os.environ.get("PTENSOR_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "ptensor", "python")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def chip_for(target):
+    if target != "cuda":
+        return ""
+    return os.environ.get("PTENSOR_CUDA_CHIP", DEFAULT_CHIP)
+
+
+def cache_key(ir, target, chip=None):
+    """The machine-independent key of a compiled library."""
+    if chip is None:
+        chip = chip_for(target)
+    h = hashlib.sha256()
+    for part in ("ptensor-python-cache", CACHE_VERSION, target, chip if target == "cuda" else ""):
+        h.update(part.encode())
+        h.update(b"\0")
+    h.update(ir.encode())
+    return h.hexdigest()
+
+
+def _run_compiler(compiler, ir, target, chip, dest):
+    """Compiles `ir` to the shared library `dest` (atomically)."""
+    d = os.path.dirname(dest)
+    fd, src = tempfile.mkstemp(prefix=".ptensor-", suffix=".mlir", dir=d)
+    tmp_so = src[:-5] + ".so"
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(ir)
+        cmd = [compiler, src, "-o", tmp_so, "--target=" + target]
+        if target == "cuda":
+            cmd.append("--chip=" + chip)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        except OSError as e:
+            raise CompileError("could not run %s: %s" % (compiler, e), "", ir, cmd) from None
+        except subprocess.TimeoutExpired:
+            raise CompileError("ptensor-compile timed out after 900 s", "", ir, cmd) from None
+        if proc.returncode != 0 or not os.path.exists(tmp_so):
+            stderr = (proc.stderr or "").strip()
+            # Name the diagnostics by the cached IR path, not the temporary one.
+            stderr = stderr.replace(src, os.path.join(d, os.path.basename(dest)[:-3] + ".mlir"))
+            raise CompileError(
+                "ptensor-compile failed (exit status %d):\n%s" % (proc.returncode, stderr),
+                stderr, ir, cmd)
+        os.replace(tmp_so, dest)
+    finally:
+        for p in (src, tmp_so):
+            try:
+                os.unlink(p)
+            except FileNotFoundError:
+                pass
+
+
+def _write_atomic(path, text):
+    fd, tmp = tempfile.mkstemp(prefix=".ptensor-", dir=os.path.dirname(path))
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def library_path(ir, target):
+    """Where the compiled library of `ir` lives (or would live) in the cache."""
+    return os.path.join(cache_dir(), cache_key(ir, target) + ".so")
+
+
+def compile_ir(ir, target="cpu"):
+    """The loaded Library of `ir` for `target` ("cpu" or "cuda"), compiling
+    it unless a current one is cached. Raises CompileError."""
+    from ._ffi import Library  # late: _ffi imports this module
+
+    if target not in ("cpu", "cuda"):
+        raise ValueError("target must be 'cpu' or 'cuda', got %r" % (target,))
+    chip = chip_for(target)
+    key = cache_key(ir, target, chip)
+    with _lock:
+        lib = _loaded.get(key)
+        if lib is not None:
+            return lib
+        path = os.path.join(cache_dir(), key + ".so")
+        compiler = find_compiler()
+        stale = False
+        if os.path.exists(path) and compiler is not None:
+            try:
+                stale = os.path.getmtime(compiler) > os.path.getmtime(path)
+            except OSError:
+                stale = False
+        if not os.path.exists(path) or stale:
+            if compiler is None:
+                raise CompileError(
+                    "ptensor-compile not found; set PTENSOR_COMPILE to its path, set "
+                    "PTENSOR_BUILD_DIR to a build directory containing bin/ptensor-compile, "
+                    "or put it on PATH. No cached kernel %s.so (target %s) is in the cache "
+                    "directory %s (PTENSOR_CACHE_DIR); compile it on a machine with the "
+                    "compiler and copy the cache." % (key, target, cache_dir()), "", ir)
+            _write_atomic(path[:-3] + ".mlir", ir)
+            _run_compiler(compiler, ir, target, chip, path)
+        lib = Library(path, target)
+        _loaded[key] = lib
+        return lib
+
+
+def compiler_version():
+    """`ptensor-compile --version`, or None without a compiler."""
+    c = find_compiler()
+    if c is None:
+        return None
+    try:
+        return subprocess.run([c, "--version"], capture_output=True, text=True,
+                              timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None

@@ -1,0 +1,276 @@
+"""Calling functions of a library built by ptensor-compile, through ctypes.
+
+The ABI (tools/ptensor-compile): the library exports the JSON
+`ptensor_module_signature` and, per function `f`,
+
+    void _mlir_ciface_f(RES *res, DESC *arg0, ..., <scalar by value>, ...)
+
+where DESC of a rank-r tensor is {void *allocated; void *aligned; int64_t
+offset; int64_t sizes[r]; int64_t strides[r];} (strides in elements), RES
+is omitted without results, one DESC for one result and a struct of DESCs
+for several. Results are freshly allocated (malloc on the host,
+mgpuMemAlloc on the GPU) unless `allocated` is one of the arguments' base
+pointers (a view of an argument).
+"""
+
+import ctypes
+import json
+import threading
+
+import numpy as np
+
+from . import _arrays as A
+from . import _dtypes as D
+from . import _runtime as R
+from ._errors import BroadcastError, DeviceError, DTypeError, OverlapError
+
+_desc_lock = threading.Lock()
+_desc_types = {}
+
+
+def desc_type(rank):
+    """The ctypes struct of a rank-`rank` memref descriptor."""
+    with _desc_lock:
+        t = _desc_types.get(rank)
+        if t is None:
+            t = type("MemRefDescriptor%d" % rank, (ctypes.Structure,), {
+                "_fields_": [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                             ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),
+                             ("strides", ctypes.c_int64 * rank)]})
+            _desc_types[rank] = t
+        return t
+
+
+_SCALAR_CTYPES = {
+    "i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
+    "i64": ctypes.c_int64, "ui8": ctypes.c_uint8, "ui16": ctypes.c_uint16,
+    "ui32": ctypes.c_uint32, "ui64": ctypes.c_uint64, "index": ctypes.c_int64,
+    "f16": ctypes.c_uint16, "bf16": ctypes.c_uint16, "f32": ctypes.c_float,
+    "f64": ctypes.c_double,
+}
+
+
+def scalar_to_c(dt, value):
+    """The by-value C argument of a scalar (f16/bf16 as their bits)."""
+    if dt == "f16":
+        return int(np.array(value, dtype=np.float16).view(np.uint16))
+    if dt == "bf16":
+        return int(np.array(value, dtype=np.float32).astype(D.BFLOAT16).view(np.uint16))
+    if D.kind(dt) in ("s", "u") and dt != "index" and not isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def fill_desc(t, rank=None):
+    """A descriptor of Tensor `t`: allocated = aligned = the lowest address
+    of the view, offset = element 0's distance from it."""
+    rank = t.ndim if rank is None else rank
+    d = desc_type(rank)()
+    base, off = t.base_and_offset()
+    d.allocated = d.aligned = base
+    d.offset = off
+    for i in range(rank):
+        d.sizes[i] = t.shape[i]
+        d.strides[i] = t.strides[i]
+    return d
+
+
+def has_internal_overlap(t):
+    return any(n > 1 and s == 0 for n, s in zip(t.shape, t.strides))
+
+
+def same_view(a, b):
+    return (a.ptr == b.ptr and a.dtype == b.dtype and a.shape == b.shape
+            and a.strides == b.strides)
+
+
+def check_written(args, written, name="argument"):
+    """TensorIterator's check_mem_overlap (lib/JIT/ArgumentCheck.cpp): a
+    written tensor must not have zero strides nor partially overlap another
+    argument; the very same view (in-place `a = a + b`) is fine."""
+    for i in written:
+        out = args[i]
+        if has_internal_overlap(out):
+            raise OverlapError(
+                "%s #%d is written but has zero strides (several indices share one "
+                "element); pass a tensor with its own memory" % (name, i))
+        lo, hi = out.byte_range()
+        for j, other in enumerate(args):
+            if j == i or not isinstance(other, A.Tensor) or other.device != out.device:
+                continue
+            olo, ohi = other.byte_range()
+            if lo < ohi and olo < hi and not same_view(out, other):
+                raise OverlapError(
+                    "written %s #%d partially overlaps %s #%d; in-place is allowed only "
+                    "on the very same view" % (name, i, name, j))
+
+
+class RawResult:
+    """One result descriptor as returned, and whether we must free it."""
+
+    __slots__ = ("allocated", "aligned", "offset", "sizes", "strides", "owns")
+
+    def __init__(self, d, rank, owns):
+        self.allocated = d.allocated or 0
+        self.aligned = d.aligned or 0
+        self.offset = d.offset
+        self.sizes = [d.sizes[i] for i in range(rank)]
+        self.strides = [d.strides[i] for i in range(rank)]
+        self.owns = owns
+
+
+def _device_index(device):
+    return int(device.split(":")[1]) if ":" in device else 0
+
+
+class Function:
+    """One compiled function; call it with arrays and scalars."""
+
+    def __init__(self, library, sig):
+        self.library = library
+        self.name = sig["name"]
+        self.args = sig["args"]
+        self.results = sig["results"]
+        self.written = [i for i, a in enumerate(self.args) if a.get("written")]
+        cfunc = getattr(library.lib, "_mlir_ciface_" + self.name)
+        argtypes = []
+        self._res_type = None
+        if self.results:
+            descs = [desc_type(len(r["shape"])) for r in self.results]
+            if len(descs) == 1:
+                self._res_type = descs[0]
+            else:
+                self._res_type = type("Results_" + self.name, (ctypes.Structure,), {
+                    "_fields_": [("r%d" % i, t) for i, t in enumerate(descs)]})
+            argtypes.append(ctypes.POINTER(self._res_type))
+        for a in self.args:
+            if a["kind"] == "tensor":
+                argtypes.append(ctypes.POINTER(desc_type(len(a["shape"]))))
+            else:
+                argtypes.append(_SCALAR_CTYPES[a["dtype"]])
+        cfunc.argtypes = argtypes
+        cfunc.restype = None
+        self._cfunc = cfunc
+
+    def __repr__(self):
+        return "<ptensor.Function %s of %s>" % (self.name, self.library.path)
+
+    # -- low level: prepared Tensors and scalar values ------------------------
+
+    def call_raw(self, values):
+        """Calls with `values`: Tensors (shapes already checked) and Python
+        scalars; returns a RawResult per result."""
+        cargs = []
+        bases = set()
+        device = ""
+        keep = []
+        for a, v in zip(self.args, values):
+            if a["kind"] == "tensor":
+                d = fill_desc(v, len(a["shape"]))
+                bases.add(d.allocated or 0)
+                keep.append(d)
+                cargs.append(ctypes.byref(d))
+                device = device or v.device
+            else:
+                cargs.append(scalar_to_c(a["dtype"], v))
+        res = None
+        if self._res_type is not None:
+            res = self._res_type()
+            cargs.insert(0, ctypes.byref(res))
+        if self.library.target == "cuda":
+            A.synchronize_inputs([v for v in values if isinstance(v, A.Tensor)])
+            R.runtime().mgpuSetDefaultDevice(_device_index(device))
+        self._cfunc(*cargs)
+        del keep
+        out = []
+        if res is None:
+            return out
+        descs = [res] if len(self.results) == 1 else \
+            [getattr(res, "r%d" % i) for i in range(len(self.results))]
+        seen = set()
+        for r, d in zip(self.results, descs):
+            alloc = d.allocated or 0
+            owns = alloc != 0 and alloc not in bases and alloc not in seen
+            seen.add(alloc)
+            out.append(RawResult(d, len(r["shape"]), owns))
+        return out
+
+    # -- high level: any arrays ------------------------------------------------
+
+    def __call__(self, *args):
+        """Calls with arrays (numpy, torch, CuPy, DLPack, StridedBuffer) and
+        scalars in the order of the signature; returns the results (None, one
+        array, or a tuple) as arrays of the first tensor argument's
+        framework. Arguments are checked like lib/JIT/ArgumentCheck.cpp."""
+        if len(args) != len(self.args):
+            raise TypeError("@%s: expected %d arguments, got %d"
+                            % (self.name, len(self.args), len(args)))
+        values = []
+        framework = None
+        for i, (a, x) in enumerate(zip(self.args, args)):
+            which = "@%s: argument #%d" % (self.name, i)
+            if a["kind"] == "tensor":
+                if A.is_scalar(x):
+                    raise TypeError("%s: expected a tensor, got a scalar" % which)
+                t = A.as_tensor(x)
+                if t.dtype != a["dtype"]:
+                    raise DTypeError("%s: expected dtype %s, got %s" % (which, a["dtype"],
+                                                                        t.dtype))
+                if t.ndim != len(a["shape"]):
+                    raise BroadcastError("%s: expected rank %d, got rank %d with shape %s"
+                                         % (which, len(a["shape"]), t.ndim,
+                                            D.format_shape(t.shape)))
+                for d, (want, got) in enumerate(zip(a["shape"], t.shape)):
+                    if want >= 0 and want != got:
+                        raise BroadcastError(
+                            "%s: expected shape %s, got %s (dimension %d differs)"
+                            % (which, D.format_shape(["?" if s < 0 else s for s in a["shape"]]),
+                               D.format_shape(t.shape), d))
+                want_dev = a.get("device", "") or ""
+                if t.device != want_dev:
+                    raise DeviceError("%s: expected %s memory, got %s"
+                                      % (which, want_dev or "host", t.device or "host"))
+                framework = framework or t.framework
+                values.append(t)
+            else:
+                if not A.is_scalar(x):
+                    raise TypeError("%s: expected a scalar, got %s" % (which, type(x).__name__))
+                values.append(A.scalar_arg(x, a["dtype"])[1])
+        check_written(values, self.written, "argument")
+        raws = self.call_raw(values)
+        outs = []
+        for r, raw in zip(self.results, raws):
+            outs.append(A.make_result(raw.allocated, raw.aligned, raw.offset, raw.sizes,
+                                      raw.strides, r["dtype"], r.get("device", "") or "",
+                                      framework or "numpy", raw.owns))
+        if not outs:
+            return None
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+class Library:
+    """A loaded library of ptensor-compile with its signature."""
+
+    def __init__(self, path, target):
+        self.path = path
+        self.target = target
+        if target == "cuda":
+            R.runtime()  # its mgpu* symbols must be global before the kernels load
+        self.lib = ctypes.CDLL(path)
+        sym = ctypes.c_char.in_dll(self.lib, "ptensor_module_signature")
+        text = ctypes.string_at(ctypes.addressof(sym)).decode()
+        self.signature = json.loads(text)
+        self.functions = {f["name"]: Function(self, f) for f in self.signature["functions"]}
+
+    def __getitem__(self, name):
+        return self.functions[name]
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["functions"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self):
+        return "<ptensor.Library %s (%s): %s>" % (self.path, self.target,
+                                                  ", ".join(self.functions))

@@ -1,0 +1,164 @@
+"""The meta step on concrete arrays (TensorIterator in small): broadcast
+shape, placement, dimension order and coalescing.
+
+Broadcasting happens here, as zero strides, so every tensor operand of a
+kernel has the task shape and the compiled code's run-time broadcast checks
+always pass (a failing one would stop the process; here it is an exception).
+Dimensions are then reordered outer-to-inner by the operands' strides (when
+they agree, else kept row-major) and adjacent dimensions that are contiguous
+in every operand are merged: all-contiguous operands of any shape run as one
+rank-1 kernel, so kernels are compiled per coalesced rank, not per shape.
+Results computed in the coalesced space are reshaped and transposed back
+(views, no copies).
+"""
+
+from . import _arrays as A
+from . import _dtypes as D
+from ._errors import BroadcastError, DeviceError
+
+
+def common_device(tensors):
+    """The device all tensors share; DeviceError (the compiler's message)
+    otherwise."""
+    device = None
+    for t in tensors:
+        if device is None:
+            device = t.device
+        elif t.device != device:
+            def name(d):
+                return '"%s"' % d if d else "host"
+            raise DeviceError("operands must be on the same device, but got %s and %s"
+                              % (name(device), name(t.device)))
+    return device or ""
+
+
+def _expanded_strides(t, shape):
+    rank = len(shape)
+    pad = rank - t.ndim
+    sh = [1] * pad + list(t.shape)
+    st = [0] * pad + list(t.strides)
+    return [0 if sh[i] == 1 else st[i] for i in range(rank)]
+
+
+def _order(strides_list, shape):
+    """Outer-to-inner dimension order (TensorIterator's reorder_dimensions):
+    a dimension with a larger stride is outer. Operands whose strides for a
+    pair are zero or equal do not vote; conflicting votes keep row-major."""
+    rank = len(shape)
+
+    def cmp(d0, d1):
+        decision = 0
+        for st in strides_list:
+            s0, s1 = abs(st[d0]), abs(st[d1])
+            if s0 == 0 or s1 == 0 or s0 == s1:
+                continue
+            v = 1 if s0 < s1 else -1  # 1: d0 is inner, swap it after d1
+            if decision == 0:
+                decision = v
+            elif decision != v:
+                raise _Conflict
+        return decision
+
+    perm = list(range(rank))
+    try:
+        for i in range(1, rank):
+            d1 = i
+            for d0 in range(i - 1, -1, -1):
+                c = cmp(perm[d0], perm[d1])
+                if c > 0:
+                    perm[d0], perm[d1] = perm[d1], perm[d0]
+                    d1 = d0
+                elif c < 0:
+                    break
+    except _Conflict:
+        return list(range(rank))
+    return perm
+
+
+class _Conflict(Exception):
+    pass
+
+
+class Plan:
+    """How one elementwise call maps onto a kernel of rank `self.rank`."""
+
+    def __init__(self, inputs, outputs, coalesce=True):
+        """`inputs`: tensor operands (Tensor); `outputs`: Tensor or None per
+        output (None: allocated by the compiled code)."""
+        self.shape = D.broadcast_shapes([t.shape for t in inputs])
+        for i, o in enumerate(outputs):
+            if o is not None and tuple(o.shape) != self.shape:
+                raise BroadcastError(
+                    "out= operand #%d has shape %s, but the broadcast shape of the inputs is %s"
+                    % (i, D.format_shape(o.shape), D.format_shape(self.shape)))
+        self.inputs = inputs
+        self.outputs = outputs
+        shape = self.shape
+        rank = len(shape)
+        in_strides = [_expanded_strides(t, shape) for t in inputs]
+        out_strides = [list(o.strides) for o in outputs if o is not None]
+        if not coalesce:
+            self.perm = list(range(rank))
+            self.groups = [[d] for d in range(rank)]
+        else:
+            self.perm = _order(out_strides + in_strides, shape) if rank > 1 else list(range(rank))
+            self.groups = self._coalesce(out_strides + in_strides)
+        self.task_shape = []
+        for g in self.groups:
+            n = 1
+            for d in g:
+                n *= shape[d]
+            self.task_shape.append(n)
+        if not self.groups:  # rank 0, or only size-1 dims: one element
+            self.task_shape = [1] if coalesce else []
+        if 0 in shape and coalesce:
+            self.task_shape = [0]
+            self.groups = None
+        self.rank = len(self.task_shape)
+        self.in_strides = in_strides
+        self.out_strides = [None if o is None else list(o.strides) for o in outputs]
+
+    def _coalesce(self, strides_list):
+        shape = self.shape
+        dims = [d for d in self.perm if shape[d] != 1]
+        groups = []
+        for d in dims:
+            if groups:
+                last = groups[-1][-1]
+                if all(st[last] == st[d] * shape[d] for st in strides_list):
+                    groups[-1].append(d)
+                    continue
+            groups.append([d])
+        return groups
+
+    def _task_strides(self, strides):
+        if self.groups is None:  # empty
+            return [1]
+        if not self.groups:
+            return [0] * self.rank
+        return [strides[g[-1]] for g in self.groups]
+
+    def input(self, i):
+        """Tensor input `i` viewed in the task space."""
+        t = self.inputs[i]
+        return A.Tensor(t.dtype, t.device, t.ptr, self.task_shape,
+                        self._task_strides(self.in_strides[i]), t.framework, t.obj, t.keep)
+
+    def output(self, i):
+        """Given output `i` viewed in the task space."""
+        o = self.outputs[i]
+        return A.Tensor(o.dtype, o.device, o.ptr, self.task_shape,
+                        self._task_strides(self.out_strides[i]), o.framework, o.obj, o.keep)
+
+    def restore(self, result):
+        """A result array of the task space as an array of the broadcast
+        shape, in the original dimension order."""
+        if self.groups is None or list(result.shape) == list(self.shape) and \
+                self.perm == list(range(len(self.shape))):
+            return A.reshape(result, self.shape)
+        permuted = [self.shape[d] for d in self.perm]
+        r = A.reshape(result, permuted)
+        inv = [0] * len(self.perm)
+        for i, d in enumerate(self.perm):
+            inv[d] = i
+        return A.permute(r, inv)

@@ -1,0 +1,2 @@
+class PointwiseFunction: pass
+def pointwise(**kw): pass

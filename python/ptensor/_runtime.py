@@ -1,0 +1,259 @@
+"""ctypes bindings of libptensor_runtime.so (GPU memory, DLPack export) and
+of the DLPack structs, for importing and exporting device arrays without
+copies. Only GPU operands need the runtime; host code never loads it.
+
+The library is found at $PTENSOR_RUNTIME_LIBRARY, $PTENSOR_BUILD_DIR/lib,
+the build/lib of the source tree this package lives in, or by the dynamic
+loader's search (ctypes.util.find_library("ptensor_runtime")). It is loaded
+with RTLD_GLOBAL before any CUDA-target kernel library, whose host code calls
+its mgpu* functions.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import threading
+
+from ._errors import RuntimeUnavailableError
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+
+# ---------------------------------------------------------------------------
+# DLPack (dlpack.h, the unversioned DLManagedTensor every framework speaks)
+# ---------------------------------------------------------------------------
+
+KDL_CPU = 1
+KDL_CUDA = 2
+KDL_CUDA_HOST = 3
+KDL_CUDA_MANAGED = 13
+
+KDL_INT, KDL_UINT, KDL_FLOAT, KDL_BFLOAT, KDL_BOOL = 0, 1, 2, 4, 6
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    pass
+
+
+DLDeleter = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor))
+DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
+                            ("deleter", DLDeleter)]
+
+MAX_RANK = 8
+
+
+class StridedDesc(ctypes.Structure):
+    """ptensor_rt_strided_desc (PTensorRuntime.h; 168 bytes)."""
+    _fields_ = [("data", ctypes.c_void_p), ("offset_elems", ctypes.c_int64),
+                ("rank", ctypes.c_int32), ("reserved0", ctypes.c_int32),
+                ("sizes", ctypes.c_int64 * MAX_RANK), ("strides", ctypes.c_int64 * MAX_RANK),
+                ("dtype_code", ctypes.c_uint8), ("dtype_bits", ctypes.c_uint8),
+                ("dtype_lanes", ctypes.c_uint16), ("device_type", ctypes.c_int32),
+                ("device_id", ctypes.c_int32), ("reserved1", ctypes.c_int32)]
+
+
+assert ctypes.sizeof(StridedDesc) == 168
+
+DLPACK_CODES = {
+    "i1": (KDL_BOOL, 8), "i8": (KDL_INT, 8), "i16": (KDL_INT, 16), "i32": (KDL_INT, 32),
+    "i64": (KDL_INT, 64), "ui8": (KDL_UINT, 8), "ui16": (KDL_UINT, 16),
+    "ui32": (KDL_UINT, 32), "ui64": (KDL_UINT, 64), "f16": (KDL_FLOAT, 16),
+    "bf16": (KDL_BFLOAT, 16), "f32": (KDL_FLOAT, 32), "f64": (KDL_FLOAT, 64),
+}
+FROM_DLPACK = {v: k for k, v in DLPACK_CODES.items()}
+
+# Python C API through ctypes (no compiled extension). Private prototypes, so
+# that other users of ctypes.pythonapi cannot change their argtypes.
+_P = ctypes.pythonapi
+_PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p,
+                                   ctypes.c_void_p)(("PyCapsule_New", _P))
+_PyCapsule_GetPointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object,
+                                          ctypes.c_char_p)(("PyCapsule_GetPointer", _P))
+_PyCapsule_IsValid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object,
+                                       ctypes.c_char_p)(("PyCapsule_IsValid", _P))
+# The destructor sees a capsule whose reference count is already 0: it must
+# not be wrapped in a Python object again, so these take a raw PyObject*.
+_RawIsValid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
+                                ctypes.c_char_p)(("PyCapsule_IsValid", _P))
+_RawGetPointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p,
+                                   ctypes.c_char_p)(("PyCapsule_GetPointer", _P))
+
+_CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+@_CapsuleDestructor
+def _capsule_destructor(capsule_ptr):
+    """Deletes a DLManagedTensor whose capsule was never consumed (a consumer
+    renames the capsule to "used_dltensor" and owns the tensor)."""
+    if _RawIsValid(capsule_ptr, b"dltensor"):
+        p = _RawGetPointer(capsule_ptr, b"dltensor")
+        m = ctypes.cast(p, ctypes.POINTER(DLManagedTensor))
+        if m.contents.deleter:
+            m.contents.deleter(m)
+
+
+def capsule_from_managed(managed_ptr):
+    """A "dltensor" PyCapsule owning the DLManagedTensor at `managed_ptr`."""
+    return _PyCapsule_New(managed_ptr, b"dltensor",
+                          ctypes.cast(_capsule_destructor, ctypes.c_void_p))
+
+
+def managed_from_capsule(capsule):
+    """The DLManagedTensor* inside a "dltensor" capsule (not consumed)."""
+    if not _PyCapsule_IsValid(capsule, b"dltensor"):
+        raise TypeError("expected a DLPack capsule named 'dltensor'")
+    p = _PyCapsule_GetPointer(capsule, b"dltensor")
+    return ctypes.cast(p, ctypes.POINTER(DLManagedTensor))
+
+
+class DLPackHolder:
+    """Hands one capsule to a consumer's from_dlpack (torch, cupy, numpy)."""
+
+    def __init__(self, capsule, device):
+        self._capsule = capsule
+        self._device = device
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        cap, self._capsule = self._capsule, None
+        if cap is None:
+            raise BufferError("the DLPack capsule was already consumed")
+        return cap
+
+    def __dlpack_device__(self):
+        return self._device
+
+
+# ---------------------------------------------------------------------------
+# libptensor_runtime.so
+# ---------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_rt = None
+_rt_error = None
+
+
+def _candidates():
+    env = os.environ.get("PTENSOR_RUNTIME_LIBRARY")
+    if env:
+        return [env]
+    names = []
+    if os.environ.get("PTENSOR_BUILD_DIR"):
+        names.append(os.path.join(os.environ["PTENSOR_BUILD_DIR"], "lib",
+                                  "libptensor_runtime.so"))
+    names.append(os.path.normpath(os.path.join(_PKG_DIR, "..", "..", "build", "lib",
+                                               "libptensor_runtime.so")))
+    found = ctypes.util.find_library("ptensor_runtime")
+    if found:
+        names.append(found)
+    return names
+
+
+def _bind(lib):
+    c = ctypes
+    sigs = {
+        "ptensor_rt_last_error": (c.c_char_p, []),
+        "ptensor_rt_cuda_available": (c.c_int, []),
+        "ptensor_rt_device_count": (c.c_int, [c.POINTER(c.c_int)]),
+        "ptensor_rt_alloc": (c.c_int, [c.c_int, c.c_size_t, c.c_void_p,
+                                       c.POINTER(c.c_void_p)]),
+        "ptensor_rt_free": (c.c_int, [c.c_void_p, c.c_void_p]),
+        "ptensor_rt_dlpack_export": (c.c_void_p, [c.POINTER(StridedDesc), c.c_void_p,
+                                                  c.c_void_p]),
+        "mgpuMemFree": (None, [c.c_void_p, c.c_void_p]),
+        "mgpuMemcpy": (None, [c.c_void_p, c.c_void_p, c.c_size_t, c.c_void_p]),
+        "mgpuStreamSynchronize": (None, [c.c_void_p]),
+        "mgpuSetDefaultDevice": (None, [c.c_int32]),
+    }
+    for name, (res, args) in sigs.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    return lib
+
+
+def runtime(required=True):
+    """The loaded runtime library, or None (required=False) when missing."""
+    global _rt, _rt_error
+    with _lock:
+        if _rt is None and _rt_error is None:
+            errors = []
+            for path in _candidates():
+                if not os.path.exists(path) and os.sep in path:
+                    errors.append("%s: no such file" % path)
+                    continue
+                try:
+                    _rt = _bind(ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL))
+                    break
+                except (OSError, AttributeError) as e:
+                    errors.append("%s: %s" % (path, e))
+            if _rt is None:
+                _rt_error = ("libptensor_runtime.so not found (set PTENSOR_RUNTIME_LIBRARY or "
+                             "PTENSOR_BUILD_DIR); tried: " + "; ".join(errors or ["nothing"]))
+    if _rt is None and required:
+        raise RuntimeUnavailableError(_rt_error)
+    return _rt
+
+
+def cuda_available():
+    """True when the runtime loads and sees a CUDA driver and device."""
+    rt = runtime(required=False)
+    return bool(rt is not None and rt.ptensor_rt_cuda_available())
+
+
+def last_error():
+    rt = runtime(required=False)
+    return rt.ptensor_rt_last_error().decode() if rt is not None else ""
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+def _release_device(ptr):
+    """DLPack deleter hook of exported results: frees the device buffer."""
+    if ptr and _rt is not None:
+        _rt.ptensor_rt_free(ptr, None)
+
+
+def export_device_buffer(allocated, aligned, offset, sizes, strides, dtype, device_id,
+                         owns):
+    """A DLPackHolder viewing device memory; when `owns`, the consumer's
+    final release frees `allocated` (memory from mgpuMemAlloc)."""
+    rt = runtime()
+    rank = len(sizes)
+    if rank > MAX_RANK:
+        raise ValueError("rank %d exceeds the runtime's maximum of %d" % (rank, MAX_RANK))
+    d = StridedDesc()
+    d.data = aligned
+    d.offset_elems = offset
+    d.rank = rank
+    for i in range(rank):
+        d.sizes[i] = sizes[i]
+        d.strides[i] = strides[i]
+    d.dtype_code, d.dtype_bits = DLPACK_CODES[dtype]
+    d.dtype_lanes = 1
+    d.device_type = KDL_CUDA
+    d.device_id = device_id
+    release = ctypes.cast(_release_device, ctypes.c_void_p) if owns else None
+    managed = rt.ptensor_rt_dlpack_export(ctypes.byref(d), release,
+                                          allocated if owns else None)
+    if not managed:
+        raise RuntimeError(last_error())
+    return DLPackHolder(capsule_from_managed(managed), (KDL_CUDA, device_id))
+
+
+def free_device(ptr):
+    if ptr:
+        runtime().ptensor_rt_free(ptr, None)

@@ -1,0 +1,245 @@
+//===- ptensor-compile.cpp - ahead-of-time compilation of ptensor modules ===//
+//
+//   ptensor-compile FILE.mlir -o OUT.so [--target=cpu|cuda] [--chip=sm_90]
+//   ptensor-compile FILE.mlir -c -o OUT.o ...
+//
+// Lowers every public function with ptensor-to-cpu-pipeline or
+// ptensor-to-nvvm-pipeline (cubins embedded), emits host object code with
+// `_mlir_ciface_NAME` entry points and a `ptensor_module_signature` JSON
+// string describing them, and links a shared library that needs only libc,
+// libm and (for cuda) libptensor_runtime at run time. Outputs are written
+// atomically: on any error nothing is left behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/InitAll.h"
+#include "ptensor/JIT/Signature.h"
+#include "ptensor/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input .mlir>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
+                                             llvm::cl::Required);
+static llvm::cl::opt<bool> objectOnly("c",
+                                      llvm::cl::desc("Emit an object file only"));
+static llvm::cl::opt<std::string>
+    target("target", llvm::cl::desc("cpu or cuda"), llvm::cl::init("cpu"));
+static llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU chip"),
+                                       llvm::cl::init("sm_90"));
+static llvm::cl::opt<std::string>
+    features("features", llvm::cl::desc("PTX feature"), llvm::cl::init("+ptx80"));
+static llvm::cl::opt<std::string>
+    runtimeDir("runtime-dir",
+               llvm::cl::desc("Directory of libptensor_runtime.so (default: "
+                              "../lib next to this tool)"));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "ptensor-compile") << message << "\n";
+  return 1;
+}
+
+/// The JSON description of the functions (see python/ptensor/_ffi.py).
+static std::string signatureJson(llvm::ArrayRef<::ptensor::jit::FunctionSignature> sigs) {
+  auto valueJson = [](const ::ptensor::jit::ValueType &v) {
+    llvm::json::Object o;
+    o["kind"] = v.isTensor ? "tensor" : "scalar";
+    o["dtype"] = v.isIndex ? "index" : ::ptensor::dtypeName(v.dtype).str();
+    if (v.isTensor) {
+      llvm::json::Array shape;
+      for (int64_t d : v.shape)
+        shape.push_back(ShapedType::isDynamic(d) ? int64_t(-1) : d);
+      o["shape"] = std::move(shape);
+      o["device"] = v.device;
+      o["written"] = v.isWritten;
+    }
+    return o;
+  };
+  llvm::json::Array functions;
+  for (const auto &s : sigs) {
+    llvm::json::Array args, results;
+    for (const auto &a : s.args)
+      args.push_back(valueJson(a));
+    for (const auto &r : s.results)
+      results.push_back(valueJson(r));
+    functions.push_back(llvm::json::Object{
+        {"name", s.name}, {"args", std::move(args)}, {"results", std::move(results)}});
+  }
+  llvm::json::Object root{{"target", target.getValue()},
+                          {"functions", std::move(functions)}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::json::Value(std::move(root));
+  return out;
+}
+
+/// Emits `llvmModule` as an object file at `path`.
+static llvm::Error emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
+                              llvm::StringRef path) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write %s", path.str().c_str());
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, out.os(), nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the target cannot emit object files");
+  pm.run(llvmModule);
+  out.keep();
+  return llvm::Error::success();
+}
+
+/// Links `object` into the shared library `path` with the system compiler.
+static llvm::Error linkShared(llvm::StringRef object, llvm::StringRef path,
+                              bool needsRuntime) {
+  auto cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return llvm::createStringError(
+        "no C compiler driver `cc` on PATH to link the shared library (use -c "
+        "for an object file)");
+  llvm::SmallVector<std::string> args = {*cc, "-shared", "-o", path.str(),
+                                         object.str()};
+  if (needsRuntime) {
+    std::string dir = runtimeDir;
+    if (dir.empty()) {
+      std::string self = llvm::sys::fs::getMainExecutable(
+          nullptr, reinterpret_cast<void *>(&fail));
+      dir = (llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)) +
+             "/lib")
+                .str();
+    }
+    args.append({"-L" + dir, "-lptensor_runtime", "-Wl,-rpath," + dir,
+                 "-Wl,-rpath,$ORIGIN"});
+  }
+  args.push_back("-lm");
+  llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*cc, refs, std::nullopt, {}, 0, 0, &error);
+  if (rc != 0)
+    return llvm::createStringError("linking %s failed (%s exit %d) %s",
+                                   path.str().c_str(), cc->c_str(), rc,
+                                   error.c_str());
+  return llvm::Error::success();
+}
+
+static int run() {
+  if (target != "cpu" && target != "cuda")
+    return fail("unknown --target=" + target + "; expected cpu or cuda");
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  mlir::ptensor::registerAllPTensorDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  std::string includedFile;
+  auto buffer = llvm::MemoryBuffer::getFile(inputFile);
+  if (!buffer)
+    return fail("cannot open " + inputFile + ": " + buffer.getError().message());
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  auto sigs = ::ptensor::jit::readSignatures(*module);
+  if (!sigs)
+    return fail(llvm::toString(sigs.takeError()));
+  for (auto f : module->getOps<func::FuncOp>())
+    if (f.isPublic() && !f.isExternal())
+      f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 UnitAttr::get(&context));
+
+  PassManager pm(&context);
+  if (target == "cuda") {
+    mlir::ptensor::PTensorToNVVMPipelineOptions options;
+    options.chip = chip;
+    options.features = features;
+    std::string cuda = mlir::ptensor::resolveCudaPath("");
+    if (!llvm::sys::fs::exists(cuda + "/bin/ptxas"))
+      return fail("no CUDA toolkit at " + cuda +
+                  " (ptxas not found); set CUDA_HOME to the toolkit");
+    mlir::ptensor::buildPTensorToNVVMPipeline(pm, options);
+  } else {
+    mlir::ptensor::buildPTensorToCPUPipeline(pm, {});
+  }
+  if (failed(pm.run(*module)))
+    return fail("lowering " + inputFile + " failed");
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateModuleToLLVMIR(*module, llvmContext);
+  if (!llvmModule)
+    return fail("translation of " + inputFile + " to LLVM IR failed");
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return fail(llvm::toString(tmBuilder.takeError()));
+  tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm)
+    return fail(llvm::toString(tm.takeError()));
+  ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), tm->get());
+  if (llvm::Error e = makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get()))
+    return fail(llvm::toString(std::move(e)));
+  auto *json = llvm::ConstantDataArray::getString(llvmContext, signatureJson(*sigs));
+  new llvm::GlobalVariable(*llvmModule, json->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, json,
+                           "ptensor_module_signature");
+
+  // Everything goes to temporaries first; the outputs appear only at the end.
+  std::string tmpObject = outputFile + ".tmp.o";
+  if (llvm::Error e = emitObject(*llvmModule, **tm, tmpObject))
+    return fail(llvm::toString(std::move(e)));
+  if (objectOnly) {
+    if (std::error_code ec = llvm::sys::fs::rename(tmpObject, outputFile))
+      return llvm::sys::fs::remove(tmpObject), fail("cannot write " + outputFile);
+    return 0;
+  }
+  std::string tmpLib = outputFile + ".tmp.so";
+  llvm::Error linked = linkShared(tmpObject, tmpLib, target == "cuda");
+  llvm::sys::fs::remove(tmpObject);
+  if (linked) {
+    llvm::sys::fs::remove(tmpLib);
+    return fail(llvm::toString(std::move(linked)));
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmpLib, outputFile)) {
+    llvm::sys::fs::remove(tmpLib);
+    return fail("cannot write " + outputFile + ": " + ec.message());
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "ptensor-compile: ahead-of-time compiler\n");
+  return run();
+}
