@@ -45,6 +45,9 @@ void mlir::ptensor::addBufferization(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  // Clones the deallocation pipeline inserted (e.g. for returned arguments).
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createPTensorCopiesToLinalg());
 }
 
 void mlir::ptensor::buildPTensorToCPUPipeline(

@@ -11,10 +11,11 @@ so a cache filled here runs on a machine without the compiler.
 
 from ._errors import (BroadcastError, CompileError, DeviceError, DTypeError, OverlapError,
                       PTensorError, RuntimeUnavailableError, TraceError)
-from ._arrays import StridedBuffer
+from ._arrays import StridedBuffer, Tensor
+from ._exec import compile_only
 from ._compiler import CACHE_VERSION, cache_dir, compile_ir, compiler_version, find_compiler
 from ._ffi import Function, Library
-from ._runtime import cuda_available
+from ._runtime import allocator_stats, cuda_available
 from ._ops import *  # noqa: F401,F403
 from ._ops import __all__ as _ops_all
 from . import math  # noqa: F401
@@ -33,7 +34,8 @@ def compile_module(ir, target="cpu"):
 __all__ = list(_ops_all) + [
     "BroadcastError", "CompileError", "DeviceError", "DTypeError", "OverlapError",
     "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",
+    "Tensor", "compile_only",
     "CACHE_VERSION", "cache_dir", "compile_ir", "compile_module", "compiler_version",
-    "find_compiler", "Function", "Library", "cuda_available", "math", "pointwise",
+    "find_compiler", "Function", "Library", "cuda_available", "allocator_stats", "math", "pointwise",
     "PointwiseFunction",
 ]

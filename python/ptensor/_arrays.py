@@ -229,13 +229,15 @@ def _from_dlpack(x):
 
 
 def is_tensor_like(x):
-    return isinstance(x, (np.ndarray, StridedBuffer)) or hasattr(x, "__dlpack__") or \
+    return isinstance(x, (np.ndarray, StridedBuffer, Tensor)) or hasattr(x, "__dlpack__") or \
         _module_of(x) in ("torch", "cupy")
 
 
 def as_tensor(x):
     """The Tensor view of an array argument (no copy). Lists and tuples are
     converted with np.asarray."""
+    if isinstance(x, Tensor):
+        return x
     if isinstance(x, StridedBuffer):
         return x._tensor
     if isinstance(x, np.ndarray):

@@ -136,9 +136,11 @@ def library_path(ir, target):
     return os.path.join(cache_dir(), cache_key(ir, target) + ".so")
 
 
-def compile_ir(ir, target="cpu"):
+def compile_ir(ir, target="cpu", load=True):
     """The loaded Library of `ir` for `target` ("cpu" or "cuda"), compiling
-    it unless a current one is cached. Raises CompileError."""
+    it unless a current one is cached. Raises CompileError. With
+    load=False (and for "cuda" kernels in compile-only mode) the library
+    is only compiled into the cache and its path is returned."""
     from ._ffi import Library  # late: _ffi imports this module
 
     if target not in ("cpu", "cuda"):
@@ -167,7 +169,15 @@ def compile_ir(ir, target="cpu"):
                     "compiler and copy the cache." % (key, target, cache_dir()), "", ir)
             _write_atomic(path[:-3] + ".mlir", ir)
             _run_compiler(compiler, ir, target, chip, path)
-        lib = Library(path, target)
+        if not load or (target == "cuda" and _runtime_optional()):
+            # Loading CUDA kernels runs their module constructors, which
+            # need a driver: compile-only mode never loads them.
+            return path
+        try:
+            lib = Library(path, target)
+        except OSError as e:
+            raise CompileError("the compiled library %s cannot be loaded: %s" % (path, e),
+                               str(e), ir) from None
         _loaded[key] = lib
         return lib
 
@@ -182,3 +192,10 @@ def compiler_version():
                               timeout=60).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return None
+
+
+def _runtime_optional():
+    """Compile-only mode fills a cache of CUDA kernels on a machine that
+    may have no GPU."""
+    from . import _exec
+    return getattr(_exec._mode, "compile_only", False)

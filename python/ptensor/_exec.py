@@ -1,12 +1,33 @@
 """Running one elementwise kernel on concrete arguments: placement, meta
 step, kernel lookup (memory, disk, compiler), the call, and results."""
 
+import contextlib
+import threading
+
 from . import _arrays as A
 from . import _dtypes as D
 from . import _ffi
 from . import _ir
 from ._errors import DTypeError
 from ._iterator import Plan, common_device
+
+
+_mode = threading.local()
+
+
+@contextlib.contextmanager
+def compile_only():
+    """Within this context elementwise calls compile (or load) their kernels
+    and return None without running them: arguments may then be
+    `ptensor.Tensor` descriptions of arrays that do not exist here, e.g.
+    GPU arrays (device "cuda:0") on a machine without a GPU, to fill the
+    kernel cache (PTENSOR_CACHE_DIR) for a machine without the compiler."""
+    old = getattr(_mode, "compile_only", False)
+    _mode.compile_only = True
+    try:
+        yield
+    finally:
+        _mode.compile_only = old
 
 
 class ScalarArg:
@@ -65,7 +86,7 @@ def execute(key, ops, result_dtypes, outs, build, coalesce=True):
             if not D.can_cast_to_out(rd, t.dtype):
                 raise DTypeError("result dtype %s can't be cast to the dtype %s of out= "
                                  "operand #%d" % (rd, t.dtype, i))
-            if t.framework == "numpy" and not t.obj.flags.writeable:
+            if t.framework == "numpy" and t.obj is not None and not t.obj.flags.writeable:
                 raise ValueError("out= operand #%d is a read-only array" % i)
     plan = Plan(tensors, out_tensors, coalesce=coalesce)
     values = []
@@ -90,6 +111,8 @@ def execute(key, ops, result_dtypes, outs, build, coalesce=True):
         return ir, name, device
 
     fn = _ir.cached_kernel(full_key, build_kernel)
+    if getattr(_mode, "compile_only", False):
+        return None
     raws = fn.call_raw(values)
     if given:
         results = out_objs

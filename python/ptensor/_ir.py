@@ -30,6 +30,8 @@ def target_of(device):
 def kernel_function(ir, name, device):
     """The compiled Function `name` of `ir` for `device`'s target."""
     lib = _compiler.compile_ir(ir, target_of(device))
+    if isinstance(lib, str):  # compile-only, not loadable here
+        return None
     return lib.functions[name]
 
 
@@ -42,8 +44,9 @@ def cached_kernel(key, build):
         return f
     ir, name, device = build()
     f = kernel_function(ir, name, device)
-    with _lock:
-        _kernels[key] = f
+    if f is not None:
+        with _lock:
+            _kernels[key] = f
     return f
 
 

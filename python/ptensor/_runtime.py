@@ -163,6 +163,13 @@ def _candidates():
     return names
 
 
+class AllocatorStats(ctypes.Structure):
+    """ptensor_rt_allocator_stats."""
+    _fields_ = [("bytes_in_use", ctypes.c_uint64), ("bytes_cached", ctypes.c_uint64),
+                ("peak_bytes_in_use", ctypes.c_uint64), ("alloc_count", ctypes.c_uint64),
+                ("reuse_count", ctypes.c_uint64)]
+
+
 def _bind(lib):
     c = ctypes
     sigs = {
@@ -174,6 +181,7 @@ def _bind(lib):
         "ptensor_rt_free": (c.c_int, [c.c_void_p, c.c_void_p]),
         "ptensor_rt_dlpack_export": (c.c_void_p, [c.POINTER(StridedDesc), c.c_void_p,
                                                   c.c_void_p]),
+        "ptensor_rt_get_allocator_stats": (c.c_int, [c.c_int, c.POINTER(AllocatorStats)]),
         "mgpuMemFree": (None, [c.c_void_p, c.c_void_p]),
         "mgpuMemcpy": (None, [c.c_void_p, c.c_void_p, c.c_size_t, c.c_void_p]),
         "mgpuStreamSynchronize": (None, [c.c_void_p]),
@@ -257,3 +265,13 @@ def export_device_buffer(allocated, aligned, offset, sizes, strides, dtype, devi
 def free_device(ptr):
     if ptr:
         runtime().ptensor_rt_free(ptr, None)
+
+
+def allocator_stats(device=0):
+    """The runtime's caching-allocator counters of `device` as a dict (the
+    memory of GPU results that ptensor allocated)."""
+    st = AllocatorStats()
+    rt = runtime()
+    if rt.ptensor_rt_get_allocator_stats(device, ctypes.byref(st)) != 0:
+        raise RuntimeError(last_error())
+    return {name: getattr(st, name) for name, _ in AllocatorStats._fields_}

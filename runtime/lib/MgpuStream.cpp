@@ -8,6 +8,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include <cstdlib>
+#include <string>
+
 #include "DeviceAllocator.h"
 #include "DeviceContext.h"
 #include "Errors.h"
@@ -24,11 +27,49 @@ void requireSync(CUresult result, const char *call) {
     dieWithLastError();
   }
 }
+/// The stream compiled code runs on in this thread (see
+/// ptensor_rt_set_stream); NULL is CUDA's legacy default stream, which
+/// orders with PyTorch's and CuPy's default streams.
+thread_local void *computeStream = nullptr;
+
+/// True when every launch blocks the host (PTENSOR_SYNC_LAUNCHES=1): errors
+/// then surface at the launch that caused them.
+bool syncLaunches() {
+  static const bool sync = [] {
+    const char *v = std::getenv("PTENSOR_SYNC_LAUNCHES");
+    return v && std::string(v) == "1";
+  }();
+  return sync;
+}
 } // namespace
 
 extern "C" {
 
+PTENSOR_RT_EXPORT void ptensor_rt_set_stream(void *stream) {
+  computeStream = stream;
+}
+
+PTENSOR_RT_EXPORT void *ptensor_rt_get_stream(void) { return computeStream; }
+
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_synchronize(void) {
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok())
+    return PTENSOR_RT_ERROR_CUDA;
+  if (!checkCuda(scope.api().StreamSynchronize(
+                     static_cast<CUstream>(computeStream)),
+                 "cuStreamSynchronize"))
+    return PTENSOR_RT_ERROR_CUDA;
+  return PTENSOR_RT_SUCCESS;
+}
+
+// MLIR's host code brackets every launch and allocation with
+// mgpuStreamCreate / mgpuStreamSynchronize / mgpuStreamDestroy. Unless
+// PTENSOR_SYNC_LAUNCHES=1, these map to the thread's compute stream without
+// blocking: all work is stream-ordered there (as in PyTorch), and the host
+// sees results after a blocking copy or ptensor_rt_synchronize().
 PTENSOR_RT_EXPORT void *mgpuStreamCreate(void) {
+  if (!syncLaunches())
+    return computeStream;
   ScopedContext scope(defaultDevice());
   require(scope.ok());
   CUstream stream = nullptr;
@@ -38,8 +79,8 @@ PTENSOR_RT_EXPORT void *mgpuStreamCreate(void) {
 }
 
 PTENSOR_RT_EXPORT void mgpuStreamDestroy(void *stream) {
-  if (!stream)
-    return; // The default stream cannot be destroyed; nothing to do.
+  if (!stream || stream == computeStream)
+    return; // Not ours to destroy (the default or the compute stream).
   ScopedContext scope(defaultDevice());
   if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
     return;
@@ -55,6 +96,8 @@ PTENSOR_RT_EXPORT void mgpuStreamDestroy(void *stream) {
 }
 
 PTENSOR_RT_EXPORT void mgpuStreamSynchronize(void *stream) {
+  if (stream == computeStream && !syncLaunches())
+    return; // stream-ordered: see mgpuStreamCreate
   ScopedContext scope(defaultDevice());
   require(scope.ok());
   requireSync(scope.api().StreamSynchronize(static_cast<CUstream>(stream)),

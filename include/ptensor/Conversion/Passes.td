@@ -44,7 +44,8 @@ def ConvertPTensorLinalgToGPU
       stored. Index math is 32-bit when the element count and every
       operand's extent fit in 31 bits (checked at run time; a 64-bit kernel
       handles larger tensors);
-    - `memref.copy` (out= writes) becomes such a kernel too;
+    - copies (out= writes) are generics by then (ptensor-copies-to-linalg),
+      so they become such kernels too;
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`
       (served by libptensor_runtime's caching allocator).
     Kernels are outlined by `gpu-kernel-outlining` afterwards.

@@ -19,24 +19,6 @@ namespace mlir::ptensor {
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// A strided copy as an elementwise generic (then lowered like the others).
-static linalg::GenericOp copyAsGeneric(RewriterBase &rewriter,
-                                       memref::CopyOp copy) {
-  rewriter.setInsertionPoint(copy);
-  auto rank = cast<MemRefType>(copy.getTarget().getType()).getRank();
-  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      rewriter, copy.getLoc(), TypeRange(), copy.getSource(), copy.getTarget(),
-      ArrayRef<AffineMap>{id, id}, iterators,
-      [](OpBuilder &b, Location loc, ValueRange args) {
-        linalg::YieldOp::create(b, loc, args[0]);
-      });
-  rewriter.eraseOp(copy);
-  return generic;
-}
-
 /// Runs `build` in the async form gpu-to-llvm lowers: on a fresh stream
 /// (`gpu.wait async`) that is synchronized right after (`gpu.wait`).
 static void onStream(RewriterBase &rewriter, Location loc,
@@ -89,10 +71,6 @@ struct ConvertPTensorLinalgToGPUPass
       if (!f->hasAttr(kDeviceAttrName))
         return WalkResult::advance();
       anyDevice = true;
-      SmallVector<memref::CopyOp> copies;
-      f.walk([&](memref::CopyOp c) { copies.push_back(c); });
-      for (memref::CopyOp c : copies)
-        copyAsGeneric(rewriter, c);
       SmallVector<linalg::GenericOp> generics;
       f.walk([&](linalg::GenericOp g) { generics.push_back(g); });
       for (linalg::GenericOp g : generics) {

@@ -3,6 +3,9 @@
 #include "LoweringUtils.h"
 #include "ScalarOps.h"
 
+#include "ptensor/Dialect/PTensor/Utils/ShapeDominance.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
@@ -55,15 +58,18 @@ LogicalResult mlir::ptensor::collectElementwiseInputs(
   AffineMap identity = AffineMap::getMultiDimIdentityMap(resultShape.size(), ctx);
   // For each dynamic result dim, an operand that has exactly that size.
   SmallVector<Value> sizeSource(resultShape.size());
+  SmallVector<Value> checkedOperands;
   for (auto [original, value] : llvm::zip(op->getOperands(), converted)) {
     auto pt = dyn_cast<PTensorType>(original.getType());
     if (!pt) {
       inputs.push_back({value, original.getType(), AffineMap()});
       continue;
     }
-    bool exact = pt.getShape() == resultShape &&
-                 (pt.hasStaticShape() || numPTensors == 1 ||
-                  original.getDefiningOp<BroadcastOp>());
+    // Operands of exactly the result shape are read with identity maps;
+    // their dynamic sizes are checked against the result's below.
+    bool exact = pt.getShape() == resultShape;
+    if (exact && !pt.hasStaticShape() && numPTensors > 1)
+      checkedOperands.push_back(value);
     AffineMap map = identity;
     if (!exact) {
       FailureOr<AffineMap> m = getBroadcastMap(pt.getShape(), resultShape, ctx);
@@ -93,6 +99,18 @@ LogicalResult mlir::ptensor::collectElementwiseInputs(
           op, "no operand gives the size of dynamic result dimension " +
                   std::to_string(i));
     dynamicSizes.push_back(sizeSource[i]);
+    // ptensor-broadcast leaves an operand unwrapped only where its size is
+    // the result's; hand-written IR is checked rather than read out of
+    // bounds.
+    for (Value v : checkedOperands) {
+      Value d = tensor::DimOp::create(rewriter, loc, v, i);
+      Value same = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                         d, sizeSource[i]);
+      cf::AssertOp::create(
+          rewriter, loc, same,
+          "ptensor: operand sizes of an elementwise op differ at run time "
+          "(run ptensor-broadcast before convert-ptensor-to-linalg)");
+    }
   }
   return success();
 }

@@ -100,7 +100,8 @@ static Value emitFloatUnary(Emitter &e, UnaryOpKind kind, Value x) {
   case UnaryOpKind::positive: return x;
   case UnaryOpKind::reciprocal: return arith::DivFOp::create(b, e.cst(1), x);
   case UnaryOpKind::round: return math::RoundEvenOp::create(b, x);
-  case UnaryOpKind::rsqrt: return math::RsqrtOp::create(b, x);
+  case UnaryOpKind::rsqrt: // libm has no rsqrt
+    return arith::DivFOp::create(b, e.cst(1), math::SqrtOp::create(b, x));
   case UnaryOpKind::sigmoid: {
     Value ex = math::ExpOp::create(b, arith::NegFOp::create(b, x));
     return arith::DivFOp::create(b, e.cst(1),
@@ -128,8 +129,11 @@ static Value emitFloatUnary(Emitter &e, UnaryOpKind kind, Value x) {
 static Value emitIntegerUnary(Emitter &e, UnaryOpKind kind, Value x) {
   ImplicitLocOpBuilder &b = e.b;
   switch (kind) {
-  case UnaryOpKind::abs:
-    return e.isUnsigned() ? x : Value(math::AbsIOp::create(b, x));
+  case UnaryOpKind::abs: // |INT_MIN| wraps, as in NumPy
+    return e.isUnsigned()
+               ? x
+               : e.select(e.isNegative(x), arith::SubIOp::create(b, e.cst(0), x),
+                          x);
   case UnaryOpKind::negative: return arith::SubIOp::create(b, e.cst(0), x);
   case UnaryOpKind::positive:
   case UnaryOpKind::ceil:

@@ -3,7 +3,7 @@
 # with floats (the float type, PyTorch's rule), f16 with f32, bf16 with f16
 # (f32), f32 with f64. Integer operands of mixed int/float pairs stay small so
 # that their conversion is exact.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -4,7 +4,7 @@
 # wraps, remainder takes the divisor's sign, shifts by >= the width give 0
 # (-1 for negative values shifted right), integer pow with exponents >= 0.
 # One function per dtype returns all kinds.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

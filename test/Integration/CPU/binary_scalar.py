@@ -3,7 +3,7 @@
 # integer scalar with a bool tensor gives i64, otherwise the tensor's dtype
 # wins (f16 + f32 scalar is f16, i8 + i64 scalar is i8). Scalar values are
 # exactly representable in the result dtype.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -3,7 +3,7 @@
 # from small sets so that equal elements are common; floats include NaN, +-inf
 # and +-0 (NaN compares unequal, is truthy in logical ops). Comparisons happen
 # in the promoted dtype (i64 vs f32 scalar compares in f32).
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

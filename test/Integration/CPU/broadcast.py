@@ -1,7 +1,7 @@
 # Broadcasting (NumPy rules, right-aligned): static shapes, dynamic `?` dims
 # resolved at run time (a `?` of size 1 stretches), rank-0 tensors, size-0
 # dimensions, and the explicit ptensor.broadcast op with dynamic result sizes.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

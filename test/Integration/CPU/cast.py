@@ -2,7 +2,7 @@
 # float -> integer truncates toward zero (in-range values only), anything ->
 # bool is `!= 0` (NaN is true), bool -> x is 0/1, float -> float rounds to
 # nearest even (correctly rounded references; f64 -> bf16 is rounded once).
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -3,7 +3,7 @@
 # float steps, negative steps, empty ranges, index operands, static result
 # size), ptensor.linspace (with and without endpoint, num = 0 and 1, f32
 # results); created tensors feeding an elementwise op.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

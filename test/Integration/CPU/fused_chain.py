@@ -4,7 +4,7 @@
 # has its dtype, so (x + y) - x with y below half an ulp of x is exactly 0 even
 # when both ops run in one loop in f32.
 # fused-chain-one-generic.mlir checks that the first chain is one loop nest.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -3,7 +3,7 @@
 # inputs (DEFAULT, INT_TO_FLOAT, ALWAYS_BOOL, BOOL_TO_LONG, NO_OPMATH); inputs
 # converted to the block argument types, yields converted to the output
 # dtypes; broadcasting, dynamic shapes and a weak scalar input.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

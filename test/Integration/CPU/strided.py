@@ -2,7 +2,7 @@
 # flip (negative strides), extract_slice with steps (negative included),
 # expand_dims + broadcast (zero strides), squeeze; views feeding elementwise
 # ops and views returned directly, static and dynamic shapes.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -2,7 +2,7 @@
 # and bool (bitwise_invert only), against numpy; special values (NaN, +-inf,
 # +-0, subnormal, max) are part of every float input. One function per dtype
 # returns all kinds as results (one JIT compile per dtype).
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -2,7 +2,7 @@
 # signbit) on every dtype, with NaN, +-inf, -0.0, subnormals and the integer
 # extremes; the result is always i1. One function takes one argument per
 # dtype and returns all 65 results.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -1,7 +1,7 @@
 # ptensor.where: the condition, x and y broadcast together (static, dynamic,
 # rank-0 operands), the result dtype is the NO_OPMATH promotion of x and y
 # (f16 stays f16, f16 with bf16 gives f32, weak scalars), values converted.
-# RUN: %python %s
+# RUN: %python %s %t
 import os
 import sys
 

@@ -13,7 +13,8 @@ A case on disk (exported) is a directory with
   case.json              {"name", "func", "num_inputs", "outputs": [spec...]}
 where an output spec is {"dtype", "ulps", "atol", "ftz", "desc"}: floats
 match within ulps * ulp(expected) + atol; ftz accepts 0 for expected values
-below the smallest normal (non-exact kinds).
+below the smallest normal (non-exact kinds); signed_zeros requires the sign
+of zero results to match.
 """
 
 import json
@@ -125,6 +126,9 @@ def compare(got, expected, spec, inputs_at=None, limit=4):
             # Non-exact kinds may flush results below the smallest normal.
             close |= (g == 0) & (np.abs(e) < 2.0 ** FLOAT_FORMATS[dt][1])
     bad = ~(same | close)
+    if spec.get("signed_zeros"):
+        # -0.0 and +0.0 are told apart where the kind defines the sign.
+        bad |= (g == 0) & (e == 0) & (np.signbit(g) != np.signbit(e))
     with np.errstate(invalid="ignore", divide="ignore"):
         ulps_off = err / ulp(e, dt)
     return _report(bad, got=g, expected=e, inputs_at=inputs_at, limit=limit,
@@ -210,13 +214,13 @@ def write_case(directory, name, mlir_text, func, inputs, expecteds, specs):
                    "outputs": specs}, f, indent=1)
 
 
-def check_case_dir(directory, cmd, out_dir):
+def check_case_dir(directory, cmd, out_dir, timeout=300):
     """Runs an exported case; returns a list of failure strings."""
     with open(os.path.join(directory, "case.json")) as f:
         case = json.load(f)
     inputs = [os.path.join(directory, "in%d.npy" % i) for i in range(case["num_inputs"])]
     rc, text, outs = run_executor(cmd, os.path.join(directory, "module.mlir"),
-                                  case["func"], inputs, out_dir)
+                                  case["func"], inputs, out_dir, timeout=timeout)
     if rc != 0:
         return ["executor failed (exit %d): %s" % (rc, text.strip()[-2000:])]
     specs = case["outputs"]

@@ -24,6 +24,10 @@ Environment:
   PTENSOR_TEST_DEVICE       e.g. cuda:0: add `device = "..."` to every ptensor
                             type of the generated modules
   PTENSOR_KEEP_TMP          keep the temporary directories of failed cases
+  PTENSOR_TEST_RETRY_BUDGET seconds per test file after which failing batches
+                            are no longer retried result by result (40)
+  PTENSOR_TEST_STATIC_ONLY  Func.tensor(dynamic=True) gives static shapes
+                            (tells dynamic-shape bugs from value bugs)
 """
 
 import math
@@ -492,6 +496,8 @@ class Func:
     def tensor(self, data, dtype, dynamic=False, order="C"):
         """Shortcut: an argument with the data's shape (all `?` if dynamic)."""
         data = np.asarray(data, dtype=NP[dtype])
+        if os.environ.get("PTENSOR_TEST_STATIC_ONLY"):
+            dynamic = False  # to tell dynamic-shape bugs from value bugs
         shape = [None] * data.ndim if dynamic else list(data.shape)
         return self.arg(TType(shape, dtype), data, order=order)
 
@@ -801,7 +807,8 @@ def expected_of(v):
     """(expected array, spec) of a result Value."""
     if kind(v.dtype) == "f":
         spec = {"dtype": v.dtype, "ulps": v.tol["ulps"], "atol": v.tol["atol"],
-                "ftz": v.tol.get("ftz", False)}
+                "ftz": v.tol.get("ftz", False),
+                "signed_zeros": v.tol.get("signed_zeros", False)}
         return np.asarray(v.exact, np.float64), spec
     return np.asarray(v.ref, NP[v.dtype]), {"dtype": v.dtype, "ulps": 0, "atol": 0}
 
@@ -819,7 +826,13 @@ class Suite:
         self.export_dir = os.environ.get("PTENSOR_CASE_EXPORT_DIR")
         self.device = os.environ.get("PTENSOR_TEST_DEVICE")
         self.cmd = cmp.executor_command()
-        self.tmp_root = tempfile.mkdtemp(prefix="ptensor-%s-" % self.test)
+        if len(sys.argv) > 1:  # lit passes %t: keep failed cases there
+            self.tmp_root = sys.argv[1]
+            shutil.rmtree(self.tmp_root, ignore_errors=True)
+            os.makedirs(self.tmp_root)
+        else:
+            self.tmp_root = tempfile.mkdtemp(prefix="ptensor-%s-" % self.test)
+        self.retry_budget = float(os.environ.get("PTENSOR_TEST_RETRY_BUDGET", "40"))
 
     def _module(self, text):
         return cmp.substitute_device(text, self.device) if self.device else text
@@ -868,9 +881,13 @@ class Suite:
             if len(results) == 1:
                 self.fail("%s: %s" % (name, results[0].desc), why + "\n    module: " + d)
                 return False
-            # Retry each result alone to name the failing ops.
+            # Retry each result alone to name the failing ops (within a time
+            # budget per test file, so that a broken compiler stays fast).
+            if time.time() - self.start > self.retry_budget:
+                self.fail(name, "%s\n    module: %s\n    (not retried per result: "
+                          "PTENSOR_TEST_RETRY_BUDGET=%ss spent)" % (why, d, self.retry_budget))
+                return False
             ok = True
-            streak, last = 0, None
             for i, r in enumerate(results):
                 rc1, log1, outs1, d1 = self._run("%s_r%d" % (name, i), fn.text([r]),
                                                  fn.name, fn.inputs())
@@ -879,15 +896,7 @@ class Suite:
                     msg = _tail(log1) if rc1 else "no output"
                     self.fail("%s: result %d %s" % (name, i, r.desc),
                               "exit %d: %s\n    module: %s" % (rc1, msg, d1))
-                    first = msg.splitlines()[0] if msg else ""
-                    streak = streak + 1 if first == last else 1
-                    last = first
-                    if streak >= 4:
-                        self.fail(name, "stopped retrying after 4 identical failures; "
-                                  "first batch error: " + why)
-                        return False
                     continue
-                streak = 0
                 ok &= self._compare(name, i, r, outs1[0])
             if ok:
                 self.fail(name, "batch failed but every result passed alone: " + why

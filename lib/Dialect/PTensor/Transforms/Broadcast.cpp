@@ -1,6 +1,7 @@
 //===- Broadcast.cpp - explicit broadcasting ------------------------------===//
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
+#include "ptensor/Dialect/PTensor/Utils/ShapeDominance.h"
 
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_PTENSORBROADCAST
@@ -48,35 +49,39 @@ namespace {
 struct PTensorBroadcastPass
     : public ptensor::impl::PTensorBroadcastBase<PTensorBroadcastPass> {
   void runOnOperation() override {
+    // Decide on the IR as written (inserted broadcasts would hide which
+    // operand already has the result shape), then rewrite.
+    SmallVector<std::pair<Operation *, SmallVector<unsigned>>> work;
     getOperation()->walk([&](Operation *op) {
       if (!isBroadcasting(op) || op->getNumResults() == 0)
         return;
-      auto result = cast<PTensorType>(op->getResult(0).getType());
-      ArrayRef<int64_t> shape = result.getShape();
       unsigned numPTensors = llvm::count_if(
           op->getOperandTypes(), [](Type t) { return isa<PTensorType>(t); });
-      OpBuilder b(op);
-      SmallVector<Value> dynamicSizes;
-      bool sizesComputed = false;
+      SmallVector<unsigned> toBroadcast;
       for (OpOperand &operand : op->getOpOperands()) {
-        auto pt = dyn_cast<PTensorType>(operand.get().getType());
-        if (!pt || operand.get().getDefiningOp<BroadcastOp>())
+        if (!isa<PTensorType>(operand.get().getType()) ||
+            operand.get().getDefiningOp<BroadcastOp>() || numPTensors == 1 ||
+            hasBroadcastResultShape(op, operand.getOperandNumber()))
           continue;
-        // Exact shapes need nothing unless a dynamic size could be 1.
-        bool exact = pt.getShape() == shape &&
-                     (pt.hasStaticShape() || numPTensors == 1);
-        if (exact)
-          continue;
-        if (!sizesComputed) {
-          dynamicSizes = computeDynamicSizes(b, op, shape);
-          sizesComputed = true;
-        }
-        auto target = pt.cloneWithShapeAndType(shape, pt.getElementType());
-        Value broadcast = BroadcastOp::create(b, op->getLoc(), target,
-                                              operand.get(), dynamicSizes);
-        operand.set(broadcast);
+        toBroadcast.push_back(operand.getOperandNumber());
       }
+      if (!toBroadcast.empty())
+        work.push_back({op, toBroadcast});
     });
+    for (auto &[op, indices] : work) {
+      auto result = cast<PTensorType>(op->getResult(0).getType());
+      OpBuilder b(op);
+      SmallVector<Value> dynamicSizes =
+          computeDynamicSizes(b, op, result.getShape());
+      for (unsigned i : indices) {
+        Value v = op->getOperand(i);
+        auto pt = cast<PTensorType>(v.getType());
+        auto target = pt.cloneWithShapeAndType(result.getShape(),
+                                               pt.getElementType());
+        op->setOperand(i, BroadcastOp::create(b, op->getLoc(), target, v,
+                                              dynamicSizes));
+      }
+    }
   }
 };
 } // namespace

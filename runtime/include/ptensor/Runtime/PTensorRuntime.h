@@ -253,7 +253,18 @@ mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
                         intptr_t blockZ, int32_t smem, void *stream,
                         void **params, void **extra, size_t paramsCount);
 
-/// Creates a non-blocking stream.
+/// Sets the stream compiled code runs on in the calling thread (a CUstream,
+/// e.g. torch.cuda.current_stream().cuda_stream; NULL = the legacy default
+/// stream, the initial value).
+PTENSOR_RT_EXPORT void ptensor_rt_set_stream(void *stream);
+/// The calling thread's compute stream.
+PTENSOR_RT_EXPORT void *ptensor_rt_get_stream(void);
+/// Blocks until the calling thread's compute stream is idle; reports a
+/// failed kernel here when launches are stream-ordered.
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_synchronize(void);
+
+/// Returns the thread's compute stream (no new stream, no blocking) unless
+/// PTENSOR_SYNC_LAUNCHES=1, in which case it creates a non-blocking stream.
 PTENSOR_RT_EXPORT void *mgpuStreamCreate(void);
 
 /// Synchronizes and destroys `stream`; its cached allocator blocks become

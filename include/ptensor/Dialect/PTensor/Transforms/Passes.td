@@ -77,4 +77,16 @@ def PTensorFuseElementwise : Pass<"ptensor-fuse-elementwise"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PTensorCopiesToLinalg : Pass<"ptensor-copies-to-linalg"> {
+  let summary = "Turns memref.copy into an elementwise linalg.generic";
+  let description = [{
+    After bufferization, strided `memref.copy` ops (out= writes, clones of
+    returned arguments) become copy-shaped `linalg.generic` ops on memrefs.
+    They then lower like every other loop nest (vectorizable loops on the
+    CPU, a kernel on the GPU) instead of calling `memrefCopy` from MLIR's
+    C runner utilities, which compiled libraries must not depend on.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // PTENSOR_TRANSFORMS_PASSES_TD

@@ -1,0 +1,218 @@
+"""GPU cases, shared by test_gpu.py (run on a GPU machine with torch/CuPy)
+and by the cache filler (run here, where the compiler is):
+
+    PTENSOR_CACHE_DIR=DIR python python/tests/gpu_cases.py
+
+runs every case in `ptensor.compile_only()` mode on `ptensor.Tensor`
+descriptions of CUDA arrays with the same shapes, dtypes and strides as the
+real ones, so exactly the kernels the GPU run needs are compiled (target
+cuda) into DIR. Copy DIR to the GPU machine and point PTENSOR_CACHE_DIR at it.
+
+Each case takes an `xp` (FakeGPU or a real backend) and returns a list of
+(result, expected numpy array, ptensor dtype) to compare.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import ptensor as pt  # noqa: E402
+from ptensor import _dtypes as D  # noqa: E402
+from ptensor import math as tm  # noqa: E402
+from conftest import rand, to64  # noqa: E402
+
+
+@pt.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
+              promotion_methods=[(0, 1, "DEFAULT")])
+def add_func(x, y, alpha):
+    return x + y * alpha
+
+
+@pt.pointwise(promotion_methods=[((0, 1), "DEFAULT"), ((0, 1), "DEFAULT")], num_outputs=2)
+def polar_kernel(abs, angle):
+    return abs * tm.cos(angle), abs * tm.sin(angle)
+
+
+@pt.pointwise(is_tensor=[True], promotion_methods=[(0, "DEFAULT")])
+def copy_func(x):
+    return x
+
+
+def _row_major(shape):
+    st, acc = [0] * len(shape), 1
+    for i in reversed(range(len(shape))):
+        st[i] = acc
+        acc *= shape[i]
+    return st
+
+
+class FakeGPU:
+    """Descriptions of CUDA arrays (no memory) for compile-only runs."""
+
+    real = False
+    framework = "torch"
+
+    def __init__(self):
+        self.rng = np.random.default_rng(7)
+        self.next = 1 << 40
+
+    def wrap(self, a):
+        ptr, self.next = self.next, self.next + (1 << 32)
+        return pt.Tensor(D.from_numpy(a.dtype), "cuda:0", ptr, a.shape, _row_major(a.shape),
+                         self.framework, None)
+
+    def rand(self, shape, dt):
+        a = rand(self.rng, shape, dt)
+        return self.wrap(a), a
+
+    def empty(self, shape, dt):
+        return self.wrap(np.empty(shape, D.to_numpy(dt)))
+
+    def t(self, a):
+        return pt.Tensor(a.dtype, a.device, a.ptr, a.shape[::-1], a.strides[::-1], a.framework,
+                         None)
+
+    def numpy(self, a):
+        return None
+
+
+class TorchGPU(FakeGPU):
+    real = True
+    framework = "torch"
+
+    def wrap(self, a):
+        import torch
+
+        if a.dtype == D.BFLOAT16:
+            return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).cuda()
+        return torch.from_numpy(a).cuda()
+
+    def empty(self, shape, dt):
+        import torch
+
+        return torch.empty(shape, dtype=D.to_torch(dt), device="cuda:0")
+
+    def t(self, a):
+        return a.t()
+
+    def numpy(self, a):
+        import torch
+
+        if a.dtype == torch.bfloat16:
+            return a.cpu().view(torch.int16).numpy().view(D.BFLOAT16)
+        return a.cpu().numpy()
+
+
+class CupyGPU(FakeGPU):
+    real = True
+    framework = "cupy"
+
+    def wrap(self, a):
+        import cupy
+
+        return cupy.asarray(a)
+
+    def empty(self, shape, dt):
+        import cupy
+
+        return cupy.empty(shape, dtype=D.to_numpy(dt))
+
+    def t(self, a):
+        return a.T
+
+    def numpy(self, a):
+        return a.get()
+
+
+# ---------------------------------------------------------------------------
+# Cases
+# ---------------------------------------------------------------------------
+
+def case_binary_broadcast(xp):
+    a, an = xp.rand((64, 33), "f32")
+    b, bn = xp.rand((33,), "f32")
+    return [(pt.add(a, b), an + bn, "f32"), (pt.less(a, b), an < bn, "i1")]
+
+
+def case_unary_transposed(xp):
+    a, an = xp.rand((33, 64), "f32")
+    return [(pt.exp(xp.t(a)), np.exp(to64(an.T)), "f32")]
+
+
+def case_mixed_dtypes(xp):
+    h, hn = xp.rand((40,), "f16")
+    g, gn = xp.rand((40,), "bf16")
+    i, i_n = xp.rand((40,), "i32")
+    j, jn = xp.rand((40,), "i32")
+    f, fn = xp.rand((40,), "f32")
+    return [(pt.multiply(h, 3.0), to64(hn) * 3.0, "f16"),
+            (pt.add(h, g), to64(hn) + to64(gn), "f32"),
+            (pt.floor_divide(i, j), i_n // jn, "i32"),
+            (pt.less(f, i), to64(fn) < i_n, "i1")]
+
+
+def case_where(xp):
+    c, cn = xp.rand((8, 1), "i1")
+    x, xn = xp.rand((8, 16), "f32")
+    return [(pt.where(c, x, 0.5), np.where(cn, xn, np.float32(0.5)), "f32")]
+
+
+def case_pointwise(xp):
+    a, an = xp.rand((128, 256), "f32")
+    b, bn = xp.rand((256,), "f32")
+    r, rn = xp.rand((50, 3), "f32")
+    t, tn = xp.rand((3,), "f32")
+    re, im = polar_kernel(r, t) or (None, None)  # None in compile-only mode
+    return [(add_func(a, b, 0.2), an + bn * np.float32(0.2), "f32"),
+            (re, to64(rn) * np.cos(to64(tn)), "f32"),
+            (im, to64(rn) * np.sin(to64(tn)), "f32")]
+
+
+def case_flip_instantiate(xp):
+    """A flip as a StridedBuffer with a negative stride (torch has none)."""
+    a, an = xp.rand((4, 6), "f32")
+    out = xp.empty((4, 6), "f32")
+    flipped = pt.StridedBuffer(a, shape=(4, 6), strides=(6, -1), offset=5)
+    copy_func.instantiate(2)(flipped, out0=out)
+    return [(out, an[:, ::-1], "f32")]
+
+
+def case_out_in_place(xp):
+    a, an = xp.rand((32, 8), "f32")
+    b, bn = xp.rand((8,), "f32")
+    expected = an + bn * np.float32(2.0)
+    add_func(a, b, 2.0, out0=a)
+    o = xp.empty((32, 8), "f32")
+    pt.multiply(a, b, out=o)
+    return [(a, expected, "f32"), (o, expected * bn, "f32")]
+
+
+FUNCTIONAL_CASES = [case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
+                    case_where, case_pointwise, case_flip_instantiate]
+OUT_CASES = [case_out_in_place]
+ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
+
+
+def precompile(cases=ALL_CASES):
+    """Compiles the CUDA kernels of `cases` into PTENSOR_CACHE_DIR; returns
+    the failures as (case name, exception) pairs."""
+    failures = []
+    with pt.compile_only():
+        for case in cases:
+            try:
+                case(FakeGPU())
+            except pt.PTensorError as e:
+                failures.append((case.__name__, e))
+    return failures
+
+
+if __name__ == "__main__":
+    fails = precompile()
+    for name, e in fails:
+        print("%s: %s" % (name, e), file=sys.stderr)
+    print("cuda kernels in %s; %d case(s) failed to compile" % (pt.cache_dir(), len(fails)))
+    sys.exit(1 if fails else 0)

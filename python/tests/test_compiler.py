@@ -1,0 +1,141 @@
+"""ptensor-compile driver: the on-disk cache (machine-independent keys,
+atomic writes, loading without a compiler), compiler errors as exceptions,
+and calling a hand-written module through the library ABI."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import ptensor as pt
+from ptensor import _compiler
+from conftest import HAVE_COMPILER, assert_matches, rand
+
+needs_compiler = pytest.mark.skipif(not HAVE_COMPILER, reason="no ptensor-compile")
+
+MODULE = textwrap.dedent("""\
+    func.func @axpy(%x: !ptensor.ptensor<?xf32>, %y: !ptensor.ptensor<?xf32>, %a: f32) -> !ptensor.ptensor<?xf32> {
+      %r = ptensor.pointwise (%x, %y, %a) promotion [DEFAULT] : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>, f32) -> (!ptensor.ptensor<?xf32>) {
+      ^bb0(%p: f32, %q: f32, %s: f32):
+        %m = arith.mulf %p, %s : f32
+        %t = arith.addf %m, %q : f32
+        ptensor.yield %t : f32
+      }
+      return %r : !ptensor.ptensor<?xf32>
+    }
+    func.func @split(%x: !ptensor.ptensor<4x?xi32>) -> (!ptensor.ptensor<4x?xi32>, !ptensor.ptensor<4x?xi1>) {
+      %n = ptensor.elementwise_unary negative %x : (!ptensor.ptensor<4x?xi32>) -> !ptensor.ptensor<4x?xi32>
+      %c = ptensor.elementwise_binary_test less %x, %n : (!ptensor.ptensor<4x?xi32>, !ptensor.ptensor<4x?xi32>) -> !ptensor.ptensor<4x?xi1>
+      return %n, %c : !ptensor.ptensor<4x?xi32>, !ptensor.ptensor<4x?xi1>
+    }
+    """)
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    """An empty cache directory and empty in-memory caches."""
+    monkeypatch.setenv("PTENSOR_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_compiler, "_loaded", {})
+    from ptensor import _ir
+    monkeypatch.setattr(_ir, "_kernels", {})
+    return tmp_path
+
+
+def test_cache_key_is_machine_independent(monkeypatch):
+    k = _compiler.cache_key("ir", "cpu")
+    monkeypatch.setenv("PTENSOR_COMPILE", "/nonexistent/ptensor-compile")
+    assert _compiler.cache_key("ir", "cpu") == k  # no compiler version in it
+    assert _compiler.cache_key("ir", "cuda") != k
+    assert _compiler.cache_key("ir2", "cpu") != k
+    monkeypatch.setenv("PTENSOR_CUDA_CHIP", "sm_80")
+    assert _compiler.cache_key("ir", "cuda", "sm_80") != _compiler.cache_key("ir", "cuda",
+                                                                           "sm_90")
+    assert _compiler.cache_key("ir", "cpu") == k  # the chip matters for cuda only
+
+
+def test_no_compiler_and_no_cache_is_a_clear_error(fresh_cache, monkeypatch):
+    monkeypatch.setenv("PTENSOR_COMPILE", "/nonexistent/ptensor-compile")
+    assert pt.find_compiler() is None
+    with pytest.raises(pt.CompileError, match="ptensor-compile not found; "):
+        pt.add(np.ones(3, np.float32), 1.0)
+
+
+@needs_compiler
+def test_module_functions_through_the_abi(fresh_cache, rng):
+    lib = pt.compile_module(MODULE)
+    assert set(lib.functions) == {"axpy", "split"}
+    assert lib.signature["target"] == "cpu"
+    x, y = rand(rng, (9,), "f32"), rand(rng, (9,), "f32")
+    assert_matches(lib["axpy"](x, y, 2.0), 2 * x + y, "f32", rtol=0, atol=0)
+    v = rand(rng, (4, 3), "i32")
+    n, c = lib.split(v)
+    assert_matches(n, -v, "i32")
+    assert_matches(c, v < -v, "i1")
+    with pytest.raises(pt.BroadcastError, match=r"expected shape \[4, \?\], got \[3, 3\]"):
+        lib.split(rand(rng, (3, 3), "i32"))
+    with pytest.raises(pt.DTypeError, match="expected dtype f32, got f64"):
+        lib.axpy(x.astype(np.float64), y, 1.0)
+    with pytest.raises(TypeError, match="expected 3 arguments"):
+        lib.axpy(x, y)
+
+
+@needs_compiler
+def test_disk_cache_serves_a_machine_without_compiler(fresh_cache, rng):
+    a = rand(rng, (5,), "f32")
+    first = pt.exp(a)
+    files = sorted(os.listdir(fresh_cache))
+    assert any(f.endswith(".so") for f in files) and any(f.endswith(".mlir") for f in files)
+    assert not any(f.startswith(".ptensor-") for f in files)  # no temporaries left
+    # A new process with no compiler at all (like the GPU machine) loads it.
+    env = dict(os.environ, PTENSOR_COMPILE="/nonexistent/ptensor-compile",
+               PTENSOR_CACHE_DIR=str(fresh_cache))
+    code = ("import numpy as np, ptensor as pt; "
+            "a = np.array(%r, np.float32); print(repr(pt.exp(a).tolist()))" % a.tolist())
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, cwd=os.path.dirname(os.path.dirname(pt.__file__)))
+    assert out.returncode == 0, out.stderr
+    assert eval(out.stdout) == first.tolist()
+
+
+@needs_compiler
+def test_stale_cache_entries_are_rebuilt(fresh_cache, rng):
+    a = rand(rng, (5,), "f32")
+    pt.negative(a)
+    (so,) = [f for f in os.listdir(fresh_cache) if f.endswith(".so")]
+    path = os.path.join(fresh_cache, so)
+    os.utime(path, (1, 1))  # older than the compiler
+    _compiler._loaded.clear()
+    from ptensor import _ir
+    _ir._kernels.clear()
+    assert_matches(pt.negative(a), -a, "f32")
+    assert os.path.getmtime(path) > 1
+
+
+@needs_compiler
+def test_compiler_errors_carry_its_diagnostics(fresh_cache):
+    bad = MODULE.replace("-> !ptensor.ptensor<4x?xi1>\n", "-> !ptensor.ptensor<4x?xi32>\n", 1)
+    with pytest.raises(pt.CompileError) as e:
+        pt.compile_module(bad)
+    msg = str(e.value)
+    assert "ptensor-compile failed" in msg and "error:" in msg
+    assert "expects different type than prior uses" in e.value.stderr
+    assert e.value.ir == bad
+    # Diagnostics name the IR file kept in the cache, which can be inspected.
+    path = e.value.stderr.split(":")[0]
+    assert os.path.exists(path) and open(path).read() == bad
+
+
+@needs_compiler
+def test_result_dtype_mismatch_is_caught_by_the_compiler(fresh_cache):
+    # The frontend writes result types; the compiler verifies them.
+    ir = textwrap.dedent("""\
+        func.func @f(%x: !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xi32> {
+          %r = ptensor.elementwise_unary exp %x : (!ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xi32>
+          return %r : !ptensor.ptensor<?xi32>
+        }
+        """)
+    with pytest.raises(pt.CompileError, match="inferred type"):
+        pt.compile_module(ir)

@@ -1,0 +1,123 @@
+"""GPU: torch and CuPy CUDA arrays in and out without copies, compared with
+numpy. Skipped without a CUDA device, the runtime library, or torch/CuPy.
+
+The kernels come from PTENSOR_CACHE_DIR where there is no compiler: fill it
+with `python python/tests/gpu_cases.py` on a machine that has one.
+"""
+
+import gc
+
+import numpy as np
+import pytest
+
+import ptensor as pt
+from conftest import assert_matches
+
+try:
+    import torch
+except ImportError:
+    torch = None
+try:
+    import cupy
+except ImportError:
+    cupy = None
+
+import gpu_cases as G
+
+HAVE_GPU = pt.cuda_available()
+needs_torch = pytest.mark.skipif(not (HAVE_GPU and torch is not None and
+                                      torch.cuda.is_available()),
+                                 reason="needs a CUDA device, libptensor_runtime.so and torch")
+needs_cupy = pytest.mark.skipif(not (HAVE_GPU and cupy is not None),
+                                reason="needs a CUDA device, libptensor_runtime.so and CuPy")
+
+
+def _check(xp, case):
+    for result, expected, dt in case(xp):
+        np_result = xp.numpy(result)
+        assert_matches(np_result, expected, dt)
+
+
+@needs_torch
+@pytest.mark.parametrize("case", G.FUNCTIONAL_CASES, ids=lambda c: c.__name__)
+def test_torch_cases(case):
+    _check(G.TorchGPU(), case)
+
+
+@needs_torch
+@pytest.mark.parametrize("case", G.OUT_CASES, ids=lambda c: c.__name__)
+def test_torch_out_cases(case):
+    _check(G.TorchGPU(), case)
+
+
+@needs_cupy
+@pytest.mark.parametrize("case", [G.case_binary_broadcast, G.case_pointwise],
+                         ids=lambda c: c.__name__)
+def test_cupy_cases(case):
+    _check(G.CupyGPU(), case)
+
+
+@needs_torch
+def test_results_are_torch_cuda_tensors_without_copies():
+    xp = G.TorchGPU()
+    a, _ = xp.rand((64, 33), "f32")
+    b, _ = xp.rand((33,), "f32")
+    r = pt.add(a, b)
+    assert isinstance(r, torch.Tensor) and r.device.type == "cuda"
+    assert r.shape == (64, 33) and r.dtype == torch.float32
+    assert torch.equal(r, a + b)  # the same f32 additions
+    assert torch.equal(r * 2, (a + b) * 2)  # torch computes on it in place
+
+
+@needs_torch
+def test_result_memory_is_released():
+    xp = G.TorchGPU()
+    a, _ = xp.rand((64, 33), "f32")
+    b, _ = xp.rand((33,), "f32")
+    pt.add(a, b)  # warm up (module load, first allocation)
+    gc.collect()
+    before = pt.allocator_stats(0)["bytes_in_use"]
+    r = pt.add(a, b)
+    assert pt.allocator_stats(0)["bytes_in_use"] > before
+    del r
+    gc.collect()
+    assert pt.allocator_stats(0)["bytes_in_use"] == before
+
+
+@needs_torch
+def test_device_mismatch_is_an_error():
+    a = torch.ones(4, device="cuda")
+    with pytest.raises(pt.DeviceError, match='operands must be on the same device, but got '
+                       '"cuda:0" and host'):
+        pt.add(a, np.ones(4, np.float32))
+
+
+@needs_cupy
+def test_cupy_results_are_cupy_arrays():
+    xp = G.CupyGPU()
+    a, _ = xp.rand((64, 33), "f32")
+    b, _ = xp.rand((33,), "f32")
+    r = pt.add(a, b)
+    assert isinstance(r, cupy.ndarray) and r.shape == (64, 33)
+    assert_matches(r.get(), a.get() + b.get(), "f32")
+
+
+def test_cases_compile_for_cuda_here(tmp_path, monkeypatch):
+    """The cache filler works where the compiler is (no GPU needed)."""
+    if pt.find_compiler() is None:
+        pytest.skip("no ptensor-compile")
+    monkeypatch.setenv("PTENSOR_CACHE_DIR", str(tmp_path))
+    assert G.precompile([G.case_where]) == []
+    assert any(p.name.endswith(".so") for p in tmp_path.iterdir())
+
+
+@pytest.mark.skipif(torch is None, reason="needs torch")
+def test_torch_cpu_tensors_give_torch_tensors():
+    # (the kernels of test_ops.py: the cache holds them on a GPU machine)
+    a = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    r = pt.add(a, a)
+    assert isinstance(r, torch.Tensor) and r.device.type == "cpu"
+    assert torch.equal(r, 2 * a)
+    e = pt.exp(a.t())
+    assert e.stride() == (1, 4)  # follows the input's layout
+    assert torch.allclose(e, torch.exp(a.t()))

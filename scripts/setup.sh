@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The README's two set-up commands (Debian 12, as root):
+#   bash scripts/setup.sh example   install, build, run the main job on an example
+#   bash scripts/setup.sh test      install, build, run every test
+set -euo pipefail
+mode="${1:-test}"
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+build="${PTENSOR_BUILD_DIR:-$root/build}"
+
+apt_packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+              cmake ninja-build g++ libdlpack-dev)
+python_packages=(numpy ml_dtypes pytest)
+
+install() {
+  local missing=()
+  for p in "${apt_packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "== installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends "${missing[@]}" ||
+      { apt-get update && apt-get install -y --no-install-recommends "${missing[@]}"; }
+  fi
+  if ! python3 -c 'import numpy, ml_dtypes, pytest' 2>/dev/null; then
+    echo "== installing ${python_packages[*]} (pip)"
+    python3 -m pip install --quiet "${python_packages[@]}" ||
+      python3 -m pip install --quiet --break-system-packages "${python_packages[@]}"
+  fi
+}
+
+build() {
+  echo "== building in $build"
+  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$build"
+}
+
+example() {
+  local out; out="$(mktemp -d)"
+  echo "== ptensor-opt: examples/chain.mlir through the passes (fused linalg)"
+  "$build/bin/ptensor-opt" examples/chain.mlir --ptensor-promote-types \
+    --ptensor-layout --ptensor-broadcast --convert-ptensor-to-linalg \
+    --ptensor-fuse-elementwise --canonicalize
+  echo "== ptensor-runner: JIT-executes @chain on random inputs"
+  python3 -c "import numpy as np; r=np.random.default_rng(0);
+np.save('$out/x.npy', r.standard_normal((4, 8), dtype=np.float32));
+np.save('$out/y.npy', r.standard_normal(8, dtype=np.float32))"
+  "$build/bin/ptensor-runner" examples/chain.mlir -e chain \
+    --input "$out/x.npy" --input "$out/y.npy" --output-dir "$out" --print
+  python3 -c "import numpy as np; x=np.load('$out/x.npy'); y=np.load('$out/y.npy');
+ref=np.exp(-((x*y+1.5)**2))*0.5+x; got=np.load('$out/out0.npy');
+assert np.allclose(got, ref, rtol=1e-5, atol=1e-6), 'mismatch with numpy';
+print('matches numpy: max abs error', float(np.abs(got-ref).max()))"
+  rm -rf "$out"
+}
+
+run_tests() {
+  echo "== running the test suite (lit)"
+  local log; log="$(mktemp)"
+  set +e
+  /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  python3 - "$log" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+count = lambda k: sum(int(n) for n in re.findall(rf"^\s*{k}\s*:\s*(\d+)", text, re.M))
+passed = count("Passed") + count("Expectedly Failed")
+failed = count("Failed") + count("Unexpectedly Passed") + count("Unresolved") + count("Timed Out")
+print(f"{passed} passed, {failed} failed")
+PY
+  rm -f "$log"
+  return "$rc"
+}
+
+install
+build
+case "$mode" in
+  example) example ;;
+  test) run_tests ;;
+  *) echo "usage: $0 example|test" >&2; exit 2 ;;
+esac
