@@ -27,7 +27,10 @@ llvm_config.with_environment("PTENSOR_BUILD_DIR", config.ptensor_obj_root)
 llvm_config.with_environment(
     "PTENSOR_CACHE_DIR", os.path.join(config.ptensor_obj_root, "test", "cache"))
 
-config.substitutions.append(("%python", config.python_executable))
+# lit's defaults map %python to lit's own interpreter; tests need the one
+# CMake found (with numpy).
+config.substitutions = [(k, v) for (k, v) in config.substitutions if k != "%python"]
+config.substitutions.insert(0, ("%python", config.python_executable))
 config.substitutions.append(("%ptensor_src", config.ptensor_src_root))
 config.substitutions.append(("%ptensor_lib", config.ptensor_lib_dir))
 

@@ -64,9 +64,10 @@ void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToFuncs());
+  // LLVM intrinsics first (copysign, exp, ...), libm for the rest (tan, erf).
+  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
   // gpu.alloc/launch_func/... need the memref types they were written with.
   if (withGPULaunches)
     pm.addPass(createGpuToLLVMConversionPass());

@@ -174,7 +174,7 @@ def compile_ir(ir, target="cpu", load=True):
             # need a driver: compile-only mode never loads them.
             return path
         try:
-            lib = Library(path, target)
+            lib = Library(path, target)  # DeviceError: CUDA kernels without a GPU
         except OSError as e:
             raise CompileError("the compiled library %s cannot be loaded: %s" % (path, e),
                                str(e), ir) from None

@@ -255,7 +255,12 @@ class Library:
         self.path = path
         self.target = target
         if target == "cuda":
-            R.runtime()  # its mgpu* symbols must be global before the kernels load
+            # The runtime's mgpu* symbols must be global before the kernels
+            # load, and loading runs the kernels' module constructors, which
+            # would end the process without a driver: check first.
+            if not R.cuda_available():
+                raise DeviceError("cannot load CUDA kernels %s: %s" % (
+                    path, R.last_error() or "no CUDA device"))
         self.lib = ctypes.CDLL(path)
         sym = ctypes.c_char.in_dll(self.lib, "ptensor_module_signature")
         text = ctypes.string_at(ctypes.addressof(sym)).decode()

@@ -139,3 +139,13 @@ def test_result_dtype_mismatch_is_caught_by_the_compiler(fresh_cache):
         """)
     with pytest.raises(pt.CompileError, match="inferred type"):
         pt.compile_module(ir)
+
+
+@needs_compiler
+def test_cuda_module_without_gpu_is_an_exception(fresh_cache):
+    if pt.cuda_available():
+        pytest.skip("a GPU is present")
+    ir = MODULE.split("func.func @split")[0].replace(
+        "xf32>", 'xf32, device = "cuda:0">')
+    with pytest.raises((pt.DeviceError, pt.RuntimeUnavailableError)):
+        pt.compile_module(ir, target="cuda")

@@ -22,6 +22,9 @@
 #include "llvm/Support/WithColor.h"
 
 #include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using namespace ::ptensor;
@@ -197,8 +200,17 @@ static int run() {
   return 0;
 }
 
+/// Run-time checks of compiled code (`cf.assert`) print their message with
+/// puts() and abort(): flush it and exit with status 1 instead of a crash
+/// report.
+static void onAbort(int) {
+  std::fflush(stdout);
+  std::_Exit(1);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  std::signal(SIGABRT, onAbort);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "ptensor-runner: JIT-execute a function of a ptensor module\n");
   return run();

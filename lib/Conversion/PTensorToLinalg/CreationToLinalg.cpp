@@ -143,9 +143,15 @@ struct LinspacePattern : public OpConversionPattern<LinspaceOp> {
                           b, l, start, arith::MulFOp::create(b, l, fi, step));
                       if (!endpoint)
                         return v;
-                      // NumPy makes the last value exactly `stop`.
-                      Value isLast = arith::CmpIOp::create(
-                          b, l, arith::CmpIPredicate::eq, i, lastIndex);
+                      // NumPy makes the last value exactly `stop` (the
+                      // only value is `start` when num == 1).
+                      Value isLast = arith::AndIOp::create(
+                          b, l,
+                          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                i, lastIndex),
+                          arith::CmpIOp::create(
+                              b, l, arith::CmpIPredicate::sgt, i,
+                              arith::ConstantIndexOp::create(b, l, 0)));
                       return arith::SelectOp::create(b, l, isLast, stop, v);
                     }));
     return success();

@@ -188,7 +188,7 @@ struct PointwisePattern : public OpConversionPattern<PointwiseOp> {
             b.clone(nested, mapping);
           SmallVector<Value> stored;
           for (auto [v, t] : llvm::zip(yield.getValues(), op.getResultTypes()))
-            stored.push_back(convertScalar(b, loc, mapping.lookup(v),
+            stored.push_back(convertScalar(b, loc, mapping.lookupOrDefault(v),
                                            v.getType(), getDType(t)));
           return stored;
         });

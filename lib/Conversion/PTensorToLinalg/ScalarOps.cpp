@@ -108,8 +108,10 @@ static Value emitFloatUnary(Emitter &e, UnaryOpKind kind, Value x) {
                                  arith::AddFOp::create(b, e.cst(1), ex));
   }
   case UnaryOpKind::sign: {
-    // NaN and +-0 map to themselves.
-    Value neg = e.select(e.cmpf(CmpFPredicate::OLT, x, e.cst(0)), e.cst(-1), x);
+    // NaN maps to itself, -0.0 to +0.0 (as NumPy and PyTorch).
+    Value zero = e.select(e.cmpf(CmpFPredicate::OEQ, x, e.cst(0)), e.cst(0), x);
+    Value neg =
+        e.select(e.cmpf(CmpFPredicate::OLT, x, e.cst(0)), e.cst(-1), zero);
     return e.select(e.cmpf(CmpFPredicate::OGT, x, e.cst(0)), e.cst(1), neg);
   }
   case UnaryOpKind::sin: return math::SinOp::create(b, x);
@@ -170,12 +172,17 @@ Value mlir::ptensor::emitUnaryTest(OpBuilder &builder, Location loc,
     return arith::ConstantOp::create(b, b.getBoolAttr(v));
   };
   switch (kind) {
+  // Comparisons rather than math.is* ops: they lower on every target.
   case UnaryTestKind::isfinite:
-    return e.isFloat() ? Value(math::IsFiniteOp::create(b, x)) : constBool(true);
+    return e.isFloat() ? e.cmpf(CmpFPredicate::OLT, math::AbsFOp::create(b, x),
+                                e.cst(INFINITY))
+                       : constBool(true);
   case UnaryTestKind::isinf:
-    return e.isFloat() ? Value(math::IsInfOp::create(b, x)) : constBool(false);
+    return e.isFloat() ? e.cmpf(CmpFPredicate::OEQ, math::AbsFOp::create(b, x),
+                                e.cst(INFINITY))
+                       : constBool(false);
   case UnaryTestKind::isnan:
-    return e.isFloat() ? Value(math::IsNaNOp::create(b, x)) : constBool(false);
+    return e.isFloat() ? e.cmpf(CmpFPredicate::UNO, x, x) : constBool(false);
   case UnaryTestKind::logical_not:
     return e.isFloat() ? e.cmpf(CmpFPredicate::OEQ, x, e.cst(0)) : e.eqi(x, 0);
   case UnaryTestKind::signbit: {
@@ -204,6 +211,29 @@ static Value emitFloatRemainder(Emitter &e, Value x, Value y) {
   return e.select(e.andi(nonzero, signsDiffer), fixed, r);
 }
 
+/// NumPy's float floor division (npy_divmod): (x - fmod(x, y)) / y,
+/// corrected toward -inf and rounded to the nearest integer, so that
+/// x // y == floor(x / y) as if computed exactly; x / y when y == 0.
+static Value emitFloatFloorDivide(Emitter &e, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value mod = arith::RemFOp::create(b, x, y);
+  Value div = arith::DivFOp::create(b, arith::SubFOp::create(b, x, mod), y);
+  Value nonzeroMod = e.cmpf(CmpFPredicate::UNE, mod, e.cst(0));
+  Value signsDiffer = e.xori(e.isNegative(y), e.isNegative(mod));
+  div = e.select(e.andi(nonzeroMod, signsDiffer),
+                 arith::SubFOp::create(b, div, e.cst(1)), div);
+  Value floorDiv = math::FloorOp::create(b, div);
+  Value roundUp = e.cmpf(CmpFPredicate::OGT,
+                         arith::SubFOp::create(b, div, floorDiv), e.cst(0.5));
+  floorDiv = e.select(roundUp, arith::AddFOp::create(b, floorDiv, e.cst(1)),
+                      floorDiv);
+  Value quotient = arith::DivFOp::create(b, x, y);
+  Value signedZero = math::CopySignOp::create(b, e.cst(0), quotient);
+  Value result = e.select(e.cmpf(CmpFPredicate::UNE, div, e.cst(0)), floorDiv,
+                          signedZero);
+  return e.select(e.cmpf(CmpFPredicate::OEQ, y, e.cst(0)), quotient, result);
+}
+
 /// hypot without overflow: m * sqrt((x/m)^2 + (y/m)^2), m = max(|x|, |y|).
 static Value emitHypot(Emitter &e, Value x, Value y) {
   ImplicitLocOpBuilder &b = e.b;
@@ -216,7 +246,7 @@ static Value emitHypot(Emitter &e, Value x, Value y) {
                                         b, e.cst(1), arith::MulFOp::create(b, q, q))));
   // 0/0 and inf/inf would give NaN: hypot(0,0)=0, hypot(inf,y)=inf.
   Value zero = e.cmpf(CmpFPredicate::OEQ, m, e.cst(0));
-  Value inf = math::IsInfOp::create(b, m);
+  Value inf = e.cmpf(CmpFPredicate::OEQ, m, e.cst(INFINITY));
   return e.select(zero, e.cst(0), e.select(inf, m, r));
 }
 
@@ -242,8 +272,7 @@ static Value emitFloatBinary(Emitter &e, BinaryOpKind kind, Value x, Value y) {
   case BinaryOpKind::divide: return arith::DivFOp::create(b, x, y);
   case BinaryOpKind::atan2: return math::Atan2Op::create(b, x, y);
   case BinaryOpKind::copysign: return math::CopySignOp::create(b, x, y);
-  case BinaryOpKind::floor_divide:
-    return math::FloorOp::create(b, arith::DivFOp::create(b, x, y));
+  case BinaryOpKind::floor_divide: return emitFloatFloorDivide(e, x, y);
   case BinaryOpKind::hypot: return emitHypot(e, x, y);
   case BinaryOpKind::logaddexp: return emitLogAddExp(e, x, y);
   case BinaryOpKind::maximum: return arith::MaximumFOp::create(b, x, y);

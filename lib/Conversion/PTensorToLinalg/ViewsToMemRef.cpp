@@ -69,14 +69,16 @@ static StridedView getStridedView(OpBuilder &b, Location loc, Value tensor) {
 /// Materializes `view` as a tensor of `type`.
 static Value buildView(OpBuilder &b, Location loc, const StridedView &view,
                        RankedTensorType type) {
-  auto asOfr = [](ArrayRef<Value> v) {
-    return SmallVector<OpFoldResult>(v.begin(), v.end());
-  };
+  // Static sizes of the result type must be attributes, not values.
+  SmallVector<OpFoldResult> sizes;
+  for (auto [size, value] : llvm::zip(type.getShape(), view.sizes))
+    sizes.push_back(ShapedType::isDynamic(size) ? OpFoldResult(value)
+                                                : b.getIndexAttr(size));
   Value cast = memref::ReinterpretCastOp::create(
       b, loc,
       getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
-      view.base, OpFoldResult(view.offset), asOfr(view.sizes),
-      asOfr(view.strides));
+      view.base, OpFoldResult(view.offset), sizes,
+      SmallVector<OpFoldResult>(view.strides.begin(), view.strides.end()));
   return bufferization::ToTensorOp::create(b, loc, type, cast,
                                            /*restrict=*/b.getUnitAttr());
 }
@@ -113,9 +115,11 @@ struct PermuteDimsPattern : ViewPattern<PermuteDimsOp> {
   LogicalResult transform(PermuteDimsOp op, IndexMath &,
                           StridedView &view) const override {
     StridedView src = view;
+    int64_t rank = op.getType().getRank();
     for (auto [i, a] : llvm::enumerate(op.getAxes())) {
-      view.sizes[i] = src.sizes[a];
-      view.strides[i] = src.strides[a];
+      int64_t axis = a < 0 ? a + rank : a;
+      view.sizes[i] = src.sizes[axis];
+      view.strides[i] = src.strides[axis];
     }
     return success();
   }

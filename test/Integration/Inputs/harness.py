@@ -17,6 +17,10 @@ compares every result:
 When a function with several results fails to compile or run, each result is
 retried alone so that the failing op is named.
 
+dtypes.py holds the dtype rules and conversions, references.py the numpy
+reference of every kind, compare.py the numpy-only comparison and executor
+plumbing shared with check_exported.py; `from harness import *` gives all.
+
 Environment:
   PTENSOR_RUNNER            executor command (default: ptensor-runner on PATH)
   PTENSOR_CASE_EXPORT_DIR   do not run; write every case there (compare.py's
@@ -30,7 +34,6 @@ Environment:
                             (tells dynamic-shape bugs from value bugs)
 """
 
-import math
 import os
 import re
 import shutil
@@ -39,354 +42,14 @@ import tempfile
 import time
 
 import numpy as np
-import ml_dtypes
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare as cmp  # noqa: E402
 
-BF16 = ml_dtypes.bfloat16
-
-NP = {
-    "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
-    "f16": np.float16, "bf16": BF16, "f32": np.float32, "f64": np.float64,
-}
-FLOATS = ["f16", "bf16", "f32", "f64"]
-SIGNED = ["i8", "i16", "i32", "i64"]
-UNSIGNED = ["ui8", "ui16", "ui32", "ui64"]
-INTS = SIGNED + UNSIGNED
-ALL_DTYPES = ["i1"] + INTS + FLOATS
-# Builtin scalar types a function may take (weak operands).
-SCALAR_TYPES = ["i1", "i8", "i16", "i32", "i64", "index", "f32", "f64"]
-SCALAR_NP = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32,
-             "i64": np.int64, "index": np.int64, "f32": np.float32, "f64": np.float64}
-
-
-def kind(dt):
-    """'b', 's', 'u' or 'f' of a ptensor dtype or builtin scalar type."""
-    if dt == "index":
-        return "s"
-    return cmp.DTYPES[dt][1]
-
-
-def width(dt):
-    if dt == "index":
-        return 64
-    if dt == "i1":
-        return 1
-    return int(re.sub(r"[^0-9]", "", dt))
-
-
-def int_range(dt):
-    if dt == "i1":
-        return 0, 1
-    w = width(dt)
-    if kind(dt) == "u":
-        return 0, 2 ** w - 1
-    return -(2 ** (w - 1)), 2 ** (w - 1) - 1
-
-
-# ---------------------------------------------------------------------------
-# Promotion and broadcasting (DESIGN.md "Type promotion", "Broadcasting")
-# ---------------------------------------------------------------------------
-
-class PromotionError(Exception):
-    pass
-
-
-def _promote_pair(a, b):
-    if a == b:
-        return a
-    ka, kb = kind(a), kind(b)
-    if ka == "f" and kb == "f":
-        if width(a) == width(b):  # f16 with bf16
-            return "f32"
-        return a if width(a) > width(b) else b
-    if ka == "f":
-        return a
-    if kb == "f":
-        return b
-    if ka == "b":
-        return b
-    if kb == "b":
-        return a
-    if ka == kb:
-        return a if width(a) > width(b) else b
-    s, u = (a, b) if ka == "s" else (b, a)
-    if width(u) == 64:
-        raise PromotionError("cannot promote %s with %s" % (u, s))
-    return "i%d" % max(width(s), 2 * width(u))
-
-
-def promote(operands):
-    """Common dtype of [(dtype, is_weak)]; builtin scalars are weak."""
-    strong = None
-    weak = None
-    order = {"b": 0, "s": 1, "f": 2}
-    for dt, is_weak in operands:
-        if is_weak:
-            k = kind(dt)
-            k = "s" if k == "u" else k
-            weak = k if weak is None or order[k] > order[weak] else weak
-            continue
-        strong = dt if strong is None else _promote_pair(strong, dt)
-    if strong is None:
-        raise PromotionError("no ptensor operand")
-    if weak == "f" and kind(strong) != "f":
-        return "f32"
-    if weak == "s" and kind(strong) == "b":
-        return "i64"
-    return strong
-
-
-def apply_method(method, common):
-    if method in ("DEFAULT", "NO_OPMATH"):
-        return common
-    if method == "INT_TO_FLOAT":
-        return common if kind(common) == "f" else "f32"
-    if method == "ALWAYS_BOOL":
-        return "i1"
-    if method == "BOOL_TO_LONG":
-        return "i64" if common == "i1" else common
-    raise ValueError(method)
-
-
-def compute_dtype(dt):
-    """opmath: f16/bf16 compute in f32."""
-    return "f32" if dt in ("f16", "bf16") else dt
-
-
-def broadcast_static(shapes):
-    """Static broadcast of type shapes (None = dynamic), like the compiler."""
-    rank = max([len(s) for s in shapes] + [0])
-    out = []
-    for i in range(rank):
-        cur, dyn = 1, False
-        for s in shapes:
-            if i >= len(s):
-                continue
-            d = s[len(s) - 1 - i]
-            if d is None:
-                dyn = True
-            elif d != 1:
-                if cur != 1 and cur != d:
-                    raise ValueError("cannot broadcast %s" % (shapes,))
-                cur = d
-        out.append(None if dyn and cur == 1 else cur)
-    return tuple(reversed(out))
-
-
-# ---------------------------------------------------------------------------
-# Conversions with C/NumPy semantics and correct rounding
-# ---------------------------------------------------------------------------
-
-def round_to(x, dt):
-    """float64 values -> dt, rounded once to nearest even (ml_dtypes rounds
-    float64 -> bfloat16 through float32, i.e. twice; not used for that)."""
-    x = np.asarray(x, dtype=np.float64)
-    if dt == "f64":
-        return x.copy()
-    if dt in ("f32", "f16"):
-        with np.errstate(over="ignore"):
-            return x.astype(NP[dt])
-    assert dt == "bf16"
-    m, emin, emax = cmp.FLOAT_FORMATS[dt]
-    with np.errstate(invalid="ignore", over="ignore"):
-        q = cmp.ulp(x, dt)
-        r = np.round(x / q) * q  # exact scaling; np.round is half-to-even
-        r = np.where(np.isfinite(x), r, x)
-        r = np.where(np.abs(r) > cmp.max_finite(dt), np.copysign(np.inf, x), r)
-        return r.astype(np.float32).astype(BF16)  # exact now
-
-
-def to_f64(a):
-    return np.asarray(a).astype(np.float64)
-
-
-def convert(a, src, dst):
-    """Converts array `a` of dtype `src` to `dst` (C/NumPy semantics; float to
-    integer only for in-range values)."""
-    a = np.asarray(a)
-    if src == "index":
-        src = "i64"
-    if kind(dst) == "f":
-        if kind(src) == "f":
-            return round_to(to_f64(a), dst)
-        if dst in ("f32", "f64"):
-            return a.astype(NP[dst])  # C conversion: one rounding
-        return round_to(a.astype(np.float64), dst)  # exact below 2**53
-    if dst == "i1":
-        return a != 0
-    if kind(src) == "f":
-        with np.errstate(invalid="ignore"):
-            return np.trunc(to_f64(a)).astype(NP[dst])
-    return a.astype(NP[dst])  # integers wrap modulo 2**width
-
-
-def wrap_ints(values, dt):
-    """Python ints (object array) -> dt modulo 2**width."""
-    w = width(dt)
-    flat = []
-    for v in np.asarray(values, dtype=object).ravel():
-        v = int(v) % (2 ** w)
-        if kind(dt) == "s" and v >= 2 ** (w - 1):
-            v -= 2 ** w
-        flat.append(v)
-    return np.array(flat, dtype=NP[dt]).reshape(np.shape(values))
-
-
-def as_pyints(a):
-    return np.asarray(a).astype(object) if np.asarray(a).dtype != object else a
-
-
-# ---------------------------------------------------------------------------
-# Kinds: references and tolerance categories
-# ---------------------------------------------------------------------------
-
-_erf = np.frompyfunc(math.erf, 1, 1)
-
-
-def _f(fn):
-    return lambda x: np.asarray(fn(x), dtype=np.float64)
-
-
-# unary kind -> (tolerance category, float64 function)
-UNARY_FLOAT = {
-    "abs": ("exact", np.abs), "acos": ("transc", np.arccos),
-    "acosh": ("transc", np.arccosh), "asin": ("transc", np.arcsin),
-    "asinh": ("transc", np.arcsinh), "atan": ("transc", np.arctan),
-    "atanh": ("transc", np.arctanh), "ceil": ("exact", np.ceil),
-    "cos": ("transc", np.cos), "cosh": ("transc", np.cosh),
-    "erf": ("transc", lambda x: _erf(x).astype(np.float64)),
-    "exp": ("transc", np.exp), "expm1": ("transc", np.expm1),
-    "floor": ("exact", np.floor), "log": ("transc", np.log),
-    "log1p": ("transc", np.log1p), "log2": ("transc", np.log2),
-    "log10": ("transc", np.log10), "negative": ("exact", np.negative),
-    "positive": ("exact", lambda x: x), "reciprocal": ("basic", lambda x: 1.0 / x),
-    "round": ("exact", np.round), "rsqrt": ("transc", lambda x: 1.0 / np.sqrt(x)),
-    "sigmoid": ("transc", lambda x: 1.0 / (1.0 + np.exp(-x))),
-    "sign": ("exact", np.sign), "sin": ("transc", np.sin),
-    "sinh": ("transc", np.sinh), "square": ("basic", lambda x: x * x),
-    "sqrt": ("basic", np.sqrt), "tan": ("transc", np.tan),
-    "tanh": ("transc", np.tanh), "trunc": ("exact", np.trunc),
-}
-UNARY_KINDS = sorted(list(UNARY_FLOAT) + ["bitwise_invert"])
-UNARY_DEFAULT = {"abs", "bitwise_invert", "ceil", "floor", "negative", "positive",
-                 "round", "sign", "square", "trunc"}
-
-
-def _int_unary(kind_, x, dt):
-    xs = as_pyints(x)
-    if kind_ == "abs":
-        r = np.frompyfunc(abs, 1, 1)(xs)
-    elif kind_ == "negative":
-        r = -xs
-    elif kind_ in ("positive", "ceil", "floor", "round", "trunc"):
-        r = xs
-    elif kind_ == "square":
-        r = xs * xs
-    elif kind_ == "sign":
-        r = np.frompyfunc(lambda v: (v > 0) - (v < 0), 1, 1)(xs)
-    elif kind_ == "bitwise_invert":
-        if dt == "i1":
-            return ~np.asarray(x, dtype=bool)
-        r = np.frompyfunc(lambda v: ~v, 1, 1)(xs)
-    else:
-        raise ValueError(kind_)
-    return wrap_ints(r, dt)
-
-
-UNARY_TEST_KINDS = ["isfinite", "isinf", "isnan", "logical_not", "signbit"]
-
-
-def unary_test_ref(kind_, x, dt):
-    if kind(dt) == "f":
-        v = to_f64(x)
-        return {"isfinite": np.isfinite, "isinf": np.isinf, "isnan": np.isnan,
-                "logical_not": lambda a: a == 0, "signbit": np.signbit}[kind_](v)
-    v = as_pyints(x)
-    f = {"isfinite": lambda a: True, "isinf": lambda a: False,
-         "isnan": lambda a: False, "logical_not": lambda a: a == 0,
-         "signbit": lambda a: a < 0}[kind_]
-    return np.frompyfunc(f, 1, 1)(v).astype(bool).reshape(np.shape(x))
-
-
-def _logaddexp(x, y):
-    return np.logaddexp(x, y)
-
-
-BINARY_FLOAT = {
-    "add": ("basic", np.add), "subtract": ("basic", np.subtract),
-    "multiply": ("basic", np.multiply), "divide": ("basic", np.divide),
-    "atan2": ("transc", np.arctan2), "copysign": ("exact", np.copysign),
-    "floor_divide": ("exact", np.floor_divide), "hypot": ("transc", np.hypot),
-    "logaddexp": ("transc", _logaddexp), "maximum": ("exact", np.maximum),
-    "minimum": ("exact", np.minimum), "pow": ("transc", np.power),
-    "remainder": ("basic", np.remainder),
-}
-BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-           "bitwise_right_shift"]
-SHIFTS = ["bitwise_left_shift", "bitwise_right_shift"]
-BINARY_KINDS = sorted(list(BINARY_FLOAT) + BITWISE)
-BINARY_INT_TO_FLOAT = {"atan2", "copysign", "divide", "hypot", "logaddexp"}
-
-
-def _floordiv(a, b):
-    return 0 if b == 0 else a // b
-
-
-def _rem(a, b):
-    return 0 if b == 0 else a % b  # Python's % takes the divisor's sign
-
-
-def _int_binary(kind_, a, b, dt):
-    w = width(dt)
-    if dt == "i1":  # bitwise on bools
-        a, b = np.asarray(a, bool), np.asarray(b, bool)
-        return {"bitwise_and": a & b, "bitwise_or": a | b, "bitwise_xor": a ^ b}[kind_]
-    fns = {
-        "add": lambda x, y: x + y, "subtract": lambda x, y: x - y,
-        "multiply": lambda x, y: x * y, "floor_divide": _floordiv,
-        "remainder": _rem, "maximum": max, "minimum": min,
-        "pow": lambda x, y: x ** y if y >= 0 else None,
-        "bitwise_and": lambda x, y: x & y, "bitwise_or": lambda x, y: x | y,
-        "bitwise_xor": lambda x, y: x ^ y,
-        "bitwise_left_shift": lambda x, y: x << y if 0 <= y < w else 0,
-        "bitwise_right_shift": lambda x, y: x >> y if 0 <= y < w else (-1 if x < 0 else 0),
-    }
-    r = np.frompyfunc(fns[kind_], 2, 1)(as_pyints(a), as_pyints(b))
-    return wrap_ints(r, dt)
-
-
-BINARY_TEST_KINDS = ["equal", "greater", "greater_equal", "less", "less_equal",
-                     "logical_and", "logical_or", "logical_xor", "not_equal"]
-
-
-def binary_test_ref(kind_, a, b, dt):
-    if kind(dt) == "f":
-        x, y = to_f64(a), to_f64(b)
-    else:
-        x, y = as_pyints(a), as_pyints(b)
-    with np.errstate(invalid="ignore"):
-        r = {
-            "equal": lambda: x == y, "not_equal": lambda: x != y,
-            "greater": lambda: x > y, "greater_equal": lambda: x >= y,
-            "less": lambda: x < y, "less_equal": lambda: x <= y,
-            "logical_and": lambda: (x != 0) & (y != 0),
-            "logical_or": lambda: (x != 0) | (y != 0),
-            "logical_xor": lambda: (x != 0) ^ (y != 0),
-        }[kind_]()
-    return np.asarray(r).astype(bool)
-
-
-def tolerance(category, dt):
-    """{'ulps', 'atol'} for a float result of dtype dt."""
-    if category == "exact":
-        return {"ulps": 0.0, "atol": 0.0}
-    if dt in ("f16", "bf16"):
-        return {"ulps": 1.0, "atol": 0.0, "ftz": True}
-    return {"ulps": {"basic": 1.0, "transc": 4.0}.get(category, category), "atol": 0.0,
-            "ftz": True}
+from dtypes import *  # noqa: E402,F401,F403
+from dtypes import BF16, NP, SCALAR_NP  # noqa: E402,F401
+from references import *  # noqa: E402,F401,F403
+from references import _int_binary, _int_unary  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
@@ -444,10 +107,6 @@ class Value:
     def pdtype(self):
         """dtype for promotion (index counts as i64)."""
         return "i64" if self.dtype == "index" else self.dtype
-
-
-def _np_of(v):
-    return SCALAR_NP[v.dtype] if not v.type.is_tensor else NP[v.dtype]
 
 
 class Func:
@@ -978,3 +637,22 @@ def _tail(text, n=600):
     errs = [l for l in lines if "error" in l.lower() or "note: see current" in l]
     text = "\n      ".join(errs[:3]) if errs else "\n      ".join(lines[-4:])
     return text if len(text) <= n else text[:n] + "..."
+
+
+_default_suite = None
+
+
+def run_case(mlir_text, func, inputs, expected, name=None):
+    """Runs (or, with PTENSOR_CASE_EXPORT_DIR, exports) one hand-written case:
+    `expected` is a list of (array, spec(dtype, category, ...)) pairs, float
+    arrays being float64 references before rounding. Returns True when every
+    output matched; failures are printed by `finish()`."""
+    global _default_suite
+    if _default_suite is None:
+        _default_suite = Suite(sys.argv[0] or "run_case")
+    return _default_suite.check_module(name or func, mlir_text, func, list(inputs), expected)
+
+
+def finish():
+    """Summary of the run_case calls; the exit status for sys.exit."""
+    return _default_suite.finish() if _default_suite else 0

@@ -3,6 +3,7 @@
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::ptensor {
@@ -30,8 +31,13 @@ struct PTensorFuseElementwisePass
       if (producer->hasOneUse())
         return true;
       auto generic = dyn_cast<linalg::GenericOp>(producer);
-      return generic &&
-             generic.getBody()->getOperations().size() - 1 <= limit;
+      if (!generic)
+        return false;
+      // Cost of recomputing the body: math functions count 8 scalar ops.
+      unsigned cost = 0;
+      for (Operation &op : generic.getBody()->without_terminator())
+        cost += isa<math::MathDialect>(op.getDialect()) ? 8 : 1;
+      return cost <= limit;
     };
     RewritePatternSet patterns(ctx);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);

@@ -45,6 +45,11 @@ Value mlir::ptensor::convertScalar(OpBuilder &b, Location loc, Value v,
   bool fromUnsigned = from.isUnsignedInteger() || from.isInteger(1);
   if (fromFloat && toFloat) {
     unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+    // f64 -> bf16 has no runtime routine on every target: go through f32
+    // (double rounding, as ml_dtypes and PyTorch's CPU kernels do).
+    if (fw == 64 && to.isBF16())
+      return arith::TruncFOp::create(
+          b, loc, to, arith::TruncFOp::create(b, loc, b.getF32Type(), v));
     if (fw == tw) { // f16 <-> bf16 through f32
       Value f32 = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
       return arith::TruncFOp::create(b, loc, to, f32);
