@@ -23,9 +23,11 @@ using namespace mlir::ptensor;
 void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
                                                       unsigned maxRecompute) {
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createPTensorPromoteTypes());
+  // Broadcast before promotion: the casts promotion inserts then read the
+  // (zero-stride) broadcast views and fuse with their consumers.
   pm.addPass(createPTensorLayout());
   pm.addPass(createPTensorBroadcast());
+  pm.addPass(createPTensorPromoteTypes());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertPTensorToLinalg());
   pm.addPass(createPTensorFuseElementwise(
@@ -64,9 +66,10 @@ void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToFuncs());
-  // LLVM intrinsics first (copysign, exp, ...), libm for the rest (tan, erf).
-  pm.addPass(createConvertMathToLLVMPass());
+  // libm first: MathToLLVM's log1p/expm1 are log(1+x)/exp(x)-1, which lose
+  // the precision those functions exist for.
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   // gpu.alloc/launch_func/... need the memref types they were written with.
   if (withGPULaunches)

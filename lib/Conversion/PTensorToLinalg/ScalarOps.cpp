@@ -211,6 +211,20 @@ static Value emitFloatRemainder(Emitter &e, Value x, Value y) {
   return e.select(e.andi(nonzero, signsDiffer), fixed, r);
 }
 
+/// copysign(x, y) by bit operations (no libm or intrinsic needed).
+static Value emitCopySign(Emitter &e, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  unsigned w = e.width();
+  Type bits = b.getIntegerType(w);
+  auto mask = [&](APInt v) -> Value {
+    return arith::ConstantOp::create(b, bits, b.getIntegerAttr(bits, v));
+  };
+  APInt signBit = APInt::getSignMask(w);
+  Value magnitude = e.andi(arith::BitcastOp::create(b, bits, x), mask(~signBit));
+  Value sign = e.andi(arith::BitcastOp::create(b, bits, y), mask(signBit));
+  return arith::BitcastOp::create(b, e.storage, e.ori(magnitude, sign));
+}
+
 /// NumPy's float floor division (npy_divmod): (x - fmod(x, y)) / y,
 /// corrected toward -inf and rounded to the nearest integer, so that
 /// x // y == floor(x / y) as if computed exactly; x / y when y == 0.
@@ -228,7 +242,7 @@ static Value emitFloatFloorDivide(Emitter &e, Value x, Value y) {
   floorDiv = e.select(roundUp, arith::AddFOp::create(b, floorDiv, e.cst(1)),
                       floorDiv);
   Value quotient = arith::DivFOp::create(b, x, y);
-  Value signedZero = math::CopySignOp::create(b, e.cst(0), quotient);
+  Value signedZero = emitCopySign(e, e.cst(0), quotient);
   Value result = e.select(e.cmpf(CmpFPredicate::UNE, div, e.cst(0)), floorDiv,
                           signedZero);
   return e.select(e.cmpf(CmpFPredicate::OEQ, y, e.cst(0)), quotient, result);
@@ -245,9 +259,11 @@ static Value emitHypot(Emitter &e, Value x, Value y) {
       b, m, math::SqrtOp::create(b, arith::AddFOp::create(
                                         b, e.cst(1), arith::MulFOp::create(b, q, q))));
   // 0/0 and inf/inf would give NaN: hypot(0,0)=0, hypot(inf,y)=inf.
+  // hypot(inf, NaN) is inf (IEEE 754).
   Value zero = e.cmpf(CmpFPredicate::OEQ, m, e.cst(0));
-  Value inf = e.cmpf(CmpFPredicate::OEQ, m, e.cst(INFINITY));
-  return e.select(zero, e.cst(0), e.select(inf, m, r));
+  Value inf = e.ori(e.cmpf(CmpFPredicate::OEQ, ax, e.cst(INFINITY)),
+                    e.cmpf(CmpFPredicate::OEQ, ay, e.cst(INFINITY)));
+  return e.select(inf, e.cst(INFINITY), e.select(zero, e.cst(0), r));
 }
 
 /// logaddexp: max + log1p(exp(-|x - y|)); equal infinities give themselves.
@@ -271,7 +287,7 @@ static Value emitFloatBinary(Emitter &e, BinaryOpKind kind, Value x, Value y) {
   case BinaryOpKind::multiply: return arith::MulFOp::create(b, x, y);
   case BinaryOpKind::divide: return arith::DivFOp::create(b, x, y);
   case BinaryOpKind::atan2: return math::Atan2Op::create(b, x, y);
-  case BinaryOpKind::copysign: return math::CopySignOp::create(b, x, y);
+  case BinaryOpKind::copysign: return emitCopySign(e, x, y);
   case BinaryOpKind::floor_divide: return emitFloatFloorDivide(e, x, y);
   case BinaryOpKind::hypot: return emitHypot(e, x, y);
   case BinaryOpKind::logaddexp: return emitLogAddExp(e, x, y);

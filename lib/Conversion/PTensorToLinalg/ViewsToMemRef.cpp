@@ -175,7 +175,9 @@ struct ExpandDimsPattern : ViewPattern<ExpandDimsOp> {
   LogicalResult transform(ExpandDimsOp op, IndexMath &m,
                           StridedView &view) const override {
     int64_t rank = op.getType().getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    auto axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
     view.sizes.insert(view.sizes.begin() + axis, m.cst(1));
     view.strides.insert(view.strides.begin() + axis, m.cst(0));
     return success();

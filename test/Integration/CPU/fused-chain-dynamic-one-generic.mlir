@@ -1,7 +1,8 @@
-// A chain of elementwise ops on dynamic shapes (run-time broadcast checks,
+// A chain of elementwise ops on dynamic shapes (passes in the order of
+// ptensor-to-cpu-pipeline: broadcast views before the promotion casts) (run-time broadcast checks,
 // an i32 input promoted to f32, a weak scalar) fuses into exactly one
 // linalg.generic: one loop nest.
-// RUN: ptensor-opt %s --ptensor-promote-types --ptensor-layout --ptensor-broadcast --convert-ptensor-to-linalg --ptensor-fuse-elementwise | FileCheck %s
+// RUN: ptensor-opt %s --ptensor-layout --ptensor-broadcast --ptensor-promote-types --convert-ptensor-to-linalg --ptensor-fuse-elementwise | FileCheck %s
 
 // CHECK-LABEL: func.func @chain_dynamic
 // CHECK-COUNT-1: linalg.generic

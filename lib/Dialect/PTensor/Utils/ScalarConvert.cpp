@@ -19,6 +19,28 @@ static Value zeroOf(OpBuilder &b, Location loc, Type t) {
   return arith::ConstantOp::create(b, loc, s, b.getZeroAttr(s));
 }
 
+/// f32 -> bf16 rounding to nearest even on the bits, NaN kept quiet. Some
+/// targets' fptrunc to bf16 flushes subnormals; this is exact everywhere.
+static Value truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
+  Type i32 = b.getI32Type(), i16 = b.getI16Type();
+  auto c = [&](int64_t x) -> Value {
+    return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(x));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, i32, v);
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, c(16)), c(1));
+  Value bias = arith::AddIOp::create(b, loc, lsb, c(0x7FFF));
+  Value rounded = arith::ShRUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, bits, bias), c(16));
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value quietNaN = arith::OrIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, c(16)), c(0x40));
+  Value result = arith::SelectOp::create(b, loc, isNaN, quietNaN, rounded);
+  return arith::BitcastOp::create(
+      b, loc, b.getBF16Type(), arith::TruncIOp::create(b, loc, i16, result));
+}
+
 Value mlir::ptensor::convertScalar(OpBuilder &b, Location loc, Value v,
                                    Type from, Type to) {
   if (from == to)
@@ -45,12 +67,16 @@ Value mlir::ptensor::convertScalar(OpBuilder &b, Location loc, Value v,
   bool fromUnsigned = from.isUnsignedInteger() || from.isInteger(1);
   if (fromFloat && toFloat) {
     unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
-    // f64 -> bf16 has no runtime routine on every target: go through f32
-    // (double rounding, as ml_dtypes and PyTorch's CPU kernels do).
-    if (fw == 64 && to.isBF16())
-      return arith::TruncFOp::create(
-          b, loc, to, arith::TruncFOp::create(b, loc, b.getF32Type(), v));
-    if (fw == tw) { // f16 <-> bf16 through f32
+    // To bf16 always through f32 (from f64 that rounds twice, as
+    // PyTorch's CPU kernels and ml_dtypes do).
+    if (to.isBF16()) {
+      Value f32 = fw == 32 ? v
+                  : fw < 32
+                      ? Value(arith::ExtFOp::create(b, loc, b.getF32Type(), v))
+                      : Value(arith::TruncFOp::create(b, loc, b.getF32Type(), v));
+      return truncF32ToBF16(b, loc, f32);
+    }
+    if (fw == tw) { // bf16 -> f16 through f32
       Value f32 = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
       return arith::TruncFOp::create(b, loc, to, f32);
     }
