@@ -109,7 +109,7 @@ class Runtime:
         view = np.lib.stride_tricks.as_strided(
             buf[offset - lo:], shape=sizes,
             strides=[s * dtype.itemsize for s in strides])
-        return np.ascontiguousarray(view)
+        return view.copy()  # (ascontiguousarray would make 0-d arrays 1-d)
 
 
 def find_runtime(lib_path):
@@ -123,6 +123,8 @@ def find_runtime(lib_path):
 def run(lib_path, func, inputs):
     """Calls `func` of `lib_path` on numpy arrays; returns (results, written)."""
     runtime = None
+    if lib_path.endswith(".mlir"):  # a case compiled ahead of time beside it
+        lib_path = lib_path[:-len(".mlir")] + ".so"
     if not os.path.exists(lib_path):
         raise RunError(f"cannot open {lib_path}: no such file")
     try:
@@ -209,9 +211,9 @@ def run(lib_path, func, inputs):
             flat = np.ctypeslib.as_array(
                 (ctypes.c_byte * max((hi - lo) * dtype.itemsize, 0)).from_address(
                     d.aligned + lo * dtype.itemsize)).view(dtype) if hi > lo else np.empty(0, dtype)
-            outputs.append(np.ascontiguousarray(np.lib.stride_tricks.as_strided(
+            outputs.append(np.lib.stride_tricks.as_strided(
                 flat[d.offset - lo:], shape=sizes,
-                strides=[s * dtype.itemsize for s in strides])) if hi > lo
+                strides=[s * dtype.itemsize for s in strides]).copy() if hi > lo
                 else np.empty(sizes, dtype))
     written_out = []
     for i, desc, value, arg in written:

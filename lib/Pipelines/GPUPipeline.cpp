@@ -36,6 +36,9 @@ void mlir::ptensor::buildPTensorToNVVMPipeline(
       ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks}));
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());
+  // Software integer pow etc. as functions, before outlining copies the
+  // ones kernels call into their gpu.module.
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
 
@@ -48,9 +51,11 @@ void mlir::ptensor::buildPTensorToNVVMPipeline(
   pm.addPass(createLowerAffinePass());
   // Kernels: math goes to libdevice (__nv_*), index math stays 64-bit at
   // the memref level (loop indices were narrowed where it pays).
-  pm.addPass(createConvertMathToFuncs());
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  // Math ops libdevice has no pattern for (trunc, ...) as LLVM intrinsics,
+  // before the host's libm conversion could reach into kernels.
+  kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());

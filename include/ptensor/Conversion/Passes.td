@@ -58,7 +58,8 @@ def ConvertPTensorLinalgToGPU
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"];
 }
 
 #endif // PTENSOR_CONVERSION_PASSES_TD

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -108,6 +109,81 @@ struct KernelBodyBuilder {
 };
 } // namespace
 
+namespace {
+/// The contiguous fast path: every operand is a row-major contiguous
+/// buffer read through an identity map, viewed as a flat 1-D memref; each
+/// thread handles kVectorWidth consecutive elements with one vector load
+/// per input and one vector store per output (16 bytes for f32), and the
+/// body runs once per lane.
+struct VectorBodyBuilder {
+  static constexpr int64_t kVectorWidth = 4;
+  linalg::GenericOp op;
+  SmallVector<Value> flatInputs;  ///< flat views, or scalars (not memrefs)
+  SmallVector<Value> flatOutputs; ///< flat views
+  Value vectorCount;              ///< count / kVectorWidth (index)
+
+  void build(OpBuilder &b, Location loc, gpu::LaunchOp launch) {
+    Type i32 = b.getI32Type();
+    auto toI32 = [&](Value v) -> Value {
+      return arith::IndexCastUIOp::create(b, loc, i32, v);
+    };
+    Value start = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, toI32(launch.getBlockIds().x),
+                              toI32(launch.getBlockSize().x)),
+        toI32(launch.getThreadIds().x));
+    Value step = arith::MulIOp::create(b, loc, toI32(launch.getGridSize().x),
+                                       toI32(launch.getBlockSize().x));
+    auto loop = scf::ForOp::create(b, loc, start, toI32(vectorCount), step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value first = arith::IndexCastUIOp::create(
+        b, loc, b.getIndexType(),
+        arith::MulIOp::create(
+            b, loc, loop.getInductionVar(),
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(kVectorWidth))));
+    auto vectorOf = [&](Value memref) {
+      Type element = cast<MemRefType>(memref.getType()).getElementType();
+      return std::make_pair(VectorType::get({kVectorWidth}, element),
+                            llvm::Align(kVectorWidth *
+                                        element.getIntOrFloatBitWidth() / 8));
+    };
+    SmallVector<Value> loaded;
+    for (Value in : flatInputs) {
+      if (!isa<MemRefType>(in.getType())) {
+        loaded.push_back(in);
+        continue;
+      }
+      auto [type, align] = vectorOf(in);
+      loaded.push_back(vector::LoadOp::create(b, loc, type, in, first,
+                                              /*nontemporal=*/false, align));
+    }
+    Block *body = op.getBody();
+    auto yield = llvm::cast<linalg::YieldOp>(body->getTerminator());
+    SmallVector<SmallVector<Value>> lanes(flatOutputs.size());
+    for (int64_t lane = 0; lane < kVectorWidth; ++lane) {
+      IRMapping mapping;
+      for (auto [arg, v] : llvm::zip(op.getDpsInputOperands(), loaded)) {
+        Value scalar = v;
+        if (isa<VectorType>(v.getType()))
+          scalar = vector::ExtractOp::create(b, loc, v, lane);
+        mapping.map(op.getMatchingBlockArgument(arg), scalar);
+      }
+      for (Operation &nested : body->without_terminator())
+        b.clone(nested, mapping);
+      for (auto [i, v] : llvm::enumerate(yield.getValues()))
+        lanes[i].push_back(mapping.lookupOrDefault(v));
+    }
+    for (auto [out, values] : llvm::zip(flatOutputs, lanes)) {
+      auto [type, align] = vectorOf(out);
+      Value vec = vector::FromElementsOp::create(b, loc, type, values);
+      vector::StoreOp::create(b, loc, vec, out, first, /*nontemporal=*/false,
+                              align);
+    }
+  }
+};
+} // namespace
+
 /// Emits `gpu.launch` with `blocks` x `blockSize` threads whose body is
 /// built for index type `it`.
 static void emitLaunch(OpBuilder &b, Location loc, KernelBodyBuilder &kernel,
@@ -119,6 +195,66 @@ static void emitLaunch(OpBuilder &b, Location loc, KernelBodyBuilder &kernel,
   b.setInsertionPointToStart(&launch.getBody().front());
   kernel.build(b, loc, launch, it);
   gpu::TerminatorOp::create(b, loc);
+}
+
+/// True when every input is read through an identity map (or is a scalar),
+/// no buffer holds i1 and the body does not use linalg.index: the vector
+/// path applies.
+static bool isFlatCandidate(linalg::GenericOp op) {
+  if (!op.getBody()->getOps<linalg::IndexOp>().empty())
+    return false;
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (isa<MemRefType>(in->get().getType()) &&
+        !op.getMatchingIndexingMap(in).isIdentity())
+      return false;
+  // Vectors of i1 are bit-packed, but i1 buffers hold a byte per element.
+  for (Value v : op->getOperands())
+    if (auto type = dyn_cast<MemRefType>(v.getType());
+        type && type.getElementTypeBitWidth() < 8)
+      return false;
+  return true;
+}
+
+/// Emits the run-time test that `memref` is row-major contiguous with its
+/// first element aligned to `align` bytes, and returns its flat 1-D view
+/// (valid only where the test holds).
+static std::pair<Value, Value> flatView(OpBuilder &b, Location loc,
+                                        Value memref, Value count,
+                                        int64_t align) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  Value ok = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  Value expected = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    // Size-1 dimensions may have any stride.
+    Value sizeOne = cmp(arith::CmpIPredicate::eq, md.getSizes()[d],
+                        arith::ConstantIndexOp::create(b, loc, 1));
+    Value strideOk = cmp(arith::CmpIPredicate::eq, md.getStrides()[d], expected);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::OrIOp::create(b, loc, sizeOne, strideOk));
+    expected = arith::MulIOp::create(b, loc, expected, md.getSizes()[d]);
+  }
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  Value address = arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+      arith::MulIOp::create(b, loc, md.getOffset(),
+                            arith::ConstantIndexOp::create(b, loc, elementBytes)));
+  Value aligned = cmp(
+      arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, address,
+                             arith::ConstantIndexOp::create(b, loc, align)),
+      arith::ConstantIndexOp::create(b, loc, 0));
+  ok = arith::AndIOp::create(b, loc, ok, aligned);
+  auto flatType = MemRefType::get(
+      {ShapedType::kDynamic}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, md.getBaseBuffer(), OpFoldResult(md.getOffset()),
+      ArrayRef<OpFoldResult>{count}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return {ok, flat};
 }
 
 LogicalResult mlir::ptensor::convertGenericToKernel(RewriterBase &rewriter,
@@ -152,6 +288,50 @@ LogicalResult mlir::ptensor::convertGenericToKernel(RewriterBase &rewriter,
   KernelBodyBuilder kernel{op, sizes, count};
   auto ifNonEmpty = scf::IfOp::create(rewriter, loc, nonEmpty, false);
   rewriter.setInsertionPointToStart(ifNonEmpty.thenBlock());
+  if (isFlatCandidate(op)) {
+    // Vector path: all operands contiguous and aligned, count a multiple
+    // of the vector width, and 32-bit indices.
+    constexpr int64_t width = VectorBodyBuilder::kVectorWidth;
+    Value ok = arith::AndIOp::create(
+        rewriter, loc, fits32,
+        arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(rewriter, loc, count,
+                                   arith::ConstantIndexOp::create(rewriter, loc, width)),
+            zero));
+    VectorBodyBuilder vector{op, {}, {}, Value()};
+    auto flatten = [&](Value v) -> Value {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type)
+        return v;
+      auto [contiguous, flat] = flatView(
+          rewriter, loc, v, count, width * type.getElementTypeBitWidth() / 8);
+      ok = arith::AndIOp::create(rewriter, loc, ok, contiguous);
+      return flat;
+    };
+    for (OpOperand *in : op.getDpsInputOperands())
+      vector.flatInputs.push_back(flatten(in->get()));
+    for (Value out : op.getDpsInits())
+      vector.flatOutputs.push_back(flatten(out));
+    Value widthValue = arith::ConstantIndexOp::create(rewriter, loc, width);
+    vector.vectorCount = arith::DivUIOp::create(rewriter, loc, count, widthValue);
+    Value vectorBlocks = arith::MinUIOp::create(
+        rewriter, loc,
+        arith::CeilDivUIOp::create(rewriter, loc, vector.vectorCount, blockSize),
+        arith::ConstantIndexOp::create(rewriter, loc, config.maxBlocks));
+    auto ifVector = scf::IfOp::create(rewriter, loc, ok, true);
+    rewriter.setInsertionPointToStart(ifVector.thenBlock());
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto launch = gpu::LaunchOp::create(rewriter, loc, vectorBlocks, one, one,
+                                        blockSize, one, one);
+    {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(&launch.getBody().front());
+      vector.build(rewriter, loc, launch);
+      gpu::TerminatorOp::create(rewriter, loc);
+    }
+    rewriter.setInsertionPointToStart(ifVector.elseBlock());
+  }
   auto ifFits = scf::IfOp::create(rewriter, loc, fits32, true);
   rewriter.setInsertionPointToStart(ifFits.thenBlock());
   emitLaunch(rewriter, loc, kernel, blocks, blockSize, rewriter.getI32Type());

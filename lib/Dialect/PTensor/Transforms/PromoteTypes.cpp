@@ -29,7 +29,9 @@ static Type getComputeDType(Operation *op) {
   return llvm::TypeSwitch<Operation *, Type>(op)
       .Case<ElementwiseUnaryOp, ElementwiseBinaryOp>(
           [&](auto) { return getComputeType(resultDType()); })
-      .Case<ElementwiseUnaryTestOp, ElementwiseBinaryTestOp>([&](auto) {
+      // Unary predicates test the value as stored (no opmath).
+      .Case<ElementwiseUnaryTestOp>([](auto) { return Type(); })
+      .Case<ElementwiseBinaryTestOp>([&](auto) {
         Type common = commonDType(op->getOperands());
         return common ? getComputeType(common) : Type();
       })

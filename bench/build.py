@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Compiles every benchmark case with `ptensor-compile --target=cuda` into
+DIR/NAME.so (and records the cold compile time of each in DIR/compile.json).
+Runs here, where LLVM/MLIR are; run.py then runs on the GPU machine."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cases import CASES  # noqa: E402
+
+
+def main():
+    out = os.path.abspath(sys.argv[1])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    compiler = os.path.join(os.environ.get("PTENSOR_BUILD_DIR", os.path.join(root, "build")),
+                            "bin", "ptensor-compile")
+    os.makedirs(out, exist_ok=True)
+    times = {}
+    for name, (ir, *_rest) in CASES.items():
+        src = os.path.join(out, name + ".mlir")
+        with open(src, "w") as f:
+            f.write(ir)
+        start = time.perf_counter()
+        subprocess.run([compiler, src, "--target=cuda", "-o",
+                        os.path.join(out, name + ".so")], check=True)
+        times[name] = time.perf_counter() - start
+    with open(os.path.join(out, "compile.json"), "w") as f:
+        json.dump(times, f, indent=1)
+    print(f"compiled {len(CASES)} cases into {out}")
+
+
+if __name__ == "__main__":
+    main()

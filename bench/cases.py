@@ -1,0 +1,118 @@
+"""The benchmark cases of bench/README.md: ptensor IR, inputs and the
+PyTorch expression each is compared with. Shared by build.py (here, where
+ptensor-compile runs) and run.py (on the GPU machine)."""
+
+N = 8192  # 8192 x 8192 fp32 = 2^26 elements, far above the H100's 50 MB L2
+
+T = 'device = "cuda:0"'
+
+
+def pt(shape, dtype):
+    dims = "x".join("?" if d is None else str(d) for d in shape)
+    return f"!ptensor.ptensor<{dims}x{dtype}, {T}>" if shape else f"!ptensor.ptensor<{dtype}, {T}>"
+
+
+def binary(name, kind, a, b, r, dtype_a="f32", dtype_b="f32", dtype_r="f32",
+           pre_b=""):
+    """@name(a, b) = kind(a, b'), where b' = b or a view of it (pre_b)."""
+    ta, tb, tr = pt(a, dtype_a), pt(b, dtype_b), pt(r, dtype_r)
+    body_b = "%b"
+    lines = []
+    if pre_b:
+        lines.append(pre_b.format(b="%b", tb=tb))
+        body_b = "%bv"
+    lines.append(f"%r = ptensor.elementwise_binary {kind} %a, {body_b} : "
+                 f"({ta}, {tb}) -> {tr}")
+    body = "\n  ".join(lines)
+    return (f"func.func @{name}(%a: {ta}, %b: {tb}) -> {tr} {{\n  {body}\n"
+            f"  return %r : {tr}\n}}\n")
+
+
+def chain(name, shape):
+    t = pt(shape, "f32")
+    return f"""func.func @{name}(%x: {t}, %y: {t}) -> {t} {{
+  %c15 = arith.constant 1.5 : f32
+  %c05 = arith.constant 0.5 : f32
+  %xy = ptensor.elementwise_binary multiply %x, %y : ({t}, {t}) -> {t}
+  %a = ptensor.elementwise_binary add %xy, %c15 : ({t}, f32) -> {t}
+  %sq = ptensor.elementwise_unary square %a : ({t}) -> {t}
+  %n = ptensor.elementwise_unary negative %sq : ({t}) -> {t}
+  %e = ptensor.elementwise_unary exp %n : ({t}) -> {t}
+  %h = ptensor.elementwise_binary multiply %e, %c05 : ({t}, f32) -> {t}
+  %r = ptensor.elementwise_binary add %h, %x : ({t}, {t}) -> {t}
+  return %r : {t}
+}}
+"""
+
+
+def flip_last(name):
+    t = pt([N, N], "f32")
+    return f"""func.func @{name}(%a: {t}) -> {t} {{
+  %f = ptensor.flip %a [1] : {t} -> {t}
+  %r = ptensor.pointwise (%f) promotion [DEFAULT] : ({t}) -> ({t}) {{
+  ^bb0(%x: f32):
+    ptensor.yield %x : f32
+  }}
+  return %r : {t}
+}}
+"""
+
+
+def gelu_bf16(name):
+    t = pt([N, N], "bf16")
+    return f"""func.func @{name}(%a: {t}) -> {t} {{
+  %r = ptensor.pointwise (%a) promotion [DEFAULT] : ({t}) -> ({t}) {{
+  ^bb0(%x: f32):
+    %c0 = arith.constant 0.7978845608028654 : f32
+    %c1 = arith.constant 0.044715 : f32
+    %one = arith.constant 1.0 : f32
+    %half = arith.constant 0.5 : f32
+    %x2 = arith.mulf %x, %x : f32
+    %x3 = arith.mulf %x2, %x : f32
+    %k = arith.mulf %c1, %x3 : f32
+    %s = arith.addf %x, %k : f32
+    %u = arith.mulf %c0, %s : f32
+    %t = math.tanh %u : f32
+    %p = arith.addf %one, %t : f32
+    %hx = arith.mulf %half, %x : f32
+    %r = arith.mulf %hx, %p : f32
+    ptensor.yield %r : f32
+  }}
+  return %r : {t}
+}}
+"""
+
+
+TRANSPOSE = ("%bv = ptensor.permute_dims {b} [1, 0] : {tb} -> {tb}")
+
+# name -> (IR, input specs [(shape, torch dtype name, layout)], torch expr,
+#          bytes moved per call)
+F32, F16, BF16 = "float32", "float16", "bfloat16"
+CASES = {
+    "contiguous_add": (binary("contiguous_add", "add", [N, N], [N, N], [N, N]),
+                       [([N, N], F32), ([N, N], F32)], "a + b", 3 * N * N * 4),
+    "row_broadcast": (binary("row_broadcast", "add", [N, N], [N], [N, N]),
+                      [([N, N], F32), ([N], F32)], "a + b", (2 * N * N + N) * 4),
+    "outer_add": (binary("outer_add", "add", [N, 1], [1, N], [N, N]),
+                  [([N, 1], F32), ([1, N], F32)], "a + b", (N * N + 2 * N) * 4),
+    "transposed_add": (binary("transposed_add", "add", [N, N], [N, N], [N, N],
+                              pre_b=TRANSPOSE),
+                       [([N, N], F32), ([N, N], F32)], "a + b.T", 3 * N * N * 4),
+    "flip_last": (flip_last("flip_last"), [([N, N], F32)],
+                  "torch.flip(a, [-1])", 2 * N * N * 4),
+    "f16_plus_f32": (binary("f16_plus_f32", "add", [N, N], [N, N], [N, N],
+                            dtype_a="f16"),
+                     [([N, N], F16), ([N, N], F32)], "a + b", N * N * (2 + 4 + 4)),
+    "bf16_gelu": (gelu_bf16("bf16_gelu"), [([N, N], BF16)],
+                  "torch.nn.functional.gelu(a, approximate='tanh')", 2 * N * N * 2),
+    "chain": (chain("chain", [N, N]), [([N, N], F32), ([N, N], F32)],
+              "torch.exp(-((a * b + 1.5) ** 2)) * 0.5 + a", 3 * N * N * 4),
+    "contiguous_add_dynamic": (binary("contiguous_add_dynamic", "add", [None, None],
+                                      [None, None], [None, None]),
+                               [([N, N], F32), ([N, N], F32)], "a + b", 3 * N * N * 4),
+    "chain_dynamic": (chain("chain_dynamic", [None, None]),
+                      [([N, N], F32), ([N, N], F32)],
+                      "torch.exp(-((a * b + 1.5) ** 2)) * 0.5 + a", 3 * N * N * 4),
+    "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
+                       [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
+}

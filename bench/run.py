@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Times the compiled cases (build.py) on the GPU against PyTorch eager,
+torch.compile, CuPy and a device-to-device copy of the same bytes, in one
+process: CUDA events, warm-up, medians of many runs, random non-zero
+inputs. Checks every ptensor result against PyTorch first. Prints a table
+and writes RESULTS.md.
+
+    python3 bench/run.py DIR [--out RESULTS.md] [--no-compile]
+"""
+
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+from cases import CASES  # noqa: E402
+from aot_run import descriptor_type  # noqa: E402
+
+REPS, WARMUP = 30, 5
+
+
+class Kernel:
+    """One compiled function, called with torch CUDA tensors (no copies)."""
+
+    def __init__(self, lib, name, runtime):
+        self.fn = getattr(lib, "_mlir_ciface_" + name)
+        self.fn.restype = None
+        self.runtime = runtime
+        sig = json.loads(ctypes.string_at(ctypes.addressof(
+            ctypes.c_char.in_dll(lib, "ptensor_module_signature"))))
+        self.sig = {f["name"]: f for f in sig["functions"]}[name]
+        self.res_type = descriptor_type(len(self.sig["results"][0]["shape"]))
+
+    def __call__(self, *tensors):
+        descs = []
+        for t in tensors:
+            d = descriptor_type(t.dim())()
+            d.allocated = d.aligned = t.data_ptr()
+            d.offset = 0
+            d.sizes[:] = list(t.shape)
+            d.strides[:] = list(t.stride())
+            descs.append(d)
+        res = self.res_type()
+        self.fn(ctypes.byref(res), *[ctypes.byref(d) for d in descs])
+        return res
+
+    def free(self, res):
+        self.runtime.mgpuMemFree(ctypes.c_void_p(res.allocated), None)
+
+
+def as_torch(res, dtype):
+    """Copies a result descriptor's elements into a torch tensor."""
+    n = 1
+    for s in res.sizes:
+        n *= s
+    storage = torch.empty(n, dtype=dtype, device="cuda")
+    nbytes = n * storage.element_size()
+    # The result is contiguous row-major (freshly allocated); the copy is
+    # stream-ordered after the kernel on the legacy default stream.
+    torch.cuda.synchronize()
+    ptr = ctypes.c_void_p(res.aligned + res.offset * storage.element_size())
+    RUNTIME.mgpuMemcpy(ctypes.c_void_p(storage.data_ptr()), ptr, ctypes.c_uint64(nbytes), None)
+    return storage.view(list(res.sizes))
+
+
+def time_events(fn, reps=REPS, warmup=WARMUP):
+    """Median milliseconds of `fn` between CUDA events."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def host_per_call_us(fn, calls=2000):
+    """Host wall time per call for a tiny op (launch overhead), synchronized."""
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - start) / calls * 1e6
+
+
+def make_inputs(specs, gen):
+    out = []
+    for shape, dtype in specs:
+        t = torch.randn(shape, generator=gen, device="cuda", dtype=torch.float32) + 0.25
+        out.append(t.to(getattr(torch, dtype)))
+    return out
+
+
+def main():
+    global RUNTIME
+    p = argparse.ArgumentParser()
+    p.add_argument("dir")
+    p.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
+    p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    args = p.parse_args()
+    RUNTIME = ctypes.CDLL(os.path.join(args.dir, "libptensor_runtime.so"), mode=ctypes.RTLD_GLOBAL)
+    RUNTIME.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    RUNTIME.mgpuMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                   ctypes.c_uint64, ctypes.c_void_p]
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    props = torch.cuda.get_device_properties(0)
+    rows, failures = [], []
+    copy_src = torch.randn(8192 * 8192, device="cuda")
+    copy_dst = torch.empty_like(copy_src)
+    copy_ms = time_events(lambda: copy_dst.copy_(copy_src))
+    copy_gbs = 2 * copy_src.numel() * 4 / copy_ms / 1e6
+    print(f"device: {props.name}; device-to-device copy of 256 MiB: "
+          f"{copy_ms * 1e3:.0f} us = {copy_gbs:.0f} GB/s")
+    for name, (_ir, specs, expr, nbytes) in CASES.items():
+        lib = ctypes.CDLL(os.path.join(args.dir, name + ".so"))
+        kernel = Kernel(lib, name, RUNTIME)
+        inputs = make_inputs(specs, gen)
+        a = inputs[0]
+        b = inputs[1] if len(inputs) > 1 else None
+        env = {"torch": torch, "a": a, "b": b}
+        ref = eval(expr, env)
+        res = kernel(*inputs)
+        got = as_torch(res, ref.dtype)
+        kernel.free(res)
+        err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
+        tol = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) else 1e-5
+        if not err < tol:
+            failures.append(f"{name}: relative error {err:.3g} >= {tol}")
+
+        def run_ptensor():
+            kernel.free(kernel(*inputs))
+
+        row = {"case": name, "bytes": nbytes}
+        if name == "small_add_4096":
+            row["pt_us"] = host_per_call_us(run_ptensor)
+            row["torch_us"] = host_per_call_us(lambda: eval(expr, env))
+            rows.append(row)
+            continue
+        row["pt_ms"] = time_events(run_ptensor)
+        row["torch_ms"] = time_events(lambda: eval(expr, env))
+        if not args.no_compile and name in ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic"):
+            fn = torch.compile(eval("lambda a, b: " + expr, env), dynamic=name.endswith("dynamic"))
+            fn(a, b)
+            row["compile_ms"] = time_events(lambda: fn(a, b))
+        if cupy is not None and b is not None and "bfloat16" not in str(a.dtype):
+            ca, cb = cupy.asarray(a), cupy.asarray(b)
+            cexpr = {"a + b": lambda: ca + cb, "a + b.T": lambda: ca + cb.T}.get(expr)
+            if name.startswith("chain"):
+                def chain_kernel(x, y):
+                    return cupy.exp(-((x * y + 1.5) ** 2)) * 0.5 + x
+                fused = cupy.fuse(chain_kernel)
+                cexpr = lambda: fused(ca, cb)  # noqa: E731
+            if cexpr:
+                row["cupy_ms"] = time_events(cexpr)
+        rows.append(row)
+        del inputs, a, b, env, ref, got
+        torch.cuda.empty_cache()
+
+    # Table.
+    lines = [f"Device: {props.name}, date {datetime.date.today()}, "
+             f"copy bandwidth (D2D, same process) {copy_gbs:.0f} GB/s.",
+             "",
+             "| case | ptensor µs | GB/s | of copy | vs torch eager | vs torch.compile | vs CuPy |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "pt_us" in r:
+            lines.append(f"| {r['case']} (host µs per call) | {r['pt_us']:.1f} | | | "
+                         f"torch {r['torch_us']:.1f} µs | | |")
+            continue
+        gbs = r["bytes"] / r["pt_ms"] / 1e6
+        sp = lambda k: f"{r[k] / r['pt_ms']:.2f}x" if k in r else ""  # noqa: E731
+        lines.append(f"| {r['case']} | {r['pt_ms'] * 1e3:.0f} | {gbs:.0f} | {gbs / copy_gbs:.2f} | "
+                     f"{sp('torch_ms')} | {sp('compile_ms')} | {sp('cupy_ms')} |")
+    lines.append("")
+    lines.append("Speedups are peer time / ptensor time (>1: ptensor faster).")
+    table = "\n".join(lines)
+    print(table)
+    with open(args.out, "w") as f:
+        f.write("# Benchmark results\n\n" + table + "\n")
+    if failures:
+        print("CORRECTNESS FAILURES:\n  " + "\n  ".join(failures))
+        return 1
+    print("all benchmark results match PyTorch")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The GPU check, in two halves (the GPU machine has no LLVM/MLIR):
+#
+#   bash scripts/gpu-check.sh prepare   # here: build, compile every GPU
+#                                       # kernel ahead of time into .carry/gpu
+#   then, through the device tool, with carry [".carry"]:
+#   bash scripts/gpu-check.sh run       # there: runtime smoke test, every
+#                                       # numeric case of the CPU suite on
+#                                       # cuda:0, the Python GPU tests and the
+#                                       # benchmark; prints a summary
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+carry="$root/.carry/gpu"
+
+prepare() {
+  set -e
+  ninja -C build
+  rm -rf "$carry" && mkdir -p "$carry/cases" "$carry/bench" "$carry/pycache"
+  cp build/lib/libptensor_runtime.so build/bin/ptensor-runtime-gpu-smoke "$carry/"
+  echo "== exporting the CPU suite's cases for cuda:0"
+  for t in test/Integration/CPU/*.py; do
+    PATH="$root/build/bin:$PATH" PTENSOR_CASE_EXPORT_DIR="$carry/cases" \
+      PTENSOR_TEST_DEVICE=cuda:0 python3 "$t" >/dev/null || true
+  done
+  echo "== compiling $(find "$carry/cases" -name '*.mlir' | wc -l) cases for sm_90"
+  find "$carry/cases" -name '*.mlir' -print0 |
+    xargs -0 -P 2 -I{} sh -c 'build/bin/ptensor-compile "$1" --target=cuda -o "${1%.mlir}.so" 2>"${1%.mlir}.compile.log" || echo "compile failed: $1"' _ {}
+  echo "== compiling the benchmark and the Python GPU kernels"
+  python3 bench/build.py "$carry/bench"
+  cp build/lib/libptensor_runtime.so "$carry/bench/"
+  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python python3 python/tests/gpu_cases.py
+  du -sh "$carry"
+}
+
+run() {
+  local out="${OUT:-/tmp/gpu-check}" status=0
+  mkdir -p "$out"
+  export PTENSOR_RUNTIME_DIR="$carry" LD_LIBRARY_PATH="$carry:${LD_LIBRARY_PATH:-}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  echo "== runtime smoke test"
+  "$carry/ptensor-runtime-gpu-smoke" > "$out/smoke.log" 2>&1 && echo "smoke: passed" ||
+    { echo "smoke: FAILED"; tail -5 "$out/smoke.log"; status=1; }
+  echo "== CPU suite's numeric cases on cuda:0"
+  python3 test/Integration/Inputs/check_exported.py "$carry/cases" \
+    --executor "python3 $root/scripts/aot_run.py" > "$out/cases.log" 2>&1 ||
+    status=1
+  tail -15 "$out/cases.log"
+  echo "== Python GPU tests (torch, CuPy)"
+  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python \
+    python3 -m pytest -q python/tests/test_gpu.py 2>&1 | tail -5 || status=1
+  echo "== benchmark"
+  PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" ||
+    status=1
+  return $status
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  run) run ;;
+  *) echo "usage: $0 prepare|run" >&2; exit 2 ;;
+esac
