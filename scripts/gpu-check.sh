@@ -25,7 +25,9 @@ prepare() {
   done
   echo "== compiling $(find "$carry/cases" -name '*.mlir' | wc -l) cases for sm_90"
   find "$carry/cases" -name '*.mlir' -print0 |
-    xargs -0 -P 2 -I{} sh -c 'build/bin/ptensor-compile "$1" --target=cuda -o "${1%.mlir}.so" 2>"${1%.mlir}.compile.log" || echo "compile failed: $1"' _ {}
+    xargs -0 -P 2 -I{} sh -c 'build/bin/ptensor-compile "$1" --target=cuda -o "${1%.mlir}.so" 2>"${1%.mlir}.compile.log" || echo "compile failed: $1"' _ {} |
+    tee "$carry/compile-failures.txt"
+  [ -s "$carry/compile-failures.txt" ] && { echo "some cases failed to compile"; exit 1; }
   echo "== compiling the benchmark and the Python GPU kernels"
   python3 bench/build.py "$carry/bench"
   cp build/lib/libptensor_runtime.so "$carry/bench/"
@@ -39,7 +41,8 @@ run() {
   export PTENSOR_RUNTIME_DIR="$carry" LD_LIBRARY_PATH="$carry:${LD_LIBRARY_PATH:-}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   echo "== runtime smoke test"
-  "$carry/ptensor-runtime-gpu-smoke" > "$out/smoke.log" 2>&1 && echo "smoke: passed" ||
+  # Launches block here, so a kernel fault is reported at its launch.
+  PTENSOR_SYNC_LAUNCHES=1 "$carry/ptensor-runtime-gpu-smoke" > "$out/smoke.log" 2>&1 && echo "smoke: passed" ||
     { echo "smoke: FAILED"; tail -5 "$out/smoke.log"; status=1; }
   echo "== CPU suite's numeric cases on cuda:0"
   python3 test/Integration/Inputs/check_exported.py "$carry/cases" \

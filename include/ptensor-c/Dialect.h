@@ -82,7 +82,8 @@ PTENSOR_CAPI_EXPORTED MlirStringRef ptensorPTensorTypeGetDevice(MlirType type);
 // success and to a malloc'd, NUL-terminated message on failure, which the
 // caller frees with ptensorFreeString(). Error diagnostics produced by the
 // call go into that message instead of the context's diagnostic handlers;
-// warnings and remarks still reach the handlers.
+// warnings and remarks still reach the handlers (except while parsing, where
+// ptensorModuleParse takes every diagnostic).
 
 /// Parses `source` (named `sourceName` in messages) into a new module of
 /// `context`, then verifies it. Returns PTENSOR_STATUS_PARSE_ERROR or

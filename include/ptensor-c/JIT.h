@@ -124,7 +124,7 @@ typedef enum PTensorJITArgKind {
 /// A tensor argument is a view: `data` (+ `byte_offset`, a multiple of the
 /// element size), `shape` and `strides` (in elements; 0 and negative strides
 /// allowed; NULL means compact row-major). Its device must be host-accessible
-/// (kDLCPU, kDLCUDAHost or kDLCUDAManaged), its dtype one of int8..64,
+/// (kDLCPU, kDLCUDAHost, kDLCUDAManaged or kDLROCMHost), its dtype one of int8..64,
 /// uint8..64, float16/32/64, bfloat16 or bool (code
 /// PTENSOR_DLPACK_BOOL_CODE, 8 bits), with lanes = 1. The DLTensor and its
 /// memory are borrowed for the duration of the call; parameters the function

@@ -129,7 +129,7 @@ PTensorStatus ptensor::capi::importDLTensor(const DLTensor &tensor,
                 llvm::Twine("DLTensor on device ") + deviceName(device) + ":" +
                     llvm::Twine(tensor.device.device_id) +
                     " is not host memory (the JIT runs on the CPU; expected "
-                    "kDLCPU, kDLCUDAHost or kDLCUDAManaged)");
+                    "kDLCPU, kDLCUDAHost, kDLCUDAManaged or kDLROCMHost)");
   std::optional<DType> dtype = dtypeFromDLPack(tensor.dtype);
   if (!dtype)
     return fail(PTENSOR_STATUS_UNSUPPORTED,

@@ -276,9 +276,16 @@ LogicalResult mlir::ptensor::convertGenericToKernel(RewriterBase &rewriter,
   // blocks = min(ceil(count / blockSize), maxBlocks); empty tensors launch
   // nothing (a zero-block grid is a CUDA error).
   Value blockSize = arith::ConstantIndexOp::create(rewriter, loc, config.blockSize);
-  Value blocks = arith::MinUIOp::create(
-      rewriter, loc, arith::CeilDivUIOp::create(rewriter, loc, count, blockSize),
-      arith::ConstantIndexOp::create(rewriter, loc, config.maxBlocks));
+  // At least one block even where the launch is dead code for a static
+  // size (a constant zero grid is invalid IR for the NVVM lowering).
+  Value oneBlock = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto gridFor = [&](Value n) -> Value {
+    Value b = arith::MinUIOp::create(
+        rewriter, loc, arith::CeilDivUIOp::create(rewriter, loc, n, blockSize),
+        arith::ConstantIndexOp::create(rewriter, loc, config.maxBlocks));
+    return arith::MaxUIOp::create(rewriter, loc, b, oneBlock);
+  };
+  Value blocks = gridFor(count);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value nonEmpty = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ugt,
                                          count, zero);
@@ -315,10 +322,7 @@ LogicalResult mlir::ptensor::convertGenericToKernel(RewriterBase &rewriter,
       vector.flatOutputs.push_back(flatten(out));
     Value widthValue = arith::ConstantIndexOp::create(rewriter, loc, width);
     vector.vectorCount = arith::DivUIOp::create(rewriter, loc, count, widthValue);
-    Value vectorBlocks = arith::MinUIOp::create(
-        rewriter, loc,
-        arith::CeilDivUIOp::create(rewriter, loc, vector.vectorCount, blockSize),
-        arith::ConstantIndexOp::create(rewriter, loc, config.maxBlocks));
+    Value vectorBlocks = gridFor(vector.vectorCount);
     auto ifVector = scf::IfOp::create(rewriter, loc, ok, true);
     rewriter.setInsertionPointToStart(ifVector.thenBlock());
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
