@@ -113,6 +113,11 @@ CASES = {
     "chain_dynamic": (chain("chain_dynamic", [None, None]),
                       [([N, N], F32), ([N, N], F32)],
                       "torch.exp(-((a * b + 1.5) ** 2)) * 0.5 + a", 3 * N * N * 4),
+    # More than 2^31 elements: the 64-bit index kernel (checked, and timed).
+    "big_add_i8_2g": (binary("big_add_i8_2g", "add", [None], [None], [None],
+                             dtype_a="i8", dtype_b="i8", dtype_r="i8"),
+                      [([2**31 + 64], "int8"), ([2**31 + 64], "int8")], "a + b",
+                      3 * (2**31 + 64)),
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }

@@ -102,6 +102,10 @@ def host_per_call_us(fn, calls=2000):
 def make_inputs(specs, gen):
     out = []
     for shape, dtype in specs:
+        if dtype.startswith("int"):
+            out.append(torch.randint(-100, 100, shape, generator=gen, device="cuda",
+                                     dtype=getattr(torch, dtype)))
+            continue
         t = torch.randn(shape, generator=gen, device="cuda", dtype=torch.float32) + 0.25
         out.append(t.to(getattr(torch, dtype)))
     return out
@@ -142,10 +146,13 @@ def main():
         res = kernel(*inputs)
         got = as_torch(res, ref.dtype)
         kernel.free(res)
-        err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
-        tol = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) else 1e-5
-        if not err < tol:
-            failures.append(f"{name}: relative error {err:.3g} >= {tol}")
+        if ref.dtype.is_floating_point:
+            err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
+            tol = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) else 1e-5
+            if not err < tol:
+                failures.append(f"{name}: relative error {err:.3g} >= {tol}")
+        elif not torch.equal(got, ref):
+            failures.append(f"{name}: {(got != ref).sum().item()} elements differ")
 
         def run_ptensor():
             kernel.free(kernel(*inputs))

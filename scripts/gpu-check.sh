@@ -32,6 +32,9 @@ prepare() {
   python3 bench/build.py "$carry/bench"
   cp build/lib/libptensor_runtime.so "$carry/bench/"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python python3 python/tests/gpu_cases.py
+  # The CPU kernels test_gpu.py's torch-CPU case reuses.
+  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python PTENSOR_BUILD_DIR="$root/build" \
+    python3 -m pytest -q python/tests/test_ops.py >/dev/null
   du -sh "$carry"
 }
 

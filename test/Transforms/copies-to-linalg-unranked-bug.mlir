@@ -1,7 +1,6 @@
-// XFAIL: *
 // RUN: ptensor-opt %s --ptensor-copies-to-linalg | FileCheck %s
 
-// BUG: CopiesToLinalg.cpp does cast<MemRefType>(copy.getTarget().getType()),
+// Regression test (fixed). Was BUG: CopiesToLinalg.cpp does cast<MemRefType>(copy.getTarget().getType()),
 // but memref.copy also takes unranked memrefs. In a release build the cast
 // silently reads garbage: the output is a rank-0 linalg.generic whose block
 // arguments and yield are whole memref<*xf32> values (verifies, but copies

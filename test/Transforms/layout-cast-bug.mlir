@@ -1,7 +1,6 @@
-// XFAIL: *
 // RUN: ptensor-opt %s --ptensor-layout | FileCheck %s
 
-// BUG: ptensor-layout collects ptensor.cast (Layout.cpp's op list) but
+// Regression test (fixed). Was BUG: ptensor-layout collects ptensor.cast (Layout.cpp's op list) but
 // hoistPermutation does cast<InferTypeOpInterface>(op), which CastOp does
 // not implement: a cast of a permute_dims view crashes ptensor-opt
 // (segfault in InferTypeOpInterface::inferReturnTypes).

@@ -68,6 +68,8 @@ struct KernelBodyBuilder {
         b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
     Value step = arith::MulIOp::create(b, loc, gdim, bdim);
     auto loop = scf::ForOp::create(b, loc, start, toIt(count), step);
+    // Unsigned: `lin + step` may pass INT32_MAX (never 2^32) near the end.
+    loop.setUnsignedCmp(true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     // Split the linear index, innermost dimension fastest.
@@ -135,6 +137,7 @@ struct VectorBodyBuilder {
     Value step = arith::MulIOp::create(b, loc, toI32(launch.getGridSize().x),
                                        toI32(launch.getBlockSize().x));
     auto loop = scf::ForOp::create(b, loc, start, toI32(vectorCount), step);
+    loop.setUnsignedCmp(true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value first = arith::IndexCastUIOp::create(

@@ -77,7 +77,7 @@ struct ConvertPTensorLinalgToGPUPass
       for (linalg::GenericOp g : generics) {
         if (failed(convertGenericToKernel(rewriter, g, config))) {
           g.emitError("cannot turn this loop nest into a GPU kernel: "
-                      "expected an elementwise linal.generic on memrefs");
+                      "expected an elementwise linalg.generic on memrefs");
           return WalkResult::interrupt();
         }
       }

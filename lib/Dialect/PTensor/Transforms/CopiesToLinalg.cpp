@@ -18,7 +18,12 @@ struct PTensorCopiesToLinalgPass
           PTensorCopiesToLinalgPass> {
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
-    getOperation()->walk([&](memref::CopyOp c) { copies.push_back(c); });
+    // Ranked copies only: an unranked one stays a memref.copy.
+    getOperation()->walk([&](memref::CopyOp c) {
+      if (isa<MemRefType>(c.getSource().getType()) &&
+          isa<MemRefType>(c.getTarget().getType()))
+        copies.push_back(c);
+    });
     for (memref::CopyOp copy : copies) {
       OpBuilder b(copy);
       auto rank = cast<MemRefType>(copy.getTarget().getType()).getRank();

@@ -40,11 +40,15 @@ static void hoistPermutation(Operation *op, ArrayRef<int64_t> axes) {
   Operation *inner = b.clone(*op);
   inner->setOperands(operands);
   SmallVector<Type> types;
-  auto iface = cast<InferTypeOpInterface>(inner);
-  if (failed(iface.inferReturnTypes(op->getContext(), op->getLoc(), operands,
-                                    inner->getAttrDictionary(),
-                                    inner->getPropertiesStorage(),
-                                    inner->getRegions(), types))) {
+  if (auto castOp = dyn_cast<CastOp>(inner)) {
+    // A cast keeps the (unpermuted) shape and takes the result's dtype.
+    auto src = castOp.getSource().getType();
+    types.push_back(src.cloneWithShapeAndType(
+        src.getShape(), castOp.getType().getElementType()));
+  } else if (failed(cast<InferTypeOpInterface>(inner).inferReturnTypes(
+                 op->getContext(), op->getLoc(), operands,
+                 inner->getAttrDictionary(), inner->getPropertiesStorage(),
+                 inner->getRegions(), types))) {
     inner->erase();
     return;
   }
