@@ -107,3 +107,23 @@ func.func @where_hoisted(%c: !ptensor.ptensor<2x3xi1>, %x: !ptensor.ptensor<2x3x
   %0 = ptensor.where %tc, %tx, %ty : (!ptensor.ptensor<3x2xi1>, !ptensor.ptensor<3x2xf32>, !ptensor.ptensor<3x2xf32>) -> !ptensor.ptensor<3x2xf32>
   return %0 : !ptensor.ptensor<3x2xf32>
 }
+
+// -----
+
+// pointwise with several results: every result is permuted back.
+// CHECK-LABEL: func.func @pointwise_results_permuted(
+// CHECK-SAME:    %[[A:.*]]: !ptensor.ptensor<2x3xf32>, %[[S:.*]]: f32)
+// CHECK:         %[[P:.*]]:2 = ptensor.pointwise (%[[A]], %[[S]]) promotion [DEFAULT, ALWAYS_BOOL] : (!ptensor.ptensor<2x3xf32>, f32) -> (!ptensor.ptensor<2x3xf32>, !ptensor.ptensor<2x3xi1>)
+// CHECK:         %[[T0:.*]] = ptensor.permute_dims %[[P]]#0 [1, 0] : !ptensor.ptensor<2x3xf32> -> !ptensor.ptensor<3x2xf32>
+// CHECK:         %[[T1:.*]] = ptensor.permute_dims %[[P]]#1 [1, 0] : !ptensor.ptensor<2x3xi1> -> !ptensor.ptensor<3x2xi1>
+// CHECK:         return %[[T0]], %[[T1]]
+func.func @pointwise_results_permuted(%a: !ptensor.ptensor<2x3xf32>, %s: f32) -> (!ptensor.ptensor<3x2xf32>, !ptensor.ptensor<3x2xi1>) {
+  %ta = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<2x3xf32> -> !ptensor.ptensor<3x2xf32>
+  %r, %b = ptensor.pointwise (%ta, %s) promotion [DEFAULT, ALWAYS_BOOL] : (!ptensor.ptensor<3x2xf32>, f32) -> (!ptensor.ptensor<3x2xf32>, !ptensor.ptensor<3x2xi1>) {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    %c = arith.cmpf olt, %x, %y : f32
+    ptensor.yield %z, %c : f32, i1
+  }
+  return %r, %b : !ptensor.ptensor<3x2xf32>, !ptensor.ptensor<3x2xi1>
+}

@@ -43,12 +43,53 @@ static LogicalResult checkSupported(RewriterBase &rewriter,
   return success();
 }
 
+/// Loads the inputs of element `ids` through their indexing maps (a
+/// broadcast dimension reads index 0), runs a copy of the generic's body and
+/// returns the values it yields.
+static SmallVector<Value> emitElement(OpBuilder &b, Location loc,
+                                      linalg::GenericOp op, ValueRange ids) {
+  IRMapping mapping;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    if (isa<MemRefType>(v.getType())) {
+      SmallVector<Value> indices;
+      for (AffineExpr e : op.getMatchingIndexingMap(in).getResults()) {
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          indices.push_back(ids[dim.getPosition()]);
+        else
+          indices.push_back(arith::ConstantIndexOp::create(
+              b, loc, llvm::cast<AffineConstantExpr>(e).getValue()));
+      }
+      v = memref::LoadOp::create(b, loc, v, indices);
+    }
+    mapping.map(op.getMatchingBlockArgument(in), v);
+  }
+  Block *body = op.getBody();
+  for (Operation &nested : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+      mapping.map(index.getResult(), ids[index.getDim()]);
+      continue;
+    }
+    b.clone(nested, mapping);
+  }
+  SmallVector<Value> results;
+  for (Value v : llvm::cast<linalg::YieldOp>(body->getTerminator()).getValues())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}
+
 namespace {
 /// Builds the body of one launch variant with index type `it`.
 struct KernelBodyBuilder {
   linalg::GenericOp op;
   ValueRange sizes; ///< loop sizes (index), captured from the host
-  Value count;      ///< element count (index), captured from the host
+  Value count;      ///< iterations: elements, or element groups (index)
+  /// Elements per iteration: > 1 for the row-vector path, where a thread
+  /// computes `width` consecutive elements of one row (the innermost size
+  /// is a multiple of `width`) and stores them with one vector store into
+  /// each output's flat view.
+  int64_t width = 1;
+  SmallVector<Value> flatOutputs;
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch, Type it) {
     auto toIt = [&](Value v) -> Value {
@@ -74,39 +115,40 @@ struct KernelBodyBuilder {
     b.setInsertionPointToStart(loop.getBody());
     // Split the linear index, innermost dimension fastest.
     SmallVector<Value> ids(sizes.size());
-    Value rem = loop.getInductionVar();
+    Value lin = loop.getInductionVar();
+    if (width > 1)
+      lin = arith::MulIOp::create(
+          b, loc, lin,
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, width)));
+    Value rem = lin;
     for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
       Value s = toIt(sizes[d]);
       ids[d] = toIndex(d == 0 ? rem : Value(arith::RemUIOp::create(b, loc, rem, s)));
       if (d > 0)
         rem = arith::DivUIOp::create(b, loc, rem, s);
     }
-    IRMapping mapping;
-    Block *body = op.getBody();
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      SmallVector<Value> indices;
-      for (AffineExpr e : op.getMatchingIndexingMap(in).getResults()) {
-        if (auto dim = dyn_cast<AffineDimExpr>(e))
-          indices.push_back(ids[dim.getPosition()]);
-        else
-          indices.push_back(arith::ConstantIndexOp::create(
-              b, loc, llvm::cast<AffineConstantExpr>(e).getValue()));
-      }
-      Value v = in->get();
-      if (isa<MemRefType>(v.getType()))
-        v = memref::LoadOp::create(b, loc, v, indices);
-      mapping.map(op.getMatchingBlockArgument(in), v);
+    if (width == 1) {
+      SmallVector<Value> results = emitElement(b, loc, op, ids);
+      for (auto [v, out] : llvm::zip(results, op.getDpsInits()))
+        memref::StoreOp::create(b, loc, v, out, ids);
+      return;
     }
-    for (Operation &nested : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
-        mapping.map(index.getResult(), ids[index.getDim()]);
-        continue;
-      }
-      b.clone(nested, mapping);
+    SmallVector<SmallVector<Value>> lanes(flatOutputs.size());
+    for (int64_t lane = 0; lane < width; ++lane) {
+      SmallVector<Value> laneIds(ids);
+      laneIds.back() = arith::AddIOp::create(
+          b, loc, ids.back(), arith::ConstantIndexOp::create(b, loc, lane));
+      for (auto [i, v] : llvm::enumerate(emitElement(b, loc, op, laneIds)))
+        lanes[i].push_back(v);
     }
-    auto yield = llvm::cast<linalg::YieldOp>(body->getTerminator());
-    for (auto [v, out] : llvm::zip(yield.getValues(), op.getDpsInits()))
-      memref::StoreOp::create(b, loc, mapping.lookupOrDefault(v), out, ids);
+    for (auto [out, values] : llvm::zip(flatOutputs, lanes)) {
+      Type element = cast<MemRefType>(out.getType()).getElementType();
+      auto type = VectorType::get({width}, element);
+      Value vec = vector::FromElementsOp::create(b, loc, type, values);
+      vector::StoreOp::create(
+          b, loc, vec, out, toIndex(lin), /*nontemporal=*/false,
+          llvm::Align(width * element.getIntOrFloatBitWidth() / 8));
+    }
   }
 };
 } // namespace
@@ -200,9 +242,19 @@ static void emitLaunch(OpBuilder &b, Location loc, KernelBodyBuilder &kernel,
   gpu::TerminatorOp::create(b, loc);
 }
 
+/// True when no buffer holds i1: vectors of i1 are bit-packed, but i1
+/// buffers hold a byte per element.
+static bool hasByteElements(linalg::GenericOp op) {
+  for (Value v : op->getOperands())
+    if (auto type = dyn_cast<MemRefType>(v.getType());
+        type && type.getElementTypeBitWidth() < 8)
+      return false;
+  return true;
+}
+
 /// True when every input is read through an identity map (or is a scalar),
-/// no buffer holds i1 and the body does not use linalg.index: the vector
-/// path applies.
+/// no buffer holds i1 and the body does not use linalg.index: the flat
+/// vector path applies.
 static bool isFlatCandidate(linalg::GenericOp op) {
   if (!op.getBody()->getOps<linalg::IndexOp>().empty())
     return false;
@@ -210,12 +262,7 @@ static bool isFlatCandidate(linalg::GenericOp op) {
     if (isa<MemRefType>(in->get().getType()) &&
         !op.getMatchingIndexingMap(in).isIdentity())
       return false;
-  // Vectors of i1 are bit-packed, but i1 buffers hold a byte per element.
-  for (Value v : op->getOperands())
-    if (auto type = dyn_cast<MemRefType>(v.getType());
-        type && type.getElementTypeBitWidth() < 8)
-      return false;
-  return true;
+  return hasByteElements(op);
 }
 
 /// Emits the run-time test that `memref` is row-major contiguous with its
@@ -338,6 +385,34 @@ LogicalResult mlir::ptensor::convertGenericToKernel(RewriterBase &rewriter,
       gpu::TerminatorOp::create(rewriter, loc);
     }
     rewriter.setInsertionPointToStart(ifVector.elseBlock());
+  }
+  if (hasByteElements(op) && op.getNumLoops() > 0) {
+    // Row-vector path: contiguous aligned outputs, innermost size a
+    // multiple of the width, 32-bit indices; inputs are read through their
+    // maps (broadcast, transposed, flipped...).
+    constexpr int64_t width = 4;
+    Value widthValue = arith::ConstantIndexOp::create(rewriter, loc, width);
+    Value ok = arith::AndIOp::create(
+        rewriter, loc, fits32,
+        arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(rewriter, loc, sizes.back(), widthValue),
+            zero));
+    KernelBodyBuilder rows{op, sizes,
+                           arith::DivUIOp::create(rewriter, loc, count, widthValue),
+                           width, {}};
+    for (Value out : op.getDpsInits()) {
+      auto type = cast<MemRefType>(out.getType());
+      auto [contiguous, flat] = flatView(
+          rewriter, loc, out, count, width * type.getElementTypeBitWidth() / 8);
+      ok = arith::AndIOp::create(rewriter, loc, ok, contiguous);
+      rows.flatOutputs.push_back(flat);
+    }
+    auto ifRows = scf::IfOp::create(rewriter, loc, ok, true);
+    rewriter.setInsertionPointToStart(ifRows.thenBlock());
+    emitLaunch(rewriter, loc, rows, gridFor(rows.count), blockSize,
+               rewriter.getI32Type());
+    rewriter.setInsertionPointToStart(ifRows.elseBlock());
   }
   auto ifFits = scf::IfOp::create(rewriter, loc, fits32, true);
   rewriter.setInsertionPointToStart(ifFits.thenBlock());
