@@ -168,6 +168,11 @@ struct PointwisePattern : public OpConversionPattern<PointwiseOp> {
   LogicalResult
   matchAndRewrite(PointwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // No outputs: nothing to compute (the body is pure).
+    if (op.getNumResults() == 0) {
+      rewriter.eraseOp(op);
+      return success();
+    }
     SmallVector<Type> tensorTypes;
     if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
                                                 tensorTypes)))

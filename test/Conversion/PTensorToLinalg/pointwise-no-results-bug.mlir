@@ -1,7 +1,6 @@
-// XFAIL: *
 // RUN: ptensor-opt %s --convert-ptensor-to-linalg | FileCheck %s
 
-// BUG: a ptensor.pointwise without outputs (valid: the yield may be omitted
+// Regression test (fixed). Was BUG: a ptensor.pointwise without outputs (valid: the yield may be omitted
 // then, see test/Dialect/PTensor/ops.mlir) crashes convert-ptensor-to-linalg:
 // PointwisePattern reads op.getResult(0) to get the iteration shape, and
 // there is no result (segfault / assertion). ptensor-to-cpu-pipeline hides
