@@ -128,7 +128,9 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
 
   std::string optionsKey = llvm::formatv("O{0}|r{1}", options.optLevel,
                                          options.maxRecomputeOps);
-  std::string cacheDir = resolveCacheDir(options);
+  // Parallel code needs the async runtime's symbols, which only the
+  // ExecutionEngine's shared-library loading registers: compile it afresh.
+  std::string cacheDir = options.parallel ? "" : resolveCacheDir(options);
   std::string cachePath =
       cacheDir.empty() ? "" : getCachePath(cacheDir, source, optionsKey);
   if (!cachePath.empty() && llvm::sys::fs::exists(cachePath)) {
@@ -142,16 +144,23 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   PassManager pm(&context);
   mlir::ptensor::PTensorToCPUPipelineOptions pipelineOptions;
   pipelineOptions.maxRecomputeOps = options.maxRecomputeOps;
+  pipelineOptions.parallel = options.parallel;
   mlir::ptensor::buildPTensorToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("ptensor-to-cpu-pipeline failed on " + bufferName.str());
 
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer =
+  // `transformer` is a function_ref: the std::function must outlive create().
+  std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(options.optLevel, 0, nullptr);
+  engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableObjectDump = !cachePath.empty();
+  SmallVector<StringRef> sharedLibs;
+  if (options.parallel)
+    sharedLibs.push_back(PTENSOR_ASYNC_RUNTIME_LIBRARY);
+  engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
     return llvm::createStringError(

@@ -7,6 +7,7 @@
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Async/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -16,6 +17,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+
+#include <algorithm>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -56,7 +60,23 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
     OpPassManager &pm, const PTensorToCPUPipelineOptions &options) {
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps);
   addBufferization(pm);
-  pm.addPass(createConvertLinalgToLoopsPass());
+  if (options.parallel) {
+    // scf.parallel loop nests split into async tasks of at least
+    // `min-task-size` iterations (small tensors stay on one thread).
+    pm.addPass(createConvertLinalgToParallelLoopsPass());
+    AsyncParallelForPassOptions asyncOptions;
+    asyncOptions.asyncDispatch = true;
+    asyncOptions.minTaskSize = options.minTaskSize;
+    asyncOptions.numWorkerThreads =
+        std::max(1u, std::thread::hardware_concurrency());
+    pm.addPass(createAsyncParallelForPass(asyncOptions));
+    pm.addPass(createAsyncToAsyncRuntimePass());
+    pm.addPass(createAsyncRuntimeRefCountingPass());
+    pm.addPass(createAsyncRuntimeRefCountingOptPass());
+    pm.addPass(createConvertAsyncToLLVMPass());
+  } else {
+    pm.addPass(createConvertLinalgToLoopsPass());
+  }
   pm.addPass(createLoopInvariantCodeMotionPass());
   addHostToLLVM(pm, /*withGPULaunches=*/false);
 }

@@ -50,6 +50,9 @@ static llvm::cl::opt<std::string>
     cacheDir("cache-dir",
              llvm::cl::desc("Compiled-code cache directory ('' disables); "
                             "default $PTENSOR_CACHE_DIR or ~/.cache/ptensor"));
+static llvm::cl::opt<bool> parallel(
+    "parallel",
+    llvm::cl::desc("Run large loop nests on all cores (MLIR async runtime)"));
 static llvm::cl::opt<bool>
     reportLatency("report-latency",
                   llvm::cl::desc("Print compile and first-call times to "
@@ -113,6 +116,7 @@ static int run() {
            1;
   JITOptions options;
   options.optLevel = optLevel;
+  options.parallel = parallel;
   if (cacheDir.getNumOccurrences())
     options.cacheDir = cacheDir;
   auto start = std::chrono::steady_clock::now();

@@ -19,6 +19,15 @@ struct PTensorToCPUPipelineOptions
       llvm::cl::desc("Largest producer body recomputed by fusion for extra "
                      "users (0 fuses single-use producers only)"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run loop nests in parallel on MLIR's async runtime "
+                     "(the code then needs libmlir_async_runtime.so)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int32_t> minTaskSize{
+      *this, "min-task-size",
+      llvm::cl::desc("Smallest number of iterations of one parallel task"),
+      llvm::cl::init(65536)};
 };
 
 /// ptensor ops on host data down to the LLVM dialect: promote-types, layout,
