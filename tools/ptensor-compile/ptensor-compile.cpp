@@ -160,7 +160,6 @@ static int run() {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  std::string includedFile;
   auto buffer = llvm::MemoryBuffer::getFile(inputFile);
   if (!buffer)
     return fail("cannot open " + inputFile + ": " + buffer.getError().message());
