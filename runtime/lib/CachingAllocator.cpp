@@ -53,12 +53,10 @@ bool CachingAllocator::cachingEnabledFromEnv() {
 bool CachingAllocator::takeCached(const void *stream, size_t size, void **out) {
   for (uintptr_t key : {streamKey(stream), kAnyStream}) {
     auto it = pools_.find({key, size});
-    if (it == pools_.end())
+    if (it == pools_.end() || it->second.empty())
       continue;
     *out = it->second.back();
     it->second.pop_back();
-    if (it->second.empty())
-      pools_.erase(it);
     stats_.bytes_cached -= size;
     return true;
   }
@@ -129,32 +127,45 @@ AllocStatus CachingAllocator::allocate(size_t bytes, const void *stream,
 
 bool CachingAllocator::deallocate(void *ptr, const void *stream,
                                   std::string *error) {
-  if (!ptr)
+  switch (tryDeallocate(ptr, stream, error)) {
+  case FreeStatus::Freed:
     return true;
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = live_.find(ptr);
-  if (it == live_.end()) {
+  case FreeStatus::NotOwned:
     *error = format("free of pointer %p, which is not a live allocation of "
                     "cuda:%d (double free, or memory from another allocator)",
                     ptr, device_);
     return false;
+  case FreeStatus::Error:
+    break;
   }
+  return false;
+}
+
+CachingAllocator::FreeStatus
+CachingAllocator::tryDeallocate(void *ptr, const void *stream,
+                                std::string *error) {
+  if (!ptr)
+    return FreeStatus::Freed;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = live_.find(ptr);
+  if (it == live_.end())
+    return FreeStatus::NotOwned;
   size_t size = it->second;
   live_.erase(it);
   stats_.bytes_in_use -= size;
   if (cachingEnabled_) {
     pools_[{streamKey(stream), size}].push_back(ptr);
     stats_.bytes_cached += size;
-    return true;
+    return FreeStatus::Freed;
   }
   std::string backendError;
   if (!backend_.deallocate(backend_.context, ptr, &backendError)) {
     *error = format("freeing %p (%zu bytes) on cuda:%d failed: ", ptr, size,
                     device_) +
              backendError;
-    return false;
+    return FreeStatus::Error;
   }
-  return true;
+  return FreeStatus::Freed;
 }
 
 bool CachingAllocator::owns(const void *ptr) const {
@@ -176,8 +187,10 @@ void CachingAllocator::streamDestroyed(const void *stream) {
 }
 
 bool CachingAllocator::releaseCacheLocked(std::string *error) {
-  if (pools_.empty())
+  if (stats_.bytes_cached == 0) {
+    pools_.clear(); // only emptied vectors
     return true;
+  }
   if (backend_.synchronize) {
     std::string syncError;
     if (!backend_.synchronize(backend_.context, &syncError)) {

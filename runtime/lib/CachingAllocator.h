@@ -96,6 +96,13 @@ public:
   /// false with `*error` set if `ptr` is not a live block of this allocator.
   bool deallocate(void *ptr, const void *stream, std::string *error);
 
+  /// Outcome of tryDeallocate.
+  enum class FreeStatus { Freed, NotOwned, Error };
+
+  /// deallocate in one lookup for callers that try several allocators:
+  /// NotOwned (nothing recorded) if `ptr` is not a live block of this one.
+  FreeStatus tryDeallocate(void *ptr, const void *stream, std::string *error);
+
   /// True if `ptr` is a live (allocated, not freed) block of this allocator.
   bool owns(const void *ptr) const;
 
@@ -124,7 +131,8 @@ private:
   mutable std::mutex mutex_;
   /// Live blocks: pointer -> size class.
   std::unordered_map<const void *, size_t> live_;
-  /// Cached blocks per (stream, size class).
+  /// Cached blocks per (stream, size class). Emptied vectors stay in the
+  /// map, so an allocate/free cycle of one size allocates no map node.
   std::map<PoolKey, std::vector<void *>> pools_;
   ptensor_rt_allocator_stats stats_{};
 };

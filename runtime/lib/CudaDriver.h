@@ -33,6 +33,7 @@ namespace ptensor::rt {
   X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult,              \
     (CUcontext *, CUdevice))                                                   \
   X(CtxGetCurrent, "cuCtxGetCurrent", CUresult, (CUcontext *))                 \
+  X(CtxSetCurrent, "cuCtxSetCurrent", CUresult, (CUcontext))                   \
   X(CtxPushCurrent, "cuCtxPushCurrent_v2", CUresult, (CUcontext))              \
   X(CtxPopCurrent, "cuCtxPopCurrent_v2", CUresult, (CUcontext *))              \
   X(CtxSynchronize, "cuCtxSynchronize", CUresult, ())                          \

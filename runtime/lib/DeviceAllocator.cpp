@@ -152,19 +152,30 @@ bool isDeviceAllocation(const void *ptr) {
 bool deviceFree(void *ptr, const void *stream) {
   if (!ptr)
     return true;
-  CachingAllocator *owner = nullptr;
-  forEachAllocator([&](CachingAllocator &a) {
-    if (!owner && a.owns(ptr))
-      owner = &a;
-  });
   std::string error;
-  if (!owner)
+  // Most frees are of the calling thread's default device: one lookup under
+  // one lock. Other devices' allocators are tried after it.
+  int first = defaultDevice();
+  CachingAllocator *preferred =
+      first >= 0 && first < kMaxDevices
+          ? allocators[first].load(std::memory_order_acquire)
+          : nullptr;
+  using FreeStatus = CachingAllocator::FreeStatus;
+  FreeStatus status = FreeStatus::NotOwned;
+  if (preferred)
+    status = preferred->tryDeallocate(ptr, stream, &error);
+  for (int d = 0; d < kMaxDevices && status == FreeStatus::NotOwned; ++d) {
+    CachingAllocator *a = allocators[d].load(std::memory_order_acquire);
+    if (a && a != preferred)
+      status = a->tryDeallocate(ptr, stream, &error);
+  }
+  if (status == FreeStatus::NotOwned)
     return setErrorf(ErrorKind::InvalidArgument,
                      "free of pointer %p, which is not a live allocation of "
                      "the ptensor runtime (double free, or memory from "
                      "another allocator)",
                      ptr);
-  if (!owner->deallocate(ptr, stream, &error))
+  if (status == FreeStatus::Error)
     return setError(ErrorKind::Cuda, error);
   return true;
 }

@@ -76,7 +76,16 @@ ScopedContext::ScopedContext(int device) {
     checkCuda(result_, "cuCtxGetCurrent");
     return;
   }
-  if (current != target) {
+  if (!current) {
+    // A thread without a current context gets the primary context bound for
+    // good, as the CUDA runtime does on a thread's first call: later entry
+    // points then find it current and switch nothing (a push and a pop per
+    // call otherwise).
+    result_ = api_->CtxSetCurrent(target);
+    if (!checkCuda(result_, "cuCtxSetCurrent(cuda:" + std::to_string(device) +
+                                ")"))
+      return;
+  } else if (current != target) {
     result_ = api_->CtxPushCurrent(target);
     if (!checkCuda(result_, "cuCtxPushCurrent(cuda:" + std::to_string(device) +
                                 ")"))

@@ -29,8 +29,11 @@ bool deviceCount(int *count);
 /// Validates the ordinal. False with an error recorded on failure.
 bool primaryContext(int device, CUcontext *context);
 
-/// Makes the primary context of `device` current (pushes it unless it
-/// already is) and restores the previous one on destruction. Check ok();
+/// Makes the primary context of `device` current for the duration of the
+/// scope: nothing to do if it already is; on a thread without a current
+/// context it is bound for good (cuCtxSetCurrent, like the CUDA runtime's
+/// implicit cudaSetDevice), so later calls switch nothing; otherwise (another
+/// context current) it is pushed and popped again on destruction. Check ok();
 /// on failure the error is recorded and result() holds the CUDA code
 /// (CUDA_ERROR_NOT_INITIALIZED when the driver is missing).
 class ScopedContext {

@@ -12,6 +12,7 @@
 #include "DeviceContext.h"
 #include "Errors.h"
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <unordered_set>
@@ -24,6 +25,9 @@ namespace {
 struct ManagedSet {
   std::mutex mutex;
   std::unordered_set<void *> pointers;
+  /// pointers.size(), readable without the lock: frees skip the set while
+  /// no managed memory is live (the common case).
+  std::atomic<size_t> count{0};
 };
 ManagedSet &managed() {
   static ManagedSet *set = new ManagedSet(); // Leaked: used at exit.
@@ -48,15 +52,22 @@ void *allocateManaged(uint64_t bytes) {
   require(checkCuda(result, "cuMemAllocManaged(" + std::to_string(bytes) +
                                 " bytes)"));
   void *p = fromDevicePtr(ptr);
-  std::lock_guard<std::mutex> lock(managed().mutex);
-  managed().pointers.insert(p);
+  ManagedSet &set = managed();
+  std::lock_guard<std::mutex> lock(set.mutex);
+  set.pointers.insert(p);
+  set.count.store(set.pointers.size(), std::memory_order_release);
   return p;
 }
 
 /// True (and forgets it) if `ptr` is a managed allocation.
 bool takeManaged(void *ptr) {
-  std::lock_guard<std::mutex> lock(managed().mutex);
-  return managed().pointers.erase(ptr) != 0;
+  ManagedSet &set = managed();
+  if (set.count.load(std::memory_order_acquire) == 0)
+    return false;
+  std::lock_guard<std::mutex> lock(set.mutex);
+  bool found = set.pointers.erase(ptr) != 0;
+  set.count.store(set.pointers.size(), std::memory_order_release);
+  return found;
 }
 
 /// Byte span [start, start + bytes) covered by a ranked MLIR memref

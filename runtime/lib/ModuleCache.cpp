@@ -5,8 +5,10 @@
 #include "DeviceContext.h"
 #include "Errors.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -41,6 +43,31 @@ Cache &cache() {
 }
 
 thread_local CUfunction lastLaunched = nullptr;
+
+/// Bumped whenever a module is unloaded: invalidates every thread's
+/// function cache (a new module may reuse the handle, a new library the
+/// address of a kernel name).
+std::atomic<uint64_t> unloadGeneration{0};
+
+/// MLIR's host code looks the kernel up before every launch
+/// (mgpuModuleGetFunction); a small per-thread cache answers repeated
+/// lookups without a lock or a driver call. Keyed on the module and the
+/// name's address, and the name's text is compared too.
+struct FunctionCacheEntry {
+  CUmodule module;
+  const char *namePointer;
+  uint64_t generation;
+  CUfunction function;
+  char name[96];
+};
+constexpr unsigned kFunctionCacheSlots = 16;
+thread_local FunctionCacheEntry functionCache[kFunctionCacheSlots];
+
+FunctionCacheEntry &functionCacheSlot(CUmodule module, const char *name) {
+  uintptr_t key = (reinterpret_cast<uintptr_t>(module) >> 4) ^
+                  (reinterpret_cast<uintptr_t>(name) >> 3);
+  return functionCache[(key ^ (key >> 7)) % kFunctionCacheSlots];
+}
 
 /// FNV-1a: detects a different blob that reuses a freed blob's address.
 uint64_t hashBytes(const void *data, size_t size) {
@@ -138,6 +165,7 @@ bool unloadModule(CUmodule module) {
     if (--it->second.references > 0)
       return true;
     device = it->second.device;
+    unloadGeneration.fetch_add(1, std::memory_order_acq_rel);
     for (CUfunction function : it->second.functions)
       c.kernelNames.erase(function);
     auto blob = c.byBlob.find({it->second.data, device});
@@ -158,6 +186,14 @@ bool getFunction(CUmodule module, const char *name, CUfunction *function) {
   if (!name)
     return setError(ErrorKind::InvalidArgument,
                     "mgpuModuleGetFunction: the kernel name is null");
+  FunctionCacheEntry &slot = functionCacheSlot(module, name);
+  uint64_t generation = unloadGeneration.load(std::memory_order_acquire);
+  if (slot.module == module && slot.namePointer == name &&
+      slot.generation == generation && module &&
+      std::strcmp(slot.name, name) == 0) {
+    *function = slot.function;
+    return true;
+  }
   Cache &c = cache();
   int device = defaultDevice();
   {
@@ -175,10 +211,23 @@ bool getFunction(CUmodule module, const char *name, CUfunction *function) {
   if (!checkCuda(scope.api().ModuleGetFunction(function, module, name),
                  std::string("cuModuleGetFunction(kernel '") + name + "')"))
     return false;
-  std::lock_guard<std::mutex> lock(c.mutex);
-  auto it = c.modules.find(module);
-  if (c.kernelNames.emplace(*function, name).second && it != c.modules.end())
-    it->second.functions.push_back(*function);
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    auto it = c.modules.find(module);
+    if (!c.kernelNames.count(*function)) {
+      c.kernelNames.emplace(*function, name);
+      if (it != c.modules.end())
+        it->second.functions.push_back(*function);
+    }
+  }
+  size_t length = std::strlen(name);
+  if (length < sizeof(slot.name)) {
+    slot.module = module;
+    slot.namePointer = name;
+    slot.generation = generation;
+    slot.function = *function;
+    std::memcpy(slot.name, name, length + 1);
+  }
   return true;
 }
 

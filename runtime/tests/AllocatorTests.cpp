@@ -224,6 +224,37 @@ void testEdgeCases() {
   EXPECT_CONTAINS(error, "allocating 100 bytes on cuda:3 failed: fake driver");
 }
 
+/// tryDeallocate: NotOwned records nothing; repeated allocate/free cycles of
+/// one size reuse one block (emptied pools stay), and empty_cache with only
+/// emptied pools does not synchronize.
+void testTryDeallocateAndCycles() {
+  FakeDevice device;
+  CachingAllocator a(device.backend(), 0, true);
+  int local = 0;
+  std::string error;
+  EXPECT_TRUE(a.tryDeallocate(&local, kStreamA, &error) ==
+              CachingAllocator::FreeStatus::NotOwned);
+  EXPECT_TRUE(error.empty());
+  void *first = mustAllocate(a, 4096, kStreamA);
+  EXPECT_TRUE(a.tryDeallocate(first, kStreamA, &error) ==
+              CachingAllocator::FreeStatus::Freed);
+  for (int i = 0; i < 100; ++i) {
+    void *p = mustAllocate(a, 4096, kStreamA);
+    EXPECT_TRUE(p == first);
+    mustFree(a, p, kStreamA);
+  }
+  EXPECT_EQ(device.allocations, 1);
+  void *p = mustAllocate(a, 4096, kStreamA); // the pool is empty again
+  EXPECT_TRUE(a.emptyCache(&error));
+  EXPECT_EQ(device.syncs, 0);
+  mustFree(a, p, kStreamA);
+  EXPECT_TRUE(a.emptyCache(&error));
+  EXPECT_EQ(device.syncs, 1);
+  EXPECT_EQ(device.frees, 1);
+  std::printf("tryDeallocate and reuse cycles: allocations=%d\n",
+              device.allocations);
+}
+
 void testCachingDisabledByEnv() {
   setenv("PTENSOR_DISABLE_CACHING_ALLOCATOR", "0", 1);
   EXPECT_TRUE(CachingAllocator::cachingEnabledFromEnv());
@@ -322,6 +353,7 @@ int ptensor::rt::test::runAllocatorTests() {
   testReuseAndStats();
   testStreams();
   testEdgeCases();
+  testTryDeallocateAndCycles();
   testCachingDisabledByEnv();
   testOutOfMemory();
   testThreads();
