@@ -48,6 +48,8 @@ class Tensor:
     def base_and_offset(self):
         """(lowest address the view touches, offset of element 0 from it in
         elements): descriptors get allocated = aligned = base."""
+        if 0 not in self.shape and min(self.strides, default=0) >= 0:
+            return self.ptr, 0  # the common case: element 0 is the lowest
         low = 0
         for n, s in zip(self.shape, self.strides):
             if n == 0:
@@ -255,22 +257,59 @@ def as_tensor(x):
                     % type(x).__name__)
 
 
+_sync_launches = None
+
+
+def _separate_streams():
+    """True when the compiled code runs on streams of its own
+    (PTENSOR_SYNC_LAUNCHES=1, read once like the runtime does)."""
+    global _sync_launches
+    if _sync_launches is None:
+        import os
+
+        _sync_launches = os.environ.get("PTENSOR_SYNC_LAUNCHES") == "1"
+    return _sync_launches
+
+
+def _torch_current_stream(device):
+    """torch's current CUDA stream of `device` ("cuda:N"), as an integer
+    handle (0: the legacy default stream), and the stream object or None."""
+    import torch
+
+    index = int(device.split(":")[1]) if ":" in device else 0
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(index), None
+    s = torch.cuda.current_stream(index)
+    return s.cuda_stream, s
+
+
 def synchronize_inputs(tensors):
-    """Waits for pending framework work on GPU operands (the compiled code
-    runs on its own stream)."""
+    """Waits for pending framework work on GPU operands when it is not
+    already ordered before the compiled code: that runs on CUDA's legacy
+    default stream, so inputs of a framework whose current stream is that
+    same stream (torch's and CuPy's default) need no wait."""
     done = set()
     for t in tensors:
         if not t.device or (t.framework, t.device) in done:
             continue
         done.add((t.framework, t.device))
         if t.framework == "torch":
-            import torch
+            handle, stream = _torch_current_stream(t.device)
+            if handle == 0 and not _separate_streams():
+                continue
+            if stream is None:
+                import torch
 
-            torch.cuda.current_stream(torch.device(t.device)).synchronize()
+                stream = torch.cuda.current_stream(torch.device(t.device))
+            stream.synchronize()
         elif t.framework == "cupy":
             import cupy
 
-            cupy.cuda.get_current_stream().synchronize()
+            stream = cupy.cuda.get_current_stream()
+            if stream.ptr == 0 and not _separate_streams():
+                continue
+            stream.synchronize()
 
 
 # ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ pointers (a view of an argument).
 
 import ctypes
 import json
+import struct
 import threading
 
 import numpy as np
@@ -61,20 +62,6 @@ def scalar_to_c(dt, value):
     return value
 
 
-def fill_desc(t, rank=None):
-    """A descriptor of Tensor `t`: allocated = aligned = the lowest address
-    of the view, offset = element 0's distance from it."""
-    rank = t.ndim if rank is None else rank
-    d = desc_type(rank)()
-    base, off = t.base_and_offset()
-    d.allocated = d.aligned = base
-    d.offset = off
-    for i in range(rank):
-        d.sizes[i] = t.shape[i]
-        d.strides[i] = t.strides[i]
-    return d
-
-
 def has_internal_overlap(t):
     return any(n > 1 and s == 0 for n, s in zip(t.shape, t.strides))
 
@@ -110,17 +97,29 @@ class RawResult:
 
     __slots__ = ("allocated", "aligned", "offset", "sizes", "strides", "owns")
 
-    def __init__(self, d, rank, owns):
-        self.allocated = d.allocated or 0
-        self.aligned = d.aligned or 0
-        self.offset = d.offset
-        self.sizes = [d.sizes[i] for i in range(rank)]
-        self.strides = [d.strides[i] for i in range(rank)]
+    def __init__(self, allocated, aligned, offset, sizes, strides, owns):
+        self.allocated = allocated
+        self.aligned = aligned
+        self.offset = offset
+        self.sizes = sizes
+        self.strides = strides
         self.owns = owns
 
 
+_device_indices = {}
+
+
 def _device_index(device):
-    return int(device.split(":")[1]) if ":" in device else 0
+    i = _device_indices.get(device)
+    if i is None:
+        i = _device_indices[device] = int(device.split(":")[1]) if ":" in device else 0
+    return i
+
+
+def _descriptor_format(rank):
+    """struct format of a rank-`rank` memref descriptor (desc_type's layout:
+    two pointers, then offset, sizes and strides as int64)."""
+    return "QQq" + "q" * (2 * rank)
 
 
 class Function:
@@ -133,24 +132,35 @@ class Function:
         self.results = sig["results"]
         self.written = [i for i, a in enumerate(self.args) if a.get("written")]
         cfunc = getattr(library.lib, "_mlir_ciface_" + self.name)
-        argtypes = []
-        self._res_type = None
-        if self.results:
-            descs = [desc_type(len(r["shape"])) for r in self.results]
-            if len(descs) == 1:
-                self._res_type = descs[0]
-            else:
-                self._res_type = type("Results_" + self.name, (ctypes.Structure,), {
-                    "_fields_": [("r%d" % i, t) for i, t in enumerate(descs)]})
-            argtypes.append(ctypes.POINTER(self._res_type))
+        # Every call packs the descriptors into one buffer: the results'
+        # (written by the callee; a struct of descriptors without padding
+        # for several), then one per tensor argument. Pointers to them are
+        # passed as addresses.
+        self._result_ranks = [len(r["shape"]) for r in self.results]
+        res_fmt = "".join(_descriptor_format(r) for r in self._result_ranks)
+        self._res_struct = struct.Struct("<" + res_fmt)
+        argtypes = [ctypes.c_void_p] if self.results else []
+        # Per argument: (rank, byte offset of its descriptor) for tensors,
+        # (None, scalar dtype) for scalars.
+        self._plan = []
+        arg_fmt = ""
+        offset = self._res_struct.size
         for a in self.args:
             if a["kind"] == "tensor":
-                argtypes.append(ctypes.POINTER(desc_type(len(a["shape"]))))
+                rank = len(a["shape"])
+                self._plan.append((rank, offset))
+                arg_fmt += _descriptor_format(rank)
+                offset += 8 * (3 + 2 * rank)
+                argtypes.append(ctypes.c_void_p)
             else:
+                self._plan.append((None, a["dtype"]))
                 argtypes.append(_SCALAR_CTYPES[a["dtype"]])
+        self._arg_struct = struct.Struct("<" + arg_fmt)
+        self._buffer_size = max(offset, 8)
         cfunc.argtypes = argtypes
         cfunc.restype = None
         self._cfunc = cfunc
+        self._cuda = library.target == "cuda"
 
     def __repr__(self):
         return "<ptensor.Function %s of %s>" % (self.name, self.library.path)
@@ -160,40 +170,67 @@ class Function:
     def call_raw(self, values):
         """Calls with `values`: Tensors (shapes already checked) and Python
         scalars; returns a RawResult per result."""
-        cargs = []
+        buf = ctypes.create_string_buffer(self._buffer_size)
+        address = ctypes.addressof(buf)
+        cargs = [address] if self.results else []
+        packed = []
         bases = set()
         device = ""
-        keep = []
-        for a, v in zip(self.args, values):
-            if a["kind"] == "tensor":
-                d = fill_desc(v, len(a["shape"]))
-                bases.add(d.allocated or 0)
-                keep.append(d)
-                cargs.append(ctypes.byref(d))
-                device = device or v.device
-            else:
-                cargs.append(scalar_to_c(a["dtype"], v))
-        res = None
-        if self._res_type is not None:
-            res = self._res_type()
-            cargs.insert(0, ctypes.byref(res))
-        if self.library.target == "cuda":
+        for (rank, info), v in zip(self._plan, values):
+            if rank is None:
+                cargs.append(scalar_to_c(info, v))
+                continue
+            if len(v.shape) != rank:
+                raise ValueError("@%s: a rank-%d tensor for a rank-%d argument"
+                                 % (self.name, len(v.shape), rank))
+            base, off = v.base_and_offset()
+            packed += (base, base, off)
+            packed += v.shape
+            packed += v.strides
+            bases.add(base)
+            cargs.append(address + info)
+            device = device or v.device
+        self._arg_struct.pack_into(buf, self._res_struct.size, *packed)
+        if self._cuda:
             A.synchronize_inputs([v for v in values if isinstance(v, A.Tensor)])
-            R.runtime().mgpuSetDefaultDevice(_device_index(device))
+            R.set_default_device(_device_index(device))
         self._cfunc(*cargs)
-        del keep
         out = []
-        if res is None:
+        if not self.results:
             return out
-        descs = [res] if len(self.results) == 1 else \
-            [getattr(res, "r%d" % i) for i in range(len(self.results))]
+        words = self._res_struct.unpack_from(buf, 0)
         seen = set()
-        for r, d in zip(self.results, descs):
-            alloc = d.allocated or 0
+        k = 0
+        for rank in self._result_ranks:
+            alloc, aligned, off = words[k], words[k + 1], words[k + 2]
+            sizes = list(words[k + 3:k + 3 + rank])
+            strides = list(words[k + 3 + rank:k + 3 + 2 * rank])
+            k += 3 + 2 * rank
             owns = alloc != 0 and alloc not in bases and alloc not in seen
             seen.add(alloc)
-            out.append(RawResult(d, len(r["shape"]), owns))
+            out.append(RawResult(alloc, aligned, off, sizes, strides, owns))
         return out
+
+    def _which(self, i):
+        return "@%s: argument #%d" % (self.name, i)
+
+    def _argument_error(self, i, a, t):
+        """Raises the error of tensor argument #i `t` not matching `a`."""
+        which = self._which(i)
+        if t.dtype != a["dtype"]:
+            raise DTypeError("%s: expected dtype %s, got %s" % (which, a["dtype"], t.dtype))
+        if t.ndim != len(a["shape"]):
+            raise BroadcastError("%s: expected rank %d, got rank %d with shape %s"
+                                 % (which, len(a["shape"]), t.ndim, D.format_shape(t.shape)))
+        for d, (want, got) in enumerate(zip(a["shape"], t.shape)):
+            if want >= 0 and want != got:
+                raise BroadcastError(
+                    "%s: expected shape %s, got %s (dimension %d differs)"
+                    % (which, D.format_shape(["?" if s < 0 else s for s in a["shape"]]),
+                       D.format_shape(t.shape), d))
+        want_dev = a.get("device", "") or ""
+        raise DeviceError("%s: expected %s memory, got %s"
+                          % (which, want_dev or "host", t.device or "host"))
 
     # -- high level: any arrays ------------------------------------------------
 
@@ -208,33 +245,23 @@ class Function:
         values = []
         framework = None
         for i, (a, x) in enumerate(zip(self.args, args)):
-            which = "@%s: argument #%d" % (self.name, i)
             if a["kind"] == "tensor":
                 if A.is_scalar(x):
-                    raise TypeError("%s: expected a tensor, got a scalar" % which)
+                    raise TypeError("%s: expected a tensor, got a scalar" % self._which(i))
                 t = A.as_tensor(x)
-                if t.dtype != a["dtype"]:
-                    raise DTypeError("%s: expected dtype %s, got %s" % (which, a["dtype"],
-                                                                        t.dtype))
-                if t.ndim != len(a["shape"]):
-                    raise BroadcastError("%s: expected rank %d, got rank %d with shape %s"
-                                         % (which, len(a["shape"]), t.ndim,
-                                            D.format_shape(t.shape)))
-                for d, (want, got) in enumerate(zip(a["shape"], t.shape)):
+                shape = a["shape"]
+                if t.dtype != a["dtype"] or len(t.shape) != len(shape) or \
+                        t.device != (a.get("device", "") or ""):
+                    self._argument_error(i, a, t)
+                for want, got in zip(shape, t.shape):
                     if want >= 0 and want != got:
-                        raise BroadcastError(
-                            "%s: expected shape %s, got %s (dimension %d differs)"
-                            % (which, D.format_shape(["?" if s < 0 else s for s in a["shape"]]),
-                               D.format_shape(t.shape), d))
-                want_dev = a.get("device", "") or ""
-                if t.device != want_dev:
-                    raise DeviceError("%s: expected %s memory, got %s"
-                                      % (which, want_dev or "host", t.device or "host"))
+                        self._argument_error(i, a, t)
                 framework = framework or t.framework
                 values.append(t)
             else:
                 if not A.is_scalar(x):
-                    raise TypeError("%s: expected a scalar, got %s" % (which, type(x).__name__))
+                    raise TypeError("%s: expected a scalar, got %s"
+                                    % (self._which(i), type(x).__name__))
                 values.append(A.scalar_arg(x, a["dtype"])[1])
         check_written(values, self.written, "argument")
         raws = self.call_raw(values)

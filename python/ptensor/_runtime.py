@@ -217,6 +217,18 @@ def runtime(required=True):
     return _rt
 
 
+_set_default_device = None
+
+
+def set_default_device(index):
+    """mgpuSetDefaultDevice(index): the device the calling thread's next
+    compiled call runs on."""
+    global _set_default_device
+    if _set_default_device is None:
+        _set_default_device = runtime().mgpuSetDefaultDevice
+    _set_default_device(index)
+
+
 def cuda_available():
     """True when the runtime loads and sees a CUDA driver and device."""
     rt = runtime(required=False)
