@@ -24,6 +24,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 from cases import CASES  # noqa: E402
 from aot_run import descriptor_type  # noqa: E402
+import host_latency  # noqa: E402
 
 REPS, WARMUP = 30, 5
 
@@ -159,8 +160,9 @@ def main():
 
         row = {"case": name, "bytes": nbytes}
         if name == "small_add_4096":
-            row["pt_us"] = host_per_call_us(run_ptensor)
-            row["torch_us"] = host_per_call_us(lambda: eval(expr, env))
+            row["small"] = host_latency.measure(args.dir, RUNTIME, kernel, a, b, failures)
+            row["pt_us"] = row["small"].get("c", {}).get("per_call_us", float("nan"))
+            row["torch_us"] = row["small"]["torch_us"]
             rows.append(row)
             continue
         row["pt_ms"] = time_events(run_ptensor)
@@ -191,13 +193,16 @@ def main():
              "|---|---|---|---|---|---|---|"]
     for r in rows:
         if "pt_us" in r:
-            lines.append(f"| {r['case']} (host µs per call) | {r['pt_us']:.1f} | | | "
+            lines.append(f"| {r['case']} (host µs per call, C) | {r['pt_us']:.2f} | | | "
                          f"torch {r['torch_us']:.1f} µs | | |")
             continue
         gbs = r["bytes"] / r["pt_ms"] / 1e6
         sp = lambda k: f"{r[k] / r['pt_ms']:.2f}x" if k in r else ""  # noqa: E731
         lines.append(f"| {r['case']} | {r['pt_ms'] * 1e3:.0f} | {gbs:.0f} | {gbs / copy_gbs:.2f} | "
                      f"{sp('torch_ms')} | {sp('compile_ms')} | {sp('cupy_ms')} |")
+    for r in rows:
+        if "small" in r:
+            lines += host_latency.report_lines(r["small"])
     lines.append("")
     lines.append("Speedups are peer time / ptensor time (>1: ptensor faster).")
     table = "\n".join(lines)

@@ -12,6 +12,7 @@ host. Errors print a message and exit with status 1.
 
 import argparse
 import ctypes
+import functools
 import json
 import os
 import sys
@@ -47,8 +48,10 @@ def np_dtype(name):
     return np.dtype(_NP[name])
 
 
+@functools.lru_cache(maxsize=None)
 def descriptor_type(rank):
-    """MLIR's strided memref descriptor of rank `rank`."""
+    """MLIR's strided memref descriptor of rank `rank` (one class per rank:
+    creating a ctypes class costs tens of microseconds)."""
     return type(f"MemRef{rank}", (ctypes.Structure,), {"_fields_": [
         ("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
         ("offset", ctypes.c_int64), ("sizes", ctypes.c_int64 * rank),

@@ -31,6 +31,9 @@ prepare() {
   echo "== compiling the benchmark and the Python GPU kernels"
   python3 bench/build.py "$carry/bench"
   cp build/lib/libptensor_runtime.so "$carry/bench/"
+  echo "== host-overhead benchmark (C) and the first-call cache"
+  cc -O2 -Wall -o "$carry/bench/host_overhead" bench/host_overhead.c -ldl -lm
+  PTENSOR_BUILD_DIR="$root/build" python3 bench/first_call.py prepare "$carry/bench/first_call_cache"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python python3 python/tests/gpu_cases.py
   # The CPU kernels test_gpu.py's torch-CPU case reuses.
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python PTENSOR_BUILD_DIR="$root/build" \

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""First-call latency of `ptensor.add` on two 4096-element float32 CUDA
+tensors, each phase timed in a fresh process.
+
+    first_call.py prepare CACHE_DIR   # here: cold compile into an empty cache
+    first_call.py run CACHE_DIR       # GPU machine: warm on-disk cache
+
+`prepare` (where ptensor-compile is) empties CACHE_DIR and times the cold
+path up to the compiled kernel: import, IR generation, cache miss and
+ptensor-compile, in `ptensor.compile_only()` mode on descriptions of the
+CUDA tensors (no GPU needed). It writes CACHE_DIR/prepare.json.
+
+`run` (GPU machine, no compiler) times: torch's CUDA start-up (context and
+inputs), torch's own first `a + b`, `import ptensor`, and ptensor's first
+call with the kernel found in the on-disk cache (cache lookup, loading the
+runtime and the library, the GPU module loads, the launch, until the result
+is ready), then checks the result against torch. Prints one JSON line.
+"""
+
+import json
+import os
+import shutil
+import sys
+import time
+
+T_START = time.perf_counter()
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+N = 4096
+
+
+def ms(t0, t1):
+    return round((t1 - t0) * 1e3, 3)
+
+
+def prepare(cache):
+    shutil.rmtree(cache, ignore_errors=True)
+    os.makedirs(cache)
+    os.environ["PTENSOR_CACHE_DIR"] = cache
+    t0 = time.perf_counter()
+    import ptensor as pt
+    t1 = time.perf_counter()
+    a = pt.Tensor("f32", "cuda:0", 1 << 40, (N,), (1,), "torch", None)
+    b = pt.Tensor("f32", "cuda:0", 1 << 41, (N,), (1,), "torch", None)
+    with pt.compile_only():
+        pt.add(a, b)
+    t2 = time.perf_counter()
+    libs = [f for f in os.listdir(cache) if f.endswith(".so")]
+    if len(libs) != 1:
+        sys.exit("first_call.py: expected one compiled library in %s, found %s" % (cache, libs))
+    result = {"import_ms": ms(t0, t1), "cold_compile_ms": ms(t1, t2), "library": libs[0]}
+    with open(os.path.join(cache, "prepare.json"), "w") as f:
+        json.dump(result, f)
+    print(json.dumps(result))
+
+
+def run(cache):
+    os.environ["PTENSOR_CACHE_DIR"] = cache
+    t0 = time.perf_counter()
+    import torch
+    t1 = time.perf_counter()
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    a = torch.randn(N, device="cuda", generator=gen)
+    b = torch.randn(N, device="cuda", generator=gen)
+    torch.cuda.synchronize()
+    t2 = time.perf_counter()
+    ref = a + b
+    torch.cuda.synchronize()
+    t3 = time.perf_counter()
+    import ptensor as pt
+    t4 = time.perf_counter()
+    r = pt.add(a, b)
+    torch.cuda.synchronize()
+    t5 = time.perf_counter()
+    r2 = pt.add(a, b)
+    torch.cuda.synchronize()
+    t6 = time.perf_counter()
+    correct = bool(torch.allclose(r, ref, rtol=1e-6, atol=0) and torch.equal(r, r2))
+    print(json.dumps({
+        "process_start_ms": ms(T_START, t0), "import_torch_ms": ms(t0, t1),
+        "cuda_init_ms": ms(t1, t2), "torch_first_add_ms": ms(t2, t3),
+        "import_ptensor_ms": ms(t3, t4), "warm_first_call_ms": ms(t4, t5),
+        "second_call_ms": ms(t5, t6), "correct": correct}))
+    return 0 if correct else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("prepare", "run"):
+        sys.exit(__doc__)
+    sys.exit(prepare(sys.argv[2]) if sys.argv[1] == "prepare" else run(sys.argv[2]))

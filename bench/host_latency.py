@@ -1,0 +1,143 @@
+"""The host-overhead and first-call-latency part of bench/run.py (GPU
+machine), for the `small_add_4096` case:
+
+* per call through the runtime alone: bench/host_overhead.c, built by
+  `gpu-check.sh prepare` into DIR/host_overhead, run as a subprocess;
+* per call through Python ctypes (run.py's Kernel) and through the ptensor
+  frontend (`ptensor.add` on torch tensors, kernel from the warm on-disk
+  cache DIR/first_call_cache), next to torch eager's `a + b`;
+* first-call latency: the cold compile time measured by `first_call.py
+  prepare` (where the compiler is) and, in a fresh process here,
+  `first_call.py run` with the warm on-disk cache.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+N = 4096
+
+
+def _host_per_call_us(fn, sync, calls=2000, batches=7):
+    """Median over batches of host wall time per call, the GPU drained at
+    the end of each batch."""
+    for _ in range(100):
+        fn()
+    sync()
+    times = []
+    for _ in range(batches):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        sync()
+        times.append((time.perf_counter() - start) / calls * 1e6)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def _run_json(cmd, env=None, timeout=300):
+    """(parsed last JSON line of stdout, None) or (None, error text)."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, str(e)
+    if p.returncode != 0:
+        return None, "exit %d: %s" % (p.returncode, (p.stderr or p.stdout).strip()[-800:])
+    for line in reversed(p.stdout.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line), None
+    return None, "no JSON in the output: " + p.stdout[-400:]
+
+
+def measure(bench_dir, runtime, kernel, a, b, failures):
+    """Every number of the small add; problems are appended to `failures`."""
+    import torch
+
+    out = {}
+    sync = torch.cuda.synchronize
+    out["torch_us"] = _host_per_call_us(lambda: a + b, sync)
+    out["ctypes_us"] = _host_per_call_us(lambda: kernel.free(kernel(a, b)), sync)
+
+    binary = os.path.join(bench_dir, "host_overhead")
+    if os.path.exists(binary):
+        res, err = _run_json([binary, os.path.join(bench_dir, "libptensor_runtime.so"),
+                              os.path.join(bench_dir, "small_add_4096.so"),
+                              "--json", "/dev/stdout"])
+        if err or not res.get("correct"):
+            failures.append("host_overhead: %s" % (err or "result differs from a + b"))
+        else:
+            out["c"] = res
+    else:
+        failures.append("host_overhead: %s not built (gpu-check.sh prepare)" % binary)
+
+    cache = os.path.join(bench_dir, "first_call_cache")
+    env = dict(os.environ, PTENSOR_CACHE_DIR=cache,
+               PTENSOR_RUNTIME_LIBRARY=os.path.join(bench_dir, "libptensor_runtime.so"))
+    try:
+        with open(os.path.join(cache, "prepare.json")) as f:
+            out["prepare"] = json.load(f)
+    except OSError as e:
+        failures.append("first call: no cold-compile record (%s)" % e)
+    res, err = _run_json([sys.executable, os.path.join(HERE, "first_call.py"), "run", cache],
+                         env=env)
+    if err or not res.get("correct"):
+        failures.append("first_call.py run: %s" % (err or "result differs from torch"))
+    else:
+        out["first"] = res
+
+    # The frontend, in this process (the kernel from the same warm cache).
+    os.environ.update(PTENSOR_CACHE_DIR=cache,
+                      PTENSOR_RUNTIME_LIBRARY=os.path.join(bench_dir, "libptensor_runtime.so"))
+    sys.path.insert(0, os.path.join(HERE, "..", "python"))
+    try:
+        import ptensor as pt
+
+        r = pt.add(a, b)
+        if not torch.allclose(r, a + b, rtol=1e-6, atol=0):
+            failures.append("ptensor.add: result differs from torch")
+        else:
+            out["frontend_us"] = _host_per_call_us(lambda: pt.add(a, b), sync, calls=1000)
+    except Exception as e:  # noqa: BLE001 - reported, the rest of the bench goes on
+        failures.append("ptensor.add: %s: %s" % (type(e).__name__, e))
+    return out
+
+
+def report_lines(m):
+    """Markdown lines for RESULTS.md."""
+    f = lambda v: "%.2f" % v if isinstance(v, (int, float)) else "n/a"  # noqa: E731
+    c = m.get("c", {})
+    lines = ["", "Host overhead per call of the small add (4096 f32, result allocated by "
+             "the call and freed; host wall time per call, median of batches):", "",
+             "| path | µs per call |", "|---|---|",
+             "| ptensor through the runtime (C, bench/host_overhead.c) | %s |"
+             % f(c.get("per_call_us")),
+             "| ptensor through Python ctypes (descriptors per call) | %s |"
+             % f(m.get("ctypes_us")),
+             "| ptensor.add (Python frontend, torch tensors in and out) | %s |"
+             % f(m.get("frontend_us")),
+             "| torch eager `a + b` | %s |" % f(m.get("torch_us"))]
+    if c:
+        lines += ["", "C, fresh process: load runtime %.1f ms, CUDA driver init %.1f ms, "
+                  "primary context %.1f ms, load the kernel library and its GPU modules "
+                  "%.2f ms, first call until the result is on the host %.2f ms."
+                  % (c["runtime_load_ms"], c["driver_init_ms"], c["context_ms"],
+                     c["kernel_load_ms"], c["first_call_ms"])]
+    first, prep = m.get("first"), m.get("prepare")
+    if first:
+        lines += ["", "First call of `ptensor.add` in a fresh Python process (kernel in the "
+                  "warm on-disk cache): %.1f ms (import ptensor %.1f ms before it; torch's "
+                  "own CUDA start-up %.0f ms and first `a + b` %.1f ms not counted); "
+                  "second call %.2f ms; import + first call %.1f ms."
+                  % (first["warm_first_call_ms"], first["import_ptensor_ms"],
+                     first["cuda_init_ms"], first["torch_first_add_ms"],
+                     first["second_call_ms"],
+                     first["import_ptensor_ms"] + first["warm_first_call_ms"])]
+    if prep and first:
+        lines += ["Cold (empty cache): compile %.0f ms (ptensor-compile on the build machine) "
+                  "+ the warm first call = %.0f ms." % (
+                      prep["cold_compile_ms"],
+                      prep["cold_compile_ms"] + first["warm_first_call_ms"])]
+    return lines
