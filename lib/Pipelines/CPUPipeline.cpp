@@ -102,12 +102,24 @@ void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
 }
 
 void mlir::ptensor::registerPTensorPipelines() {
+  registerCheckedGpuModuleToBinaryPass();
   PassPipelineRegistration<PTensorToCPUPipelineOptions>(
       "ptensor-to-cpu-pipeline",
       "Lowers ptensor ops on host data to the LLVM dialect (fused loops)",
       buildPTensorToCPUPipeline);
-  PassPipelineRegistration<PTensorToNVVMPipelineOptions>(
+  // Not PassPipelineRegistration: its builder cannot fail, and invalid
+  // options must stop ptensor-opt with the message naming them.
+  registerPassPipeline(
       "ptensor-to-nvvm-pipeline",
       "Lowers ptensor ops to LLVM host code with embedded CUDA kernels",
-      buildPTensorToNVVMPipeline);
+      [](OpPassManager &pm, StringRef optionsStr,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        PTensorToNVVMPipelineOptions options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        return buildPTensorToNVVMPipeline(pm, options, errorHandler);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(PTensorToNVVMPipelineOptions());
+      });
 }

@@ -27,8 +27,11 @@ std::string mlir::ptensor::resolveCudaPath(llvm::StringRef option) {
   return "/usr/local/cuda";
 }
 
-void mlir::ptensor::buildPTensorToNVVMPipeline(
-    OpPassManager &pm, const PTensorToNVVMPipelineOptions &options) {
+LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
+    OpPassManager &pm, const PTensorToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  if (failed(verifyPTensorToNVVMPipelineOptions(options, errorHandler)))
+    return failure();
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps);
   addBufferization(pm);
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
@@ -64,5 +67,6 @@ void mlir::ptensor::buildPTensorToNVVMPipeline(
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = resolveCudaPath(options.cudaPath);
   binary.compilationTarget = options.format;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createCheckedGpuModuleToBinaryPass(binary));
+  return success();
 }

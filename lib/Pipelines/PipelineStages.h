@@ -3,8 +3,12 @@
 #ifndef PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H
 #define PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H
 
+#include <memory>
+
 namespace mlir {
 class OpPassManager;
+class Pass;
+struct GpuModuleToBinaryPassOptions;
 namespace ptensor {
 
 /// One-shot bufferization with fully dynamic strided layouts at function
@@ -16,6 +20,15 @@ void addBufferization(OpPassManager &pm);
 /// allocations when `withGPULaunches`) to the LLVM dialect; math functions
 /// without an LLVM intrinsic become libm calls.
 void addHostToLLVM(OpPassManager &pm, bool withGPULaunches);
+
+/// gpu-module-to-binary with `options`, failing (not only reporting) when
+/// serialization reports an error, e.g. a toolkit without libdevice.
+std::unique_ptr<Pass>
+createCheckedGpuModuleToBinaryPass(const GpuModuleToBinaryPassOptions &options);
+
+/// Registers that pass as `ptensor-gpu-module-to-binary` (options `toolkit`
+/// and `format`, as gpu-module-to-binary's).
+void registerCheckedGpuModuleToBinaryPass();
 
 } // namespace ptensor
 } // namespace mlir

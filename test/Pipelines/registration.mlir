@@ -8,6 +8,7 @@
 // CHECK-DAG: --convert-ptensor-to-linalg {{.*}}Lowers ptensor ops to linalg.generic on builtin tensors
 // CHECK-DAG: --ptensor-broadcast {{.*}}Makes implicit broadcasting explicit
 // CHECK-DAG: --ptensor-copies-to-linalg {{.*}}Turns memref.copy into an elementwise linalg.generic
+// CHECK-DAG: --ptensor-gpu-module-to-binary {{.*}}gpu-module-to-binary, failing when serialization reports an error
 // CHECK-DAG: --ptensor-fuse-elementwise {{.*}}Fuses chains of elementwise linalg.generic ops
 // CHECK-DAG: --ptensor-layout {{.*}}TensorIterator layout decisions
 // CHECK-DAG: --ptensor-promote-types {{.*}}Inserts explicit casts to every op's computation dtype

@@ -184,7 +184,13 @@ static int run() {
     if (!llvm::sys::fs::exists(cuda + "/bin/ptxas"))
       return fail("no CUDA toolkit at " + cuda +
                   " (ptxas not found); set CUDA_HOME to the toolkit");
-    mlir::ptensor::buildPTensorToNVVMPipeline(pm, options);
+    auto reportOption = [](const llvm::Twine &message) {
+      fail(message);
+      return failure();
+    };
+    if (failed(mlir::ptensor::buildPTensorToNVVMPipeline(pm, options,
+                                                         reportOption)))
+      return 1;
   } else {
     mlir::ptensor::buildPTensorToCPUPipeline(pm, {});
   }

@@ -4,6 +4,9 @@
 #define PTENSOR_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
 
 #include <string>
 
@@ -49,9 +52,13 @@ struct PTensorToNVVMPipelineOptions
       llvm::cl::desc("Largest producer body recomputed by fusion"),
       llvm::cl::init(16)};
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("GPU architecture"), llvm::cl::init("sm_90")};
+      *this, "chip",
+      llvm::cl::desc("GPU architecture, sm_50 ... sm_121f as known to LLVM"),
+      llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX version feature (>= +ptx78)"),
+      *this, "features",
+      llvm::cl::desc("PTX version feature +ptxNN, at least the chip's minimum "
+                     "(sm_90: +ptx78, sm_90a: +ptx80, sm_100: +ptx86)"),
       llvm::cl::init("+ptx80")};
   PassOptions::Option<std::string> format{
       *this, "format",
@@ -64,23 +71,36 @@ struct PTensorToNVVMPipelineOptions
                      "/usr/local/cuda"),
       llvm::cl::init("")};
   PassOptions::Option<unsigned> optLevel{
-      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level (0 to 3)"),
       llvm::cl::init(3)};
   PassOptions::Option<unsigned> blockSize{
-      *this, "block-size", llvm::cl::desc("Threads per block"),
+      *this, "block-size", llvm::cl::desc("Threads per block (1 to 1024)"),
       llvm::cl::init(256)};
   PassOptions::Option<unsigned> maxBlocks{
-      *this, "max-blocks", llvm::cl::desc("Largest grid of a kernel"),
+      *this, "max-blocks",
+      llvm::cl::desc("Largest grid of a kernel (1 to 2^31 - 1 blocks)"),
       llvm::cl::init(1056)};
 };
+
+/// Checks `options` before anything is built: the kernel format, the chip
+/// and its PTX version, the launch sizes and the CUDA toolkit directory.
+/// Reports each problem through `errorHandler` as a message naming the
+/// option and what was expected, and fails if there was one.
+LogicalResult verifyPTensorToNVVMPipelineOptions(
+    const PTensorToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
 
 /// ptensor ops down to LLVM host code with embedded CUDA kernels: functions
 /// whose ptensors live on "cuda" run every fused elementwise group as a
 /// kernel (device memory from libptensor_runtime), host functions run as
 /// loops. The kernels go through NVVM to PTX and, with format=bin, to a
 /// cubin by the toolkit's ptxas (an error naming the path when missing).
-void buildPTensorToNVVMPipeline(OpPassManager &pm,
-                                const PTensorToNVVMPipelineOptions &options);
+/// Fails, adding nothing to `pm`, when the options are invalid (see
+/// verifyPTensorToNVVMPipelineOptions); the messages go to `errorHandler`.
+LogicalResult
+buildPTensorToNVVMPipeline(OpPassManager &pm,
+                           const PTensorToNVVMPipelineOptions &options,
+                           function_ref<LogicalResult(const Twine &)> errorHandler);
 
 /// The CUDA toolkit directory `option` resolves to ($CUDA_HOME, then
 /// /usr/local/cuda, when empty).
