@@ -19,10 +19,10 @@ include(CMakePackageConfigHelpers)
 set(PTENSOR_PACKAGE_VERSION 0.1.0)
 set(PTENSOR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/PTensor)
 
-# PTensor::Conversion: both conversion libraries.
+# PTensor::Conversion: the conversion libraries.
 add_library(PTensorConversion INTERFACE)
 target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
-  PTensorLinalgToGPU)
+  PTensorLinalgToGPU PTensorDeviceCopies)
 
 # In-tree name -> exported name (PTensor::<name>).
 set(PTENSOR_EXPORTED_LIBRARIES
@@ -31,6 +31,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorTransforms=Transforms
   PTensorToLinalg=ToLinalg
   PTensorLinalgToGPU=LinalgToGPU
+  PTensorDeviceCopies=DeviceCopies
   PTensorConversion=Conversion
   PTensorPipelines=Pipelines
   PTensorInitAll=InitAll

@@ -25,7 +25,8 @@ using namespace mlir;
 using namespace mlir::ptensor;
 
 void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
-                                                      unsigned maxRecompute) {
+                                                      unsigned maxRecompute,
+                                                      bool deviceCopies) {
   pm.addPass(createCanonicalizerPass());
   // Broadcast before promotion: the casts promotion inserts then read the
   // (zero-stride) broadcast views and fuse with their consumers.
@@ -33,7 +34,8 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
   pm.addPass(createPTensorBroadcast());
   pm.addPass(createPTensorPromoteTypes());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createConvertPTensorToLinalg());
+  pm.addPass(createConvertPTensorToLinalg(
+      ConvertPTensorToLinalgOptions{deviceCopies}));
   pm.addPass(createPTensorFuseElementwise(
       PTensorFuseElementwiseOptions{maxRecompute}));
   pm.addPass(createCanonicalizerPass());

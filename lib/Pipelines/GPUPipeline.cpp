@@ -32,11 +32,13 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
     function_ref<LogicalResult(const Twine &)> errorHandler) {
   if (failed(verifyPTensorToNVVMPipelineOptions(options, errorHandler)))
     return failure();
-  buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps);
+  buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps,
+                                    /*deviceCopies=*/true);
   addBufferization(pm);
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
   pm.addPass(createConvertPTensorLinalgToGPU(
       ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks}));
+  pm.addPass(createPTensorLowerDeviceCopies());
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());
   // Software integer pow etc. as functions, before outlining copies the

@@ -51,7 +51,7 @@ func.func @slice_out_of_bounds(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<
 // -----
 
 // Moving data to a GPU is not something the CPU pipeline can lower.
-// CHECK: invalid-ir.mlir:[[@LINE+2]]:8: error: failed to legalize operation 'ptensor.copy'
+// CHECK: invalid-ir.mlir:[[@LINE+2]]:8: error: a copy from the host to "cuda:0" needs ptensor-to-nvvm-pipeline
 func.func @gpu_copy_on_cpu(%a: !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xf32, device = "cuda:0"> {
   %0 = ptensor.copy %a : !ptensor.ptensor<4xf32> -> !ptensor.ptensor<4xf32, device = "cuda:0">
   return %0 : !ptensor.ptensor<4xf32, device = "cuda:0">

@@ -20,10 +20,22 @@ def ConvertPTensorToLinalg : Pass<"convert-ptensor-to-linalg", "ModuleOp"> {
     `squeeze`) become `memref.reinterpret_cast` of the source buffer with
     computed offset and strides (negative for flips and negative steps), so
     they never copy. Function signatures, calls and returns are converted.
+
+    A `ptensor.copy` between the host and a GPU is an error unless
+    `device-copies` is set (ptensor-to-nvvm-pipeline sets it): it then
+    becomes a fresh row-major buffer filled by a `gpu.memcpy` marked
+    `ptensor.device_copy` that reads the source's strided view, for
+    ptensor-lower-device-copies to finish after the GPU conversion.
   }];
+  let options = [
+    Option<"deviceCopies", "device-copies", "bool", "false",
+           "Lower copies to and from GPUs to marked gpu.memcpy ops (for the "
+           "GPU pipeline) instead of rejecting them">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
-    "::mlir::cf::ControlFlowDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::cf::ControlFlowDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect"];
 }
@@ -60,6 +72,31 @@ def ConvertPTensorLinalgToGPU
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"];
+}
+
+def PTensorLowerDeviceCopies
+    : Pass<"ptensor-lower-device-copies", "ModuleOp"> {
+  let summary = "Finishes host<->device copies: allocation side, staging, "
+                "async gpu.memcpy";
+  let description = [{
+    Runs after convert-ptensor-linalg-to-gpu on the `gpu.memcpy` ops that
+    convert-ptensor-to-linalg{device-copies=true} marked `ptensor.device_copy`:
+    - the destination is allocated on its side: `gpu.alloc` on a GPU,
+      `memref.alloc` on the host (a host destination in a device function
+      may only be returned or freed, not read by a kernel: error otherwise);
+    - a source whose layout is not row-major by its type is checked at run
+      time: when contiguous with offset 0 it is copied as is, otherwise it
+      is first copied into a row-major staging buffer on its own side (host
+      loops, or a grid-stride GPU kernel for a device source) that is freed
+      after the copy;
+    - each copy runs on a fresh stream that is synchronized right after
+      (`gpu.wait async` / `gpu.memcpy async` / `gpu.wait`), the form
+      gpu-to-llvm lowers to `mgpuMemcpy`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"];
 }
 
 #endif // PTENSOR_CONVERSION_PASSES_TD

@@ -41,8 +41,11 @@ void buildPTensorToCPUPipeline(OpPassManager &pm,
                                const PTensorToCPUPipelineOptions &options);
 
 /// The ptensor-level front of every pipeline (up to fused linalg on tensors).
+/// Copies to and from GPUs are errors unless `deviceCopies` (GPU pipeline:
+/// they become marked gpu.memcpy ops for ptensor-lower-device-copies).
 void buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
-                                       unsigned maxRecomputeOps);
+                                       unsigned maxRecomputeOps,
+                                       bool deviceCopies = false);
 
 /// Options of `ptensor-to-nvvm-pipeline`.
 struct PTensorToNVVMPipelineOptions

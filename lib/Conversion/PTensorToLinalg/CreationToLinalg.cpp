@@ -207,16 +207,16 @@ struct ToRankedPattern : public OpConversionPattern<ToRankedOp> {
   }
 };
 
-/// Host-to-host copies are values already; device moves belong to the GPU
-/// pipeline.
+/// Host-to-host copies are values already; device moves are
+/// DeviceCopyToMemcpy's (with the pass option device-copies).
 struct CopyPattern : public OpConversionPattern<CopyOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(CopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getSource().getType().isOnGPU() || op.getType().isOnGPU())
+    if (!getDeviceCopyDirection(op).empty())
       return rewriter.notifyMatchFailure(
-          op, "copies to or from a GPU are lowered by ptensor-to-nvvm-pipeline");
+          op, "copies to or from a GPU need the option device-copies");
     rewriter.replaceOp(op, adaptor.getSource());
     return success();
   }

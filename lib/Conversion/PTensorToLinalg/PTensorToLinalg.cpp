@@ -10,6 +10,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -47,6 +48,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
 namespace {
 struct ConvertPTensorToLinalgPass
     : public ptensor::impl::ConvertPTensorToLinalgBase<ConvertPTensorToLinalgPass> {
+  using Base::Base;
   /// Marks the functions whose ptensors live on a GPU with
   /// `ptensor.device`: the types that say so are gone after conversion.
   void markDeviceFunctions() {
@@ -66,8 +68,31 @@ struct ConvertPTensorToLinalgPass
     });
   }
 
+  /// Without device-copies, a copy to or from a GPU is an error that says
+  /// which pipeline lowers it.
+  LogicalResult checkNoDeviceCopies() {
+    WalkResult result = getOperation().walk([](CopyOp op) {
+      if (getDeviceCopyDirection(op).empty())
+        return WalkResult::advance();
+      auto name = [](PTensorType t) {
+        return t.isOnGPU() ? ("\"" + t.getDeviceName() + "\"").str()
+                           : std::string("the host");
+      };
+      op.emitError() << "a copy from " << name(op.getSource().getType())
+                     << " to " << name(op.getType())
+                     << " needs ptensor-to-nvvm-pipeline (device code); this "
+                        "lowering compiles host code only "
+                        "(convert-ptensor-to-linalg{device-copies=true} "
+                        "lowers it)";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    if (!deviceCopies && failed(checkNoDeviceCopies()))
+      return signalPassFailure();
     markDeviceFunctions();
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
@@ -85,6 +110,8 @@ struct ConvertPTensorToLinalgPass
 
     RewritePatternSet patterns(ctx);
     populatePTensorToLinalgPatterns(converter, patterns);
+    if (deviceCopies)
+      populateDeviceCopyToMemcpyPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                   converter);
     populateCallOpTypeConversionPattern(patterns, converter);

@@ -3,6 +3,8 @@
 #ifndef PTENSOR_LIB_CONVERSION_PTENSORTOLINALG_PATTERNSINTERNAL_H
 #define PTENSOR_LIB_CONVERSION_PTENSORTOLINALG_PATTERNSINTERNAL_H
 
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::ptensor {
@@ -18,6 +20,15 @@ void populateCreationToLinalgPatterns(const TypeConverter &converter,
 /// broadcast and the views, as indexing maps or strided memref views.
 void populateViewsToMemRefPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
+
+/// Copies between the host and a GPU (or two GPUs) to a fresh buffer
+/// filled by a marked gpu.memcpy (see DeviceCopies.h).
+void populateDeviceCopyToMemcpyPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
+/// The kDeviceCopy* direction of `op`, or an empty string for a copy
+/// between host tensors.
+StringRef getDeviceCopyDirection(CopyOp op);
 
 } // namespace mlir::ptensor
 
