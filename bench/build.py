@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compiles every benchmark case with `ptensor-compile --target=cuda` into
-DIR/NAME.so (and records the cold compile time of each in DIR/compile.json).
+DIR/NAME.so (and records the cold compile time of each in DIR/compile.json),
+and the configuration sweep's variants into DIR/NAME@CONFIG.so.
 Runs here, where LLVM/MLIR are; run.py then runs on the GPU machine."""
 
 import json
@@ -10,7 +11,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import CASES  # noqa: E402
+from cases import CASES, SWEEP_CASES, SWEEP_CONFIGS  # noqa: E402
 
 
 def main():
@@ -28,9 +29,15 @@ def main():
         subprocess.run([compiler, src, "--target=cuda", "-o",
                         os.path.join(out, name + ".so")], check=True)
         times[name] = time.perf_counter() - start
+    for name in SWEEP_CASES:
+        for tag, options in SWEEP_CONFIGS.items():
+            subprocess.run([compiler, os.path.join(out, name + ".mlir"),
+                            "--target=cuda", "--gpu-options=" + options, "-o",
+                            os.path.join(out, f"{name}@{tag}.so")], check=True)
     with open(os.path.join(out, "compile.json"), "w") as f:
         json.dump(times, f, indent=1)
-    print(f"compiled {len(CASES)} cases into {out}")
+    print(f"compiled {len(CASES)} cases and "
+          f"{len(SWEEP_CASES) * len(SWEEP_CONFIGS)} variants into {out}")
 
 
 if __name__ == "__main__":

@@ -121,3 +121,18 @@ CASES = {
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }
+
+# Kernel-configuration sweep: these cases are also compiled with each of
+# these ptensor-to-nvvm-pipeline options (run.py times every variant, after
+# checking it against the default build's result).
+SWEEP_CASES = ["contiguous_add", "outer_add", "transposed_add", "bf16_gelu",
+               "chain", "big_add_i8_2g"]
+SWEEP_CONFIGS = {
+    "g1056-u1": "max-blocks=1056 unroll=1",
+    "g1056-u2": "max-blocks=1056 unroll=2",
+    "g1056-u4": "max-blocks=1056 unroll=4",
+    "g4224-u1": "max-blocks=4224 unroll=1",
+    "g4224-u2": "max-blocks=4224 unroll=2",
+    "g65535-u1": "max-blocks=65535 unroll=1",
+    "b128-g65535-u2": "block-size=128 max-blocks=65535 unroll=2",
+}

@@ -22,11 +22,15 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-from cases import CASES  # noqa: E402
+from cases import CASES, SWEEP_CASES, SWEEP_CONFIGS  # noqa: E402
 from aot_run import descriptor_type  # noqa: E402
 import host_latency  # noqa: E402
 
 REPS, WARMUP = 30, 5
+# Calls between two events: the host enqueues the next launch while the
+# GPU runs the current one, so per-call host time (ctypes, launch) does not
+# sit between the start event and the kernel as idle GPU time.
+BATCH = 10
 
 
 class Kernel:
@@ -73,18 +77,20 @@ def as_torch(res, dtype):
     return storage.view(list(res.sizes))
 
 
-def time_events(fn, reps=REPS, warmup=WARMUP):
-    """Median milliseconds of `fn` between CUDA events."""
+def time_events(fn, reps=REPS, warmup=WARMUP, batch=BATCH):
+    """Median milliseconds per call of `fn`, from CUDA events around
+    batches of `batch` back-to-back calls."""
     for _ in range(warmup):
         fn()
     times = []
     for _ in range(reps):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        fn()
+        for _ in range(batch):
+            fn()
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end))
+        times.append(start.elapsed_time(end) / batch)
     return statistics.median(times)
 
 
@@ -98,6 +104,34 @@ def host_per_call_us(fn, calls=2000):
         fn()
     torch.cuda.synchronize()
     return (time.perf_counter() - start) / calls * 1e6
+
+
+def mismatch(kernel, inputs, ref):
+    """Why `kernel`'s result differs from `ref`, or None."""
+    res = kernel(*inputs)
+    got = as_torch(res, ref.dtype)
+    kernel.free(res)
+    if ref.dtype.is_floating_point:
+        err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
+        tol = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) else 1e-5
+        return None if err < tol else f"relative error {err:.3g} >= {tol}"
+    if not torch.equal(got, ref):
+        return f"{(got != ref).sum().item()} elements differ"
+    return None
+
+
+def time_sweep(directory, name, inputs, ref, failures):
+    """Checks and times every configuration variant of case `name`."""
+    times = {}
+    for tag in SWEEP_CONFIGS:
+        kernel = Kernel(ctypes.CDLL(os.path.join(directory, f"{name}@{tag}.so")),
+                        name, RUNTIME)
+        problem = mismatch(kernel, inputs, ref)
+        if problem:
+            failures.append(f"{name}@{tag}: {problem}")
+            continue
+        times[tag] = time_events(lambda: kernel.free(kernel(*inputs)))
+    return times
 
 
 def make_inputs(specs, gen):
@@ -144,16 +178,9 @@ def main():
         b = inputs[1] if len(inputs) > 1 else None
         env = {"torch": torch, "a": a, "b": b}
         ref = eval(expr, env)
-        res = kernel(*inputs)
-        got = as_torch(res, ref.dtype)
-        kernel.free(res)
-        if ref.dtype.is_floating_point:
-            err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
-            tol = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) else 1e-5
-            if not err < tol:
-                failures.append(f"{name}: relative error {err:.3g} >= {tol}")
-        elif not torch.equal(got, ref):
-            failures.append(f"{name}: {(got != ref).sum().item()} elements differ")
+        problem = mismatch(kernel, inputs, ref)
+        if problem:
+            failures.append(f"{name}: {problem}")
 
         def run_ptensor():
             kernel.free(kernel(*inputs))
@@ -166,6 +193,8 @@ def main():
             rows.append(row)
             continue
         row["pt_ms"] = time_events(run_ptensor)
+        if name in SWEEP_CASES:
+            row["sweep"] = time_sweep(args.dir, name, inputs, ref, failures)
         row["torch_ms"] = time_events(lambda: eval(expr, env))
         if not args.no_compile and name in ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic"):
             fn = torch.compile(eval("lambda a, b: " + expr, env), dynamic=name.endswith("dynamic"))
@@ -200,11 +229,20 @@ def main():
         sp = lambda k: f"{r[k] / r['pt_ms']:.2f}x" if k in r else ""  # noqa: E731
         lines.append(f"| {r['case']} | {r['pt_ms'] * 1e3:.0f} | {gbs:.0f} | {gbs / copy_gbs:.2f} | "
                      f"{sp('torch_ms')} | {sp('compile_ms')} | {sp('cupy_ms')} |")
+    lines.append("")
+    lines.append("Speedups are peer time / ptensor time (>1: ptensor faster).")
     for r in rows:
         if "small" in r:
             lines += host_latency.report_lines(r["small"])
-    lines.append("")
-    lines.append("Speedups are peer time / ptensor time (>1: ptensor faster).")
+    lines += ["", "Kernel configuration sweep (fraction of copy bandwidth; "
+              "options of ptensor-to-nvvm-pipeline in bench/cases.py):", "",
+              "| case | " + " | ".join(SWEEP_CONFIGS) + " |",
+              "|---|" + "---|" * len(SWEEP_CONFIGS)]
+    for r in rows:
+        if "sweep" in r:
+            cells = [f"{r['bytes'] / r['sweep'][t] / 1e6 / copy_gbs:.2f}"
+                     if t in r["sweep"] else "-" for t in SWEEP_CONFIGS]
+            lines.append(f"| {r['case']} | " + " | ".join(cells) + " |")
     table = "\n".join(lines)
     print(table)
     with open(args.out, "w") as f:

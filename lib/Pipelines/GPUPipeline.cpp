@@ -37,7 +37,8 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   addBufferization(pm);
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
   pm.addPass(createConvertPTensorLinalgToGPU(
-      ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks}));
+      ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks,
+                                       options.unroll}));
   pm.addPass(createPTensorLowerDeviceCopies());
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -56,6 +56,11 @@ static llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU chip"),
                                        llvm::cl::init("sm_90"));
 static llvm::cl::opt<std::string>
     features("features", llvm::cl::desc("PTX feature"), llvm::cl::init("+ptx80"));
+static llvm::cl::opt<std::string> gpuOptions(
+    "gpu-options",
+    llvm::cl::desc("More options of ptensor-to-nvvm-pipeline, as in ptensor-opt "
+                   "(e.g. \"block-size=128 unroll=2\")"),
+    llvm::cl::init(""));
 static llvm::cl::opt<std::string>
     runtimeDir("runtime-dir",
                llvm::cl::desc("Directory of libptensor_runtime.so (default: "
@@ -178,6 +183,8 @@ static int run() {
   PassManager pm(&context);
   if (target == "cuda") {
     mlir::ptensor::PTensorToNVVMPipelineOptions options;
+    if (failed(options.parseFromString(gpuOptions)))
+      return fail("invalid --gpu-options '" + gpuOptions + "'");
     options.chip = chip;
     options.features = features;
     std::string cuda = mlir::ptensor::resolveCudaPath("");

@@ -66,7 +66,9 @@ def ConvertPTensorLinalgToGPU
     Option<"blockSize", "block-size", "unsigned", "256",
            "Threads per block">,
     Option<"maxBlocks", "max-blocks", "unsigned", "1056",
-           "Largest grid (H100: 132 SMs x 8 resident 256-thread blocks)">
+           "Largest grid (H100: 132 SMs x 8 resident 256-thread blocks)">,
+    Option<"unroll", "unroll", "unsigned", "1",
+           "16-byte vectors each thread loads before storing (flat path)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -83,6 +83,11 @@ struct PTensorToNVVMPipelineOptions
       *this, "max-blocks",
       llvm::cl::desc("Largest grid of a kernel (1 to 2^31 - 1 blocks)"),
       llvm::cl::init(1056)};
+  PassOptions::Option<unsigned> unroll{
+      *this, "unroll",
+      llvm::cl::desc("16-byte vectors each thread loads before storing in "
+                     "the contiguous path"),
+      llvm::cl::init(1)};
 };
 
 /// Checks `options` before anything is built: the kernel format, the chip

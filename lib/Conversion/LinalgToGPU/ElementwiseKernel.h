@@ -11,6 +11,8 @@ namespace mlir::ptensor {
 struct KernelConfig {
   unsigned blockSize = 256;
   unsigned maxBlocks = 1056;
+  /// Vectors each thread loads before storing, in the flat vector path.
+  unsigned unroll = 1;
 };
 
 /// Replaces an all-parallel `linalg.generic` on memrefs (outputs read and

@@ -66,7 +66,7 @@ struct ConvertPTensorLinalgToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
-    KernelConfig config{blockSize, maxBlocks};
+    KernelConfig config{blockSize, maxBlocks, unroll};
     bool anyDevice = false;
     WalkResult result = module.walk([&](func::FuncOp f) {
       if (!f->hasAttr(kDeviceAttrName))

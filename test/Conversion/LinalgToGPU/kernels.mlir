@@ -22,19 +22,28 @@
 // CHECK:         %[[D1:.*]] = memref.dim %[[OUT]], %{{.*}} : memref<?x4xf32>
 // CHECK:         %[[COUNT:.*]] = arith.muli %[[P0]], %[[D1]] : index
 // blocks = min(ceildiv(count, 256), 1056) (at least 1).
-// CHECK:         %[[BS:.*]] = arith.constant 256 : index
-// CHECK:         %[[MAXB:.*]] = arith.constant 1056 : index
-// CHECK:         %[[CEIL:.*]] = arith.ceildivui %[[COUNT]], %[[BS]] : index
-// CHECK:         arith.minui %[[CEIL]], %[[MAXB]] : index
 // CHECK:         %[[NONEMPTY:.*]] = arith.cmpi ugt, %[[COUNT]], %{{.*}} : index
 // CHECK:         %[[LIM:.*]] = arith.constant 2147483648 : index
 // CHECK:         %[[FITS:.*]] = arith.cmpi ult, %[[COUNT]], %[[LIM]] : index
 // CHECK:         scf.if %[[NONEMPTY]] {
-// CHECK:           scf.if %[[FITS]] {
-// The 32-bit variant: grid-stride loop in i32, the linear index split into
-// (row, column) with remui/divui by the inner size, the broadcast operand
-// read at row 0.
-// CHECK:             gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[BS]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// The tiled path (kernels-tiled.mlir), when %a is column-major at run time:
+// CHECK:           scf.if %{{.*}} {
+// CHECK:             gpu.launch {{.*}} workgroup(
+// CHECK:               gpu.barrier
+// CHECK:           } else {
+// The row-vector path: rows of 4 elements, read with unit stride, one
+// vector store.
+// CHECK:             scf.if %{{.*}} {
+// CHECK:               gpu.launch
+// CHECK:                 vector.store %{{.*}} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>
+// CHECK:             } else {
+// The general path, with 32-bit and 64-bit index variants:
+// CHECK:               %[[BS:.*]] = arith.constant 256 : index
+// CHECK:               %[[MAXB:.*]] = arith.constant 1056 : index
+// CHECK:               %[[CEIL:.*]] = arith.ceildivui %[[COUNT]], %[[BS]] : index
+// CHECK:               arith.minui %[[CEIL]], %[[MAXB]] : index
+// CHECK:               scf.if %[[FITS]] {
+// CHECK:                 gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK:               %[[START:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK:               %[[STEP:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
 // CHECK:               %[[N32:.*]] = arith.index_castui %[[COUNT]] : index to i32
@@ -67,7 +76,7 @@
 // OPTS:         %[[MAXB:.*]] = arith.constant 64 : index
 // OPTS:         %[[CEIL:.*]] = arith.ceildivui %{{.*}}, %[[BS]] : index
 // OPTS:         arith.minui %[[CEIL]], %[[MAXB]] : index
-// OPTS:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %[[BS]],
+// OPTS:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %{{.*}},
 func.func @broadcast_add(%a: memref<?x4xf32, strided<[?, ?], offset: ?>>, %b: memref<1x4xf32>, %out: memref<?x4xf32>)
     attributes {ptensor.device = "cuda:0"} {
   linalg.generic {indexing_maps = [#id, #bc, #id], iterator_types = ["parallel", "parallel"]}
@@ -83,9 +92,9 @@ func.func @broadcast_add(%a: memref<?x4xf32, strided<[?, ?], offset: ?>>, %b: me
 
 #map = affine_map<(d0) -> (d0)>
 
-// Identity maps only: a vectorized variant runs first when every operand is
-// contiguous and aligned and the count is a multiple of 4 (vector<4xf32>
-// loads and stores, the body once per lane); otherwise the scalar variants.
+// Identity maps only: the flat vector path runs first when every operand is
+// contiguous and aligned (kernels-flat-vector.mlir has its details);
+// otherwise the row-vector path, then the general i32/i64 variants.
 // CHECK-LABEL: func.func @contiguous_vector_path(
 // CHECK-SAME:    %[[A:.*]]: memref<?xf32, strided<[?], offset: ?>>, %[[OUT:.*]]: memref<?xf32>)
 // CHECK:         scf.if %{{.*}} {
@@ -104,12 +113,16 @@ func.func @broadcast_add(%a: memref<?x4xf32, strided<[?, ?], offset: ?>>, %b: me
 // CHECK:           } else {
 // CHECK:             scf.if %{{.*}} {
 // CHECK:               gpu.launch
-// CHECK:                 scf.for {{.*}} : i32 {
-// CHECK:                   memref.load %[[A]]
+// CHECK:                 vector.store
 // CHECK:             } else {
-// CHECK:               gpu.launch
-// CHECK:                 scf.for
-// CHECK:                   memref.load %[[A]]
+// CHECK:               scf.if %{{.*}} {
+// CHECK:                 gpu.launch
+// CHECK:                   scf.for {{.*}} : i32 {
+// CHECK:                     memref.load %[[A]]
+// CHECK:               } else {
+// CHECK:                 gpu.launch
+// CHECK:                   scf.for
+// CHECK:                     memref.load %[[A]]
 func.func @contiguous_vector_path(%a: memref<?xf32, strided<[?], offset: ?>>, %out: memref<?xf32>) attributes {ptensor.device = "cuda:0"} {
   linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]}
       ins(%a : memref<?xf32, strided<[?], offset: ?>>) outs(%out : memref<?xf32>) {
@@ -196,6 +209,30 @@ func.func @only_host(%a: memref<4xf32>, %b: memref<4xf32>) {
       ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
   ^bb0(%x: f32, %o: f32):
     linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// Outer add: %a is broadcast along rows (one value per row: no stride test),
+// %b is read along rows (unit stride tested at run time); the row-vector
+// path applies. No input reads the two innermost dims: no tiled path.
+// CHECK-LABEL: func.func @outer_add(
+// CHECK-SAME:    %[[A:.*]]: memref<?x1xf32, strided<[?, ?], offset: ?>>, %[[B:.*]]: memref<1x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-NOT:     workgroup(
+// CHECK-NOT:     memref.extract_strided_metadata %[[A]]
+// CHECK:         memref.extract_strided_metadata %[[B]]
+// CHECK:         gpu.launch
+// CHECK-COUNT-4:   memref.load %[[A]][%{{.*}}, %{{.*}}]
+// CHECK:           vector.store %{{.*}} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>
+func.func @outer_add(%a: memref<?x1xf32, strided<[?, ?], offset: ?>>, %b: memref<1x?xf32, strided<[?, ?], offset: ?>>, %out: memref<?x?xf32>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<?x1xf32, strided<[?, ?], offset: ?>>, memref<1x?xf32, strided<[?, ?], offset: ?>>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
   }
   return
 }

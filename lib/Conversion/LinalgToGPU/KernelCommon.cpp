@@ -1,0 +1,165 @@
+//===- KernelCommon.cpp - pieces shared by the elementwise kernel paths ---===//
+
+#include "KernelCommon.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+Value mlir::ptensor::indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value mlir::ptensor::i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+}
+
+SmallVector<Value> mlir::ptensor::inlineBody(OpBuilder &b, linalg::GenericOp op,
+                                             ValueRange inputs, ValueRange ids) {
+  IRMapping mapping;
+  for (auto [in, v] : llvm::zip_equal(op.getDpsInputOperands(), inputs))
+    mapping.map(op.getMatchingBlockArgument(in), v);
+  Block *body = op.getBody();
+  for (Operation &nested : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+      mapping.map(index.getResult(), ids[index.getDim()]);
+      continue;
+    }
+    b.clone(nested, mapping);
+  }
+  SmallVector<Value> results;
+  for (Value v : cast<linalg::YieldOp>(body->getTerminator()).getValues())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}
+
+Value mlir::ptensor::loadThroughMap(OpBuilder &b, Location loc,
+                                    linalg::GenericOp op, OpOperand *in,
+                                    ValueRange ids) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : op.getMatchingIndexingMap(in).getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      indices.push_back(ids[dim.getPosition()]);
+    else
+      indices.push_back(
+          indexConstant(b, loc, cast<AffineConstantExpr>(e).getValue()));
+  }
+  return memref::LoadOp::create(b, loc, in->get(), indices);
+}
+
+SmallVector<Value> mlir::ptensor::emitElement(OpBuilder &b, Location loc,
+                                              linalg::GenericOp op,
+                                              ValueRange ids,
+                                              ArrayRef<Value> preloaded) {
+  SmallVector<Value> inputs;
+  for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+    Value v = in->get();
+    if (i < preloaded.size() && preloaded[i]) {
+      v = preloaded[i];
+    } else if (isa<MemRefType>(v.getType())) {
+      v = loadThroughMap(b, loc, op, in, ids);
+    }
+    inputs.push_back(v);
+  }
+  return inlineBody(b, op, inputs, ids);
+}
+
+GuardedView mlir::ptensor::flatView(OpBuilder &b, Location loc, Value memref,
+                                    Value count, int64_t align) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  Value ok = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  Value expected = indexConstant(b, loc, 1);
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    // Size-1 dimensions may have any stride.
+    Value sizeOne =
+        cmp(arith::CmpIPredicate::eq, md.getSizes()[d], indexConstant(b, loc, 1));
+    Value strideOk = cmp(arith::CmpIPredicate::eq, md.getStrides()[d], expected);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::OrIOp::create(b, loc, sizeOne, strideOk));
+    expected = arith::MulIOp::create(b, loc, expected, md.getSizes()[d]);
+  }
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  Value address = arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+      arith::MulIOp::create(b, loc, md.getOffset(),
+                            indexConstant(b, loc, elementBytes)));
+  Value aligned =
+      cmp(arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, address, indexConstant(b, loc, align)),
+          indexConstant(b, loc, 0));
+  ok = arith::AndIOp::create(b, loc, ok, aligned);
+  auto flatType = MemRefType::get(
+      {ShapedType::kDynamic}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, md.getBaseBuffer(), OpFoldResult(md.getOffset()),
+      ArrayRef<OpFoldResult>{count}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return {ok, flat};
+}
+
+int64_t mlir::ptensor::smallestElementBytes(linalg::GenericOp op,
+                                            bool outputsOnly) {
+  int64_t smallest = 16;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (outputsOnly && !op.isDpsInit(&operand))
+      continue;
+    if (auto type = dyn_cast<MemRefType>(operand.get().getType()))
+      smallest = std::min<int64_t>(
+          smallest, std::max<int64_t>(1, type.getElementTypeBitWidth() / 8));
+  }
+  return smallest;
+}
+
+bool mlir::ptensor::hasByteElements(linalg::GenericOp op) {
+  for (Value v : op->getOperands())
+    if (auto type = dyn_cast<MemRefType>(v.getType());
+        type && type.getElementTypeBitWidth() < 8)
+      return false;
+  return true;
+}
+
+ThreadCoordinates mlir::ptensor::threadCoordinates(OpBuilder &b, Location loc,
+                                                   gpu::LaunchOp launch) {
+  auto toI32 = [&](Value v) -> Value {
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), v);
+  };
+  ThreadCoordinates c;
+  c.thread = toI32(launch.getThreadIds().x);
+  c.block = toI32(launch.getBlockIds().x);
+  c.blockSize = toI32(launch.getBlockSize().x);
+  c.gridSize = toI32(launch.getGridSize().x);
+  c.globalId = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, c.block, c.blockSize), c.thread);
+  c.threadCount = arith::MulIOp::create(b, loc, c.gridSize, c.blockSize);
+  return c;
+}
+
+gpu::LaunchOp mlir::ptensor::beginLaunch(OpBuilder &b, Location loc,
+                                         Value blocks, Value blockSize,
+                                         TypeRange workgroup) {
+  Value one = indexConstant(b, loc, 1);
+  auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one, blockSize, one,
+                                      one, /*dynamicSharedMemorySize=*/nullptr,
+                                      /*asyncTokenType=*/nullptr,
+                                      /*asyncDependencies=*/{}, workgroup);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPoint(terminator);
+  return launch;
+}
+
+Value mlir::ptensor::gridFor(OpBuilder &b, Location loc, Value work,
+                             const KernelConfig &config) {
+  Value blockSize = indexConstant(b, loc, config.blockSize);
+  Value maxBlocks = indexConstant(b, loc, config.maxBlocks);
+  Value blocks = arith::MinUIOp::create(
+      b, loc, arith::CeilDivUIOp::create(b, loc, work, blockSize), maxBlocks);
+  return arith::MaxUIOp::create(b, loc, blocks, indexConstant(b, loc, 1));
+}

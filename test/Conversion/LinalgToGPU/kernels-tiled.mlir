@@ -1,0 +1,74 @@
+// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu | FileCheck %s
+
+// The tiled transpose path: chosen at run time when an input read through
+// the two innermost loop dims is column-major there (stride[-2] == 1 !=
+// stride[-1], e.g. a permute_dims view). 256 threads copy each such input's
+// 32x32 tile into shared memory (padded to 33 columns) in the order of its
+// own layout, synchronize, and compute the tile row by row; inputs read
+// otherwise (here a row broadcast) are loaded directly.
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d2)>
+// CHECK-LABEL: func.func @batched(
+// CHECK-SAME:    %[[A:.*]]: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, %[[B:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?x?x?xf32>)
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:3, %[[STRIDES:.*]]:3 = memref.extract_strided_metadata %[[A]]
+// CHECK:         %[[ROWUNIT:.*]] = arith.cmpi eq, %[[STRIDES]]#2, %{{.*}} : index
+// CHECK:         %[[NOTROW:.*]] = arith.xori %[[ROWUNIT]], %{{.*}} : i1
+// CHECK:         %[[COLUNIT:.*]] = arith.cmpi eq, %[[STRIDES]]#1, %{{.*}} : index
+// CHECK:         %[[COLMAJOR:.*]] = arith.andi %[[COLUNIT]], %[[NOTROW]] : i1
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           %[[C256:.*]] = arith.constant 256 : index
+// CHECK:           gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %[[C256]], {{.*}}) workgroup(%[[TA:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x1xf32, #gpu.address_space<workgroup>>) {
+// CHECK:             %[[TX:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
+// CHECK:             %[[TY:.*]] = arith.divui %{{.*}}, %{{.*}} : i32
+// CHECK:             scf.for unsigned %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// Batch index of the tile.
+// CHECK:               %[[BATCH:.*]] = arith.index_castui %{{.*}} : i32 to index
+// Staging: a column-major input swaps the thread's row and column.
+// CHECK:               %[[P:.*]] = arith.addi %[[TY]], %{{.*}} : i32
+// CHECK:               %[[ROW:.*]] = arith.select %[[COLMAJOR]], %[[TX]], %[[P]] : i32
+// CHECK:               %[[COL:.*]] = arith.select %[[COLMAJOR]], %[[P]], %[[TX]] : i32
+// CHECK:               scf.if %{{.*}} {
+// CHECK:                 %[[V:.*]] = memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
+// CHECK:                 %[[R:.*]] = arith.index_castui %[[ROW]] : i32 to index
+// CHECK:                 %[[C:.*]] = arith.index_castui %[[COL]] : i32 to index
+// CHECK:                 memref.store %[[V]], %[[TA]][%[[R]], %[[C]]]
+// CHECK-COUNT-3:       memref.store %{{.*}}, %[[TA]]
+// CHECK:               gpu.barrier
+// Computing: element (pass, tx) of the tile, %b read directly.
+// CHECK:               scf.if %{{.*}} {
+// CHECK:                 %[[X:.*]] = memref.load %[[TA]][%{{.*}}, %{{.*}}]
+// CHECK:                 %[[Y:.*]] = memref.load %[[B]][%{{.*}}]
+// CHECK:                 %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK:                 memref.store %[[S]], %[[OUT]][%[[BATCH]], %{{.*}}, %{{.*}}]
+// CHECK-COUNT-3:       memref.store %{{.*}}, %[[OUT]]
+// CHECK:               gpu.barrier
+// CHECK:             }
+// CHECK:             gpu.terminator
+// CHECK:         } else {
+func.func @batched(%a: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, %b: memref<?xf32>, %out: memref<?x?x?xf32>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %b : memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?xf32>) outs(%out : memref<?x?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// One loop, or no input read through the two innermost dims: no tiled path.
+// CHECK-LABEL: func.func @no_tiles(
+// CHECK-NOT:     workgroup(
+// CHECK:         return
+func.func @no_tiles(%a: memref<?xf32, strided<[?], offset: ?>>, %out: memref<?x?xf32>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<?xf32, strided<[?], offset: ?>>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
