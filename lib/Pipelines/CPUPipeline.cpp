@@ -61,7 +61,20 @@ void mlir::ptensor::addBufferization(OpPassManager &pm) {
 void mlir::ptensor::buildPTensorToCPUPipeline(
     OpPassManager &pm, const PTensorToCPUPipelineOptions &options) {
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps);
+  // Static size-1 loop dims dropped on tensors (on memrefs the upstream
+  // patterns do nothing); rank-reducing slices instead of reshapes, and
+  // empty-tensor elimination, so that bufferization adds no copies.
+  LinalgFoldUnitExtentDimsPassOptions unitDims;
+  unitDims.useRankReducingSlices = true;
+  pm.addPass(createLinalgFoldUnitExtentDimsPass(unitDims));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   addBufferization(pm);
+  // Contiguous fast path: dims coalesced when the run-time strides allow
+  // (CSE merges the checks of a buffer read and written in place).
+  pm.addPass(createPTensorCoalesceDims());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   if (options.parallel) {
     // scf.parallel loop nests split into async tasks of at least
     // `min-task-size` iterations (small tensors stay on one thread).

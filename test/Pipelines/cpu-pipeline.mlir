@@ -19,8 +19,10 @@
 // LLVM-NOT: unrealized_conversion_cast
 // LLVM-NOT: memrefCopy
 
-// A chain add -> multiply -> negative is one loop nest: each scalar op
-// appears once and only the result buffer is allocated.
+// A chain add -> multiply -> negative is one loop nest per layout version
+// (ptensor-coalesce-dims: the contiguous fast path, then the strided path):
+// each scalar op appears once in each and only the result buffer is
+// allocated.
 // CHECK-LABEL: llvm.func @fused_chain(
 // CHECK-COUNT-1: llvm.call @malloc
 // CHECK-NOT:     llvm.call @malloc
@@ -28,6 +30,10 @@
 // CHECK-NEXT:    %[[M:.*]] = llvm.fmul %[[S]], %{{.*}} : f32
 // CHECK-NEXT:    %[[N:.*]] = llvm.fneg %[[M]] : f32
 // CHECK:         llvm.store %[[N]], %{{.*}} : f32, !llvm.ptr
+// CHECK:         %[[S2:.*]] = llvm.fadd %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    %[[M2:.*]] = llvm.fmul %[[S2]], %{{.*}} : f32
+// CHECK-NEXT:    %[[N2:.*]] = llvm.fneg %[[M2]] : f32
+// CHECK:         llvm.store %[[N2]], %{{.*}} : f32, !llvm.ptr
 // CHECK-NOT:     llvm.fadd
 // CHECK-NOT:     llvm.fmul
 // CHECK-NOT:     llvm.fneg
@@ -43,13 +49,14 @@ func.func @fused_chain(%a: !ptensor.ptensor<?xf32>, %b: !ptensor.ptensor<?xf32>)
 // -----
 
 // A cheap producer with two users is recomputed in both loop nests by
-// default (two fadd, two result buffers, no temporary); with
-// max-recompute-ops=0 it is computed once into a buffer both loops read.
+// default (two fadd per layout version, two result buffers, no temporary);
+// with max-recompute-ops=0 it is computed once into a buffer both loops read
+// (one fadd per layout version).
 // CHECK-LABEL: llvm.func @shared_producer(
-// CHECK-COUNT-2: llvm.fadd
+// CHECK-COUNT-4: llvm.fadd
 // CHECK-NOT:     llvm.fadd
 // NORECOMPUTE-LABEL: llvm.func @shared_producer(
-// NORECOMPUTE-COUNT-1: llvm.fadd
+// NORECOMPUTE-COUNT-2: llvm.fadd
 // NORECOMPUTE-NOT:     llvm.fadd
 // NORECOMPUTE:         llvm.fneg
 // NORECOMPUTE:         llvm.fmul
@@ -111,10 +118,12 @@ func.func @creation_and_libm(%n: index, %v: f32) -> !ptensor.ptensor<?xf32> {
 // -----
 
 // Static broadcasting is an indexing map, not a copy: add of 4x1 and 5
-// followed by exp is one 2-D loop nest (two loop headers), one buffer.
+// followed by exp is one 2-D loop nest per layout version (the fast path
+// when the row is read with unit stride, the strided one otherwise): one
+// branch and twice two loop headers, one buffer.
 // CHECK-LABEL: llvm.func @static_broadcast_fused(
 // CHECK-COUNT-1: llvm.call @malloc
-// CHECK-COUNT-2: llvm.cond_br
+// CHECK-COUNT-5: llvm.cond_br
 // CHECK-NOT:     llvm.cond_br
 // CHECK-NOT:     llvm.call @malloc
 // CHECK:         llvm.return

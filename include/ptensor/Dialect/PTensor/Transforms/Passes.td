@@ -89,4 +89,54 @@ def PTensorCopiesToLinalg : Pass<"ptensor-copies-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
+  let summary = "Contiguous fast path of elementwise loop nests: dims coalesced at run time";
+  let description = [{
+    The run-time half of TensorIterator's layout decisions (`ptensor-layout`
+    makes the compile-time half). Function arguments have fully dynamic
+    strided layouts after bufferization, so whether their dims can be
+    coalesced is known only at run time. Every elementwise `linalg.generic`
+    on memrefs (all loops parallel, no `linalg.index`, every indexing map an
+    identity or a broadcast, i.e. a projected permutation) is versioned:
+
+    ```mlir
+    scf.if %fits {   // {ptensor.contiguous_fast_path}
+      // the same body over merged dims: memref.reinterpret_cast views,
+      // innermost stride 1
+    } else {
+      // the original strided loop nest
+    }
+    ```
+
+    Decisions:
+    - *Which dims merge* (compile time): adjacent loop dims `d`, `d+1` merge
+      when every operand reads both, at adjacent positions and in order, or
+      neither. Without broadcast operands everything merges into one loop;
+      a row-broadcast operand `(d0, d1, d2) -> (d2)` keeps `d2` apart and
+      lets `d0, d1` merge (two loops); a column broadcast
+      `(d0, d1) -> (d0)` merges nothing, but the fast path still gets a
+      static unit innermost stride.
+    - *When the fast path runs* (run time): for every memref operand and
+      every group of merged dims it reads, each dim whose size is not 1 has
+      the row-major stride: the product of the inner sizes of the group
+      times 1 for the innermost group (the one holding the innermost loop),
+      times the group's innermost stride for the others. Size-1 dims are
+      ignored (their stride is never used); zero strides of expanded dims and
+      negative strides of flipped ones fail the check and take the strided
+      path. Identity-layout buffers (allocations) always pass.
+    - Checks that fold to true at compile time (static contiguous layouts)
+      give the fast path alone; checks that fold to false, and generics
+      whose fast path would be the same loop nest (one loop already, unit
+      stride known), are left alone.
+
+    Both versions visit the same elements in the same order, so in-place
+    updates behave the same. Static size-1 dims are dropped earlier, on
+    tensors, by upstream `linalg-fold-unit-extent-dims` (see the CPU
+    pipeline).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // PTENSOR_TRANSFORMS_PASSES_TD

@@ -1,0 +1,380 @@
+//===- CoalesceDims.cpp - contiguous fast path of elementwise loop nests --===//
+//
+// The run-time half of TensorIterator's layout decisions (ptensor-layout is
+// the compile-time half): every elementwise linalg.generic on memrefs is
+// versioned on its operands' run-time strides. When the strides allow it, the
+// fast path runs the same body over fewer, merged loop dims (one dim when no
+// operand is broadcast) with a unit innermost stride; otherwise the original
+// strided loop nest runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Dialect/PTensor/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_PTENSORCOALESCEDIMS
+#include "ptensor/Dialect/PTensor/Transforms/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+/// Marks the scf.if this pass creates, so that a second run leaves the
+/// strided path inside it alone.
+static constexpr StringLiteral kFastPathAttr = "ptensor.contiguous_fast_path";
+
+namespace {
+
+/// Loop dims merged into one loop of the fast path (ascending, adjacent).
+using DimGroup = SmallVector<unsigned, 4>;
+
+/// Records the ops a builder creates, to erase those left unused (checks
+/// that folded, all of them when the fast path is statically impossible).
+struct CreatedOps : public OpBuilder::Listener {
+  SmallVector<Operation *> ops;
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    ops.push_back(op);
+  }
+  void eraseDead() {
+    for (Operation *op : llvm::reverse(ops))
+      if (isOpTriviallyDead(op))
+        op->erase();
+    ops.clear();
+  }
+};
+
+/// Index and i1 arithmetic that folds constants, so that the checks of
+/// static layouts fold away while they are built. A null i1 Value is `true`.
+struct IndexMath {
+  IndexMath(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  OpBuilder &b;
+  Location loc;
+  DenseMap<int64_t, Value> constants;
+
+  Value value(OpFoldResult v) {
+    std::optional<int64_t> c = getConstantIntValue(v);
+    if (!c)
+      return cast<Value>(v);
+    Value &cached = constants[*c];
+    if (!cached)
+      cached = arith::ConstantIndexOp::create(b, loc, *c);
+    return cached;
+  }
+  OpFoldResult mul(OpFoldResult x, OpFoldResult y) {
+    std::optional<int64_t> cx = getConstantIntValue(x);
+    std::optional<int64_t> cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx * *cy);
+    if (cx == 1)
+      return y;
+    if (cy == 1)
+      return x;
+    return arith::MulIOp::create(b, loc, value(x), value(y)).getResult();
+  }
+  Value eq(OpFoldResult x, OpFoldResult y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                         value(x), value(y));
+  }
+  Value orI(Value x, Value y) {
+    return b.createOrFold<arith::OrIOp>(loc, x, y);
+  }
+  Value andI(Value x, Value y) {
+    if (!x || !y)
+      return x ? x : y;
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+};
+
+/// Run-time sizes, strides and offset of a memref operand; static entries of
+/// its type are attributes.
+struct Layout {
+  SmallVector<OpFoldResult> sizes, strides;
+  OpFoldResult offset;
+};
+} // namespace
+
+/// The layout of `memref`: static parts from its type, the rest from
+/// memref.extract_strided_metadata.
+static Layout getLayout(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto [strides, offset] = type.getStridesAndOffset();
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  auto pick = [&](int64_t v, Value dynamic) -> OpFoldResult {
+    if (ShapedType::isDynamic(v))
+      return dynamic;
+    return b.getIndexAttr(v);
+  };
+  Layout layout;
+  for (int64_t i = 0, e = type.getRank(); i < e; ++i) {
+    layout.sizes.push_back(pick(type.getDimSize(i), md.getSizes()[i]));
+    layout.strides.push_back(pick(strides[i], md.getStrides()[i]));
+  }
+  layout.offset = pick(offset, md.getOffset());
+  return layout;
+}
+
+/// Whether `op` is an elementwise loop nest the pass can version: memref
+/// operands (or scalars), all loops parallel, no `linalg.index`, every
+/// indexing map a projected permutation (identity or broadcast).
+static bool isCandidate(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      op.hasIndexSemantics())
+    return false;
+  if (op.getNumParallelLoops() != op.getNumLoops())
+    return false;
+  if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp()))
+    if (parent->hasAttr(kFastPathAttr))
+      return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type type = operand.get().getType();
+    if (isa<UnrankedMemRefType>(type))
+      return false;
+    if (auto memref = dyn_cast<MemRefType>(type))
+      if (!memref.isStrided())
+        return false;
+    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+      return false;
+  }
+  return true;
+}
+
+/// Splits the loop dims of `op` into groups of adjacent dims that every
+/// operand reads either all, in order and at adjacent positions, or not at
+/// all: only such dims can be merged (a broadcast operand that reads d2 but
+/// not d1 keeps d1 and d2 apart).
+static SmallVector<DimGroup> planGroups(linalg::GenericOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  MLIRContext *ctx = op.getContext();
+  auto mergeable = [&](unsigned d) {
+    for (AffineMap map : maps) {
+      std::optional<unsigned> p =
+          map.getResultPosition(getAffineDimExpr(d, ctx));
+      std::optional<unsigned> q =
+          map.getResultPosition(getAffineDimExpr(d + 1, ctx));
+      if (p.has_value() != q.has_value() || (p && *q != *p + 1))
+        return false;
+    }
+    return true;
+  };
+  SmallVector<DimGroup> groups{{0}};
+  for (unsigned d = 1, e = op.getNumLoops(); d < e; ++d) {
+    if (mergeable(d - 1))
+      groups.back().push_back(d);
+    else
+      groups.push_back({d});
+  }
+  return groups;
+}
+
+/// Whether the fast path differs from `op`: fewer loops, or an operand read
+/// along the innermost loop without a static unit stride.
+static bool isProfitable(linalg::GenericOp op, ArrayRef<DimGroup> groups) {
+  if (groups.size() < op.getNumLoops())
+    return true;
+  AffineExpr innermost =
+      getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    std::optional<unsigned> pos =
+        op.getMatchingIndexingMap(&operand).getResultPosition(innermost);
+    if (type && pos && type.getStridesAndOffset().first[*pos] != 1)
+      return true;
+  }
+  return false;
+}
+
+namespace {
+/// Builds the fast path of one generic: the run-time condition and the
+/// flattened views of its operands.
+class FastPathBuilder {
+public:
+  FastPathBuilder(OpBuilder &b, linalg::GenericOp op,
+                  ArrayRef<DimGroup> groups)
+      : b(b), math(b, op.getLoc()), op(op), groups(groups) {
+    for (auto [g, group] : llvm::enumerate(groups))
+      groupOf.append(group.size(), g);
+  }
+
+  /// Emits the checks of every memref operand; returns the i1 that is true
+  /// when all of them can be addressed through merged dims (null: always).
+  Value buildCondition() {
+    Value all;
+    for (OpOperand &operand : op->getOpOperands())
+      if (auto type = dyn_cast<MemRefType>(operand.get().getType()))
+        if (type.getRank() > 0)
+          all = math.andI(all, checkOperand(operand));
+    return all;
+  }
+
+  /// Creates the merged views and the fast-path generic at the builder's
+  /// insertion point; call after buildCondition.
+  void buildFastPath() {
+    buildViews();
+    SmallVector<Value> operands;
+    SmallVector<AffineMap> maps;
+    for (OpOperand &operand : op->getOpOperands()) {
+      maps.push_back(mergedMap(op.getMatchingIndexingMap(&operand)));
+      auto it = views.find(operand.getOperandNumber());
+      operands.push_back(it == views.end() ? operand.get() : it->second);
+    }
+    SmallVector<utils::IteratorType> iterators(groups.size(),
+                                               utils::IteratorType::parallel);
+    unsigned numInputs = op.getNumDpsInputs();
+    auto fast = linalg::GenericOp::create(
+        b, op.getLoc(), TypeRange(), ArrayRef(operands).take_front(numInputs),
+        ArrayRef(operands).drop_front(numInputs), maps, iterators);
+    IRMapping mapping;
+    op.getRegion().cloneInto(&fast.getRegion(), mapping);
+  }
+
+private:
+  /// The operand's positions of each group it reads, outermost first.
+  SmallVector<SmallVector<unsigned>> operandGroups(AffineMap map) {
+    SmallVector<SmallVector<unsigned>> result;
+    for (unsigned pos = 0, e = map.getNumResults(); pos < e; ++pos) {
+      unsigned g = groupOf[map.getDimPosition(pos)];
+      if (pos == 0 || groupOf[map.getDimPosition(pos - 1)] != g)
+        result.emplace_back();
+      result.back().push_back(pos);
+    }
+    return result;
+  }
+
+  bool isInnermostGroup(AffineMap map, ArrayRef<unsigned> positions) {
+    return groupOf[map.getDimPosition(positions.front())] ==
+           groups.size() - 1;
+  }
+
+  /// The check of one operand: inside each group it reads, every dim of
+  /// size other than 1 has the stride of the row-major layout whose
+  /// innermost stride is 1 (innermost group) or the group's innermost
+  /// stride (other groups). Identity layouts pass. Also records the sizes
+  /// and strides of the operand's merged view.
+  Value checkOperand(OpOperand &operand) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto type = cast<MemRefType>(operand.get().getType());
+    bool rowMajor = type.getLayout().isIdentity();
+    SmallVector<int64_t> typeStrides = type.getStridesAndOffset().first;
+    Layout layout = getLayout(b, op.getLoc(), operand.get());
+    Value ok;
+    bool changed = false; // whether the view differs from the operand
+    PendingView view{operand.getOperandNumber(), {}, {}, layout.offset};
+    for (ArrayRef<unsigned> positions : operandGroups(map)) {
+      bool unitInner = isInnermostGroup(map, positions);
+      unsigned last = positions.back();
+      changed |= positions.size() > 1 || (unitInner && typeStrides[last] != 1);
+      OpFoldResult inner =
+          unitInner ? OpFoldResult(b.getIndexAttr(1)) : layout.strides[last];
+      OpFoldResult size = b.getIndexAttr(1); // of the dims inside `pos`
+      for (unsigned pos : llvm::reverse(positions)) {
+        if (!rowMajor && (pos != last || unitInner)) {
+          Value unit = math.eq(layout.sizes[pos], b.getIndexAttr(1));
+          Value match = math.eq(layout.strides[pos], math.mul(inner, size));
+          ok = math.andI(ok, math.orI(unit, match));
+        }
+        size = math.mul(size, layout.sizes[pos]);
+      }
+      view.sizes.push_back(size);
+      view.strides.push_back(inner);
+    }
+    if (changed)
+      pending.push_back(std::move(view));
+    return ok;
+  }
+
+  /// Creates the merged views of the checked operands at the builder's
+  /// insertion point.
+  void buildViews() {
+    for (PendingView &p : pending) {
+      Value source = op->getOperand(p.operandNumber);
+      auto type = cast<MemRefType>(source.getType());
+      auto dynOr = [](OpFoldResult v) {
+        return getConstantIntValue(v).value_or(ShapedType::kDynamic);
+      };
+      SmallVector<int64_t> shape, staticStrides;
+      for (auto [size, stride] : llvm::zip(p.sizes, p.strides)) {
+        shape.push_back(dynOr(size));
+        staticStrides.push_back(dynOr(stride));
+      }
+      auto layout = StridedLayoutAttr::get(b.getContext(), dynOr(p.offset),
+                                           staticStrides);
+      auto viewType = MemRefType::get(shape, type.getElementType(), layout,
+                                      type.getMemorySpace());
+      views[p.operandNumber] = memref::ReinterpretCastOp::create(
+          b, op.getLoc(), viewType, source, p.offset, p.sizes, p.strides);
+    }
+  }
+
+  /// `map` over the merged loops: one result per group it reads.
+  AffineMap mergedMap(AffineMap map) {
+    SmallVector<AffineExpr> results;
+    for (ArrayRef<unsigned> positions : operandGroups(map))
+      results.push_back(b.getAffineDimExpr(
+          groupOf[map.getDimPosition(positions.front())]));
+    return AffineMap::get(groups.size(), 0, results, b.getContext());
+  }
+
+  struct PendingView {
+    unsigned operandNumber;
+    SmallVector<OpFoldResult> sizes, strides;
+    OpFoldResult offset;
+  };
+
+  OpBuilder &b;
+  IndexMath math;
+  linalg::GenericOp op;
+  ArrayRef<DimGroup> groups;
+  SmallVector<unsigned> groupOf; ///< loop dim -> group
+  SmallVector<PendingView> pending;
+  DenseMap<unsigned, Value> views;
+};
+
+struct PTensorCoalesceDimsPass
+    : public ptensor::impl::PTensorCoalesceDimsBase<PTensorCoalesceDimsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (isCandidate(op))
+        candidates.push_back(op);
+    });
+    for (linalg::GenericOp op : candidates)
+      version(op);
+  }
+
+  /// Replaces `op` by `scf.if (fits) { fast path } else { op }`, by the
+  /// fast path alone when the check folds to true, and leaves it alone
+  /// when the check folds to false.
+  void version(linalg::GenericOp op) {
+    SmallVector<DimGroup> groups = planGroups(op);
+    if (!isProfitable(op, groups))
+      return;
+    CreatedOps created;
+    OpBuilder b(op, &created);
+    FastPathBuilder builder(b, op, groups);
+    Value fits = builder.buildCondition();
+    if (fits && matchPattern(fits, m_Zero())) {
+      created.eraseDead();
+      return;
+    }
+    if (!fits || matchPattern(fits, m_One())) {
+      builder.buildFastPath();
+      op.erase();
+      created.eraseDead();
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, op.getLoc(), fits,
+                                  /*withElseRegion=*/true);
+    ifOp->setAttr(kFastPathAttr, b.getUnitAttr());
+    op->moveBefore(ifOp.elseBlock()->getTerminator());
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    builder.buildFastPath();
+    created.eraseDead();
+  }
+};
+} // namespace
