@@ -74,6 +74,10 @@ static llvm::Expected<Argument> toScalar(const HostArray &a,
         dtypeName(a.dtype()).str().c_str());
   if (isFloatDType(a.dtype()))
     return Argument::scalar(a.getDouble(0));
+  // The bits as they are (getInt64 would saturate values >= 2^63): a ui64
+  // argument is passed in a 64-bit integer register like an i64.
+  if (a.dtype() == DType::U64)
+    return Argument::scalar(static_cast<int64_t>(a.getUInt64(0)));
   return Argument::scalar(a.getInt64(0));
 }
 

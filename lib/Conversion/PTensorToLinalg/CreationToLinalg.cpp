@@ -68,6 +68,19 @@ static Value build1D(OpBuilder &b, Location loc, RankedTensorType tensorType,
       })[0];
 }
 
+/// ceil((stop - start) / step) for unsigned scalars (a positive `step`),
+/// 0 when `stop <= start`: the signed formula would read values with the
+/// top bit set as negative.
+static Value getUnsignedArangeLength(OpBuilder &b, Location loc, Value start,
+                                     Value stop, Value step) {
+  Value diff = arith::SubIOp::create(b, loc, stop, start);
+  Value n = arith::CeilDivUIOp::create(b, loc, diff, step);
+  Value empty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, stop, start);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(n.getType()));
+  return arith::SelectOp::create(b, loc, empty, zero, n);
+}
+
 struct ArangePattern : public OpConversionPattern<ArangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -75,8 +88,9 @@ struct ArangePattern : public OpConversionPattern<ArangeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type t = op.getStart().getType();
-    Value start = adaptor.getStart(), stop = adaptor.getStop(),
-          step = adaptor.getStep();
+    Value start = castToStorage(rewriter, loc, adaptor.getStart()),
+          stop = castToStorage(rewriter, loc, adaptor.getStop()),
+          step = castToStorage(rewriter, loc, adaptor.getStep());
     // n = max(ceil((stop - start) / step), 0)
     Value n;
     if (isa<FloatType>(t)) {
@@ -84,6 +98,9 @@ struct ArangePattern : public OpConversionPattern<ArangeOp> {
           rewriter, loc, arith::SubFOp::create(rewriter, loc, stop, start), step);
       Value c = math::CeilOp::create(rewriter, loc, q);
       n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), c);
+    } else if (t.isUnsignedInteger()) {
+      n = getUnsignedArangeLength(rewriter, loc, start, stop, step);
+      n = convertScalar(rewriter, loc, n, t, rewriter.getI64Type());
     } else {
       Value diff = arith::SubIOp::create(rewriter, loc, stop, start);
       n = arith::CeilDivSIOp::create(rewriter, loc, diff, step);

@@ -62,7 +62,9 @@ LogicalResult mlir::ptensor::collectElementwiseInputs(
   for (auto [original, value] : llvm::zip(op->getOperands(), converted)) {
     auto pt = dyn_cast<PTensorType>(original.getType());
     if (!pt) {
-      inputs.push_back({value, original.getType(), AffineMap()});
+      // Scalars enter the generic in their signless storage type.
+      inputs.push_back(
+          {castToStorage(rewriter, loc, value), original.getType(), AffineMap()});
       continue;
     }
     // Operands of exactly the result shape are read with identity maps;

@@ -2,7 +2,8 @@
 # either side: a float scalar with an integer or bool tensor gives f32, an
 # integer scalar with a bool tensor gives i64, otherwise the tensor's dtype
 # wins (f16 + f32 scalar is f16, i8 + i64 scalar is i8). Scalar values are
-# exactly representable in the result dtype.
+# exactly representable in the result dtype. Scalars may be unsigned (ui8 ...
+# ui64 function arguments).
 # RUN: %python %s %t
 import os
 import sys
@@ -16,6 +17,9 @@ CASES = [
     ("i8", "i64", False), ("ui8", "i32", True), ("f16", "f32", True), ("bf16", "f64", False),
     ("f64", "f32", False), ("f32", "i32", True), ("i64", "index", False), ("i16", "i1", True),
     ("ui16", "f32", False), ("i1", "i1", False),
+    # unsigned scalars (reinterpreted as signless, extended as unsigned)
+    ("ui8", "ui16", False), ("ui16", "ui8", True), ("f32", "ui16", True),
+    ("ui64", "ui64", False), ("i32", "ui8", False), ("f64", "ui32", False),
 ]
 
 # Scalar values per kind: (float choices, int choices).
@@ -41,7 +45,7 @@ for t, s, left in CASES:
         elif s in ("f32", "f64"):
             val = gen.rng.choice(fchoices)
         else:
-            ic = [v for v in ichoices if not (kind(t) == "u" and v < 0)]
+            ic = [v for v in ichoices if not ("u" in (kind(t), kind(s)) and v < 0)]
             val = int(gen.rng.choice(ic))
             if left and k in ("pow",):
                 val = abs(val)

@@ -31,7 +31,8 @@ ALL_DTYPES = ["i1"] + INTS + FLOATS
 # Builtin scalar types a function may take (weak operands).
 SCALAR_TYPES = ["i1", "i8", "i16", "i32", "i64", "index", "f32", "f64"]
 SCALAR_NP = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32,
-             "i64": np.int64, "index": np.int64, "f32": np.float32, "f64": np.float64}
+             "i64": np.int64, "index": np.int64, "ui8": np.uint8, "ui16": np.uint16,
+             "ui32": np.uint32, "ui64": np.uint64, "f32": np.float32, "f64": np.float64}
 
 
 def kind(dt):

@@ -13,6 +13,13 @@ Type mlir::ptensor::getStorageType(Type t) {
   return t;
 }
 
+Value mlir::ptensor::castToStorage(OpBuilder &b, Location loc, Value v) {
+  Type storage = getStorageType(v.getType());
+  if (storage == v.getType())
+    return v;
+  return UnrealizedConversionCastOp::create(b, loc, storage, v).getResult(0);
+}
+
 /// A zero of the storage type of `t`.
 static Value zeroOf(OpBuilder &b, Location loc, Type t) {
   Type s = getStorageType(t);
@@ -43,6 +50,7 @@ static Value truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
 
 Value mlir::ptensor::convertScalar(OpBuilder &b, Location loc, Value v,
                                    Type from, Type to) {
+  v = castToStorage(b, loc, v);
   if (from == to)
     return v;
   Type toStorage = getStorageType(to);

@@ -16,9 +16,19 @@ namespace mlir::ptensor {
 /// The signless type that stores values of semantic dtype `t` (ui8 -> i8).
 Type getStorageType(Type t);
 
+/// `value` reinterpreted in its storage type: a value of an unsigned (or
+/// explicitly signed) integer type such as a `ui16` function argument goes
+/// through `builtin.unrealized_conversion_cast` to the signless type of the
+/// same width (arith takes signless integers only; the bits are the same,
+/// and the LLVM lowering folds the cast away). Other values are returned
+/// as they are.
+Value castToStorage(OpBuilder &b, Location loc, Value value);
+
 /// Converts `value` of semantic dtype `from` to semantic dtype `to` with
 /// NumPy/C semantics (float->int truncates toward zero, ->bool is `!= 0`,
-/// bool->number gives 0/1, index goes through i64).
+/// bool->number gives 0/1, index goes through i64). `value` may be held in
+/// the semantic type itself (see castToStorage); the result is always in
+/// the storage type of `to`.
 Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
                     Type to);
 
