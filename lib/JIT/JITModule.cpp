@@ -16,6 +16,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -56,6 +57,25 @@ llvm::ArrayRef<FunctionSignature> JITModule::functions() const {
 }
 
 CodeSource JITModule::codeSource() const { return impl->source; }
+
+/// Whether a function of the module takes or returns GPU tensors.
+static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
+  return llvm::any_of(signatures, ValueType::anyOnGPU);
+}
+
+/// ptensor-to-nvvm-pipeline with its defaults (sm_90, cubin by the CUDA
+/// toolkit's ptxas); option problems are appended to `diagnostics`.
+static LogicalResult buildGPUPipeline(OpPassManager &pm,
+                                      unsigned maxRecomputeOps,
+                                      std::string &diagnostics) {
+  mlir::ptensor::PTensorToNVVMPipelineOptions options;
+  options.maxRecomputeOps = maxRecomputeOps;
+  return mlir::ptensor::buildPTensorToNVVMPipeline(
+      pm, options, [&](const llvm::Twine &message) {
+        diagnostics += message.str() + "\n";
+        return failure();
+      });
+}
 
 static void initializeLLVMOnce() {
   static std::once_flag once;
@@ -103,6 +123,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   mlir::ptensor::registerAllPTensorDialects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // gpu.binary ops of GPU modules become globals holding the cubin.
+  registerAllToLLVMIRTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
@@ -128,9 +150,12 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
 
   std::string optionsKey = llvm::formatv("O{0}|r{1}", options.optLevel,
                                          options.maxRecomputeOps);
-  // Parallel code needs the async runtime's symbols, which only the
-  // ExecutionEngine's shared-library loading registers: compile it afresh.
-  std::string cacheDir = options.parallel ? "" : resolveCacheDir(options);
+  // Parallel and GPU code need the async runtime's or libptensor_runtime's
+  // symbols, which only the ExecutionEngine's shared-library loading
+  // registers: compile it afresh.
+  std::string cacheDir = options.parallel || usesGPU(impl->signatures)
+                             ? ""
+                             : resolveCacheDir(options);
   std::string cachePath =
       cacheDir.empty() ? "" : getCachePath(cacheDir, source, optionsKey);
   if (!cachePath.empty() && llvm::sys::fs::exists(cachePath)) {
@@ -142,12 +167,20 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   }
 
   PassManager pm(&context);
-  mlir::ptensor::PTensorToCPUPipelineOptions pipelineOptions;
-  pipelineOptions.maxRecomputeOps = options.maxRecomputeOps;
-  pipelineOptions.parallel = options.parallel;
-  mlir::ptensor::buildPTensorToCPUPipeline(pm, pipelineOptions);
+  bool gpu = usesGPU(impl->signatures);
+  if (gpu) {
+    if (failed(buildGPUPipeline(pm, options.maxRecomputeOps, diagnostics)))
+      return fail("invalid ptensor-to-nvvm-pipeline options");
+  } else {
+    mlir::ptensor::PTensorToCPUPipelineOptions pipelineOptions;
+    pipelineOptions.maxRecomputeOps = options.maxRecomputeOps;
+    pipelineOptions.parallel = options.parallel;
+    mlir::ptensor::buildPTensorToCPUPipeline(pm, pipelineOptions);
+  }
   if (failed(pm.run(*module)))
-    return fail("ptensor-to-cpu-pipeline failed on " + bufferName.str());
+    return fail(std::string(gpu ? "ptensor-to-nvvm-pipeline"
+                                : "ptensor-to-cpu-pipeline") +
+                " failed on " + bufferName.str());
 
   ExecutionEngineOptions engineOptions;
   // `transformer` is a function_ref: the std::function must outlive create().
@@ -160,6 +193,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   SmallVector<StringRef> sharedLibs;
   if (options.parallel)
     sharedLibs.push_back(PTENSOR_ASYNC_RUNTIME_LIBRARY);
+  if (gpu)
+    sharedLibs.push_back(PTENSOR_RUNTIME_LIBRARY);
   engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)

@@ -1,5 +1,6 @@
 //===- PackedCall.cpp - the packed calling convention of MLIR's JIT -------===//
 
+#include "ptensor/Runtime/PTensorRuntime.h"
 #include "PackedCall.h"
 
 #include "ptensor/Support/FloatConversion.h"
@@ -82,7 +83,10 @@ void PackedCall::takeResults(const FunctionSignature &sig,
     });
     if (!isArgument && allocated) {
       auto &owner = owners[allocated];
-      if (!owner)
+      if (!owner && t.isOnGPU())
+        owner = std::shared_ptr<void>(
+            allocated, [](void *p) { ptensor_rt_free(p, /*stream=*/nullptr); });
+      else if (!owner)
         owner = std::shared_ptr<void>(allocated, [](void *p) { std::free(p); });
       r.owner = owner;
     }

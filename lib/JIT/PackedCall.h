@@ -27,7 +27,8 @@ public:
 
   /// Decodes the returned memref descriptors. Results whose allocation is
   /// an argument's memory are views (no owner); others are freed with
-  /// `free` when the last Result sharing the allocation goes away.
+  /// `free` (device results: ptensor_rt_free) when the last Result sharing
+  /// the allocation goes away.
   void takeResults(const FunctionSignature &sig,
                    llvm::ArrayRef<Argument> args,
                    llvm::SmallVectorImpl<Result> &results);

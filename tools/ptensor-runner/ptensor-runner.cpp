@@ -7,7 +7,15 @@
 // binds each .npy to the next argument and writes results to DIR/outN.npy
 // and/or prints them numpy-style. Every error is a message and exit code 1.
 //
+// A module whose functions take or return "cuda" tensors is compiled with
+// ptensor-to-nvvm-pipeline and runs with libptensor_runtime: device inputs
+// are copied to GPU 0, device results back to the host. Without a CUDA
+// driver it stops, before anything is written, with the runtime's message
+// ("no CUDA driver found ..."); --compile-only stops after compiling.
+//
 //===----------------------------------------------------------------------===//
+
+#include "DeviceArrays.h"
 
 #include "ptensor/JIT/JIT.h"
 #include "ptensor/Support/ArrayPrinter.h"
@@ -53,6 +61,10 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<bool> parallel(
     "parallel",
     llvm::cl::desc("Run large loop nests on all cores (MLIR async runtime)"));
+static llvm::cl::opt<bool> compileOnly(
+    "compile-only",
+    llvm::cl::desc("Stop after compiling (checks the GPU pipeline without a "
+                   "GPU); prints the entry's signature"));
 static llvm::cl::opt<bool>
     reportLatency("report-latency",
                   llvm::cl::desc("Print compile and first-call times to "
@@ -141,8 +153,21 @@ static int run() {
     return fail("@" + entryPoint + " expects " + llvm::Twine(sig->args.size()) +
                 " inputs, got " + llvm::Twine(inputs.size()) + " --input files");
 
+  if (compileOnly) {
+    llvm::outs() << "compiled @" << entryPoint << "(";
+    for (auto [i, t] : llvm::enumerate(sig->args))
+      llvm::outs() << (i ? ", " : "") << t.str();
+    llvm::outs() << ")\n";
+    return 0;
+  }
+  if (ValueType::anyOnGPU(*sig))
+    if (llvm::Error e = runner::checkCudaAvailable())
+      return fail("@" + entryPoint + " runs on a GPU: " +
+                  llvm::toString(std::move(e)));
+
   llvm::SmallVector<HostArray> arrays;
   llvm::SmallVector<Argument> args;
+  std::vector<std::unique_ptr<runner::DeviceCopy>> deviceInputs;
   for (auto [i, path] : llvm::enumerate(inputs)) {
     auto a = readNpy(path);
     if (!a)
@@ -157,7 +182,16 @@ static int run() {
       args.push_back(*s);
       continue;
     }
-    args.push_back(Argument::tensor(viewOf(a)));
+    if (!sig->args[i].isOnGPU()) {
+      args.push_back(Argument::tensor(viewOf(a)));
+      continue;
+    }
+    auto copy = runner::DeviceCopy::upload(viewOf(a));
+    if (!copy)
+      return fail("input #" + llvm::Twine(i) + ": " +
+                  llvm::toString(copy.takeError()));
+    args.push_back(Argument::tensor((*copy)->view()));
+    deviceInputs.push_back(std::move(*copy));
   }
   llvm::SmallVector<Result> results;
   if (llvm::Error e = (*module)->invoke(entryPoint, args, results))
@@ -177,8 +211,31 @@ static int run() {
 
   // Written arguments (out=) are results too: they come back in place.
   llvm::SmallVector<HostArray> outputs;
-  for (const Result &r : results)
-    outputs.push_back(toHostArray(r.buffer));
+  for (auto [r, type] : llvm::zip(results, sig->results)) {
+    if (!type.isOnGPU()) {
+      outputs.push_back(toHostArray(r.buffer));
+      continue;
+    }
+    std::vector<std::byte> storage;
+    auto host = runner::download(r.buffer, storage);
+    if (!host)
+      return fail(llvm::toString(host.takeError()));
+    outputs.push_back(toHostArray(*host));
+  }
+  // Written device arguments come back into their host arrays.
+  size_t written = 0;
+  for (auto [i, type] : llvm::enumerate(sig->args)) {
+    if (!type.isOnGPU() || !type.isTensor)
+      continue;
+    const runner::DeviceCopy &copy = *deviceInputs[written++];
+    if (!type.isWritten)
+      continue;
+    std::vector<std::byte> storage;
+    auto host = runner::download(copy.view(), storage);
+    if (!host)
+      return fail(llvm::toString(host.takeError()));
+    arrays[i] = toHostArray(*host);
+  }
   if (!outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
       return fail("cannot create " + outputDir + ": " + ec.message());

@@ -26,6 +26,10 @@ struct ValueType {
   bool isWritten = false;
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+  /// A tensor in GPU memory ("cuda" or "cuda:N").
+  bool isOnGPU() const { return llvm::StringRef(device).starts_with("cuda"); }
+  /// Whether a function takes or returns GPU tensors.
+  static bool anyOnGPU(const struct FunctionSignature &sig);
   /// `!ptensor.ptensor<4x?xf32>`-like text for messages.
   std::string str() const;
 };
@@ -36,6 +40,11 @@ struct FunctionSignature {
   std::vector<ValueType> args;
   std::vector<ValueType> results;
 };
+
+inline bool ValueType::anyOnGPU(const FunctionSignature &sig) {
+  auto onGPU = [](const ValueType &t) { return t.isOnGPU(); };
+  return llvm::any_of(sig.args, onGPU) || llvm::any_of(sig.results, onGPU);
+}
 
 /// Reads the signatures of every public `func.func` in `module` (before
 /// lowering, while the ptensor types are still there). Fails naming the
