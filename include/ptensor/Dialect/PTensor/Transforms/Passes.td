@@ -56,8 +56,8 @@ def PTensorLayout : Pass<"ptensor-layout"> {
     memory order and the output has the inputs' layout (TensorIterator's
     `reorder_dimensions` + `allocate_or_resize_outputs`).
 
-    Coalescing of contiguous dimensions depends on run-time strides and is
-    done when buffers are bound (runtime), not here.
+    Coalescing of contiguous dimensions depends on run-time strides: it is
+    the job of `ptensor-coalesce-dims`, after bufferization.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
