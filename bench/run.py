@@ -211,7 +211,7 @@ def main():
             if cexpr:
                 row["cupy_ms"] = time_events(cexpr)
         rows.append(row)
-        del inputs, a, b, env, ref, got
+        del inputs, a, b, env, ref
         torch.cuda.empty_cache()
 
     # Table.

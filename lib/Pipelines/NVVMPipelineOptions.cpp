@@ -78,6 +78,10 @@ static void checkLaunchSizes(OptionChecker &check,
   if (options.maxBlocks == 0 || options.maxBlocks > kMaxGridX)
     check.reject("max-blocks", Twine(options.maxBlocks),
                  "1 to " + Twine(kMaxGridX) + " blocks");
+  if (options.unroll == 0 || options.unroll > 8)
+    check.reject("unroll", Twine(options.unroll), "1 to 8");
+  if (options.transposeTile != 32 && options.transposeTile != 64)
+    check.reject("transpose-tile", Twine(options.transposeTile), "32 or 64");
   if (options.optLevel > 3)
     check.reject("opt-level", Twine(options.optLevel), "0, 1, 2 or 3");
 }

@@ -46,16 +46,25 @@ def ConvertPTensorLinalgToGPU
   let description = [{
     In every function marked `ptensor.device` (convert-ptensor-to-linalg marks
     the functions whose ptensors live on `cuda`), after bufferization:
-    - each elementwise `linalg.generic` on memrefs becomes one `gpu.launch`
-      over the flattened iteration space: a 1-D grid of `block-size`-thread
-      blocks (at most `max-blocks`, so that the grid fits the device in one
-      or two waves) runs a grid-stride loop; each linear index is split into
-      the loop indices, inputs are loaded through their indexing maps
-      (broadcast dims read index 0) from memrefs of any strides (zero and
-      negative included), the generic's body is inlined and the results are
-      stored. Index math is 32-bit when the element count and every
-      operand's extent fit in 31 bits (checked at run time; a 64-bit kernel
-      handles larger tensors);
+    - each elementwise `linalg.generic` on memrefs becomes a chain of
+      run-time tests choosing one `gpu.launch`, each a grid-stride loop of
+      `block-size`-thread blocks (at most `max-blocks`):
+      1. flat vector path, when every operand is row-major contiguous and
+         16-byte aligned: 16-byte loads/stores of the smallest element type
+         (4 x f32, 8 x bf16, 16 x i8), `unroll` vectors loaded per thread
+         before any store, a scalar tail for count % width;
+      2. tiled transpose path, when an input is column-major in the two
+         innermost dims: `transpose-tile`-square tiles staged in shared
+         memory so that reads and writes both coalesce;
+      3. row-vector path, when outputs are contiguous and inputs are read
+         along rows with unit stride or broadcast along rows: a thread
+         makes 16 bytes of a row and stores them with one vector store;
+      4. general path: each linear index is split into the loop indices,
+         inputs are loaded through their indexing maps (broadcast dims read
+         index 0) from memrefs of any strides (zero and negative included),
+         in 32-bit index math when the element count fits in 31 bits and
+         64-bit otherwise;
+      the generic's body is inlined in each;
     - copies (out= writes) are generics by then (ptensor-copies-to-linalg),
       so they become such kernels too;
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`
@@ -63,12 +72,16 @@ def ConvertPTensorLinalgToGPU
     Kernels are outlined by `gpu-kernel-outlining` afterwards.
   }];
   let options = [
-    Option<"blockSize", "block-size", "unsigned", "256",
+    Option<"blockSize", "block-size", "unsigned", "128",
            "Threads per block">,
-    Option<"maxBlocks", "max-blocks", "unsigned", "1056",
-           "Largest grid (H100: 132 SMs x 8 resident 256-thread blocks)">,
-    Option<"unroll", "unroll", "unsigned", "1",
-           "16-byte vectors each thread loads before storing (flat path)">
+    Option<"maxBlocks", "max-blocks", "unsigned", "65535",
+           "Largest grid (bench/RESULTS.md: a grid covering the work beats "
+           "one sized to the resident blocks)">,
+    Option<"unroll", "unroll", "unsigned", "2",
+           "16-byte vectors each thread loads before storing (flat path)">,
+    Option<"transposeTile", "transpose-tile", "unsigned", "32",
+           "Tile edge of the shared-memory path for column-major inputs (32 "
+           "or 64)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

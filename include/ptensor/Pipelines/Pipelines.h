@@ -78,16 +78,21 @@ struct PTensorToNVVMPipelineOptions
       llvm::cl::init(3)};
   PassOptions::Option<unsigned> blockSize{
       *this, "block-size", llvm::cl::desc("Threads per block (1 to 1024)"),
-      llvm::cl::init(256)};
+      llvm::cl::init(128)};
   PassOptions::Option<unsigned> maxBlocks{
       *this, "max-blocks",
       llvm::cl::desc("Largest grid of a kernel (1 to 2^31 - 1 blocks)"),
-      llvm::cl::init(1056)};
+      llvm::cl::init(65535)};
   PassOptions::Option<unsigned> unroll{
       *this, "unroll",
       llvm::cl::desc("16-byte vectors each thread loads before storing in "
-                     "the contiguous path"),
-      llvm::cl::init(1)};
+                     "the contiguous path (1 to 8)"),
+      llvm::cl::init(2)};
+  PassOptions::Option<unsigned> transposeTile{
+      *this, "transpose-tile",
+      llvm::cl::desc("Tile edge of the shared-memory path for column-major "
+                     "inputs (32 or 64)"),
+      llvm::cl::init(32)};
 };
 
 /// Checks `options` before anything is built: the kernel format, the chip

@@ -9,10 +9,12 @@ namespace mlir::ptensor {
 
 /// Launch configuration of elementwise kernels.
 struct KernelConfig {
-  unsigned blockSize = 256;
-  unsigned maxBlocks = 1056;
+  unsigned blockSize = 128;
+  unsigned maxBlocks = 65535;
   /// Vectors each thread loads before storing, in the flat vector path.
-  unsigned unroll = 1;
+  unsigned unroll = 2;
+  /// Tile edge of the tiled transpose path (32 or 64).
+  unsigned transposeTile = 32;
 };
 
 /// Replaces an all-parallel `linalg.generic` on memrefs (outputs read and

@@ -66,7 +66,14 @@ struct ConvertPTensorLinalgToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
-    KernelConfig config{blockSize, maxBlocks, unroll};
+    KernelConfig config{blockSize, maxBlocks, unroll, transposeTile};
+    if (blockSize == 0 || blockSize > 1024 || maxBlocks == 0 || unroll == 0 ||
+        (transposeTile != 32 && transposeTile != 64)) {
+      module.emitError("convert-ptensor-linalg-to-gpu: expected block-size in "
+                       "[1, 1024], max-blocks and unroll >= 1 and "
+                       "transpose-tile 32 or 64");
+      return signalPassFailure();
+    }
     bool anyDevice = false;
     WalkResult result = module.walk([&](func::FuncOp f) {
       if (!f->hasAttr(kDeviceAttrName))

@@ -11,10 +11,13 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// Tile edge; a block is kTile x kRowsPerPass threads and each thread
-/// handles kTile / kRowsPerPass rows of the tile.
-static constexpr int64_t kTile = 32;
+/// A block is 32 x kRowsPerPass threads; a tile is `tile` x `tile`
+/// elements (a multiple of 32), each thread handles (tile / 32) columns of
+/// (tile / kRowsPerPass) rows.
+static constexpr int64_t kWarp = 32;
 static constexpr int64_t kRowsPerPass = 8;
+/// Static shared memory a kernel may use without opting in.
+static constexpr int64_t kSharedBytes = 48 * 1024;
 
 /// True when input `in` is read through a map ending in the two innermost
 /// loop dims: its tile can be staged in shared memory.
@@ -43,9 +46,10 @@ namespace {
 struct TiledBody {
   linalg::GenericOp op;
   ValueRange sizes;
-  /// Per input: whether it is staged, and (host i1) whether it is
-  /// column-major in the two innermost dims.
-  SmallVector<bool> staged;
+  int64_t tile;
+  /// Per input: whether it is stageable, and (host i1) whether it is
+  /// column-major in the two innermost dims (then it is staged).
+  SmallVector<bool> stageable;
   SmallVector<Value> columnMajor;
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch) {
@@ -57,18 +61,27 @@ struct TiledBody {
     auto toIndex = [&](Value v) -> Value {
       return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
     };
-    auto lt = [&](Value x, Value y) -> Value {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, loc, x, y);
     };
     size_t n = sizes.size();
     Value rows = toI32(sizes[n - 2]), cols = toI32(sizes[n - 1]);
-    Value tilesC = arith::CeilDivUIOp::create(b, loc, cols, i32(kTile));
-    Value tilesR = arith::CeilDivUIOp::create(b, loc, rows, i32(kTile));
+    Value lastRow = arith::SubIOp::create(b, loc, rows, i32(1));
+    Value lastCol = arith::SubIOp::create(b, loc, cols, i32(1));
+    Value tilesC = arith::CeilDivUIOp::create(b, loc, cols, i32(tile));
+    Value tilesR = arith::CeilDivUIOp::create(b, loc, rows, i32(tile));
     Value tiles = arith::MulIOp::create(b, loc, tilesC, tilesR);
     for (size_t d = 0; d + 2 < n; ++d)
       tiles = arith::MulIOp::create(b, loc, tiles, toI32(sizes[d]));
-    Value tx = arith::RemUIOp::create(b, loc, c.thread, i32(kTile));
-    Value ty = arith::DivUIOp::create(b, loc, c.thread, i32(kTile));
+    Value tx = arith::RemUIOp::create(b, loc, c.thread, i32(kWarp));
+    Value ty = arith::DivUIOp::create(b, loc, c.thread, i32(kWarp));
+    // The thread's positions in the tile: `along` walks the 32 lanes of a
+    // warp (consecutive addresses), `across` the warps of the block.
+    SmallVector<std::pair<Value, Value>> positions;
+    for (int64_t j = 0; j < tile / kWarp; ++j)
+      for (int64_t k = 0; k < tile / kRowsPerPass; ++k)
+        positions.push_back({add(tx, i32(j * kWarp)),
+                             add(ty, i32(k * kRowsPerPass))});
 
     auto loop = scf::ForOp::create(b, loc, c.block, tiles, c.gridSize);
     loop.setUnsignedCmp(true);
@@ -77,10 +90,10 @@ struct TiledBody {
     // Tile coordinates: column tile fastest, then row tile, then batch.
     Value t = loop.getInductionVar();
     Value c0 = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, t, tilesC), i32(kTile));
+        b, loc, arith::RemUIOp::create(b, loc, t, tilesC), i32(tile));
     t = arith::DivUIOp::create(b, loc, t, tilesC);
     Value r0 = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, t, tilesR), i32(kTile));
+        b, loc, arith::RemUIOp::create(b, loc, t, tilesR), i32(tile));
     t = arith::DivUIOp::create(b, loc, t, tilesR);
     SmallVector<Value> ids(n);
     for (int64_t d = static_cast<int64_t>(n) - 3; d >= 0; --d) {
@@ -89,52 +102,64 @@ struct TiledBody {
       if (d > 0)
         t = arith::DivUIOp::create(b, loc, t, s);
     }
-    auto tileIds = [&](Value localRow, Value localCol) {
+    // Iteration indices of tile element (row, col), clamped into the
+    // tensor: edge tiles read valid (repeated) elements and skip the store.
+    auto tileIds = [&](Value row, Value col) {
       SmallVector<Value> e(ids);
-      e[n - 2] = toIndex(arith::AddIOp::create(b, loc, r0, localRow));
-      e[n - 1] = toIndex(arith::AddIOp::create(b, loc, c0, localCol));
+      e[n - 2] = toIndex(arith::MinUIOp::create(b, loc, add(r0, row), lastRow));
+      e[n - 1] = toIndex(arith::MinUIOp::create(b, loc, add(c0, col), lastCol));
       return e;
-    };
-    auto inBounds = [&](Value localRow, Value localCol) -> Value {
-      return arith::AndIOp::create(
-          b, loc, lt(arith::AddIOp::create(b, loc, r0, localRow), rows),
-          lt(arith::AddIOp::create(b, loc, c0, localCol), cols));
-    };
-    auto pass = [&](int64_t k) -> Value {
-      return arith::AddIOp::create(b, loc, ty, i32(k * kRowsPerPass));
     };
     ArrayRef<BlockArgument> shared = launch.getWorkgroupAttributions();
 
-    // Stage: input i's tile element (row, col) goes to shared[i][row][col];
-    // for a column-major input, consecutive threads take consecutive rows.
-    for (int64_t k = 0; k < kTile / kRowsPerPass; ++k) {
-      Value p = pass(k);
-      for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
-        if (!staged[i])
-          continue;
-        Value row = arith::SelectOp::create(b, loc, columnMajor[i], tx, p);
-        Value col = arith::SelectOp::create(b, loc, columnMajor[i], p, tx);
-        auto ifIn = scf::IfOp::create(b, loc, inBounds(row, col), false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(ifIn.thenBlock());
-        Value v = loadThroughMap(b, loc, op, in, tileIds(row, col));
-        memref::StoreOp::create(b, loc, v, shared[i],
-                                ValueRange{toIndex(row), toIndex(col)});
-      }
+    // Stage each column-major input: all loads first (loads in flight),
+    // consecutive threads reading consecutive rows, then the stores of
+    // element (row, col) to shared[i][row][col].
+    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+      if (!stageable[i])
+        continue;
+      auto ifStaged = scf::IfOp::create(b, loc, columnMajor[i], false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifStaged.thenBlock());
+      SmallVector<Value> loaded;
+      for (auto [along, across] : positions)
+        loaded.push_back(loadThroughMap(b, loc, op, in, tileIds(along, across)));
+      for (auto [v, pos] : llvm::zip(loaded, positions))
+        memref::StoreOp::create(
+            b, loc, v, shared[i],
+            ValueRange{toIndex(pos.first), toIndex(pos.second)});
     }
     gpu::BarrierOp::create(b, loc);
-    // Compute: thread (tx, pass) makes element (pass, tx) of the tile.
-    for (int64_t k = 0; k < kTile / kRowsPerPass; ++k) {
-      Value p = pass(k);
-      auto ifIn = scf::IfOp::create(b, loc, inBounds(p, tx), false);
+    // Compute: element (across, along) of the tile, so that consecutive
+    // threads store consecutive output elements.
+    for (auto [along, across] : positions) {
+      Value inside = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                add(r0, across), rows),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                add(c0, along), cols));
+      auto ifIn = scf::IfOp::create(b, loc, inside, false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifIn.thenBlock());
-      SmallVector<Value> preloaded(staged.size());
-      for (auto [i, s] : llvm::enumerate(staged))
-        if (s)
-          preloaded[i] = memref::LoadOp::create(
-              b, loc, shared[i], ValueRange{toIndex(p), toIndex(tx)});
-      SmallVector<Value> e = tileIds(p, tx);
+      SmallVector<Value> e = tileIds(across, along);
+      SmallVector<Value> preloaded(stageable.size());
+      for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+        if (!stageable[i])
+          continue;
+        Type element = getElementTypeOrSelf(in->get().getType());
+        auto pick = scf::IfOp::create(b, loc, TypeRange{element},
+                                      columnMajor[i], true);
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(pick.thenBlock());
+        scf::YieldOp::create(
+            b, loc,
+            Value(memref::LoadOp::create(
+                b, loc, shared[i], ValueRange{toIndex(across), toIndex(along)})));
+        b.setInsertionPointToStart(pick.elseBlock());
+        scf::YieldOp::create(b, loc, loadThroughMap(b, loc, op, in, e));
+        preloaded[i] = pick.getResult(0);
+      }
       for (auto [v, out] :
            llvm::zip(emitElement(b, loc, op, e, preloaded), op.getDpsInits()))
         memref::StoreOp::create(b, loc, v, out, e);
@@ -149,7 +174,16 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
                                            linalg::GenericOp op,
                                            ValueRange sizes, Value fits32,
                                            const KernelConfig &config) {
-  TiledBody body{op, sizes, {}, {}};
+  // The configured tile, or 32 where the staged tiles would not fit in
+  // static shared memory.
+  int64_t tile = config.transposeTile, bytes = 0;
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (isStageable(op, in))
+      bytes += tile * (tile + 1) *
+               cast<MemRefType>(in->get().getType()).getElementTypeBitWidth() / 8;
+  if (bytes > kSharedBytes)
+    tile = kWarp;
+  TiledBody body{op, sizes, tile, {}, {}};
   Value any = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
   SmallVector<Type> sharedTypes;
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
@@ -160,12 +194,12 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
   };
   for (OpOperand *in : op.getDpsInputOperands()) {
     bool stage = isStageable(op, in);
-    body.staged.push_back(stage);
+    body.stageable.push_back(stage);
     // Every input gets a buffer (attributions are positional); unstaged
     // ones get a 1x1 placeholder.
     auto type = dyn_cast<MemRefType>(in->get().getType());
     Type element = type ? type.getElementType() : b.getI8Type();
-    int64_t edge = stage ? kTile : 1, pitch = stage ? kTile + 1 : 1;
+    int64_t edge = stage ? tile : 1, pitch = stage ? tile + 1 : 1;
     // One padding column: column-wise stores hit 32 different banks.
     sharedTypes.push_back(
         MemRefType::get({edge, pitch}, element, AffineMap(), workgroup));
@@ -185,8 +219,8 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
   size_t n = sizes.size();
   Value tiles = arith::MulIOp::create(
       b, loc,
-      arith::CeilDivUIOp::create(b, loc, sizes[n - 2], indexConstant(b, loc, kTile)),
-      arith::CeilDivUIOp::create(b, loc, sizes[n - 1], indexConstant(b, loc, kTile)));
+      arith::CeilDivUIOp::create(b, loc, sizes[n - 2], indexConstant(b, loc, tile)),
+      arith::CeilDivUIOp::create(b, loc, sizes[n - 1], indexConstant(b, loc, tile)));
   for (size_t d = 0; d + 2 < n; ++d)
     tiles = arith::MulIOp::create(b, loc, tiles, sizes[d]);
   Value ok = arith::AndIOp::create(b, loc, fits32, any);
@@ -199,7 +233,7 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
     tileConfig.blockSize = 1;
     gpu::LaunchOp launch =
         beginLaunch(b, loc, gridFor(b, loc, tiles, tileConfig),
-                    indexConstant(b, loc, kTile * kRowsPerPass), sharedTypes);
+                    indexConstant(b, loc, kWarp * kRowsPerPass), sharedTypes);
     body.build(b, loc, launch);
   }
   b.setInsertionPointToStart(ifTiled.elseBlock());

@@ -1,5 +1,5 @@
 // RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu="unroll=2" | FileCheck %s
-// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu | FileCheck %s --check-prefix=U1
+// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu=unroll=1 | FileCheck %s --check-prefix=U1
 
 // The flat vector path: operands tested for contiguity and 16-byte alignment
 // at run time, a vector is 16 bytes of the smallest element type (8 lanes

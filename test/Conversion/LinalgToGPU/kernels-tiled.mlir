@@ -17,27 +17,42 @@
 // CHECK:         %[[COLUNIT:.*]] = arith.cmpi eq, %[[STRIDES]]#1, %{{.*}} : index
 // CHECK:         %[[COLMAJOR:.*]] = arith.andi %[[COLUNIT]], %[[NOTROW]] : i1
 // CHECK:         scf.if %{{.*}} {
-// CHECK:           %[[C256:.*]] = arith.constant 256 : index
-// CHECK:           gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %[[C256]], {{.*}}) workgroup(%[[TA:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x1xf32, #gpu.address_space<workgroup>>) {
+// CHECK:           gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %{{.*}}, {{.*}}) workgroup(%[[TA:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x1xf32, #gpu.address_space<workgroup>>) {
 // CHECK:             %[[TX:.*]] = arith.remui %{{.*}}, %{{.*}} : i32
 // CHECK:             %[[TY:.*]] = arith.divui %{{.*}}, %{{.*}} : i32
+// Positions: tx + 32 j along the warp, ty + 8 k across warps.
+// CHECK:             %[[ALONG:.*]] = arith.addi %[[TX]], %{{.*}} : i32
+// CHECK:             %[[ACROSS:.*]] = arith.addi %[[TY]], %{{.*}} : i32
 // CHECK:             scf.for unsigned %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
 // Batch index of the tile.
 // CHECK:               %[[BATCH:.*]] = arith.index_castui %{{.*}} : i32 to index
-// Staging: a column-major input swaps the thread's row and column.
-// CHECK:               %[[P:.*]] = arith.addi %[[TY]], %{{.*}} : i32
-// CHECK:               %[[ROW:.*]] = arith.select %[[COLMAJOR]], %[[TX]], %[[P]] : i32
-// CHECK:               %[[COL:.*]] = arith.select %[[COLMAJOR]], %[[P]], %[[TX]] : i32
-// CHECK:               scf.if %{{.*}} {
+// Staging, only when %a is column-major: consecutive threads read
+// consecutive rows, all four loads before the stores; indices are clamped
+// into the tensor for edge tiles.
+// CHECK:               scf.if %[[COLMAJOR]] {
+// CHECK:                 %[[ROW:.*]] = arith.addi %{{.*}}, %[[ALONG]] : i32
+// CHECK:                 arith.minui %[[ROW]], %{{.*}} : i32
+// CHECK:                 %[[COL:.*]] = arith.addi %{{.*}}, %[[ACROSS]] : i32
+// CHECK:                 arith.minui %[[COL]], %{{.*}} : i32
 // CHECK:                 %[[V:.*]] = memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
-// CHECK:                 %[[R:.*]] = arith.index_castui %[[ROW]] : i32 to index
-// CHECK:                 %[[C:.*]] = arith.index_castui %[[COL]] : i32 to index
+// CHECK-COUNT-3:         memref.load %[[A]]
+// CHECK-NOT:             memref.load
+// CHECK:                 %[[R:.*]] = arith.index_castui %[[ALONG]] : i32 to index
+// CHECK:                 %[[C:.*]] = arith.index_castui %[[ACROSS]] : i32 to index
 // CHECK:                 memref.store %[[V]], %[[TA]][%[[R]], %[[C]]]
-// CHECK-COUNT-3:       memref.store %{{.*}}, %[[TA]]
+// CHECK-COUNT-3:         memref.store %{{.*}}, %[[TA]]
+// CHECK:               }
 // CHECK:               gpu.barrier
-// Computing: element (pass, tx) of the tile, %b read directly.
+// Computing element (across, along): from shared memory when %a was
+// staged, else directly; %b read directly; stores only inside the tensor.
 // CHECK:               scf.if %{{.*}} {
-// CHECK:                 %[[X:.*]] = memref.load %[[TA]][%{{.*}}, %{{.*}}]
+// CHECK:                 %[[X:.*]] = scf.if %[[COLMAJOR]] -> (f32) {
+// CHECK:                   %[[SX:.*]] = memref.load %[[TA]][%{{.*}}, %{{.*}}]
+// CHECK:                   scf.yield %[[SX]] : f32
+// CHECK:                 } else {
+// CHECK:                   %[[DX:.*]] = memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
+// CHECK:                   scf.yield %[[DX]] : f32
+// CHECK:                 }
 // CHECK:                 %[[Y:.*]] = memref.load %[[B]][%{{.*}}]
 // CHECK:                 %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
 // CHECK:                 memref.store %[[S]], %[[OUT]][%[[BATCH]], %{{.*}}, %{{.*}}]

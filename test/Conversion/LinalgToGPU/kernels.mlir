@@ -38,8 +38,8 @@
 // CHECK:                 vector.store %{{.*}} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>
 // CHECK:             } else {
 // The general path, with 32-bit and 64-bit index variants:
-// CHECK:               %[[BS:.*]] = arith.constant 256 : index
-// CHECK:               %[[MAXB:.*]] = arith.constant 1056 : index
+// CHECK:               %[[BS:.*]] = arith.constant 128 : index
+// CHECK:               %[[MAXB:.*]] = arith.constant 65535 : index
 // CHECK:               %[[CEIL:.*]] = arith.ceildivui %[[COUNT]], %[[BS]] : index
 // CHECK:               arith.minui %[[CEIL]], %[[MAXB]] : index
 // CHECK:               scf.if %[[FITS]] {
