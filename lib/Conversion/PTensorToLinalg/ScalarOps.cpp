@@ -339,6 +339,18 @@ static Value emitShift(Emitter &e, bool left, Value x, Value y) {
   return e.select(tooFar, saturated, arith::ShRSIOp::create(b, x, amount));
 }
 
+/// x ** y with an unsigned exponent, modulo 2^width like NumPy. math.ipowi
+/// reads its exponent as signed (a set top bit would be a negative power),
+/// so it only gets y >> 1, which is never negative:
+/// x ** y = (x ** (y >> 1)) ** 2 * (y odd ? x : 1).
+static Value emitUnsignedPow(Emitter &e, Value x, Value y) {
+  ImplicitLocOpBuilder &b = e.b;
+  Value half = math::IPowIOp::create(b, x, arith::ShRUIOp::create(b, y, e.cst(1)));
+  Value even = arith::MulIOp::create(b, half, half);
+  Value odd = e.cmpi(CmpIPredicate::ne, e.andi(y, e.cst(1)), e.cst(0));
+  return e.select(odd, arith::MulIOp::create(b, even, x), even);
+}
+
 static Value emitIntegerBinary(Emitter &e, BinaryOpKind kind, Value x,
                                Value y) {
   ImplicitLocOpBuilder &b = e.b;
@@ -355,7 +367,8 @@ static Value emitIntegerBinary(Emitter &e, BinaryOpKind kind, Value x,
   case BinaryOpKind::minimum:
     return u ? Value(arith::MinUIOp::create(b, x, y))
              : Value(arith::MinSIOp::create(b, x, y));
-  case BinaryOpKind::pow: return math::IPowIOp::create(b, x, y);
+  case BinaryOpKind::pow:
+    return u ? emitUnsignedPow(e, x, y) : Value(math::IPowIOp::create(b, x, y));
   case BinaryOpKind::bitwise_and: return e.andi(x, y);
   case BinaryOpKind::bitwise_or: return e.ori(x, y);
   case BinaryOpKind::bitwise_xor: return e.xori(x, y);
