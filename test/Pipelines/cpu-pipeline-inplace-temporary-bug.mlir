@@ -13,6 +13,12 @@
 // on the tensor destination, or using the destination as the generic's init
 // when the value's only use is the write, would.) Expected: no allocation
 // and a single loop nest.
+// Not a one-line fix: views (flip, slices) are lowered to
+// `bufferization.to_tensor ... restrict` of a reinterpret_cast of the source
+// buffer, so One-Shot Bufferize cannot see that `flip(a)` aliases `a`; with
+// the tensor destination it would write `a = flip(a) + b` in place, wrong
+// (cpu-pipeline.mlir @write_flipped_into_source). The write lowering needs
+// to know that no input of the value is a view of the destination first.
 
 // CHECK-LABEL: llvm.func @add_scalar_in_place(
 // CHECK-NOT:     llvm.call @malloc
