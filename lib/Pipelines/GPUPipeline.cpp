@@ -38,7 +38,8 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
   pm.addPass(createConvertPTensorLinalgToGPU(
       ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks,
-                                       options.unroll, options.transposeTile}));
+                                       options.unroll, options.transposeTile,
+                                       options.transposeGroup}));
   pm.addPass(createPTensorLowerDeviceCopies());
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -82,6 +82,8 @@ static void checkLaunchSizes(OptionChecker &check,
     check.reject("unroll", Twine(options.unroll), "1 to 8");
   if (options.transposeTile != 32 && options.transposeTile != 64)
     check.reject("transpose-tile", Twine(options.transposeTile), "32 or 64");
+  if (options.transposeGroup == 0 || options.transposeGroup > 64)
+    check.reject("transpose-group", Twine(options.transposeGroup), "1 to 64");
   if (options.optLevel > 3)
     check.reject("opt-level", Twine(options.optLevel), "0, 1, 2 or 3");
 }

@@ -2,6 +2,10 @@
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa block-size=1025" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIGBLOCK
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa max-blocks=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa opt-level=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa unroll=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNROLL
+// RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-tile=48" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-group=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="transpose-tile=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 
 // Launch sizes outside what CUDA can launch (a zero-thread block, more than
 // 1024 threads, an empty grid) are rejected before the pipeline is built,
@@ -11,6 +15,10 @@
 // BIGBLOCK: error: ptensor-to-nvvm-pipeline option 'block-size' is '1025'; expected 1 to 1024 threads per block
 // GRID: error: ptensor-to-nvvm-pipeline option 'max-blocks' is '0'; expected 1 to 2147483647 blocks
 // OPT: error: ptensor-to-nvvm-pipeline option 'opt-level' is '4'; expected 0, 1, 2 or 3
+// UNROLL: error: ptensor-to-nvvm-pipeline option 'unroll' is '0'; expected 1 to 8
+// TILE: error: ptensor-to-nvvm-pipeline option 'transpose-tile' is '48'; expected 32 or 64
+// GROUP: error: ptensor-to-nvvm-pipeline option 'transpose-group' is '0'; expected 1 to 64
+// PASS: error: convert-ptensor-linalg-to-gpu: expected block-size in [1, 1024], max-blocks, unroll and transpose-group >= 1 and transpose-tile 32 or 64
 
 func.func @device_neg(%a: !ptensor.ptensor<?xf32, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
   %0 = ptensor.elementwise_unary negative %a : (!ptensor.ptensor<?xf32, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0">

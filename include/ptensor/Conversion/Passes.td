@@ -77,11 +77,14 @@ def ConvertPTensorLinalgToGPU
     Option<"maxBlocks", "max-blocks", "unsigned", "65535",
            "Largest grid (bench/RESULTS.md: a grid covering the work beats "
            "one sized to the resident blocks)">,
-    Option<"unroll", "unroll", "unsigned", "2",
+    Option<"unroll", "unroll", "unsigned", "4",
            "16-byte vectors each thread loads before storing (flat path)">,
     Option<"transposeTile", "transpose-tile", "unsigned", "32",
            "Tile edge of the shared-memory path for column-major inputs (32 "
-           "or 64)">
+           "or 64)">,
+    Option<"transposeGroup", "transpose-group", "unsigned", "8",
+           "Tile rows per group in the tiled path's tile order (1: row by "
+           "row)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -87,12 +87,17 @@ struct PTensorToNVVMPipelineOptions
       *this, "unroll",
       llvm::cl::desc("16-byte vectors each thread loads before storing in "
                      "the contiguous path (1 to 8)"),
-      llvm::cl::init(2)};
+      llvm::cl::init(4)};
   PassOptions::Option<unsigned> transposeTile{
       *this, "transpose-tile",
       llvm::cl::desc("Tile edge of the shared-memory path for column-major "
                      "inputs (32 or 64)"),
       llvm::cl::init(32)};
+  PassOptions::Option<unsigned> transposeGroup{
+      *this, "transpose-group",
+      llvm::cl::desc("Tile rows per group in the tiled path's tile order "
+                     "(1 to 64; 1: row by row)"),
+      llvm::cl::init(8)};
 };
 
 /// Checks `options` before anything is built: the kernel format, the chip

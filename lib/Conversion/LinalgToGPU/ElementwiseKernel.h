@@ -12,9 +12,11 @@ struct KernelConfig {
   unsigned blockSize = 128;
   unsigned maxBlocks = 65535;
   /// Vectors each thread loads before storing, in the flat vector path.
-  unsigned unroll = 2;
+  unsigned unroll = 4;
   /// Tile edge of the tiled transpose path (32 or 64).
   unsigned transposeTile = 32;
+  /// Tile rows per group in the tiled path's tile order (1: row by row).
+  unsigned transposeGroup = 8;
 };
 
 /// Replaces an all-parallel `linalg.generic` on memrefs (outputs read and

@@ -47,6 +47,7 @@ struct TiledBody {
   linalg::GenericOp op;
   ValueRange sizes;
   int64_t tile;
+  int64_t group; ///< tile rows per group of the tile order
   /// Per input: whether it is stageable, and (host i1) whether it is
   /// column-major in the two innermost dims (then it is staged).
   SmallVector<bool> stageable;
@@ -87,14 +88,27 @@ struct TiledBody {
     loop.setUnsignedCmp(true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    // Tile coordinates: column tile fastest, then row tile, then batch.
+    // Tile coordinates: batch outermost; within a matrix, tiles go in
+    // groups of `group` tile rows, down the group's rows first, then to the
+    // next tile column (blocks running at the same time then cover a
+    // roughly square region: long contiguous runs in row- and column-major
+    // operands alike).
     Value t = loop.getInductionVar();
-    Value c0 = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, t, tilesC), i32(tile));
-    t = arith::DivUIOp::create(b, loc, t, tilesC);
+    Value perMatrix = arith::MulIOp::create(b, loc, tilesR, tilesC);
+    Value inMatrix = arith::RemUIOp::create(b, loc, t, perMatrix);
+    t = arith::DivUIOp::create(b, loc, t, perMatrix);
+    Value perGroup = arith::MulIOp::create(b, loc, i32(group), tilesC);
+    Value firstRow = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, inMatrix, perGroup), i32(group));
+    Value groupRows = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, tilesR, firstRow), i32(group));
+    Value inGroup = arith::RemUIOp::create(b, loc, inMatrix, perGroup);
     Value r0 = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, t, tilesR), i32(tile));
-    t = arith::DivUIOp::create(b, loc, t, tilesR);
+        b, loc,
+        add(firstRow, arith::RemUIOp::create(b, loc, inGroup, groupRows)),
+        i32(tile));
+    Value c0 = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, inGroup, groupRows), i32(tile));
     SmallVector<Value> ids(n);
     for (int64_t d = static_cast<int64_t>(n) - 3; d >= 0; --d) {
       Value s = toI32(sizes[d]);
@@ -183,7 +197,7 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
                cast<MemRefType>(in->get().getType()).getElementTypeBitWidth() / 8;
   if (bytes > kSharedBytes)
     tile = kWarp;
-  TiledBody body{op, sizes, tile, {}, {}};
+  TiledBody body{op, sizes, tile, config.transposeGroup, {}, {}};
   Value any = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
   SmallVector<Type> sharedTypes;
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
