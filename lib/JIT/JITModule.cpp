@@ -24,10 +24,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cstdlib>
 #include <mutex>
 
 using namespace mlir;
@@ -57,6 +59,26 @@ llvm::ArrayRef<FunctionSignature> JITModule::functions() const {
 }
 
 CodeSource JITModule::codeSource() const { return impl->source; }
+
+/// libptensor_runtime.so for GPU code: $PTENSOR_RUNTIME_LIBRARY, else this
+/// build's copy, else one next to the executable or in its ../lib (a tool
+/// copied to another machine, e.g. the static ptensor-runner).
+static std::string findRuntimeLibrary() {
+  if (const char *env = std::getenv("PTENSOR_RUNTIME_LIBRARY"); env && *env)
+    return env;
+  if (llvm::sys::fs::exists(PTENSOR_RUNTIME_LIBRARY))
+    return PTENSOR_RUNTIME_LIBRARY;
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::StringRef name = llvm::sys::path::filename(PTENSOR_RUNTIME_LIBRARY);
+  for (const char *dir : {".", "../lib"}) {
+    llvm::SmallString<256> candidate(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(candidate, dir, name);
+    llvm::sys::path::remove_dots(candidate, /*remove_dot_dot=*/true);
+    if (llvm::sys::fs::exists(candidate))
+      return std::string(candidate);
+  }
+  return PTENSOR_RUNTIME_LIBRARY; // reported missing by the ExecutionEngine
+}
 
 /// Whether a function of the module takes or returns GPU tensors.
 static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
@@ -191,10 +213,13 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableObjectDump = !cachePath.empty();
   SmallVector<StringRef> sharedLibs;
+  std::string runtimeLibrary;
   if (options.parallel)
     sharedLibs.push_back(PTENSOR_ASYNC_RUNTIME_LIBRARY);
-  if (gpu)
-    sharedLibs.push_back(PTENSOR_RUNTIME_LIBRARY);
+  if (gpu) {
+    runtimeLibrary = findRuntimeLibrary();
+    sharedLibs.push_back(runtimeLibrary);
+  }
   engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)

@@ -1,0 +1,44 @@
+# PTENSOR_STATIC_TOOLS: link against LLVM/MLIR's static component libraries
+# (Debian's llvm-22-dev / libmlir-22-dev ship libLLVM*.a and libMLIR*.a)
+# instead of libMLIR.so / libLLVM.so, so that a tool (ptensor-runner) runs
+# on a machine without LLVM/MLIR. The exported MLIR targets link the LLVM
+# dylib, so they are not used: every archive goes into one link group and the
+# linker takes the members that are referenced. Combine with --gc-sections
+# (the archives are built with -ffunction-sections -fdata-sections).
+file(GLOB _ptensor_mlir_archives "${LLVM_LIBRARY_DIR}/libMLIR*.a")
+# Test dialects/passes are never needed.
+list(FILTER _ptensor_mlir_archives EXCLUDE REGEX "/libMLIR[A-Za-z0-9]*Test[A-Za-z0-9]*\\.a$")
+file(GLOB _ptensor_llvm_archives "${LLVM_LIBRARY_DIR}/libLLVM*.a")
+list(LENGTH _ptensor_mlir_archives _n_mlir)
+list(LENGTH _ptensor_llvm_archives _n_llvm)
+if(_n_mlir EQUAL 0 OR _n_llvm EQUAL 0)
+  message(FATAL_ERROR "PTENSOR_STATIC_TOOLS: no libMLIR*.a / libLLVM*.a in "
+    "${LLVM_LIBRARY_DIR} (install libmlir-22-dev and llvm-22-dev)")
+endif()
+message(STATUS "PTENSOR_STATIC_TOOLS: ${_n_mlir} MLIR and ${_n_llvm} LLVM static libraries")
+
+find_package(Threads REQUIRED)
+# zlib (LLVM's compression support) static when there is a libz.a.
+find_library(PTENSOR_ZLIB_LIBRARY NAMES libz.a z)
+# zstd likewise; Debian has no libzstd.a, so the shared one, only recorded as
+# needed if something that stays after --gc-sections uses it (--as-needed;
+# lld decides after garbage collection).
+find_library(PTENSOR_ZSTD_LIBRARY NAMES libzstd.a zstd libzstd.so.1)
+
+add_library(ptensor_static_llvm INTERFACE)
+target_link_libraries(ptensor_static_llvm INTERFACE
+  "-Wl,--start-group" ${_ptensor_mlir_archives} ${_ptensor_llvm_archives}
+  "-Wl,--end-group")
+if(PTENSOR_ZLIB_LIBRARY)
+  target_link_libraries(ptensor_static_llvm INTERFACE ${PTENSOR_ZLIB_LIBRARY})
+endif()
+if(PTENSOR_ZSTD_LIBRARY)
+  target_link_libraries(ptensor_static_llvm INTERFACE
+    "-Wl,--push-state,--as-needed" ${PTENSOR_ZSTD_LIBRARY} "-Wl,--pop-state")
+endif()
+target_link_libraries(ptensor_static_llvm INTERFACE Threads::Threads
+  ${CMAKE_DL_LIBS} m)
+# Drop the unreferenced functions and data of the archives.
+target_compile_options(ptensor_static_llvm INTERFACE -ffunction-sections -fdata-sections)
+target_link_options(ptensor_static_llvm INTERFACE
+  $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:LINKER:--gc-sections>)
