@@ -93,7 +93,7 @@ pack() {
   set -e
   if [ ! -f "$build/build.ninja" ]; then
     local ld=()
-    command -v ld.lld >/dev/null && ld=(-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld)
+    command -v ld.lld >/dev/null && ld=(-DLLVM_USE_LINKER=lld)
     cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
       -DPTENSOR_STATIC_TOOLS=ON "${ld[@]}"
   fi
