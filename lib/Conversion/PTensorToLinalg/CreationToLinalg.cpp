@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -258,10 +259,29 @@ struct WritePattern : public OpConversionPattern<WriteOp> {
   matchAndRewrite(WriteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(adaptor.getDest().getType());
-    Value dest = bufferization::ToBufferOp::create(
-        rewriter, op.getLoc(),
-        getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
-        adaptor.getDest());
+    MemRefType memrefType =
+        getDynamicStridedMemRefType(type.getShape(), type.getElementType());
+    Value dest;
+    if (auto view = adaptor.getDest().getDefiningOp<StridedViewOp>()) {
+      // A view destination (out= into a transposed or sliced argument) is
+      // written through a memref view of its source's buffer, as before
+      // views were tensors: the write is not a tensor-level write of the
+      // source, which keeps later reads of the source from forcing a copy
+      // that the write would then go to.
+      RankedTensorType sourceType = view.getSource().getType();
+      Value source = bufferization::ToBufferOp::create(
+          rewriter, op.getLoc(),
+          getDynamicStridedMemRefType(sourceType.getShape(),
+                                      sourceType.getElementType()),
+          view.getSource(), /*read_only=*/true);
+      dest = memref::ReinterpretCastOp::create(
+          rewriter, op.getLoc(), memrefType, source,
+          OpFoldResult(view.getOffset()), view.getMixedSizes(),
+          SmallVector<OpFoldResult>(view.getStrides()));
+    } else {
+      dest = bufferization::ToBufferOp::create(rewriter, op.getLoc(),
+                                               memrefType, adaptor.getDest());
+    }
     auto write = bufferization::MaterializeInDestinationOp::create(
         rewriter, op.getLoc(), TypeRange(), adaptor.getValue(), dest);
     write.setRestrict(true);

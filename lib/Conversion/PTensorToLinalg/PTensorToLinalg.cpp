@@ -97,6 +97,8 @@ struct ConvertPTensorToLinalgPass
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<PTensorDialect>();
+    // The lowering of the views (builtin tensors only).
+    target.addLegalOp<StridedViewOp>();
     target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                            cf::ControlFlowDialect, linalg::LinalgDialect,
                            math::MathDialect, memref::MemRefDialect,

@@ -1,10 +1,14 @@
 //===- ViewsToMemRef.cpp - views and broadcasts without copies ------------===//
 //
-// A view reinterprets the source buffer: `bufferization.to_buffer` of the
-// source, `memref.extract_strided_metadata`, a `memref.reinterpret_cast`
-// with the view's offset, sizes and strides (negative for flips and negative
-// steps, zero for broadcast dims), and `bufferization.to_tensor` back. The
-// view is never written, so bufferization never copies it.
+// A view reinterprets the source buffer: the source's strided metadata
+// (`bufferization.to_buffer read_only` + `memref.extract_strided_metadata`)
+// gives the view's offset, sizes and strides (negative for flips and
+// negative steps, zero for broadcast dims), and `ptensor.strided_view` of
+// the source tensor applies them. One-shot bufferization knows the view
+// aliases its source, so it never writes in place into a buffer a live view
+// still reads (e.g. a computed tensor whose tensor.empty CSE shared with
+// another result); the view itself bufferizes to a memref.reinterpret_cast,
+// without a copy.
 //
 // A broadcast whose source sizes are all static becomes a generic with a
 // broadcasting indexing map instead, which elementwise fusion folds into its
@@ -29,7 +33,6 @@ namespace {
 
 /// Offset, sizes and strides (in elements) of a strided view, as values.
 struct StridedView {
-  Value base; ///< the underlying buffer (rank 0)
   Value offset;
   SmallVector<Value> sizes;
   SmallVector<Value> strides;
@@ -61,26 +64,20 @@ static StridedView getStridedView(OpBuilder &b, Location loc, Value tensor) {
   Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
                                                    /*read_only=*/true);
   auto md = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  return StridedView{md.getBaseBuffer(), md.getOffset(),
-                     SmallVector<Value>(md.getSizes()),
+  return StridedView{md.getOffset(), SmallVector<Value>(md.getSizes()),
                      SmallVector<Value>(md.getStrides())};
 }
 
-/// Materializes `view` as a tensor of `type`.
-static Value buildView(OpBuilder &b, Location loc, const StridedView &view,
-                       RankedTensorType type) {
-  // Static sizes of the result type must be attributes, not values.
-  SmallVector<OpFoldResult> sizes;
+/// Materializes `view` of `source` as a tensor of `type`.
+static Value buildView(OpBuilder &b, Location loc, Value source,
+                       const StridedView &view, RankedTensorType type) {
+  // Sizes are operands only for the dynamic dims of the result type.
+  SmallVector<Value> sizes;
   for (auto [size, value] : llvm::zip(type.getShape(), view.sizes))
-    sizes.push_back(ShapedType::isDynamic(size) ? OpFoldResult(value)
-                                                : b.getIndexAttr(size));
-  Value cast = memref::ReinterpretCastOp::create(
-      b, loc,
-      getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
-      view.base, OpFoldResult(view.offset), sizes,
-      SmallVector<OpFoldResult>(view.strides.begin(), view.strides.end()));
-  return bufferization::ToTensorOp::create(b, loc, type, cast,
-                                           /*restrict=*/b.getUnitAttr());
+    if (ShapedType::isDynamic(size))
+      sizes.push_back(value);
+  return StridedViewOp::create(b, loc, type, source, view.offset, sizes,
+                               view.strides);
 }
 
 /// Shared shape of the view patterns: compute the view from the source's
@@ -105,7 +102,8 @@ struct ViewPattern : public OpConversionPattern<OpTy> {
     IndexMath m{rewriter, loc};
     if (failed(transform(op, m, view)))
       return failure();
-    rewriter.replaceOp(op, buildView(rewriter, loc, view, type));
+    rewriter.replaceOp(
+        op, buildView(rewriter, loc, adaptor.getSource(), view, type));
     return success();
   }
 };
@@ -220,7 +218,7 @@ struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
                           formatShape(src.getShape()) + " and " +
                           formatShape(dst.getShape());
     int64_t lead = dst.getRank() - src.getRank();
-    StridedView result{view.base, view.offset, target, {}};
+    StridedView result{view.offset, target, {}};
     for (int64_t i = 0; i < dst.getRank(); ++i) {
       if (i < lead) {
         result.strides.push_back(m.cst(0));

@@ -41,7 +41,7 @@ func.func @rank0_operand(%a: !ptensor.ptensor<?x3xf32>, %b: !ptensor.ptensor<f32
 // CHECK-DAG:   #[[DST:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @static_broadcast_generic(
 // CHECK-SAME:    %[[A:.*]]: tensor<4x1xf32>) -> tensor<2x4x5xf32>
-// CHECK-NOT:     memref.reinterpret_cast
+// CHECK-NOT:     ptensor.strided_view
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x4x5xf32>
 // CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[SRC]], #[[DST]]], iterator_types = ["parallel", "parallel", "parallel"]}
 // CHECK-SAME:      ins(%[[A]] : tensor<4x1xf32>) outs(%[[E]] : tensor<2x4x5xf32>)
@@ -86,9 +86,8 @@ func.func @static_source_dynamic_target(%a: !ptensor.ptensor<1xi64>, %n: index) 
 // CHECK:         %[[S0:.*]] = arith.select %[[IS1]], %{{.*}}, %[[STRIDES]]#0 : index
 // CHECK:         cf.assert %{{.*}}, "ptensor: cannot broadcast shapes [?, 4] and [3, ?, 4]"
 // CHECK:         %[[S1:.*]] = arith.select %{{.*}}, %{{.*}}, %[[STRIDES]]#1 : index
-// CHECK:         %[[V:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [3, %[[N]], 4], strides: [%{{.*}}, %[[S0]], %[[S1]]]
-// CHECK-SAME:      : memref<f32> to memref<3x?x4xf32, strided<[?, ?, ?], offset: ?>>
-// CHECK:         %[[T:.*]] = bufferization.to_tensor %[[V]] restrict : memref<3x?x4xf32, strided<[?, ?, ?], offset: ?>> to tensor<3x?x4xf32>
+// CHECK:         %[[T:.*]] = ptensor.strided_view %[[A]] to offset: %[[OFF]], sizes: [%[[N]]], strides: [%{{.*}}, %[[S0]], %[[S1]]]
+// CHECK-SAME:      : tensor<?x4xf32> to tensor<3x?x4xf32>
 // CHECK-NOT:     linalg.generic
 // CHECK:         return %[[T]]
 func.func @dynamic_broadcast_view(%a: !ptensor.ptensor<?x4xf32>, %n: index) -> !ptensor.ptensor<3x?x4xf32> {
@@ -102,9 +101,9 @@ func.func @dynamic_broadcast_view(%a: !ptensor.ptensor<?x4xf32>, %n: index) -> !
 // generic reading both with identity maps.
 // CHECK-LABEL: func.func @dynamic_after_broadcast_pass(
 // CHECK:         cf.assert %{{.*}}, "ptensor: cannot broadcast shapes [?] and [?]"
-// CHECK:         %[[VA:.*]] = bufferization.to_tensor
+// CHECK:         %[[VA:.*]] = ptensor.strided_view
 // CHECK:         cf.assert %{{.*}}, "ptensor: cannot broadcast shapes [?] and [?]"
-// CHECK:         %[[VB:.*]] = bufferization.to_tensor
+// CHECK:         %[[VB:.*]] = ptensor.strided_view
 // CHECK:         linalg.generic {{.*}} ins(%[[VA]], %[[VB]] : tensor<?xf32>, tensor<?xf32>)
 func.func @dynamic_after_broadcast_pass(%a: !ptensor.ptensor<?xf32>, %b: !ptensor.ptensor<?xf32>, %n: index) -> !ptensor.ptensor<?xf32> {
   %ba = ptensor.broadcast %a to (%n) : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>

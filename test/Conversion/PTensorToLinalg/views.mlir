@@ -1,17 +1,18 @@
 // RUN: ptensor-opt %s -split-input-file --convert-ptensor-to-linalg | FileCheck %s
 
-// Views never copy: bufferization.to_buffer (read_only) of the source,
-// memref.extract_strided_metadata, a memref.reinterpret_cast with the view's
-// offset, sizes and strides, and bufferization.to_tensor back.
+// Views never copy: bufferization.to_buffer (read_only) of the source and
+// memref.extract_strided_metadata give the source's layout, and
+// ptensor.strided_view of the source tensor applies the view's offset, sizes
+// (dynamic ones) and strides; bufferization sees it as an alias of the
+// source and lowers it to a memref.reinterpret_cast.
 
 // permute_dims permutes sizes and strides; the offset is kept.
 // CHECK-LABEL: func.func @permute(
 // CHECK-SAME:    %[[A:.*]]: tensor<4x?x8xf32>) -> tensor<8x4x?xf32>
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<4x?x8xf32> to memref<4x?x8xf32, strided<[?, ?, ?], offset: ?>>
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:3, %[[ST:.*]]:3 = memref.extract_strided_metadata %[[BUF]]
-// CHECK:         %[[V:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [8, 4, %[[SZ]]#1], strides: [%[[ST]]#2, %[[ST]]#0, %[[ST]]#1]
-// CHECK-SAME:      : memref<f32> to memref<8x4x?xf32, strided<[?, ?, ?], offset: ?>>
-// CHECK:         %[[T:.*]] = bufferization.to_tensor %[[V]] restrict : memref<8x4x?xf32, strided<[?, ?, ?], offset: ?>> to tensor<8x4x?xf32>
+// CHECK:         %[[T:.*]] = ptensor.strided_view %[[A]] to offset: %[[OFF]], sizes: [%[[SZ]]#1], strides: [%[[ST]]#2, %[[ST]]#0, %[[ST]]#1]
+// CHECK-SAME:      : tensor<4x?x8xf32> to tensor<8x4x?xf32>
 // CHECK-NOT:     linalg.
 // CHECK-NOT:     memref.copy
 // CHECK:         return %[[T]]
@@ -34,7 +35,7 @@ func.func @permute(%a: !ptensor.ptensor<4x?x8xf32>) -> !ptensor.ptensor<8x4x?xf3
 // CHECK:         %[[SHIFT:.*]] = arith.muli %[[CLAMP]], %[[ST]]#1 : index
 // CHECK:         %[[NOFF:.*]] = arith.addi %[[OFF]], %[[SHIFT]] : index
 // CHECK:         %[[NST:.*]] = arith.muli %[[ST]]#1, %{{.*}} : index
-// CHECK:         memref.reinterpret_cast %[[BASE]] to offset: [%[[NOFF]]], sizes: [4, %[[SZ]]#1], strides: [%[[ST]]#0, %[[NST]]]
+// CHECK:         ptensor.strided_view %[[A]] to offset: %[[NOFF]], sizes: [%[[SZ]]#1], strides: [%[[ST]]#0, %[[NST]]]
 func.func @flip_last(%a: !ptensor.ptensor<4x?xf32>) -> !ptensor.ptensor<4x?xf32> {
   %0 = ptensor.flip %a [-1] : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<4x?xf32>
   return %0 : !ptensor.ptensor<4x?xf32>
@@ -51,7 +52,8 @@ func.func @flip_last(%a: !ptensor.ptensor<4x?xf32>) -> !ptensor.ptensor<4x?xf32>
 // CHECK:         %[[S1:.*]] = arith.muli %{{.*}}, %[[ST]]#1 : index
 // CHECK:         %[[O1:.*]] = arith.addi %[[O0]], %[[S1]] : index
 // CHECK:         %[[N1:.*]] = arith.muli %[[ST]]#1, %{{.*}} : index
-// CHECK:         memref.reinterpret_cast %[[BASE]] to offset: [%[[O1]]], sizes: [3, 5], strides: [%[[N0]], %[[N1]]]
+// CHECK:         ptensor.strided_view %{{.*}} to offset: %[[O1]], sizes: [], strides: [%[[N0]], %[[N1]]]
+// CHECK-SAME:      : tensor<3x5xi16> to tensor<3x5xi16>
 func.func @flip_both(%a: !ptensor.ptensor<3x5xi16>) -> !ptensor.ptensor<3x5xi16> {
   %0 = ptensor.flip %a [0, 1] : !ptensor.ptensor<3x5xi16> -> !ptensor.ptensor<3x5xi16>
   return %0 : !ptensor.ptensor<3x5xi16>
@@ -77,8 +79,8 @@ func.func @flip_both(%a: !ptensor.ptensor<3x5xi16>) -> !ptensor.ptensor<3x5xi16>
 // CHECK:         %[[O1:.*]] = arith.addi %[[O0]], %[[D1]] : index
 // CHECK:         %[[C2:.*]] = arith.constant 2 : index
 // CHECK:         %[[N1:.*]] = arith.muli %[[ST]]#1, %[[C2]] : index
-// CHECK:         memref.reinterpret_cast %[[BASE]] to offset: [%[[O1]]], sizes: [2, 3], strides: [%[[N0]], %[[N1]]]
-// CHECK-SAME:      to memref<2x3xf32, strided<[?, ?], offset: ?>>
+// CHECK:         ptensor.strided_view %{{.*}} to offset: %[[O1]], sizes: [], strides: [%[[N0]], %[[N1]]]
+// CHECK-SAME:      : tensor<4x?xf32> to tensor<2x3xf32>
 func.func @slice_with_steps(%a: !ptensor.ptensor<4x?xf32>) -> !ptensor.ptensor<2x3xf32> {
   %0 = ptensor.extract_slice %a [3, 1] [2, 3] [-2, 2] : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<2x3xf32>
   return %0 : !ptensor.ptensor<2x3xf32>
@@ -89,7 +91,7 @@ func.func @slice_with_steps(%a: !ptensor.ptensor<4x?xf32>) -> !ptensor.ptensor<2
 // Static source sizes need no run-time check.
 // CHECK-LABEL: func.func @slice_static_unchecked(
 // CHECK-NOT:     cf.assert
-// CHECK:         memref.reinterpret_cast
+// CHECK:         ptensor.strided_view
 func.func @slice_static_unchecked(%a: !ptensor.ptensor<8xf32>) -> !ptensor.ptensor<4xf32> {
   %0 = ptensor.extract_slice %a [7] [4] [-2] : !ptensor.ptensor<8xf32> -> !ptensor.ptensor<4xf32>
   return %0 : !ptensor.ptensor<4xf32>
@@ -101,11 +103,11 @@ func.func @slice_static_unchecked(%a: !ptensor.ptensor<8xf32>) -> !ptensor.ptens
 // CHECK-LABEL: func.func @expand_and_squeeze(
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
-// CHECK:         memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [4, 1, %[[SZ]]#1], strides: [%[[ST]]#0, %[[C0]], %[[ST]]#1]
-// CHECK-SAME:      to memref<4x1x?xf32, strided<[?, ?, ?], offset: ?>>
+// CHECK:         ptensor.strided_view %{{.*}} to offset: %[[OFF]], sizes: [%[[SZ]]#1], strides: [%[[ST]]#0, %[[C0]], %[[ST]]#1]
+// CHECK-SAME:      : tensor<4x?xf32> to tensor<4x1x?xf32>
 // CHECK:         %[[BASE2:.*]], %[[OFF2:.*]], %[[SZ2:.*]]:3, %[[ST2:.*]]:3 = memref.extract_strided_metadata
-// CHECK:         memref.reinterpret_cast %[[BASE2]] to offset: [%[[OFF2]]], sizes: [5], strides: [%[[ST2]]#1]
-// CHECK-SAME:      : memref<i8> to memref<5xi8, strided<[?], offset: ?>>
+// CHECK:         ptensor.strided_view %{{.*}} to offset: %[[OFF2]], sizes: [], strides: [%[[ST2]]#1]
+// CHECK-SAME:      : tensor<1x5x1xi8> to tensor<5xi8>
 func.func @expand_and_squeeze(%a: !ptensor.ptensor<4x?xf32>, %s: !ptensor.ptensor<1x5x1xi8>) -> (!ptensor.ptensor<4x1x?xf32>, !ptensor.ptensor<5xi8>) {
   %0 = ptensor.expand_dims %a 1 : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<4x1x?xf32>
   %1 = ptensor.squeeze %s [0, -1] : !ptensor.ptensor<1x5x1xi8> -> !ptensor.ptensor<5xi8>
@@ -117,7 +119,7 @@ func.func @expand_and_squeeze(%a: !ptensor.ptensor<4x?xf32>, %s: !ptensor.ptenso
 // A negative expand_dims axis counts from the end of the result.
 // CHECK-LABEL: func.func @expand_negative_axis(
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
-// CHECK:         memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [2, 3, 1], strides: [%[[ST]]#0, %[[ST]]#1, %{{.*}}]
+// CHECK:         ptensor.strided_view %{{.*}} to offset: %[[OFF]], sizes: [], strides: [%[[ST]]#0, %[[ST]]#1, %{{.*}}]
 func.func @expand_negative_axis(%a: !ptensor.ptensor<2x3xf32>) -> !ptensor.ptensor<2x3x1xf32> {
   %0 = ptensor.expand_dims %a -1 : !ptensor.ptensor<2x3xf32> -> !ptensor.ptensor<2x3x1xf32>
   return %0 : !ptensor.ptensor<2x3x1xf32>
@@ -127,7 +129,7 @@ func.func @expand_negative_axis(%a: !ptensor.ptensor<2x3xf32>) -> !ptensor.ptens
 
 // A view feeding an elementwise op: the generic reads the view's tensor.
 // CHECK-LABEL: func.func @view_then_compute(
-// CHECK:         %[[V:.*]] = bufferization.to_tensor %{{.*}} restrict
+// CHECK:         %[[V:.*]] = ptensor.strided_view
 // CHECK:         linalg.generic {{.*}} ins(%[[V]] : tensor<3x2xf32>)
 func.func @view_then_compute(%a: !ptensor.ptensor<2x3xf32>) -> !ptensor.ptensor<3x2xf32> {
   %t = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<2x3xf32> -> !ptensor.ptensor<3x2xf32>

@@ -30,3 +30,23 @@ func.func @write_out_arg(%a: !ptensor.ptensor<2x3xui16>, %out: !ptensor.ptensor<
   ptensor.write %n into %out : !ptensor.ptensor<2x3xui16>
   return
 }
+
+// -----
+
+// Into a view of an argument (out= into a transposed array): a memref view
+// of the argument's buffer with the view's offset and strides, written in
+// place; the view's tensor is not written.
+// CHECK-LABEL: func.func @write_into_view(
+// CHECK-SAME:    %[[A:.*]]: tensor<5x6xf32>, %[[B:.*]]: tensor<6x5xf32>)
+// CHECK:         %[[MD:.*]] = bufferization.to_buffer %[[A]] read_only
+// CHECK:         %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[MD]]
+// CHECK:         %[[SUM:.*]] = linalg.generic
+// CHECK:         %[[SRC:.*]] = bufferization.to_buffer %[[A]] read_only
+// CHECK:         %[[DST:.*]] = memref.reinterpret_cast %[[SRC]] to offset: [%[[OFF]]], sizes: [6, 5], strides: [%[[ST]]#1, %[[ST]]#0]
+// CHECK:         bufferization.materialize_in_destination %[[SUM]] in restrict writable %[[DST]] : (tensor<6x5xf32>, memref<6x5xf32, strided<[?, ?], offset: ?>>) -> ()
+func.func @write_into_view(%a: !ptensor.ptensor<5x6xf32>, %b: !ptensor.ptensor<6x5xf32>) {
+  %at = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<5x6xf32> -> !ptensor.ptensor<6x5xf32>
+  %s = ptensor.elementwise_binary add %b, %b : (!ptensor.ptensor<6x5xf32>, !ptensor.ptensor<6x5xf32>) -> !ptensor.ptensor<6x5xf32>
+  ptensor.write %s into %at : !ptensor.ptensor<6x5xf32>
+  return
+}

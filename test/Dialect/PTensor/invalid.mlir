@@ -571,3 +571,27 @@ func.func @squeeze_dynamic(%a: !ptensor.ptensor<?x3xf32>) {
   %0 = ptensor.squeeze %a [0] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<3xf32>
   return
 }
+
+// -----
+
+func.func @strided_view_element_type(%t: tensor<4xf32>, %o: index, %s: index) {
+  // expected-error @below {{'ptensor.strided_view' op expected the source element type 'f32', found 'f64'}}
+  %0 = ptensor.strided_view %t to offset: %o, sizes: [], strides: [%s] : tensor<4xf32> to tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @strided_view_strides(%t: tensor<4xf32>, %o: index, %s: index) {
+  // expected-error @below {{'ptensor.strided_view' op expected 2 strides (the result rank), found 1}}
+  %0 = ptensor.strided_view %t to offset: %o, sizes: [], strides: [%s] : tensor<4xf32> to tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @strided_view_sizes(%t: tensor<4xf32>, %o: index, %s: index) {
+  // expected-error @below {{'ptensor.strided_view' op expected 1 sizes (the dynamic result dimensions), found 0}}
+  %0 = ptensor.strided_view %t to offset: %o, sizes: [], strides: [%s] : tensor<4xf32> to tensor<?xf32>
+  return
+}

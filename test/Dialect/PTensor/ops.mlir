@@ -356,3 +356,13 @@ func.func @views(%a: !ptensor.ptensor<4x?x8xf32, device = "cuda">,
   %7 = ptensor.squeeze %s [0, -1] : !ptensor.ptensor<1x5x1xi8> -> !ptensor.ptensor<5xi8>
   return
 }
+
+// The lowering-internal view on builtin tensors.
+// CHECK-LABEL: func.func @strided_view(
+func.func @strided_view(%t: tensor<4x?xf32>, %o: index, %n: index, %s0: index, %s1: index) {
+  // CHECK: ptensor.strided_view %{{.*}} to offset: %{{.*}}, sizes: [%{{.*}}], strides: [%{{.*}}, %{{.*}}] : tensor<4x?xf32> to tensor<?x4xf32>
+  %0 = ptensor.strided_view %t to offset: %o, sizes: [%n], strides: [%s1, %s0] : tensor<4x?xf32> to tensor<?x4xf32>
+  // CHECK: ptensor.strided_view %{{.*}} to offset: %{{.*}}, sizes: [], strides: [] : tensor<4x?xf32> to tensor<f32>
+  %1 = ptensor.strided_view %t to offset: %o, sizes: [], strides: [] : tensor<4x?xf32> to tensor<f32>
+  return
+}

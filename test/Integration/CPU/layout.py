@@ -52,13 +52,8 @@ b = fn.arg(TType([None, None], "f32"), vals("f32", 6, 5))
 c = fn.arg(TType([3, 4, 5], "i16"), vals("i16", 3, 4, 5))
 at = fn.permute_dims(a, [1, 0])
 fn.ret(fn.binary("add", at, b), fn.binary("multiply", at, at),
-       fn.binary("subtract", fn.flip(c, [2]), c), fn.unary("negative", fn.flip(c, [0, 1])))
-suite.check(fn)
-# Alone: next to multiply(at, at) above, the add shares an output buffer with
-# it (a known bufferization bug of permuted views of computed tensors).
-fn = Func("flip_flip")
-a = fn.arg(TType([5, 6], "f32"), vals("f32", 5, 6))
-fn.ret(fn.binary("add", fn.flip(fn.flip(a, [0]), [0]), a))
+       fn.binary("subtract", fn.flip(c, [2]), c), fn.unary("negative", fn.flip(c, [0, 1])),
+       fn.binary("add", fn.flip(fn.flip(a, [0]), [0]), a))
 suite.check(fn)
 
 # Slices: whole rows at an offset (row-major: fast path through the view's

@@ -10,6 +10,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Type constraints
@@ -496,6 +497,47 @@ def PTensor_SqueezeOp : PTensor_ViewOp<"squeeze"> {
   let assemblyFormat = [{
     $source $axes attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering-internal ops on builtin tensors
+//===----------------------------------------------------------------------===//
+
+def PTensor_StridedViewOp : PTensor_Op<"strided_view", [
+    Pure, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<BufferizableOpInterface, [
+      "bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+      "getAliasingValues", "bufferize", "getBufferType"]>]> {
+  let summary = "a builtin tensor viewed with explicit offset and strides";
+  let description = [{
+    The lowering of the ptensor views (convert-ptensor-to-linalg): the
+    result reads the buffer of `source` (its base, as
+    `memref.reinterpret_cast` does) with the given offset and strides, in
+    elements, which may be zero or negative. `sizes` has one value per
+    dynamic result dimension and `strides` one per result dimension.
+
+    One-shot bufferization sees the result as an alias of `source` (like
+    `tensor.extract_slice`), so it never writes in place into a buffer that
+    a live view still reads; the op bufferizes to a
+    `memref.reinterpret_cast` of the source's buffer, without a copy.
+
+    ```mlir
+    %v = ptensor.strided_view %t to offset: %o, sizes: [], strides: [%s1, %s0]
+        : tensor<5x6xf32> to tensor<6x5xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, Index:$offset,
+                       Variadic<Index>:$sizes, Variadic<Index>:$strides);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `to` `offset` `` `:` $offset `,` `sizes` `` `:` `[` $sizes `]` `,`
+    `strides` `` `:` `[` $strides `]` attr-dict `:` type($source) `to` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// One size per result dimension: static ones as attributes.
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSizes();
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // PTENSOR_OPS_TD
