@@ -96,19 +96,12 @@ struct IndexedKernelBody {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     // Split the linear index, innermost dimension fastest.
-    SmallVector<Value> ids(sizes.size());
     Value lin = loop.getInductionVar();
     if (width > 1)
       lin = arith::MulIOp::create(
           b, loc, lin,
           arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, width)));
-    Value rem = lin;
-    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-      Value s = toIt(sizes[d]);
-      ids[d] = toIndex(d == 0 ? rem : Value(arith::RemUIOp::create(b, loc, rem, s)));
-      if (d > 0)
-        rem = arith::DivUIOp::create(b, loc, rem, s);
-    }
+    SmallVector<Value> ids = delinearize(b, loc, lin, sizes);
     if (width == 1) {
       SmallVector<Value> results = emitElement(b, loc, op, ids);
       for (auto [v, out] : llvm::zip(results, op.getDpsInits()))

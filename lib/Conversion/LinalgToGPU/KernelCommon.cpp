@@ -67,6 +67,24 @@ SmallVector<Value> mlir::ptensor::emitElement(OpBuilder &b, Location loc,
   return inlineBody(b, op, inputs, ids);
 }
 
+SmallVector<Value> mlir::ptensor::delinearize(OpBuilder &b, Location loc,
+                                             Value lin, ValueRange sizes) {
+  Type it = lin.getType();
+  auto cast = [&](Type to, Value v) -> Value {
+    return v.getType() == to ? v : arith::IndexCastUIOp::create(b, loc, to, v);
+  };
+  SmallVector<Value> ids(sizes.size());
+  Value rem = lin;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    Value s = cast(it, sizes[d]);
+    ids[d] = cast(b.getIndexType(),
+                  d == 0 ? rem : Value(arith::RemUIOp::create(b, loc, rem, s)));
+    if (d > 0)
+      rem = arith::DivUIOp::create(b, loc, rem, s);
+  }
+  return ids;
+}
+
 GuardedView mlir::ptensor::flatView(OpBuilder &b, Location loc, Value memref,
                                     Value count, int64_t align) {
   auto type = cast<MemRefType>(memref.getType());

@@ -34,6 +34,11 @@ Value loadThroughMap(OpBuilder &b, Location loc, linalg::GenericOp op,
 SmallVector<Value> emitElement(OpBuilder &b, Location loc, linalg::GenericOp op,
                                ValueRange ids, ArrayRef<Value> preloaded = {});
 
+/// Splits the linear index `lin` (i32 or index) over `sizes` (index),
+/// innermost fastest, in `lin`'s type; returns the indices as index values.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value lin,
+                               ValueRange sizes);
+
 /// A run-time test and the view it guards.
 struct GuardedView {
   Value ok;   ///< i1: the view is valid

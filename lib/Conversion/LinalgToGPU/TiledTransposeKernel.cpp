@@ -109,13 +109,8 @@ struct TiledBody {
         i32(tile));
     Value c0 = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, inGroup, groupRows), i32(tile));
-    SmallVector<Value> ids(n);
-    for (int64_t d = static_cast<int64_t>(n) - 3; d >= 0; --d) {
-      Value s = toI32(sizes[d]);
-      ids[d] = toIndex(d == 0 ? t : Value(arith::RemUIOp::create(b, loc, t, s)));
-      if (d > 0)
-        t = arith::DivUIOp::create(b, loc, t, s);
-    }
+    SmallVector<Value> ids = delinearize(b, loc, t, sizes.drop_back(2));
+    ids.resize(n);
     // Iteration indices of tile element (row, col), clamped into the
     // tensor: edge tiles read valid (repeated) elements and skip the store.
     auto tileIds = [&](Value row, Value col) {
