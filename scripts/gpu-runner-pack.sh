@@ -146,7 +146,9 @@ run() {
     log="$tmp/out/$name.log"
     if ! "$tmp/ptensor-runner" "$pack_dir/cases.mlir" -e "$fn" "${args[@]}" \
          --output-dir "$tmp/out/$name" --report-latency > "$log" 2>&1; then
-      echo "FAIL $name: ptensor-runner failed: $(grep -m1 -i error "$log" || tail -1 "$log")"
+      echo "FAIL $name: ptensor-runner failed; its output ends with:"
+      tail -n 8 "$log" | sed 's/^/    /'
+      [ -n "${OUT:-}" ] && cp "$log" "$OUT/"
       failed=$((failed + 1)); continue
     fi
     if python3 - "$tmp/out/$name/out0.npy" "$pack_dir/expected/$name.npy" <<'EOF'

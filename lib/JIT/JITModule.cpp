@@ -40,6 +40,10 @@ struct JITModule::Impl {
   std::vector<FunctionSignature> signatures;
   llvm::StringMap<void (*)(void **)> entryPoints;
   std::unique_ptr<ExecutionEngine> engine; ///< when compiled here
+  /// Runs the engine's global constructors (for GPU modules: loading the
+  /// embedded cubins through libptensor_runtime) before the first call, not
+  /// at compile time, so that compiling needs no GPU.
+  std::once_flag initialized;
   std::unique_ptr<llvm::orc::LLJIT> lljit; ///< when loaded from the cache
   CodeSource source = CodeSource::Compiled;
 };
@@ -259,6 +263,8 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
   }
   if (llvm::Error e = checkArguments(*sig, args))
     return e;
+  if (impl->engine)
+    std::call_once(impl->initialized, [&] { impl->engine->initialize(); });
   PackedCall call(*sig, args);
   impl->entryPoints.lookup(name)(call.pointers());
   call.takeResults(*sig, args, results);

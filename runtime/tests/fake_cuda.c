@@ -4,12 +4,14 @@
  * lets bench/host_overhead measure the runtime's own host work per call
  * (everything but the real driver's) on a machine without a GPU:
  *
- *   cc -O2 -shared -fPIC -o fake_cuda.so bench/fake_cuda.c
+ *   cc -O2 -shared -fPIC -o fake_cuda.so runtime/tests/fake_cuda.c
  *   PTENSOR_CUDA_DRIVER_LIBRARY=$PWD/fake_cuda.so host_overhead ... --no-check
  *
  * Like the real driver, a thread starts with no current context. Only the
  * functions libptensor_runtime resolves are provided; results are never
- * computed, so correctness checks must be skipped.
+ * computed, so correctness checks must be skipped. The build makes it as
+ * libptensor_fake_cuda.so for tests that run GPU modules' host side here
+ * (test/Integration/GPU/runner-fake-driver.mlir): memory copies are real.
  */
 #include <stddef.h>
 #include <stdint.h>
