@@ -139,9 +139,52 @@ struct TiledBody {
             ValueRange{toIndex(pos.first), toIndex(pos.second)});
     }
     gpu::BarrierOp::create(b, loc);
-    // Compute: element (across, along) of the tile, so that consecutive
-    // threads store consecutive output elements.
-    for (auto [along, across] : positions) {
+    // Compute element (across, along) of the tile, so that consecutive
+    // threads store consecutive output elements. Every load of the thread
+    // is issued before the first use (indices are clamped, so loads need
+    // no bounds test): all of them are in flight at once.
+    SmallVector<SmallVector<Value>> elementIds;
+    for (auto [along, across] : positions)
+      elementIds.push_back(tileIds(across, along));
+    // preloaded[p][i]: input i of position p (null for scalar inputs).
+    SmallVector<SmallVector<Value>> preloaded(
+        positions.size(), SmallVector<Value>(stageable.size()));
+    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+      if (!isa<MemRefType>(in->get().getType()))
+        continue;
+      auto loadAll = [&] {
+        SmallVector<Value> values;
+        for (ArrayRef<Value> e : elementIds)
+          values.push_back(loadThroughMap(b, loc, op, in, e));
+        return values;
+      };
+      SmallVector<Value> values;
+      if (stageable[i]) {
+        // Warp-uniform choice: the staged tile, or the input itself.
+        Type element = getElementTypeOrSelf(in->get().getType());
+        auto pick = scf::IfOp::create(
+            b, loc, SmallVector<Type>(positions.size(), element),
+            columnMajor[i], true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(pick.thenBlock());
+        SmallVector<Value> fromShared;
+        for (auto [along, across] : positions)
+          fromShared.push_back(memref::LoadOp::create(
+              b, loc, shared[i], ValueRange{toIndex(across), toIndex(along)}));
+        scf::YieldOp::create(b, loc, fromShared);
+        b.setInsertionPointToStart(pick.elseBlock());
+        scf::YieldOp::create(b, loc, loadAll());
+        llvm::append_range(values, pick.getResults());
+      } else {
+        values = loadAll();
+      }
+      for (auto [p, v] : llvm::enumerate(values))
+        preloaded[p][i] = v;
+    }
+    for (auto [p, pos] : llvm::enumerate(positions)) {
+      auto [along, across] = pos;
+      SmallVector<Value> results =
+          emitElement(b, loc, op, elementIds[p], preloaded[p]);
       Value inside = arith::AndIOp::create(
           b, loc,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -151,27 +194,8 @@ struct TiledBody {
       auto ifIn = scf::IfOp::create(b, loc, inside, false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifIn.thenBlock());
-      SmallVector<Value> e = tileIds(across, along);
-      SmallVector<Value> preloaded(stageable.size());
-      for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
-        if (!stageable[i])
-          continue;
-        Type element = getElementTypeOrSelf(in->get().getType());
-        auto pick = scf::IfOp::create(b, loc, TypeRange{element},
-                                      columnMajor[i], true);
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(pick.thenBlock());
-        scf::YieldOp::create(
-            b, loc,
-            Value(memref::LoadOp::create(
-                b, loc, shared[i], ValueRange{toIndex(across), toIndex(along)})));
-        b.setInsertionPointToStart(pick.elseBlock());
-        scf::YieldOp::create(b, loc, loadThroughMap(b, loc, op, in, e));
-        preloaded[i] = pick.getResult(0);
-      }
-      for (auto [v, out] :
-           llvm::zip(emitElement(b, loc, op, e, preloaded), op.getDpsInits()))
-        memref::StoreOp::create(b, loc, v, out, e);
+      for (auto [v, out] : llvm::zip(results, op.getDpsInits()))
+        memref::StoreOp::create(b, loc, v, out, elementIds[p]);
     }
     // The next tile overwrites shared memory.
     gpu::BarrierOp::create(b, loc);

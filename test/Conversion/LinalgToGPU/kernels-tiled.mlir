@@ -43,19 +43,26 @@
 // CHECK-COUNT-3:         memref.store %{{.*}}, %[[TA]]
 // CHECK:               }
 // CHECK:               gpu.barrier
-// Computing element (across, along): from shared memory when %a was
-// staged, else directly; %b read directly; stores only inside the tensor.
+// Computing element (across, along): all loads first, from shared memory
+// when %a was staged, else directly (one warp-uniform branch for the four
+// positions); %b read directly; then the sums, each stored only inside the
+// tensor.
+// CHECK:               %[[X:.*]]:4 = scf.if %[[COLMAJOR]] -> (f32, f32, f32, f32) {
+// CHECK:                 memref.load %[[TA]][%{{.*}}, %{{.*}}]
+// CHECK-COUNT-3:         memref.load %[[TA]]
+// CHECK:                 scf.yield
+// CHECK:               } else {
+// CHECK:                 memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
+// CHECK-COUNT-3:         memref.load %[[A]]
+// CHECK:                 scf.yield
+// CHECK:               }
+// CHECK:               %[[Y:.*]] = memref.load %[[B]][%{{.*}}]
+// CHECK-COUNT-3:       memref.load %[[B]]
+// CHECK-NOT:           memref.load
+// CHECK:               %[[S:.*]] = arith.addf %[[X]]#0, %[[Y]] : f32
 // CHECK:               scf.if %{{.*}} {
-// CHECK:                 %[[X:.*]] = scf.if %[[COLMAJOR]] -> (f32) {
-// CHECK:                   %[[SX:.*]] = memref.load %[[TA]][%{{.*}}, %{{.*}}]
-// CHECK:                   scf.yield %[[SX]] : f32
-// CHECK:                 } else {
-// CHECK:                   %[[DX:.*]] = memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
-// CHECK:                   scf.yield %[[DX]] : f32
-// CHECK:                 }
-// CHECK:                 %[[Y:.*]] = memref.load %[[B]][%{{.*}}]
-// CHECK:                 %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
 // CHECK:                 memref.store %[[S]], %[[OUT]][%[[BATCH]], %{{.*}}, %{{.*}}]
+// CHECK:               }
 // CHECK-COUNT-3:       memref.store %{{.*}}, %[[OUT]]
 // CHECK:               gpu.barrier
 // CHECK:             }
