@@ -251,51 +251,11 @@ struct DimPattern : public OpConversionPattern<DimOp> {
   }
 };
 
-/// out= / in-place: materializes the value in the destination's buffer
-/// (which keeps its own strides).
-struct WritePattern : public OpConversionPattern<WriteOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(WriteOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(adaptor.getDest().getType());
-    MemRefType memrefType =
-        getDynamicStridedMemRefType(type.getShape(), type.getElementType());
-    Value dest;
-    if (auto view = adaptor.getDest().getDefiningOp<StridedViewOp>()) {
-      // A view destination (out= into a transposed or sliced argument) is
-      // written through a memref view of its source's buffer, as before
-      // views were tensors: the write is not a tensor-level write of the
-      // source, which keeps later reads of the source from forcing a copy
-      // that the write would then go to.
-      RankedTensorType sourceType = view.getSource().getType();
-      Value source = bufferization::ToBufferOp::create(
-          rewriter, op.getLoc(),
-          getDynamicStridedMemRefType(sourceType.getShape(),
-                                      sourceType.getElementType()),
-          view.getSource(), /*read_only=*/true);
-      dest = memref::ReinterpretCastOp::create(
-          rewriter, op.getLoc(), memrefType, source,
-          OpFoldResult(view.getOffset()), view.getMixedSizes(),
-          SmallVector<OpFoldResult>(view.getStrides()));
-    } else {
-      dest = bufferization::ToBufferOp::create(rewriter, op.getLoc(),
-                                               memrefType, adaptor.getDest());
-    }
-    auto write = bufferization::MaterializeInDestinationOp::create(
-        rewriter, op.getLoc(), TypeRange(), adaptor.getValue(), dest);
-    write.setRestrict(true);
-    write.setWritable(true);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 } // namespace
 
 void mlir::ptensor::populateCreationToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<CreatePattern, ArangePattern, LinspacePattern, FromRankedPattern,
-               ToRankedPattern, CopyPattern, DimPattern, WritePattern>(converter,
-                                                          patterns.getContext());
+               ToRankedPattern, CopyPattern, DimPattern>(converter,
+                                                            patterns.getContext());
 }

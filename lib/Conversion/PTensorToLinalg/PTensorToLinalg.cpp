@@ -43,6 +43,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateElementwiseToLinalgPatterns(converter, patterns);
   populateCreationToLinalgPatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
+  populateWriteToLinalgPatterns(converter, patterns);
 }
 
 namespace {
@@ -93,12 +94,14 @@ struct ConvertPTensorToLinalgPass
     MLIRContext *ctx = &getContext();
     if (!deviceCopies && failed(checkNoDeviceCopies()))
       return signalPassFailure();
+    if (failed(prepareWrites(getOperation())))
+      return signalPassFailure();
     markDeviceFunctions();
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<PTensorDialect>();
-    // The lowering of the views (builtin tensors only).
-    target.addLegalOp<StridedViewOp>();
+    // The lowering of the views and writes (builtin tensors only).
+    target.addLegalOp<StridedViewOp, StridedWriteOp>();
     target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                            cf::ControlFlowDialect, linalg::LinalgDialect,
                            math::MathDialect, memref::MemRefDialect,
@@ -118,9 +121,18 @@ struct ConvertPTensorToLinalgPass
                                                                   converter);
     populateCallOpTypeConversionPattern(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
+    // Writes already in the input are not this pass's to order.
+    DenseSet<Operation *> existing;
+    getOperation().walk([&](StridedWriteOp op) { existing.insert(op); });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    SmallVector<StridedWriteOp> writes;
+    getOperation().walk([&](StridedWriteOp op) {
+      if (!existing.contains(op))
+        writes.push_back(op);
+    });
+    orderReadsAfterWrites(writes);
   }
 };
 } // namespace

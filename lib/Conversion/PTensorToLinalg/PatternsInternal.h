@@ -21,6 +21,19 @@ void populateCreationToLinalgPatterns(const TypeConverter &converter,
 void populateViewsToMemRefPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// ptensor.write to ptensor.strided_write (see WriteToLinalg.cpp).
+void populateWriteToLinalgPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
+/// Before conversion: checks that each write's tensor (its destination or
+/// what the destination views) is defined in the write's block, and
+/// rebuilds a view destination right before its write.
+LogicalResult prepareWrites(Operation *root);
+
+/// After conversion: the uses of each write's destination that come after
+/// it use its result (`writes` in program order).
+void orderReadsAfterWrites(ArrayRef<StridedWriteOp> writes);
+
 /// Copies between the host and a GPU (or two GPUs) to a fresh buffer
 /// filled by a marked gpu.memcpy (see DeviceCopies.h).
 void populateDeviceCopyToMemcpyPatterns(const TypeConverter &converter,

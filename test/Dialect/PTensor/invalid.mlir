@@ -583,7 +583,7 @@ func.func @strided_view_element_type(%t: tensor<4xf32>, %o: index, %s: index) {
 // -----
 
 func.func @strided_view_strides(%t: tensor<4xf32>, %o: index, %s: index) {
-  // expected-error @below {{'ptensor.strided_view' op expected 2 strides (the result rank), found 1}}
+  // expected-error @below {{'ptensor.strided_view' op expected 2 strides (the view rank), found 1}}
   %0 = ptensor.strided_view %t to offset: %o, sizes: [], strides: [%s] : tensor<4xf32> to tensor<2x2xf32>
   return
 }
@@ -591,7 +591,7 @@ func.func @strided_view_strides(%t: tensor<4xf32>, %o: index, %s: index) {
 // -----
 
 func.func @strided_view_sizes(%t: tensor<4xf32>, %o: index, %s: index) {
-  // expected-error @below {{'ptensor.strided_view' op expected 1 sizes (the dynamic result dimensions), found 0}}
+  // expected-error @below {{'ptensor.strided_view' op expected 1 sizes (the dynamic view dimensions), found 0}}
   %0 = ptensor.strided_view %t to offset: %o, sizes: [], strides: [%s] : tensor<4xf32> to tensor<?xf32>
   return
 }

@@ -2,6 +2,8 @@
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -15,6 +17,34 @@ namespace mlir::ptensor {
 using namespace mlir;
 using namespace mlir::ptensor;
 
+/// The tensor whose buffer `value` reads (through ptensor.strided_view).
+static Value getViewedTensor(Value value) {
+  while (auto view = value.getDefiningOp<StridedViewOp>())
+    value = view.getSource();
+  return value;
+}
+
+/// Whether fusing `producer` into `consumer` would move a read of a tensor
+/// past a ptensor.strided_write into it: the fused op, where the consumer
+/// is, would read the written buffer, but the producer reads the values
+/// from before the write (and one-shot bufferize rejects such IR).
+static bool readsAcrossWrite(Operation *producer, Operation *consumer) {
+  Block *block = producer->getBlock();
+  Operation *at = block->findAncestorOpInBlock(*consumer);
+  if (!at)
+    return true;
+  for (Value input : producer->getOperands()) {
+    Value viewed = getViewedTensor(input);
+    for (Operation *user : viewed.getUsers()) {
+      auto write = dyn_cast<StridedWriteOp>(user);
+      if (write && write.getDest() == viewed && write->getBlock() == block &&
+          producer->isBeforeInBlock(write) && write->isBeforeInBlock(at))
+        return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 struct PTensorFuseElementwisePass
     : public ptensor::impl::PTensorFuseElementwiseBase<
@@ -27,7 +57,7 @@ struct PTensorFuseElementwisePass
     // recomputed in each consumer when its body is small.
     linalg::ControlFusionFn control = [limit](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      if (!producer)
+      if (!producer || readsAcrossWrite(producer, fused->getOwner()))
         return false;
       if (producer->hasOneUse())
         return true;

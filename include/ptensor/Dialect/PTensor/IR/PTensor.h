@@ -15,8 +15,10 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/SubsetOpInterface.h"
 
 #include "ptensor/Dialect/PTensor/IR/PTensorDialect.h.inc"
 #include "ptensor/Dialect/PTensor/IR/PTensorEnums.h.inc"

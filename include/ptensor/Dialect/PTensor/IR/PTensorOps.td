@@ -11,6 +11,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SubsetOpInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Type constraints
@@ -392,6 +394,18 @@ def PTensor_WriteOp : PTensor_Op<"write", [
     rejects a `dest` that partially overlaps another argument (an exact alias,
     as in `a = a + b`, is allowed).
 
+    Writes are ordered with reads in program order, as in PyTorch (`a.add_(s)`,
+    `torch.add(x, y, out=a)`): every use after the write of `dest`, of the
+    tensor `dest` is a view of, or of another view of that tensor sees the
+    new values; uses before it see the old ones. `value` is computed
+    completely before it is stored, so it may read `dest` (`a = flip(a) + b`
+    is right; the lowering keeps a temporary exactly when an input of
+    `value` overlaps `dest` other than element for element). `dest`, or the
+    tensor it is a view of, must be defined in the block of the write (not,
+    e.g., outside a loop that writes it). Passes on ptensor IR must not move
+    or merge reads of a written tensor across the write (the elementwise ops
+    are `Pure`: they read their operands where they are).
+
     ```mlir
     %s = ptensor.elementwise_binary add %a, %b : (...) -> !ptensor.ptensor<?xf32>
     ptensor.write %s into %a : !ptensor.ptensor<?xf32>
@@ -536,6 +550,63 @@ def PTensor_StridedViewOp : PTensor_Op<"strided_view", [
   let extraClassDeclaration = [{
     /// One size per result dimension: static ones as attributes.
     ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSizes();
+  }];
+  let hasVerifier = 1;
+}
+
+def PTensor_StridedWriteOp : PTensor_Op<"strided_write", [
+    MemoryEffects<[MemWrite]>, AttrSizedOperandSegments,
+    AllTypesMatch<["dest", "result"]>, DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<SubsetOpInterface>,
+    DeclareOpInterfaceMethods<SubsetInsertionOpInterface, [
+      "getSourceOperand", "isEquivalentSubset", "buildSubsetExtraction",
+      "getValuesNeededToBuildSubsetExtraction"]>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface, [
+      "bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+      "bufferizesToElementwiseAccess", "mustBufferizeInPlace",
+      "getAliasingValues", "bufferize"]>]> {
+  let summary = "stores a builtin tensor into another one's buffer, in place";
+  let description = [{
+    The lowering of `ptensor.write` (convert-ptensor-to-linalg): `result` is
+    `dest` with `value` stored into all of it or, with `offset`, `sizes` (one
+    per dynamic dimension of `value`) and `strides` (as in
+    `ptensor.strided_view`: in elements, from the base of `dest`'s buffer),
+    into that view of it. The lowering makes later reads of the written
+    tensor read `result`, which orders them after the write.
+
+    The store happens in `dest`'s own buffer (the caller of a function whose
+    argument is written sees it): `dest` always bufferizes in place, so IR
+    that still reads the old `dest` after the write reads the new contents.
+    The op is a subset insertion for empty-tensor elimination: the op
+    computing `value` then writes directly into `dest` (or into a
+    `ptensor.strided_view` of it) and the store is a no-op, and one-shot
+    bufferize keeps a temporary only where an input of that op overlaps the
+    destination other than element for element. The memory effect keeps a
+    store whose result is not read (e.g. into a function argument).
+
+    ```mlir
+    %a1 = ptensor.strided_write %s into %a : tensor<?xf32> into tensor<?xf32>
+    %a2 = ptensor.strided_write %v into %a1 to offset: %o, sizes: [%n], strides: [%c2]
+        : tensor<?xf32> into tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value, AnyRankedTensor:$dest,
+                       Optional<Index>:$offset, Variadic<Index>:$sizes,
+                       Variadic<Index>:$strides);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $value `into` $dest (`to` `offset` `` `:` $offset^ `,` `sizes` `` `:` `[`
+    $sizes `]` `,` `strides` `` `:` `[` $strides `]`)? attr-dict `:`
+    type($value) `into` type($dest)
+  }];
+  let extraClassDeclaration = [{
+    /// Whether the store goes to a strided view of `dest` (else all of it).
+    bool hasView() { return getOffset() != nullptr; }
+    /// One size per dimension of `value` (static ones as attributes).
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSizes();
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getDestMutable();
+    }
   }];
   let hasVerifier = 1;
 }
