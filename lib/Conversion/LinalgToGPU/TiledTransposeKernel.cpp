@@ -121,66 +121,84 @@ struct TiledBody {
     };
     ArrayRef<BlockArgument> shared = launch.getWorkgroupAttributions();
 
-    // Stage each column-major input: all loads first (loads in flight),
-    // consecutive threads reading consecutive rows, then the stores of
-    // element (row, col) to shared[i][row][col].
-    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
-      if (!stageable[i])
+    // Every global load of the tile is issued before the barrier, so that
+    // one memory latency per tile is exposed, not one per phase; indices
+    // are clamped, so loads need no bounds test. Element (row, col) of a
+    // staged input is read by the thread at (along, across) (consecutive
+    // threads read consecutive rows of a column-major input) and element
+    // (across, along) is computed by it (consecutive threads store
+    // consecutive output elements).
+    SmallVector<SmallVector<Value>> elementIds;
+    for (auto [along, across] : positions)
+      elementIds.push_back(tileIds(across, along));
+    auto loadAll = [&](OpOperand *in, ArrayRef<SmallVector<Value>> ids) {
+      SmallVector<Value> values;
+      for (ArrayRef<Value> e : ids)
+        values.push_back(loadThroughMap(b, loc, op, in, e));
+      return values;
+    };
+    // values[i][p]: input i at position p (empty for scalar inputs).
+    SmallVector<SmallVector<Value>> values(stageable.size());
+    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands()))
+      if (isa<MemRefType>(in->get().getType()) && !stageable[i])
+        values[i] = loadAll(in, elementIds);
+    // A stageable input: its tile in its own layout when it is column-major
+    // (a warp-uniform branch), else its elements where they are computed.
+    SmallVector<SmallVector<Value>> stagingIds;
+    for (auto [along, across] : positions)
+      stagingIds.push_back(tileIds(along, across));
+    auto ifColumnMajor = [&](size_t i, auto thenValues, auto elseValues) {
+      Type element = getElementTypeOrSelf(
+          op.getDpsInputOperand(i)->get().getType());
+      auto pick = scf::IfOp::create(
+          b, loc, SmallVector<Type>(positions.size(), element),
+          columnMajor[i], true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(pick.thenBlock());
+      scf::YieldOp::create(b, loc, thenValues());
+      b.setInsertionPointToStart(pick.elseBlock());
+      scf::YieldOp::create(b, loc, elseValues());
+      return SmallVector<Value>(pick.getResults());
+    };
+    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands()))
+      if (stageable[i])
+        values[i] = ifColumnMajor(
+            i, [&] { return loadAll(in, stagingIds); },
+            [&] { return loadAll(in, elementIds); });
+    for (auto [i, staged] : llvm::enumerate(stageable)) {
+      if (!staged)
         continue;
       auto ifStaged = scf::IfOp::create(b, loc, columnMajor[i], false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifStaged.thenBlock());
-      SmallVector<Value> loaded;
-      for (auto [along, across] : positions)
-        loaded.push_back(loadThroughMap(b, loc, op, in, tileIds(along, across)));
-      for (auto [v, pos] : llvm::zip(loaded, positions))
+      for (auto [v, pos] : llvm::zip(values[i], positions))
         memref::StoreOp::create(
             b, loc, v, shared[i],
             ValueRange{toIndex(pos.first), toIndex(pos.second)});
     }
     gpu::BarrierOp::create(b, loc);
-    // Compute element (across, along) of the tile, so that consecutive
-    // threads store consecutive output elements. Every load of the thread
-    // is issued before the first use (indices are clamped, so loads need
-    // no bounds test): all of them are in flight at once.
-    SmallVector<SmallVector<Value>> elementIds;
-    for (auto [along, across] : positions)
-      elementIds.push_back(tileIds(across, along));
-    // preloaded[p][i]: input i of position p (null for scalar inputs).
+    for (auto [i, staged] : llvm::enumerate(stageable)) {
+      if (!staged)
+        continue;
+      SmallVector<Value> direct = values[i];
+      values[i] = ifColumnMajor(
+          i,
+          [&] {
+            SmallVector<Value> fromShared;
+            for (auto [along, across] : positions)
+              fromShared.push_back(memref::LoadOp::create(
+                  b, loc, shared[i],
+                  ValueRange{toIndex(across), toIndex(along)}));
+            return fromShared;
+          },
+          [&] { return direct; });
+    }
+    // preloaded[p][i]: input i at position p (null for scalar inputs).
     SmallVector<SmallVector<Value>> preloaded(
         positions.size(), SmallVector<Value>(stageable.size()));
-    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
-      if (!isa<MemRefType>(in->get().getType()))
-        continue;
-      auto loadAll = [&] {
-        SmallVector<Value> values;
-        for (ArrayRef<Value> e : elementIds)
-          values.push_back(loadThroughMap(b, loc, op, in, e));
-        return values;
-      };
-      SmallVector<Value> values;
-      if (stageable[i]) {
-        // Warp-uniform choice: the staged tile, or the input itself.
-        Type element = getElementTypeOrSelf(in->get().getType());
-        auto pick = scf::IfOp::create(
-            b, loc, SmallVector<Type>(positions.size(), element),
-            columnMajor[i], true);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(pick.thenBlock());
-        SmallVector<Value> fromShared;
-        for (auto [along, across] : positions)
-          fromShared.push_back(memref::LoadOp::create(
-              b, loc, shared[i], ValueRange{toIndex(across), toIndex(along)}));
-        scf::YieldOp::create(b, loc, fromShared);
-        b.setInsertionPointToStart(pick.elseBlock());
-        scf::YieldOp::create(b, loc, loadAll());
-        llvm::append_range(values, pick.getResults());
-      } else {
-        values = loadAll();
-      }
-      for (auto [p, v] : llvm::enumerate(values))
+    for (auto [i, perPosition] : llvm::enumerate(values))
+      for (auto [p, v] : llvm::enumerate(perPosition))
         preloaded[p][i] = v;
-    }
     for (auto [p, pos] : llvm::enumerate(positions)) {
       auto [along, across] = pos;
       SmallVector<Value> results =

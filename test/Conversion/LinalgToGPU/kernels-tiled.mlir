@@ -5,7 +5,7 @@
 // stride[-1], e.g. a permute_dims view). 256 threads copy each such input's
 // 32x32 tile into shared memory (padded to 33 columns) in the order of its
 // own layout, synchronize, and compute the tile row by row; inputs read
-// otherwise (here a row broadcast) are loaded directly.
+// otherwise (here a row broadcast) are loaded directly, before the barrier.
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row = affine_map<(d0, d1, d2) -> (d2)>
@@ -26,40 +26,41 @@
 // CHECK:             scf.for unsigned %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
 // Batch index of the tile.
 // CHECK:               %[[BATCH:.*]] = arith.index_castui %{{.*}} : i32 to index
-// Staging, only when %a is column-major: consecutive threads read
-// consecutive rows, all four loads before the stores; indices are clamped
-// into the tensor for edge tiles.
-// CHECK:               scf.if %[[COLMAJOR]] {
-// CHECK:                 %[[ROW:.*]] = arith.addi %{{.*}}, %[[ALONG]] : i32
-// CHECK:                 arith.minui %[[ROW]], %{{.*}} : i32
-// CHECK:                 %[[COL:.*]] = arith.addi %{{.*}}, %[[ACROSS]] : i32
-// CHECK:                 arith.minui %[[COL]], %{{.*}} : i32
-// CHECK:                 %[[V:.*]] = memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
-// CHECK-COUNT-3:         memref.load %[[A]]
-// CHECK-NOT:             memref.load
-// CHECK:                 %[[R:.*]] = arith.index_castui %[[ALONG]] : i32 to index
-// CHECK:                 %[[C:.*]] = arith.index_castui %[[ACROSS]] : i32 to index
-// CHECK:                 memref.store %[[V]], %[[TA]][%[[R]], %[[C]]]
-// CHECK-COUNT-3:         memref.store %{{.*}}, %[[TA]]
-// CHECK:               }
-// CHECK:               gpu.barrier
-// Computing element (across, along): all loads first, from shared memory
-// when %a was staged, else directly (one warp-uniform branch for the four
-// positions); %b read directly; then the sums, each stored only inside the
-// tensor.
+// Every global load before the barrier: %b (read directly) first, then %a
+// in a warp-uniform branch: its tile in its own layout when it is
+// column-major (consecutive threads read consecutive rows; indices clamped
+// into the tensor for edge tiles), else its elements where they are
+// computed.
+// CHECK:               %[[Y:.*]] = memref.load %[[B]][%{{.*}}]
+// CHECK-COUNT-3:       memref.load %[[B]]
 // CHECK:               %[[X:.*]]:4 = scf.if %[[COLMAJOR]] -> (f32, f32, f32, f32) {
-// CHECK:                 memref.load %[[TA]][%{{.*}}, %{{.*}}]
-// CHECK-COUNT-3:         memref.load %[[TA]]
+// CHECK:                 memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
+// CHECK-COUNT-3:         memref.load %[[A]]
 // CHECK:                 scf.yield
 // CHECK:               } else {
 // CHECK:                 memref.load %[[A]][%[[BATCH]], %{{.*}}, %{{.*}}]
 // CHECK-COUNT-3:         memref.load %[[A]]
 // CHECK:                 scf.yield
 // CHECK:               }
-// CHECK:               %[[Y:.*]] = memref.load %[[B]][%{{.*}}]
-// CHECK-COUNT-3:       memref.load %[[B]]
+// Staging stores: element (row, col) to shared[row][col].
+// CHECK:               scf.if %[[COLMAJOR]] {
+// CHECK:                 %[[R:.*]] = arith.index_castui %[[ALONG]] : i32 to index
+// CHECK:                 %[[C:.*]] = arith.index_castui %[[ACROSS]] : i32 to index
+// CHECK:                 memref.store %[[X]]#0, %[[TA]][%[[R]], %[[C]]]
+// CHECK-COUNT-3:         memref.store %{{.*}}, %[[TA]]
+// CHECK:               }
+// CHECK:               gpu.barrier
+// Computing element (across, along): %a from shared memory when it was
+// staged; each sum stored only inside the tensor.
+// CHECK:               %[[XS:.*]]:4 = scf.if %[[COLMAJOR]] -> (f32, f32, f32, f32) {
+// CHECK:                 memref.load %[[TA]][%{{.*}}, %{{.*}}]
+// CHECK-COUNT-3:         memref.load %[[TA]]
+// CHECK:                 scf.yield
+// CHECK:               } else {
+// CHECK:                 scf.yield %[[X]]#0, %[[X]]#1, %[[X]]#2, %[[X]]#3
+// CHECK:               }
 // CHECK-NOT:           memref.load
-// CHECK:               %[[S:.*]] = arith.addf %[[X]]#0, %[[Y]] : f32
+// CHECK:               %[[S:.*]] = arith.addf %[[XS]]#0, %[[Y]] : f32
 // CHECK:               scf.if %{{.*}} {
 // CHECK:                 memref.store %[[S]], %[[OUT]][%[[BATCH]], %{{.*}}, %{{.*}}]
 // CHECK:               }
