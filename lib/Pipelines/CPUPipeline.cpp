@@ -70,9 +70,11 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   addBufferization(pm);
-  // Contiguous fast path: dims coalesced when the run-time strides allow
-  // (CSE merges the checks of a buffer read and written in place).
-  pm.addPass(createPTensorCoalesceDims());
+  // Run-time loop order (identity or reversed, by the operands' strides)
+  // and contiguous fast path: dims coalesced when the run-time strides
+  // allow (CSE merges the checks of a buffer read and written in place).
+  pm.addPass(createPTensorCoalesceDims(
+      PTensorCoalesceDimsOptions{options.reorderLoops}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.parallel) {

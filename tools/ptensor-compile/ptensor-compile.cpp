@@ -61,6 +61,11 @@ static llvm::cl::opt<std::string> gpuOptions(
     llvm::cl::desc("More options of ptensor-to-nvvm-pipeline, as in ptensor-opt "
                    "(e.g. \"block-size=128 unroll=2\")"),
     llvm::cl::init(""));
+static llvm::cl::opt<std::string> cpuOptions(
+    "cpu-options",
+    llvm::cl::desc("Options of ptensor-to-cpu-pipeline, as in ptensor-opt "
+                   "(e.g. \"reorder-loops=false\")"),
+    llvm::cl::init(""));
 static llvm::cl::opt<std::string>
     runtimeDir("runtime-dir",
                llvm::cl::desc("Directory of libptensor_runtime.so (default: "
@@ -199,7 +204,10 @@ static int run() {
                                                          reportOption)))
       return 1;
   } else {
-    mlir::ptensor::buildPTensorToCPUPipeline(pm, {});
+    mlir::ptensor::PTensorToCPUPipelineOptions options;
+    if (failed(options.parseFromString(cpuOptions)))
+      return fail("invalid --cpu-options '" + cpuOptions + "'");
+    mlir::ptensor::buildPTensorToCPUPipeline(pm, options);
   }
   if (failed(pm.run(*module)))
     return fail("lowering " + inputFile + " failed");

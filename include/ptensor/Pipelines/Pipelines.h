@@ -31,6 +31,12 @@ struct PTensorToCPUPipelineOptions
       *this, "min-task-size",
       llvm::cl::desc("Smallest number of iterations of one parallel task"),
       llvm::cl::init(65536)};
+  PassOptions::Option<bool> reorderLoops{
+      *this, "reorder-loops",
+      llvm::cl::desc("Version loop nests on their run-time loop order and "
+                     "give fresh outputs the inputs' order "
+                     "(ptensor-coalesce-dims)"),
+      llvm::cl::init(true)};
 };
 
 /// ptensor ops on host data down to the LLVM dialect: promote-types, layout,

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
+#include "RunTimeLayout.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,100 +25,13 @@ namespace mlir::ptensor {
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// Marks the scf.if this pass creates, so that a second run leaves the
-/// strided path inside it alone.
+/// Mark the scf.if ops this pass creates, so that a second run leaves the
+/// loop nests inside them alone.
 static constexpr StringLiteral kFastPathAttr = "ptensor.contiguous_fast_path";
-
-namespace {
+static constexpr StringLiteral kReversedAttr = "ptensor.reversed_loop_order";
 
 /// Loop dims merged into one loop of the fast path (ascending, adjacent).
 using DimGroup = SmallVector<unsigned, 4>;
-
-/// Records the ops a builder creates, to erase those left unused (checks
-/// that folded, all of them when the fast path is statically impossible).
-struct CreatedOps : public OpBuilder::Listener {
-  SmallVector<Operation *> ops;
-  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
-    ops.push_back(op);
-  }
-  void eraseDead() {
-    for (Operation *op : llvm::reverse(ops))
-      if (isOpTriviallyDead(op))
-        op->erase();
-    ops.clear();
-  }
-};
-
-/// Index and i1 arithmetic that folds constants, so that the checks of
-/// static layouts fold away while they are built. A null i1 Value is `true`.
-struct IndexMath {
-  IndexMath(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  OpBuilder &b;
-  Location loc;
-  DenseMap<int64_t, Value> constants;
-
-  Value value(OpFoldResult v) {
-    std::optional<int64_t> c = getConstantIntValue(v);
-    if (!c)
-      return cast<Value>(v);
-    Value &cached = constants[*c];
-    if (!cached)
-      cached = arith::ConstantIndexOp::create(b, loc, *c);
-    return cached;
-  }
-  OpFoldResult mul(OpFoldResult x, OpFoldResult y) {
-    std::optional<int64_t> cx = getConstantIntValue(x);
-    std::optional<int64_t> cy = getConstantIntValue(y);
-    if (cx && cy)
-      return b.getIndexAttr(*cx * *cy);
-    if (cx == 1)
-      return y;
-    if (cy == 1)
-      return x;
-    return arith::MulIOp::create(b, loc, value(x), value(y)).getResult();
-  }
-  Value eq(OpFoldResult x, OpFoldResult y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
-                                         value(x), value(y));
-  }
-  Value orI(Value x, Value y) {
-    return b.createOrFold<arith::OrIOp>(loc, x, y);
-  }
-  Value andI(Value x, Value y) {
-    if (!x || !y)
-      return x ? x : y;
-    return b.createOrFold<arith::AndIOp>(loc, x, y);
-  }
-};
-
-/// Run-time sizes, strides and offset of a memref operand; static entries of
-/// its type are attributes.
-struct Layout {
-  SmallVector<OpFoldResult> sizes, strides;
-  OpFoldResult offset;
-};
-} // namespace
-
-/// The layout of `memref`: static parts from its type, the rest from
-/// memref.extract_strided_metadata.
-static Layout getLayout(OpBuilder &b, Location loc, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  auto [strides, offset] = type.getStridesAndOffset();
-  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  auto pick = [&](int64_t v, Value dynamic) -> OpFoldResult {
-    if (ShapedType::isDynamic(v))
-      return dynamic;
-    return b.getIndexAttr(v);
-  };
-  Layout layout;
-  for (int64_t i = 0, e = type.getRank(); i < e; ++i) {
-    layout.sizes.push_back(pick(type.getDimSize(i), md.getSizes()[i]));
-    layout.strides.push_back(pick(strides[i], md.getStrides()[i]));
-  }
-  layout.offset = pick(offset, md.getOffset());
-  return layout;
-}
 
 /// Whether `op` is an elementwise loop nest the pass can version: memref
 /// operands (or scalars), all loops parallel, no `linalg.index`, every
@@ -129,7 +43,7 @@ static bool isCandidate(linalg::GenericOp op) {
   if (op.getNumParallelLoops() != op.getNumLoops())
     return false;
   if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp()))
-    if (parent->hasAttr(kFastPathAttr))
+    if (parent->hasAttr(kFastPathAttr) || parent->hasAttr(kReversedAttr))
       return false;
   for (OpOperand &operand : op->getOpOperands()) {
     Type type = operand.get().getType();
@@ -145,9 +59,10 @@ static bool isCandidate(linalg::GenericOp op) {
 }
 
 /// Splits the loop dims of `op` into groups of adjacent dims that every
-/// operand reads either all, in order and at adjacent positions, or not at
-/// all: only such dims can be merged (a broadcast operand that reads d2 but
-/// not d1 keeps d1 and d2 apart).
+/// operand reads either all, at adjacent positions, or not at all: only such
+/// dims can be merged (a broadcast operand that reads d2 but not d1 keeps d1
+/// and d2 apart). Positions may run against the loop order (the loop nest
+/// of the reversed order reads a row-major operand that way).
 static SmallVector<DimGroup> planGroups(linalg::GenericOp op) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   MLIRContext *ctx = op.getContext();
@@ -157,7 +72,7 @@ static SmallVector<DimGroup> planGroups(linalg::GenericOp op) {
           map.getResultPosition(getAffineDimExpr(d, ctx));
       std::optional<unsigned> q =
           map.getResultPosition(getAffineDimExpr(d + 1, ctx));
-      if (p.has_value() != q.has_value() || (p && *q != *p + 1))
+      if (p.has_value() != q.has_value() || (p && *q != *p + 1 && *p != *q + 1))
         return false;
     }
     return true;
@@ -234,7 +149,8 @@ public:
   }
 
 private:
-  /// The operand's positions of each group it reads, outermost first.
+  /// The operand's positions of each group it reads, in the order of its
+  /// positions; inside a group, in loop order (the innermost loop's last).
   SmallVector<SmallVector<unsigned>> operandGroups(AffineMap map) {
     SmallVector<SmallVector<unsigned>> result;
     for (unsigned pos = 0, e = map.getNumResults(); pos < e; ++pos) {
@@ -243,7 +159,20 @@ private:
         result.emplace_back();
       result.back().push_back(pos);
     }
+    for (SmallVector<unsigned> &positions : result)
+      llvm::sort(positions, [&](unsigned x, unsigned y) {
+        return map.getDimPosition(x) < map.getDimPosition(y);
+      });
     return result;
+  }
+
+  /// Whether `map` reads the loop dims in loop order (an identity or a
+  /// broadcast, not a permutation).
+  static bool isOrdered(AffineMap map) {
+    for (unsigned pos = 1, e = map.getNumResults(); pos < e; ++pos)
+      if (map.getDimPosition(pos - 1) > map.getDimPosition(pos))
+        return false;
+    return true;
   }
 
   bool isInnermostGroup(AffineMap map, ArrayRef<unsigned> positions) {
@@ -254,12 +183,13 @@ private:
   /// The check of one operand: inside each group it reads, every dim of
   /// size other than 1 has the stride of the row-major layout whose
   /// innermost stride is 1 (innermost group) or the group's innermost
-  /// stride (other groups). Identity layouts pass. Also records the sizes
+  /// stride (other groups). Identity layouts read in loop order pass. Also
+  /// records the sizes
   /// and strides of the operand's merged view.
   Value checkOperand(OpOperand &operand) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     auto type = cast<MemRefType>(operand.get().getType());
-    bool rowMajor = type.getLayout().isIdentity();
+    bool rowMajor = type.getLayout().isIdentity() && isOrdered(map);
     SmallVector<int64_t> typeStrides = type.getStridesAndOffset().first;
     Layout layout = getLayout(b, op.getLoc(), operand.get());
     Value ok;
@@ -337,14 +267,53 @@ private:
 
 struct PTensorCoalesceDimsPass
     : public ptensor::impl::PTensorCoalesceDimsBase<PTensorCoalesceDimsPass> {
+  using PTensorCoalesceDimsBase::PTensorCoalesceDimsBase;
+
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> candidates;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (isCandidate(op))
         candidates.push_back(op);
     });
-    for (linalg::GenericOp op : candidates)
+    for (linalg::GenericOp op : candidates) {
+      if (reorderLoops) {
+        followInputOrder(op);
+        versionOrder(op);
+      } else {
+        version(op);
+      }
+    }
+  }
+
+  /// Replaces `op` by `scf.if (reversed) { op with reversed loops } else
+  /// { op }` (one of them when the condition folds), then versions each on
+  /// contiguity.
+  void versionOrder(linalg::GenericOp op) {
+    CreatedOps created;
+    OpBuilder b(op, &created);
+    IndexMath math(b, op.getLoc());
+    Value reversed =
+        buildReversedOrderCondition(math, op, OrderVote::FirstDecides);
+    if (matchPattern(reversed, m_Zero())) {
+      created.eraseDead();
       version(op);
+      return;
+    }
+    linalg::GenericOp copy = createReversedCopy(op);
+    if (matchPattern(reversed, m_One())) {
+      op.erase();
+      created.eraseDead();
+      version(copy);
+      return;
+    }
+    auto ifOp = scf::IfOp::create(b, op.getLoc(), reversed,
+                                  /*withElseRegion=*/true);
+    ifOp->setAttr(kReversedAttr, b.getUnitAttr());
+    copy->moveBefore(ifOp.thenBlock()->getTerminator());
+    op->moveBefore(ifOp.elseBlock()->getTerminator());
+    created.eraseDead();
+    version(copy);
+    version(op);
   }
 
   /// Replaces `op` by `scf.if (fits) { fast path } else { op }`, by the

@@ -56,8 +56,9 @@ def PTensorLayout : Pass<"ptensor-layout"> {
     memory order and the output has the inputs' layout (TensorIterator's
     `reorder_dimensions` + `allocate_or_resize_outputs`).
 
-    Coalescing of contiguous dimensions depends on run-time strides: it is
-    the job of `ptensor-coalesce-dims`, after bufferization.
+    Coalescing of contiguous dimensions, and the loop order and output
+    layout when strides are known only at run time (function arguments),
+    are the job of `ptensor-coalesce-dims`, after bufferization.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
@@ -90,7 +91,7 @@ def PTensorCopiesToLinalg : Pass<"ptensor-copies-to-linalg"> {
 }
 
 def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
-  let summary = "Contiguous fast path of elementwise loop nests: dims coalesced at run time";
+  let summary = "Run-time loop order and contiguous fast path of elementwise loop nests";
   let description = [{
     The run-time half of TensorIterator's layout decisions (`ptensor-layout`
     makes the compile-time half). Function arguments have fully dynamic
@@ -133,7 +134,53 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
     updates behave the same. Static size-1 dims are dropped earlier, on
     tensors, by upstream `linalg-fold-unit-extent-dims` (see the CPU
     pipeline).
+
+    *Run-time loop order* (`reorder-loops`, on by default; TensorIterator's
+    `reorder_dimensions` restricted to two orders a static loop nest can
+    have): before the contiguity versioning, a loop nest of rank >= 2 is
+    versioned on its loop order:
+
+    ```mlir
+    scf.if %reversed {   // {ptensor.reversed_loop_order}
+      // the same generic with its loops reversed (linalg::interchangeGenericOp):
+      // the outermost logical dim is the innermost loop; versioned on
+      // contiguity in that order (a column-major fast path: one flat loop)
+    } else {
+      // the logical order, versioned on row-major contiguity as above
+    }
+    ```
+
+    - *The vote* (TensorIterator's comparator on the outermost and the
+      innermost loop dims): operands are asked in turn, outputs first; an
+      operand's effective stride of a dim is |stride|, or 0 when the dim
+      has size 1 or the operand does not read it (broadcast); an operand
+      whose two effective strides are non-zero and differ decides (reversed
+      when the outermost dim's is smaller), others pass; nobody deciding
+      means the logical order. Negative strides (flips) count by their
+      magnitude. Static layouts decide at compile time: an identity-layout
+      (allocated) operand always votes for the logical order, so loop
+      nests that write a row-major allocation get no reversed version.
+    - *Fresh outputs follow the inputs* (TensorIterator allocates outputs
+      after reordering): an output that is a row-major `memref.alloc`
+      written by the loop nest before anything reads it, used afterwards
+      only by loop nests, deallocations and casts to fully dynamic layouts,
+      is replaced by a `memref.reinterpret_cast` of the same allocation
+      with column-major strides when every input with distinct strides
+      votes reversed, row-major strides otherwise (DESIGN.md: the output
+      follows the inputs when they agree). `a.T + b.T` on column-major
+      inputs then runs as one flat contiguous loop and returns a
+      column-major result.
+
+    Only the identity and the reversed order exist: a 3-D permutation such
+    as `(1, 0, 2)` runs in whichever of the two the vote picks. Every
+    version visits each element once, reading before writing it, so
+    in-place writes (an output that is also an input) stay correct.
   }];
+  let options = [
+    Option<"reorderLoops", "reorder-loops", "bool", "true",
+           "Version loop nests on their run-time loop order (identity or "
+           "reversed) and give fresh outputs the inputs' order">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
