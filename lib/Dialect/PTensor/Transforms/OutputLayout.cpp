@@ -20,10 +20,11 @@ using namespace mlir;
 using namespace mlir::ptensor;
 
 /// Whether `user`, an op after the writer, accepts the allocation under any
-/// strided layout: loop nests and views of it, its deallocation, copies,
-/// and casts to a fully dynamic layout (function results).
+/// strided layout: loop nests, its deallocation, metadata, and casts to a
+/// fully dynamic layout (function results). Not memref.copy: a strided copy
+/// lowers to a call of MLIR's runner utilities, a contiguous one to memcpy.
 static bool acceptsAnyLayout(Operation *user) {
-  if (isa<linalg::GenericOp, memref::DeallocOp, memref::CopyOp,
+  if (isa<linalg::GenericOp, memref::DeallocOp,
           memref::ExtractStridedMetadataOp>(user))
     return true;
   auto castOp = dyn_cast<memref::CastOp>(user);
