@@ -99,6 +99,7 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
 }
 
 void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
+  pm.addPass(createDefineBF16LibcallsPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -120,6 +121,7 @@ void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
 
 void mlir::ptensor::registerPTensorPipelines() {
   registerCheckedGpuModuleToBinaryPass();
+  registerDefineBF16LibcallsPass();
   PassPipelineRegistration<PTensorToCPUPipelineOptions>(
       "ptensor-to-cpu-pipeline",
       "Lowers ptensor ops on host data to the LLVM dialect (fused loops)",

@@ -30,6 +30,13 @@ createCheckedGpuModuleToBinaryPass(const GpuModuleToBinaryPassOptions &options);
 /// and `format`, as gpu-module-to-binary's).
 void registerCheckedGpuModuleToBinaryPass();
 
+/// Defines `__truncsfbf2` (weak linkage) in a module that uses bf16: LLVM's
+/// x86 lowering calls it, and libgcc before GCC 13 lacks it.
+std::unique_ptr<Pass> createDefineBF16LibcallsPass();
+
+/// Registers that pass as `ptensor-define-bf16-libcalls`.
+void registerDefineBF16LibcallsPass();
+
 } // namespace ptensor
 } // namespace mlir
 

@@ -220,11 +220,16 @@ func.func @cast_to_bf16_bit_rounding(%a: !ptensor.ptensor<4xf32>) -> !ptensor.pt
 
 // -----
 
-// bf16 arithmetic: widened with extf, rounded back with the bit sequence.
+// bf16 arithmetic: widened on the bits (bf16 is the upper half of an f32;
+// not arith.extf, which LLVM narrows back into bf16 ceil/floor that x86
+// lowers with a libcall), rounded back with the bit sequence.
 // CHECK-LABEL: func.func @bf16_multiply(
 // CHECK:         ^bb0(%[[X:.*]]: bf16, %[[Y:.*]]: bf16, %{{.*}}: bf16):
-// CHECK-NEXT:      %[[XE:.*]] = arith.extf %[[X]] : bf16 to f32
-// CHECK-NEXT:      %[[YE:.*]] = arith.extf %[[Y]] : bf16 to f32
+// CHECK-NEXT:      %[[XB:.*]] = arith.bitcast %[[X]] : bf16 to i16
+// CHECK-NEXT:      %[[XW:.*]] = arith.extui %[[XB]] : i16 to i32
+// CHECK:           %[[XS:.*]] = arith.shli %[[XW]], %{{.*}} : i32
+// CHECK-NEXT:      %[[XE:.*]] = arith.bitcast %[[XS]] : i32 to f32
+// CHECK:           %[[YE:.*]] = arith.bitcast %{{.*}} : i32 to f32
 // CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[XE]], %[[YE]] : f32
 // CHECK-NEXT:      arith.bitcast %[[M]] : f32 to i32
 // CHECK:           arith.bitcast %{{.*}} : i16 to bf16

@@ -26,9 +26,9 @@ static Value zeroOf(OpBuilder &b, Location loc, Type t) {
   return arith::ConstantOp::create(b, loc, s, b.getZeroAttr(s));
 }
 
-/// f32 -> bf16 rounding to nearest even on the bits, NaN kept quiet. Some
-/// targets' fptrunc to bf16 flushes subnormals; this is exact everywhere.
-static Value truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
+/// Some targets' fptrunc to bf16 flushes subnormals; this is exact
+/// everywhere.
+Value mlir::ptensor::truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
   Type i32 = b.getI32Type(), i16 = b.getI16Type();
   auto c = [&](int64_t x) -> Value {
     return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(x));
@@ -46,6 +46,20 @@ static Value truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
   Value result = arith::SelectOp::create(b, loc, isNaN, quietNaN, rounded);
   return arith::BitcastOp::create(
       b, loc, b.getBF16Type(), arith::TruncIOp::create(b, loc, i16, result));
+}
+
+/// bf16 -> f32 on the bits (bf16 is the upper half of an f32), exact. Not
+/// arith.extf: LLVM folds ceil/floor/round/trunc of an fpext from bf16 into
+/// the bf16 intrinsic, which x86 without AVX512-BF16 legalizes with a call
+/// to __truncsfbf2, a symbol Debian 12's libgcc does not have.
+static Value extBF16ToF32(OpBuilder &b, Location loc, Value v) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::ExtUIOp::create(
+      b, loc, i32, arith::BitcastOp::create(b, loc, b.getI16Type(), v));
+  Value shifted = arith::ShLIOp::create(
+      b, loc, bits,
+      arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(16)));
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), shifted);
 }
 
 Value mlir::ptensor::convertScalar(OpBuilder &b, Location loc, Value v,
@@ -84,9 +98,12 @@ Value mlir::ptensor::convertScalar(OpBuilder &b, Location loc, Value v,
                       : Value(arith::TruncFOp::create(b, loc, b.getF32Type(), v));
       return truncF32ToBF16(b, loc, f32);
     }
-    if (fw == tw) { // bf16 -> f16 through f32
-      Value f32 = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
-      return arith::TruncFOp::create(b, loc, to, f32);
+    if (from.isBF16()) { // through f32 (f16: rounds once, f32 -> f16)
+      Value f32 = extBF16ToF32(b, loc, v);
+      if (tw == 32)
+        return f32;
+      return tw > 32 ? Value(arith::ExtFOp::create(b, loc, to, f32))
+                     : Value(arith::TruncFOp::create(b, loc, to, f32));
     }
     if (fw < tw)
       return arith::ExtFOp::create(b, loc, to, v);

@@ -32,6 +32,9 @@ Value castToStorage(OpBuilder &b, Location loc, Value value);
 Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
                     Type to);
 
+/// f32 -> bf16 rounding to nearest even on the bits, NaN kept quiet.
+Value truncF32ToBF16(OpBuilder &b, Location loc, Value f32);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_DIALECT_PTENSOR_UTILS_SCALARCONVERT_H
