@@ -132,8 +132,8 @@ SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f3
 SWEEP_CONFIGS = {
     "b256-g1056-u1": "block-size=256 max-blocks=1056 unroll=1 transpose-group=1",
     "u2": "unroll=2",
-    "b256": "block-size=256",
+    "mb1056": "max-blocks=1056",
+    "mb1056-group1": "max-blocks=1056 transpose-group=1",
     "group1": "transpose-group=1",
-    "group4": "transpose-group=4",
-    "group16": "transpose-group=16",
+    "tile64": "transpose-tile=64",
 }

@@ -81,7 +81,7 @@ def ConvertPTensorLinalgToGPU
            "16-byte vectors each thread loads before storing (flat path)">,
     Option<"transposeTile", "transpose-tile", "unsigned", "32",
            "Tile edge of the shared-memory path for column-major inputs (32 "
-           "or 64)">,
+           "or 64; blocks of 256 or 1024 threads, 4 elements each)">,
     Option<"transposeGroup", "transpose-group", "unsigned", "8",
            "Tile rows per group in the tiled path's tile order (1: row by "
            "row)">

@@ -97,7 +97,7 @@ struct PTensorToNVVMPipelineOptions
   PassOptions::Option<unsigned> transposeTile{
       *this, "transpose-tile",
       llvm::cl::desc("Tile edge of the shared-memory path for column-major "
-                     "inputs (32 or 64)"),
+                     "inputs (32 or 64; blocks of 256 or 1024 threads)"),
       llvm::cl::init(32)};
   PassOptions::Option<unsigned> transposeGroup{
       *this, "transpose-group",

@@ -1,4 +1,5 @@
 // RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu | FileCheck %s
+// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu="transpose-tile=64" | FileCheck %s --check-prefix=TILE64
 
 // The tiled transpose path: chosen at run time when an input read through
 // the two innermost loop dims is column-major there (stride[-2] == 1 !=
@@ -7,6 +8,14 @@
 // own layout, synchronize, and compute the tile row by row; inputs read
 // otherwise (here a row broadcast) are loaded directly, before the barrier.
 
+// 64 x 64 tiles: still four elements per thread (two columns of two rows),
+// so 1024 threads per block.
+// TILE64-LABEL: func.func @batched(
+// TILE64:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c1024, {{.*}}) workgroup(%{{.*}} : memref<64x65xf32, #gpu.address_space<workgroup>>,
+// TILE64:           scf.for
+// TILE64:             scf.if
+// TILE64-COUNT-4:       memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>
+// TILE64-NEXT:          scf.yield
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row = affine_map<(d0, d1, d2) -> (d2)>
 // CHECK-LABEL: func.func @batched(
