@@ -43,6 +43,12 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
 }
 
 void mlir::ptensor::addBufferization(OpPassManager &pm) {
+  // A value written into an existing tensor (ptensor.strided_write, a subset
+  // insertion) is computed in the destination instead of a tensor.empty:
+  // one-shot bufferize then writes in place (a += s: no temporary, no copy)
+  // unless an input overlaps the destination in a way that changes results
+  // (a = flip(a) + b), where it still allocates one.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -62,13 +68,13 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
     OpPassManager &pm, const PTensorToCPUPipelineOptions &options) {
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps);
   // Static size-1 loop dims dropped on tensors (on memrefs the upstream
-  // patterns do nothing); rank-reducing slices instead of reshapes, and
-  // empty-tensor elimination, so that bufferization adds no copies.
+  // patterns do nothing); rank-reducing slices instead of reshapes, so that
+  // empty-tensor elimination (in addBufferization) still sees the
+  // destination and bufferization adds no copies.
   LinalgFoldUnitExtentDimsPassOptions unitDims;
   unitDims.useRankReducingSlices = true;
   pm.addPass(createLinalgFoldUnitExtentDimsPass(unitDims));
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   addBufferization(pm);
   // Run-time loop order (identity or reversed, by the operands' strides)
   // and contiguous fast path: dims coalesced when the run-time strides

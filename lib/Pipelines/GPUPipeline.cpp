@@ -34,6 +34,10 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
     return failure();
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps,
                                     /*deviceCopies=*/true);
+  // As on the CPU, out= and in-place writes are computed in the
+  // destination's device buffer (no temporary, no copy kernel) unless an
+  // input overlaps it differently. Unit dims are not folded here (kernels
+  // walk one linear index over all dims, delinearized per element).
   addBufferization(pm);
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
   pm.addPass(createConvertPTensorLinalgToGPU(

@@ -11,9 +11,11 @@ class Pass;
 struct GpuModuleToBinaryPassOptions;
 namespace ptensor {
 
-/// One-shot bufferization with fully dynamic strided layouts at function
-/// boundaries (any strides, 0 and negative included), then deallocation of
-/// temporaries.
+/// Empty-tensor elimination (values written into an existing tensor are
+/// computed in its buffer), one-shot bufferization with fully dynamic
+/// strided layouts at function boundaries (any strides, 0 and negative
+/// included), then deallocation of temporaries. Shared by the CPU and GPU
+/// pipelines, so out= and in-place writes bufferize alike on both.
 void addBufferization(OpPassManager &pm);
 
 /// Host code (scf/memref/arith/math/func/cf, and gpu launches and
