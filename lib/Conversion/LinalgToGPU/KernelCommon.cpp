@@ -36,9 +36,10 @@ SmallVector<Value> mlir::ptensor::inlineBody(OpBuilder &b, linalg::GenericOp op,
   return results;
 }
 
-Value mlir::ptensor::loadThroughMap(OpBuilder &b, Location loc,
-                                    linalg::GenericOp op, OpOperand *in,
-                                    ValueRange ids) {
+SmallVector<Value> mlir::ptensor::indicesThroughMap(OpBuilder &b, Location loc,
+                                                  linalg::GenericOp op,
+                                                  OpOperand *in,
+                                                  ValueRange ids) {
   SmallVector<Value> indices;
   for (AffineExpr e : op.getMatchingIndexingMap(in).getResults()) {
     if (auto dim = dyn_cast<AffineDimExpr>(e))
@@ -47,7 +48,14 @@ Value mlir::ptensor::loadThroughMap(OpBuilder &b, Location loc,
       indices.push_back(
           indexConstant(b, loc, cast<AffineConstantExpr>(e).getValue()));
   }
-  return memref::LoadOp::create(b, loc, in->get(), indices);
+  return indices;
+}
+
+Value mlir::ptensor::loadThroughMap(OpBuilder &b, Location loc,
+                                    linalg::GenericOp op, OpOperand *in,
+                                    ValueRange ids) {
+  return memref::LoadOp::create(b, loc, in->get(),
+                                indicesThroughMap(b, loc, op, in, ids));
 }
 
 SmallVector<Value> mlir::ptensor::emitElement(OpBuilder &b, Location loc,

@@ -24,6 +24,12 @@ namespace mlir::ptensor {
 SmallVector<Value> inlineBody(OpBuilder &b, linalg::GenericOp op,
                               ValueRange inputs, ValueRange ids);
 
+/// The indices into memref input `in` that iteration `ids` reads (a
+/// constant in its indexing map reads that index).
+SmallVector<Value> indicesThroughMap(OpBuilder &b, Location loc,
+                                     linalg::GenericOp op, OpOperand *in,
+                                     ValueRange ids);
+
 /// Loads the element of memref input `in` that iteration `ids` reads.
 Value loadThroughMap(OpBuilder &b, Location loc, linalg::GenericOp op,
                      OpOperand *in, ValueRange ids);

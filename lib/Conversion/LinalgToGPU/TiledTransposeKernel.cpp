@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -23,6 +24,9 @@ static constexpr int64_t kElementsPerThread = 4;
 static int64_t rowsPerPass(int64_t tile) {
   return tile * tile / (kWarp * kElementsPerThread);
 }
+/// Elements per vector access of the vector variant (16 bytes of f32):
+/// each thread makes one vector of each output per tile.
+static constexpr int64_t kVector = kElementsPerThread;
 /// Static shared memory a kernel may use without opting in.
 static constexpr int64_t kSharedBytes = 48 * 1024;
 
@@ -59,6 +63,129 @@ struct TiledBody {
   /// column-major in the two innermost dims (then it is staged).
   SmallVector<bool> stageable;
   SmallVector<Value> columnMajor;
+  /// The vector variant of interior tiles (null when the generic has
+  /// inputs that are not staged or elements wider than 4 bytes): host i1
+  /// that every operand allows kVector-element accesses, and per memref
+  /// input its views with unit last stride in its row-major and
+  /// column-major (last two dims swapped) forms, per output its row view.
+  Value vectorOk;
+  SmallVector<Value> rowViews, columnViews, outputViews;
+
+  /// One tile of `tile` x `tile` elements at (r0, c0) of matrix `ids` (the
+  /// batch indices), inside the tensor, with vector accesses: each thread
+  /// loads kVector consecutive elements of each input along its contiguous
+  /// dim (a staged input: kVector rows of one column), and computes and
+  /// stores kVector consecutive elements of a row.
+  void buildVectorTile(OpBuilder &b, Location loc, Value thread, Value r0,
+                       Value c0, ArrayRef<Value> ids,
+                       ArrayRef<BlockArgument> shared) {
+    auto i32 = [&](int64_t v) { return i32Constant(b, loc, v); };
+    auto toIndex = [&](Value v) -> Value {
+      return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, loc, x, y);
+    };
+    size_t n = ids.size();
+    int64_t lanes = tile / kVector;
+    Value line = arith::DivUIOp::create(b, loc, thread, i32(lanes));
+    Value lane = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, thread, i32(lanes)),
+        i32(kVector));
+    auto at = [&](Value first, Value firstOffset, Value second,
+                  Value secondOffset) {
+      SmallVector<Value> e(ids.begin(), ids.end());
+      e[n - 2] = toIndex(add(first, firstOffset));
+      e[n - 1] = toIndex(add(second, secondOffset));
+      return e;
+    };
+    SmallVector<Value> rowIds = at(r0, line, c0, lane);
+    auto vectorOf = [&](Value memref) {
+      Type element = cast<MemRefType>(memref.getType()).getElementType();
+      return std::make_pair(
+          VectorType::get({kVector}, element),
+          llvm::Align(kVector * element.getIntOrFloatBitWidth() / 8));
+    };
+    // vectors[i]: kVector elements of input i (null for scalars).
+    SmallVector<Value> vectors(stageable.size());
+    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+      if (!isa<MemRefType>(in->get().getType()))
+        continue;
+      auto [type, align] = vectorOf(in->get());
+      auto pick = scf::IfOp::create(b, loc, TypeRange{type}, columnMajor[i],
+                                    true);
+      OpBuilder::InsertionGuard g(b);
+      // The input's own indices (its map may drop or fix leading dims);
+      // the swapped view takes the last two the other way round.
+      b.setInsertionPointToStart(pick.thenBlock());
+      SmallVector<Value> columnIds =
+          indicesThroughMap(b, loc, op, in, at(r0, lane, c0, line));
+      std::swap(columnIds[columnIds.size() - 1],
+                columnIds[columnIds.size() - 2]);
+      scf::YieldOp::create(b, loc,
+                           Value(vector::LoadOp::create(b, loc, type,
+                                                        columnViews[i],
+                                                        columnIds, false,
+                                                        align)));
+      b.setInsertionPointToStart(pick.elseBlock());
+      scf::YieldOp::create(
+          b, loc,
+          Value(vector::LoadOp::create(
+              b, loc, type, rowViews[i],
+              indicesThroughMap(b, loc, op, in, rowIds), false, align)));
+      vectors[i] = pick.getResult(0);
+    }
+    // A column-major input's elements (lane + k, line) go to
+    // shared[lane + k][line]; the thread then reads (line, lane + k).
+    for (auto [i, v] : llvm::enumerate(vectors)) {
+      if (!v)
+        continue;
+      auto ifStaged = scf::IfOp::create(b, loc, columnMajor[i], false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifStaged.thenBlock());
+      for (int64_t k = 0; k < kVector; ++k)
+        memref::StoreOp::create(
+            b, loc, vector::ExtractOp::create(b, loc, v, k), shared[i],
+            ValueRange{toIndex(add(lane, i32(k))), toIndex(line)});
+    }
+    gpu::BarrierOp::create(b, loc);
+    for (auto [i, v] : llvm::enumerate(vectors)) {
+      if (!v)
+        continue;
+      auto pick = scf::IfOp::create(b, loc, TypeRange{v.getType()},
+                                    columnMajor[i], true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(pick.thenBlock());
+      SmallVector<Value> elements;
+      for (int64_t k = 0; k < kVector; ++k)
+        elements.push_back(memref::LoadOp::create(
+            b, loc, shared[i],
+            ValueRange{toIndex(line), toIndex(add(lane, i32(k)))}));
+      scf::YieldOp::create(
+          b, loc,
+          Value(vector::FromElementsOp::create(
+              b, loc, cast<VectorType>(v.getType()), elements)));
+      b.setInsertionPointToStart(pick.elseBlock());
+      scf::YieldOp::create(b, loc, v);
+      vectors[i] = pick.getResult(0);
+    }
+    SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
+    for (int64_t k = 0; k < kVector; ++k) {
+      SmallVector<Value> preloaded;
+      for (Value v : vectors)
+        preloaded.push_back(v ? Value(vector::ExtractOp::create(b, loc, v, k))
+                              : Value());
+      for (auto [o, r] : llvm::enumerate(emitElement(
+               b, loc, op, at(r0, line, c0, add(lane, i32(k))), preloaded)))
+        results[o].push_back(r);
+    }
+    for (auto [view, values] : llvm::zip(outputViews, results)) {
+      auto [type, align] = vectorOf(view);
+      vector::StoreOp::create(
+          b, loc, vector::FromElementsOp::create(b, loc, type, values), view,
+          rowIds, false, align);
+    }
+  }
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch) {
     ThreadCoordinates c = threadCoordinates(b, loc, launch);
@@ -118,6 +245,25 @@ struct TiledBody {
         b, loc, arith::DivUIOp::create(b, loc, inGroup, groupRows), i32(tile));
     SmallVector<Value> ids = delinearize(b, loc, t, sizes.drop_back(2));
     ids.resize(n);
+    ArrayRef<BlockArgument> shared = launch.getWorkgroupAttributions();
+    // Interior tiles of a generic whose operands allow it take the vector
+    // variant (a block-uniform test: the barriers inside are reached by
+    // all); others the scalar code below.
+    OpBuilder::InsertionGuard tileGuard(b);
+    scf::IfOp ifVector;
+    if (vectorOk) {
+      auto fits = [&](Value start, Value size) -> Value {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                     add(start, i32(tile)), size);
+      };
+      Value interior = arith::AndIOp::create(
+          b, loc, vectorOk,
+          arith::AndIOp::create(b, loc, fits(r0, rows), fits(c0, cols)));
+      ifVector = scf::IfOp::create(b, loc, interior, true);
+      b.setInsertionPointToStart(ifVector.thenBlock());
+      buildVectorTile(b, loc, c.thread, r0, c0, ids, shared);
+      b.setInsertionPointToStart(ifVector.elseBlock());
+    }
     // Iteration indices of tile element (row, col), clamped into the
     // tensor: edge tiles read valid (repeated) elements and skip the store.
     auto tileIds = [&](Value row, Value col) {
@@ -126,7 +272,6 @@ struct TiledBody {
       e[n - 1] = toIndex(arith::MinUIOp::create(b, loc, add(c0, col), lastCol));
       return e;
     };
-    ArrayRef<BlockArgument> shared = launch.getWorkgroupAttributions();
 
     // Every global load of the tile is issued before the barrier, so that
     // one memory latency per tile is exposed, not one per phase; indices
@@ -222,11 +367,116 @@ struct TiledBody {
       for (auto [v, out] : llvm::zip(results, op.getDpsInits()))
         memref::StoreOp::create(b, loc, v, out, elementIds[p]);
     }
+    if (ifVector)
+      b.setInsertionPointAfter(ifVector);
     // The next tile overwrites shared memory.
     gpu::BarrierOp::create(b, loc);
   }
 };
 } // namespace
+
+/// A view of `memref` with a static unit stride in its last dim (the last
+/// two dims swapped when `swapLast`), valid where that dim's run-time
+/// stride is 1.
+static Value unitStrideView(OpBuilder &b, Location loc, Value memref,
+                            bool swapLast) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  SmallVector<OpFoldResult> sizes = getAsOpFoldResult(md.getSizes());
+  SmallVector<OpFoldResult> strides = getAsOpFoldResult(md.getStrides());
+  size_t n = sizes.size();
+  if (swapLast) {
+    std::swap(sizes[n - 1], sizes[n - 2]);
+    std::swap(strides[n - 1], strides[n - 2]);
+  }
+  strides.back() = b.getIndexAttr(1);
+  SmallVector<int64_t> layoutStrides(n, ShapedType::kDynamic);
+  layoutStrides.back() = 1;
+  auto viewType = MemRefType::get(
+      SmallVector<int64_t>(n, ShapedType::kDynamic), type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                             layoutStrides),
+      type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(b, loc, viewType, memref,
+                                           getAsOpFoldResult(md.getOffset()),
+                                           sizes, strides);
+}
+
+/// Host i1: the first element of `memref` is aligned to a kVector-element
+/// vector and `stride` (the dim across the vectors) is a multiple of
+/// kVector, so every vector of an interior tile is aligned.
+static Value vectorAligned(OpBuilder &b, Location loc, Value memref,
+                           Value stride) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value first = arith::AddIOp::create(
+      b, loc, pointer,
+      arith::MulIOp::create(b, loc, md.getOffset(),
+                            indexConstant(b, loc, bytes)));
+  auto isZero = [&](Value v) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                 indexConstant(b, loc, 0));
+  };
+  return arith::AndIOp::create(
+      b, loc,
+      isZero(arith::RemUIOp::create(b, loc, first,
+                                    indexConstant(b, loc, kVector * bytes))),
+      isZero(arith::RemSIOp::create(b, loc, stride,
+                                    indexConstant(b, loc, kVector))));
+}
+
+/// Sets up `body`'s vector variant where the generic allows it: every
+/// memref input staged when column-major, elements of at most 4 bytes.
+static void addVectorVariant(OpBuilder &b, Location loc, linalg::GenericOp op,
+                             TiledBody &body) {
+  auto small = [](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return !type || type.getElementTypeBitWidth() <= 32;
+  };
+  for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands()))
+    if (!small(in->get()) ||
+        (isa<MemRefType>(in->get().getType()) && !body.stageable[i]))
+      return;
+  if (!llvm::all_of(op.getDpsInits(), small))
+    return;
+  auto strideAt = [&](Value memref, int64_t fromEnd) -> Value {
+    auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    return md.getStrides()[md.getStrides().size() - fromEnd];
+  };
+  auto isOne = [&](Value v) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                 indexConstant(b, loc, 1));
+  };
+  Value ok = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  body.rowViews.assign(body.stageable.size(), Value());
+  body.columnViews.assign(body.stageable.size(), Value());
+  for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+    Value m = in->get();
+    if (!isa<MemRefType>(m.getType()))
+      continue;
+    body.rowViews[i] = unitStrideView(b, loc, m, /*swapLast=*/false);
+    body.columnViews[i] = unitStrideView(b, loc, m, /*swapLast=*/true);
+    // Column-major (stride[-2] == 1): vectors along rows; row-major:
+    // along columns.
+    Value columnOk = vectorAligned(b, loc, m, strideAt(m, 1));
+    Value rowOk = arith::AndIOp::create(
+        b, loc, isOne(strideAt(m, 1)), vectorAligned(b, loc, m, strideAt(m, 2)));
+    ok = arith::AndIOp::create(
+        b, loc, ok,
+        arith::SelectOp::create(b, loc, body.columnMajor[i], columnOk, rowOk));
+  }
+  for (Value out : op.getDpsInits()) {
+    body.outputViews.push_back(unitStrideView(b, loc, out, /*swapLast=*/false));
+    ok = arith::AndIOp::create(
+        b, loc, ok,
+        arith::AndIOp::create(b, loc, isOne(strideAt(out, 1)),
+                              vectorAligned(b, loc, out, strideAt(out, 2))));
+  }
+  body.vectorOk = ok;
+}
 
 void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
                                            linalg::GenericOp op,
@@ -241,7 +491,7 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
                cast<MemRefType>(in->get().getType()).getElementTypeBitWidth() / 8;
   if (bytes > kSharedBytes)
     tile = kWarp;
-  TiledBody body{op, sizes, tile, config.transposeGroup, {}, {}};
+  TiledBody body{op, sizes, tile, config.transposeGroup};
   Value any = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
   SmallVector<Type> sharedTypes;
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
@@ -274,6 +524,7 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
     body.columnMajor.push_back(colMajor);
     any = arith::OrIOp::create(b, loc, any, colMajor);
   }
+  addVectorVariant(b, loc, op, body);
   size_t n = sizes.size();
   Value tiles = arith::MulIOp::create(
       b, loc,

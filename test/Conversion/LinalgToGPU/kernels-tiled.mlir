@@ -104,3 +104,62 @@ func.func @no_tiles(%a: memref<?xf32, strided<[?], offset: ?>>, %out: memref<?x?
   }
   return
 }
+
+// -----
+
+// Every input read through the two innermost dims (a + b.T, f32 and f16):
+// interior tiles have a vector variant. On the host: views with a static
+// unit last stride, row-major and with the last two dims swapped, and a
+// test that every operand allows 4-element aligned vectors (first element
+// aligned, unit stride along the vectors, other stride a multiple of 4).
+// In the kernel, interior tiles (r0 + 32 <= rows, c0 + 32 <= cols) load
+// each input as one vector: along rows from the swapped view when it is
+// column-major (then transposed through shared memory), else along the
+// row; each thread stores 4 consecutive output elements with one vector.
+// CHECK-LABEL: func.func @all_staged(
+// CHECK-DAG:     %[[AROW:.*]] = memref.reinterpret_cast %arg0 to {{.*}} strides: [%{{.*}}, 1] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-DAG:     %[[ACOL:.*]] = memref.reinterpret_cast %arg0 to offset: [%{{.*}}], sizes: [%[[S:.*]]#1, %[[S]]#0], strides: [%[[ST:.*]]#1, 1]
+// CHECK-DAG:     %[[OUTV:.*]] = memref.reinterpret_cast %arg2 to {{.*}} : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK:         gpu.launch {{.*}} workgroup(%[[TA:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %[[TB:.*]] : memref<32x33xf16, #gpu.address_space<workgroup>>) {
+// CHECK:           scf.for
+// CHECK:             %[[FITS:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK:             %[[INTERIOR:.*]] = arith.andi %{{.*}}, %[[FITS]] : i1
+// CHECK:             scf.if %[[INTERIOR]] {
+// CHECK:               %[[VA:.*]] = scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK:                 vector.load %[[ACOL]][%{{.*}}, %{{.*}}] {alignment = 16 : i64}
+// CHECK:               } else {
+// CHECK:                 vector.load %[[AROW]][%{{.*}}, %{{.*}}] {alignment = 16 : i64}
+// CHECK:               }
+// CHECK:               scf.if %{{.*}} -> (vector<4xf16>) {
+// CHECK:                 vector.load {{.*}} {alignment = 8 : i64}
+// CHECK:               scf.if %{{.*}} {
+// CHECK:                 %[[E0:.*]] = vector.extract %[[VA]][0] : f32 from vector<4xf32>
+// CHECK:                 memref.store %[[E0]], %[[TA]]
+// CHECK-COUNT-3:         memref.store %{{.*}}, %[[TA]]
+// CHECK:               }
+// CHECK:               gpu.barrier
+// CHECK:               scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK-COUNT-4:         memref.load %[[TA]]
+// CHECK:                 vector.from_elements
+// CHECK:               }
+// CHECK:               arith.addf
+// CHECK-COUNT-3:       arith.addf
+// CHECK:               %[[R:.*]] = vector.from_elements %{{.*}} : vector<4xf32>
+// CHECK:               vector.store %[[R]], %[[OUTV]][%{{.*}}, %{{.*}}] {alignment = 16 : i64}
+// CHECK:             } else {
+// CHECK-NOT:           vector.load
+// CHECK:               memref.load %arg0
+// CHECK:             }
+// CHECK:             gpu.barrier
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @all_staged(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf16, strided<[?, ?], offset: ?>>, %out: memref<?x?xf32>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f16, %o: f32):
+    %e = arith.extf %y : f16 to f32
+    %s = arith.addf %x, %e : f32
+    linalg.yield %s : f32
+  }
+  return
+}
