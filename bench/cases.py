@@ -128,12 +128,14 @@ CASES = {
 SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f32",
                "bf16_gelu", "chain"]
 # The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=32
-# transpose-group=8 (chosen from earlier sweeps, see RESULTS.md).
+# transpose-group=8 transpose-max-blocks=1056 (chosen from earlier sweeps,
+# see RESULTS.md).
 SWEEP_CONFIGS = {
     "b256-g1056-u1": "block-size=256 max-blocks=1056 unroll=1 transpose-group=1",
     "u2": "unroll=2",
-    "mb1056": "max-blocks=1056",
-    "mb1056-group1": "max-blocks=1056 transpose-group=1",
     "group1": "transpose-group=1",
+    "tgrid528": "transpose-max-blocks=528",
+    "tgrid2112": "transpose-max-blocks=2112",
+    "tgrid65535": "transpose-max-blocks=65535",
     "tile64": "transpose-tile=64",
 }

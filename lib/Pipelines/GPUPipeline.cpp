@@ -43,7 +43,8 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   pm.addPass(createConvertPTensorLinalgToGPU(
       ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks,
                                        options.unroll, options.transposeTile,
-                                       options.transposeGroup}));
+                                       options.transposeGroup,
+                                       options.transposeMaxBlocks}));
   pm.addPass(createPTensorLowerDeviceCopies());
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -84,6 +84,9 @@ static void checkLaunchSizes(OptionChecker &check,
     check.reject("transpose-tile", Twine(options.transposeTile), "32 or 64");
   if (options.transposeGroup == 0 || options.transposeGroup > 64)
     check.reject("transpose-group", Twine(options.transposeGroup), "1 to 64");
+  if (options.transposeMaxBlocks == 0 || options.transposeMaxBlocks > kMaxGridX)
+    check.reject("transpose-max-blocks", Twine(options.transposeMaxBlocks),
+                 "1 to " + Twine(kMaxGridX) + " blocks");
   if (options.optLevel > 3)
     check.reject("opt-level", Twine(options.optLevel), "0, 1, 2 or 3");
 }

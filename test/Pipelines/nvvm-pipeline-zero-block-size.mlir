@@ -5,6 +5,7 @@
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa unroll=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNROLL
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-tile=48" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-group=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-max-blocks=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TGRID
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="transpose-tile=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 
 // Launch sizes outside what CUDA can launch (a zero-thread block, more than
@@ -18,7 +19,8 @@
 // UNROLL: error: ptensor-to-nvvm-pipeline option 'unroll' is '0'; expected 1 to 8
 // TILE: error: ptensor-to-nvvm-pipeline option 'transpose-tile' is '48'; expected 32 or 64
 // GROUP: error: ptensor-to-nvvm-pipeline option 'transpose-group' is '0'; expected 1 to 64
-// PASS: error: convert-ptensor-linalg-to-gpu: expected block-size in [1, 1024], max-blocks, unroll and transpose-group >= 1 and transpose-tile 32 or 64
+// TGRID: error: ptensor-to-nvvm-pipeline option 'transpose-max-blocks' is '0'; expected 1 to 2147483647 blocks
+// PASS: error: convert-ptensor-linalg-to-gpu: expected block-size in [1, 1024], max-blocks, unroll, transpose-group and transpose-max-blocks >= 1 and transpose-tile 32 or 64
 
 func.func @device_neg(%a: !ptensor.ptensor<?xf32, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
   %0 = ptensor.elementwise_unary negative %a : (!ptensor.ptensor<?xf32, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0">

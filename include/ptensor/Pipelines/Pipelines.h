@@ -104,6 +104,11 @@ struct PTensorToNVVMPipelineOptions
       llvm::cl::desc("Tile rows per group in the tiled path's tile order "
                      "(1 to 64; 1: row by row)"),
       llvm::cl::init(8)};
+  PassOptions::Option<unsigned> transposeMaxBlocks{
+      *this, "transpose-max-blocks",
+      llvm::cl::desc("Largest grid of the tiled transpose path (1 to "
+                     "2^31 - 1 blocks; default 8 per SM of an H100)"),
+      llvm::cl::init(1056)};
 };
 
 /// Checks `options` before anything is built: the kernel format, the chip

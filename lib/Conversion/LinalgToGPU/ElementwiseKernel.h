@@ -17,6 +17,8 @@ struct KernelConfig {
   unsigned transposeTile = 32;
   /// Tile rows per group in the tiled path's tile order (1: row by row).
   unsigned transposeGroup = 8;
+  /// Largest grid of the tiled path (its blocks loop over the tiles).
+  unsigned transposeMaxBlocks = 1056;
 };
 
 /// Replaces an all-parallel `linalg.generic` on memrefs (outputs read and

@@ -66,13 +66,14 @@ struct ConvertPTensorLinalgToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
-    KernelConfig config{blockSize, maxBlocks, unroll, transposeTile,
-                        transposeGroup};
+    KernelConfig config{blockSize,     maxBlocks,      unroll,
+                        transposeTile, transposeGroup, transposeMaxBlocks};
     if (blockSize == 0 || blockSize > 1024 || maxBlocks == 0 || unroll == 0 ||
-        (transposeTile != 32 && transposeTile != 64) || transposeGroup == 0) {
+        (transposeTile != 32 && transposeTile != 64) || transposeGroup == 0 ||
+        transposeMaxBlocks == 0) {
       module.emitError("convert-ptensor-linalg-to-gpu: expected block-size in "
-                       "[1, 1024], max-blocks, unroll and transpose-group >= 1 "
-                       "and transpose-tile 32 or 64");
+                       "[1, 1024], max-blocks, unroll, transpose-group and "
+                       "transpose-max-blocks >= 1 and transpose-tile 32 or 64");
       return signalPassFailure();
     }
     bool anyDevice = false;

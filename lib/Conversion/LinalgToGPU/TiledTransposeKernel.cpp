@@ -537,9 +537,10 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
   b.setInsertionPointToStart(ifTiled.thenBlock());
   {
     OpBuilder::InsertionGuard guard(b);
-    // One block per tile, up to the grid limit.
+    // One block per tile, up to the tiled path's grid limit.
     KernelConfig tileConfig = config;
     tileConfig.blockSize = 1;
+    tileConfig.maxBlocks = std::min(config.maxBlocks, config.transposeMaxBlocks);
     gpu::LaunchOp launch =
         beginLaunch(b, loc, gridFor(b, loc, tiles, tileConfig),
                     indexConstant(b, loc, kWarp * rowsPerPass(tile)), sharedTypes);
