@@ -17,6 +17,7 @@ runtime and the library, the GPU module loads, the launch, until the result
 is ready), then checks the result against torch. Prints one JSON line.
 """
 
+import glob
 import json
 import os
 import shutil
@@ -25,7 +26,10 @@ import time
 
 T_START = time.perf_counter()
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
+# The source tree's package when it has its binding (the GPU check builds
+# ptensor._core there), else the installed one.
+if glob.glob(os.path.join(HERE, "..", "python", "ptensor", "_core*.so")):
+    sys.path.insert(0, os.path.join(HERE, "..", "python"))
 N = 4096
 
 

@@ -11,6 +11,7 @@ machine), for the `small_add_4096` case:
   `first_call.py run` with the warm on-disk cache.
 """
 
+import glob
 import json
 import os
 import subprocess
@@ -91,7 +92,8 @@ def measure(bench_dir, runtime, kernel, a, b, failures):
     # The frontend, in this process (the kernel from the same warm cache).
     os.environ.update(PTENSOR_CACHE_DIR=cache,
                       PTENSOR_RUNTIME_LIBRARY=os.path.join(bench_dir, "libptensor_runtime.so"))
-    sys.path.insert(0, os.path.join(HERE, "..", "python"))
+    if glob.glob(os.path.join(HERE, "..", "python", "ptensor", "_core*.so")):
+        sys.path.insert(0, os.path.join(HERE, "..", "python"))
     try:
         import ptensor as pt
 

@@ -26,6 +26,7 @@ target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
 
 # In-tree name -> exported name (PTensor::<name>).
 set(PTENSOR_EXPORTED_LIBRARIES
+  PTensorSemantics=Semantics
   PTensorDialect=Dialect
   PTensorUtils=Utils
   PTensorTransforms=Transforms
@@ -79,7 +80,7 @@ install(TARGETS ${PTENSOR_INSTALL_TOOLS}
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ptensor
                   ${PROJECT_SOURCE_DIR}/include/ptensor-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.td")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/ptensor
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.inc"

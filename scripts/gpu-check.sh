@@ -31,12 +31,18 @@ prepare() {
   echo "== compiling the benchmark and the Python GPU kernels"
   python3 bench/build.py "$carry/bench"
   cp build/lib/libptensor_runtime.so "$carry/bench/"
+  # ptensor._core is built there (Python 3.12) from these nanobind sources.
+  cp -r "$(python3 -c 'import nanobind, os; print(os.path.dirname(nanobind.__file__))')" \
+    "$carry/nanobind"
+  rm -rf "$carry/nanobind/__pycache__"
   echo "== host-overhead benchmark (C) and the first-call cache"
   cc -O2 -Wall -o "$carry/bench/host_overhead" bench/host_overhead.c -ldl -lm
   PTENSOR_BUILD_DIR="$root/build" python3 bench/first_call.py prepare "$carry/bench/first_call_cache"
-  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python python3 python/tests/gpu_cases.py
+  # With the pip-installed package (setup.sh), which has the same IR
+  # builders and cache keys as the source tree the GPU machine runs.
+  PTENSOR_CACHE_DIR="$carry/pycache" python3 python/tests/gpu_cases.py
   # The CPU kernels test_gpu.py's torch-CPU case reuses.
-  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python PTENSOR_BUILD_DIR="$root/build" \
+  PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
     python3 -m pytest -q python/tests/test_ops.py >/dev/null
   # The cases' cubins compress about 5x; the carry is limited to 64 MiB.
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
@@ -44,9 +50,22 @@ prepare() {
   du -sh "$carry"
 }
 
+# ptensor._core for this machine's Python (no LLVM needed: the semantics
+# library is plain C++), into the source tree's package (PYTHONPATH=python).
+build_core() {
+  local nb="$carry/nanobind" inc suffix
+  inc="$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+  suffix="$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+  g++ -O2 -std=c++17 -shared -fPIC -fvisibility=hidden -Iinclude -I"$nb/include" \
+    -I"$nb/ext/robin_map/include" -I"$inc" python/src/CoreModule.cpp \
+    lib/Semantics/*.cpp "$nb/src/nb_combined.cpp" -o "python/ptensor/_core$suffix"
+}
+
 run() {
   local out="${OUT:-/tmp/gpu-check}" status=0
   mkdir -p "$out"
+  echo "== building ptensor._core for $(python3 --version)"
+  build_core || { echo "ptensor._core: build FAILED"; return 1; }
   export PTENSOR_RUNTIME_DIR="$carry" LD_LIBRARY_PATH="$carry:${LD_LIBRARY_PATH:-}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   echo "== runtime smoke test"

@@ -10,7 +10,7 @@ build="${PTENSOR_BUILD_DIR:-$root/build}"
 
 apt_packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
               cmake ninja-build g++ libdlpack-dev)
-python_packages=(numpy ml_dtypes pytest)
+python_packages=(numpy ml_dtypes pytest nanobind scikit-build-core)
 
 install() {
   local missing=()
@@ -23,7 +23,15 @@ install() {
     apt-get install -y --no-install-recommends "${missing[@]}" ||
       { apt-get update && apt-get install -y --no-install-recommends "${missing[@]}"; }
   fi
-  if ! python3 -c 'import numpy, ml_dtypes, pytest' 2>/dev/null; then
+  # The Python binding is built against python3's headers.
+  if ! python3 -c 'import os, sysconfig, sys
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    missing=(python3-dev python3-pip)
+    echo "== installing ${missing[*]}"
+    apt-get install -y --no-install-recommends "${missing[@]}" ||
+      { apt-get update && apt-get install -y --no-install-recommends "${missing[@]}"; }
+  fi
+  if ! python3 -c 'import numpy, ml_dtypes, pytest, nanobind, scikit_build_core' 2>/dev/null; then
     echo "== installing ${python_packages[*]} (pip)"
     python3 -m pip install --quiet "${python_packages[@]}" ||
       python3 -m pip install --quiet --break-system-packages "${python_packages[@]}"
@@ -34,6 +42,12 @@ build() {
   echo "== building in $build"
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
   ninja -C "$build"
+  # The Python package, from this build tree (nothing is rebuilt): the
+  # tests import the installed package.
+  echo "== pip install . (the ptensor Python package)"
+  local pip=(python3 -m pip install --quiet --no-build-isolation
+             "-Cbuild-dir=$build" "$root")
+  "${pip[@]}" 2>/dev/null || "${pip[@]}" --break-system-packages
 }
 
 example() {

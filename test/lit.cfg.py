@@ -20,8 +20,6 @@ llvm_config.use_default_substitutions()
 # ptensor's own tools first, then FileCheck/not/count from LLVM 22.
 llvm_config.with_environment("PATH", config.ptensor_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.with_environment(
-    "PYTHONPATH", os.path.join(config.ptensor_src_root, "python"), append_path=True)
 llvm_config.with_environment("PTENSOR_BUILD_DIR", config.ptensor_obj_root)
 # Compiled-kernel caches of tests stay inside the build tree.
 llvm_config.with_environment(

@@ -28,6 +28,7 @@
 
 #include "ptensor-c/Dialect.h"
 #include "ptensor-c/JIT.h"
+#include "ptensor-c/Semantics.h"
 #include "ptensor-c/Support.h"
 
 #endif /* PTENSOR_C_PTENSOR_H */

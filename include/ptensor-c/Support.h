@@ -45,6 +45,13 @@ typedef enum PTensorStatus {
   PTENSOR_STATUS_COMPILE_ERROR = 7,
   /// Memory for a result could not be allocated.
   PTENSOR_STATUS_RESOURCE_EXHAUSTED = 8,
+  /// A semantic rule rejected operand dtypes (an op kind's operand rule, or
+  /// dtypes that do not promote, e.g. ui64 with a signed dtype).
+  PTENSOR_STATUS_DTYPE_ERROR = 9,
+  /// Shapes that do not broadcast.
+  PTENSOR_STATUS_BROADCAST_ERROR = 10,
+  /// Operands on different devices or teams.
+  PTENSOR_STATUS_DEVICE_ERROR = 11,
 } PTensorStatus;
 
 /// The name of `status` ("OK", "INVALID_ARGUMENT", ...), a static string.

@@ -32,6 +32,12 @@ const char *ptensorStatusGetString(PTensorStatus status) {
     return "COMPILE_ERROR";
   case PTENSOR_STATUS_RESOURCE_EXHAUSTED:
     return "RESOURCE_EXHAUSTED";
+  case PTENSOR_STATUS_DTYPE_ERROR:
+    return "DTYPE_ERROR";
+  case PTENSOR_STATUS_BROADCAST_ERROR:
+    return "BROADCAST_ERROR";
+  case PTENSOR_STATUS_DEVICE_ERROR:
+    return "DEVICE_ERROR";
   }
   return "UNKNOWN_STATUS";
 }

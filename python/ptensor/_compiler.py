@@ -50,7 +50,8 @@ _SOURCE_BUILD_DIR = os.path.normpath(os.path.join(_PKG_DIR, "..", "..", "build")
 
 def find_compiler():
     """Path of ptensor-compile, or None: $PTENSOR_COMPILE, then
-    $PTENSOR_BUILD_DIR/bin, then PATH, then the source tree's build/bin."""
+    $PTENSOR_BUILD_DIR/bin, then the one installed in the package (pip),
+    then PATH, then the source tree's build/bin."""
     env = os.environ.get("PTENSOR_COMPILE")
     if env:
         # An explicit setting wins; a wrong one is not silently replaced.
@@ -58,6 +59,9 @@ def find_compiler():
     build = os.environ.get("PTENSOR_BUILD_DIR")
     if build and _executable(os.path.join(build, "bin", "ptensor-compile")):
         return os.path.join(build, "bin", "ptensor-compile")
+    packaged = os.path.join(_PKG_DIR, "bin", "ptensor-compile")
+    if _executable(packaged):
+        return packaged
     found = shutil.which("ptensor-compile")
     if found:
         return found

@@ -1,7 +1,8 @@
-"""ptensor dtypes, their numpy/torch/cupy counterparts, and the meta step:
-type promotion and broadcasting exactly as docs/Semantics.md states them
-(and lib/Dialect/PTensor/IR/PTensorSemantics.cpp implements them), with the
-same error messages.
+"""ptensor dtypes and their numpy/torch/cupy counterparts. The rules (type
+promotion, promotion methods, broadcasting, dtype kinds and widths) are not
+here: they are the compiler's semantics library (lib/Semantics), asked
+through the binding `ptensor._core`, so Python and the compiler give the
+same results and the same messages.
 
 A dtype is named by its ptensor spelling: "i1" (bool), "i8" ... "i64",
 "ui8" ... "ui64", "f16", "bf16", "f32", "f64". Builtin scalar operands have
@@ -10,7 +11,8 @@ a scalar type ("i1", "i64", "f64", ... or "index") and are *weak*.
 
 import numpy as np
 
-from ._errors import BroadcastError, DTypeError
+from . import _core
+from ._errors import DTypeError
 
 try:  # bf16 in numpy comes from ml_dtypes (optional).
     import ml_dtypes as _ml_dtypes
@@ -21,11 +23,10 @@ except ImportError:  # pragma: no cover - ml_dtypes is present where tests run
     BFLOAT16 = None
 
 #: Every ptensor dtype, weakest first within each kind.
-DTYPES = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
-          "f16", "bf16", "f32", "f64")
-FLOATS = ("f16", "bf16", "f32", "f64")
-SIGNED = ("i8", "i16", "i32", "i64")
-UNSIGNED = ("ui8", "ui16", "ui32", "ui64")
+DTYPES = tuple(_core.dtype_names())
+FLOATS = tuple(d for d in DTYPES if _core.dtype_info(d)[0] == "f")
+SIGNED = tuple(d for d in DTYPES if _core.dtype_info(d)[0] == "s")
+UNSIGNED = tuple(d for d in DTYPES if _core.dtype_info(d)[0] == "u")
 
 _NUMPY_NAMES = {
     "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
@@ -37,29 +38,17 @@ _NUMPY_NAMES = {
 def kind(dt):
     """'b' (bool), 's' (signed), 'u' (unsigned) or 'f' (float) of a dtype or
     scalar type; "index" is signed."""
-    if dt == "i1":
-        return "b"
-    if dt == "index":
-        return "s"
-    if dt.startswith("ui"):
-        return "u"
-    if dt.startswith("i"):
-        return "s"
-    if dt.startswith("f") or dt == "bf16":
-        return "f"
-    raise DTypeError("unknown dtype %r" % (dt,))
+    return _core.dtype_info(dt)[0]
 
 
 def width(dt):
     """Bit width (1 for i1, 64 for index)."""
-    if dt == "index":
-        return 64
-    return int("".join(c for c in dt if c.isdigit()))
+    return _core.dtype_info(dt)[1]
 
 
 def itemsize(dt):
     """Bytes per element in memory (bool takes one byte)."""
-    return 1 if dt == "i1" else width(dt) // 8
+    return _core.dtype_info(dt)[2]
 
 
 def storage_type(dt):
@@ -71,7 +60,7 @@ def storage_type(dt):
 
 def compute_type(dt):
     """opmath: f16 and bf16 compute in f32."""
-    return "f32" if dt in ("f16", "bf16") else dt
+    return _core.compute_dtype(dt)
 
 
 # ---------------------------------------------------------------------------
@@ -149,64 +138,13 @@ def canonical(dtype):
 
 
 # ---------------------------------------------------------------------------
-# Type promotion (docs/Semantics.md "Type promotion")
+# The rules, from the compiler's semantics library
 # ---------------------------------------------------------------------------
-
-def _promote_pair(a, b):
-    if a == b:
-        return a
-    ka, kb = kind(a), kind(b)
-    if ka == "f" and kb == "f":
-        if width(a) == width(b):  # f16 with bf16
-            return "f32"
-        return a if width(a) > width(b) else b
-    if ka == "f":
-        return a
-    if kb == "f":
-        return b
-    if ka == "b":
-        return b
-    if kb == "b":
-        return a
-    if ka == kb:
-        return a if width(a) > width(b) else b
-    s, u = (a, b) if ka == "s" else (b, a)
-    if width(u) == 64:
-        raise DTypeError("cannot promote '%s' with signed '%s': no integer type holds "
-                         "both (cast one operand first)" % (u, s))
-    return "i%d" % max(width(s), 2 * width(u))
-
-
-_KIND_ORDER = {"b": 0, "s": 1, "f": 2}
-
 
 def promote(operands):
     """Common dtype of `operands`, a list of (dtype, is_weak) pairs; weak
     operands are builtin scalars. Raises DTypeError like the compiler."""
-    has_float = any(not weak and kind(dt) == "f" for dt, weak in operands)
-    strong = None
-    weak_kind = None
-    for dt, weak in operands:
-        if weak:
-            k = kind(dt)
-            k = "s" if k == "u" else k
-            if weak_kind is None or _KIND_ORDER[k] > _KIND_ORDER[weak_kind]:
-                weak_kind = k
-            continue
-        if has_float and kind(dt) != "f":
-            continue
-        strong = dt if strong is None else _promote_pair(strong, dt)
-    if strong is None:
-        raise DTypeError("expected at least one ptensor operand, but all operands are "
-                         "builtin scalars")
-    if weak_kind == "f" and kind(strong) != "f":
-        return "f32"
-    if weak_kind == "s" and kind(strong) == "b":
-        return "i64"
-    return strong
-
-
-METHODS = ("DEFAULT", "NO_OPMATH", "INT_TO_FLOAT", "ALWAYS_BOOL", "BOOL_TO_LONG")
+    return _core.promote(list(operands))
 
 
 def normalize_method(method):
@@ -216,60 +154,26 @@ def normalize_method(method):
     name = getattr(method, "name", method)
     if not isinstance(name, str):
         raise ValueError("promotion method must be a string, got %r" % (method,))
-    name = name.upper()
-    if name == "COMPLEX_TO_FLOAT":
-        return "DEFAULT"
-    if name not in METHODS:
-        raise ValueError("unknown promotion method '%s', expected DEFAULT, NO_OPMATH, "
-                         "INT_TO_FLOAT, ALWAYS_BOOL or BOOL_TO_LONG" % name)
-    return name
+    return _core.normalize_method(name)
 
 
 def apply_method(method, common):
     """Result dtype of promotion `method` applied to the common dtype."""
-    if method in ("DEFAULT", "NO_OPMATH"):
-        return common
-    if method == "INT_TO_FLOAT":
-        return common if kind(common) == "f" else "f32"
-    if method == "ALWAYS_BOOL":
-        return "i1"
-    if method == "BOOL_TO_LONG":
-        return "i64" if common == "i1" else common
-    raise ValueError(method)
+    return _core.apply_method(method, common)
 
 
 def can_cast_to_out(src, dst):
     """torch's rule for writing a result into an out= operand of another
     dtype: the out dtype's kind (bool < integer < float) is not weaker."""
-    order = {"b": 0, "s": 1, "u": 1, "f": 2}
-    return order[kind(dst)] >= order[kind(src)]
+    return _core.can_cast_to_out(src, dst)
 
-
-# ---------------------------------------------------------------------------
-# Broadcasting (docs/Semantics.md "Broadcasting"); shapes are concrete here.
-# ---------------------------------------------------------------------------
 
 def format_shape(shape):
-    return "[" + ", ".join(str(d) for d in shape) + "]"
+    """A shape as the compiler's messages print it: [2, ?]; a negative size
+    (a signature's dynamic dim) prints as `?`."""
+    return _core.format_shape([-2 ** 63 if s < 0 else s for s in shape])
 
 
 def broadcast_shapes(shapes):
     """NumPy broadcast of concrete shapes; BroadcastError names every shape."""
-    rank = max([len(s) for s in shapes] + [0])
-    out = [1] * rank
-    for i in range(rank):
-        cur = 1
-        for s in shapes:
-            if i >= len(s):
-                continue
-            d = s[len(s) - 1 - i]
-            if d == 1:
-                continue
-            if cur != 1 and cur != d:
-                raise BroadcastError(
-                    "cannot broadcast shapes %s: sizes %d and %d of dimension -%d "
-                    "(right-aligned) differ and neither is 1"
-                    % (" and ".join(format_shape(s) for s in shapes), cur, d, i + 1))
-            cur = d
-        out[rank - 1 - i] = cur
-    return tuple(out)
+    return tuple(_core.broadcast_shapes([list(s) for s in shapes]))

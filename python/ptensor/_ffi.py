@@ -226,7 +226,7 @@ class Function:
             if want >= 0 and want != got:
                 raise BroadcastError(
                     "%s: expected shape %s, got %s (dimension %d differs)"
-                    % (which, D.format_shape(["?" if s < 0 else s for s in a["shape"]]),
+                    % (which, D.format_shape(a["shape"]),
                        D.format_shape(t.shape), d))
         want_dev = a.get("device", "") or ""
         raise DeviceError("%s: expected %s memory, got %s"

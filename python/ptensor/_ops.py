@@ -9,62 +9,36 @@ and bf16 compute in f32. `out=` writes in place (casting to the out dtype
 when it is of the same or a stronger kind).
 """
 
+from . import _core
 from . import _dtypes as D
-from ._errors import DTypeError
 from ._exec import arg_types, execute, operand, promotion_operands
 from ._ir import ptensor_type, wrap_function
 
-UNARY_KINDS = (
-    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "ceil",
-    "cos", "cosh", "erf", "exp", "expm1", "floor", "log", "log1p", "log2", "log10",
-    "negative", "positive", "reciprocal", "round", "rsqrt", "sigmoid", "sign", "sin",
-    "sinh", "square", "sqrt", "tan", "tanh", "trunc")
-UNARY_DEFAULT = ("abs", "bitwise_invert", "ceil", "floor", "negative", "positive", "round",
-                 "sign", "square", "trunc")
-UNARY_TEST_KINDS = ("isfinite", "isinf", "isnan", "logical_not", "signbit")
-BINARY_KINDS = (
-    "add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "copysign", "divide", "floor_divide", "hypot",
-    "logaddexp", "maximum", "minimum", "multiply", "pow", "remainder", "subtract")
-BINARY_INT_TO_FLOAT = ("atan2", "copysign", "divide", "hypot", "logaddexp")
-BITWISE_BINARY = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-                  "bitwise_right_shift")
-SHIFTS = ("bitwise_left_shift", "bitwise_right_shift")
-BINARY_TEST_KINDS = ("equal", "greater", "greater_equal", "less", "less_equal",
-                     "logical_and", "logical_or", "logical_xor", "not_equal")
+#: The op-kind table of the compiler (lib/Semantics OpKinds.def):
+#: (op, kind, promotion method, operand rule) rows.
+OP_KINDS = tuple(_core.op_kinds())
 
 
-# ---------------------------------------------------------------------------
-# Meta: result dtypes and rejected operand dtypes (PTensorOps.cpp messages)
-# ---------------------------------------------------------------------------
+def _kinds(op):
+    return tuple(kind for o, kind, _, _ in OP_KINDS if o == op)
+
+
+UNARY_KINDS = _kinds("elementwise_unary")
+UNARY_TEST_KINDS = _kinds("elementwise_unary_test")
+BINARY_KINDS = _kinds("elementwise_binary")
+BINARY_TEST_KINDS = _kinds("elementwise_binary_test")
+_METHOD = {kind: method for _, kind, method, _ in OP_KINDS}
+
 
 def unary_result(kind, dt):
-    if kind == "bitwise_invert" and D.kind(dt) == "f":
-        raise DTypeError("bitwise op '%s' requires integer or bool operands, but got %s"
-                         % (kind, dt))
-    if kind != "bitwise_invert" and dt == "i1":
-        raise DTypeError("arithmetic op '%s' requires an integer or float operand, but got "
-                         "i1 (bool); cast to an integer or float dtype first" % kind)
-    method = "DEFAULT" if kind in UNARY_DEFAULT else "INT_TO_FLOAT"
-    return D.apply_method(method, dt)
+    """Result dtype of elementwise_unary `kind` on an array of dtype `dt`."""
+    return _core.elementwise_result("elementwise_unary", kind, [(dt, False)])
 
 
 def binary_result(kind, ops):
-    dts = [op.dtype for op in ops]
-    if kind in BITWISE_BINARY:
-        for dt in dts:
-            if D.kind(dt) == "f":
-                raise DTypeError("bitwise op '%s' requires integer or bool operands, but got %s"
-                                 % (kind, dt))
-            if kind in SHIFTS and dt == "i1":
-                raise DTypeError("shift op '%s' requires integer operands, but got i1 (bool)"
-                                 % kind)
-    elif dts[0] == "i1" and dts[1] == "i1":
-        raise DTypeError("arithmetic op '%s' requires an integer or float operand, but both "
-                         "operands are i1 (bool); cast one to an integer or float dtype first"
-                         % kind)
-    method = "INT_TO_FLOAT" if kind in BINARY_INT_TO_FLOAT else "DEFAULT"
-    return D.apply_method(method, D.promote(promotion_operands(ops)))
+    """Result dtype of elementwise_binary `kind` on two operands."""
+    return _core.elementwise_result("elementwise_binary", kind,
+                                    promotion_operands(ops))
 
 
 # ---------------------------------------------------------------------------
@@ -100,13 +74,13 @@ def _unary(kind, test=False):
         a = operand(x)
         if not hasattr(a, "shape"):
             raise TypeError("%s expects an array, got a scalar" % kind)
-        rd = "i1" if test else unary_result(kind, a.dtype)
+        rd = (_core.elementwise_result("elementwise_unary_test", kind, [(a.dtype, False)])
+              if test else unary_result(kind, a.dtype))
         return execute(("unary", kind), [a], [rd], [out], build(rd))
 
     f.__name__ = f.__qualname__ = kind
-    f.__doc__ = ("Elementwise `%s` (ptensor.%s %s); result dtype %s."
-                 % (kind, op, kind, "bool" if test else
-                    ("as the input" if kind in UNARY_DEFAULT else "f32 for integers, else the input's")))
+    f.__doc__ = ("Elementwise `%s` (ptensor.%s %s); result dtype: promotion method %s."
+                 % (kind, op, kind, _METHOD[kind]))
     return f
 
 
@@ -119,8 +93,8 @@ def _binary(kind, test=False):
     def f(x1, x2, /, *, out=None):
         ops = [operand(x1), operand(x2)]
         if test:
-            D.promote(promotion_operands(ops))  # raises like the compiler
-            rd = "i1"
+            rd = _core.elementwise_result("elementwise_binary_test", kind,
+                                          promotion_operands(ops))
         else:
             rd = binary_result(kind, ops)
         return execute(("binary", kind), ops, [rd], [out], build(rd))
@@ -136,9 +110,7 @@ def where(condition, x1, x2, /, *, out=None):
     ops = [operand(condition), operand(x1), operand(x2)]
     if not hasattr(ops[0], "shape"):
         raise TypeError("where: the condition must be an array")
-    if ops[0].dtype != "i1":
-        raise DTypeError("where condition must have dtype i1, but got %s" % ops[0].dtype)
-    rd = D.promote(promotion_operands(ops))
+    rd = _core.where_result(promotion_operands(ops))
     build = _builder("where", lambda types, rt: "ptensor.where %s : (%s) -> %s" % (
         _operands_text(3), ", ".join(types), rt))
     return execute(("where",), ops, [rd], [out], build(rd))

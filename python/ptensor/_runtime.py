@@ -155,6 +155,7 @@ def _candidates():
     if os.environ.get("PTENSOR_BUILD_DIR"):
         names.append(os.path.join(os.environ["PTENSOR_BUILD_DIR"], "lib",
                                   "libptensor_runtime.so"))
+    names.append(os.path.join(_PKG_DIR, "lib", "libptensor_runtime.so"))  # pip
     names.append(os.path.normpath(os.path.join(_PKG_DIR, "..", "..", "build", "lib",
                                                "libptensor_runtime.so")))
     found = ctypes.util.find_library("ptensor_runtime")

@@ -19,6 +19,7 @@ import threading
 
 import numpy as np
 
+from . import _core
 from . import _dtypes as D
 from ._errors import DTypeError, TraceError
 from ._emit import (_cmpf, _cmpi, _float_remainder, _hypot, _int_division, _is_negative,
@@ -276,8 +277,8 @@ _FLOAT_UNARY_MATH = {
     "sin": "math.sin", "sinh": "math.sinh", "sqrt": "math.sqrt", "tan": "math.tan",
     "tanh": "math.tanh", "trunc": "math.trunc", "abs": "math.absf",
 }
-_UNARY_DEFAULT = ("abs", "bitwise_invert", "ceil", "floor", "negative", "positive", "round",
-                  "sign", "square", "trunc")
+#: The promotion method of each kind (the compiler's op-kind table).
+_METHOD = {kind: method for _, kind, method, _ in _core.op_kinds()}
 
 
 def _float_op(b, op, args, t, weak):
@@ -289,19 +290,14 @@ def unary(kind, x):
         x = lift(x)
     b = x.body
     dt, weak = x.dt, x.weak
+    _core.check_operand_dtypes("elementwise_unary", kind, [dt])  # raises like the compiler
     if kind == "bitwise_invert":
-        if D.kind(dt) == "f":
-            raise DTypeError("bitwise op 'bitwise_invert' requires integer or bool operands, "
-                             "but got %s" % dt)
         ones = b.const(-1 if dt != "i1" else True, dt)
         return b.op("arith.xori %s, %s : %s" % (x.name, ones.name, x.type), dt, weak)
-    if dt == "i1":
-        raise DTypeError("arithmetic op '%s' requires an integer or float operand, but got "
-                         "i1 (bool); cast to an integer or float dtype first" % kind)
     if kind == "positive":
         return x
     if D.kind(dt) != "f":
-        if kind not in _UNARY_DEFAULT:  # INT_TO_FLOAT
+        if _METHOD[kind] == "INT_TO_FLOAT":
             x = convert(x, "f64" if weak else "f32")
             return unary(kind, x)
         t = x.type
@@ -386,28 +382,13 @@ def _not(x):
 # Binary functions
 # ---------------------------------------------------------------------------
 
-_BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-            "bitwise_right_shift")
-_INT_TO_FLOAT_BINARY = ("divide", "atan2", "copysign", "hypot", "logaddexp")
-
-
 def binary(kind, x, y):
     x, y = _operands(x, y)
     b = x.body
-    if kind in _BITWISE:
-        for v in (x, y):
-            if D.kind(v.dt) == "f":
-                raise DTypeError("bitwise op '%s' requires integer or bool operands, but got %s"
-                                 % (kind, v.dt))
-            if kind in ("bitwise_left_shift", "bitwise_right_shift") and v.dt == "i1":
-                raise DTypeError("shift op '%s' requires integer operands, but got i1 (bool)"
-                                 % kind)
-    elif x.dt == "i1" and y.dt == "i1":
-        raise DTypeError("arithmetic op '%s' requires an integer or float operand, but both "
-                         "operands are i1 (bool); cast one to an integer or float dtype first"
-                         % kind)
+    # The kind's operand rule, with the compiler's messages.
+    _core.check_operand_dtypes("elementwise_binary", kind, [x.dt, y.dt])
     dt, weak = common(x, y)
-    if kind in _INT_TO_FLOAT_BINARY and D.kind(dt) != "f":
+    if _METHOD[kind] == "INT_TO_FLOAT" and D.kind(dt) != "f":
         dt = "f64" if weak else "f32"
     x, y = convert(x, dt, weak), convert(y, dt, weak)
     t = D.storage_type(dt)

@@ -12,19 +12,20 @@ import math as _m
 
 import numpy as _np
 
+from . import _core
 from . import _trace as _T
 from ._arrays import is_tensor_like as _is_array
 
-_UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "ceil",
-          "cos", "cosh", "erf", "exp", "expm1", "floor", "log", "log1p", "log2", "log10",
-          "negative", "positive", "reciprocal", "round", "rsqrt", "sigmoid", "sign", "sin",
-          "sinh", "square", "sqrt", "tan", "tanh", "trunc")
-_UNARY_TEST = ("isfinite", "isinf", "isnan", "logical_not", "signbit")
-_BINARY = ("add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or",
-           "bitwise_right_shift", "bitwise_xor", "copysign", "divide", "floor_divide", "hypot",
-           "logaddexp", "maximum", "minimum", "multiply", "pow", "remainder", "subtract")
-_COMPARE = ("equal", "greater", "greater_equal", "less", "less_equal", "logical_and",
-            "logical_or", "logical_xor", "not_equal")
+
+def _kinds(op):
+    """The kinds of `op` in the compiler's op-kind table."""
+    return tuple(kind for o, kind, _, _ in _core.op_kinds() if o == op)
+
+
+_UNARY = _kinds("elementwise_unary")
+_UNARY_TEST = _kinds("elementwise_unary_test")
+_BINARY = _kinds("elementwise_binary")
+_COMPARE = _kinds("elementwise_binary_test")
 
 _NUMPY = {
     "acos": _np.arccos, "acosh": _np.arccosh, "asin": _np.arcsin, "asinh": _np.arcsinh,

@@ -3,15 +3,14 @@ comparison against numpy references computed in float64 (or exactly, for
 integers and bools)."""
 
 import os
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-import ptensor  # noqa: E402
-from ptensor import _dtypes as D  # noqa: E402
+# The package under test is the installed one (`pip install .`, as the
+# README's commands do), or the source tree when PYTHONPATH=python names it.
+import ptensor
+from ptensor import _dtypes as D
 
 HAVE_COMPILER = ptensor.find_compiler() is not None
 

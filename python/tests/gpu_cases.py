@@ -18,7 +18,6 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import ptensor as pt  # noqa: E402
 from ptensor import _dtypes as D  # noqa: E402

@@ -404,6 +404,55 @@ static void testJIT(void) {
   report("jit compile invalid", status, message);
 }
 
+/// The semantic rules without a context: promotion, op-kind result dtypes
+/// and broadcasting, with the messages of the dialect's type inference.
+static void testSemantics(void) {
+  PTensorDType dt;
+  char *message = NULL;
+  CHECK(strcmp(ptensorDTypeGetName(PTENSOR_DTYPE_UI16), "ui16") == 0);
+  CHECK(ptensorDTypeFromName("bf16", &dt) == PTENSOR_STATUS_OK &&
+        dt == PTENSOR_DTYPE_BF16);
+  CHECK(ptensorDTypeFromName("f128", &dt) == PTENSOR_STATUS_INVALID_ARGUMENT);
+
+  PTensorPromotionOperand mixed[] = {{PTENSOR_DTYPE_UI8, false},
+                                     {PTENSOR_DTYPE_I8, false}};
+  CHECK(ptensorPromoteDTypes(mixed, 2, &dt, &message) == PTENSOR_STATUS_OK &&
+        dt == PTENSOR_DTYPE_I16);
+  PTensorPromotionOperand weak[] = {{PTENSOR_DTYPE_I32, false},
+                                    {PTENSOR_DTYPE_F64, true}};
+  CHECK(ptensorPromoteDTypes(weak, 2, &dt, &message) == PTENSOR_STATUS_OK &&
+        dt == PTENSOR_DTYPE_F32);
+  PTensorPromotionOperand bad[] = {{PTENSOR_DTYPE_UI64, false},
+                                   {PTENSOR_DTYPE_I8, false}};
+  PTensorStatus status = ptensorPromoteDTypes(bad, 2, &dt, &message);
+  report("promote ui64 i8", status, message);
+
+  PTensorPromotionOperand ints[] = {{PTENSOR_DTYPE_I32, false}};
+  CHECK(ptensorElementwiseResultDType("elementwise_unary", "exp", ints, 1, &dt,
+                                      &message) == PTENSOR_STATUS_OK &&
+        dt == PTENSOR_DTYPE_F32);
+  PTensorPromotionOperand floats[] = {{PTENSOR_DTYPE_F32, false},
+                                      {PTENSOR_DTYPE_I64, true}};
+  status = ptensorElementwiseResultDType("elementwise_binary", "bitwise_and",
+                                         floats, 2, &dt, &message);
+  report("bitwise_and f32", status, message);
+  status = ptensorElementwiseResultDType("elementwise_binary", "frobnicate",
+                                         floats, 2, &dt, &message);
+  report("unknown kind", status, message);
+
+  const int64_t a[] = {4, PTENSOR_DYNAMIC_SIZE}, b[] = {3, 1}, c[] = {5};
+  const int64_t *shapes[] = {a, b, c};
+  size_t ranks[] = {2, 2, 1}, rank = 0;
+  int64_t out[4];
+  status = ptensorBroadcastShapes(shapes, ranks, 2, out, 4, &rank, &message);
+  report("broadcast [4, ?] [3, 1]", status, message);
+  const int64_t *good[] = {a, c};
+  size_t goodRanks[] = {2, 1};
+  CHECK(ptensorBroadcastShapes(good, goodRanks, 2, out, 4, &rank, &message) ==
+            PTENSOR_STATUS_OK &&
+        rank == 2 && out[0] == 4 && out[1] == 5);
+}
+
 int main(void) {
   MlirContext context = createContext();
   testTypes(context);
@@ -411,6 +460,7 @@ int main(void) {
   testErrors(context);
   mlirContextDestroy(context);
   testJIT();
+  testSemantics();
   printf("failures: %d\n", failures);
   return failures == 0 ? 0 : 1;
 }

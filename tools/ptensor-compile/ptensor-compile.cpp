@@ -81,7 +81,8 @@ static std::string signatureJson(llvm::ArrayRef<::ptensor::jit::FunctionSignatur
   auto valueJson = [](const ::ptensor::jit::ValueType &v) {
     llvm::json::Object o;
     o["kind"] = v.isTensor ? "tensor" : "scalar";
-    o["dtype"] = v.isIndex ? "index" : ::ptensor::dtypeName(v.dtype).str();
+    o["dtype"] =
+        v.isIndex ? "index" : std::string(::ptensor::dtypeName(v.dtype));
     if (v.isTensor) {
       llvm::json::Array shape;
       for (int64_t d : v.shape)

@@ -82,8 +82,8 @@ static llvm::Expected<Argument> toScalar(const HostArray &a,
   if (a.dtype() != type.dtype && !indexLike)
     return llvm::createStringError(
         "input #%zu: expected dtype %s for argument #%zu, got %s", index,
-        dtypeName(type.dtype).str().c_str(), index,
-        dtypeName(a.dtype()).str().c_str());
+        dtypeName(type.dtype), index,
+        dtypeName(a.dtype()));
   if (isFloatDType(a.dtype()))
     return Argument::scalar(a.getDouble(0));
   // The bits as they are (getInt64 would saturate values >= 2^63): a ui64

@@ -71,7 +71,8 @@ void testDTypes() {
   }
   CHECK(dtypeByteSize(DType::Bool) == 1 && dtypeByteSize(DType::BF16) == 2 &&
         dtypeByteSize(DType::U64) == 8);
-  CHECK(dtypeName(DType::U16) == "ui16" && dtypeName(DType::Bool) == "i1");
+  CHECK(llvm::StringRef(dtypeName(DType::U16)) == "ui16" &&
+        llvm::StringRef(dtypeName(DType::Bool)) == "i1");
   CHECK(!parseDTypeName("f128"));
   CHECK(npyDescrToDType("=f4") == DType::F32);
   CHECK(npyDescrToDType("<u1") == DType::U8);

@@ -40,7 +40,7 @@ static int usage() {
 }
 
 static std::string describe(const HostArray &a) {
-  return "dtype=" + dtypeName(a.dtype()).str() + " shape=" +
+  return "dtype=" + std::string(dtypeName(a.dtype())) + " shape=" +
          shapeToString(a.shape()) + " strides=" + shapeToString(a.strides()) +
          " contiguous=" + (a.isContiguous() ? "yes" : "no");
 }

@@ -1,14 +1,15 @@
 //===- DType.h - Element types of ptensor host arrays ----------*- C++ -*-===//
 //
-// The closed set of element types supported by ptensor, their byte sizes,
-// MLIR-style names and the numpy `.npy` type descriptors they map to.
+// The numpy `.npy` type descriptors of ptensor's dtypes (the dtypes
+// themselves, their sizes and names are ptensor/Semantics/DType.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PTENSOR_SUPPORT_DTYPE_H
 #define PTENSOR_SUPPORT_DTYPE_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "ptensor/Semantics/DType.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
@@ -16,47 +17,6 @@
 #include <string>
 
 namespace ptensor {
-
-/// Element type of a tensor / host array.
-enum class DType {
-  Bool, ///< 1-byte boolean (0 or 1), MLIR `i1`, numpy `|b1`.
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F16,  ///< IEEE binary16.
-  BF16, ///< bfloat16 (upper half of an IEEE binary32).
-  F32,
-  F64,
-};
-
-/// All dtypes, in declaration order.
-llvm::ArrayRef<DType> allDTypes();
-
-/// Size of one element in bytes (Bool occupies one byte).
-size_t dtypeByteSize(DType dtype);
-
-/// MLIR type syntax of `dtype`: "i1", "i8", "i16", "i32", "i64", "ui8",
-/// "ui16", "ui32", "ui64", "f16", "bf16", "f32", "f64".
-llvm::StringRef dtypeName(DType dtype);
-
-/// Inverse of dtypeName(); std::nullopt for anything else.
-std::optional<DType> parseDTypeName(llvm::StringRef name);
-
-/// True for F16, BF16, F32, F64.
-bool isFloatDType(DType dtype);
-/// True for I8..I64 (signed integers, not Bool).
-bool isSignedIntDType(DType dtype);
-/// True for U8..U64.
-bool isUnsignedIntDType(DType dtype);
-/// True for signed or unsigned integers (not Bool).
-inline bool isIntDType(DType dtype) {
-  return isSignedIntDType(dtype) || isUnsignedIntDType(dtype);
-}
 
 /// The numpy descr written to `.npy` headers for `dtype`, e.g. "|b1", "|i1",
 /// "<i2", "|u1", "<f2", "<f4", "<f8".

@@ -98,7 +98,7 @@ func.func @broadcast_zero_vs_n(%c: !ptensor.ptensor<0x1xi1>, %x: !ptensor.ptenso
 // -----
 
 func.func @bitwise_on_float(%a: !ptensor.ptensor<4xi32>, %b: !ptensor.ptensor<4xf32>) {
-  // expected-error @below {{bitwise op 'bitwise_and' requires integer or bool operands, but got 'f32'}}
+  // expected-error @below {{bitwise op 'bitwise_and' requires integer or bool operands, but got f32}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.elementwise_binary bitwise_and %a, %b : (!ptensor.ptensor<4xi32>, !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xf32>
   return
@@ -107,7 +107,7 @@ func.func @bitwise_on_float(%a: !ptensor.ptensor<4xi32>, %b: !ptensor.ptensor<4x
 // -----
 
 func.func @bitwise_with_float_scalar(%a: !ptensor.ptensor<4xi32>, %s: f64) {
-  // expected-error @below {{bitwise op 'bitwise_xor' requires integer or bool operands, but got 'f64'}}
+  // expected-error @below {{bitwise op 'bitwise_xor' requires integer or bool operands, but got f64}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.elementwise_binary bitwise_xor %s, %a : (f64, !ptensor.ptensor<4xi32>) -> !ptensor.ptensor<4xf32>
   return
@@ -116,7 +116,7 @@ func.func @bitwise_with_float_scalar(%a: !ptensor.ptensor<4xi32>, %s: f64) {
 // -----
 
 func.func @unary_bitwise_on_float(%a: !ptensor.ptensor<4xbf16>) {
-  // expected-error @below {{bitwise op 'bitwise_invert' requires integer or bool operands, but got 'bf16'}}
+  // expected-error @below {{bitwise op 'bitwise_invert' requires integer or bool operands, but got bf16}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.elementwise_unary bitwise_invert %a : (!ptensor.ptensor<4xbf16>) -> !ptensor.ptensor<4xbf16>
   return
@@ -170,7 +170,7 @@ func.func @all_scalar_operands(%a: f32, %b: f32) {
 // -----
 
 func.func @where_condition_not_bool(%c: !ptensor.ptensor<4xi32>, %x: !ptensor.ptensor<4xf32>) {
-  // expected-error @below {{where condition must have dtype i1, but got 'i32'}}
+  // expected-error @below {{where condition must have dtype i1, but got i32}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.where %c, %x, %x : (!ptensor.ptensor<4xi32>, !ptensor.ptensor<4xf32>, !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xf32>
   return

@@ -1,59 +1,42 @@
-//===- PTensorOpKinds.cpp - properties of elementwise op kinds ------------===//
+//===- PTensorOpKinds.cpp - the op-kind table for the dialect's enums -----===//
 
 #include "ptensor/Dialect/PTensor/IR/PTensorOpKinds.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
+namespace sem = ::ptensor::semantics;
 
-PromotionMethod mlir::ptensor::getPromotionMethod(UnaryOpKind kind) {
-  switch (kind) {
-  case UnaryOpKind::abs:
-  case UnaryOpKind::bitwise_invert:
-  case UnaryOpKind::ceil:
-  case UnaryOpKind::floor:
-  case UnaryOpKind::negative:
-  case UnaryOpKind::positive:
-  case UnaryOpKind::round:
-  case UnaryOpKind::sign:
-  case UnaryOpKind::square:
-  case UnaryOpKind::trunc:
-    return PromotionMethod::DEFAULT;
-  default:
-    return PromotionMethod::INT_TO_FLOAT;
-  }
+static FailureOr<sem::OpKind> lookup(std::optional<Location> loc,
+                                     sem::OpClass opClass, StringRef name) {
+  sem::Result<sem::OpKind> row = sem::lookupOpKind(opClass, name);
+  if (row)
+    return *row;
+  (void)emitOptionalError(loc, "kind '", name, "' of ptensor.",
+                          sem::opClassName(opClass),
+                          " has no row in OpKinds.def");
+  return failure();
 }
 
-PromotionMethod mlir::ptensor::getPromotionMethod(BinaryOpKind kind) {
-  switch (kind) {
-  case BinaryOpKind::atan2:
-  case BinaryOpKind::copysign:
-  case BinaryOpKind::divide:
-  case BinaryOpKind::hypot:
-  case BinaryOpKind::logaddexp:
-    return PromotionMethod::INT_TO_FLOAT;
-  default:
-    return PromotionMethod::DEFAULT;
-  }
+FailureOr<sem::OpKind> mlir::ptensor::getOpKindRow(std::optional<Location> loc,
+                                                   UnaryOpKind kind) {
+  return lookup(loc, sem::OpClass::Unary, stringifyUnaryOpKind(kind));
 }
 
-bool mlir::ptensor::isBitwise(UnaryOpKind kind) {
-  return kind == UnaryOpKind::bitwise_invert;
+FailureOr<sem::OpKind> mlir::ptensor::getOpKindRow(std::optional<Location> loc,
+                                                   UnaryTestKind kind) {
+  return lookup(loc, sem::OpClass::UnaryTest, stringifyUnaryTestKind(kind));
 }
 
-bool mlir::ptensor::isBitwise(BinaryOpKind kind) {
-  switch (kind) {
-  case BinaryOpKind::bitwise_and:
-  case BinaryOpKind::bitwise_or:
-  case BinaryOpKind::bitwise_xor:
-  case BinaryOpKind::bitwise_left_shift:
-  case BinaryOpKind::bitwise_right_shift:
-    return true;
-  default:
-    return false;
-  }
+FailureOr<sem::OpKind> mlir::ptensor::getOpKindRow(std::optional<Location> loc,
+                                                   BinaryOpKind kind) {
+  return lookup(loc, sem::OpClass::Binary, stringifyBinaryOpKind(kind));
 }
 
-bool mlir::ptensor::isShift(BinaryOpKind kind) {
-  return kind == BinaryOpKind::bitwise_left_shift ||
-         kind == BinaryOpKind::bitwise_right_shift;
+FailureOr<sem::OpKind> mlir::ptensor::getOpKindRow(std::optional<Location> loc,
+                                                   BinaryTestKind kind) {
+  return lookup(loc, sem::OpClass::BinaryTest, stringifyBinaryTestKind(kind));
+}
+
+PromotionMethod mlir::ptensor::getPromotionMethod(const sem::OpKind &row) {
+  return static_cast<PromotionMethod>(row.method);
 }

@@ -8,7 +8,9 @@
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/Dialect/PTensor/IR/PTensorOpKinds.h"
+#include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
 #include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+#include "ptensor/Semantics/OpKinds.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -76,61 +78,41 @@ static LogicalResult inferElementwise(MLIRContext *context,
   return success();
 }
 
-/// The dtype of a ptensor or scalar operand type.
-static Type dtypeOf(Type t) {
-  if (auto pt = dyn_cast<PTensorType>(t))
-    return pt.getElementType();
-  return t;
+/// Infers an elementwise op of the kind `row` of the op-kind table: the
+/// kind's operand rule on the operand dtypes (scalars included), then
+/// placement, broadcasting and promotion with the kind's method.
+static LogicalResult
+inferElementwiseKind(MLIRContext *context, std::optional<Location> loc,
+                     FailureOr<::ptensor::semantics::OpKind> row,
+                     TypeRange operands, SmallVectorImpl<Type> &results) {
+  if (failed(row))
+    return failure();
+  std::vector<::ptensor::DType> dtypes;
+  for (Type t : operands) {
+    if (auto pt = dyn_cast<PTensorType>(t))
+      dtypes.push_back(*toDType(pt.getElementType()));
+    else
+      dtypes.push_back(weakScalarDType(t));
+  }
+  if (std::optional<::ptensor::semantics::Error> error =
+          ::ptensor::semantics::checkOperandDTypes(*row, dtypes))
+    return emitOptionalError(loc, error->message);
+  return inferElementwise(context, loc, operands, getPromotionMethod(*row),
+                          results);
 }
 
 LogicalResult ElementwiseUnaryOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &results) {
-  UnaryOpKind kind = adaptor.getKind();
-  Type dtype = dtypeOf(adaptor.getInput().getType());
-  if (isBitwise(kind) && isa<FloatType>(dtype))
-    return emitOptionalError(loc, "bitwise op '", stringifyUnaryOpKind(kind),
-                             "' requires integer or bool operands, but got ",
-                             dtype);
-  if (!isBitwise(kind) && dtype.isInteger(1))
-    return emitOptionalError(
-        loc, "arithmetic op '", stringifyUnaryOpKind(kind),
-        "' requires an integer or float operand, but got i1 (bool); cast to "
-        "an integer or float dtype first");
-  return inferElementwise(context, loc, adaptor.getInput().getType(),
-                          getPromotionMethod(kind), results);
+  return inferElementwiseKind(context, loc, getOpKindRow(loc, adaptor.getKind()),
+                              adaptor.getInput().getType(), results);
 }
 
 LogicalResult ElementwiseUnaryTestOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &results) {
-  return inferElementwise(context, loc, adaptor.getInput().getType(),
-                          PromotionMethod::ALWAYS_BOOL, results);
-}
-
-/// Checks the operand dtypes of a binary kind, before promotion.
-static LogicalResult verifyBinaryDTypes(std::optional<Location> loc,
-                                        BinaryOpKind kind, Type lhs, Type rhs) {
-  Type l = dtypeOf(lhs), r = dtypeOf(rhs);
-  if (isBitwise(kind)) {
-    for (Type t : {l, r}) {
-      if (isa<FloatType>(t))
-        return emitOptionalError(
-            loc, "bitwise op '", stringifyBinaryOpKind(kind),
-            "' requires integer or bool operands, but got ", t);
-      if (isShift(kind) && t.isInteger(1))
-        return emitOptionalError(
-            loc, "shift op '", stringifyBinaryOpKind(kind),
-            "' requires integer operands, but got i1 (bool)");
-    }
-    return success();
-  }
-  if (l.isInteger(1) && r.isInteger(1))
-    return emitOptionalError(
-        loc, "arithmetic op '", stringifyBinaryOpKind(kind),
-        "' requires an integer or float operand, but both operands are i1 "
-        "(bool); cast one to an integer or float dtype first");
-  return success();
+  return inferElementwiseKind(context, loc, getOpKindRow(loc, adaptor.getKind()),
+                              adaptor.getInput().getType(), results);
 }
 
 /// At least one operand of a binary op must be a ptensor.
@@ -146,11 +128,10 @@ LogicalResult ElementwiseBinaryOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &results) {
   Type lhs = adaptor.getLhs().getType(), rhs = adaptor.getRhs().getType();
-  if (failed(verifyHasPTensor(loc, {lhs, rhs})) ||
-      failed(verifyBinaryDTypes(loc, adaptor.getKind(), lhs, rhs)))
+  if (failed(verifyHasPTensor(loc, {lhs, rhs})))
     return failure();
-  return inferElementwise(context, loc, {lhs, rhs},
-                          getPromotionMethod(adaptor.getKind()), results);
+  return inferElementwiseKind(context, loc, getOpKindRow(loc, adaptor.getKind()),
+                              {lhs, rhs}, results);
 }
 
 LogicalResult ElementwiseBinaryTestOp::inferReturnTypes(
@@ -159,8 +140,8 @@ LogicalResult ElementwiseBinaryTestOp::inferReturnTypes(
   Type lhs = adaptor.getLhs().getType(), rhs = adaptor.getRhs().getType();
   if (failed(verifyHasPTensor(loc, {lhs, rhs})))
     return failure();
-  return inferElementwise(context, loc, {lhs, rhs},
-                          PromotionMethod::ALWAYS_BOOL, results);
+  return inferElementwiseKind(context, loc, getOpKindRow(loc, adaptor.getKind()),
+                              {lhs, rhs}, results);
 }
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
@@ -168,17 +149,16 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &results) {
   auto cond = cast<PTensorType>(adaptor.getCondition().getType());
-  if (!cond.getElementType().isInteger(1))
-    return emitOptionalError(
-        loc, "where condition must have dtype i1, but got ",
-        cond.getElementType());
+  if (std::optional<::ptensor::semantics::Error> error =
+          ::ptensor::semantics::checkWhereCondition(
+              {*toDType(cond.getElementType()), /*isWeak=*/false}))
+    return emitOptionalError(loc, error->message);
   // The i1 condition is the weakest strong dtype, so it leaves the promotion
-  // of `x` and `y` unchanged; when both are scalars it gives PyTorch's
-  // defaults (bool, i64 or f32) instead of a builtin scalar type.
-  return inferElementwise(context, loc,
-                          {cond, adaptor.getX().getType(),
-                           adaptor.getY().getType()},
-                          PromotionMethod::NO_OPMATH, results);
+  // of `x` and `y` unchanged (see inferWhereDType).
+  SmallVector<Type, 3> operands = {cond, adaptor.getX().getType(),
+                                   adaptor.getY().getType()};
+  return inferElementwise(context, loc, operands, PromotionMethod::NO_OPMATH,
+                          results);
 }
 
 //===----------------------------------------------------------------------===//

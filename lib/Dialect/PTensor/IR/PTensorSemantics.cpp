@@ -1,221 +1,171 @@
-//===- PTensorSemantics.cpp - broadcasting and type promotion -------------===//
+//===- PTensorSemantics.cpp - the semantic rules on MLIR types ------------===//
+//
+// Converts MLIR types to the semantics library's dtypes and shapes, asks it,
+// and converts back; no rule is decided here.
+//
+//===----------------------------------------------------------------------===//
 
+#include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
 #include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+#include "ptensor/Semantics/Broadcast.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
+namespace sem = ::ptensor::semantics;
+using ::ptensor::DType;
 
-DTypeKind mlir::ptensor::getDTypeKind(Type dtype) {
-  if (isa<FloatType>(dtype))
-    return DTypeKind::Float;
-  if (dtype.isInteger(1))
-    return DTypeKind::Bool;
-  if (dtype.isUnsignedInteger())
-    return DTypeKind::Unsigned;
-  return DTypeKind::Signed;
-}
+static_assert(sem::kDynamicSize == ShapedType::kDynamic,
+              "the semantics library's dynamic size is MLIR's");
+#define PTENSOR_CHECK_METHOD(NAME)                                             \
+  static_assert(static_cast<int>(PromotionMethod::NAME) ==                     \
+                static_cast<int>(sem::PromotionMethod::NAME));
+PTENSOR_CHECK_METHOD(DEFAULT)
+PTENSOR_CHECK_METHOD(NO_OPMATH)
+PTENSOR_CHECK_METHOD(INT_TO_FLOAT)
+PTENSOR_CHECK_METHOD(ALWAYS_BOOL)
+PTENSOR_CHECK_METHOD(BOOL_TO_LONG)
+#undef PTENSOR_CHECK_METHOD
 
-static unsigned getWidth(Type dtype) {
-  if (isa<IndexType>(dtype))
-    return 64;
-  return dtype.getIntOrFloatBitWidth();
-}
-
-static std::string typeName(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
-
-/// Promotes two strong (tensor) dtypes.
-static FailureOr<Type> promotePair(Type a, Type b, std::string &error) {
-  if (a == b)
-    return a;
-  MLIRContext *ctx = a.getContext();
-  DTypeKind ka = getDTypeKind(a), kb = getDTypeKind(b);
-  if (ka == DTypeKind::Float && kb == DTypeKind::Float) {
-    // f16 with bf16 has no common 16-bit type.
-    if (getWidth(a) == getWidth(b))
-      return Type(Float32Type::get(ctx));
-    return getWidth(a) > getWidth(b) ? a : b;
+std::optional<DType> mlir::ptensor::toDType(Type type) {
+  if (type.isInteger(1))
+    return DType::Bool;
+  if (auto it = dyn_cast<IntegerType>(type)) {
+    if (it.isSigned()) // dtypes are signless (iN) or unsigned (uiN)
+      return std::nullopt;
+    auto kind = it.isUnsigned() ? ::ptensor::DTypeKind::Unsigned
+                                : ::ptensor::DTypeKind::Signed;
+    return ::ptensor::intDType(kind, it.getWidth());
   }
-  if (ka == DTypeKind::Float)
-    return a;
-  if (kb == DTypeKind::Float)
-    return b;
-  if (ka == DTypeKind::Bool)
-    return b;
-  if (kb == DTypeKind::Bool)
-    return a;
-  if (ka == kb)
-    return getWidth(a) > getWidth(b) ? a : b;
-  // Signed with unsigned: the smallest signed type holding both.
-  Type s = ka == DTypeKind::Signed ? a : b;
-  Type u = ka == DTypeKind::Signed ? b : a;
-  if (getWidth(u) == 64) {
-    error = "cannot promote '" + typeName(u) + "' with signed '" +
-            typeName(s) +
-            "': no integer type holds both (cast one operand first)";
-    return failure();
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  return std::nullopt;
+}
+
+Type mlir::ptensor::toMLIRType(MLIRContext *context, DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return Float16Type::get(context);
+  case DType::BF16:
+    return BFloat16Type::get(context);
+  case DType::F32:
+    return Float32Type::get(context);
+  case DType::F64:
+    return Float64Type::get(context);
+  case DType::Bool:
+    return IntegerType::get(context, 1);
+  default:
+    return IntegerType::get(context, ::ptensor::dtypeBitWidth(dtype),
+                            ::ptensor::isUnsignedIntDType(dtype)
+                                ? IntegerType::Unsigned
+                                : IntegerType::Signless);
   }
-  unsigned width = std::max(getWidth(s), 2 * getWidth(u));
-  return Type(IntegerType::get(ctx, width));
+}
+
+DType mlir::ptensor::weakScalarDType(Type scalar) {
+  if (std::optional<DType> d = toDType(scalar))
+    return *d;
+  if (isa<FloatType>(scalar))
+    return DType::F64;
+  return DType::I64;
+}
+
+sem::PromotionMethod mlir::ptensor::toSemantics(PromotionMethod method) {
+  return static_cast<sem::PromotionMethod>(method);
+}
+
+/// The semantics operand of a ptensor element type or builtin scalar.
+static sem::PromotionOperand toOperand(const PromotionOperand &op) {
+  if (op.isWeak)
+    return {weakScalarDType(op.dtype), true};
+  std::optional<DType> d = toDType(op.dtype);
+  // PTensorType's verifier admits only the dtypes of the semantics library.
+  assert(d && "ptensor element type outside the dtype set");
+  return {*d, false};
 }
 
 FailureOr<Type>
 mlir::ptensor::promoteDTypes(ArrayRef<PromotionOperand> operands,
                              std::string &error) {
-  // With a float tensor among the operands the result is that float type,
-  // whatever the integers are: promote the floats alone, so that e.g.
-  // (f16, ui64, i8) gives f16 in any order instead of failing on ui64 + i8.
-  bool hasFloat = llvm::any_of(operands, [](const PromotionOperand &op) {
-    return !op.isWeak && isa<FloatType>(op.dtype);
-  });
-  Type strong;
-  std::optional<DTypeKind> weakKind;
-  for (const PromotionOperand &op : operands) {
-    if (op.isWeak) {
-      DTypeKind k = getDTypeKind(op.dtype);
-      if (k == DTypeKind::Unsigned)
-        k = DTypeKind::Signed;
-      weakKind = weakKind ? std::max(*weakKind, k) : k;
-      continue;
-    }
-    if (hasFloat && !isa<FloatType>(op.dtype))
-      continue;
-    if (!strong) {
-      strong = op.dtype;
-      continue;
-    }
-    FailureOr<Type> p = promotePair(strong, op.dtype, error);
-    if (failed(p))
-      return failure();
-    strong = *p;
-  }
-  if (!strong) {
-    error = "at least one operand must be a ptensor";
+  std::vector<sem::PromotionOperand> ops;
+  for (const PromotionOperand &op : operands)
+    ops.push_back(toOperand(op));
+  sem::Result<DType> r = sem::promoteDTypes(ops);
+  if (!r) {
+    error = r.getError().message;
     return failure();
   }
-  if (!weakKind)
-    return strong;
-  MLIRContext *ctx = strong.getContext();
-  DTypeKind k = getDTypeKind(strong);
-  // A weak scalar matters only when its category is stronger.
-  if (*weakKind == DTypeKind::Float && k != DTypeKind::Float)
-    return Type(Float32Type::get(ctx));
-  if (*weakKind == DTypeKind::Signed && k == DTypeKind::Bool)
-    return Type(IntegerType::get(ctx, 64));
-  return strong;
+  // Success implies a tensor operand, so `operands` is not empty.
+  return toMLIRType(operands.front().dtype.getContext(), *r);
 }
 
 Type mlir::ptensor::applyPromotionMethod(PromotionMethod method, Type common) {
-  MLIRContext *ctx = common.getContext();
-  switch (method) {
-  case PromotionMethod::DEFAULT:
-  case PromotionMethod::NO_OPMATH:
+  std::optional<DType> d = toDType(common);
+  if (!d)
     return common;
-  case PromotionMethod::INT_TO_FLOAT:
-    return isa<FloatType>(common) ? common : Float32Type::get(ctx);
-  case PromotionMethod::ALWAYS_BOOL:
-    return IntegerType::get(ctx, 1);
-  case PromotionMethod::BOOL_TO_LONG:
-    return common.isInteger(1) ? IntegerType::get(ctx, 64) : common;
-  }
-  llvm_unreachable("unknown promotion method");
+  return toMLIRType(common.getContext(),
+                    sem::applyPromotionMethod(toSemantics(method), *d));
 }
 
 Type mlir::ptensor::getComputeType(Type dtype) {
-  if (isa<FloatType>(dtype) && dtype.getIntOrFloatBitWidth() < 32)
-    return Float32Type::get(dtype.getContext());
-  return dtype;
+  std::optional<DType> d = toDType(dtype);
+  if (!d)
+    return dtype;
+  return toMLIRType(dtype.getContext(), sem::computeDType(*d));
 }
 
 std::string mlir::ptensor::formatShape(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(shape, os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << "?";
-    else
-      os << d;
-  });
-  os << "]";
-  return s;
+  return sem::formatShape(sem::Shape(shape.begin(), shape.end()));
 }
 
 FailureOr<SmallVector<int64_t>>
 mlir::ptensor::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
                                std::string &error) {
-  size_t rank = 0;
+  std::vector<sem::Shape> in;
   for (ArrayRef<int64_t> s : shapes)
-    rank = std::max(rank, s.size());
-  SmallVector<int64_t> result(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    // `i` counts from the right; `cur` is the size chosen so far.
-    int64_t &cur = result[rank - 1 - i];
-    bool seenDynamic = false;
-    for (ArrayRef<int64_t> s : shapes) {
-      if (i >= s.size())
-        continue;
-      int64_t d = s[s.size() - 1 - i];
-      if (ShapedType::isDynamic(d)) {
-        seenDynamic = true;
-        continue;
-      }
-      if (d == 1)
-        continue;
-      if (cur != 1 && cur != d) {
-        error = "cannot broadcast shapes ";
-        llvm::raw_string_ostream os(error);
-        llvm::interleave(
-            shapes, os, [&](ArrayRef<int64_t> sh) { os << formatShape(sh); },
-            " and ");
-        os << ": sizes " << cur << " and " << d << " of dimension -" << i + 1
-           << " (right-aligned) differ and neither is 1";
-        return failure();
-      }
-      cur = d;
-    }
-    if (seenDynamic && cur == 1)
-      cur = ShapedType::kDynamic;
+    in.emplace_back(s.begin(), s.end());
+  sem::Result<sem::Shape> r = sem::broadcastShapes(in);
+  if (!r) {
+    error = r.getError().message;
+    return failure();
   }
-  return result;
+  return SmallVector<int64_t>(r->begin(), r->end());
 }
 
 LogicalResult mlir::ptensor::getCommonPlacement(TypeRange types,
                                                 StringAttr &device,
                                                 IntegerAttr &team,
                                                 std::string &error) {
-  bool first = true;
+  std::vector<sem::Placement> placements;
+  PTensorType first;
   for (Type t : types) {
     auto pt = dyn_cast<PTensorType>(t);
     if (!pt)
       continue;
-    if (first) {
-      device = pt.getDevice();
-      team = pt.getTeam();
-      first = false;
-      continue;
-    }
-    if (pt.getDevice() != device) {
-      auto name = [](StringAttr d) {
-        return d ? "\"" + d.getValue().str() + "\"" : std::string("host");
-      };
-      error = "operands must be on the same device, but got " + name(device) +
-              " and " + name(pt.getDevice());
-      return failure();
-    }
-    if (pt.getTeam() != team) {
-      auto name = [](IntegerAttr t) {
-        return t ? std::to_string(t.getInt()) : std::string("none");
-      };
-      error = "operands must belong to the same team, but got " + name(team) +
-              " and " + name(pt.getTeam());
-      return failure();
-    }
+    if (!first)
+      first = pt;
+    sem::Placement p;
+    if (StringAttr d = pt.getDevice())
+      p.device = d.getValue().str();
+    if (IntegerAttr tm = pt.getTeam())
+      p.team = tm.getInt();
+    placements.push_back(std::move(p));
+  }
+  sem::Result<sem::Placement> r = sem::commonPlacement(placements);
+  if (!r) {
+    error = r.getError().message;
+    return failure();
+  }
+  if (first) {
+    device = first.getDevice();
+    team = first.getTeam();
   }
   return success();
 }

@@ -1,6 +1,8 @@
 //===- PTensorTypes.cpp - the !ptensor.ptensor type -----------------------===//
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
+#include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -18,22 +20,16 @@ void PTensorDialect::registerTypes() {
       >();
 }
 
-/// The supported dtypes, for diagnostics.
-static constexpr const char *kDTypeList =
-    "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64";
+/// The supported dtypes, for diagnostics: "i1, i8, ..., f64".
+static std::string supportedDTypeList() {
+  std::string list;
+  for (::ptensor::DType d : ::ptensor::allDTypes())
+    list += (list.empty() ? "" : ", ") + std::string(::ptensor::dtypeName(d));
+  return list;
+}
 
 bool PTensorType::isSupportedDType(Type dtype) {
-  if (dtype.isF16() || dtype.isBF16() || dtype.isF32() || dtype.isF64())
-    return true;
-  auto it = dyn_cast<IntegerType>(dtype);
-  if (!it)
-    return false;
-  unsigned w = it.getWidth();
-  if (it.isSignless())
-    return w == 1 || w == 8 || w == 16 || w == 32 || w == 64;
-  if (it.isUnsigned())
-    return w == 8 || w == 16 || w == 32 || w == 64;
-  return false;
+  return toDType(dtype).has_value();
 }
 
 ShapedType PTensorType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
@@ -56,7 +52,7 @@ PTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "ptensor dimension sizes must be >= 0 or '?', got "
                          << d;
   if (!isSupportedDType(elementType))
-    return emitError() << "ptensor dtype must be one of " << kDTypeList
+    return emitError() << "ptensor dtype must be one of " << supportedDTypeList()
                        << "; got " << elementType;
   if (device && device.getValue().empty())
     return emitError() << "ptensor device must be a non-empty string (omit it "
@@ -102,14 +98,14 @@ Type PTensorType::parse(AsmParser &parser) {
   }
   OptionalParseResult hasType = parser.parseOptionalType(dtype);
   if (!hasType.has_value()) {
-    parser.emitError(loc) << "expected a ptensor dtype (" << kDTypeList
+    parser.emitError(loc) << "expected a ptensor dtype (" << supportedDTypeList()
                           << ") after the shape";
     return {};
   }
   if (failed(*hasType))
     return {};
   if (!isSupportedDType(dtype)) {
-    parser.emitError(loc) << "ptensor dtype must be one of " << kDTypeList
+    parser.emitError(loc) << "ptensor dtype must be one of " << supportedDTypeList()
                           << "; got " << dtype;
     return {};
   }

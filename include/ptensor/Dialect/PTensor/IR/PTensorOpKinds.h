@@ -1,7 +1,10 @@
-//===- PTensorOpKinds.h - properties of elementwise op kinds -----*- C++ -*-===//
+//===- PTensorOpKinds.h - the op-kind table for the dialect's enums -*- C++ -*-===//
 //
-// Which elementwise kinds are bitwise, which turn integers into floats
-// (INT_TO_FLOAT), and similar facts used by type inference and lowering.
+// The rows of the semantics library's op-kind table (ptensor/Semantics/
+// OpKinds.def: promotion method, operand rule) for the dialect's kind enum
+// attributes, matched by keyword. A keyword of PTensorAttrs.td without a row
+// is reported by type inference ("has no row in OpKinds.def"), so the
+// dialect tests that use every kind keep the two lists in step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,20 +12,23 @@
 #define PTENSOR_DIALECT_PTENSOR_IR_PTENSOROPKINDS_H
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Semantics/OpKinds.h"
 
 namespace mlir::ptensor {
 
-/// The promotion method of a unary kind: INT_TO_FLOAT for transcendental
-/// functions, DEFAULT otherwise.
-PromotionMethod getPromotionMethod(UnaryOpKind kind);
-/// The promotion method of a binary kind.
-PromotionMethod getPromotionMethod(BinaryOpKind kind);
+/// The table row of a kind, or failure (emitted at `loc` when given) when
+/// OpKinds.def lacks it.
+FailureOr<::ptensor::semantics::OpKind>
+getOpKindRow(std::optional<Location> loc, UnaryOpKind kind);
+FailureOr<::ptensor::semantics::OpKind>
+getOpKindRow(std::optional<Location> loc, UnaryTestKind kind);
+FailureOr<::ptensor::semantics::OpKind>
+getOpKindRow(std::optional<Location> loc, BinaryOpKind kind);
+FailureOr<::ptensor::semantics::OpKind>
+getOpKindRow(std::optional<Location> loc, BinaryTestKind kind);
 
-/// True for kinds only defined on integers and bool.
-bool isBitwise(UnaryOpKind kind);
-bool isBitwise(BinaryOpKind kind);
-/// True for bitwise kinds that also reject bool (shifts).
-bool isShift(BinaryOpKind kind);
+/// The promotion method of a kind's result (the table's METHOD column).
+PromotionMethod getPromotionMethod(const ::ptensor::semantics::OpKind &row);
 
 } // namespace mlir::ptensor
 

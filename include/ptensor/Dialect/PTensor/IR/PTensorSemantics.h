@@ -1,8 +1,8 @@
 //===- PTensorSemantics.h - broadcasting and type promotion ------*- C++ -*-===//
 //
-// The semantic rules of docs/Semantics.md as plain functions: the *meta* step
-// (shape and dtype without computing) shared by type inference, the passes and
-// the frontends.
+// The semantic rules of docs/Semantics.md on MLIR types: thin adapters over
+// the MLIR-free semantics library (ptensor/Semantics/), which owns the rules
+// and their messages for the dialect, the C API and Python alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,13 +14,6 @@
 #include <string>
 
 namespace mlir::ptensor {
-
-/// The promotion category of a dtype, in increasing order of "strength".
-enum class DTypeKind { Bool, Signed, Unsigned, Float };
-
-/// Returns the category of a ptensor dtype or builtin scalar type (index and
-/// signless integers are signed; i1 is bool).
-DTypeKind getDTypeKind(Type dtype);
 
 /// One operand of type promotion. Builtin scalars are *weak*: they only
 /// change the result when their category is stronger than the tensors'.

@@ -1,0 +1,264 @@
+//===- CoreModule.cpp - ptensor._core: the semantic rules for Python -------===//
+//
+// A nanobind binding of the semantics library: Python asks the same C++ code
+// as the dialect's type inference for result dtypes, promotion,
+// broadcasting and the op-kind table, and gets the same messages. A broken
+// rule raises the package's exception of its category (DTypeError,
+// BroadcastError, DeviceError from ptensor._errors; ValueError otherwise).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Semantics/Broadcast.h"
+#include "ptensor/Semantics/OpKinds.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace ptensor;
+namespace sem = ptensor::semantics;
+
+namespace {
+
+/// A broken rule, carried to the exception translator.
+struct RuleError {
+  sem::Error error;
+};
+
+/// The value of `r`, or throws its error.
+template <typename T> T unwrap(const sem::Result<T> &r) {
+  if (!r)
+    throw RuleError{r.getError()};
+  return *r;
+}
+
+[[noreturn]] void throwValue(std::string message) {
+  throw RuleError{{sem::ErrorKind::Value, std::move(message)}};
+}
+
+/// A dtype by name; `index` (a builtin scalar's type) is I64 when allowed.
+DType parseDType(const std::string &name, bool allowIndex = false) {
+  if (allowIndex && name == "index")
+    return DType::I64;
+  if (std::optional<DType> d = parseDTypeName(name))
+    return *d;
+  throw RuleError{{sem::ErrorKind::DType, "unknown dtype '" + name + "'"}};
+}
+
+/// Promotion operands from (dtype name, is_weak) pairs.
+std::vector<sem::PromotionOperand>
+toOperands(const std::vector<std::pair<std::string, bool>> &operands) {
+  std::vector<sem::PromotionOperand> ops;
+  for (const auto &[name, weak] : operands)
+    ops.push_back({parseDType(name, /*allowIndex=*/weak), weak});
+  return ops;
+}
+
+const char *kindLetter(DTypeKind kind) {
+  switch (kind) {
+  case DTypeKind::Bool:
+    return "b";
+  case DTypeKind::Signed:
+    return "s";
+  case DTypeKind::Unsigned:
+    return "u";
+  case DTypeKind::Float:
+    return "f";
+  }
+  return "?";
+}
+
+const char *operandRuleName(sem::OperandRule rule) {
+  switch (rule) {
+  case sem::OperandRule::Arithmetic:
+    return "arithmetic";
+  case sem::OperandRule::Bitwise:
+    return "bitwise";
+  case sem::OperandRule::Shift:
+    return "shift";
+  case sem::OperandRule::Any:
+    return "any";
+  }
+  return "?";
+}
+
+/// Sets the Python exception of a broken rule's category.
+void translate(const std::exception_ptr &p, void *) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const RuleError &e) {
+    const char *cls = nullptr;
+    switch (e.error.kind) {
+    case sem::ErrorKind::DType:
+      cls = "DTypeError";
+      break;
+    case sem::ErrorKind::Broadcast:
+      cls = "BroadcastError";
+      break;
+    case sem::ErrorKind::Device:
+      cls = "DeviceError";
+      break;
+    case sem::ErrorKind::Value:
+      break;
+    }
+    PyObject *type = PyExc_ValueError;
+    nb::object holder;
+    if (cls) {
+      try {
+        holder = nb::module_::import_("ptensor._errors").attr(cls);
+        type = holder.ptr();
+      } catch (nb::python_error &) {
+        // Without the package's classes the category's builtin base is used.
+      }
+    }
+    PyErr_SetString(type, e.error.message.c_str());
+  }
+}
+
+} // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "ptensor's semantic rules (dtypes, promotion, broadcasting, op "
+            "kinds), the C++ library the compiler uses";
+  nb::register_exception_translator(translate);
+
+  m.def(
+      "dtype_names",
+      [] {
+        std::vector<std::string> names;
+        for (DType d : allDTypes())
+          names.push_back(dtypeName(d));
+        return names;
+      },
+      "Every dtype's name, weakest first within each kind.");
+  m.def(
+      "dtype_info",
+      [](const std::string &name) {
+        DType d = parseDType(name, /*allowIndex=*/true);
+        return std::make_tuple(std::string(kindLetter(dtypeKind(d))),
+                               dtypeBitWidth(d), dtypeByteSize(d));
+      },
+      nb::arg("dtype"),
+      "(kind, bits, itemsize) of a dtype: kind 'b' (bool), 's' (signed), "
+      "'u' (unsigned) or 'f' (float); 'index' is a 64-bit signed integer.");
+  m.def(
+      "promote",
+      [](const std::vector<std::pair<std::string, bool>> &operands) {
+        return std::string(
+            dtypeName(unwrap(sem::promoteDTypes(toOperands(operands)))));
+      },
+      nb::arg("operands"),
+      "Common dtype of (dtype, is_weak) operands; weak operands are builtin "
+      "scalars. Raises DTypeError.");
+  m.def(
+      "normalize_method",
+      [](const std::string &name) {
+        return std::string(
+            sem::promotionMethodName(unwrap(sem::parsePromotionMethod(name))));
+      },
+      nb::arg("method"),
+      "The dialect's name of a promotion method (COMPLEX_TO_FLOAT is "
+      "DEFAULT); ValueError for an unknown one.");
+  m.def(
+      "apply_method",
+      [](const std::string &method, const std::string &common) {
+        return std::string(dtypeName(sem::applyPromotionMethod(
+            unwrap(sem::parsePromotionMethod(method)), parseDType(common))));
+      },
+      nb::arg("method"), nb::arg("common"),
+      "Result dtype of a promotion method applied to the common dtype.");
+  m.def(
+      "compute_dtype",
+      [](const std::string &dtype) {
+        return std::string(dtypeName(sem::computeDType(parseDType(dtype))));
+      },
+      nb::arg("dtype"), "The dtype arithmetic is done in (f32 for f16/bf16).");
+  m.def(
+      "can_cast_to_out",
+      [](const std::string &from, const std::string &to) {
+        return sem::canCastToOut(parseDType(from), parseDType(to));
+      },
+      nb::arg("from_dtype"), nb::arg("to_dtype"),
+      "Whether a result of dtype `from_dtype` may be written into an out= "
+      "array of dtype `to_dtype` (the kind is not weaker).");
+  m.def(
+      "broadcast_shapes",
+      [](const std::vector<std::vector<int64_t>> &shapes) {
+        for (const auto &s : shapes)
+          for (int64_t d : s)
+            if (d < 0)
+              throwValue("shape " + sem::formatShape(s) +
+                         " has a negative size");
+        return unwrap(sem::broadcastShapes(shapes));
+      },
+      nb::arg("shapes"),
+      "NumPy broadcast of concrete shapes. Raises BroadcastError naming "
+      "every shape.");
+  m.def(
+      "format_shape",
+      [](const std::vector<int64_t> &shape) { return sem::formatShape(shape); },
+      nb::arg("shape"), "A shape as the compiler's messages print it.");
+  m.def(
+      "op_kinds",
+      [] {
+        std::vector<std::tuple<std::string, std::string, std::string,
+                               std::string>>
+            rows;
+        for (const sem::OpKind &k : sem::allOpKinds())
+          rows.emplace_back(sem::opClassName(k.opClass), k.name,
+                            sem::promotionMethodName(k.method),
+                            operandRuleName(k.operands));
+        return rows;
+      },
+      "The op-kind table: (op, kind, promotion method, operand rule) rows.");
+  m.def(
+      "elementwise_result",
+      [](const std::string &op, const std::string &kind,
+         const std::vector<std::pair<std::string, bool>> &operands) {
+        sem::OpKind row =
+            unwrap(sem::lookupOpKind(unwrap(sem::parseOpClass(op)), kind));
+        return std::string(dtypeName(
+            unwrap(sem::inferElementwiseDType(row, toOperands(operands)))));
+      },
+      nb::arg("op"), nb::arg("kind"), nb::arg("operands"),
+      "Result dtype of ptensor.<op> <kind> on (dtype, is_weak) operands. "
+      "Raises DTypeError like the compiler.");
+  m.def(
+      "check_operand_dtypes",
+      [](const std::string &op, const std::string &kind,
+         const std::vector<std::string> &dtypes) {
+        sem::OpKind row =
+            unwrap(sem::lookupOpKind(unwrap(sem::parseOpClass(op)), kind));
+        std::vector<DType> ds;
+        for (const std::string &d : dtypes)
+          ds.push_back(parseDType(d, /*allowIndex=*/true));
+        if (std::optional<sem::Error> e = sem::checkOperandDTypes(row, ds))
+          throw RuleError{*e};
+      },
+      nb::arg("op"), nb::arg("kind"), nb::arg("dtypes"),
+      "Checks operand dtypes against the kind's operand rule (bool for "
+      "arithmetic, float for bitwise ops ...); raises DTypeError.");
+  m.def(
+      "where_result",
+      [](const std::vector<std::pair<std::string, bool>> &operands) {
+        return std::string(
+            dtypeName(unwrap(sem::inferWhereDType(toOperands(operands)))));
+      },
+      nb::arg("operands"),
+      "Result dtype of where(condition, x, y) on (dtype, is_weak) operands.");
+  m.def(
+      "common_placement",
+      [](const std::vector<std::optional<std::string>> &devices) {
+        std::vector<sem::Placement> placements;
+        for (const auto &d : devices)
+          placements.push_back({d, std::nullopt});
+        return unwrap(sem::commonPlacement(placements)).device;
+      },
+      nb::arg("devices"),
+      "The common device of operands (None = host). Raises DeviceError "
+      "naming the two that differ.");
+}

@@ -1,0 +1,102 @@
+"""ptensor._core is the compiler's own semantics library: the op-kind table,
+result dtypes and messages that Python gets are the dialect's. The first
+test checks that claim against ptensor-opt itself: for every op kind and a
+spread of operand dtypes it writes the op with the result type _core infers,
+or, where _core rejects the operands, an `expected-error` with _core's
+message, and runs `ptensor-opt --verify-diagnostics` over all of them."""
+
+import os
+import subprocess
+
+import pytest
+
+from ptensor import _core
+from ptensor import _dtypes as D
+from ptensor import BroadcastError, DTypeError, DeviceError
+
+UNARY_DTYPES = ("i1", "i32", "ui8", "f16", "bf16", "f64")
+BINARY_OPERANDS = (
+    (("i1", False), ("i1", False)), (("i32", False), ("f32", False)),
+    (("ui8", False), ("i8", False)), (("f16", False), ("bf16", False)),
+    (("i16", False), ("f64", True)), (("i1", False), ("i64", True)),
+    (("ui64", False), ("i32", False)), (("f32", False), ("ui64", False)),
+)
+
+
+def _ptensor_opt():
+    build = os.environ.get("PTENSOR_BUILD_DIR")
+    path = os.path.join(build, "bin", "ptensor-opt") if build else None
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def _type(dt, weak):
+    if weak:
+        return D.storage_type(dt)  # a builtin scalar operand
+    return "!ptensor.ptensor<4x?x%s>" % dt
+
+
+def _case(n, op, kind, operands):
+    args = ", ".join("%%a%d: %s" % (i, _type(*o)) for i, o in enumerate(operands))
+    types = ", ".join(_type(*o) for o in operands)
+    names = ", ".join("%%a%d" % i for i in range(len(operands)))
+    try:
+        result = _core.elementwise_result(op, kind, operands)
+        expect = ""
+        rtype = "!ptensor.ptensor<4x?x%s>" % result
+    except DTypeError as e:
+        expect = ("  // expected-error @below {{%s}}\n"
+                  "  // expected-error @below {{failed to infer returned types}}\n" % e)
+        rtype = "!ptensor.ptensor<4x?xf32>"
+    return ("func.func @case%d(%s) {\n%s  %%r = ptensor.%s %s %s : (%s) -> %s\n"
+            "  return\n}\n" % (n, args, expect, op, kind, names, types, rtype))
+
+
+def test_compiler_agrees_on_every_kind(tmp_path):
+    opt = _ptensor_opt()
+    if opt is None:
+        pytest.skip("no ptensor-opt (PTENSOR_BUILD_DIR)")
+    cases = []
+    for op, kind, _, _ in _core.op_kinds():
+        if op.startswith("elementwise_unary"):
+            for dt in UNARY_DTYPES:
+                cases.append(_case(len(cases), op, kind, [(dt, False)]))
+        else:
+            for operands in BINARY_OPERANDS:
+                cases.append(_case(len(cases), op, kind, list(operands)))
+    f = tmp_path / "kinds.mlir"
+    f.write_text("\n// -----\n\n".join(cases))
+    proc = subprocess.run([opt, str(f), "--split-input-file", "--verify-diagnostics"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    # Both accepted and rejected cases were exercised.
+    text = f.read_text()
+    assert text.count("expected-error") > 100 and len(cases) - text.count(
+        "failed to infer") > 200
+
+
+def test_table_covers_the_array_api_kinds():
+    kinds = {(op, k) for op, k, _, _ in _core.op_kinds()}
+    assert ("elementwise_unary", "exp") in kinds and ("elementwise_binary", "hypot") in kinds
+    assert len(kinds) == len(_core.op_kinds()) == 65
+
+
+def test_rules_and_messages():
+    assert _core.promote([("ui8", False), ("i8", False)]) == "i16"
+    assert _core.promote([("i32", False), ("f64", True)]) == "f32"
+    assert _core.promote([("f16", False), ("ui64", False), ("i8", False)]) == "f16"
+    with pytest.raises(DTypeError, match="cannot promote 'ui64' with signed 'i8'"):
+        _core.promote([("ui64", False), ("i8", False)])
+    with pytest.raises(BroadcastError, match=r"cannot broadcast shapes \[4, 2\] and \[3\]"):
+        _core.broadcast_shapes([[4, 2], [3]])
+    assert _core.broadcast_shapes([[4, 1], [3], []]) == [4, 3]
+    with pytest.raises(ValueError, match="negative size"):
+        _core.broadcast_shapes([[-1]])
+    with pytest.raises(DeviceError, match='host and "cuda:0"'):
+        _core.common_placement([None, "cuda:0"])
+    with pytest.raises(ValueError, match="unknown promotion method 'FOO'"):
+        D.normalize_method("foo")
+    with pytest.raises(DTypeError, match="unknown dtype 'f128'"):
+        _core.dtype_info("f128")
+    assert _core.where_result([("i1", False), ("f16", False), ("f64", True)]) == "f16"
+    with pytest.raises(DTypeError, match="where condition must have dtype i1, but got i32"):
+        _core.where_result([("i32", False), ("f16", False), ("f64", True)])
