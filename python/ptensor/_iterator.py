@@ -13,23 +13,15 @@ Results computed in the coalesced space are reshaped and transposed back
 """
 
 from . import _arrays as A
+from . import _core
 from . import _dtypes as D
-from ._errors import BroadcastError, DeviceError
+from ._errors import BroadcastError
 
 
 def common_device(tensors):
-    """The device all tensors share; DeviceError (the compiler's message)
-    otherwise."""
-    device = None
-    for t in tensors:
-        if device is None:
-            device = t.device
-        elif t.device != device:
-            def name(d):
-                return '"%s"' % d if d else "host"
-            raise DeviceError("operands must be on the same device, but got %s and %s"
-                              % (name(device), name(t.device)))
-    return device or ""
+    """The device all tensors share ("" for the host); DeviceError with the
+    compiler's message (the semantics library's placement rule) otherwise."""
+    return _core.common_placement([t.device or None for t in tensors]) or ""
 
 
 def _expanded_strides(t, shape):
