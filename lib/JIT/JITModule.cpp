@@ -89,7 +89,7 @@ static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
   return llvm::any_of(signatures, ValueType::anyOnGPU);
 }
 
-/// ptensor-to-nvvm-pipeline with its defaults (sm_90, cubin by the CUDA
+/// ptensor-to-nvvm-pipeline with its defaults (kDefaultChip, cubin by the CUDA
 /// toolkit's ptxas); option problems are appended to `diagnostics`.
 static LogicalResult buildGPUPipeline(OpPassManager &pm,
                                       unsigned maxRecomputeOps,

@@ -40,11 +40,10 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   // walk one linear index over all dims, delinearized per element).
   addBufferization(pm);
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
-  pm.addPass(createConvertPTensorLinalgToGPU(
-      ConvertPTensorLinalgToGPUOptions{options.blockSize, options.maxBlocks,
-                                       options.unroll, options.transposeTile,
-                                       options.transposeGroup,
-                                       options.transposeMaxBlocks}));
+  KernelConfig config = options.getKernelConfig();
+  pm.addPass(createConvertPTensorLinalgToGPU(ConvertPTensorLinalgToGPUOptions{
+      config.blockSize, config.maxBlocks, config.unroll, config.transposeTile,
+      config.transposeGroup, config.transposeMaxBlocks}));
   pm.addPass(createPTensorLowerDeviceCopies());
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());

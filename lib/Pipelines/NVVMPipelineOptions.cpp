@@ -18,11 +18,6 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// Largest number of threads of a CUDA block (every chip since sm_20).
-static constexpr unsigned kMaxThreadsPerBlock = 1024;
-/// Largest x dimension of a CUDA grid (every chip since sm_30).
-static constexpr unsigned kMaxGridX = 2147483647u;
-
 namespace {
 /// Collects the problems of one set of options.
 struct OptionChecker {
@@ -72,21 +67,11 @@ static void checkTarget(OptionChecker &check,
 
 static void checkLaunchSizes(OptionChecker &check,
                              const PTensorToNVVMPipelineOptions &options) {
-  if (options.blockSize == 0 || options.blockSize > kMaxThreadsPerBlock)
-    check.reject("block-size", Twine(options.blockSize),
-                 "1 to " + Twine(kMaxThreadsPerBlock) + " threads per block");
-  if (options.maxBlocks == 0 || options.maxBlocks > kMaxGridX)
-    check.reject("max-blocks", Twine(options.maxBlocks),
-                 "1 to " + Twine(kMaxGridX) + " blocks");
-  if (options.unroll == 0 || options.unroll > 8)
-    check.reject("unroll", Twine(options.unroll), "1 to 8");
-  if (options.transposeTile != 32 && options.transposeTile != 64)
-    check.reject("transpose-tile", Twine(options.transposeTile), "32 or 64");
-  if (options.transposeGroup == 0 || options.transposeGroup > 64)
-    check.reject("transpose-group", Twine(options.transposeGroup), "1 to 64");
-  if (options.transposeMaxBlocks == 0 || options.transposeMaxBlocks > kMaxGridX)
-    check.reject("transpose-max-blocks", Twine(options.transposeMaxBlocks),
-                 "1 to " + Twine(kMaxGridX) + " blocks");
+  auto reject = [&](const char *option, unsigned value,
+                    const std::string &expected) {
+    check.reject(option, Twine(value), expected);
+  };
+  options.getKernelConfig().verify(reject);
   if (options.optLevel > 3)
     check.reject("opt-level", Twine(options.optLevel), "0, 1, 2 or 3");
 }

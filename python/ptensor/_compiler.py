@@ -26,14 +26,16 @@ import subprocess
 import tempfile
 import threading
 
+from . import _core
 from ._errors import CompileError
 
 #: Bump when the generated IR's meaning or the library ABI changes in a way
 #: the IR text does not show (e.g. a new calling convention).
 CACHE_VERSION = "1"
 
-#: The CUDA architecture kernels are compiled for, unless PTENSOR_CUDA_CHIP.
-DEFAULT_CHIP = "sm_90"
+#: The CUDA architecture kernels are compiled for, unless PTENSOR_CUDA_CHIP
+#: (the compiler's default, KernelConfig.h).
+DEFAULT_CHIP = _core.DEFAULT_CHIP
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.RLock()

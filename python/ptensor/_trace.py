@@ -1,5 +1,5 @@
 """Symbolic tracing of scalar Python functions into the body of a
-`ptensor.pointwise` op (arith and math dialect text).
+`ptensor.pointwise` op.
 
 A traced function receives one `Scalar` per input; operators and the
 functions of `ptensor.math` on Scalars append ops to the current `Body` and
@@ -9,9 +9,11 @@ ui8..ui64; f16/bf16 inputs arrive widened to f32, PyTorch's opmath) and a
 promote exactly like tensors do (docs/Semantics.md), so `x + y * alpha`
 with f16 tensors and a Python float alpha computes in f32.
 
-Integer semantics follow the compiler's elementwise kinds (ScalarOps.cpp):
-division and remainder by zero give 0, floor division and remainder round
-toward -inf, shifts past the width give 0 (or -1).
+Every elementwise kind and every conversion is written as the dialect's
+scalar op (`ptensor.scalar_unary exp %x : f32`, `ptensor.scalar_cast`),
+whose code the compiler emits with the elementwise ops' own scalar code:
+this module holds no semantics of its own beyond choosing the dtype an
+operation computes in, which it asks the semantics library for.
 """
 
 import struct
@@ -22,8 +24,6 @@ import numpy as np
 from . import _core
 from . import _dtypes as D
 from ._errors import DTypeError, TraceError
-from ._emit import (_cmpf, _cmpi, _float_remainder, _hypot, _int_division, _is_negative,
-                    _logaddexp, _sel, _shift)
 
 _state = threading.local()
 
@@ -201,43 +201,20 @@ def lift(x, body=None):
     return (body or _current()).const(x, dt, weak=True)
 
 
+def _as(dt):
+    """The ` as DTYPE` of a scalar op whose semantic dtype is not its
+    operands' (signless) type."""
+    return " as %s" % dt if D.storage_type(dt) != dt else ""
+
+
 def convert(v, to, weak=None):
     """`v` converted to the semantic dtype `to` (f16/bf16 are rounded and
     kept as such; callers widen for arithmetic)."""
     weak = v.weak if weak is None else weak
-    frm = v.dt
-    b = v.body
-    if frm == to:
-        return v if v.weak == weak else Scalar(b, v.name, to, weak)
-    fk, tk = D.kind(frm), D.kind(to)
-    fs, ts = D.storage_type(frm), D.storage_type(to)
-    if to == "i1":
-        if fk == "f":
-            z = b.const(0.0, frm)
-            return b.op("arith.cmpf une, %s, %s : %s" % (v.name, z.name, fs), "i1", weak)
-        z = b.const(0, frm)
-        return b.op("arith.cmpi ne, %s, %s : %s" % (v.name, z.name, fs), "i1", weak)
-    from_unsigned = fk in ("u", "b")
-    if fk == "f" and tk == "f":
-        fw, tw = D.width(frm), D.width(to)
-        if fw == tw:  # f16 <-> bf16 through f32
-            w = b.op("arith.extf %s : %s to f32" % (v.name, fs), "f32", weak)
-            return b.op("arith.truncf %s : f32 to %s" % (w.name, ts), to, weak)
-        op = "extf" if fw < tw else "truncf"
-        return b.op("arith.%s %s : %s to %s" % (op, v.name, fs, ts), to, weak)
-    if fk != "f" and tk == "f":
-        op = "uitofp" if from_unsigned else "sitofp"
-        return b.op("arith.%s %s : %s to %s" % (op, v.name, fs, ts), to, weak)
-    if fk == "f" and tk != "f":
-        op = "fptoui" if tk == "u" else "fptosi"
-        return b.op("arith.%s %s : %s to %s" % (op, v.name, fs, ts), to, weak)
-    fw, tw = D.width(frm), D.width(to)
-    if fw == tw:
-        return Scalar(b, v.name, to, weak)
-    if fw > tw:
-        return b.op("arith.trunci %s : %s to %s" % (v.name, fs, ts), to, weak)
-    op = "extui" if from_unsigned else "extsi"
-    return b.op("arith.%s %s : %s to %s" % (op, v.name, fs, ts), to, weak)
+    if v.dt == to:
+        return v if v.weak == weak else Scalar(v.body, v.name, to, weak)
+    return v.body.op("ptensor.scalar_cast %s%s to %s : %s"
+                     % (v.name, _as(v.dt), to, v.type), to, weak)
 
 
 def _compute(dt):
@@ -268,194 +245,66 @@ def _operands(*xs):
 # Unary functions
 # ---------------------------------------------------------------------------
 
-_FLOAT_UNARY_MATH = {
-    "acos": "math.acos", "acosh": "math.acosh", "asin": "math.asin", "asinh": "math.asinh",
-    "atan": "math.atan", "atanh": "math.atanh", "ceil": "math.ceil", "cos": "math.cos",
-    "cosh": "math.cosh", "erf": "math.erf", "exp": "math.exp", "expm1": "math.expm1",
-    "floor": "math.floor", "log": "math.log", "log1p": "math.log1p", "log2": "math.log2",
-    "log10": "math.log10", "round": "math.roundeven", "rsqrt": "math.rsqrt",
-    "sin": "math.sin", "sinh": "math.sinh", "sqrt": "math.sqrt", "tan": "math.tan",
-    "tanh": "math.tanh", "trunc": "math.trunc", "abs": "math.absf",
-}
 #: The promotion method of each kind (the compiler's op-kind table).
 _METHOD = {kind: method for _, kind, method, _ in _core.op_kinds()}
 
 
-def _float_op(b, op, args, t, weak):
-    return b.op("%s %s : %s" % (op, ", ".join(a.name for a in args), t), t, weak)
+def _in_float(x, kind):
+    """`x` in the float dtype an INT_TO_FLOAT kind computes in (f32, or f64
+    for a weak Python number)."""
+    if _METHOD[kind] == "INT_TO_FLOAT" and D.kind(x.dt) != "f":
+        return convert(x, "f64" if x.weak else "f32")
+    return x
 
 
 def unary(kind, x):
     if not isinstance(x, Scalar):
         x = lift(x)
-    b = x.body
-    dt, weak = x.dt, x.weak
-    _core.check_operand_dtypes("elementwise_unary", kind, [dt])  # raises like the compiler
-    if kind == "bitwise_invert":
-        ones = b.const(-1 if dt != "i1" else True, dt)
-        return b.op("arith.xori %s, %s : %s" % (x.name, ones.name, x.type), dt, weak)
+    _core.check_operand_dtypes("elementwise_unary", kind, [x.dt])  # raises like the compiler
     if kind == "positive":
         return x
-    if D.kind(dt) != "f":
-        if _METHOD[kind] == "INT_TO_FLOAT":
-            x = convert(x, "f64" if weak else "f32")
-            return unary(kind, x)
-        t = x.type
-        if kind == "abs":
-            return x if D.kind(dt) == "u" else b.op("math.absi %s : %s" % (x.name, t), dt, weak)
-        if kind == "negative":
-            z = b.const(0, dt)
-            return b.op("arith.subi %s, %s : %s" % (z.name, x.name, t), dt, weak)
-        if kind in ("ceil", "floor", "round", "trunc"):
-            return x
-        if kind == "square":
-            return b.op("arith.muli %s, %s : %s" % (x.name, x.name, t), dt, weak)
-        if kind == "sign":
-            zero, one, m1 = b.const(0, dt), b.const(1, dt), b.const(-1, dt)
-            gt = b.op("arith.cmpi %s, %s, %s : %s" % ("ugt" if D.kind(dt) == "u" else "sgt",
-                                                      x.name, zero.name, t), "i1")
-            pos = b.op("arith.select %s, %s, %s : %s" % (gt.name, one.name, zero.name, t), dt)
-            if D.kind(dt) == "u":
-                return Scalar(b, pos.name, dt, weak)
-            lt = b.op("arith.cmpi slt, %s, %s : %s" % (x.name, zero.name, t), "i1")
-            return b.op("arith.select %s, %s, %s : %s" % (lt.name, m1.name, pos.name, t), dt,
-                        weak)
-        raise AssertionError(kind)
-    t = x.type
-    if kind in _FLOAT_UNARY_MATH:
-        return _float_op(b, _FLOAT_UNARY_MATH[kind], [x], t, weak)
-    if kind == "negative":
-        return _float_op(b, "arith.negf", [x], t, weak)
-    if kind == "square":
-        return b.op("arith.mulf %s, %s : %s" % (x.name, x.name, t), dt, weak)
-    if kind == "reciprocal":
-        one = b.const(1.0, dt)
-        return b.op("arith.divf %s, %s : %s" % (one.name, x.name, t), dt, weak)
-    if kind == "sigmoid":
-        one = b.const(1.0, dt)
-        n = _float_op(b, "arith.negf", [x], t, weak)
-        e = _float_op(b, "math.exp", [n], t, weak)
-        s = b.op("arith.addf %s, %s : %s" % (one.name, e.name, t), dt, weak)
-        return b.op("arith.divf %s, %s : %s" % (one.name, s.name, t), dt, weak)
-    if kind == "sign":
-        zero, one, m1 = b.const(0.0, dt), b.const(1.0, dt), b.const(-1.0, dt)
-        lt = b.op("arith.cmpf olt, %s, %s : %s" % (x.name, zero.name, t), "i1")
-        neg = b.op("arith.select %s, %s, %s : %s" % (lt.name, m1.name, x.name, t), dt)
-        gt = b.op("arith.cmpf ogt, %s, %s : %s" % (x.name, zero.name, t), "i1")
-        return b.op("arith.select %s, %s, %s : %s" % (gt.name, one.name, neg.name, t), dt, weak)
-    raise TraceError("unknown unary function %r" % kind)
+    x = _in_float(x, kind)
+    return x.body.op("ptensor.scalar_unary %s %s%s : %s" % (kind, x.name, _as(x.dt), x.type),
+                     x.dt, x.weak)
 
 
 def unary_test(kind, x):
     if not isinstance(x, Scalar):
         x = lift(x)
-    b = x.body
-    dt, t = x.dt, x.type
-    isf = D.kind(dt) == "f"
-    if kind in ("isfinite", "isinf", "isnan"):
-        if not isf:
-            return b.const(kind == "isfinite", "i1")
-        return b.op("math.%s %s : %s" % (kind, x.name, t), "i1")
-    if kind == "logical_not":
-        return _not(x)
-    if kind == "signbit":
-        if not isf:
-            if D.kind(dt) in ("u", "b"):
-                return b.const(False, "i1")
-            z = b.const(0, dt)
-            return b.op("arith.cmpi slt, %s, %s : %s" % (x.name, z.name, t), "i1")
-        bits = "i%d" % D.width(dt)
-        c = b.op("arith.bitcast %s : %s to %s" % (x.name, t, bits), "i%d" % D.width(dt))
-        z = b.const(0, c.dt)
-        return b.op("arith.cmpi slt, %s, %s : %s" % (c.name, z.name, bits), "i1")
-    raise TraceError("unknown test %r" % kind)
+    _core.check_operand_dtypes("elementwise_unary_test", kind, [x.dt])
+    return x.body.op("ptensor.scalar_unary_test %s %s%s : %s"
+                     % (kind, x.name, _as(x.dt), x.type), "i1")
 
 
 def _not(x):
-    truth = convert(x, "i1", weak=False)
-    b = truth.body
-    one = b.const(True, "i1")
-    return b.op("arith.xori %s, %s : i1" % (truth.name, one.name), "i1")
+    return unary_test("logical_not", x)
 
 
 # ---------------------------------------------------------------------------
 # Binary functions
 # ---------------------------------------------------------------------------
 
-def binary(kind, x, y):
+def _binary_operands(op, kind, x, y):
+    """x and y checked by the kind's operand rule and converted to the dtype
+    the kind computes in."""
     x, y = _operands(x, y)
-    b = x.body
-    # The kind's operand rule, with the compiler's messages.
-    _core.check_operand_dtypes("elementwise_binary", kind, [x.dt, y.dt])
+    _core.check_operand_dtypes(op, kind, [x.dt, y.dt])
     dt, weak = common(x, y)
     if _METHOD[kind] == "INT_TO_FLOAT" and D.kind(dt) != "f":
         dt = "f64" if weak else "f32"
-    x, y = convert(x, dt, weak), convert(y, dt, weak)
-    t = D.storage_type(dt)
-    isf = D.kind(dt) == "f"
-    uns = D.kind(dt) in ("u", "b")
-
-    def op(name, a=x, c=y):
-        return b.op("%s %s, %s : %s" % (name, a.name, c.name, t), dt, weak)
-
-    if kind in ("add", "subtract", "multiply"):
-        base = {"add": "add", "subtract": "sub", "multiply": "mul"}[kind]
-        return op("arith.%s%s" % (base, "f" if isf else "i"))
-    if kind == "divide":
-        return op("arith.divf")
-    if kind in ("maximum", "minimum"):
-        if isf:
-            return op("arith.%sf" % kind)
-        return op("arith.%s%s" % ("max" if kind == "maximum" else "min", "ui" if uns else "si"))
-    if kind == "atan2":
-        return op("math.atan2")
-    if kind == "copysign":
-        return op("math.copysign")
-    if kind == "pow":
-        return op("math.powf" if isf else "math.ipowi")
-    if kind == "bitwise_and":
-        return op("arith.andi")
-    if kind == "bitwise_or":
-        return op("arith.ori")
-    if kind == "bitwise_xor":
-        return op("arith.xori")
-    if kind in ("bitwise_left_shift", "bitwise_right_shift"):
-        return _shift(b, kind == "bitwise_left_shift", x, y, dt, weak)
-    if kind in ("floor_divide", "remainder"):
-        if isf:
-            if kind == "floor_divide":
-                q = op("arith.divf")
-                return b.op("math.floor %s : %s" % (q.name, t), dt, weak)
-            return _float_remainder(b, x, y, dt, weak)
-        return _int_division(b, kind == "remainder", x, y, dt, weak)
-    if kind == "hypot":
-        return _hypot(b, x, y, dt, weak)
-    if kind == "logaddexp":
-        return _logaddexp(b, x, y, dt, weak)
-    raise TraceError("unknown binary function %r" % kind)
+    return convert(x, dt, weak), convert(y, dt, weak)
 
 
-_CMP = {
-    "equal": ("oeq", "eq", "eq"), "not_equal": ("une", "ne", "ne"),
-    "greater": ("ogt", "sgt", "ugt"), "greater_equal": ("oge", "sge", "uge"),
-    "less": ("olt", "slt", "ult"), "less_equal": ("ole", "sle", "ule"),
-}
+def binary(kind, x, y):
+    x, y = _binary_operands("elementwise_binary", kind, x, y)
+    return x.body.op("ptensor.scalar_binary %s %s, %s%s : %s"
+                     % (kind, x.name, y.name, _as(x.dt), x.type), x.dt, x.weak)
 
 
 def compare(kind, x, y):
-    x, y = _operands(x, y)
-    b = x.body
-    if kind in ("logical_and", "logical_or", "logical_xor"):
-        tx, ty = convert(x, "i1", weak=False), convert(y, "i1", weak=False)
-        op = {"logical_and": "andi", "logical_or": "ori", "logical_xor": "xori"}[kind]
-        return b.op("arith.%s %s, %s : i1" % (op, tx.name, ty.name), "i1")
-    dt, weak = common(x, y)
-    x, y = convert(x, dt, weak), convert(y, dt, weak)
-    f, s, u = _CMP[kind]
-    k = D.kind(dt)
-    if k == "f":
-        return _cmpf(b, f, x, y)
-    return _cmpi(b, u if k in ("u", "b") else s, x, y)
+    x, y = _binary_operands("elementwise_binary_test", kind, x, y)
+    return x.body.op("ptensor.scalar_binary_test %s %s, %s%s : %s"
+                     % (kind, x.name, y.name, _as(x.dt), x.type), "i1")
 
 
 def where(c, x, y):
@@ -465,7 +314,7 @@ def where(c, x, y):
     c = convert(c, "i1", weak=False)
     dt, weak = common(x, y)
     x, y = convert(x, dt, weak), convert(y, dt, weak)
-    return _sel(b, c, x, y, dt, weak)
+    return b.op("arith.select %s, %s, %s : %s" % (c.name, x.name, y.name, x.type), dt, weak)
 
 
 def fma(x, y, z):

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/OpKinds.h"
 
@@ -261,4 +262,34 @@ NB_MODULE(_core, m) {
       nb::arg("devices"),
       "The common device of operands (None = host). Raises DeviceError "
       "naming the two that differ.");
+  m.attr("DEFAULT_CHIP") = mlir::ptensor::kDefaultChip;
+  m.attr("DEFAULT_PTX_FEATURES") = mlir::ptensor::kDefaultPTXFeatures;
+  m.def(
+      "check_kernel_config",
+      [](unsigned blockSize, unsigned maxBlocks, unsigned unroll,
+         unsigned transposeTile, unsigned transposeGroup,
+         unsigned transposeMaxBlocks) {
+        mlir::ptensor::KernelConfig config{blockSize,     maxBlocks,
+                                           unroll,        transposeTile,
+                                           transposeGroup, transposeMaxBlocks};
+        std::string problems;
+        config.verify([&](const char *option, unsigned value,
+                          const std::string &expected) {
+          if (problems.empty())
+            problems = "kernel option '" + std::string(option) + "' is '" +
+                       std::to_string(value) + "'; expected " + expected;
+        });
+        if (!problems.empty())
+          throw nb::value_error(problems.c_str());
+      },
+      nb::arg("block_size") = mlir::ptensor::KernelConfig{}.blockSize,
+      nb::arg("max_blocks") = mlir::ptensor::KernelConfig{}.maxBlocks,
+      nb::arg("unroll") = mlir::ptensor::KernelConfig{}.unroll,
+      nb::arg("transpose_tile") = mlir::ptensor::KernelConfig{}.transposeTile,
+      nb::arg("transpose_group") = mlir::ptensor::KernelConfig{}.transposeGroup,
+      nb::arg("transpose_max_blocks") =
+          mlir::ptensor::KernelConfig{}.transposeMaxBlocks,
+      "Checks GPU kernel options against the compiler's limits (the same "
+      "KernelConfig::verify as the passes); raises ValueError naming the "
+      "first option out of range.");
 }

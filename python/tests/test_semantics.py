@@ -100,3 +100,20 @@ def test_rules_and_messages():
     assert _core.where_result([("i1", False), ("f16", False), ("f64", True)]) == "f16"
     with pytest.raises(DTypeError, match="where condition must have dtype i1, but got i32"):
         _core.where_result([("i32", False), ("f16", False), ("f64", True)])
+
+
+def test_kernel_config_has_the_compilers_limits():
+    """Python checks GPU kernel options with the passes' KernelConfig; the
+    same values fail ptensor-opt with the same ranges."""
+    assert _core.DEFAULT_CHIP.startswith("sm_")
+    _core.check_kernel_config()  # the defaults are valid
+    _core.check_kernel_config(block_size=1024, unroll=8, transpose_tile=64)
+    for kwargs, (option, value, expected) in (
+            (dict(unroll=100), ("unroll", 100, "1 to 8 vectors per thread")),
+            (dict(block_size=0), ("block-size", 0, "1 to 1024 threads per block")),
+            (dict(transpose_group=1000), ("transpose-group", 1000, "1 to 64 tile rows")),
+            (dict(transpose_tile=48), ("transpose-tile", 48, "32 or 64"))):
+        with pytest.raises(ValueError) as info:
+            _core.check_kernel_config(**kwargs)
+        assert str(info.value).startswith(
+            f"kernel option '{option}' is '{value}'; expected {expected}")

@@ -7,6 +7,7 @@
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-group=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-max-blocks=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TGRID
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="transpose-tile=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="unroll=100 transpose-group=1000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS-LIMITS
 
 // Launch sizes outside what CUDA can launch (a zero-thread block, more than
 // 1024 threads, an empty grid) are rejected before the pipeline is built,
@@ -16,11 +17,14 @@
 // BIGBLOCK: error: ptensor-to-nvvm-pipeline option 'block-size' is '1025'; expected 1 to 1024 threads per block
 // GRID: error: ptensor-to-nvvm-pipeline option 'max-blocks' is '0'; expected 1 to 2147483647 blocks
 // OPT: error: ptensor-to-nvvm-pipeline option 'opt-level' is '4'; expected 0, 1, 2 or 3
-// UNROLL: error: ptensor-to-nvvm-pipeline option 'unroll' is '0'; expected 1 to 8
-// TILE: error: ptensor-to-nvvm-pipeline option 'transpose-tile' is '48'; expected 32 or 64
-// GROUP: error: ptensor-to-nvvm-pipeline option 'transpose-group' is '0'; expected 1 to 64
+// UNROLL: error: ptensor-to-nvvm-pipeline option 'unroll' is '0'; expected 1 to 8 vectors per thread
+// TILE: error: ptensor-to-nvvm-pipeline option 'transpose-tile' is '48'; expected 32 or 64 (blocks of 256 or 1024 threads)
+// GROUP: error: ptensor-to-nvvm-pipeline option 'transpose-group' is '0'; expected 1 to 64 tile rows
 // TGRID: error: ptensor-to-nvvm-pipeline option 'transpose-max-blocks' is '0'; expected 1 to 2147483647 blocks
-// PASS: error: convert-ptensor-linalg-to-gpu: expected block-size in [1, 1024], max-blocks, unroll, transpose-group and transpose-max-blocks >= 1 and transpose-tile 32 or 64
+// The pass alone checks the same limits (one KernelConfig::verify).
+// PASS: error: convert-ptensor-linalg-to-gpu option 'transpose-tile' is '16'; expected 32 or 64 (blocks of 256 or 1024 threads)
+// PASS-LIMITS: error: convert-ptensor-linalg-to-gpu option 'unroll' is '100'; expected 1 to 8 vectors per thread
+// PASS-LIMITS: error: convert-ptensor-linalg-to-gpu option 'transpose-group' is '1000'; expected 1 to 64 tile rows
 
 func.func @device_neg(%a: !ptensor.ptensor<?xf32, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
   %0 = ptensor.elementwise_unary negative %a : (!ptensor.ptensor<?xf32, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0">

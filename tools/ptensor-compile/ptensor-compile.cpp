@@ -1,6 +1,6 @@
 //===- ptensor-compile.cpp - ahead-of-time compilation of ptensor modules ===//
 //
-//   ptensor-compile FILE.mlir -o OUT.so [--target=cpu|cuda] [--chip=sm_90]
+//   ptensor-compile FILE.mlir -o OUT.so [--target=cpu|cuda] [--chip=CHIP]
 //   ptensor-compile FILE.mlir -c -o OUT.o ...
 //
 // Lowers every public function with ptensor-to-cpu-pipeline or
@@ -53,9 +53,10 @@ static llvm::cl::opt<bool> objectOnly("c",
 static llvm::cl::opt<std::string>
     target("target", llvm::cl::desc("cpu or cuda"), llvm::cl::init("cpu"));
 static llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU chip"),
-                                       llvm::cl::init("sm_90"));
+                                       llvm::cl::init(std::string(mlir::ptensor::kDefaultChip)));
 static llvm::cl::opt<std::string>
-    features("features", llvm::cl::desc("PTX feature"), llvm::cl::init("+ptx80"));
+    features("features", llvm::cl::desc("PTX feature"),
+             llvm::cl::init(std::string(mlir::ptensor::kDefaultPTXFeatures)));
 static llvm::cl::opt<std::string> gpuOptions(
     "gpu-options",
     llvm::cl::desc("More options of ptensor-to-nvvm-pipeline, as in ptensor-opt "

@@ -72,20 +72,26 @@ def ConvertPTensorLinalgToGPU
     Kernels are outlined by `gpu-kernel-outlining` afterwards.
   }];
   let options = [
-    Option<"blockSize", "block-size", "unsigned", "128",
+    Option<"blockSize", "block-size", "unsigned",
+           "::mlir::ptensor::KernelConfig{}.blockSize",
            "Threads per block">,
-    Option<"maxBlocks", "max-blocks", "unsigned", "65535",
+    Option<"maxBlocks", "max-blocks", "unsigned",
+           "::mlir::ptensor::KernelConfig{}.maxBlocks",
            "Largest grid (bench/RESULTS.md: a grid covering the work beats "
            "one sized to the resident blocks)">,
-    Option<"unroll", "unroll", "unsigned", "4",
+    Option<"unroll", "unroll", "unsigned",
+           "::mlir::ptensor::KernelConfig{}.unroll",
            "16-byte vectors each thread loads before storing (flat path)">,
-    Option<"transposeTile", "transpose-tile", "unsigned", "32",
+    Option<"transposeTile", "transpose-tile", "unsigned",
+           "::mlir::ptensor::KernelConfig{}.transposeTile",
            "Tile edge of the shared-memory path for column-major inputs (32 "
            "or 64; blocks of 256 or 1024 threads, 4 elements each)">,
-    Option<"transposeGroup", "transpose-group", "unsigned", "8",
+    Option<"transposeGroup", "transpose-group", "unsigned",
+           "::mlir::ptensor::KernelConfig{}.transposeGroup",
            "Tile rows per group in the tiled path's tile order (1: row by "
            "row)">,
-    Option<"transposeMaxBlocks", "transpose-max-blocks", "unsigned", "1056",
+    Option<"transposeMaxBlocks", "transpose-max-blocks", "unsigned",
+           "::mlir::ptensor::KernelConfig{}.transposeMaxBlocks",
            "Largest grid of the tiled path (blocks loop over the tiles; "
            "1056 = 8 per SM of an H100: 0.90 of copy bandwidth for a + b.T "
            "against 0.88 with a block per tile, bench/RESULTS.md)">

@@ -3,6 +3,8 @@
 #ifndef PTENSOR_PIPELINES_PIPELINES_H
 #define PTENSOR_PIPELINES_PIPELINES_H
 
+#include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
+
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -63,12 +65,12 @@ struct PTensorToNVVMPipelineOptions
   PassOptions::Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("GPU architecture, sm_50 ... sm_121f as known to LLVM"),
-      llvm::cl::init("sm_90")};
+      llvm::cl::init(std::string(kDefaultChip))};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX version feature +ptxNN, at least the chip's minimum "
                      "(sm_90: +ptx78, sm_90a: +ptx80, sm_100: +ptx86)"),
-      llvm::cl::init("+ptx80")};
+      llvm::cl::init(std::string(kDefaultPTXFeatures))};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("Kernel format embedded in the host code: bin (cubin, "
@@ -84,31 +86,37 @@ struct PTensorToNVVMPipelineOptions
       llvm::cl::init(3)};
   PassOptions::Option<unsigned> blockSize{
       *this, "block-size", llvm::cl::desc("Threads per block (1 to 1024)"),
-      llvm::cl::init(128)};
+      llvm::cl::init(KernelConfig{}.blockSize)};
   PassOptions::Option<unsigned> maxBlocks{
       *this, "max-blocks",
       llvm::cl::desc("Largest grid of a kernel (1 to 2^31 - 1 blocks)"),
-      llvm::cl::init(65535)};
+      llvm::cl::init(KernelConfig{}.maxBlocks)};
   PassOptions::Option<unsigned> unroll{
       *this, "unroll",
       llvm::cl::desc("16-byte vectors each thread loads before storing in "
                      "the contiguous path (1 to 8)"),
-      llvm::cl::init(4)};
+      llvm::cl::init(KernelConfig{}.unroll)};
   PassOptions::Option<unsigned> transposeTile{
       *this, "transpose-tile",
       llvm::cl::desc("Tile edge of the shared-memory path for column-major "
                      "inputs (32 or 64; blocks of 256 or 1024 threads)"),
-      llvm::cl::init(32)};
+      llvm::cl::init(KernelConfig{}.transposeTile)};
   PassOptions::Option<unsigned> transposeGroup{
       *this, "transpose-group",
       llvm::cl::desc("Tile rows per group in the tiled path's tile order "
                      "(1 to 64; 1: row by row)"),
-      llvm::cl::init(8)};
+      llvm::cl::init(KernelConfig{}.transposeGroup)};
   PassOptions::Option<unsigned> transposeMaxBlocks{
       *this, "transpose-max-blocks",
       llvm::cl::desc("Largest grid of the tiled transpose path (1 to "
                      "2^31 - 1 blocks; default 8 per SM of an H100)"),
-      llvm::cl::init(1056)};
+      llvm::cl::init(KernelConfig{}.transposeMaxBlocks)};
+
+  /// The kernel options as a KernelConfig.
+  KernelConfig getKernelConfig() const {
+    return KernelConfig{blockSize,     maxBlocks,      unroll,
+                        transposeTile, transposeGroup, transposeMaxBlocks};
+  }
 };
 
 /// Checks `options` before anything is built: the kernel format, the chip

@@ -128,8 +128,9 @@ static Value isRowMajor(OpBuilder &b, Location loc, Value source) {
   Value expected = one;
   for (int64_t dim = md.getSizes().size() - 1; dim >= 0; --dim) {
     Value size = md.getSizes()[dim];
-    Value dimOk = arith::OrIOp::create(b, loc, eq(size, one),
-                                       eq(md.getStrides()[dim], expected));
+    Value sizeOne = eq(size, one);
+    Value strideOk = eq(md.getStrides()[dim], expected);
+    Value dimOk = arith::OrIOp::create(b, loc, sizeOne, strideOk);
     ok = arith::AndIOp::create(b, loc, ok, dimOk);
     if (dim > 0)
       expected = arith::MulIOp::create(b, loc, expected, size);

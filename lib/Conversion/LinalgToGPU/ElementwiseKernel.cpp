@@ -168,12 +168,11 @@ static void emitRowVectorPath(RewriterBase &b, Location loc,
   // One 16-byte store of the smallest output type per thread step.
   int64_t width = 16 / smallestElementBytes(op, /*outputsOnly=*/true);
   Value widthValue = indexConstant(b, loc, width);
-  Value ok = arith::AndIOp::create(
-      b, loc, fits32,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            arith::RemUIOp::create(b, loc, sizes.back(),
-                                                   widthValue),
-                            indexConstant(b, loc, 0)));
+  Value rowRest = arith::RemUIOp::create(b, loc, sizes.back(), widthValue);
+  Value zero = indexConstant(b, loc, 0);
+  Value wholeVectors = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             rowRest, zero);
+  Value ok = arith::AndIOp::create(b, loc, fits32, wholeVectors);
   // Measured on the H100: only inputs walked with unit stride along the
   // row gain (flip +25%); transposed or column-strided reads lose.
   for (OpOperand *in : op.getDpsInputOperands()) {
@@ -183,11 +182,14 @@ static void emitRowVectorPath(RewriterBase &b, Location loc,
     auto md = memref::ExtractStridedMetadataOp::create(b, loc, in->get());
     Value stride = md.getStrides().back();
     auto is = [&](int64_t v) -> Value {
+      Value expected = indexConstant(b, loc, v);
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, stride,
-                                   indexConstant(b, loc, v));
+                                   expected);
     };
-    ok = arith::AndIOp::create(b, loc, ok,
-                               arith::OrIOp::create(b, loc, is(1), is(-1)));
+    Value forward = is(1);
+    Value backward = is(-1);
+    Value unit = arith::OrIOp::create(b, loc, forward, backward);
+    ok = arith::AndIOp::create(b, loc, ok, unit);
   }
   IndexedKernelBody rows{op, sizes,
                          arith::DivUIOp::create(b, loc, count, widthValue),

@@ -104,22 +104,22 @@ GuardedView mlir::ptensor::flatView(OpBuilder &b, Location loc, Value memref,
   Value expected = indexConstant(b, loc, 1);
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
     // Size-1 dimensions may have any stride.
-    Value sizeOne =
-        cmp(arith::CmpIPredicate::eq, md.getSizes()[d], indexConstant(b, loc, 1));
+    Value one = indexConstant(b, loc, 1);
+    Value sizeOne = cmp(arith::CmpIPredicate::eq, md.getSizes()[d], one);
     Value strideOk = cmp(arith::CmpIPredicate::eq, md.getStrides()[d], expected);
     ok = arith::AndIOp::create(b, loc, ok,
                                arith::OrIOp::create(b, loc, sizeOne, strideOk));
     expected = arith::MulIOp::create(b, loc, expected, md.getSizes()[d]);
   }
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  Value address = arith::AddIOp::create(
-      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
-      arith::MulIOp::create(b, loc, md.getOffset(),
-                            indexConstant(b, loc, elementBytes)));
-  Value aligned =
-      cmp(arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(b, loc, address, indexConstant(b, loc, align)),
-          indexConstant(b, loc, 0));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bytes = indexConstant(b, loc, elementBytes);
+  Value offsetBytes = arith::MulIOp::create(b, loc, md.getOffset(), bytes);
+  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  Value alignment = indexConstant(b, loc, align);
+  Value misalignment = arith::RemUIOp::create(b, loc, address, alignment);
+  Value zero = indexConstant(b, loc, 0);
+  Value aligned = cmp(arith::CmpIPredicate::eq, misalignment, zero);
   ok = arith::AndIOp::create(b, loc, ok, aligned);
   auto flatType = MemRefType::get(
       {ShapedType::kDynamic}, type.getElementType(),

@@ -68,14 +68,14 @@ struct ConvertPTensorLinalgToGPUPass
     IRRewriter rewriter(&getContext());
     KernelConfig config{blockSize,     maxBlocks,      unroll,
                         transposeTile, transposeGroup, transposeMaxBlocks};
-    if (blockSize == 0 || blockSize > 1024 || maxBlocks == 0 || unroll == 0 ||
-        (transposeTile != 32 && transposeTile != 64) || transposeGroup == 0 ||
-        transposeMaxBlocks == 0) {
-      module.emitError("convert-ptensor-linalg-to-gpu: expected block-size in "
-                       "[1, 1024], max-blocks, unroll, transpose-group and "
-                       "transpose-max-blocks >= 1 and transpose-tile 32 or 64");
+    auto reject = [&](const char *option, unsigned value,
+                      const std::string &expected) {
+      module.emitError() << "convert-ptensor-linalg-to-gpu option '"
+                         << option << "' is '" << value << "'; expected "
+                         << expected;
+    };
+    if (!config.verify(reject))
       return signalPassFailure();
-    }
     bool anyDevice = false;
     WalkResult result = module.walk([&](func::FuncOp f) {
       if (!f->hasAttr(kDeviceAttrName))

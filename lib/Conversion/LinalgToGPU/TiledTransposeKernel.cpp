@@ -88,10 +88,11 @@ struct TiledBody {
     };
     size_t n = ids.size();
     int64_t lanes = tile / kVector;
-    Value line = arith::DivUIOp::create(b, loc, thread, i32(lanes));
-    Value lane = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, thread, i32(lanes)),
-        i32(kVector));
+    Value lanesValue = i32(lanes);
+    Value line = arith::DivUIOp::create(b, loc, thread, lanesValue);
+    Value laneIndex = arith::RemUIOp::create(b, loc, thread, lanesValue);
+    Value vectorWidth = i32(kVector);
+    Value lane = arith::MulIOp::create(b, loc, laneIndex, vectorWidth);
     auto at = [&](Value first, Value firstOffset, Value second,
                   Value secondOffset) {
       SmallVector<Value> e(ids.begin(), ids.end());
@@ -143,10 +144,14 @@ struct TiledBody {
       auto ifStaged = scf::IfOp::create(b, loc, columnMajor[i], false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifStaged.thenBlock());
-      for (int64_t k = 0; k < kVector; ++k)
-        memref::StoreOp::create(
-            b, loc, vector::ExtractOp::create(b, loc, v, k), shared[i],
-            ValueRange{toIndex(add(lane, i32(k))), toIndex(line)});
+      for (int64_t k = 0; k < kVector; ++k) {
+        Value element = vector::ExtractOp::create(b, loc, v, k);
+        Value kValue = i32(k);
+        Value row = toIndex(add(lane, kValue));
+        Value column = toIndex(line);
+        memref::StoreOp::create(b, loc, element, shared[i],
+                                ValueRange{row, column});
+      }
     }
     gpu::BarrierOp::create(b, loc);
     for (auto [i, v] : llvm::enumerate(vectors)) {
@@ -232,17 +237,18 @@ struct TiledBody {
     Value inMatrix = arith::RemUIOp::create(b, loc, t, perMatrix);
     t = arith::DivUIOp::create(b, loc, t, perMatrix);
     Value perGroup = arith::MulIOp::create(b, loc, i32(group), tilesC);
-    Value firstRow = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, inMatrix, perGroup), i32(group));
-    Value groupRows = arith::MinUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, tilesR, firstRow), i32(group));
+    Value groupIndex = arith::DivUIOp::create(b, loc, inMatrix, perGroup);
+    Value groupValue = i32(group);
+    Value firstRow = arith::MulIOp::create(b, loc, groupIndex, groupValue);
+    Value rowsLeft = arith::SubIOp::create(b, loc, tilesR, firstRow);
+    Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, groupValue);
     Value inGroup = arith::RemUIOp::create(b, loc, inMatrix, perGroup);
-    Value r0 = arith::MulIOp::create(
-        b, loc,
-        add(firstRow, arith::RemUIOp::create(b, loc, inGroup, groupRows)),
-        i32(tile));
-    Value c0 = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, inGroup, groupRows), i32(tile));
+    Value rowInGroup = arith::RemUIOp::create(b, loc, inGroup, groupRows);
+    Value tileRow = add(firstRow, rowInGroup);
+    Value tileValue = i32(tile);
+    Value r0 = arith::MulIOp::create(b, loc, tileRow, tileValue);
+    Value tileColumn = arith::DivUIOp::create(b, loc, inGroup, groupRows);
+    Value c0 = arith::MulIOp::create(b, loc, tileColumn, tileValue);
     SmallVector<Value> ids = delinearize(b, loc, t, sizes.drop_back(2));
     ids.resize(n);
     ArrayRef<BlockArgument> shared = launch.getWorkgroupAttributions();
@@ -253,12 +259,15 @@ struct TiledBody {
     scf::IfOp ifVector;
     if (vectorOk) {
       auto fits = [&](Value start, Value size) -> Value {
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                     add(start, i32(tile)), size);
+        Value tileValue = i32(tile);
+        Value end = add(start, tileValue);
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
+                                     size);
       };
-      Value interior = arith::AndIOp::create(
-          b, loc, vectorOk,
-          arith::AndIOp::create(b, loc, fits(r0, rows), fits(c0, cols)));
+      Value rowsFit = fits(r0, rows);
+      Value colsFit = fits(c0, cols);
+      Value tileFits = arith::AndIOp::create(b, loc, rowsFit, colsFit);
+      Value interior = arith::AndIOp::create(b, loc, vectorOk, tileFits);
       ifVector = scf::IfOp::create(b, loc, interior, true);
       b.setInsertionPointToStart(ifVector.thenBlock());
       buildVectorTile(b, loc, c.thread, r0, c0, ids, shared);
@@ -355,12 +364,13 @@ struct TiledBody {
       auto [along, across] = pos;
       SmallVector<Value> results =
           emitElement(b, loc, op, elementIds[p], preloaded[p]);
-      Value inside = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                add(r0, across), rows),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                add(c0, along), cols));
+      Value row = add(r0, across);
+      Value rowInside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+      Value column = add(c0, along);
+      Value columnInside = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, column, cols);
+      Value inside = arith::AndIOp::create(b, loc, rowInside, columnInside);
       auto ifIn = scf::IfOp::create(b, loc, inside, false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifIn.thenBlock());
@@ -412,20 +422,21 @@ static Value vectorAligned(OpBuilder &b, Location loc, Value memref,
   auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value pointer =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value first = arith::AddIOp::create(
-      b, loc, pointer,
-      arith::MulIOp::create(b, loc, md.getOffset(),
-                            indexConstant(b, loc, bytes)));
+  Value elementBytes = indexConstant(b, loc, bytes);
+  Value offsetBytes =
+      arith::MulIOp::create(b, loc, md.getOffset(), elementBytes);
+  Value first = arith::AddIOp::create(b, loc, pointer, offsetBytes);
   auto isZero = [&](Value v) -> Value {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
-                                 indexConstant(b, loc, 0));
+    Value zero = indexConstant(b, loc, 0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, zero);
   };
-  return arith::AndIOp::create(
-      b, loc,
-      isZero(arith::RemUIOp::create(b, loc, first,
-                                    indexConstant(b, loc, kVector * bytes))),
-      isZero(arith::RemSIOp::create(b, loc, stride,
-                                    indexConstant(b, loc, kVector))));
+  Value vectorBytes = indexConstant(b, loc, kVector * bytes);
+  Value misalignment = arith::RemUIOp::create(b, loc, first, vectorBytes);
+  Value firstAligned = isZero(misalignment);
+  Value vectorWidth = indexConstant(b, loc, kVector);
+  Value strideRest = arith::RemSIOp::create(b, loc, stride, vectorWidth);
+  Value strideAligned = isZero(strideRest);
+  return arith::AndIOp::create(b, loc, firstAligned, strideAligned);
 }
 
 /// Sets up `body`'s vector variant where the generic allows it: every
@@ -462,18 +473,19 @@ static void addVectorVariant(OpBuilder &b, Location loc, linalg::GenericOp op,
     // Column-major (stride[-2] == 1): vectors along rows; row-major:
     // along columns.
     Value columnOk = vectorAligned(b, loc, m, strideAt(m, 1));
-    Value rowOk = arith::AndIOp::create(
-        b, loc, isOne(strideAt(m, 1)), vectorAligned(b, loc, m, strideAt(m, 2)));
-    ok = arith::AndIOp::create(
-        b, loc, ok,
-        arith::SelectOp::create(b, loc, body.columnMajor[i], columnOk, rowOk));
+    Value unitRows = isOne(strideAt(m, 1));
+    Value rowsAligned = vectorAligned(b, loc, m, strideAt(m, 2));
+    Value rowOk = arith::AndIOp::create(b, loc, unitRows, rowsAligned);
+    Value inputOk =
+        arith::SelectOp::create(b, loc, body.columnMajor[i], columnOk, rowOk);
+    ok = arith::AndIOp::create(b, loc, ok, inputOk);
   }
   for (Value out : op.getDpsInits()) {
     body.outputViews.push_back(unitStrideView(b, loc, out, /*swapLast=*/false));
-    ok = arith::AndIOp::create(
-        b, loc, ok,
-        arith::AndIOp::create(b, loc, isOne(strideAt(out, 1)),
-                              vectorAligned(b, loc, out, strideAt(out, 2))));
+    Value unitRows = isOne(strideAt(out, 1));
+    Value rowsAligned = vectorAligned(b, loc, out, strideAt(out, 2));
+    Value outputOk = arith::AndIOp::create(b, loc, unitRows, rowsAligned);
+    ok = arith::AndIOp::create(b, loc, ok, outputOk);
   }
   body.vectorOk = ok;
 }
@@ -517,19 +529,21 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
     }
     auto md = memref::ExtractStridedMetadataOp::create(b, loc, in->get());
     ValueRange strides = md.getStrides();
-    Value colMajor = arith::AndIOp::create(
-        b, loc, eq(strides[strides.size() - 2], 1),
-        arith::XOrIOp::create(b, loc, eq(strides.back(), 1),
-                              arith::ConstantOp::create(b, loc, b.getBoolAttr(true))));
+    Value unitColumns = eq(strides[strides.size() - 2], 1);
+    Value unitRows = eq(strides.back(), 1);
+    Value trueValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    Value notUnitRows = arith::XOrIOp::create(b, loc, unitRows, trueValue);
+    Value colMajor = arith::AndIOp::create(b, loc, unitColumns, notUnitRows);
     body.columnMajor.push_back(colMajor);
     any = arith::OrIOp::create(b, loc, any, colMajor);
   }
   addVectorVariant(b, loc, op, body);
   size_t n = sizes.size();
-  Value tiles = arith::MulIOp::create(
-      b, loc,
-      arith::CeilDivUIOp::create(b, loc, sizes[n - 2], indexConstant(b, loc, tile)),
-      arith::CeilDivUIOp::create(b, loc, sizes[n - 1], indexConstant(b, loc, tile)));
+  Value tileValue = indexConstant(b, loc, tile);
+  Value tileRows = arith::CeilDivUIOp::create(b, loc, sizes[n - 2], tileValue);
+  Value tileColumns =
+      arith::CeilDivUIOp::create(b, loc, sizes[n - 1], tileValue);
+  Value tiles = arith::MulIOp::create(b, loc, tileRows, tileColumns);
   for (size_t d = 0; d + 2 < n; ++d)
     tiles = arith::MulIOp::create(b, loc, tiles, sizes[d]);
   Value ok = arith::AndIOp::create(b, loc, fits32, any);

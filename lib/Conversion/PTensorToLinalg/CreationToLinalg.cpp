@@ -145,11 +145,12 @@ struct LinspacePattern : public OpConversionPattern<LinspaceOp> {
       divisor = arith::MaxSIOp::create(
           rewriter, loc, arith::SubIOp::create(rewriter, loc, length, one), one);
     }
-    Value step = arith::DivFOp::create(
-        rewriter, loc, arith::SubFOp::create(rewriter, loc, stop, start),
-        convertScalar(rewriter, loc, divisor, rewriter.getIndexType(), t));
-    Value lastIndex = arith::SubIOp::create(
-        rewriter, loc, length, arith::ConstantIndexOp::create(rewriter, loc, 1));
+    Value span = arith::SubFOp::create(rewriter, loc, stop, start);
+    Value steps =
+        convertScalar(rewriter, loc, divisor, rewriter.getIndexType(), t);
+    Value step = arith::DivFOp::create(rewriter, loc, span, steps);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value lastIndex = arith::SubIOp::create(rewriter, loc, length, one);
     bool endpoint = op.getEndpoint();
     auto tensorType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
@@ -163,13 +164,13 @@ struct LinspacePattern : public OpConversionPattern<LinspaceOp> {
                         return v;
                       // NumPy makes the last value exactly `stop` (the
                       // only value is `start` when num == 1).
-                      Value isLast = arith::AndIOp::create(
-                          b, l,
-                          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                                i, lastIndex),
-                          arith::CmpIOp::create(
-                              b, l, arith::CmpIPredicate::sgt, i,
-                              arith::ConstantIndexOp::create(b, l, 0)));
+                      Value atLast = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::eq, i, lastIndex);
+                      Value zero = arith::ConstantIndexOp::create(b, l, 0);
+                      Value notFirst = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::sgt, i, zero);
+                      Value isLast =
+                          arith::AndIOp::create(b, l, atLast, notFirst);
                       return arith::SelectOp::create(b, l, isLast, stop, v);
                     }));
     return success();

@@ -161,6 +161,39 @@ struct CastPattern : ElementwisePattern<CastOp> {
   }
 };
 
+/// Emits one op of a pointwise body into a generic's body: the scalar ops
+/// (ptensor.scalar_*) as the elementwise kinds' own scalar code, anything
+/// else (arith, math) as a clone.
+static void emitBodyOp(OpBuilder &b, Operation &op, IRMapping &mapping) {
+  Location loc = op.getLoc();
+  auto operand = [&](unsigned i) {
+    return mapping.lookupOrDefault(op.getOperand(i));
+  };
+  Value result;
+  if (auto unary = dyn_cast<ScalarUnaryOp>(op)) {
+    result = emitUnary(b, loc, unary.getKind(), operand(0),
+                       unary.getOperandDType());
+  } else if (auto test = dyn_cast<ScalarUnaryTestOp>(op)) {
+    result = emitUnaryTest(b, loc, test.getKind(), operand(0),
+                           test.getOperandDType());
+  } else if (auto binary = dyn_cast<ScalarBinaryOp>(op)) {
+    Value lhs = operand(0), rhs = operand(1);
+    result = emitBinary(b, loc, binary.getKind(), lhs, rhs,
+                        binary.getOperandDType());
+  } else if (auto compare = dyn_cast<ScalarBinaryTestOp>(op)) {
+    Value lhs = operand(0), rhs = operand(1);
+    result = emitBinaryTest(b, loc, compare.getKind(), lhs, rhs,
+                            compare.getOperandDType());
+  } else if (auto cast = dyn_cast<ScalarCastOp>(op)) {
+    result = convertScalar(b, loc, operand(0), cast.getOperandDType(),
+                           cast.getTo());
+  } else {
+    b.clone(op, mapping);
+    return;
+  }
+  mapping.map(op.getResult(0), result);
+}
+
 /// Inlines the scalar body of `ptensor.pointwise` into one generic.
 struct PointwisePattern : public OpConversionPattern<PointwiseOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -192,7 +225,7 @@ struct PointwisePattern : public OpConversionPattern<PointwiseOp> {
           for (auto [arg, in, v] : llvm::zip(body.getArguments(), inputs, values))
             mapping.map(arg, convertScalar(b, loc, v, in.dtype, arg.getType()));
           for (Operation &nested : body.without_terminator())
-            b.clone(nested, mapping);
+            emitBodyOp(b, nested, mapping);
           SmallVector<Value> stored;
           for (auto [v, t] : llvm::zip(yield.getValues(), op.getResultTypes()))
             stored.push_back(convertScalar(b, loc, mapping.lookupOrDefault(v),

@@ -52,6 +52,12 @@ struct Emitter {
   Value ori(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
   Value andi(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
   Value xori(Value x, Value y) { return arith::XOrIOp::create(b, x, y); }
+  /// Whether exactly one of x and y is negative.
+  Value signsDiffer(Value x, Value y) {
+    Value xNegative = isNegative(x);
+    Value yNegative = isNegative(y);
+    return xori(xNegative, yNegative);
+  }
   Value isNegative(Value x) {
     if (isFloat())
       return cmpf(CmpFPredicate::OLT, x, cst(0));
@@ -98,21 +104,34 @@ static Value emitFloatUnary(Emitter &e, UnaryOpKind kind, Value x) {
   case UnaryOpKind::log10: return math::Log10Op::create(b, x);
   case UnaryOpKind::negative: return arith::NegFOp::create(b, x);
   case UnaryOpKind::positive: return x;
-  case UnaryOpKind::reciprocal: return arith::DivFOp::create(b, e.cst(1), x);
+  case UnaryOpKind::reciprocal: {
+    Value one = e.cst(1);
+    return arith::DivFOp::create(b, one, x);
+  }
   case UnaryOpKind::round: return math::RoundEvenOp::create(b, x);
-  case UnaryOpKind::rsqrt: // libm has no rsqrt
-    return arith::DivFOp::create(b, e.cst(1), math::SqrtOp::create(b, x));
+  case UnaryOpKind::rsqrt: { // libm has no rsqrt
+    Value one = e.cst(1);
+    Value root = math::SqrtOp::create(b, x);
+    return arith::DivFOp::create(b, one, root);
+  }
   case UnaryOpKind::sigmoid: {
-    Value ex = math::ExpOp::create(b, arith::NegFOp::create(b, x));
-    return arith::DivFOp::create(b, e.cst(1),
-                                 arith::AddFOp::create(b, e.cst(1), ex));
+    Value minusX = arith::NegFOp::create(b, x);
+    Value ex = math::ExpOp::create(b, minusX);
+    Value one = e.cst(1);
+    Value denominator = arith::AddFOp::create(b, one, ex);
+    return arith::DivFOp::create(b, one, denominator);
   }
   case UnaryOpKind::sign: {
     // NaN maps to itself, -0.0 to +0.0 (as NumPy and PyTorch).
-    Value zero = e.select(e.cmpf(CmpFPredicate::OEQ, x, e.cst(0)), e.cst(0), x);
-    Value neg =
-        e.select(e.cmpf(CmpFPredicate::OLT, x, e.cst(0)), e.cst(-1), zero);
-    return e.select(e.cmpf(CmpFPredicate::OGT, x, e.cst(0)), e.cst(1), neg);
+    Value zero = e.cst(0);
+    Value isZero = e.cmpf(CmpFPredicate::OEQ, x, zero);
+    Value zeroOrX = e.select(isZero, zero, x);
+    Value isNeg = e.cmpf(CmpFPredicate::OLT, x, zero);
+    Value minusOne = e.cst(-1);
+    Value neg = e.select(isNeg, minusOne, zeroOrX);
+    Value isPos = e.cmpf(CmpFPredicate::OGT, x, zero);
+    Value one = e.cst(1);
+    return e.select(isPos, one, neg);
   }
   case UnaryOpKind::sin: return math::SinOp::create(b, x);
   case UnaryOpKind::sinh: return math::SinhOp::create(b, x);
@@ -131,12 +150,18 @@ static Value emitFloatUnary(Emitter &e, UnaryOpKind kind, Value x) {
 static Value emitIntegerUnary(Emitter &e, UnaryOpKind kind, Value x) {
   ImplicitLocOpBuilder &b = e.b;
   switch (kind) {
-  case UnaryOpKind::abs: // |INT_MIN| wraps, as in NumPy
-    return e.isUnsigned()
-               ? x
-               : e.select(e.isNegative(x), arith::SubIOp::create(b, e.cst(0), x),
-                          x);
-  case UnaryOpKind::negative: return arith::SubIOp::create(b, e.cst(0), x);
+  case UnaryOpKind::abs: { // |INT_MIN| wraps, as in NumPy
+    if (e.isUnsigned())
+      return x;
+    Value negative = e.isNegative(x);
+    Value zero = e.cst(0);
+    Value minusX = arith::SubIOp::create(b, zero, x);
+    return e.select(negative, minusX, x);
+  }
+  case UnaryOpKind::negative: {
+    Value zero = e.cst(0);
+    return arith::SubIOp::create(b, zero, x);
+  }
   case UnaryOpKind::positive:
   case UnaryOpKind::ceil:
   case UnaryOpKind::floor:
@@ -145,10 +170,14 @@ static Value emitIntegerUnary(Emitter &e, UnaryOpKind kind, Value x) {
     return x;
   case UnaryOpKind::square: return arith::MulIOp::create(b, x, x);
   case UnaryOpKind::sign: {
+    Value zero = e.cst(0);
     Value pos = e.cmpi(e.isUnsigned() ? CmpIPredicate::ugt : CmpIPredicate::sgt,
-                       x, e.cst(0));
-    Value one = e.select(pos, e.cst(1), e.cst(0));
-    return e.select(e.isNegative(x), e.cst(-1), one);
+                       x, zero);
+    Value one = e.cst(1);
+    Value oneOrZero = e.select(pos, one, zero);
+    Value negative = e.isNegative(x);
+    Value minusOne = e.cst(-1);
+    return e.select(negative, minusOne, oneOrZero);
   }
   case UnaryOpKind::bitwise_invert:
     return e.xori(x, arith::ConstantOp::create(
@@ -174,13 +203,15 @@ Value mlir::ptensor::emitUnaryTest(OpBuilder &builder, Location loc,
   switch (kind) {
   // Comparisons rather than math.is* ops: they lower on every target.
   case UnaryTestKind::isfinite:
-    return e.isFloat() ? e.cmpf(CmpFPredicate::OLT, math::AbsFOp::create(b, x),
-                                e.cst(INFINITY))
-                       : constBool(true);
-  case UnaryTestKind::isinf:
-    return e.isFloat() ? e.cmpf(CmpFPredicate::OEQ, math::AbsFOp::create(b, x),
-                                e.cst(INFINITY))
-                       : constBool(false);
+  case UnaryTestKind::isinf: {
+    if (!e.isFloat())
+      return constBool(kind == UnaryTestKind::isfinite);
+    Value magnitude = math::AbsFOp::create(b, x);
+    Value inf = e.cst(INFINITY);
+    return e.cmpf(kind == UnaryTestKind::isfinite ? CmpFPredicate::OLT
+                                                  : CmpFPredicate::OEQ,
+                  magnitude, inf);
+  }
   case UnaryTestKind::isnan:
     return e.isFloat() ? e.cmpf(CmpFPredicate::UNO, x, x) : constBool(false);
   case UnaryTestKind::logical_not:
@@ -206,9 +237,10 @@ Value mlir::ptensor::emitUnaryTest(OpBuilder &builder, Location loc,
 static Value emitFloatRemainder(Emitter &e, Value x, Value y) {
   Value r = arith::RemFOp::create(e.b, x, y);
   Value nonzero = e.cmpf(CmpFPredicate::ONE, r, e.cst(0));
-  Value signsDiffer = e.xori(e.isNegative(r), e.isNegative(y));
+  Value signsDiffer = e.signsDiffer(r, y);
   Value fixed = arith::AddFOp::create(e.b, r, y);
-  return e.select(e.andi(nonzero, signsDiffer), fixed, r);
+  Value needsFix = e.andi(nonzero, signsDiffer);
+  return e.select(needsFix, fixed, r);
 }
 
 /// copysign(x, y) by bit operations (no libm or intrinsic needed).
@@ -220,9 +252,14 @@ static Value emitCopySign(Emitter &e, Value x, Value y) {
     return arith::ConstantOp::create(b, bits, b.getIntegerAttr(bits, v));
   };
   APInt signBit = APInt::getSignMask(w);
-  Value magnitude = e.andi(arith::BitcastOp::create(b, bits, x), mask(~signBit));
-  Value sign = e.andi(arith::BitcastOp::create(b, bits, y), mask(signBit));
-  return arith::BitcastOp::create(b, e.storage, e.ori(magnitude, sign));
+  Value xBits = arith::BitcastOp::create(b, bits, x);
+  Value magnitudeMask = mask(~signBit);
+  Value magnitude = e.andi(xBits, magnitudeMask);
+  Value yBits = arith::BitcastOp::create(b, bits, y);
+  Value signMask = mask(signBit);
+  Value sign = e.andi(yBits, signMask);
+  Value result = e.ori(magnitude, sign);
+  return arith::BitcastOp::create(b, e.storage, result);
 }
 
 /// NumPy's float floor division (npy_divmod): (x - fmod(x, y)) / y,
@@ -231,21 +268,27 @@ static Value emitCopySign(Emitter &e, Value x, Value y) {
 static Value emitFloatFloorDivide(Emitter &e, Value x, Value y) {
   ImplicitLocOpBuilder &b = e.b;
   Value mod = arith::RemFOp::create(b, x, y);
-  Value div = arith::DivFOp::create(b, arith::SubFOp::create(b, x, mod), y);
-  Value nonzeroMod = e.cmpf(CmpFPredicate::UNE, mod, e.cst(0));
-  Value signsDiffer = e.xori(e.isNegative(y), e.isNegative(mod));
-  div = e.select(e.andi(nonzeroMod, signsDiffer),
-                 arith::SubFOp::create(b, div, e.cst(1)), div);
+  Value exact = arith::SubFOp::create(b, x, mod);
+  Value div = arith::DivFOp::create(b, exact, y);
+  Value zero = e.cst(0);
+  Value one = e.cst(1);
+  Value nonzeroMod = e.cmpf(CmpFPredicate::UNE, mod, zero);
+  Value signsDiffer = e.signsDiffer(y, mod);
+  Value towardMinusInf = e.andi(nonzeroMod, signsDiffer);
+  Value divMinusOne = arith::SubFOp::create(b, div, one);
+  div = e.select(towardMinusInf, divMinusOne, div);
   Value floorDiv = math::FloorOp::create(b, div);
-  Value roundUp = e.cmpf(CmpFPredicate::OGT,
-                         arith::SubFOp::create(b, div, floorDiv), e.cst(0.5));
-  floorDiv = e.select(roundUp, arith::AddFOp::create(b, floorDiv, e.cst(1)),
-                      floorDiv);
+  Value fraction = arith::SubFOp::create(b, div, floorDiv);
+  Value half = e.cst(0.5);
+  Value roundUp = e.cmpf(CmpFPredicate::OGT, fraction, half);
+  Value floorPlusOne = arith::AddFOp::create(b, floorDiv, one);
+  floorDiv = e.select(roundUp, floorPlusOne, floorDiv);
   Value quotient = arith::DivFOp::create(b, x, y);
-  Value signedZero = emitCopySign(e, e.cst(0), quotient);
-  Value result = e.select(e.cmpf(CmpFPredicate::UNE, div, e.cst(0)), floorDiv,
-                          signedZero);
-  return e.select(e.cmpf(CmpFPredicate::OEQ, y, e.cst(0)), quotient, result);
+  Value signedZero = emitCopySign(e, zero, quotient);
+  Value nonzeroDiv = e.cmpf(CmpFPredicate::UNE, div, zero);
+  Value result = e.select(nonzeroDiv, floorDiv, signedZero);
+  Value zeroDivisor = e.cmpf(CmpFPredicate::OEQ, y, zero);
+  return e.select(zeroDivisor, quotient, result);
 }
 
 /// hypot without overflow: m * sqrt((x/m)^2 + (y/m)^2), m = max(|x|, |y|).
@@ -255,25 +298,33 @@ static Value emitHypot(Emitter &e, Value x, Value y) {
   Value m = arith::MaximumFOp::create(b, ax, ay);
   Value n = arith::MinimumFOp::create(b, ax, ay);
   Value q = arith::DivFOp::create(b, n, m);
-  Value r = arith::MulFOp::create(
-      b, m, math::SqrtOp::create(b, arith::AddFOp::create(
-                                        b, e.cst(1), arith::MulFOp::create(b, q, q))));
+  Value one = e.cst(1);
+  Value q2 = arith::MulFOp::create(b, q, q);
+  Value sum = arith::AddFOp::create(b, one, q2);
+  Value root = math::SqrtOp::create(b, sum);
+  Value r = arith::MulFOp::create(b, m, root);
   // 0/0 and inf/inf would give NaN: hypot(0,0)=0, hypot(inf,y)=inf.
   // hypot(inf, NaN) is inf (IEEE 754).
-  Value zero = e.cmpf(CmpFPredicate::OEQ, m, e.cst(0));
-  Value inf = e.ori(e.cmpf(CmpFPredicate::OEQ, ax, e.cst(INFINITY)),
-                    e.cmpf(CmpFPredicate::OEQ, ay, e.cst(INFINITY)));
-  return e.select(inf, e.cst(INFINITY), e.select(zero, e.cst(0), r));
+  Value zeroValue = e.cst(0);
+  Value zero = e.cmpf(CmpFPredicate::OEQ, m, zeroValue);
+  Value infValue = e.cst(INFINITY);
+  Value xInf = e.cmpf(CmpFPredicate::OEQ, ax, infValue);
+  Value yInf = e.cmpf(CmpFPredicate::OEQ, ay, infValue);
+  Value inf = e.ori(xInf, yInf);
+  Value finite = e.select(zero, zeroValue, r);
+  return e.select(inf, infValue, finite);
 }
 
 /// logaddexp: max + log1p(exp(-|x - y|)); equal infinities give themselves.
 static Value emitLogAddExp(Emitter &e, Value x, Value y) {
   ImplicitLocOpBuilder &b = e.b;
   Value m = arith::MaximumFOp::create(b, x, y);
-  Value d = math::AbsFOp::create(b, arith::SubFOp::create(b, x, y));
-  Value r = arith::AddFOp::create(
-      b, m, math::Log1pOp::create(
-                b, math::ExpOp::create(b, arith::NegFOp::create(b, d))));
+  Value diff = arith::SubFOp::create(b, x, y);
+  Value d = math::AbsFOp::create(b, diff);
+  Value minusD = arith::NegFOp::create(b, d);
+  Value ex = math::ExpOp::create(b, minusD);
+  Value logTerm = math::Log1pOp::create(b, ex);
+  Value r = arith::AddFOp::create(b, m, logTerm);
   Value same = e.cmpf(CmpFPredicate::OEQ, x, y);
   Value sameValue = arith::AddFOp::create(b, x, e.cst(std::log(2.0)));
   return e.select(same, sameValue, r);
@@ -309,20 +360,25 @@ static Value emitIntegerDivision(Emitter &e, bool remainder, Value x, Value y) {
   if (e.isUnsigned()) {
     Value r = remainder ? Value(arith::RemUIOp::create(b, x, safe))
                         : Value(arith::DivUIOp::create(b, x, safe));
-    return e.select(e.eqi(y, 0), zero, r);
+    Value zeroDivisor = e.eqi(y, 0);
+    return e.select(zeroDivisor, zero, r);
   }
   Value r;
   if (remainder) {
     Value rem = arith::RemSIOp::create(b, x, safe);
     Value nonzero = e.cmpi(CmpIPredicate::ne, rem, zero);
-    Value signsDiffer = e.xori(e.isNegative(rem), e.isNegative(y));
-    r = e.select(e.andi(nonzero, signsDiffer), arith::AddIOp::create(b, rem, y),
-                 rem);
+    Value signsDiffer = e.signsDiffer(rem, y);
+    Value needsFix = e.andi(nonzero, signsDiffer);
+    Value fixed = arith::AddIOp::create(b, rem, y);
+    r = e.select(needsFix, fixed, rem);
   } else {
     r = arith::FloorDivSIOp::create(b, x, safe);
   }
   Value byMinusOne = remainder ? zero : Value(arith::SubIOp::create(b, zero, x));
-  return e.select(e.eqi(y, 0), zero, e.select(e.eqi(y, -1), byMinusOne, r));
+  Value minusOneDivisor = e.eqi(y, -1);
+  Value nonzeroResult = e.select(minusOneDivisor, byMinusOne, r);
+  Value zeroDivisor = e.eqi(y, 0);
+  return e.select(zeroDivisor, zero, nonzeroResult);
 }
 
 /// Shifts with NumPy's results for amounts outside [0, width).
@@ -330,13 +386,17 @@ static Value emitShift(Emitter &e, bool left, Value x, Value y) {
   ImplicitLocOpBuilder &b = e.b;
   Value width = e.cst(e.width());
   Value tooFar = e.cmpi(CmpIPredicate::uge, y, width); // negative too
-  Value amount = e.select(tooFar, e.cst(0), y);
-  if (left)
-    return e.select(tooFar, e.cst(0), arith::ShLIOp::create(b, x, amount));
-  if (e.isUnsigned())
-    return e.select(tooFar, e.cst(0), arith::ShRUIOp::create(b, x, amount));
-  Value saturated = arith::ShRSIOp::create(b, x, e.cst(e.width() - 1));
-  return e.select(tooFar, saturated, arith::ShRSIOp::create(b, x, amount));
+  Value zero = e.cst(0);
+  Value amount = e.select(tooFar, zero, y);
+  if (left || e.isUnsigned()) {
+    Value shifted = left ? Value(arith::ShLIOp::create(b, x, amount))
+                         : Value(arith::ShRUIOp::create(b, x, amount));
+    return e.select(tooFar, zero, shifted);
+  }
+  Value signShift = e.cst(e.width() - 1);
+  Value saturated = arith::ShRSIOp::create(b, x, signShift);
+  Value shifted = arith::ShRSIOp::create(b, x, amount);
+  return e.select(tooFar, saturated, shifted);
 }
 
 /// x ** y with an unsigned exponent, modulo 2^width like NumPy. math.ipowi
@@ -345,10 +405,15 @@ static Value emitShift(Emitter &e, bool left, Value x, Value y) {
 /// x ** y = (x ** (y >> 1)) ** 2 * (y odd ? x : 1).
 static Value emitUnsignedPow(Emitter &e, Value x, Value y) {
   ImplicitLocOpBuilder &b = e.b;
-  Value half = math::IPowIOp::create(b, x, arith::ShRUIOp::create(b, y, e.cst(1)));
+  Value one = e.cst(1);
+  Value halfExponent = arith::ShRUIOp::create(b, y, one);
+  Value half = math::IPowIOp::create(b, x, halfExponent);
   Value even = arith::MulIOp::create(b, half, half);
-  Value odd = e.cmpi(CmpIPredicate::ne, e.andi(y, e.cst(1)), e.cst(0));
-  return e.select(odd, arith::MulIOp::create(b, even, x), even);
+  Value lowBit = e.andi(y, one);
+  Value zero = e.cst(0);
+  Value odd = e.cmpi(CmpIPredicate::ne, lowBit, zero);
+  Value timesX = arith::MulIOp::create(b, even, x);
+  return e.select(odd, timesX, even);
 }
 
 static Value emitIntegerBinary(Emitter &e, BinaryOpKind kind, Value x,

@@ -131,10 +131,11 @@ struct FlipPattern : ViewPattern<FlipOp> {
     for (int64_t a : op.getAxes()) {
       int64_t d = a < 0 ? a + rank : a;
       // Start at the last element: offset += max(size - 1, 0) * stride.
-      Value last = arith::MaxSIOp::create(m.b, m.loc,
-                                          m.add(view.sizes[d], m.cst(-1)),
-                                          m.cst(0));
-      view.offset = m.add(view.offset, m.mul(last, view.strides[d]));
+      Value sizeMinusOne = m.add(view.sizes[d], m.cst(-1));
+      Value zero = m.cst(0);
+      Value last = arith::MaxSIOp::create(m.b, m.loc, sizeMinusOne, zero);
+      Value lastOffset = m.mul(last, view.strides[d]);
+      view.offset = m.add(view.offset, lastOffset);
       view.strides[d] = m.mul(view.strides[d], m.cst(-1));
     }
     return success();

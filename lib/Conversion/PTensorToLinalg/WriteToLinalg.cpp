@@ -66,7 +66,10 @@ static void rebuildViewsAfter(WriteOp write, Value viewed) {
     Value result = view->getResult(0);
     if (llvm::none_of(result.getUses(), isLater))
       continue;
-    for (Operation *inner : llvm::reverse(getViewChain(result)))
+    // A named vector: llvm::reverse of a temporary would dangle (the
+    // range-for keeps only the outermost temporary alive).
+    SmallVector<Operation *> chain = getViewChain(result);
+    for (Operation *inner : llvm::reverse(chain))
       if (!map.contains(inner->getResult(0)))
         b.clone(*inner, map);
     result.replaceUsesWithIf(map.lookup(result), isLater);

@@ -21,9 +21,9 @@
 // CHECK-LABEL: func.func @batched(
 // CHECK-SAME:    %[[A:.*]]: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, %[[B:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?x?x?xf32>)
 // CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:3, %[[STRIDES:.*]]:3 = memref.extract_strided_metadata %[[A]]
+// CHECK:         %[[COLUNIT:.*]] = arith.cmpi eq, %[[STRIDES]]#1, %{{.*}} : index
 // CHECK:         %[[ROWUNIT:.*]] = arith.cmpi eq, %[[STRIDES]]#2, %{{.*}} : index
 // CHECK:         %[[NOTROW:.*]] = arith.xori %[[ROWUNIT]], %{{.*}} : i1
-// CHECK:         %[[COLUNIT:.*]] = arith.cmpi eq, %[[STRIDES]]#1, %{{.*}} : index
 // CHECK:         %[[COLMAJOR:.*]] = arith.andi %[[COLUNIT]], %[[NOTROW]] : i1
 // CHECK:         scf.if %{{.*}} {
 // CHECK:           gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %{{.*}}, {{.*}}) workgroup(%[[TA:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1x1xf32, #gpu.address_space<workgroup>>) {

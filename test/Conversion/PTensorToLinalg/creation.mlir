@@ -93,8 +93,8 @@ func.func @arange_static_float(%a: f64, %b: f64, %s: f64) -> !ptensor.ptensor<10
 // CHECK:         linalg.generic {{.*}} outs(%[[E]] : tensor<?xf32>)
 // CHECK:           %[[I:.*]] = linalg.index 0 : index
 // CHECK:           %[[V:.*]] = arith.addf %[[LO]], %{{.*}} : f64
-// CHECK:           %[[POS:.*]] = arith.cmpi sgt, %[[I]], %{{.*}} : index
 // CHECK:           %[[ISLAST:.*]] = arith.cmpi eq, %[[I]], %[[LASTI]] : index
+// CHECK:           %[[POS:.*]] = arith.cmpi sgt, %[[I]], %{{.*}} : index
 // CHECK:           %[[BOTH:.*]] = arith.andi %[[ISLAST]], %[[POS]] : i1
 // CHECK:           %[[SEL:.*]] = arith.select %[[BOTH]], %[[HI]], %[[V]] : f64
 // CHECK:           %[[R:.*]] = arith.truncf %[[SEL]] : f64 to f32

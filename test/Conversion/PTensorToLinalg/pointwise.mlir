@@ -74,3 +74,33 @@ func.func @int_body_float_output(%a: !ptensor.ptensor<8xi32>) -> (!ptensor.ptens
   }
   return %0, %1 : !ptensor.ptensor<8xi32>, !ptensor.ptensor<8xf32>
 }
+
+// -----
+
+// Scalar ops of the body become the elementwise kinds' own scalar code:
+// isnan an unordered compare, unsigned floor_divide a divui guarded against
+// a zero divisor (NumPy's 0), the cast from ui8 a uitofp.
+// CHECK-LABEL: func.func @scalar_kinds(
+// CHECK:         linalg.generic
+// CHECK:         ^bb0(%[[X:.*]]: f32, %[[I:.*]]: i8, %{{.*}}: i1, %{{.*}}: f32):
+// CHECK:           %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK:           %[[ZERO:.*]] = arith.cmpi eq, %[[I]], %{{.*}} : i8
+// CHECK:           %[[SAFE:.*]] = arith.select %[[ZERO]], %{{.*}}, %[[I]] : i8
+// CHECK:           %[[Q:.*]] = arith.divui %[[I]], %[[SAFE]] : i8
+// CHECK:           %[[R:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Q]] : i8
+// CHECK:           %[[F:.*]] = arith.uitofp %[[R]] : i8 to f32
+// CHECK:           linalg.yield %[[NAN]], %[[F]] : i1, f32
+// CHECK-NOT:     ptensor.scalar
+func.func @scalar_kinds(%a: !ptensor.ptensor<?xf32>, %b: !ptensor.ptensor<?xui8>)
+    -> (!ptensor.ptensor<?xi1>, !ptensor.ptensor<?xf32>) {
+  %0:2 = ptensor.pointwise (%a, %b) promotion [ALWAYS_BOOL, DEFAULT]
+      : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xui8>)
+      -> (!ptensor.ptensor<?xi1>, !ptensor.ptensor<?xf32>) {
+  ^bb0(%x: f32, %i: i8):
+    %n = ptensor.scalar_unary_test isnan %x : f32
+    %q = ptensor.scalar_binary floor_divide %i, %i as ui8 : i8
+    %f = ptensor.scalar_cast %q as ui8 to f32 : i8
+    ptensor.yield %n, %f : i1, f32
+  }
+  return %0#0, %0#1 : !ptensor.ptensor<?xi1>, !ptensor.ptensor<?xf32>
+}

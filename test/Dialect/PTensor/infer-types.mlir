@@ -359,3 +359,32 @@ func.func @pointwise_methods(%a: !ptensor.ptensor<4x1xi8>, %b: !ptensor.ptensor<
   }
   return
 }
+
+// Scalar ops of a pointwise body: the result has the operand's type (i1 for
+// the tests); `as` gives the semantic dtype of signless operands.
+// CHECK-LABEL: func.func @scalar_ops(
+// CHECK:         ptensor.scalar_unary exp %{{.*}} : f32
+// CHECK:         ptensor.scalar_unary_test isnan %{{.*}} : f32
+// CHECK:         ptensor.scalar_binary hypot %{{.*}}, %{{.*}} : f32
+// CHECK:         ptensor.scalar_binary floor_divide %{{.*}}, %{{.*}} as ui8 : i8
+// CHECK:         ptensor.scalar_binary_test less %{{.*}}, %{{.*}} as ui8 : i8
+// CHECK:         ptensor.scalar_cast %{{.*}} as ui8 to f32 : i8
+// CHECK:         ptensor.yield %{{.*}}, %{{.*}}, %{{.*}} : f32, i1, i8
+func.func @scalar_ops(%a: !ptensor.ptensor<?xf32>, %b: !ptensor.ptensor<?xui8>)
+    -> (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi1>, !ptensor.ptensor<?xf32>) {
+  %0:3 = ptensor.pointwise (%a, %b) promotion [DEFAULT, ALWAYS_BOOL, NO_OPMATH]
+      : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xui8>)
+      -> (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi1>, !ptensor.ptensor<?xf32>) {
+  ^bb0(%x: f32, %i: i8):
+    %e = ptensor.scalar_unary exp %x : f32
+    %n = ptensor.scalar_unary_test isnan %e : f32
+    %h = ptensor.scalar_binary hypot %x, %e : f32
+    %q = ptensor.scalar_binary floor_divide %i, %i as ui8 : i8
+    %l = ptensor.scalar_binary_test less %q, %i as ui8 : i8
+    %f = ptensor.scalar_cast %q as ui8 to f32 : i8
+    %s = arith.addf %h, %f : f32
+    %m = arith.andi %n, %l : i1
+    ptensor.yield %s, %m, %q : f32, i1, i8
+  }
+  return %0#0, %0#1, %0#2 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi1>, !ptensor.ptensor<?xf32>
+}

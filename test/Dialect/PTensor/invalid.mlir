@@ -595,3 +595,73 @@ func.func @strided_view_sizes(%t: tensor<4xf32>, %o: index, %s: index) {
   %0 = ptensor.strided_view %t to offset: %o, sizes: [], strides: [%s] : tensor<4xf32> to tensor<?xf32>
   return
 }
+
+// -----
+
+// Scalar ops of pointwise bodies: operands in the kind's compute dtype, the
+// kind's operand rule, `as` types that are dtypes stored by the operand type.
+func.func @scalar_unary_compute_dtype(%a: !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xf32> {
+  %0 = ptensor.pointwise (%a) promotion [INT_TO_FLOAT] : (!ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xf32> {
+  ^bb0(%x: i32):
+    // expected-error @below {{expected operands in the dtype 'exp' computes in (f32), but got i32; convert them first with ptensor.scalar_cast}}
+    %e = ptensor.scalar_unary exp %x : i32
+    ptensor.yield %e : i32
+  }
+  return %0 : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
+func.func @scalar_binary_operand_rule(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  %0 = ptensor.pointwise (%a) promotion [DEFAULT] : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  ^bb0(%x: f32):
+    // expected-error @below {{bitwise op 'bitwise_and' requires integer or bool operands, but got f32}}
+    %e = ptensor.scalar_binary bitwise_and %x, %x : f32
+    ptensor.yield %e : f32
+  }
+  return %0 : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
+func.func @scalar_as_not_stored(%a: !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xi1> {
+  %0 = ptensor.pointwise (%a) promotion [ALWAYS_BOOL] : (!ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xi1> {
+  ^bb0(%x: i32):
+    // expected-error @below {{expected an operand of type 'i8' (the storage of 'ui8'), but got 'i32'}}
+    %e = ptensor.scalar_unary_test signbit %x as ui8 : i32
+    ptensor.yield %e : i1
+  }
+  return %0 : !ptensor.ptensor<?xi1>
+}
+
+// -----
+
+func.func @scalar_as_not_a_dtype(%a: !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xi1> {
+  %0 = ptensor.pointwise (%a) promotion [ALWAYS_BOOL] : (!ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xi1> {
+  ^bb0(%x: i32):
+    // expected-error @below {{expected a ptensor dtype (i1, i8 ... i64, ui8 ... ui64, f16, bf16, f32, f64), but got 'i7'}}
+    %e = ptensor.scalar_binary_test less %x, %x as i7 : i32
+    ptensor.yield %e : i1
+  }
+  return %0 : !ptensor.ptensor<?xi1>
+}
+
+// -----
+
+func.func @scalar_cast_target(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  %0 = ptensor.pointwise (%a) promotion [DEFAULT] : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  ^bb0(%x: f32):
+    // expected-error @below {{expected a ptensor dtype to cast to (i1, i8 ... i64, ui8 ... ui64, f16, bf16, f32, f64), but got 'index'}}
+    %e = ptensor.scalar_cast %x to index : f32
+    ptensor.yield %x : f32
+  }
+  return %0 : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
+func.func @scalar_outside_pointwise(%x: f32) -> f32 {
+  // expected-error @below {{'ptensor.scalar_unary' op expects parent op 'ptensor.pointwise'}}
+  %e = ptensor.scalar_unary exp %x : f32
+  return %e : f32
+}

@@ -3,6 +3,8 @@
 #ifndef PTENSOR_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
 #define PTENSOR_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
 
+#include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::ptensor {

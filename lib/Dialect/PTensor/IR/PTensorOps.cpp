@@ -215,6 +215,107 @@ LogicalResult PointwiseOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Scalar ops of pointwise bodies
+//===----------------------------------------------------------------------===//
+
+/// The semantic dtype of a scalar op's operands (`as` type or the operand
+/// type), checked against the operand's storage type.
+static FailureOr<::ptensor::DType>
+getScalarOperandDType(std::optional<Location> loc, Type operand,
+                      std::optional<Type> as) {
+  Type dtype = as ? *as : operand;
+  std::optional<::ptensor::DType> d = toDType(dtype);
+  if (!d)
+    return emitOptionalError(loc, "expected a ptensor dtype (i1, i8 ... i64, "
+                                  "ui8 ... ui64, f16, bf16, f32, f64), but got ",
+                             dtype);
+  if (getStorageType(dtype) != operand)
+    return emitOptionalError(loc, "expected an operand of type ",
+                             getStorageType(dtype), " (the storage of ", dtype,
+                             "), but got ", operand);
+  return *d;
+}
+
+/// Result of a scalar kind: the operand's type, or i1 for the tests. The
+/// operands must already be in the dtype the kind computes in (the
+/// elementwise op's result dtype on them), so that the body's code is the
+/// elementwise op's code.
+static LogicalResult
+inferScalarKind(MLIRContext *context, std::optional<Location> loc,
+                FailureOr<::ptensor::semantics::OpKind> row,
+                ValueRange operands, std::optional<Type> as,
+                SmallVectorImpl<Type> &results) {
+  if (failed(row))
+    return failure();
+  Type operand = operands[0].getType();
+  FailureOr<::ptensor::DType> dtype = getScalarOperandDType(loc, operand, as);
+  if (failed(dtype))
+    return failure();
+  std::vector<::ptensor::DType> dtypes(operands.size(), *dtype);
+  if (std::optional<::ptensor::semantics::Error> error =
+          ::ptensor::semantics::checkOperandDTypes(*row, dtypes))
+    return emitOptionalError(loc, error->message);
+  if (getPromotionMethod(*row) == PromotionMethod::ALWAYS_BOOL) {
+    results.push_back(IntegerType::get(context, 1));
+    return success();
+  }
+  std::vector<::ptensor::semantics::PromotionOperand> promoted;
+  for (::ptensor::DType d : dtypes)
+    promoted.push_back({d, /*isWeak=*/false});
+  ::ptensor::semantics::Result<::ptensor::DType> computed =
+      ::ptensor::semantics::inferElementwiseDType(*row, promoted);
+  if (!computed)
+    return emitOptionalError(loc, computed.getError().message);
+  if (*computed != *dtype)
+    return emitOptionalError(
+        loc, "expected operands in the dtype '", row->name, "' computes in (",
+        ::ptensor::dtypeName(*computed), "), but got ",
+        ::ptensor::dtypeName(*dtype), "; convert them first with "
+        "ptensor.scalar_cast");
+  results.push_back(operand);
+  return success();
+}
+
+/// inferScalarKind for any of the four kind ops.
+template <typename AdaptorT>
+static LogicalResult inferScalarOp(MLIRContext *context,
+                                   std::optional<Location> loc,
+                                   AdaptorT adaptor,
+                                   SmallVectorImpl<Type> &results) {
+  return inferScalarKind(context, loc, getOpKindRow(loc, adaptor.getKind()),
+                         adaptor.getOperands(), adaptor.getDtype(), results);
+}
+
+#define PTENSOR_INFER_SCALAR_OP(OpTy)                                          \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *context,                   \
+                                       std::optional<Location> loc,            \
+                                       Adaptor adaptor,                        \
+                                       SmallVectorImpl<Type> &results) {       \
+    return inferScalarOp(context, loc, adaptor, results);                      \
+  }
+PTENSOR_INFER_SCALAR_OP(ScalarUnaryOp)
+PTENSOR_INFER_SCALAR_OP(ScalarUnaryTestOp)
+PTENSOR_INFER_SCALAR_OP(ScalarBinaryOp)
+PTENSOR_INFER_SCALAR_OP(ScalarBinaryTestOp)
+#undef PTENSOR_INFER_SCALAR_OP
+
+LogicalResult ScalarCastOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  if (failed(getScalarOperandDType(loc, adaptor.getInput().getType(),
+                                   adaptor.getDtype())))
+    return failure();
+  Type to = adaptor.getTo();
+  if (!toDType(to))
+    return emitOptionalError(loc, "expected a ptensor dtype to cast to (i1, "
+                                  "i8 ... i64, ui8 ... ui64, f16, bf16, f32, "
+                                  "f64), but got ",
+                             to);
+  results.push_back(getStorageType(to));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Creation and movement
 //===----------------------------------------------------------------------===//
 

@@ -158,3 +158,9 @@ void PTensorType::print(AsmPrinter &printer) const {
     printer << ", team = " << getTeam().getInt();
   printer << ">";
 }
+
+Type mlir::ptensor::getStorageType(Type t) {
+  if (auto it = dyn_cast<IntegerType>(t); it && !it.isSignless())
+    return IntegerType::get(t.getContext(), it.getWidth());
+  return t;
+}

@@ -7,12 +7,6 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-Type mlir::ptensor::getStorageType(Type t) {
-  if (auto it = dyn_cast<IntegerType>(t); it && !it.isSignless())
-    return IntegerType::get(t.getContext(), it.getWidth());
-  return t;
-}
-
 Value mlir::ptensor::castToStorage(OpBuilder &b, Location loc, Value v) {
   Type storage = getStorageType(v.getType());
   if (storage == v.getType())
@@ -34,15 +28,18 @@ Value mlir::ptensor::truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
     return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(x));
   };
   Value bits = arith::BitcastOp::create(b, loc, i32, v);
-  Value lsb = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, bits, c(16)), c(1));
-  Value bias = arith::AddIOp::create(b, loc, lsb, c(0x7FFF));
-  Value rounded = arith::ShRUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, bits, bias), c(16));
+  Value c16 = c(16);
+  Value upper = arith::ShRUIOp::create(b, loc, bits, c16);
+  Value c1 = c(1);
+  Value lsb = arith::AndIOp::create(b, loc, upper, c1);
+  Value c7fff = c(0x7FFF);
+  Value bias = arith::AddIOp::create(b, loc, lsb, c7fff);
+  Value biased = arith::AddIOp::create(b, loc, bits, bias);
+  Value rounded = arith::ShRUIOp::create(b, loc, biased, c16);
   Value isNaN =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
-  Value quietNaN = arith::OrIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, bits, c(16)), c(0x40));
+  Value quietBit = c(0x40);
+  Value quietNaN = arith::OrIOp::create(b, loc, upper, quietBit);
   Value result = arith::SelectOp::create(b, loc, isNaN, quietNaN, rounded);
   return arith::BitcastOp::create(
       b, loc, b.getBF16Type(), arith::TruncIOp::create(b, loc, i16, result));

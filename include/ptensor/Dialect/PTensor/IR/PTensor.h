@@ -31,9 +31,14 @@
 
 namespace mlir {
 class DialectRegistry;
+class Type;
 namespace ptensor {
 /// Registers the ptensor dialect (and what it depends on) in `registry`.
 void registerPTensorDialect(DialectRegistry &registry);
+
+/// The signless type that stores values of semantic dtype `t` (ui8 -> i8);
+/// other types are their own storage.
+Type getStorageType(Type t);
 } // namespace ptensor
 } // namespace mlir
 

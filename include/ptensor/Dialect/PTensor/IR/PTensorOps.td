@@ -158,8 +158,10 @@ def PTensor_PointwiseOp : PTensor_Op<"pointwise", [
     RecursiveMemoryEffects]> {
   let summary = "user-defined elementwise body with several inputs and outputs";
   let description = [{
-    The region is a scalar function (arith/math ops) applied to every
-    broadcast index, like FlagGems' `pointwise_dynamic`. The block has one
+    The region is a scalar function applied to every broadcast index, like
+    FlagGems' `pointwise_dynamic`: arith/math ops, and the elementwise kinds
+    as `ptensor.scalar_*` ops (`ptensor.scalar_binary hypot`), which compile
+    to the same code as the elementwise ops. The block has one
     argument per input, of a scalar type chosen by the frontend (inputs are
     converted to it); `ptensor.yield` gives one scalar per output, converted
     to that output's dtype. The dtype of each output is given by its
@@ -210,6 +212,140 @@ def PTensor_YieldOp : PTensor_Op<"yield", [
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = [{ ($values^ `:` type($values))? attr-dict }];
   let builders = [OpBuilder<(ins), [{ /* empty yield */ }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar ops of pointwise bodies
+//===----------------------------------------------------------------------===//
+
+/// A scalar of a pointwise body: signless (the semantic dtype, which may be
+/// unsigned, is given by the op's `as` type).
+def PTensor_BodyScalar : AnyTypeOf<[AnySignlessInteger, AnyFloat],
+                                   "signless integer or float scalar">;
+
+class PTensor_ScalarOp<string mnemonic, list<Trait> traits = []>
+    : PTensor_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor,
+                                     HasParent<"PointwiseOp">]> {
+  code scalarDTypeDeclaration = [{
+    /// The semantic dtype of the operands: the `as` type, else the
+    /// operand's own type (signed for integers).
+    Type getOperandDType() {
+      return getDtype() ? *getDtype() : getOperation()->getOperand(0).getType();
+    }
+  }];
+}
+
+def PTensor_ScalarUnaryOp : PTensor_ScalarOp<"scalar_unary"> {
+  let summary = "one elementwise unary kind on a scalar of a pointwise body";
+  let description = [{
+    `kind` applied to a scalar inside a `ptensor.pointwise` body, with the
+    same code (NumPy's semantics) as `ptensor.elementwise_unary`: a body
+    computes with the compiler's own definitions instead of spelling them
+    in arith/math ops. The operand must already be in the dtype the kind
+    computes in (the result type of `elementwise_unary` on it, e.g. `f32`
+    for `exp` of an integer: convert first with `ptensor.scalar_cast`).
+    `as` gives the semantic dtype when it is not the operand's type
+    (unsigned integers are signless in the body). The result has the
+    operand's type.
+
+    ```mlir
+    %h = ptensor.scalar_unary exp %x : f32
+    %a = ptensor.scalar_unary abs %i as ui8 : i8
+    ```
+  }];
+  let arguments = (ins PTensor_UnaryOpKind:$kind, PTensor_BodyScalar:$input,
+                       OptionalAttr<TypeAttr>:$dtype);
+  let results = (outs PTensor_BodyScalar:$result);
+  let assemblyFormat = [{
+    $kind $input (`as` $dtype^)? attr-dict `:` type($input)
+  }];
+  let extraClassDeclaration = scalarDTypeDeclaration;
+}
+
+def PTensor_ScalarUnaryTestOp : PTensor_ScalarOp<"scalar_unary_test"> {
+  let summary = "one elementwise unary predicate on a scalar of a pointwise body";
+  let description = [{
+    Like `ptensor.elementwise_unary_test` on one scalar of a
+    `ptensor.pointwise` body; the result is `i1`.
+
+    ```mlir
+    %n = ptensor.scalar_unary_test isnan %x : f32
+    ```
+  }];
+  let arguments = (ins PTensor_UnaryTestKind:$kind, PTensor_BodyScalar:$input,
+                       OptionalAttr<TypeAttr>:$dtype);
+  let results = (outs PTensor_BodyScalar:$result);
+  let assemblyFormat = [{
+    $kind $input (`as` $dtype^)? attr-dict `:` type($input)
+  }];
+  let extraClassDeclaration = scalarDTypeDeclaration;
+}
+
+def PTensor_ScalarBinaryOp : PTensor_ScalarOp<"scalar_binary", [
+    AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "one elementwise binary kind on scalars of a pointwise body";
+  let description = [{
+    Like `ptensor.elementwise_binary` on two scalars of one dtype inside a
+    `ptensor.pointwise` body (NumPy's integer division, remainder and shift
+    results, overflow-free `hypot` ...). Both operands must already be in
+    the dtype the kind computes in; the result has their type.
+
+    ```mlir
+    %h = ptensor.scalar_binary hypot %x, %y : f32
+    %q = ptensor.scalar_binary floor_divide %i, %j as ui32 : i32
+    ```
+  }];
+  let arguments = (ins PTensor_BinaryOpKind:$kind, PTensor_BodyScalar:$lhs,
+                       PTensor_BodyScalar:$rhs, OptionalAttr<TypeAttr>:$dtype);
+  let results = (outs PTensor_BodyScalar:$result);
+  let assemblyFormat = [{
+    $kind $lhs `,` $rhs (`as` $dtype^)? attr-dict `:` type($lhs)
+  }];
+  let extraClassDeclaration = scalarDTypeDeclaration;
+}
+
+def PTensor_ScalarBinaryTestOp : PTensor_ScalarOp<"scalar_binary_test", [
+    AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "one comparison or logical op on scalars of a pointwise body";
+  let description = [{
+    Like `ptensor.elementwise_binary_test` on two scalars of one dtype
+    inside a `ptensor.pointwise` body; the result is `i1`.
+
+    ```mlir
+    %lt = ptensor.scalar_binary_test less %i, %j as ui64 : i64
+    ```
+  }];
+  let arguments = (ins PTensor_BinaryTestKind:$kind, PTensor_BodyScalar:$lhs,
+                       PTensor_BodyScalar:$rhs, OptionalAttr<TypeAttr>:$dtype);
+  let results = (outs PTensor_BodyScalar:$result);
+  let assemblyFormat = [{
+    $kind $lhs `,` $rhs (`as` $dtype^)? attr-dict `:` type($lhs)
+  }];
+  let extraClassDeclaration = scalarDTypeDeclaration;
+}
+
+def PTensor_ScalarCastOp : PTensor_ScalarOp<"scalar_cast"> {
+  let summary = "converts a scalar of a pointwise body to another dtype";
+  let description = [{
+    The conversion `ptensor.cast` does for each element, on one scalar of
+    a `ptensor.pointwise` body: from the operand's semantic dtype (its `as`
+    type, else its type) to `to`. The result has `to`'s storage type
+    (signless for unsigned dtypes). Floats to integers truncate toward zero
+    (NaN and out-of-range values as the target's `fptosi`/`fptoui`);
+    anything to `i1` is `!= 0`; f32 to bf16 rounds to nearest even.
+
+    ```mlir
+    %f = ptensor.scalar_cast %i as ui8 to f32 : i8
+    %h = ptensor.scalar_cast %x to bf16 : f32
+    ```
+  }];
+  let arguments = (ins PTensor_BodyScalar:$input, TypeAttr:$to,
+                       OptionalAttr<TypeAttr>:$dtype);
+  let results = (outs PTensor_BodyScalar:$result);
+  let assemblyFormat = [{
+    $input (`as` $dtype^)? `to` $to attr-dict `:` type($input)
+  }];
+  let extraClassDeclaration = scalarDTypeDeclaration;
 }
 
 //===----------------------------------------------------------------------===//

@@ -9,12 +9,11 @@
 #ifndef PTENSOR_DIALECT_PTENSOR_UTILS_SCALARCONVERT_H
 #define PTENSOR_DIALECT_PTENSOR_UTILS_SCALARCONVERT_H
 
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace mlir::ptensor {
-
-/// The signless type that stores values of semantic dtype `t` (ui8 -> i8).
-Type getStorageType(Type t);
 
 /// `value` reinterpreted in its storage type: a value of an unsigned (or
 /// explicitly signed) integer type such as a `ui16` function argument goes
