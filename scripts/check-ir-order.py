@@ -12,8 +12,10 @@ The check is lexical: an argument "builds IR" when it calls `::create`,
 says it builds (see BUILDERS). Lambdas passed as region builders are not
 arguments that build (they run inside the call, in a fixed order).
 
-Usage: check-ir-order.py FILE...   (exit 1 and one line per finding)
+Usage: check-ir-order.py FILE_OR_DIR...   (C++ files under each directory;
+exit 1 and one line per finding)
 """
+import os
 import re
 import sys
 
@@ -76,8 +78,19 @@ def check(path):
     return findings
 
 
+def sources(paths):
+    for path in paths:
+        if not os.path.isdir(path):
+            yield path
+            continue
+        for root, _, files in sorted(os.walk(path)):
+            for name in sorted(files):
+                if name.endswith((".cpp", ".h")):
+                    yield os.path.join(root, name)
+
+
 def main(paths):
-    findings = [f for p in paths for f in check(p)]
+    findings = [f for p in sources(paths) for f in check(p)]
     print("\n".join(findings)) if findings else None
     return 1 if findings else 0
 

@@ -15,6 +15,14 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ptensor_obj_root, "test")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
+
+# The sanitizer build (scripts/sanitize.sh): every finding fails its test.
+# Leak checking is off: LLVM's and MLIR's global registries (cl::opt,
+# dialect registrations) are reported at exit by LeakSanitizer.
+if config.ptensor_sanitize:
+    config.available_features.add("sanitize")
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0:detect_stack_use_after_return=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 llvm_config.use_default_substitutions()
 
 # ptensor's own tools first, then FileCheck/not/count from LLVM 22.

@@ -26,7 +26,8 @@ using namespace mlir::ptensor;
 
 void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
                                                       unsigned maxRecompute,
-                                                      bool deviceCopies) {
+                                                      bool deviceCopies,
+                                                      bool hostOnly) {
   pm.addPass(createCanonicalizerPass());
   // Broadcast before promotion: the casts promotion inserts then read the
   // (zero-stride) broadcast views and fuse with their consumers.
@@ -35,7 +36,7 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
   pm.addPass(createPTensorPromoteTypes());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertPTensorToLinalg(
-      ConvertPTensorToLinalgOptions{deviceCopies}));
+      ConvertPTensorToLinalgOptions{deviceCopies, hostOnly}));
   pm.addPass(createPTensorFuseElementwise(
       PTensorFuseElementwiseOptions{maxRecompute}));
   pm.addPass(createCanonicalizerPass());
@@ -66,7 +67,8 @@ void mlir::ptensor::addBufferization(OpPassManager &pm) {
 
 void mlir::ptensor::buildPTensorToCPUPipeline(
     OpPassManager &pm, const PTensorToCPUPipelineOptions &options) {
-  buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps);
+  buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps,
+                                    /*deviceCopies=*/false, /*hostOnly=*/true);
   // Static size-1 loop dims dropped on tensors (on memrefs the upstream
   // patterns do nothing); rank-reducing slices instead of reshapes, so that
   // empty-tensor elimination (in addBufferization) still sees the

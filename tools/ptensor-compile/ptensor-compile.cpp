@@ -129,6 +129,11 @@ static llvm::Error emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
 }
 
 /// Links `object` into the shared library `path` with the system compiler.
+/// Whether the CPU code runs loop nests on MLIR's async runtime
+/// (--cpu-options=parallel=true): the library then links
+/// libmlir_async_runtime from the LLVM installation ptensor was built with.
+static bool usesAsyncRuntime = false;
+
 static llvm::Error linkShared(llvm::StringRef object, llvm::StringRef path,
                               bool needsRuntime) {
   auto cc = llvm::sys::findProgramByName("cc");
@@ -149,6 +154,15 @@ static llvm::Error linkShared(llvm::StringRef object, llvm::StringRef path,
     }
     args.append({"-L" + dir, "-lptensor_runtime", "-Wl,-rpath," + dir,
                  "-Wl,-rpath,$ORIGIN"});
+  }
+  if (usesAsyncRuntime) {
+    llvm::StringRef async = PTENSOR_ASYNC_RUNTIME_LIBRARY;
+    if (!llvm::sys::fs::exists(async))
+      return llvm::createStringError(
+          "parallel=true code needs MLIR's async runtime, and %s is missing",
+          async.str().c_str());
+    llvm::StringRef dir = llvm::sys::path::parent_path(async);
+    args.append({async.str(), "-Wl,-rpath," + dir.str()});
   }
   args.push_back("-lm");
   llvm::SmallVector<llvm::StringRef> refs(args.begin(), args.end());
@@ -182,6 +196,11 @@ static int run() {
   auto sigs = ::ptensor::jit::readSignatures(*module);
   if (!sigs)
     return fail(llvm::toString(sigs.takeError()));
+  // A module on GPU tensors is compiled for the GPU unless told otherwise
+  // (an explicit --target=cpu is refused by the CPU pipeline).
+  if (!target.getNumOccurrences() &&
+      llvm::any_of(*sigs, ::ptensor::jit::ValueType::anyOnGPU))
+    target.setValue("cuda");
   for (auto f : module->getOps<func::FuncOp>())
     if (f.isPublic() && !f.isExternal())
       f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
@@ -209,6 +228,7 @@ static int run() {
     mlir::ptensor::PTensorToCPUPipelineOptions options;
     if (failed(options.parseFromString(cpuOptions)))
       return fail("invalid --cpu-options '" + cpuOptions + "'");
+    usesAsyncRuntime = options.parallel;
     mlir::ptensor::buildPTensorToCPUPipeline(pm, options);
   }
   if (failed(pm.run(*module)))

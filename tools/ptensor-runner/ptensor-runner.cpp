@@ -30,6 +30,8 @@
 #include "llvm/Support/WithColor.h"
 
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -70,7 +72,61 @@ static llvm::cl::opt<bool>
                   llvm::cl::desc("Print compile and first-call times to "
                                  "stderr"));
 
-/// Converts a 0-d array to a scalar argument of the signature's dtype.
+/// The value of a 0-d array as a scalar argument of `dtype` when it
+/// converts exactly (an f64 0.5 for an f32 parameter, an i64 3 for an i8),
+/// or nullopt. f16/bf16 parameters take f16/bf16 arrays only.
+static std::optional<Argument> convertExactly(const HostArray &a, DType dtype) {
+  bool fromFloat = isFloatDType(a.dtype());
+  bool fromUnsigned = a.dtype() == DType::U64;
+  double asDouble = fromFloat      ? a.getDouble(0)
+                    : fromUnsigned ? static_cast<double>(a.getUInt64(0))
+                                   : static_cast<double>(a.getInt64(0));
+  if (dtype == DType::F64 || dtype == DType::F32) {
+    if (!fromFloat) { // integers up to 2^53 (f64) or 2^24 (f32) are exact
+      double limit = dtype == DType::F64 ? 0x1p53 : 0x1p24;
+      if (std::fabs(asDouble) > limit)
+        return std::nullopt;
+    }
+    if (dtype == DType::F32 && !std::isnan(asDouble) &&
+        static_cast<double>(static_cast<float>(asDouble)) != asDouble)
+      return std::nullopt;
+    return Argument::scalar(asDouble);
+  }
+  if (!isIntDType(dtype) && dtype != DType::Bool)
+    return std::nullopt;
+  if (fromFloat && (std::isnan(asDouble) || std::trunc(asDouble) != asDouble))
+    return std::nullopt;
+  // The range of the target integer type, in doubles (exact at the ends
+  // that matter: 2^63 and 2^64 are powers of two).
+  unsigned bits = dtype == DType::Bool ? 1 : dtypeBitWidth(dtype);
+  bool isSigned = isSignedIntDType(dtype);
+  double lo = isSigned ? -std::ldexp(1.0, bits - 1) : 0.0;
+  double hi = std::ldexp(1.0, isSigned ? bits - 1 : bits);
+  if (asDouble < lo || asDouble >= hi)
+    return std::nullopt;
+  if (fromUnsigned)
+    return Argument::scalar(static_cast<int64_t>(a.getUInt64(0)));
+  if (fromFloat) // in range: fits an int64, or a uint64 below 2^64
+    return Argument::scalar(asDouble >= 0x1p63
+                                ? static_cast<int64_t>(
+                                      static_cast<uint64_t>(asDouble))
+                                : static_cast<int64_t>(asDouble));
+  return Argument::scalar(a.getInt64(0));
+}
+
+/// The shortest decimal that reads back as `v` (0.1, not 0.10000000000000001).
+static std::string shortestDecimal(double v) {
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof(text), "%.*g", precision, v);
+    if (std::strtod(text, nullptr) == v)
+      break;
+  }
+  return text;
+}
+
+/// Converts a 0-d array to a scalar argument of the signature's dtype; an
+/// array of another dtype is converted when that is exact.
 static llvm::Expected<Argument> toScalar(const HostArray &a,
                                          const ValueType &type, size_t index) {
   if (a.rank() != 0)
@@ -79,11 +135,20 @@ static llvm::Expected<Argument> toScalar(const HostArray &a,
         "array, got shape %s",
         index, index, type.str().c_str(), shapeToString(a.shape()).c_str());
   bool indexLike = type.isIndex && isIntDType(a.dtype());
-  if (a.dtype() != type.dtype && !indexLike)
+  if (a.dtype() != type.dtype && !indexLike) {
+    if (std::optional<Argument> exact = convertExactly(a, type.dtype))
+      return *exact;
+    std::string value = isFloatDType(a.dtype())
+                            ? shortestDecimal(a.getDouble(0))
+                        : a.dtype() == DType::U64
+                            ? std::to_string(a.getUInt64(0))
+                            : std::to_string(a.getInt64(0));
     return llvm::createStringError(
-        "input #%zu: expected dtype %s for argument #%zu, got %s", index,
-        dtypeName(type.dtype), index,
-        dtypeName(a.dtype()));
+        "input #%zu: argument #%zu is a %s scalar; the %s value %s of the 0-d "
+        "array does not convert exactly to %s",
+        index, index, dtypeName(type.dtype), dtypeName(a.dtype()),
+        value.c_str(), dtypeName(type.dtype));
+  }
   if (isFloatDType(a.dtype()))
     return Argument::scalar(a.getDouble(0));
   // The bits as they are (getInt64 would saturate values >= 2^63): a ui64
@@ -149,10 +214,6 @@ static int run() {
   };
   if (!sig)
     return fail("no public function @" + entryPoint + " in " + inputFile);
-  if (inputs.size() != sig->args.size())
-    return fail("@" + entryPoint + " expects " + llvm::Twine(sig->args.size()) +
-                " inputs, got " + llvm::Twine(inputs.size()) + " --input files");
-
   if (compileOnly) {
     llvm::outs() << "compiled @" << entryPoint << "(";
     for (auto [i, t] : llvm::enumerate(sig->args))
@@ -160,6 +221,9 @@ static int run() {
     llvm::outs() << ")\n";
     return 0;
   }
+  if (inputs.size() != sig->args.size())
+    return fail("@" + entryPoint + " expects " + llvm::Twine(sig->args.size()) +
+                " inputs, got " + llvm::Twine(inputs.size()) + " --input files");
   if (ValueType::anyOnGPU(*sig))
     if (llvm::Error e = runner::checkCudaAvailable())
       return fail("@" + entryPoint + " runs on a GPU: " +

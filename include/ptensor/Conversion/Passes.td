@@ -26,11 +26,18 @@ def ConvertPTensorToLinalg : Pass<"convert-ptensor-to-linalg", "ModuleOp"> {
     becomes a fresh row-major buffer filled by a `gpu.memcpy` marked
     `ptensor.device_copy` that reads the source's strided view, for
     ptensor-lower-device-copies to finish after the GPU conversion.
+
+    Functions on GPU tensors are marked `ptensor.device` for
+    convert-ptensor-linalg-to-gpu, or rejected with `host-only` (the CPU
+    pipeline), so that GPU code never silently becomes host loops.
   }];
   let options = [
     Option<"deviceCopies", "device-copies", "bool", "false",
            "Lower copies to and from GPUs to marked gpu.memcpy ops (for the "
-           "GPU pipeline) instead of rejecting them">
+           "GPU pipeline) instead of rejecting them">,
+    Option<"hostOnly", "host-only", "bool", "false",
+           "Reject functions on GPU tensors (ptensor-to-cpu-pipeline: host "
+           "code only) instead of marking them for the GPU conversion">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",

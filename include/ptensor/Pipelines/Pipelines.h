@@ -51,9 +51,11 @@ void buildPTensorToCPUPipeline(OpPassManager &pm,
 /// The ptensor-level front of every pipeline (up to fused linalg on tensors).
 /// Copies to and from GPUs are errors unless `deviceCopies` (GPU pipeline:
 /// they become marked gpu.memcpy ops for ptensor-lower-device-copies).
+/// With `hostOnly` (CPU pipeline) functions on GPU tensors are errors.
 void buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
                                        unsigned maxRecomputeOps,
-                                       bool deviceCopies = false);
+                                       bool deviceCopies = false,
+                                       bool hostOnly = false);
 
 /// Options of `ptensor-to-nvvm-pipeline`.
 struct PTensorToNVVMPipelineOptions

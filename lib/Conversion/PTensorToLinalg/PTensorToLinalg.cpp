@@ -52,8 +52,10 @@ struct ConvertPTensorToLinalgPass
   using Base::Base;
   /// Marks the functions whose ptensors live on a GPU with
   /// `ptensor.device`: the types that say so are gone after conversion.
-  void markDeviceFunctions() {
-    getOperation().walk([&](func::FuncOp f) {
+  /// Marks functions on GPU tensors `ptensor.device`; with host-only, such
+  /// a function is an error naming it and its device.
+  LogicalResult markDeviceFunctions() {
+    WalkResult result = getOperation().walk([&](func::FuncOp f) {
       StringAttr device;
       auto visit = [&](Type t) {
         if (auto pt = dyn_cast<PTensorType>(t); pt && pt.isOnGPU())
@@ -64,9 +66,21 @@ struct ConvertPTensorToLinalgPass
       f.walk([&](Operation *op) {
         llvm::for_each(op->getResultTypes(), visit);
       });
-      if (device)
-        f->setAttr("ptensor.device", device);
+      if (!device)
+        return WalkResult::advance();
+      if (hostOnly) {
+        f.emitError() << "function @" << f.getSymName() << " works on "
+                      << device
+                      << " tensors, but this lowering compiles host code "
+                         "only (host-only, as in ptensor-to-cpu-pipeline); "
+                         "compile it with ptensor-to-nvvm-pipeline "
+                         "(ptensor-compile --target=cuda)";
+        return WalkResult::interrupt();
+      }
+      f->setAttr("ptensor.device", device);
+      return WalkResult::advance();
     });
+    return failure(result.wasInterrupted());
   }
 
   /// Without device-copies, a copy to or from a GPU is an error that says
@@ -96,7 +110,8 @@ struct ConvertPTensorToLinalgPass
       return signalPassFailure();
     if (failed(prepareWrites(getOperation())))
       return signalPassFailure();
-    markDeviceFunctions();
+    if (failed(markDeviceFunctions()))
+      return signalPassFailure();
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<PTensorDialect>();

@@ -36,8 +36,20 @@
 
 // RUN: not ptensor-runner %s -e static --input %t.f34.npy --input %t.s1.npy 2>&1 | FileCheck %s --check-prefix=SCALAR
 // SCALAR: error: {{.*}}argument #1 is a scalar (f32), so expected a 0-d array, got shape (1,)
-// RUN: not ptensor-runner %s -e static --input %t.f34.npy --input %t.sd.npy 2>&1 | FileCheck %s --check-prefix=SDTYPE
-// SDTYPE: error: {{.*}}expected dtype f32 for argument #1, got f64
+// A 0-d array of another dtype converts when that is exact (f64 2.5 to an
+// f32 parameter), and is refused, naming the parameter and the value, when
+// it is not (f64 0.1, a float 1.5 for an integer, 300 for an i8).
+// RUN: %python -c "import numpy as np; np.save('%t.half.npy', np.float64(2.5)); np.save('%t.tenth.npy', np.float64(0.1)); np.save('%t.i300.npy', np.int64(300)); np.save('%t.f15.npy', np.float32(1.5)); np.save('%t.i7.npy', np.int64(7))"
+// RUN: ptensor-runner %s -e static --input %t.f34.npy --input %t.half.npy --print | FileCheck %s --check-prefix=SEXACT
+// SEXACT: {{\[\[}}2.5 3.5 4.5 5.5]
+// RUN: not ptensor-runner %s -e static --input %t.f34.npy --input %t.tenth.npy 2>&1 | FileCheck %s --check-prefix=SDTYPE
+// SDTYPE: error: input #1: argument #1 is a f32 scalar; the f64 value 0.1 of the 0-d array does not convert exactly to f32
+// RUN: not ptensor-runner %s -e shift --input %t.i300.npy 2>&1 | FileCheck %s --check-prefix=SRANGE
+// SRANGE: error: input #0: argument #0 is a i8 scalar; the i64 value 300 of the 0-d array does not convert exactly to i8
+// RUN: not ptensor-runner %s -e shift --input %t.f15.npy 2>&1 | FileCheck %s --check-prefix=SFRAC
+// SFRAC: error: input #0: argument #0 is a i8 scalar; the f32 value 1.5 of the 0-d array does not convert exactly to i8
+// RUN: ptensor-runner %s -e shift --input %t.i7.npy --print | FileCheck %s --check-prefix=SINT
+// SINT: [ 8  9 10]
 
 // The correct inputs run (the negative checks above are not vacuous).
 // RUN: ptensor-runner %s -e static --input %t.f34.npy --input %t.s.npy --print | FileCheck %s --check-prefix=OK
@@ -57,4 +69,12 @@ func.func @static(%a: !ptensor.ptensor<3x4xf32>, %s: f32) -> !ptensor.ptensor<3x
 func.func @bf16(%a: !ptensor.ptensor<?xbf16>) -> !ptensor.ptensor<?xbf16> {
   %c = ptensor.elementwise_unary negative %a : (!ptensor.ptensor<?xbf16>) -> !ptensor.ptensor<?xbf16>
   return %c : !ptensor.ptensor<?xbf16>
+}
+
+func.func @shift(%s: i8) -> !ptensor.ptensor<3xi8> {
+  %c1 = arith.constant 1 : i64
+  %c4 = arith.constant 4 : i64
+  %r = ptensor.arange %c1, %c4, %c1 : i64 -> !ptensor.ptensor<3xi8>
+  %c = ptensor.elementwise_binary add %r, %s : (!ptensor.ptensor<3xi8>, i8) -> !ptensor.ptensor<3xi8>
+  return %c : !ptensor.ptensor<3xi8>
 }

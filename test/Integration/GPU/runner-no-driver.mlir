@@ -16,6 +16,13 @@
 // NODRIVER: error: @add runs on a GPU: ptensor runtime: no CUDA driver found (dlopen /nonexistent/libcuda.so failed
 // RUN: not ls %t.out
 
+// --compile-only needs no inputs.
+// RUN: ptensor-runner %s -e add --compile-only | FileCheck %s --check-prefix=COMPILE
+
+// ptensor-compile picks the GPU target for a module on GPU tensors.
+// RUN: ptensor-compile %s -o %t.so
+// RUN: %python -c "import json, subprocess, sys; sys.exit(0 if b'ptensor_module_signature' in open('%t.so','rb').read() else 1)"
+
 // The host-to-device copy path compiles too.
 // RUN: ptensor-runner %s -e roundtrip --compile-only --input %t.a.npy | FileCheck %s --check-prefix=COPY
 // COPY: compiled @roundtrip(!ptensor.ptensor<?x?xf32>)
