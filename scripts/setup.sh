@@ -2,6 +2,10 @@
 # The README's two set-up commands (Debian 12, as root):
 #   bash scripts/setup.sh example   install, build, run the main job on an example
 #   bash scripts/setup.sh test      install, build, run every test
+# and, for CI (after `test`):
+#   bash scripts/setup.sh sanitize  the Clang 22 build with AddressSanitizer
+#                                   and UndefinedBehaviorSanitizer
+#                                   (build-sanitize/) and the lit suite on it
 set -euo pipefail
 mode="${1:-test}"
 cd "$(dirname "$0")/.."
@@ -10,6 +14,7 @@ build="${PTENSOR_BUILD_DIR:-$root/build}"
 
 apt_packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
               cmake ninja-build g++ libdlpack-dev)
+[ "$mode" = sanitize ] && apt_packages+=(clang-22 libclang-rt-22-dev)
 python_packages=(numpy ml_dtypes pytest nanobind scikit-build-core)
 
 install() {
@@ -88,10 +93,29 @@ PY
   return "$rc"
 }
 
+# ptensor built by Clang 22 with ASan + UBSan (-DPTENSOR_SANITIZE=ON), and
+# the lit suite on it: JIT and AOT code calls the instrumented runtime, and
+# any finding fails its test. This is also the project's Clang build (the
+# main build is GCC's). LLVM/MLIR are not instrumented; the Python suite
+# runs on the GCC build only (test/Python/pytest.test says why).
+sanitize() {
+  local dir="${PTENSOR_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+  echo "== building with Clang 22 + ASan/UBSan in $dir"
+  cmake -G Ninja -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
+    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1" \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
+    -DPTENSOR_SANITIZE=ON >/dev/null
+  ninja -C "$dir"
+  echo "== running the lit suite under ASan/UBSan"
+  /usr/lib/llvm-22/bin/lit -sv "$dir/test"
+}
+
 install
-build
 case "$mode" in
-  example) example ;;
-  test) run_tests ;;
-  *) echo "usage: $0 example|test" >&2; exit 2 ;;
+  example) build; example ;;
+  test) build; run_tests ;;
+  sanitize) sanitize ;;
+  *) echo "usage: $0 example|test|sanitize" >&2; exit 2 ;;
 esac

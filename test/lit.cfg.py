@@ -16,7 +16,7 @@ config.test_exec_root = os.path.join(config.ptensor_obj_root, "test")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
 
-# The sanitizer build (scripts/sanitize.sh): every finding fails its test.
+# The sanitizer build (scripts/setup.sh sanitize): every finding fails its test.
 # Leak checking is off: LLVM's and MLIR's global registries (cl::opt,
 # dialect registrations) are reported at exit by LeakSanitizer.
 if config.ptensor_sanitize:

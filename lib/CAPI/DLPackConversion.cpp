@@ -98,7 +98,9 @@ std::string ptensor::capi::describeDLPackDType(DLDataType dtype) {
 }
 
 static const char *deviceName(DLDeviceType type) {
-  switch (type) {
+  // On the integer: a foreign tensor may carry any value, also none of the
+  // enumerators this dlpack.h knows.
+  switch (static_cast<int>(type)) {
   case kDLCPU: return "cpu";
   case kDLCUDA: return "cuda";
   case kDLCUDAHost: return "cuda_host";
