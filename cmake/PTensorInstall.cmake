@@ -16,7 +16,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(PTENSOR_PACKAGE_VERSION 0.1.0)
+set(PTENSOR_PACKAGE_VERSION ${PROJECT_VERSION})
 set(PTENSOR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/PTensor)
 
 # PTensor::Conversion: the conversion libraries.

@@ -21,7 +21,18 @@ from ._ops import __all__ as _ops_all
 from . import math  # noqa: F401
 from ._pointwise import PointwiseFunction, pointwise
 
-__version__ = "0.1.0"
+def _version():
+    """The installed distribution's version (CMakeLists.txt's project
+    VERSION, through pyproject.toml); "unknown" for a source checkout."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("ptensor")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+__version__ = _version()
 
 
 def compile_module(ir, target="cpu"):

@@ -149,3 +149,12 @@ def test_cuda_module_without_gpu_is_an_exception(fresh_cache):
         "xf32>", 'xf32, device = "cuda:0">')
     with pytest.raises((pt.DeviceError, pt.RuntimeUnavailableError)):
         pt.compile_module(ir, target="cuda")
+
+
+@pytest.mark.skipif(not HAVE_COMPILER, reason="needs ptensor-compile")
+def test_version_is_the_compilers():
+    """One version: the package's is the one its ptensor-compile prints
+    (CMakeLists.txt's project VERSION)."""
+    out = subprocess.run([_compiler.find_compiler(), "--version"], capture_output=True,
+                         text=True, check=True).stdout
+    assert ("ptensor %s (commit " % pt.__version__) in out, out

@@ -1,7 +1,7 @@
 //===- ptensor-compile.cpp - ahead-of-time compilation of ptensor modules ===//
 //
-//   ptensor-compile FILE.mlir -o OUT.so [--target=cpu|cuda] [--chip=CHIP]
-//   ptensor-compile FILE.mlir -c -o OUT.o ...
+//   ptensor-compile FILE.mlir [-o OUT.so|-] [--target=cpu|cuda] [--chip=CHIP]
+//   ptensor-compile FILE.mlir -c [-o OUT.o|-] ...
 //
 // Lowers every public function with ptensor-to-cpu-pipeline or
 // ptensor-to-nvvm-pipeline (cubins embedded), emits host object code with
@@ -15,6 +15,7 @@
 #include "ptensor/InitAll.h"
 #include "ptensor/JIT/Signature.h"
 #include "ptensor/Pipelines/Pipelines.h"
+#include "ptensor/Tools/CommandLine.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -33,6 +34,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
@@ -43,34 +45,48 @@
 
 using namespace mlir;
 
+static llvm::cl::OptionCategory compileCategory("ptensor-compile options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::Required);
-static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
-                                             llvm::cl::Required);
-static llvm::cl::opt<bool> objectOnly("c",
-                                      llvm::cl::desc("Emit an object file only"));
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(compileCategory));
+static llvm::cl::opt<std::string> outputFile(
+    "o",
+    llvm::cl::desc("Output file ('-' for stdout; default: the input's name "
+                   "with .so, or .o with -c, in the current directory)"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(compileCategory));
+static llvm::cl::opt<bool>
+    objectOnly("c", llvm::cl::desc("Emit an object file only"),
+               llvm::cl::cat(compileCategory));
+static llvm::cl::opt<std::string> target("target",
+                                         llvm::cl::desc("cpu or cuda"),
+                                         llvm::cl::init("cpu"),
+                                         llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string>
-    target("target", llvm::cl::desc("cpu or cuda"), llvm::cl::init("cpu"));
-static llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("GPU chip"),
-                                       llvm::cl::init(std::string(mlir::ptensor::kDefaultChip)));
+    chip("chip", llvm::cl::desc("GPU chip"),
+         llvm::cl::init(std::string(mlir::ptensor::kDefaultChip)),
+         llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string>
     features("features", llvm::cl::desc("PTX feature"),
-             llvm::cl::init(std::string(mlir::ptensor::kDefaultPTXFeatures)));
+             llvm::cl::init(std::string(mlir::ptensor::kDefaultPTXFeatures)),
+             llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string> gpuOptions(
     "gpu-options",
-    llvm::cl::desc("More options of ptensor-to-nvvm-pipeline, as in ptensor-opt "
-                   "(e.g. \"block-size=128 unroll=2\")"),
-    llvm::cl::init(""));
+    llvm::cl::desc(
+        "More options of ptensor-to-nvvm-pipeline, as in ptensor-opt "
+        "(e.g. \"block-size=128 unroll=2\")"),
+    llvm::cl::init(""), llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string> cpuOptions(
     "cpu-options",
     llvm::cl::desc("Options of ptensor-to-cpu-pipeline, as in ptensor-opt "
                    "(e.g. \"reorder-loops=false\")"),
-    llvm::cl::init(""));
+    llvm::cl::init(""), llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string>
     runtimeDir("runtime-dir",
                llvm::cl::desc("Directory of libptensor_runtime.so (default: "
-                              "../lib next to this tool)"));
+                              "../lib next to this tool)"),
+               llvm::cl::cat(compileCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "ptensor-compile") << message << "\n";
@@ -175,6 +191,35 @@ static llvm::Error linkShared(llvm::StringRef object, llvm::StringRef path,
   return llvm::Error::success();
 }
 
+/// The -o path: "-" for stdout; by default the input's name with .so (or
+/// .o with -c) in the current directory.
+static std::string getOutputPath() {
+  if (!outputFile.empty())
+    return outputFile;
+  llvm::SmallString<128> name(llvm::sys::path::filename(inputFile));
+  llvm::sys::path::replace_extension(name, objectOnly ? "o" : "so");
+  return std::string(name);
+}
+
+/// Moves the finished temporary `tmp` to `output` (stdout for "-").
+static int publish(llvm::StringRef tmp, llvm::StringRef output) {
+  if (output == "-") {
+    auto bytes = llvm::MemoryBuffer::getFile(tmp, /*IsText=*/false);
+    llvm::sys::fs::remove(tmp);
+    if (!bytes)
+      return fail("cannot read back " + tmp + ": " +
+                  bytes.getError().message());
+    llvm::outs() << (*bytes)->getBuffer();
+    llvm::outs().flush();
+    return 0;
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, output)) {
+    llvm::sys::fs::remove(tmp);
+    return fail("cannot write " + output + ": " + ec.message());
+  }
+  return 0;
+}
+
 static int run() {
   if (target != "cpu" && target != "cuda")
     return fail("unknown --target=" + target + "; expected cpu or cuda");
@@ -256,31 +301,49 @@ static int run() {
                            llvm::GlobalValue::ExternalLinkage, json,
                            "ptensor_module_signature");
 
-  // Everything goes to temporaries first; the outputs appear only at the end.
-  std::string tmpObject = outputFile + ".tmp.o";
-  if (llvm::Error e = emitObject(*llvmModule, **tm, tmpObject))
+  // Everything goes to uniquely named temporaries first (beside the output,
+  // so that the final rename is atomic; concurrent compiles to one path
+  // never mix); the output appears only at the end.
+  std::string output = getOutputPath();
+  auto temporary = [&](llvm::StringRef suffix) -> llvm::Expected<std::string> {
+    llvm::SmallString<128> path;
+    std::error_code ec =
+        output == "-"
+            ? llvm::sys::fs::createTemporaryFile("ptensor-compile", suffix,
+                                                 path)
+            : llvm::sys::fs::createUniqueFile(
+                  output + ".%%%%%%%%.tmp." + suffix.str(), path);
+    if (ec)
+      return llvm::createStringError("cannot write " + output + ": " +
+                                     ec.message());
+    return std::string(path);
+  };
+  auto tmpObject = temporary("o");
+  if (!tmpObject)
+    return fail(llvm::toString(tmpObject.takeError()));
+  if (llvm::Error e = emitObject(*llvmModule, **tm, *tmpObject)) {
+    llvm::sys::fs::remove(*tmpObject);
     return fail(llvm::toString(std::move(e)));
-  if (objectOnly) {
-    if (std::error_code ec = llvm::sys::fs::rename(tmpObject, outputFile))
-      return llvm::sys::fs::remove(tmpObject), fail("cannot write " + outputFile);
-    return 0;
   }
-  std::string tmpLib = outputFile + ".tmp.so";
-  llvm::Error linked = linkShared(tmpObject, tmpLib, target == "cuda");
-  llvm::sys::fs::remove(tmpObject);
+  if (objectOnly)
+    return publish(*tmpObject, output);
+  auto tmpLib = temporary("so");
+  if (!tmpLib) {
+    llvm::sys::fs::remove(*tmpObject);
+    return fail(llvm::toString(tmpLib.takeError()));
+  }
+  llvm::Error linked = linkShared(*tmpObject, *tmpLib, target == "cuda");
+  llvm::sys::fs::remove(*tmpObject);
   if (linked) {
-    llvm::sys::fs::remove(tmpLib);
+    llvm::sys::fs::remove(*tmpLib);
     return fail(llvm::toString(std::move(linked)));
   }
-  if (std::error_code ec = llvm::sys::fs::rename(tmpLib, outputFile)) {
-    llvm::sys::fs::remove(tmpLib);
-    return fail("cannot write " + outputFile + ": " + ec.message());
-  }
-  return 0;
+  return publish(*tmpLib, output);
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  ::ptensor::tools::setUpCommandLine(compileCategory);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "ptensor-compile: ahead-of-time compiler\n");
   return run();

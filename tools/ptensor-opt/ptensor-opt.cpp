@@ -7,6 +7,7 @@
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/InitAll.h"
+#include "ptensor/Tools/CommandLine.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,6 +17,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  ptensor::tools::addVersionPrinter();
   mlir::registerAllPasses();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

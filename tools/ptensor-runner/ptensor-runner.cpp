@@ -20,6 +20,7 @@
 #include "ptensor/JIT/JIT.h"
 #include "ptensor/Support/ArrayPrinter.h"
 #include "ptensor/Support/Npy.h"
+#include "ptensor/Tools/CommandLine.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -40,37 +41,47 @@
 using namespace ::ptensor;
 using namespace ::ptensor::jit;
 
+static llvm::cl::OptionCategory runnerCategory("ptensor-runner options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string>
     entryPoint("e", llvm::cl::desc("Function to execute"),
-               llvm::cl::value_desc("FUNC"), llvm::cl::Required);
+               llvm::cl::value_desc("FUNC"), llvm::cl::Required,
+               llvm::cl::cat(runnerCategory));
 static llvm::cl::list<std::string>
     inputs("input", llvm::cl::desc("A .npy file for the next argument"),
-           llvm::cl::value_desc("file.npy"));
+           llvm::cl::value_desc("file.npy"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string>
     outputDir("output-dir", llvm::cl::desc("Write results to DIR/outN.npy"),
-              llvm::cl::value_desc("DIR"));
+              llvm::cl::value_desc("DIR"), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> print("print",
-                                 llvm::cl::desc("Print results numpy-style"));
+                                 llvm::cl::desc("Print results numpy-style"),
+                                 llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM opt level"),
-                                        llvm::cl::init(3));
+                                        llvm::cl::init(3),
+                                        llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<std::string>
     cacheDir("cache-dir",
              llvm::cl::desc("Compiled-code cache directory ('' disables); "
-                            "default $PTENSOR_CACHE_DIR or ~/.cache/ptensor"));
+                            "default $PTENSOR_CACHE_DIR or ~/.cache/ptensor"),
+             llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> parallel(
     "parallel",
-    llvm::cl::desc("Run large loop nests on all cores (MLIR async runtime)"));
+    llvm::cl::desc("Run large loop nests on all cores (MLIR async runtime)"),
+    llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> compileOnly(
     "compile-only",
     llvm::cl::desc("Stop after compiling (checks the GPU pipeline without a "
-                   "GPU); prints the entry's signature"));
+                   "GPU); prints the entry's signature"),
+    llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool>
     reportLatency("report-latency",
                   llvm::cl::desc("Print compile and first-call times to "
-                                 "stderr"));
+                                 "stderr"),
+                  llvm::cl::cat(runnerCategory));
 
 /// The value of a 0-d array as a scalar argument of `dtype` when it
 /// converts exactly (an f64 0.5 for an f32 parameter, an i64 3 for an i8),
@@ -340,6 +351,7 @@ static void onAbort(int) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   std::signal(SIGABRT, onAbort);
+  ::ptensor::tools::setUpCommandLine(runnerCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "ptensor-runner: JIT-execute a function of a ptensor module\n");
   return run();
