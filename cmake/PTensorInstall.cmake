@@ -36,6 +36,8 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorConversion=Conversion
   PTensorPipelines=Pipelines
   PTensorInitAll=InitAll
+  PTensorCompiler=Compiler
+  PTensorToolSupport=ToolSupport
   PTensorSupport=Support
   PTensorJIT=JIT
   PTensorCAPI=CAPI

@@ -2,6 +2,7 @@
 
 #include "ptensor-c/Dialect.h"
 
+#include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/InitAll.h"
 
@@ -9,8 +10,6 @@
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 
 #include <mutex>
 
@@ -21,12 +20,10 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(PTensor, ptensor,
                                       mlir::ptensor::PTensorDialect)
 
 void ptensorRegisterAllDialects(MlirDialectRegistry registry) {
-  DialectRegistry &r = *unwrap(registry);
-  // The pipelines bufferize and lower through upstream dialects whose
-  // external interface models live in the upstream extensions.
-  registerAllDialects(r);
-  registerAllExtensions(r);
-  registerAllPTensorDialects(r);
+  // What the compile driver registers: the pipelines bufferize and lower
+  // through upstream dialects (their interface models live in the upstream
+  // extensions) down to LLVM IR.
+  ::ptensor::compiler::registerCompilerDialects(*unwrap(registry));
 }
 
 void ptensorRegisterAllPasses(void) {

@@ -2,6 +2,7 @@
 
 #include "CodeCache.h"
 
+#include "ptensor/Compiler/Compiler.h"
 #include "ptensor/JIT/JIT.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -40,29 +41,12 @@ std::string ptensor::jit::resolveCacheDir(const JITOptions &options) {
   return std::string(path);
 }
 
-/// Identifies the compiler build: the running executable's size and
-/// modification time (ptensor's libraries are linked into it statically), so
-/// that a rebuilt compiler never reuses code from an older one.
-static std::string getCompilerBuildId() {
-  static const std::string id = [] {
-    std::string exe = llvm::sys::fs::getMainExecutable(
-        nullptr, reinterpret_cast<void *>(&getCompilerBuildId));
-    llvm::sys::fs::file_status status;
-    if (llvm::sys::fs::status(exe, status))
-      return exe;
-    return llvm::formatv("{0}:{1}:{2}", exe, status.getSize(),
-                         status.getLastModificationTime().time_since_epoch().count())
-        .str();
-  }();
-  return id;
-}
-
 std::string ptensor::jit::getCachePath(llvm::StringRef dir,
                                        llvm::StringRef source,
                                        llvm::StringRef optionsKey) {
   std::string key = (llvm::Twine(kPTensorCodeVersion) + "|" +
-                     getCompilerBuildId() + "|" +
-                     LLVM_VERSION_STRING + "|" + llvm::sys::getProcessTriple() +
+                     compiler::getCompilerBuildId() + "|" +
+                     llvm::sys::getProcessTriple() +
                      "|" + llvm::sys::getHostCPUName() + "|" + optionsKey +
                      "|" + source)
                         .str();

@@ -6,19 +6,12 @@
 #include "CodeCache.h"
 #include "PackedCall.h"
 
-#include "ptensor/InitAll.h"
-#include "ptensor/Pipelines/Pipelines.h"
+#include "ptensor/Compiler/Compiler.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/FileSystem.h"
@@ -27,7 +20,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -89,28 +81,6 @@ static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
   return llvm::any_of(signatures, ValueType::anyOnGPU);
 }
 
-/// ptensor-to-nvvm-pipeline with its defaults (kDefaultChip, cubin by the CUDA
-/// toolkit's ptxas); option problems are appended to `diagnostics`.
-static LogicalResult buildGPUPipeline(OpPassManager &pm,
-                                      unsigned maxRecomputeOps,
-                                      std::string &diagnostics) {
-  mlir::ptensor::PTensorToNVVMPipelineOptions options;
-  options.maxRecomputeOps = maxRecomputeOps;
-  return mlir::ptensor::buildPTensorToNVVMPipeline(
-      pm, options, [&](const llvm::Twine &message) {
-        diagnostics += message.str() + "\n";
-        return failure();
-      });
-}
-
-static void initializeLLVMOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
-
 /// Loads a cached object into a fresh LLJIT that resolves libc/libm
 /// symbols from the process.
 static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
@@ -142,15 +112,9 @@ static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
 llvm::Expected<std::unique_ptr<JITModule>>
 JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
                    const JITOptions &options) {
-  initializeLLVMOnce();
+  compiler::initializeHostTarget();
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  mlir::ptensor::registerAllPTensorDialects(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  // gpu.binary ops of GPU modules become globals holding the cubin.
-  registerAllToLLVMIRTranslations(registry);
+  compiler::registerCompilerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
@@ -174,8 +138,15 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     return signatures.takeError();
   impl->signatures = std::move(*signatures);
 
-  std::string optionsKey = llvm::formatv("O{0}|r{1}", options.optLevel,
-                                         options.maxRecomputeOps);
+  compiler::CompileOptions compileOptions;
+  compileOptions.optLevel = options.optLevel;
+  compileOptions.maxRecomputeOps = options.maxRecomputeOps;
+  compileOptions.parallel = options.parallel;
+  bool gpu = usesGPU(impl->signatures);
+  compiler::Target target = compiler::resolveTarget(compileOptions, gpu);
+  std::string optionsKey =
+      llvm::formatv("{0}|O{1}|r{2}", compiler::getTargetName(target),
+                    options.optLevel, options.maxRecomputeOps);
   // Parallel and GPU code need the async runtime's or libptensor_runtime's
   // symbols, which only the ExecutionEngine's shared-library loading
   // registers: compile it afresh.
@@ -192,21 +163,9 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     impl->entryPoints.clear();
   }
 
-  PassManager pm(&context);
-  bool gpu = usesGPU(impl->signatures);
-  if (gpu) {
-    if (failed(buildGPUPipeline(pm, options.maxRecomputeOps, diagnostics)))
-      return fail("invalid ptensor-to-nvvm-pipeline options");
-  } else {
-    mlir::ptensor::PTensorToCPUPipelineOptions pipelineOptions;
-    pipelineOptions.maxRecomputeOps = options.maxRecomputeOps;
-    pipelineOptions.parallel = options.parallel;
-    mlir::ptensor::buildPTensorToCPUPipeline(pm, pipelineOptions);
-  }
-  if (failed(pm.run(*module)))
-    return fail(std::string(gpu ? "ptensor-to-nvvm-pipeline"
-                                : "ptensor-to-cpu-pipeline") +
-                " failed on " + bufferName.str());
+  if (llvm::Error e =
+          compiler::lowerToLLVMDialect(*module, target, compileOptions))
+    return fail(llvm::toString(std::move(e)) + " on " + bufferName.str());
 
   ExecutionEngineOptions engineOptions;
   // `transformer` is a function_ref: the std::function must outlive create().

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ptensor/InitAll.h"
+#include "ptensor/Compiler/Compiler.h"
 #include "ptensor/JIT/Signature.h"
 #include "ptensor/Pipelines/Pipelines.h"
 #include "ptensor/Tools/CommandLine.h"
@@ -21,13 +21,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -38,12 +33,12 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
+namespace compiler = ::ptensor::compiler;
 
 static llvm::cl::OptionCategory compileCategory("ptensor-compile options");
 
@@ -224,10 +219,7 @@ static int run() {
   if (target != "cpu" && target != "cuda")
     return fail("unknown --target=" + target + "; expected cpu or cuda");
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  mlir::ptensor::registerAllPTensorDialects(registry);
-  registerAllToLLVMIRTranslations(registry);
+  compiler::registerCompilerDialects(registry);
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -241,60 +233,47 @@ static int run() {
   auto sigs = ::ptensor::jit::readSignatures(*module);
   if (!sigs)
     return fail(llvm::toString(sigs.takeError()));
-  // A module on GPU tensors is compiled for the GPU unless told otherwise
-  // (an explicit --target=cpu is refused by the CPU pipeline).
-  if (!target.getNumOccurrences() &&
-      llvm::any_of(*sigs, ::ptensor::jit::ValueType::anyOnGPU))
-    target.setValue("cuda");
   for (auto f : module->getOps<func::FuncOp>())
     if (f.isPublic() && !f.isExternal())
       f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                  UnitAttr::get(&context));
 
-  PassManager pm(&context);
+  // A module on GPU tensors is compiled for the GPU unless told otherwise
+  // (an explicit --target=cpu is refused by the CPU pipeline).
+  compiler::CompileOptions options;
+  if (target.getNumOccurrences())
+    options.target =
+        target == "cuda" ? compiler::Target::CUDA : compiler::Target::CPU;
+  options.chip = chip;
+  options.features = features;
+  compiler::Target resolved = compiler::resolveTarget(
+      options, llvm::any_of(*sigs, ::ptensor::jit::ValueType::anyOnGPU));
+  target.setValue(compiler::getTargetName(resolved));
+  options.pipelineOptions = target == "cuda" ? gpuOptions : cpuOptions;
   if (target == "cuda") {
-    mlir::ptensor::PTensorToNVVMPipelineOptions options;
-    if (failed(options.parseFromString(gpuOptions)))
-      return fail("invalid --gpu-options '" + gpuOptions + "'");
-    options.chip = chip;
-    options.features = features;
     std::string cuda = mlir::ptensor::resolveCudaPath("");
     if (!llvm::sys::fs::exists(cuda + "/bin/ptxas"))
       return fail("no CUDA toolkit at " + cuda +
                   " (ptxas not found); set CUDA_HOME to the toolkit");
-    auto reportOption = [](const llvm::Twine &message) {
-      fail(message);
-      return failure();
-    };
-    if (failed(mlir::ptensor::buildPTensorToNVVMPipeline(pm, options,
-                                                         reportOption)))
-      return 1;
-  } else {
-    mlir::ptensor::PTensorToCPUPipelineOptions options;
-    if (failed(options.parseFromString(cpuOptions)))
-      return fail("invalid --cpu-options '" + cpuOptions + "'");
-    usesAsyncRuntime = options.parallel;
-    mlir::ptensor::buildPTensorToCPUPipeline(pm, options);
   }
-  if (failed(pm.run(*module)))
-    return fail("lowering " + inputFile + " failed");
+  if (llvm::Error e = compiler::lowerToLLVMDialect(*module, resolved, options))
+    return fail("lowering " + inputFile + ": " + llvm::toString(std::move(e)));
+  // Parallel loop nests call MLIR's async runtime: link it.
+  usesAsyncRuntime = llvm::any_of(
+      module->getOps<LLVM::LLVMFuncOp>(), [](LLVM::LLVMFuncOp f) {
+        return f.isExternal() && f.getName().starts_with("mlirAsyncRuntime");
+      });
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   llvm::LLVMContext llvmContext;
   auto llvmModule = translateModuleToLLVMIR(*module, llvmContext);
   if (!llvmModule)
     return fail("translation of " + inputFile + " to LLVM IR failed");
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return fail(llvm::toString(tmBuilder.takeError()));
-  tmBuilder->setRelocationModel(llvm::Reloc::PIC_);
-  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto tm = tmBuilder->createTargetMachine();
+  auto tm = compiler::createHostTargetMachine(options.optLevel);
   if (!tm)
     return fail(llvm::toString(tm.takeError()));
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), tm->get());
-  if (llvm::Error e = makeOptimizingTransformer(3, 0, tm->get())(llvmModule.get()))
+  if (llvm::Error e = makeOptimizingTransformer(options.optLevel, 0,
+                                                tm->get())(llvmModule.get()))
     return fail(llvm::toString(std::move(e)));
   auto *json = llvm::ConstantDataArray::getString(llvmContext, signatureJson(*sigs));
   new llvm::GlobalVariable(*llvmModule, json->getType(), /*isConstant=*/true,

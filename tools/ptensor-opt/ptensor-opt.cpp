@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/InitAll.h"
 #include "ptensor/Tools/CommandLine.h"
@@ -13,22 +14,21 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   ptensor::tools::addVersionPrinter();
   mlir::registerAllPasses();
   mlir::DialectRegistry registry;
+#ifdef PTENSOR_DIALECT_ONLY
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates kernels to LLVM IR.
-  mlir::registerAllToLLVMIRTranslations(registry);
-#ifdef PTENSOR_DIALECT_ONLY
   mlir::ptensor::registerPTensorDialect(registry);
 #else
+  // What the compile driver uses (gpu-module-to-binary translates kernels
+  // to LLVM IR), and every ptensor pass and pipeline.
+  ptensor::compiler::registerCompilerDialects(registry);
   mlir::ptensor::registerAllPTensorPasses();
-  mlir::ptensor::registerAllPTensorDialects(registry);
 #endif
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "ptensor optimizer driver\n", registry));

@@ -1,0 +1,92 @@
+//===- Compiler.h - the one compile driver of ptensor modules ----*- C++ -*-===//
+//
+// Everything that turns ptensor IR into machine code goes through here: the
+// JIT (JITModule, ptensor-runner, the C API) and ahead-of-time compilation
+// (ptensor-compile) share the registration of dialects and translations,
+// the choice of target, the option checks and the pipeline that lowers a
+// module to the LLVM dialect, and the host target machine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_COMPILER_COMPILER_H
+#define PTENSOR_COMPILER_COMPILER_H
+
+#include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace ptensor::compiler {
+
+/// Registers what a compile needs: upstream's dialects and extensions,
+/// ptensor's dialect and the dialects its passes produce, and every
+/// translation to LLVM IR (gpu.binary ops become globals holding cubins).
+void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+/// The code a module is compiled to.
+enum class Target {
+  /// CUDA when a public function takes or returns GPU tensors, else CPU.
+  Auto,
+  /// Host code (ptensor-to-cpu-pipeline): refuses GPU tensors.
+  CPU,
+  /// Host code with embedded CUDA kernels (ptensor-to-nvvm-pipeline).
+  CUDA,
+};
+
+/// "cpu", "cuda" or "auto".
+const char *getTargetName(Target target);
+
+/// What to compile for, and how.
+struct CompileOptions {
+  Target target = Target::Auto;
+  /// GPU chip and PTX version feature (CUDA).
+  std::string chip = mlir::ptensor::kDefaultChip;
+  std::string features = mlir::ptensor::kDefaultPTXFeatures;
+  /// Launch configuration of the generated kernels (CUDA).
+  mlir::ptensor::KernelConfig kernels;
+  /// Fusion's recomputation limit (ptensor-fuse-elementwise).
+  unsigned maxRecomputeOps = 16;
+  /// Loop nests on all cores through MLIR's async runtime (CPU).
+  bool parallel = false;
+  /// LLVM optimization level of the host code (0 to 3).
+  unsigned optLevel = 3;
+  /// More pipeline options in ptensor-opt's syntax ("reorder-loops=false",
+  /// "format=isa"), applied after the fields above.
+  std::string pipelineOptions;
+};
+
+/// `options.target` with Auto resolved for a module that does (or does not)
+/// take or return GPU tensors.
+Target resolveTarget(const CompileOptions &options, bool usesGPU);
+
+/// Lowers `module` (ptensor IR) to the LLVM dialect for `target` (CPU or
+/// CUDA, already resolved). Invalid options fail before anything runs, with
+/// a message naming the option; pipeline failures carry the diagnostics the
+/// context's handler printed or collected.
+llvm::Error lowerToLLVMDialect(mlir::ModuleOp module, Target target,
+                               const CompileOptions &options);
+
+/// Initializes LLVM's native target and its assembly printer (once per
+/// process; thread-safe).
+void initializeHostTarget();
+
+/// A target machine for this host at `optLevel`, position-independent (for
+/// shared libraries and the JIT alike).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(unsigned optLevel);
+
+/// Identifies this compiler: ptensor's version and commit, and LLVM's
+/// version. Part of every on-disk cache key.
+const std::string &getCompilerBuildId();
+
+} // namespace ptensor::compiler
+
+#endif // PTENSOR_COMPILER_COMPILER_H
