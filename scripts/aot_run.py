@@ -140,6 +140,9 @@ def run(lib_path, func, inputs):
     except ValueError:
         raise RunError(f"{lib_path} was not made by ptensor-compile")
     signature = json.loads(ctypes.string_at(ctypes.addressof(text)))
+    if signature.get("abi") != 1:  # docs/ABI.md
+        raise RunError(f"{lib_path} has module ABI version {signature.get('abi')}; "
+                       "this runner reads version 1 (docs/ABI.md)")
     functions = {f["name"]: f for f in signature["functions"]}
     if func not in functions:
         raise RunError(f"no public function @{func} in {lib_path} (it has "

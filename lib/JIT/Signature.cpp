@@ -5,6 +5,7 @@
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -104,4 +105,41 @@ llvm::Expected<std::vector<FunctionSignature>>
     result.push_back(std::move(sig));
   }
   return result;
+}
+
+std::string
+(::ptensor::jit::writeSignatureJson)(llvm::ArrayRef<FunctionSignature> sigs,
+                                     llvm::StringRef target) {
+  auto valueJson = [](const ValueType &v) {
+    llvm::json::Object o;
+    o["kind"] = v.isTensor ? "tensor" : "scalar";
+    o["dtype"] = v.isIndex ? "index" : std::string(dtypeName(v.dtype));
+    if (v.isTensor) {
+      llvm::json::Array shape;
+      for (int64_t d : v.shape)
+        shape.push_back(ShapedType::isDynamic(d) ? int64_t(-1) : d);
+      o["shape"] = std::move(shape);
+      o["device"] = v.device;
+      o["written"] = v.isWritten;
+    }
+    return o;
+  };
+  llvm::json::Array functions;
+  for (const FunctionSignature &s : sigs) {
+    llvm::json::Array args, results;
+    for (const ValueType &a : s.args)
+      args.push_back(valueJson(a));
+    for (const ValueType &r : s.results)
+      results.push_back(valueJson(r));
+    functions.push_back(llvm::json::Object{{"name", s.name},
+                                           {"args", std::move(args)},
+                                           {"results", std::move(results)}});
+  }
+  llvm::json::Object root{{"abi", kModuleABIVersion},
+                          {"target", target.str()},
+                          {"functions", std::move(functions)}};
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << llvm::json::Value(std::move(root));
+  return out;
 }

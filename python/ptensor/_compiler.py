@@ -31,7 +31,7 @@ from ._errors import CompileError
 
 #: Bump when the generated IR's meaning or the library ABI changes in a way
 #: the IR text does not show (e.g. a new calling convention).
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 
 #: The CUDA architecture kernels are compiled for, unless PTENSOR_CUDA_CHIP
 #: (the compiler's default, KernelConfig.h).

@@ -1,6 +1,6 @@
 """Calling functions of a library built by ptensor-compile, through ctypes.
 
-The ABI (tools/ptensor-compile): the library exports the JSON
+The ABI (docs/ABI.md): the library exports the JSON
 `ptensor_module_signature` and, per function `f`,
 
     void _mlir_ciface_f(RES *res, DESC *arg0, ..., <scalar by value>, ...)
@@ -23,7 +23,11 @@ import numpy as np
 from . import _arrays as A
 from . import _dtypes as D
 from . import _runtime as R
-from ._errors import BroadcastError, DeviceError, DTypeError, OverlapError
+from ._errors import BroadcastError, CompileError, DeviceError, DTypeError, OverlapError
+
+#: The compiled-module ABI this reader understands (docs/ABI.md; the
+#: compiler's kModuleABIVersion, written into every signature as "abi").
+MODULE_ABI_VERSION = 1
 
 _desc_lock = threading.Lock()
 _desc_types = {}
@@ -292,6 +296,12 @@ class Library:
         sym = ctypes.c_char.in_dll(self.lib, "ptensor_module_signature")
         text = ctypes.string_at(ctypes.addressof(sym)).decode()
         self.signature = json.loads(text)
+        abi = self.signature.get("abi")
+        if abi != MODULE_ABI_VERSION:
+            raise CompileError(
+                "%s has module ABI version %s; this ptensor reads version %d "
+                "(docs/ABI.md): recompile it with this ptensor-compile"
+                % (path, abi, MODULE_ABI_VERSION), "", "")
         self.functions = {f["name"]: Function(self, f) for f in self.signature["functions"]}
 
     def __getitem__(self, name):

@@ -158,3 +158,22 @@ def test_version_is_the_compilers():
     out = subprocess.run([_compiler.find_compiler(), "--version"], capture_output=True,
                          text=True, check=True).stdout
     assert ("ptensor %s (commit " % pt.__version__) in out, out
+
+
+def test_library_of_another_abi_version_is_refused(tmp_path):
+    """A library whose signature names another ABI version (docs/ABI.md) is
+    refused with both versions named, never called with the wrong layout."""
+    import shutil
+
+    from ptensor import _ffi
+
+    if shutil.which("cc") is None:
+        pytest.skip("needs a C compiler")
+    src = tmp_path / "old.c"
+    src.write_text('const char ptensor_module_signature[] = '
+                   '"{\\"abi\\": 0, \\"target\\": \\"cpu\\", \\"functions\\": []}";\n')
+    lib = tmp_path / "old.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    with pytest.raises(pt.CompileError, match=r"module ABI version 0; this ptensor reads "
+                       r"version %d" % _ffi.MODULE_ABI_VERSION):
+        _ffi.Library(str(lib), "cpu")

@@ -88,41 +88,6 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// The JSON description of the functions (see python/ptensor/_ffi.py).
-static std::string signatureJson(llvm::ArrayRef<::ptensor::jit::FunctionSignature> sigs) {
-  auto valueJson = [](const ::ptensor::jit::ValueType &v) {
-    llvm::json::Object o;
-    o["kind"] = v.isTensor ? "tensor" : "scalar";
-    o["dtype"] =
-        v.isIndex ? "index" : std::string(::ptensor::dtypeName(v.dtype));
-    if (v.isTensor) {
-      llvm::json::Array shape;
-      for (int64_t d : v.shape)
-        shape.push_back(ShapedType::isDynamic(d) ? int64_t(-1) : d);
-      o["shape"] = std::move(shape);
-      o["device"] = v.device;
-      o["written"] = v.isWritten;
-    }
-    return o;
-  };
-  llvm::json::Array functions;
-  for (const auto &s : sigs) {
-    llvm::json::Array args, results;
-    for (const auto &a : s.args)
-      args.push_back(valueJson(a));
-    for (const auto &r : s.results)
-      results.push_back(valueJson(r));
-    functions.push_back(llvm::json::Object{
-        {"name", s.name}, {"args", std::move(args)}, {"results", std::move(results)}});
-  }
-  llvm::json::Object root{{"target", target.getValue()},
-                          {"functions", std::move(functions)}};
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << llvm::json::Value(std::move(root));
-  return out;
-}
-
 /// Emits `llvmModule` as an object file at `path`.
 static llvm::Error emitObject(llvm::Module &llvmModule, llvm::TargetMachine &tm,
                               llvm::StringRef path) {
@@ -275,10 +240,11 @@ static int run() {
   if (llvm::Error e = makeOptimizingTransformer(options.optLevel, 0,
                                                 tm->get())(llvmModule.get()))
     return fail(llvm::toString(std::move(e)));
-  auto *json = llvm::ConstantDataArray::getString(llvmContext, signatureJson(*sigs));
+  auto *json = llvm::ConstantDataArray::getString(
+      llvmContext, ::ptensor::jit::writeSignatureJson(*sigs, target));
   new llvm::GlobalVariable(*llvmModule, json->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, json,
-                           "ptensor_module_signature");
+                           ::ptensor::jit::kSignatureSymbol);
 
   // Everything goes to uniquely named temporaries first (beside the output,
   // so that the final rename is atomic; concurrent compiles to one path

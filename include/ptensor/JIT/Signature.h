@@ -52,6 +52,19 @@ inline bool ValueType::anyOnGPU(const FunctionSignature &sig) {
 llvm::Expected<std::vector<FunctionSignature>>
 readSignatures(mlir::ModuleOp module);
 
+/// The version of the compiled-module ABI (docs/ABI.md): the calling
+/// convention of the entry points and the signature JSON. Readers refuse
+/// other versions.
+inline constexpr int kModuleABIVersion = 1;
+
+/// The exported symbol holding a compiled module's signature JSON.
+inline constexpr const char kSignatureSymbol[] = "ptensor_module_signature";
+
+/// The signature JSON of a compiled module (docs/ABI.md): its ABI version,
+/// `target` ("cpu" or "cuda") and every function's arguments and results.
+std::string writeSignatureJson(llvm::ArrayRef<FunctionSignature> signatures,
+                               llvm::StringRef target);
+
 } // namespace ptensor::jit
 
 #endif // PTENSOR_JIT_SIGNATURE_H
