@@ -5,18 +5,23 @@ the IR text. Compiled libraries are cached
 
   * in memory, per process, by the same key, and
   * on disk, in `cache_dir()` (PTENSOR_CACHE_DIR, or ~/.cache/ptensor/python),
-    as `<key>.so` next to `<key>.mlir` (the IR, for inspection).
+    as `<key>.so` next to `<key>.mlir` (the IR, for inspection) and
+    `<key>.id` (the build identity of the compiler that made it).
 
 The key is sha256 of the IR text, the target ("cpu"/"cuda"), the chip (cuda
 only) and CACHE_VERSION, a constant of this package: it does not depend on
 the machine or the compiler build, so a cache filled on a machine with the
 compiler can be copied to (or shared with) a machine without one, e.g. a GPU
-host without LLVM. Where the compiler is present, a cached library older than
-the compiler binary is rebuilt, so that a development cache never serves code
-of an old compiler.
+host without LLVM. Where the compiler is present, a cached library made by
+another build of it (its `--version` "build id": the binary's GNU build-id,
+version, commit and LLVM version) is rebuilt, so that a development cache
+never serves code of an old compiler; so is an entry that cannot be loaded
+(truncated, corrupted, another ABI). PTENSOR_DISABLE_CACHE=1 keeps compiled
+libraries in a directory of the process only.
 
-Writes are atomic (temporary file + os.replace), so concurrent processes may
-share one cache directory.
+Writes are atomic (temporary file + os.replace), and the `.id` is written
+last, so concurrent processes may share one cache directory and a compile
+killed halfway leaves no entry that a later run uses.
 """
 
 import hashlib
@@ -27,7 +32,7 @@ import tempfile
 import threading
 
 from . import _core
-from ._errors import CompileError
+from ._errors import CompileError, DeviceError
 
 #: Bump when the generated IR's meaning or the library ABI changes in a way
 #: the IR text does not show (e.g. a new calling convention).
@@ -71,12 +76,62 @@ def find_compiler():
     return p if _executable(p) else None
 
 
+_private_cache = None
+
+
 def cache_dir():
-    """The on-disk kernel cache directory (created on demand)."""
+    """The on-disk kernel cache directory (created on demand):
+    $PTENSOR_CACHE_DIR, else ~/.cache/ptensor/python; with
+    PTENSOR_DISABLE_CACHE=1 a directory of this process only, removed at
+    exit (nothing is shared with other processes)."""
+    global _private_cache
+    if os.environ.get("PTENSOR_DISABLE_CACHE") == "1":
+        if _private_cache is None:
+            import atexit
+
+            _private_cache = tempfile.mkdtemp(prefix="ptensor-nocache-")
+            atexit.register(shutil.rmtree, _private_cache, True)
+        return _private_cache
     d = os.environ.get("PTENSOR_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "ptensor", "python")
     os.makedirs(d, exist_ok=True)
     return d
+
+
+_build_ids = {}
+
+
+def compiler_build_id(compiler):
+    """The build identity `compiler --version` reports ("build id: ..."),
+    which a cached library records beside it (KEY.id): an entry made by
+    another build of the compiler is rebuilt. None if it cannot be read."""
+    if compiler not in _build_ids:
+        ident = None
+        try:
+            out = subprocess.run([compiler, "--version"], capture_output=True, text=True,
+                                 timeout=60).stdout
+            for line in out.splitlines():
+                if line.strip().startswith("build id:"):
+                    ident = line.split(":", 1)[1].strip()
+        except (OSError, subprocess.TimeoutExpired):
+            ident = None
+        _build_ids[compiler] = ident
+    return _build_ids[compiler]
+
+
+def _is_current(path, compiler):
+    """Whether the cached library `path` can be used: it exists and, when a
+    compiler is at hand, was built by this build of it."""
+    if not os.path.exists(path):
+        return False
+    if compiler is None:
+        return True  # a cache filled elsewhere (the GPU machine)
+    try:
+        with open(path[:-3] + ".id") as f:
+            recorded = f.read().strip()
+    except OSError:
+        return False
+    return recorded == compiler_build_id(compiler)
 
 
 def chip_for(target):
@@ -130,6 +185,16 @@ def _run_compiler(compiler, ir, target, chip, dest):
                 pass
 
 
+def _compile_into_cache(compiler, ir, target, chip, path):
+    """Compiles `ir` into the cache entry `path` (KEY.so) with its IR
+    (KEY.mlir) and the compiler's build identity (KEY.id), each written
+    atomically; the .id is written last, so a compile killed halfway leaves
+    an entry that is not current."""
+    _write_atomic(path[:-3] + ".mlir", ir)
+    _run_compiler(compiler, ir, target, chip, path)
+    _write_atomic(path[:-3] + ".id", (compiler_build_id(compiler) or "") + "\n")
+
+
 def _write_atomic(path, text):
     fd, tmp = tempfile.mkstemp(prefix=".ptensor-", dir=os.path.dirname(path))
     with os.fdopen(fd, "w") as f:
@@ -159,13 +224,7 @@ def compile_ir(ir, target="cpu", load=True):
             return lib
         path = os.path.join(cache_dir(), key + ".so")
         compiler = find_compiler()
-        stale = False
-        if os.path.exists(path) and compiler is not None:
-            try:
-                stale = os.path.getmtime(compiler) > os.path.getmtime(path)
-            except OSError:
-                stale = False
-        if not os.path.exists(path) or stale:
+        if not _is_current(path, compiler):
             if compiler is None:
                 raise CompileError(
                     "ptensor-compile not found; set PTENSOR_COMPILE to its path, set "
@@ -173,17 +232,27 @@ def compile_ir(ir, target="cpu", load=True):
                     "or put it on PATH. No cached kernel %s.so (target %s) is in the cache "
                     "directory %s (PTENSOR_CACHE_DIR); compile it on a machine with the "
                     "compiler and copy the cache." % (key, target, cache_dir()), "", ir)
-            _write_atomic(path[:-3] + ".mlir", ir)
-            _run_compiler(compiler, ir, target, chip, path)
+            _compile_into_cache(compiler, ir, target, chip, path)
         if not load or (target == "cuda" and _runtime_optional()):
             # Loading CUDA kernels runs their module constructors, which
             # need a driver: compile-only mode never loads them.
             return path
         try:
-            lib = Library(path, target)  # DeviceError: CUDA kernels without a GPU
-        except OSError as e:
-            raise CompileError("the compiled library %s cannot be loaded: %s" % (path, e),
-                               str(e), ir) from None
+            lib = Library(path, target)
+        except DeviceError:  # CUDA kernels without a GPU: the entry is fine
+            raise
+        except (OSError, ValueError, CompileError) as e:
+            # A truncated or corrupted entry, or one of another ABI: rebuilt
+            # once when the compiler is at hand.
+            if compiler is None:
+                raise CompileError("the cached library %s cannot be loaded: %s" % (path, e),
+                                   str(e), ir) from None
+            _compile_into_cache(compiler, ir, target, chip, path)
+            try:
+                lib = Library(path, target)
+            except (OSError, ValueError) as e:
+                raise CompileError("the compiled library %s cannot be loaded: %s" % (path, e),
+                                   str(e), ir) from None
         _loaded[key] = lib
         return lib
 

@@ -106,12 +106,59 @@ def test_stale_cache_entries_are_rebuilt(fresh_cache, rng):
     pt.negative(a)
     (so,) = [f for f in os.listdir(fresh_cache) if f.endswith(".so")]
     path = os.path.join(fresh_cache, so)
-    os.utime(path, (1, 1))  # older than the compiler
+    ident = path[:-3] + ".id"
+    with open(ident) as f:  # the compiler's build identity
+        assert f.read().strip() == _compiler.compiler_build_id(_compiler.find_compiler())
+    # Made by another build of the compiler: rebuilt, the identity rewritten.
+    with open(ident, "w") as f:
+        f.write("another build\n")
+    os.utime(path, (1, 1))
     _compiler._loaded.clear()
     from ptensor import _ir
     _ir._kernels.clear()
     assert_matches(pt.negative(a), -a, "f32")
     assert os.path.getmtime(path) > 1
+    with open(ident) as f:
+        assert f.read().strip() != "another build"
+
+
+@needs_compiler
+def test_corrupted_cache_entries_are_rebuilt(fresh_cache):
+    """A truncated library (a disk full, a copy cut short) is detected when
+    it fails to load and compiled again; so is an entry without its .id (a
+    compile killed before it finished). Each step is a new process (a
+    library stays mapped in the process that loaded it)."""
+    env = dict(os.environ, PTENSOR_CACHE_DIR=str(fresh_cache))
+    code = ("import numpy as np, ptensor as pt; a = np.arange(5, dtype=np.float32); "
+            "np.testing.assert_allclose(pt.sqrt(a), np.sqrt(a), rtol=1e-6); print('ok')")
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True)
+        assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+    run()
+    (so,) = [f for f in os.listdir(fresh_cache) if f.endswith(".so")]
+    path = os.path.join(fresh_cache, so)
+    with open(path, "r+b") as f:
+        f.truncate(100)
+    run()
+    assert os.path.getsize(path) > 100
+    os.unlink(path[:-3] + ".id")
+    run()
+    assert os.path.exists(path[:-3] + ".id")
+
+
+def test_disable_cache_keeps_nothing_on_disk(tmp_path):
+    """PTENSOR_DISABLE_CACHE=1: nothing is written to PTENSOR_CACHE_DIR."""
+    env = dict(os.environ, PTENSOR_DISABLE_CACHE="1", PTENSOR_CACHE_DIR=str(tmp_path))
+    code = "import numpy as np, ptensor as pt; print(pt.add(np.ones(3), 1.5).tolist())"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if "ptensor-compile not found" in out.stderr:
+        pytest.skip("needs ptensor-compile")
+    assert out.returncode == 0, out.stderr
+    assert eval(out.stdout) == [2.5, 2.5, 2.5]
+    assert os.listdir(tmp_path) == []
 
 
 @needs_compiler

@@ -289,6 +289,10 @@ static int run() {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   ::ptensor::tools::setUpCommandLine(compileCategory);
+  // The identity caches key compiled code by (docs/ABI.md).
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "build id: " << compiler::getCompilerBuildId() << "\n";
+  });
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "ptensor-compile: ahead-of-time compiler\n");
   return run();
