@@ -52,19 +52,24 @@ const char *semantics::promotionMethodName(PromotionMethod method) {
   return kMethodNames[static_cast<int>(method)];
 }
 
+Result<PromotionMethod>
+semantics::parsePromotionMethodName(std::string_view name) {
+  for (int i = 0; i < 5; ++i)
+    if (name == kMethodNames[i])
+      return static_cast<PromotionMethod>(i);
+  return Error{ErrorKind::Value,
+               "unknown promotion method '" + std::string(name) +
+                   "', expected DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL "
+                   "or BOOL_TO_LONG"};
+}
+
 Result<PromotionMethod> semantics::parsePromotionMethod(std::string_view name) {
   std::string upper(name);
   for (char &c : upper)
     c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (upper == "COMPLEX_TO_FLOAT")
     return PromotionMethod::DEFAULT;
-  for (int i = 0; i < 5; ++i)
-    if (upper == kMethodNames[i])
-      return static_cast<PromotionMethod>(i);
-  return Error{ErrorKind::Value,
-               "unknown promotion method '" + upper +
-                   "', expected DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL "
-                   "or BOOL_TO_LONG"};
+  return parsePromotionMethodName(upper);
 }
 
 Result<DType>

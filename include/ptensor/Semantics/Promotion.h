@@ -32,9 +32,13 @@ enum class PromotionMethod {
 /// The name of a method ("DEFAULT", ...).
 const char *promotionMethodName(PromotionMethod method);
 
-/// Parses a method name; FlagGems' COMPLEX_TO_FLOAT is DEFAULT here (ptensor
-/// has no complex dtypes). Case-insensitive.
+/// Parses a method name as frontends take it: case-insensitive, and
+/// FlagGems' COMPLEX_TO_FLOAT is DEFAULT (ptensor has no complex dtypes).
 Result<PromotionMethod> parsePromotionMethod(std::string_view name);
+
+/// Parses a method name as the IR spells it: one of the five names,
+/// case-sensitive.
+Result<PromotionMethod> parsePromotionMethodName(std::string_view name);
 
 /// One operand of type promotion. Builtin scalars are *weak*: they only
 /// change the result when their category is stronger than the tensors'. A

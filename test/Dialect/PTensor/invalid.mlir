@@ -665,3 +665,16 @@ func.func @scalar_outside_pointwise(%x: f32) -> f32 {
   %e = ptensor.scalar_unary exp %x : f32
   return %e : f32
 }
+
+// -----
+
+// The IR spells promotion methods exactly (frontends may take lowercase
+// and FlagGems' COMPLEX_TO_FLOAT; the IR does not).
+func.func @promotion_spelling(%a: !ptensor.ptensor<4xf32>) {
+  // expected-error @below {{unknown promotion method 'default', expected DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL or BOOL_TO_LONG}}
+  %0 = ptensor.pointwise (%a) promotion [default] : (!ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xf32> {
+  ^bb0(%x: f32):
+    ptensor.yield %x : f32
+  }
+  return
+}

@@ -32,12 +32,11 @@ static ParseResult parsePromotionList(OpAsmParser &parser,
     SMLoc loc = parser.getCurrentLocation();
     if (parser.parseKeyword(&keyword))
       return failure();
-    std::optional<PromotionMethod> method = symbolizePromotionMethod(keyword);
+    // The semantics library's parse (its message), with the IR's spelling.
+    ::ptensor::semantics::Result<::ptensor::semantics::PromotionMethod>
+        method = ::ptensor::semantics::parsePromotionMethodName(keyword);
     if (!method)
-      return parser.emitError(loc)
-             << "unknown promotion method '" << keyword
-             << "', expected DEFAULT, NO_OPMATH, INT_TO_FLOAT, ALWAYS_BOOL or "
-                "BOOL_TO_LONG";
+      return parser.emitError(loc) << method.getError().message;
     values.push_back(static_cast<int32_t>(*method));
     return success();
   };
