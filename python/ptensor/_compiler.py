@@ -25,11 +25,13 @@ killed halfway leaves no entry that a later run uses.
 """
 
 import hashlib
+import logging
 import os
 import shutil
 import subprocess
 import tempfile
 import threading
+import time
 
 from . import _core
 from ._errors import CompileError, DeviceError
@@ -41,6 +43,15 @@ CACHE_VERSION = "2"
 #: The CUDA architecture kernels are compiled for, unless PTENSOR_CUDA_CHIP
 #: (the compiler's default, KernelConfig.h).
 DEFAULT_CHIP = _core.DEFAULT_CHIP
+
+#: Compiles are logged at INFO (kernel, target, the compiler's time per
+#: stage). PTENSOR_LOG=info (or debug) turns this on without configuring
+#: logging, like the tools' -v.
+log = logging.getLogger("ptensor")
+if os.environ.get("PTENSOR_LOG", "").lower() in ("info", "debug") and not log.handlers:
+    log.setLevel(logging.DEBUG if os.environ["PTENSOR_LOG"].lower() == "debug"
+                 else logging.INFO)
+    log.addHandler(logging.StreamHandler())
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.RLock()
@@ -163,6 +174,10 @@ def _run_compiler(compiler, ir, target, chip, dest):
         cmd = [compiler, src, "-o", tmp_so, "--target=" + target]
         if target == "cuda":
             cmd.append("--chip=" + chip)
+        verbose = log.isEnabledFor(logging.INFO)
+        if verbose:
+            cmd.append("-v")
+        start = time.perf_counter()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
         except OSError as e:
@@ -177,6 +192,12 @@ def _run_compiler(compiler, ir, target, chip, dest):
                 "ptensor-compile failed (exit status %d):\n%s" % (proc.returncode, stderr),
                 stderr, ir, cmd)
         os.replace(tmp_so, dest)
+        if verbose:
+            stages = [line.split(": ", 2)[-1] for line in (proc.stderr or "").splitlines()
+                      if line.startswith("ptensor-compile: ")]
+            log.info("compiled %s (%s) in %.0f ms%s", os.path.basename(dest), target,
+                     1e3 * (time.perf_counter() - start),
+                     ": " + stages[-1] if stages else "")
     finally:
         for p in (src, tmp_so):
             try:

@@ -224,3 +224,17 @@ def test_library_of_another_abi_version_is_refused(tmp_path):
     with pytest.raises(pt.CompileError, match=r"module ABI version 0; this ptensor reads "
                        r"version %d" % _ffi.MODULE_ABI_VERSION):
         _ffi.Library(str(lib), "cpu")
+
+
+@needs_compiler
+def test_compiles_are_logged_with_stage_times(fresh_cache, caplog):
+    """At INFO the package logs each compile with the compiler's time per
+    stage (ptensor-compile -v)."""
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="ptensor"):
+        pt.subtract(np.ones(3, np.float32), np.float32(0.25))
+    (record,) = [r for r in caplog.records if r.name == "ptensor"]
+    assert record.levelno == logging.INFO
+    message = record.getMessage()
+    assert "(cpu) in " in message and "parse " in message and "codegen " in message, message

@@ -37,6 +37,9 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <chrono>
+#include <cstdlib>
+
 using namespace mlir;
 namespace compiler = ::ptensor::compiler;
 
@@ -58,6 +61,11 @@ static llvm::cl::opt<std::string> target("target",
                                          llvm::cl::desc("cpu or cuda"),
                                          llvm::cl::init("cpu"),
                                          llvm::cl::cat(compileCategory));
+static llvm::cl::opt<bool> verbose(
+    "v",
+    llvm::cl::desc("Report the time of each stage on stderr (also with "
+                   "PTENSOR_LOG=info)"),
+    llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string>
     chip("chip", llvm::cl::desc("GPU chip"),
          llvm::cl::init(std::string(mlir::ptensor::kDefaultChip)),
@@ -180,7 +188,47 @@ static int publish(llvm::StringRef tmp, llvm::StringRef output) {
   return 0;
 }
 
+namespace {
+/// Times the stages of one compile for -v / PTENSOR_LOG=info: one line on
+/// stderr at the end, e.g. "parse 1 ms, lower 95 ms, ... (total 180 ms)".
+class StageTimer {
+public:
+  StageTimer() {
+    const char *log = std::getenv("PTENSOR_LOG");
+    enabled = verbose || (log && (llvm::StringRef(log) == "info" ||
+                                  llvm::StringRef(log) == "debug"));
+    start = last = std::chrono::steady_clock::now();
+  }
+  ~StageTimer() {
+    if (!enabled || stages.empty())
+      return;
+    llvm::errs() << "ptensor-compile: " << inputFile << ": " << stages
+                 << " (total " << millis(start) << " ms)\n";
+  }
+  /// Ends the stage `name` that began at the previous call (or the start).
+  void done(llvm::StringRef name) {
+    if (!enabled)
+      return;
+    stages += (stages.empty() ? "" : ", ") + name.str() + " " +
+              std::to_string(millis(last)) + " ms";
+    last = std::chrono::steady_clock::now();
+  }
+
+private:
+  static long millis(std::chrono::steady_clock::time_point since) {
+    return static_cast<long>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - since)
+            .count());
+  }
+  bool enabled = false;
+  std::string stages;
+  std::chrono::steady_clock::time_point start, last;
+};
+} // namespace
+
 static int run() {
+  StageTimer timer;
   if (target != "cpu" && target != "cuda")
     return fail("unknown --target=" + target + "; expected cpu or cuda");
   DialectRegistry registry;
@@ -195,6 +243,7 @@ static int run() {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+  timer.done("parse");
   auto sigs = ::ptensor::jit::readSignatures(*module);
   if (!sigs)
     return fail(llvm::toString(sigs.takeError()));
@@ -223,6 +272,9 @@ static int run() {
   }
   if (llvm::Error e = compiler::lowerToLLVMDialect(*module, resolved, options))
     return fail("lowering " + inputFile + ": " + llvm::toString(std::move(e)));
+  timer.done(resolved == compiler::Target::CUDA
+                 ? "lower (with kernels to cubin)"
+                 : "lower");
   // Parallel loop nests call MLIR's async runtime: link it.
   usesAsyncRuntime = llvm::any_of(
       module->getOps<LLVM::LLVMFuncOp>(), [](LLVM::LLVMFuncOp f) {
@@ -240,6 +292,7 @@ static int run() {
   if (llvm::Error e = makeOptimizingTransformer(options.optLevel, 0,
                                                 tm->get())(llvmModule.get()))
     return fail(llvm::toString(std::move(e)));
+  timer.done("LLVM IR + optimize");
   auto *json = llvm::ConstantDataArray::getString(
       llvmContext, ::ptensor::jit::writeSignatureJson(*sigs, target));
   new llvm::GlobalVariable(*llvmModule, json->getType(), /*isConstant=*/true,
@@ -270,6 +323,7 @@ static int run() {
     llvm::sys::fs::remove(*tmpObject);
     return fail(llvm::toString(std::move(e)));
   }
+  timer.done("codegen");
   if (objectOnly)
     return publish(*tmpObject, output);
   auto tmpLib = temporary("so");
@@ -278,6 +332,7 @@ static int run() {
     return fail(llvm::toString(tmpLib.takeError()));
   }
   llvm::Error linked = linkShared(*tmpObject, *tmpLib, target == "cuda");
+  timer.done("link");
   llvm::sys::fs::remove(*tmpObject);
   if (linked) {
     llvm::sys::fs::remove(*tmpLib);
