@@ -28,6 +28,7 @@ static PTensorStatus statusOf(const sem::Error &error) {
     return PTENSOR_STATUS_BROADCAST_ERROR;
   case sem::ErrorKind::Device:
     return PTENSOR_STATUS_DEVICE_ERROR;
+  case sem::ErrorKind::Overlap:
   case sem::ErrorKind::Value:
     return PTENSOR_STATUS_INVALID_ARGUMENT;
   }

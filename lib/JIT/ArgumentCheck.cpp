@@ -2,6 +2,8 @@
 
 #include "ArgumentCheck.h"
 
+#include "ptensor/Semantics/Overlap.h"
+
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 
 using namespace ::ptensor;
@@ -18,31 +20,14 @@ static std::string formatSizes(llvm::ArrayRef<int64_t> sizes) {
   return s + "]";
 }
 
-/// The byte range [lo, hi) a buffer can touch; empty for size-0 tensors.
-static std::pair<uintptr_t, uintptr_t> byteRange(const StridedBuffer &b) {
-  int64_t lo = b.offset, hi = b.offset;
-  for (auto [size, stride] : llvm::zip(b.sizes, b.strides)) {
-    if (size == 0)
-      return {0, 0};
-    int64_t span = (size - 1) * stride;
-    (span < 0 ? lo : hi) += span;
-  }
-  auto es = static_cast<int64_t>(dtypeByteSize(b.dtype));
-  auto base = reinterpret_cast<uintptr_t>(b.data);
-  return {base + lo * es, base + (hi + 1) * es};
-}
-
-static bool sameView(const StridedBuffer &a, const StridedBuffer &b) {
-  return a.data == b.data && a.offset == b.offset && a.dtype == b.dtype &&
-         a.sizes == b.sizes && a.strides == b.strides;
-}
-
-/// True when two distinct indices of `b` can name the same element.
-static bool hasInternalOverlap(const StridedBuffer &b) {
-  for (auto [size, stride] : llvm::zip(b.sizes, b.strides))
-    if (size > 1 && stride == 0)
-      return true;
-  return false;
+/// The semantics library's view of a buffer (for the overlap rule).
+static semantics::MemoryView toMemoryView(const StridedBuffer &b) {
+  semantics::MemoryView view;
+  view.itemSize = static_cast<unsigned>(dtypeByteSize(b.dtype));
+  view.address = reinterpret_cast<uintptr_t>(b.data) + b.offset * view.itemSize;
+  view.sizes.assign(b.sizes.begin(), b.sizes.end());
+  view.strides.assign(b.strides.begin(), b.strides.end());
+  return view;
 }
 
 llvm::Error ptensor::jit::checkArguments(const FunctionSignature &sig,
@@ -75,25 +60,17 @@ llvm::Error ptensor::jit::checkArguments(const FunctionSignature &sig,
                     ", got " + formatSizes(b.sizes) + " (dimension " +
                     llvm::Twine(d) + " differs)");
   }
-  for (auto [i, type] : llvm::enumerate(sig.args)) {
-    if (!type.isWritten)
-      continue;
-    const StridedBuffer &out = *args[i].buffer;
-    if (hasInternalOverlap(out))
-      return fail("argument #" + llvm::Twine(i) +
-                  " is written but has zero strides (several indices share "
-                  "one element); pass a tensor with its own memory");
-    auto [lo, hi] = byteRange(out);
-    for (auto [j, other] : llvm::enumerate(args)) {
-      if (j == i || !other.buffer)
-        continue;
-      auto [olo, ohi] = byteRange(*other.buffer);
-      bool overlap = lo < ohi && olo < hi;
-      if (overlap && !sameView(out, *other.buffer))
-        return fail("written argument #" + llvm::Twine(i) +
-                    " partially overlaps argument #" + llvm::Twine(j) +
-                    "; in-place is allowed only on the very same view");
-    }
+  std::vector<semantics::MemoryView> views;
+  std::vector<size_t> written;
+  for (auto [i, arg, type] : llvm::enumerate(args, sig.args)) {
+    views.push_back(arg.buffer ? toMemoryView(*arg.buffer)
+                               : semantics::MemoryView{});
+    views.back().isScalar = !arg.buffer;
+    if (type.isWritten)
+      written.push_back(i);
   }
+  if (std::optional<semantics::Error> error =
+          semantics::checkWrittenOverlap(views, written))
+    return fail(error->message);
   return llvm::Error::success();
 }

@@ -21,9 +21,10 @@ import threading
 import numpy as np
 
 from . import _arrays as A
+from . import _core
 from . import _dtypes as D
 from . import _runtime as R
-from ._errors import BroadcastError, CompileError, DeviceError, DTypeError, OverlapError
+from ._errors import BroadcastError, CompileError, DeviceError, DTypeError
 
 #: The compiled-module ABI this reader understands (docs/ABI.md; the
 #: compiler's kModuleABIVersion, written into every signature as "abi").
@@ -66,34 +67,16 @@ def scalar_to_c(dt, value):
     return value
 
 
-def has_internal_overlap(t):
-    return any(n > 1 and s == 0 for n, s in zip(t.shape, t.strides))
-
-
-def same_view(a, b):
-    return (a.ptr == b.ptr and a.dtype == b.dtype and a.shape == b.shape
-            and a.strides == b.strides)
-
-
 def check_written(args, written, name="argument"):
-    """TensorIterator's check_mem_overlap (lib/JIT/ArgumentCheck.cpp): a
-    written tensor must not have zero strides nor partially overlap another
-    argument; the very same view (in-place `a = a + b`) is fine."""
-    for i in written:
-        out = args[i]
-        if has_internal_overlap(out):
-            raise OverlapError(
-                "%s #%d is written but has zero strides (several indices share one "
-                "element); pass a tensor with its own memory" % (name, i))
-        lo, hi = out.byte_range()
-        for j, other in enumerate(args):
-            if j == i or not isinstance(other, A.Tensor) or other.device != out.device:
-                continue
-            olo, ohi = other.byte_range()
-            if lo < ohi and olo < hi and not same_view(out, other):
-                raise OverlapError(
-                    "written %s #%d partially overlaps %s #%d; in-place is allowed only "
-                    "on the very same view" % (name, i, name, j))
+    """The semantics library's memory-overlap rule (Overlap.h, as the JIT
+    and the C API check it): a written tensor must not have zero strides
+    nor partially overlap another operand; the very same view is fine."""
+    written = list(written)
+    if not written:
+        return
+    views = [(t.ptr, D.itemsize(t.dtype), list(t.shape), list(t.strides), t.device or "")
+             if isinstance(t, A.Tensor) else None for t in args]
+    _core.check_written_overlap(views, written, name)
 
 
 class RawResult:

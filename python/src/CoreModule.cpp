@@ -11,6 +11,7 @@
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/OpKinds.h"
+#include "ptensor/Semantics/Overlap.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
@@ -102,6 +103,9 @@ void translate(const std::exception_ptr &p, void *) {
       break;
     case sem::ErrorKind::Device:
       cls = "DeviceError";
+      break;
+    case sem::ErrorKind::Overlap:
+      cls = "OverlapError";
       break;
     case sem::ErrorKind::Value:
       break;
@@ -292,4 +296,30 @@ NB_MODULE(_core, m) {
       "Checks GPU kernel options against the compiler's limits (the same "
       "KernelConfig::verify as the passes); raises ValueError naming the "
       "first option out of range.");
+  m.def(
+      "check_written_overlap",
+      [](const std::vector<std::optional<std::tuple<
+             uintptr_t, unsigned, std::vector<int64_t>, std::vector<int64_t>,
+             std::string>>> &operands,
+         const std::vector<size_t> &written, const std::string &noun) {
+        std::vector<sem::MemoryView> views;
+        for (const auto &operand : operands) {
+          sem::MemoryView view;
+          if (operand)
+            std::tie(view.address, view.itemSize, view.sizes, view.strides,
+                     view.device) = *operand;
+          view.isScalar = !operand;
+          views.push_back(std::move(view));
+        }
+        for (size_t i : written)
+          if (i >= views.size())
+            throw nb::index_error("written operand index out of range");
+        if (std::optional<sem::Error> error =
+                sem::checkWrittenOverlap(views, written, noun.c_str()))
+          throw RuleError{*error};
+      },
+      nb::arg("operands"), nb::arg("written"), nb::arg("noun") = "argument",
+      "TensorIterator's memory-overlap rule for the operands a call writes "
+      "(operands: (address of element 0, item size, shape, strides in "
+      "elements, device) or None for scalars). Raises OverlapError.");
 }

@@ -117,3 +117,24 @@ def test_kernel_config_has_the_compilers_limits():
             _core.check_kernel_config(**kwargs)
         assert str(info.value).startswith(
             f"kernel option '{option}' is '{value}'; expected {expected}")
+
+
+def test_overlap_rule_is_the_libraries():
+    """The memory-overlap rule of written operands (Overlap.h), which the
+    JIT and the C API apply too: zero strides, partial overlap, the same
+    view (allowed), other devices and scalars (never overlap)."""
+    from ptensor import OverlapError
+
+    base = 1 << 20
+    row = (base, 4, [4, 8], [8, 1], "")         # a 4x8 f32 block
+    shifted = (base + 4, 4, [4, 8], [8, 1], "")  # the same block, one element on
+    _core.check_written_overlap([row, row], [0])  # in place on the very same view
+    _core.check_written_overlap([row, None, (base + 128, 4, [8], [1], "")], [0])  # disjoint
+    _core.check_written_overlap([row, (base, 4, [4, 8], [8, 1], "cuda:0")], [0])
+    with pytest.raises(OverlapError, match=r"written operand #0 partially overlaps operand #1; "
+                       r"in-place is allowed only on the very same view"):
+        _core.check_written_overlap([row, shifted], [0], "operand")
+    with pytest.raises(OverlapError, match=r"argument #1 is written but has zero strides"):
+        _core.check_written_overlap([row, (base, 4, [4, 8], [0, 1], "")], [1])
+    # An empty view touches nothing.
+    _core.check_written_overlap([row, (base, 4, [0, 8], [8, 1], "")], [0])

@@ -23,6 +23,7 @@ enum class ErrorKind {
   Broadcast = 2, ///< shapes that do not broadcast
   Device = 3,    ///< operands on different devices or teams
   Value = 4,     ///< any other invalid argument (unknown names, bad options)
+  Overlap = 5,   ///< a written operand that overlaps itself or another
 };
 
 /// A broken rule and its message.
