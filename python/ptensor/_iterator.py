@@ -32,45 +32,6 @@ def _expanded_strides(t, shape):
     return [0 if sh[i] == 1 else st[i] for i in range(rank)]
 
 
-def _order(strides_list, shape):
-    """Outer-to-inner dimension order (TensorIterator's reorder_dimensions):
-    a dimension with a larger stride is outer. Operands whose strides for a
-    pair are zero or equal do not vote; conflicting votes keep row-major."""
-    rank = len(shape)
-
-    def cmp(d0, d1):
-        decision = 0
-        for st in strides_list:
-            s0, s1 = abs(st[d0]), abs(st[d1])
-            if s0 == 0 or s1 == 0 or s0 == s1:
-                continue
-            v = 1 if s0 < s1 else -1  # 1: d0 is inner, swap it after d1
-            if decision == 0:
-                decision = v
-            elif decision != v:
-                raise _Conflict
-        return decision
-
-    perm = list(range(rank))
-    try:
-        for i in range(1, rank):
-            d1 = i
-            for d0 in range(i - 1, -1, -1):
-                c = cmp(perm[d0], perm[d1])
-                if c > 0:
-                    perm[d0], perm[d1] = perm[d1], perm[d0]
-                    d1 = d0
-                elif c < 0:
-                    break
-    except _Conflict:
-        return list(range(rank))
-    return perm
-
-
-class _Conflict(Exception):
-    pass
-
-
 class Plan:
     """How one elementwise call maps onto a kernel of rank `self.rank`."""
 
@@ -93,8 +54,10 @@ class Plan:
             self.perm = list(range(rank))
             self.groups = [[d] for d in range(rank)]
         else:
-            self.perm = _order(out_strides + in_strides, shape) if rank > 1 else list(range(rank))
-            self.groups = self._coalesce(out_strides + in_strides)
+            # The semantics library's rule (Iteration.h).
+            strides = out_strides + in_strides
+            self.perm = _core.order_dimensions(list(shape), strides)
+            self.groups = _core.coalesce_dimensions(list(shape), strides, self.perm)
         self.task_shape = []
         for g in self.groups:
             n = 1
@@ -109,19 +72,6 @@ class Plan:
         self.rank = len(self.task_shape)
         self.in_strides = in_strides
         self.out_strides = [None if o is None else list(o.strides) for o in outputs]
-
-    def _coalesce(self, strides_list):
-        shape = self.shape
-        dims = [d for d in self.perm if shape[d] != 1]
-        groups = []
-        for d in dims:
-            if groups:
-                last = groups[-1][-1]
-                if all(st[last] == st[d] * shape[d] for st in strides_list):
-                    groups[-1].append(d)
-                    continue
-            groups.append([d])
-        return groups
 
     def _task_strides(self, strides):
         if self.groups is None:  # empty

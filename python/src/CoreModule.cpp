@@ -10,6 +10,7 @@
 
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Broadcast.h"
+#include "ptensor/Semantics/Iteration.h"
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/Semantics/Overlap.h"
 
@@ -86,6 +87,14 @@ const char *operandRuleName(sem::OperandRule rule) {
     return "any";
   }
   return "?";
+}
+
+/// Every operand has one stride per dimension of `shape`.
+void checkStrides(const std::vector<int64_t> &shape,
+                  const std::vector<std::vector<int64_t>> &strides) {
+  for (const std::vector<int64_t> &operand : strides)
+    if (operand.size() != shape.size())
+      throw nb::value_error("expected one stride per dimension of the shape");
 }
 
 /// Sets the Python exception of a broken rule's category.
@@ -322,4 +331,29 @@ NB_MODULE(_core, m) {
       "TensorIterator's memory-overlap rule for the operands a call writes "
       "(operands: (address of element 0, item size, shape, strides in "
       "elements, device) or None for scalars). Raises OverlapError.");
+  m.def(
+      "order_dimensions",
+      [](const std::vector<int64_t> &shape,
+         const std::vector<std::vector<int64_t>> &strides) {
+        checkStrides(shape, strides);
+        return sem::orderDimensions(shape, strides);
+      },
+      nb::arg("shape"), nb::arg("strides"),
+      "Outer-to-inner order of the dimensions of `shape` for operands with "
+      "these strides (in elements, 0 where broadcast): TensorIterator's "
+      "reorder_dimensions.");
+  m.def(
+      "coalesce_dimensions",
+      [](const std::vector<int64_t> &shape,
+         const std::vector<std::vector<int64_t>> &strides,
+         const std::vector<size_t> &order) {
+        checkStrides(shape, strides);
+        for (size_t d : order)
+          if (d >= shape.size())
+            throw nb::index_error("dimension out of range");
+        return sem::coalesceDimensions(shape, strides, order);
+      },
+      nb::arg("shape"), nb::arg("strides"), nb::arg("order"),
+      "The dimensions of `order` (size-1 ones left out) grouped into runs "
+      "that every operand walks contiguously: one kernel dimension each.");
 }

@@ -138,3 +138,20 @@ def test_overlap_rule_is_the_libraries():
         _core.check_written_overlap([row, (base, 4, [4, 8], [0, 1], "")], [1])
     # An empty view touches nothing.
     _core.check_written_overlap([row, (base, 4, [0, 8], [8, 1], "")], [0])
+
+
+def test_iteration_order_and_coalescing_are_the_libraries():
+    """TensorIterator's dimension order and coalescing (Iteration.h)."""
+    # Row-major 2x3x4: one contiguous run of every dimension.
+    assert _core.order_dimensions([2, 3, 4], [[12, 4, 1]]) == [0, 1, 2]
+    assert _core.coalesce_dimensions([2, 3, 4], [[12, 4, 1]], [0, 1, 2]) == [[0, 1, 2]]
+    # A transposed (column-major) operand and output agree: the order flips.
+    assert _core.order_dimensions([3, 4], [[1, 3], [1, 3]]) == [1, 0]
+    # Operands that disagree keep row-major order.
+    assert _core.order_dimensions([3, 4], [[4, 1], [1, 3]]) == [0, 1]
+    # A broadcast operand (stride 0) does not vote, and blocks merging where
+    # it is not contiguous; size-1 dimensions are dropped.
+    assert _core.coalesce_dimensions([5, 1, 6], [[6, 6, 1], [0, 0, 1]], [0, 1, 2]) == [[0], [2]]
+    assert _core.coalesce_dimensions([5, 1, 6], [[6, 6, 1], [6, 6, 1]], [0, 1, 2]) == [[0, 2]]
+    with pytest.raises(ValueError, match="one stride per dimension"):
+        _core.order_dimensions([2, 3], [[1]])
