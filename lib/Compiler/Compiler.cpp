@@ -65,12 +65,7 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
   gpu.maxRecomputeOps = options.maxRecomputeOps;
   gpu.chip = options.chip;
   gpu.features = options.features;
-  gpu.blockSize = options.kernels.blockSize;
-  gpu.maxBlocks = options.kernels.maxBlocks;
-  gpu.unroll = options.kernels.unroll;
-  gpu.transposeTile = options.kernels.transposeTile;
-  gpu.transposeGroup = options.kernels.transposeGroup;
-  gpu.transposeMaxBlocks = options.kernels.transposeMaxBlocks;
+  gpu.setKernelConfig(options.kernels);
   if (failed(gpu.parseFromString(options.pipelineOptions)))
     return llvm::createStringError("invalid ptensor-to-nvvm-pipeline options "
                                    "'" +
@@ -99,6 +94,8 @@ llvm::Error lowerToLLVMDialect(ModuleOp module,
         " failed");
   return llvm::Error::success();
 }
+
+const char *getAsyncRuntimeLibrary() { return PTENSOR_ASYNC_RUNTIME_LIBRARY; }
 
 void initializeHostTarget() {
   static std::once_flag once;

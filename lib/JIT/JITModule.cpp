@@ -178,7 +178,7 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   SmallVector<StringRef> sharedLibs;
   std::string runtimeLibrary;
   if (options.parallel)
-    sharedLibs.push_back(PTENSOR_ASYNC_RUNTIME_LIBRARY);
+    sharedLibs.push_back(compiler::getAsyncRuntimeLibrary());
   if (gpu) {
     runtimeLibrary = findRuntimeLibrary();
     sharedLibs.push_back(runtimeLibrary);

@@ -140,7 +140,7 @@ static llvm::Error linkShared(llvm::StringRef object, llvm::StringRef path,
                  "-Wl,-rpath,$ORIGIN"});
   }
   if (usesAsyncRuntime) {
-    llvm::StringRef async = PTENSOR_ASYNC_RUNTIME_LIBRARY;
+    llvm::StringRef async = compiler::getAsyncRuntimeLibrary();
     if (!llvm::sys::fs::exists(async))
       return llvm::createStringError(
           "parallel=true code needs MLIR's async runtime, and %s is missing",

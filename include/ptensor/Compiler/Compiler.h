@@ -83,6 +83,11 @@ void initializeHostTarget();
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(unsigned optLevel);
 
+/// MLIR's async runtime (libmlir_async_runtime.so of the LLVM installation
+/// ptensor was built with), which parallel CPU code calls: the JIT loads it,
+/// ptensor-compile links it.
+const char *getAsyncRuntimeLibrary();
+
 /// Identifies this compiler: ptensor's version and commit, and LLVM's
 /// version. Part of every on-disk cache key.
 const std::string &getCompilerBuildId();

@@ -119,6 +119,15 @@ struct PTensorToNVVMPipelineOptions
     return KernelConfig{blockSize,     maxBlocks,      unroll,
                         transposeTile, transposeGroup, transposeMaxBlocks};
   }
+  /// Sets the kernel options from `config`.
+  void setKernelConfig(const KernelConfig &config) {
+    blockSize = config.blockSize;
+    maxBlocks = config.maxBlocks;
+    unroll = config.unroll;
+    transposeTile = config.transposeTile;
+    transposeGroup = config.transposeGroup;
+    transposeMaxBlocks = config.transposeMaxBlocks;
+  }
 };
 
 /// Checks `options` before anything is built: the kernel format, the chip
