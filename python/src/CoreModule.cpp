@@ -10,6 +10,7 @@
 
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Broadcast.h"
+#include "ptensor/Semantics/Casting.h"
 #include "ptensor/Semantics/Iteration.h"
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/Semantics/Overlap.h"
@@ -356,4 +357,12 @@ NB_MODULE(_core, m) {
       nb::arg("shape"), nb::arg("strides"), nb::arg("order"),
       "The dimensions of `order` (size-1 ones left out) grouped into runs "
       "that every operand walks contiguously: one kernel dimension each.");
+  m.def(
+      "can_cast_by_promotion",
+      [](const std::string &from, const std::string &to) {
+        return sem::canCastByPromotion(parseDType(from), parseDType(to));
+      },
+      nb::arg("from_dtype"), nb::arg("to_dtype"),
+      "The array API's can_cast: `from_dtype` and `to_dtype` are of one "
+      "category (bool, integers, floats) and promote to `to_dtype`.");
 }
