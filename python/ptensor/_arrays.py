@@ -249,12 +249,45 @@ def as_tensor(x):
         return _from_torch(x)
     if mod == "cupy" and hasattr(x, "data") and hasattr(x, "device"):
         return _from_cupy(x)
+    if _is_array_api_array(x):  # ptensor.Array: see ARRAY_PREFIX
+        t = as_tensor(x._array)
+        t.framework = ARRAY_PREFIX + t.framework
+        return t
     if hasattr(x, "__dlpack__"):
         return _from_dlpack(x)
     if isinstance(x, (list, tuple)):
         return _from_numpy(np.asarray(x))
     raise TypeError("expected an array (numpy, torch, CuPy, DLPack) or a scalar, got %s"
                     % type(x).__name__)
+
+
+# ptensor.Array (the array API's array type, _array.py), the rule the C++
+# call path must keep: an Array operand is read through its backing array
+# (numpy on the host, torch or CuPy on CUDA) and its Tensor's framework is
+# "ptensor:<backing framework>"; when any tensor operand is an Array, the
+# results are Arrays over new arrays of the first Array operand's backing
+# framework (_exec.result_framework, wrap_result).
+ARRAY_PREFIX = "ptensor:"
+
+
+def _is_array_api_array(x):
+    from ._array import Array
+
+    return isinstance(x, Array)
+
+
+def backing_framework(framework):
+    """The framework arrays are made with: "ptensor:numpy" -> "numpy"."""
+    return framework[len(ARRAY_PREFIX):] if framework.startswith(ARRAY_PREFIX) else framework
+
+
+def wrap_result(a, framework):
+    """`a` as a ptensor.Array when `framework` is "ptensor:...", else `a`."""
+    if not framework.startswith(ARRAY_PREFIX):
+        return a
+    from ._array import Array
+
+    return Array._new(a)
 
 
 _sync_launches = None
@@ -291,10 +324,11 @@ def synchronize_inputs(tensors):
     same stream (torch's and CuPy's default) need no wait."""
     done = set()
     for t in tensors:
-        if not t.device or (t.framework, t.device) in done:
+        framework = backing_framework(t.framework)
+        if not t.device or (framework, t.device) in done:
             continue
-        done.add((t.framework, t.device))
-        if t.framework == "torch":
+        done.add((framework, t.device))
+        if framework == "torch":
             handle, stream = _torch_current_stream(t.device)
             if handle == 0 and not _separate_streams():
                 continue
@@ -303,7 +337,7 @@ def synchronize_inputs(tensors):
 
                 stream = torch.cuda.current_stream(torch.device(t.device))
             stream.synchronize()
-        elif t.framework == "cupy":
+        elif framework == "cupy":
             import cupy
 
             stream = cupy.cuda.get_current_stream()
@@ -415,7 +449,9 @@ def default_gpu_framework():
 
 def make_result(allocated, aligned, offset, sizes, strides, dt, device, framework, owns):
     """The result array: numpy (host, numpy/dlpack inputs), torch (torch
-    inputs, host or GPU) or CuPy (CuPy inputs)."""
+    inputs, host or GPU) or CuPy (CuPy inputs); for "ptensor:<backing>"
+    the backing's array (wrap_result makes the Array)."""
+    framework = backing_framework(framework)
     if device:
         return device_result(allocated, aligned, offset, sizes, strides, dt, device,
                              framework, owns)
@@ -427,6 +463,9 @@ def make_result(allocated, aligned, offset, sizes, strides, dt, device, framewor
 
 def empty_like_framework(framework, shape, dt, device):
     """A new uninitialized array (used for outputs allocated in Python)."""
+    if framework.startswith(ARRAY_PREFIX):
+        return wrap_result(empty_like_framework(backing_framework(framework), shape, dt,
+                                                device), framework)
     if framework == "torch":
         import torch
 

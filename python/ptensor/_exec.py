@@ -57,6 +57,10 @@ def promotion_operands(ops):
 
 
 def result_framework(tensors):
+    # Any ptensor.Array operand makes the results Arrays (_arrays.ARRAY_PREFIX).
+    for t in tensors:
+        if t.framework.startswith(A.ARRAY_PREFIX):
+            return t.framework
     fw = tensors[0].framework if tensors else "numpy"
     return "numpy" if fw == "dlpack" and not tensors[0].device else fw
 
@@ -121,7 +125,7 @@ def execute(key, ops, result_dtypes, outs, build, coalesce=True):
         for raw, rd in zip(raws, result_dtypes):
             r = A.make_result(raw.allocated, raw.aligned, raw.offset, raw.sizes, raw.strides,
                               rd, device, framework, raw.owns)
-            results.append(plan.restore(r))
+            results.append(A.wrap_result(plan.restore(r), framework))
     return results[0] if len(results) == 1 else tuple(results)
 
 

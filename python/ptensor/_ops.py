@@ -116,13 +116,21 @@ def where(condition, x1, x2, /, *, out=None):
     return execute(("where",), ops, [rd], [out], build(rd))
 
 
-def astype(x, dtype, /, *, out=None):
+def astype(x, dtype, /, *, copy=True, device=None, out=None):
     """Conversion to `dtype` (ptensor.cast: C/NumPy semantics, float to
-    integer truncates, to bool is != 0)."""
+    integer truncates, to bool is != 0). The array API's keywords:
+    `copy=False` returns `x` itself when it has that dtype already;
+    `device` ("cpu", "cuda:N") moves the result as ptensor.Array.to_device."""
+    if device is not None:
+        from ._creation import asarray
+
+        x = asarray(x, device=device)
     a = operand(x)
     if not hasattr(a, "shape"):
         raise TypeError("astype expects an array")
     rd = D.canonical(dtype)
+    if not copy and out is None and rd == a.dtype:
+        return x
     build = _builder("cast", lambda types, rt: "ptensor.cast %%a0 : %s -> %s" % (types[0], rt))
     return execute(("cast",), [a], [rd], [out], build(rd))
 
