@@ -3,9 +3,11 @@ machine), for the `small_add_4096` case:
 
 * per call through the runtime alone: bench/host_overhead.c, built by
   `gpu-check.sh prepare` into DIR/host_overhead, run as a subprocess;
-* per call through Python ctypes (run.py's Kernel) and through the ptensor
-  frontend (`ptensor.add` on torch tensors, kernel from the warm on-disk
-  cache DIR/first_call_cache), next to torch eager's `a + b`;
+* per call through a loaded library's function (`ptensor.Library`, the
+  packed entry point called from C++) and through the ptensor frontend
+  (`ptensor.add` on torch tensors: meta step, kernel table and call in C++,
+  the kernel from the warm on-disk cache DIR/first_call_cache), next to
+  torch eager's `a + b`;
 * first-call latency: the cold compile time measured by `first_call.py
   prepare` (where the compiler is) and, in a fresh process here,
   `first_call.py run` with the warm on-disk cache.
@@ -53,14 +55,14 @@ def _run_json(cmd, env=None, timeout=300):
     return None, "no JSON in the output: " + p.stdout[-400:]
 
 
-def measure(bench_dir, runtime, kernel, a, b, failures):
+def measure(bench_dir, kernel, a, b, failures):
     """Every number of the small add; problems are appended to `failures`."""
     import torch
 
     out = {}
     sync = torch.cuda.synchronize
     out["torch_us"] = _host_per_call_us(lambda: a + b, sync)
-    out["ctypes_us"] = _host_per_call_us(lambda: kernel.free(kernel(a, b)), sync)
+    out["library_us"] = _host_per_call_us(lambda: kernel(a, b), sync)
 
     binary = os.path.join(bench_dir, "host_overhead")
     if os.path.exists(binary):
@@ -116,8 +118,8 @@ def report_lines(m):
              "| path | µs per call |", "|---|---|",
              "| ptensor through the runtime (C, bench/host_overhead.c) | %s |"
              % f(c.get("per_call_us")),
-             "| ptensor through Python ctypes (descriptors per call) | %s |"
-             % f(m.get("ctypes_us")),
+             "| ptensor.Library function (C++ call of the packed entry point) | %s |"
+             % f(m.get("library_us")),
              "| ptensor.add (Python frontend, torch tensors in and out) | %s |"
              % f(m.get("frontend_us")),
              "| torch eager `a + b` | %s |" % f(m.get("torch_us"))]

@@ -9,9 +9,8 @@ and writes RESULTS.md.
 """
 
 import argparse
-import ctypes
 import datetime
-import json
+import glob
 import os
 import statistics
 import sys
@@ -21,9 +20,11 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+# The source tree's package when the GPU check built its binding there.
+if glob.glob(os.path.join(HERE, "..", "python", "ptensor", "_core*.so")):
+    sys.path.insert(0, os.path.join(HERE, "..", "python"))
 from cases import CASES, SWEEP_CASES, SWEEP_CONFIGS  # noqa: E402
-from aot_run import descriptor_type  # noqa: E402
+import ptensor as pt  # noqa: E402
 import host_latency  # noqa: E402
 
 REPS, WARMUP = 30, 5
@@ -33,48 +34,12 @@ REPS, WARMUP = 30, 5
 BATCH = 10
 
 
-class Kernel:
-    """One compiled function, called with torch CUDA tensors (no copies)."""
-
-    def __init__(self, lib, name, runtime):
-        self.fn = getattr(lib, "_mlir_ciface_" + name)
-        self.fn.restype = None
-        self.runtime = runtime
-        sig = json.loads(ctypes.string_at(ctypes.addressof(
-            ctypes.c_char.in_dll(lib, "ptensor_module_signature"))))
-        self.sig = {f["name"]: f for f in sig["functions"]}[name]
-        self.res_type = descriptor_type(len(self.sig["results"][0]["shape"]))
-
-    def __call__(self, *tensors):
-        descs = []
-        for t in tensors:
-            d = descriptor_type(t.dim())()
-            d.allocated = d.aligned = t.data_ptr()
-            d.offset = 0
-            d.sizes[:] = list(t.shape)
-            d.strides[:] = list(t.stride())
-            descs.append(d)
-        res = self.res_type()
-        self.fn(ctypes.byref(res), *[ctypes.byref(d) for d in descs])
-        return res
-
-    def free(self, res):
-        self.runtime.mgpuMemFree(ctypes.c_void_p(res.allocated), None)
-
-
-def as_torch(res, dtype):
-    """Copies a result descriptor's elements into a torch tensor."""
-    n = 1
-    for s in res.sizes:
-        n *= s
-    storage = torch.empty(n, dtype=dtype, device="cuda")
-    nbytes = n * storage.element_size()
-    # The result is contiguous row-major (freshly allocated); the copy is
-    # stream-ordered after the kernel on the legacy default stream.
-    torch.cuda.synchronize()
-    ptr = ctypes.c_void_p(res.aligned + res.offset * storage.element_size())
-    RUNTIME.mgpuMemcpy(ctypes.c_void_p(storage.data_ptr()), ptr, ctypes.c_uint64(nbytes), None)
-    return storage.view(list(res.sizes))
+def load_kernel(path, name):
+    """Function `name` of the compiled library at `path`, called like a
+    ptensor function: torch CUDA tensors in, a torch tensor out (its memory
+    freed when it is collected). The package's own call path (C++,
+    docs/ABI.md's packed entry point), the one users get from Python."""
+    return pt.Library(path, "cuda")[name]
 
 
 def time_events(fn, reps=REPS, warmup=WARMUP, batch=BATCH):
@@ -108,9 +73,8 @@ def host_per_call_us(fn, calls=2000):
 
 def mismatch(kernel, inputs, ref):
     """Why `kernel`'s result differs from `ref`, or None."""
-    res = kernel(*inputs)
-    got = as_torch(res, ref.dtype)
-    kernel.free(res)
+    got = kernel(*inputs)
+    torch.cuda.synchronize()
     if ref.dtype.is_floating_point:
         err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
         tol = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) else 1e-5
@@ -124,13 +88,12 @@ def time_sweep(directory, name, inputs, ref, failures):
     """Checks and times every configuration variant of case `name`."""
     times = {}
     for tag in SWEEP_CONFIGS:
-        kernel = Kernel(ctypes.CDLL(os.path.join(directory, f"{name}@{tag}.so")),
-                        name, RUNTIME)
+        kernel = load_kernel(os.path.join(directory, f"{name}@{tag}.so"), name)
         problem = mismatch(kernel, inputs, ref)
         if problem:
             failures.append(f"{name}@{tag}: {problem}")
             continue
-        times[tag] = time_events(lambda: kernel.free(kernel(*inputs)))
+        times[tag] = time_events(lambda: kernel(*inputs))
     return times
 
 
@@ -147,16 +110,11 @@ def make_inputs(specs, gen):
 
 
 def main():
-    global RUNTIME
     p = argparse.ArgumentParser()
     p.add_argument("dir")
     p.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     args = p.parse_args()
-    RUNTIME = ctypes.CDLL(os.path.join(args.dir, "libptensor_runtime.so"), mode=ctypes.RTLD_GLOBAL)
-    RUNTIME.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-    RUNTIME.mgpuMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
-                                   ctypes.c_uint64, ctypes.c_void_p]
     try:
         import cupy
     except ImportError:
@@ -171,8 +129,7 @@ def main():
     print(f"device: {props.name}; device-to-device copy of 256 MiB: "
           f"{copy_ms * 1e3:.0f} us = {copy_gbs:.0f} GB/s")
     for name, (_ir, specs, expr, nbytes) in CASES.items():
-        lib = ctypes.CDLL(os.path.join(args.dir, name + ".so"))
-        kernel = Kernel(lib, name, RUNTIME)
+        kernel = load_kernel(os.path.join(args.dir, name + ".so"), name)
         inputs = make_inputs(specs, gen)
         a = inputs[0]
         b = inputs[1] if len(inputs) > 1 else None
@@ -183,11 +140,11 @@ def main():
             failures.append(f"{name}: {problem}")
 
         def run_ptensor():
-            kernel.free(kernel(*inputs))
+            kernel(*inputs)
 
         row = {"case": name, "bytes": nbytes}
         if name == "small_add_4096":
-            row["small"] = host_latency.measure(args.dir, RUNTIME, kernel, a, b, failures)
+            row["small"] = host_latency.measure(args.dir, kernel, a, b, failures)
             row["pt_us"] = row["small"].get("c", {}).get("per_call_us", float("nan"))
             row["torch_us"] = row["small"]["torch_us"]
             rows.append(row)

@@ -58,6 +58,7 @@ build_core() {
   suffix="$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
   g++ -O2 -std=c++17 -shared -fPIC -fvisibility=hidden -Iinclude -I"$nb/include" \
     -I"$nb/ext/robin_map/include" -I"$inc" python/src/CoreModule.cpp \
+    python/src/Execute.cpp python/src/Interop.cpp python/src/Kernel.cpp \
     lib/Semantics/*.cpp "$nb/src/nb_combined.cpp" -o "python/ptensor/_core$suffix"
 }
 
@@ -75,15 +76,15 @@ run() {
   echo "== CPU suite's numeric cases on cuda:0"
   local cases="${TMPDIR:-/tmp}/ptensor-gpu-cases"
   rm -rf "$cases" && mkdir -p "$cases" && tar -C "$cases" -xJf "$carry/cases.tar.xz"
-  python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
-    --executor "python3 $root/scripts/aot_run.py" > "$out/cases.log" 2>&1 ||
+  PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
+    --executor "python3 -m ptensor.run" > "$out/cases.log" 2>&1 ||
     status=1
   tail -15 "$out/cases.log"
   echo "== Python GPU tests (torch, CuPy)"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python \
     python3 -m pytest -q python/tests/test_gpu.py 2>&1 | tail -5 || status=1
   echo "== benchmark"
-  PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" ||
+  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" ||
     status=1
   return $status
 }

@@ -54,10 +54,10 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
     mlir::ptensor::PTensorToCPUPipelineOptions cpu;
     cpu.maxRecomputeOps = options.maxRecomputeOps;
     cpu.parallel = options.parallel;
-    if (failed(cpu.parseFromString(options.pipelineOptions)))
+    if (failed(cpu.parseFromString(options.cpuPipelineOptions)))
       return llvm::createStringError("invalid ptensor-to-cpu-pipeline "
                                      "options '" +
-                                     options.pipelineOptions + "'");
+                                     options.cpuPipelineOptions + "'");
     mlir::ptensor::buildPTensorToCPUPipeline(pm, cpu);
     return llvm::Error::success();
   }
@@ -66,10 +66,10 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
   gpu.chip = options.chip;
   gpu.features = options.features;
   gpu.setKernelConfig(options.kernels);
-  if (failed(gpu.parseFromString(options.pipelineOptions)))
+  if (failed(gpu.parseFromString(options.gpuPipelineOptions)))
     return llvm::createStringError("invalid ptensor-to-nvvm-pipeline options "
                                    "'" +
-                                   options.pipelineOptions + "'");
+                                   options.gpuPipelineOptions + "'");
   std::string problems;
   if (failed(mlir::ptensor::buildPTensorToNVVMPipeline(
           pm, gpu, [&](const llvm::Twine &message) {

@@ -1,6 +1,6 @@
 //===- Signature.cpp - function signatures before lowering ----------------===//
 
-#include "ptensor/JIT/Signature.h"
+#include "ptensor/Compiler/Signature.h"
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 

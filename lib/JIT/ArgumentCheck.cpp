@@ -2,23 +2,11 @@
 
 #include "ArgumentCheck.h"
 
+#include "ptensor/Semantics/Arguments.h"
 #include "ptensor/Semantics/Overlap.h"
-
-#include "mlir/IR/BuiltinTypeInterfaces.h"
 
 using namespace ::ptensor;
 using namespace ::ptensor::jit;
-
-static std::string formatSizes(llvm::ArrayRef<int64_t> sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (i)
-      s += ", ";
-    s += mlir::ShapedType::isDynamic(sizes[i]) ? std::string("?")
-                                              : std::to_string(sizes[i]);
-  }
-  return s + "]";
-}
 
 /// The semantics library's view of a buffer (for the overlap rule).
 static semantics::MemoryView toMemoryView(const StridedBuffer &b) {
@@ -47,18 +35,16 @@ llvm::Error ptensor::jit::checkArguments(const FunctionSignature &sig,
     if (!arg.buffer)
       continue;
     const StridedBuffer &b = *arg.buffer;
-    if (b.dtype != type.dtype)
-      return fail(which + ": expected dtype " + dtypeName(type.dtype) +
-                  ", got " + dtypeName(b.dtype));
-    if (static_cast<int64_t>(b.sizes.size()) != type.rank())
-      return fail(which + ": expected rank " + llvm::Twine(type.rank()) +
-                  ", got rank " + llvm::Twine(b.sizes.size()) + " with shape " +
-                  formatSizes(b.sizes));
-    for (auto [d, expected] : llvm::enumerate(type.shape))
-      if (!mlir::ShapedType::isDynamic(expected) && b.sizes[d] != expected)
-        return fail(which + ": expected shape " + formatSizes(type.shape) +
-                    ", got " + formatSizes(b.sizes) + " (dimension " +
-                    llvm::Twine(d) + " differs)");
+    semantics::TensorParameter parameter{
+        type.dtype, {type.shape.begin(), type.shape.end()}, type.device};
+    // A StridedBuffer does not say where its memory is: the caller places
+    // it (ptensor-runner copies inputs of "cuda" parameters to the GPU), so
+    // only dtype and shape are checked here.
+    semantics::TensorArgument argument{
+        b.dtype, {b.sizes.begin(), b.sizes.end()}, type.device};
+    if (std::optional<semantics::Error> error =
+            semantics::checkTensorArgument(parameter, argument))
+      return fail(which + ": " + error->message);
   }
   std::vector<semantics::MemoryView> views;
   std::vector<size_t> written;

@@ -12,6 +12,7 @@ so a cache filled here runs on a machine without the compiler.
 from ._errors import (BroadcastError, CompileError, DeviceError, DTypeError, OverlapError,
                       PTensorError, RuntimeUnavailableError, TraceError)
 from ._arrays import StridedBuffer, Tensor
+from . import _interop  # noqa: F401  (the C++ call path's Python side)
 from ._exec import compile_only
 from ._compiler import CACHE_VERSION, cache_dir, compile_ir, compiler_version, find_compiler
 from ._ffi import Function, Library

@@ -1,4 +1,4 @@
-"""Compiling generated IR with ptensor-compile, and the on-disk kernel cache.
+"""Compiling generated IR in process, and the on-disk kernel cache.
 
 `compile_ir(ir, target, chip)` returns a loaded `Library` (see _ffi.py) for
 the IR text. Compiled libraries are cached
@@ -28,13 +28,18 @@ import hashlib
 import logging
 import os
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
 
 from . import _core
+from . import _runtime as R
 from ._errors import CompileError, DeviceError
+
+try:  # the compiler (links LLVM/MLIR); absent where only kernels run
+    from . import _compile
+except ImportError:  # pragma: no cover - a runtime-only installation
+    _compile = None
 
 #: Bump when the generated IR's meaning or the library ABI changes in a way
 #: the IR text does not show (e.g. a new calling convention).
@@ -58,33 +63,13 @@ _lock = threading.RLock()
 _loaded = {}  # key -> Library
 
 
-def _executable(path):
-    return bool(path) and os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-#: The build/ of the source tree this package lives in (python/ptensor).
-_SOURCE_BUILD_DIR = os.path.normpath(os.path.join(_PKG_DIR, "..", "..", "build"))
-
-
 def find_compiler():
-    """Path of ptensor-compile, or None: $PTENSOR_COMPILE, then
-    $PTENSOR_BUILD_DIR/bin, then the one installed in the package (pip),
-    then PATH, then the source tree's build/bin."""
-    env = os.environ.get("PTENSOR_COMPILE")
-    if env:
-        # An explicit setting wins; a wrong one is not silently replaced.
-        return env if _executable(env) else None
-    build = os.environ.get("PTENSOR_BUILD_DIR")
-    if build and _executable(os.path.join(build, "bin", "ptensor-compile")):
-        return os.path.join(build, "bin", "ptensor-compile")
-    packaged = os.path.join(_PKG_DIR, "bin", "ptensor-compile")
-    if _executable(packaged):
-        return packaged
-    found = shutil.which("ptensor-compile")
-    if found:
-        return found
-    p = os.path.join(_SOURCE_BUILD_DIR, "bin", "ptensor-compile")
-    return p if _executable(p) else None
+    """The in-process compiler (ptensor._compile), or None where the package
+    was installed without it or PTENSOR_NO_COMPILER=1: then only kernels
+    already in the cache run (a runtime-only installation)."""
+    if os.environ.get("PTENSOR_NO_COMPILER") == "1":
+        return None
+    return _compile
 
 
 _private_cache = None
@@ -109,25 +94,12 @@ def cache_dir():
     return d
 
 
-_build_ids = {}
-
-
-def compiler_build_id(compiler):
-    """The build identity `compiler --version` reports ("build id: ..."),
-    which a cached library records beside it (KEY.id): an entry made by
-    another build of the compiler is rebuilt. None if it cannot be read."""
-    if compiler not in _build_ids:
-        ident = None
-        try:
-            out = subprocess.run([compiler, "--version"], capture_output=True, text=True,
-                                 timeout=60).stdout
-            for line in out.splitlines():
-                if line.strip().startswith("build id:"):
-                    ident = line.split(":", 1)[1].strip()
-        except (OSError, subprocess.TimeoutExpired):
-            ident = None
-        _build_ids[compiler] = ident
-    return _build_ids[compiler]
+def compiler_build_id(compiler=None):
+    """The compiler's build identity (ptensor's version and commit, LLVM's
+    version), which a cached library records beside it (KEY.id): an entry
+    made by another build is rebuilt. None without a compiler."""
+    compiler = compiler or find_compiler()
+    return compiler.build_id() if compiler is not None else None
 
 
 def _is_current(path, compiler):
@@ -164,46 +136,16 @@ def cache_key(ir, target, chip=None):
 
 
 def _run_compiler(compiler, ir, target, chip, dest):
-    """Compiles `ir` to the shared library `dest` (atomically)."""
-    d = os.path.dirname(dest)
-    fd, src = tempfile.mkstemp(prefix=".ptensor-", suffix=".mlir", dir=d)
-    tmp_so = src[:-5] + ".so"
+    """Compiles `ir` to the shared library `dest` (atomically) in process."""
+    start = time.perf_counter()
+    name = os.path.join(os.path.dirname(dest), os.path.basename(dest)[:-3] + ".mlir")
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(ir)
-        cmd = [compiler, src, "-o", tmp_so, "--target=" + target]
-        if target == "cuda":
-            cmd.append("--chip=" + chip)
-        verbose = log.isEnabledFor(logging.INFO)
-        if verbose:
-            cmd.append("-v")
-        start = time.perf_counter()
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-        except OSError as e:
-            raise CompileError("could not run %s: %s" % (compiler, e), "", ir, cmd) from None
-        except subprocess.TimeoutExpired:
-            raise CompileError("ptensor-compile timed out after 900 s", "", ir, cmd) from None
-        if proc.returncode != 0 or not os.path.exists(tmp_so):
-            stderr = (proc.stderr or "").strip()
-            # Name the diagnostics by the cached IR path, not the temporary one.
-            stderr = stderr.replace(src, os.path.join(d, os.path.basename(dest)[:-3] + ".mlir"))
-            raise CompileError(
-                "ptensor-compile failed (exit status %d):\n%s" % (proc.returncode, stderr),
-                stderr, ir, cmd)
-        os.replace(tmp_so, dest)
-        if verbose:
-            stages = [line.split(": ", 2)[-1] for line in (proc.stderr or "").splitlines()
-                      if line.startswith("ptensor-compile: ")]
-            log.info("compiled %s (%s) in %.0f ms%s", os.path.basename(dest), target,
-                     1e3 * (time.perf_counter() - start),
-                     ": " + stages[-1] if stages else "")
-    finally:
-        for p in (src, tmp_so):
-            try:
-                os.unlink(p)
-            except FileNotFoundError:
-                pass
+        stages = compiler.compile_library(ir, target, chip if target == "cuda" else "",
+                                          dest, R.library_dir(), name)
+    except compiler.CompileFailed as e:
+        raise CompileError("compiling %s failed:\n%s" % (name, e), str(e), ir) from None
+    log.info("compiled %s (%s) in %.0f ms: %s", os.path.basename(dest), target,
+             1e3 * (time.perf_counter() - start), stages)
 
 
 def _compile_into_cache(compiler, ir, target, chip, path):
@@ -248,11 +190,10 @@ def compile_ir(ir, target="cpu", load=True):
         if not _is_current(path, compiler):
             if compiler is None:
                 raise CompileError(
-                    "ptensor-compile not found; set PTENSOR_COMPILE to its path, set "
-                    "PTENSOR_BUILD_DIR to a build directory containing bin/ptensor-compile, "
-                    "or put it on PATH. No cached kernel %s.so (target %s) is in the cache "
-                    "directory %s (PTENSOR_CACHE_DIR); compile it on a machine with the "
-                    "compiler and copy the cache." % (key, target, cache_dir()), "", ir)
+                    "this ptensor has no compiler (ptensor._compile), and no cached kernel "
+                    "%s.so (target %s) is in the cache directory %s (PTENSOR_CACHE_DIR); "
+                    "compile it on a machine with the compiler and copy the cache."
+                    % (key, target, cache_dir()), "", ir)
             _compile_into_cache(compiler, ir, target, chip, path)
         if not load or (target == "cuda" and _runtime_optional()):
             # Loading CUDA kernels runs their module constructors, which
@@ -279,19 +220,12 @@ def compile_ir(ir, target="cpu", load=True):
 
 
 def compiler_version():
-    """`ptensor-compile --version`, or None without a compiler."""
-    c = find_compiler()
-    if c is None:
-        return None
-    try:
-        return subprocess.run([c, "--version"], capture_output=True, text=True,
-                              timeout=60).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    """The compiler's identity (as `ptensor-compile --version` prints it
+    after "build id:"), or None without a compiler."""
+    return compiler_build_id()
 
 
 def _runtime_optional():
     """Compile-only mode fills a cache of CUDA kernels on a machine that
     may have no GPU."""
-    from . import _exec
-    return getattr(_exec._mode, "compile_only", False)
+    return _core.is_compile_only()

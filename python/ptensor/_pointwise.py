@@ -25,12 +25,26 @@ import itertools
 
 from . import _dtypes as D
 from . import _trace as T
-from ._arrays import StridedBuffer, is_scalar
+from ._arrays import StridedBuffer, as_tensor, is_scalar, scalar_arg
 from ._errors import BroadcastError, TraceError
-from ._exec import arg_types, execute, operand, promotion_operands
+from ._exec import arg_types, execute
 from ._ir import ptensor_type, wrap_function
 
 _ids = itertools.count()
+
+
+class _Scalar:
+    """A scalar operand's type (weak unless declared) for the meta step."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+
+def _promotion_operands(ops):
+    """(dtype, is_weak) pairs of described operands."""
+    return [(op.dtype, isinstance(op, _Scalar)) for op in ops]
 
 
 def _normalize_methods(promotion_methods, num_inputs, num_outputs):
@@ -101,10 +115,12 @@ class PointwiseFunction:
     # -- meta -----------------------------------------------------------------
 
     def _operands(self, args):
+        """(operand descriptions, declared scalar types): a Tensor per array,
+        a _Scalar per scalar."""
         if len(args) != self.num_inputs:
             raise TypeError("%s expects %d inputs (outputs go by keyword: out0=...), got %d"
                             % (self.__name__, self.num_inputs, len(args)))
-        ops = []
+        ops, scalar_types = [], []
         for i, (x, tensor, dt) in enumerate(zip(args, self.is_tensor, self.dtypes)):
             if is_scalar(x):
                 st = None
@@ -112,13 +128,15 @@ class PointwiseFunction:
                     st = D.canonical(dt)
                     if st == "index":
                         st = "i64"
-                ops.append(operand(x, st))
+                ops.append(_Scalar(scalar_arg(x, st)[0]))
+                scalar_types.append(st)
             else:
                 if not tensor:
                     raise TypeError("%s: input #%d is declared a non-tensor (is_tensor) but "
                                     "got %s" % (self.__name__, i, type(x).__name__))
-                ops.append(operand(x))
-        return ops
+                ops.append(as_tensor(x))
+                scalar_types.append(None)
+        return ops, scalar_types
 
     def _outputs(self, kwargs):
         outs = [None] * self.num_outputs
@@ -139,7 +157,7 @@ class PointwiseFunction:
     def result_dtypes(self, ops):
         """(declared dtypes over all inputs, final dtypes over each output's
         listed inputs)."""
-        allp = promotion_operands(ops)
+        allp = _promotion_operands(ops)
         common = D.promote(allp)
         declared, final = [], []
         for idx, method in self.promotion_methods:
@@ -184,7 +202,7 @@ class PointwiseFunction:
         return lines
 
     def _build(self, declared, final):
-        def build(rank, device, specs, out_dtypes):
+        def build(rank, device, specs, result_dtypes, out_dtypes):
             types = arg_types(specs, rank, device)
             dtypes_decl = [ptensor_type(rank, dt, device) for dt in declared]
             n = self.num_outputs
@@ -213,7 +231,7 @@ class PointwiseFunction:
     def ir(self, *args, **kwargs):
         """The IR text of the kernel these arguments would use (for
         inspection; rank is that of the broadcast shape, uncoalesced)."""
-        ops = self._operands(args)
+        ops, _ = self._operands(args)
         outs = self._outputs(kwargs)
         declared, final = self.result_dtypes(ops)
         rank = len(D.broadcast_shapes([op.shape for op in ops if hasattr(op, "shape")]))
@@ -224,15 +242,15 @@ class PointwiseFunction:
             from ._arrays import as_tensor
             out_dtypes = tuple(as_tensor(o).dtype if o is not None else f
                                for o, f in zip(outs, final))
-        return self._build(declared, final)(rank, device, specs, out_dtypes)[0]
+        return self._build(declared, final)(rank, device, specs, final, out_dtypes)[0]
 
     # -- calls ----------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        ops = self._operands(args)
+        ops, scalar_types = self._operands(args)
         outs = self._outputs(kwargs)
         declared, final = self.result_dtypes(ops)
-        return execute(self._key + (tuple(declared),), ops, final, outs,
+        return execute(self._key + (tuple(declared),), args, scalar_types, final, outs,
                        self._build(declared, final))
 
     def instantiate(self, rank):
@@ -253,7 +271,7 @@ class _Overload:
 
     def __call__(self, *args, **kwargs):
         f = self.fn
-        ops = f._operands(args)
+        ops, scalar_types = f._operands(args)
         outs = f._outputs(kwargs)
         shapes = [op.shape for op in ops if hasattr(op, "shape")]
         for o in outs:
@@ -266,8 +284,8 @@ class _Overload:
                     % (f.__name__, self.rank, self.rank,
                        " and ".join(D.format_shape(x) for x in shapes)))
         declared, final = f.result_dtypes(ops)
-        return execute(f._key + (tuple(declared), "instantiated"), ops, final, outs,
-                       f._build(declared, final), coalesce=False)
+        return execute(f._key + (tuple(declared), "instantiated"), args, scalar_types,
+                       final, outs, f._build(declared, final), coalesce=False)
 
 
 def pointwise(fn=None, *, is_tensor=None, dtypes=None, promotion_methods=None,

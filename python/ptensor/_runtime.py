@@ -164,6 +164,15 @@ def _candidates():
     return names
 
 
+def library_dir():
+    """The directory of the libptensor_runtime.so CUDA kernels link (their
+    rpath): the first candidate that exists."""
+    for path in _candidates():
+        if os.sep in path and os.path.exists(path):
+            return os.path.dirname(os.path.abspath(path))
+    return os.path.join(_PKG_DIR, "lib")
+
+
 class AllocatorStats(ctypes.Structure):
     """ptensor_rt_allocator_stats."""
     _fields_ = [("bytes_in_use", ctypes.c_uint64), ("bytes_cached", ctypes.c_uint64),

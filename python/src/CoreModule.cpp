@@ -8,6 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Errors.h"
+#include "Interop.h"
+#include "Kernel.h"
+
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Casting.h"
@@ -25,20 +29,10 @@
 namespace nb = nanobind;
 using namespace ptensor;
 namespace sem = ptensor::semantics;
+using ptensor::python::RuleError;
+using ptensor::python::unwrap;
 
 namespace {
-
-/// A broken rule, carried to the exception translator.
-struct RuleError {
-  sem::Error error;
-};
-
-/// The value of `r`, or throws its error.
-template <typename T> T unwrap(const sem::Result<T> &r) {
-  if (!r)
-    throw RuleError{r.getError()};
-  return *r;
-}
 
 [[noreturn]] void throwValue(std::string message) {
   throw RuleError{{sem::ErrorKind::Value, std::move(message)}};
@@ -140,6 +134,12 @@ NB_MODULE(_core, m) {
   m.doc() = "ptensor's semantic rules (dtypes, promotion, broadcasting, op "
             "kinds), the C++ library the compiler uses";
   nb::register_exception_translator(translate);
+  // Kernel tables hold the package's Python callbacks (builders, loaded
+  // libraries) for the life of the interpreter; nanobind would report
+  // them as leaks at exit.
+  nb::set_leak_warnings(false);
+  ptensor::python::registerInterop(m);
+  ptensor::python::registerKernels(m);
 
   m.def(
       "dtype_names",

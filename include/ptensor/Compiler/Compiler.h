@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -58,9 +59,12 @@ struct CompileOptions {
   bool parallel = false;
   /// LLVM optimization level of the host code (0 to 3).
   unsigned optLevel = 3;
-  /// More pipeline options in ptensor-opt's syntax ("reorder-loops=false",
-  /// "format=isa"), applied after the fields above.
-  std::string pipelineOptions;
+  /// More options of ptensor-to-cpu-pipeline and ptensor-to-nvvm-pipeline
+  /// in ptensor-opt's syntax ("reorder-loops=false", "format=isa"), applied
+  /// after the fields above; those of the target not compiled for are
+  /// ignored.
+  std::string cpuPipelineOptions;
+  std::string gpuPipelineOptions;
 };
 
 /// `options.target` with Auto resolved for a module that does (or does not)
@@ -87,6 +91,49 @@ createHostTargetMachine(unsigned optLevel);
 /// ptensor was built with), which parallel CPU code calls: the JIT loads it,
 /// ptensor-compile links it.
 const char *getAsyncRuntimeLibrary();
+
+/// A module compiled ahead of time: host object code with the entry points
+/// and the signature JSON of docs/ABI.md.
+struct CompiledObject {
+  /// The relocatable object (ELF), in memory.
+  std::string object;
+  /// The target it was compiled for (never Auto).
+  Target target = Target::CPU;
+  /// The code calls MLIR's async runtime (parallel CPU loop nests).
+  bool usesAsyncRuntime = false;
+};
+
+/// Called at the end of each stage of a compile with its name ("lower",
+/// "codegen", ...), for progress reports.
+using StageCallback = std::function<void(llvm::StringRef stage)>;
+
+/// Compiles every public function of `module` (ptensor IR, verified) to
+/// host object code: lowers it for `options.target` (Auto resolved by the
+/// module's tensors), translates and optimizes the LLVM IR, and adds the
+/// ABI's symbols (`_mlir_ciface_NAME`, `_ptensor_packed_NAME`,
+/// `ptensor_module_signature`). CUDA needs the toolkit's ptxas; its absence
+/// is an error naming the path looked at.
+llvm::Expected<CompiledObject>
+compileToObject(mlir::ModuleOp module, const CompileOptions &options,
+                const StageCallback &onStage = {});
+
+/// Parses `source` (named `bufferName` in messages) and compiles it like
+/// compileToObject; parse, verifier and pipeline diagnostics are part of
+/// the error's message.
+llvm::Expected<CompiledObject>
+compileSourceToObject(llvm::StringRef source, llvm::StringRef bufferName,
+                      const CompileOptions &options,
+                      const StageCallback &onStage = {});
+
+/// Links `compiled` into the shared library `outputPath` with the linker
+/// built into ptensor (LLD, in process: no C compiler or linker on PATH).
+/// The library needs libc and libm, libptensor_runtime.so from
+/// `runtimeDir` for CUDA (found through an rpath to it and to the
+/// library's own directory), and MLIR's async runtime when the code uses
+/// it. The file appears atomically: on failure nothing is left behind.
+llvm::Error linkSharedLibrary(const CompiledObject &compiled,
+                              llvm::StringRef outputPath,
+                              llvm::StringRef runtimeDir);
 
 /// Identifies this compiler: ptensor's version and commit, and LLVM's
 /// version. Part of every on-disk cache key.

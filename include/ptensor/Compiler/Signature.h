@@ -1,7 +1,7 @@
 //===- Signature.h - argument and result types of a ptensor function -*- C++ -*-===//
 
-#ifndef PTENSOR_JIT_SIGNATURE_H
-#define PTENSOR_JIT_SIGNATURE_H
+#ifndef PTENSOR_COMPILER_SIGNATURE_H
+#define PTENSOR_COMPILER_SIGNATURE_H
 
 #include "ptensor/Support/DType.h"
 
@@ -55,10 +55,14 @@ readSignatures(mlir::ModuleOp module);
 /// The version of the compiled-module ABI (docs/ABI.md): the calling
 /// convention of the entry points and the signature JSON. Readers refuse
 /// other versions.
-inline constexpr int kModuleABIVersion = 1;
+inline constexpr int kModuleABIVersion = 2;
 
 /// The exported symbol holding a compiled module's signature JSON.
 inline constexpr const char kSignatureSymbol[] = "ptensor_module_signature";
+
+/// The prefix of the packed entry points, `_ptensor_packed_NAME(void **)`
+/// (one calling convention for every signature; docs/ABI.md).
+inline constexpr const char kPackedEntryPrefix[] = "_ptensor_packed_";
 
 /// The signature JSON of a compiled module (docs/ABI.md): its ABI version,
 /// `target` ("cpu" or "cuda") and every function's arguments and results.
@@ -67,4 +71,4 @@ std::string writeSignatureJson(llvm::ArrayRef<FunctionSignature> signatures,
 
 } // namespace ptensor::jit
 
-#endif // PTENSOR_JIT_SIGNATURE_H
+#endif // PTENSOR_COMPILER_SIGNATURE_H

@@ -14,7 +14,7 @@
 #ifndef PTENSOR_JIT_JIT_H
 #define PTENSOR_JIT_JIT_H
 
-#include "ptensor/JIT/Signature.h"
+#include "ptensor/Compiler/Signature.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -1,0 +1,131 @@
+//===- AheadOfTime.cpp - ptensor IR to an object with the module ABI ------===//
+
+#include "PackedEntryPoints.h"
+
+#include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Compiler/Signature.h"
+#include "ptensor/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace ptensor::compiler {
+
+/// Emits `llvmModule` as object code into `object`.
+static llvm::Error emitObject(llvm::Module &llvmModule,
+                              llvm::TargetMachine &tm, std::string &object) {
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the target cannot emit object files");
+  pm.run(llvmModule);
+  object.assign(buffer.begin(), buffer.end());
+  return llvm::Error::success();
+}
+
+llvm::Expected<CompiledObject>
+compileToObject(ModuleOp module, const CompileOptions &options,
+                const StageCallback &onStage) {
+  auto done = [&](llvm::StringRef stage) {
+    if (onStage)
+      onStage(stage);
+  };
+  MLIRContext *context = module.getContext();
+  auto signatures = jit::readSignatures(module);
+  if (!signatures)
+    return signatures.takeError();
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f.isPublic() && !f.isExternal())
+      f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 UnitAttr::get(context));
+
+  CompiledObject compiled;
+  compiled.target = resolveTarget(
+      options, llvm::any_of(*signatures, jit::ValueType::anyOnGPU));
+  if (compiled.target == Target::CUDA) {
+    std::string cuda = mlir::ptensor::resolveCudaPath("");
+    if (!llvm::sys::fs::exists(cuda + "/bin/ptxas"))
+      return llvm::createStringError(
+          "no CUDA toolkit at " + cuda +
+          " (ptxas not found); set CUDA_HOME to the toolkit");
+  }
+  if (llvm::Error e = lowerToLLVMDialect(module, compiled.target, options))
+    return std::move(e);
+  done(compiled.target == Target::CUDA ? "lower (with kernels to cubin)"
+                                       : "lower");
+  compiled.usesAsyncRuntime = llvm::any_of(
+      module.getOps<LLVM::LLVMFuncOp>(), [](LLVM::LLVMFuncOp f) {
+        return f.isExternal() && f.getName().starts_with("mlirAsyncRuntime");
+      });
+
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+  auto tm = createHostTargetMachine(options.optLevel);
+  if (!tm)
+    return tm.takeError();
+  ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), tm->get());
+  if (llvm::Error e = makeOptimizingTransformer(options.optLevel, 0,
+                                                tm->get())(llvmModule.get()))
+    return std::move(e);
+  addPackedEntryPoints(*llvmModule);
+  std::string json =
+      jit::writeSignatureJson(*signatures, getTargetName(compiled.target));
+  auto *text = llvm::ConstantDataArray::getString(llvmContext, json);
+  new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text,
+                           jit::kSignatureSymbol);
+  done("LLVM IR + optimize");
+  if (llvm::Error e = emitObject(*llvmModule, **tm, compiled.object))
+    return std::move(e);
+  done("codegen");
+  return compiled;
+}
+
+llvm::Expected<CompiledObject>
+compileSourceToObject(llvm::StringRef source, llvm::StringRef bufferName,
+                      const CompileOptions &options,
+                      const StageCallback &onStage) {
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+  auto withDiagnostics = [&](llvm::Error e) {
+    std::string message = llvm::toString(std::move(e));
+    if (!diagnostics.empty())
+      message += ":\n" + diagnostics;
+    return llvm::createStringError(message);
+  };
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return withDiagnostics(
+        llvm::createStringError("cannot parse " + bufferName.str()));
+  if (onStage)
+    onStage("parse");
+  auto compiled = compileToObject(*module, options, onStage);
+  if (!compiled)
+    return withDiagnostics(compiled.takeError());
+  return compiled;
+}
+
+} // namespace ptensor::compiler

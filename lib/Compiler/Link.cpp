@@ -1,0 +1,127 @@
+//===- Link.cpp - shared libraries with LLD, in process -------------------===//
+//
+// ptensor links its shared libraries itself: no C compiler or linker has
+// to be installed where ptensor compiles (Python compiles in process).
+// LLD's ELF driver is not reentrant, so links are serialized; it resets
+// every llvm::cl option of the process to its default when it returns, so
+// a tool reads its options before it links.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Compiler/Compiler.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <dlfcn.h>
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+namespace ptensor::compiler {
+
+/// The path of the C math library this process uses (found through one of
+/// its functions), so that the library records it as needed without a
+/// library search path; empty when it cannot be told.
+static std::string getMathLibraryPath() {
+  Dl_info info;
+  double (*cosine)(double) = &::cos;
+  if (dladdr(reinterpret_cast<void *>(cosine), &info) && info.dli_fname &&
+      llvm::StringRef(info.dli_fname).contains("libm"))
+    return info.dli_fname;
+  return "";
+}
+
+/// A file beside `path` that is removed unless kept.
+namespace {
+struct TemporaryFile {
+  std::string path;
+  bool keep = false;
+  ~TemporaryFile() {
+    if (!keep && !path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+} // namespace
+
+static llvm::Expected<std::string> createTemporaryBeside(llvm::StringRef path,
+                                                         llvm::StringRef suffix) {
+  llvm::SmallString<128> result;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".%%%%%%%%.tmp." + suffix, result))
+    return llvm::createStringError("cannot write " + path.str() + ": " +
+                                   ec.message());
+  return std::string(result);
+}
+
+llvm::Error linkSharedLibrary(const CompiledObject &compiled,
+                              llvm::StringRef outputPath,
+                              llvm::StringRef runtimeDir) {
+  auto objectPath = createTemporaryBeside(outputPath, "o");
+  if (!objectPath)
+    return objectPath.takeError();
+  TemporaryFile object{*objectPath};
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(object.path, ec);
+    if (!ec)
+      os << compiled.object;
+    if (ec || os.has_error())
+      return llvm::createStringError("cannot write " + object.path + ": " +
+                                     (ec ? ec : os.error()).message());
+  }
+  auto libraryPath = createTemporaryBeside(outputPath, "so");
+  if (!libraryPath)
+    return libraryPath.takeError();
+  TemporaryFile library{*libraryPath};
+
+  std::vector<std::string> args = {"ld.lld", "--shared", "--eh-frame-hdr",
+                                   "-o", library.path, object.path};
+  if (compiled.target == Target::CUDA) {
+    std::string runtime = (runtimeDir + "/libptensor_runtime.so").str();
+    if (!llvm::sys::fs::exists(runtime))
+      return llvm::createStringError(
+          "CUDA kernels need libptensor_runtime.so, and %s is missing",
+          runtime.c_str());
+    args.insert(args.end(), {runtime, "-rpath", runtimeDir.str(), "-rpath",
+                             "$ORIGIN"});
+  }
+  if (compiled.usesAsyncRuntime) {
+    llvm::StringRef async = getAsyncRuntimeLibrary();
+    if (!llvm::sys::fs::exists(async))
+      return llvm::createStringError(
+          "parallel=true code needs MLIR's async runtime, and %s is missing",
+          async.str().c_str());
+    args.insert(args.end(), {async.str(), "-rpath",
+                             llvm::sys::path::parent_path(async).str()});
+  }
+  if (std::string libm = getMathLibraryPath(); !libm.empty())
+    args.push_back(libm);
+
+  std::vector<const char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  std::string messages;
+  llvm::raw_string_ostream errors(messages);
+  lld::Result result;
+  {
+    static std::mutex linkerMutex;
+    std::lock_guard<std::mutex> lock(linkerMutex);
+    result = lld::lldMain(argv, llvm::nulls(), errors,
+                          {{lld::Gnu, &lld::elf::link}});
+  }
+  if (result.retCode != 0)
+    return llvm::createStringError("linking %s failed: %s",
+                                   outputPath.str().c_str(),
+                                   messages.c_str());
+  if (std::error_code ec = llvm::sys::fs::rename(library.path, outputPath))
+    return llvm::createStringError("cannot write " + outputPath.str() + ": " +
+                                   ec.message());
+  library.keep = true;
+  return llvm::Error::success();
+}
+
+} // namespace ptensor::compiler

@@ -1,0 +1,86 @@
+//===- CompileModule.cpp - ptensor._compile: the compiler, in process -----===//
+//
+// The Python package's binding of the compile driver (Compiler.h): IR text
+// in, a shared library with the module ABI (docs/ABI.md) out, linked by the
+// LLD inside ptensor. No tool is run and no C compiler is needed. This
+// module links LLVM/MLIR; ptensor._core (the semantics library and the
+// calls) does not, so a machine without LLVM can still run kernels
+// compiled elsewhere.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Compiler/Compiler.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace nb = nanobind;
+namespace compiler = ptensor::compiler;
+
+namespace {
+/// A compile that failed: the message carries the diagnostics.
+struct CompileFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+} // namespace
+
+/// Compiles `ir` for `target` ("cpu" or "cuda") into the shared library
+/// `output` (written atomically); returns the time of each stage, e.g.
+/// "parse 1 ms, lower 9 ms, ...".
+static std::string compileLibrary(const std::string &ir,
+                                  const std::string &target,
+                                  const std::string &chip,
+                                  const std::string &output,
+                                  const std::string &runtimeDir,
+                                  const std::string &bufferName) {
+  compiler::CompileOptions options;
+  options.target =
+      target == "cuda" ? compiler::Target::CUDA : compiler::Target::CPU;
+  if (!chip.empty())
+    options.chip = chip;
+  std::string stages;
+  auto last = std::chrono::steady_clock::now();
+  auto onStage = [&](llvm::StringRef stage) {
+    auto now = std::chrono::steady_clock::now();
+    long ms = static_cast<long>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - last)
+            .count());
+    stages += (stages.empty() ? "" : ", ") + stage.str() + " " +
+              std::to_string(ms) + " ms";
+    last = now;
+  };
+  std::string error;
+  {
+    nb::gil_scoped_release release;
+    auto compiled =
+        compiler::compileSourceToObject(ir, bufferName, options, onStage);
+    if (!compiled) {
+      error = llvm::toString(compiled.takeError());
+    } else if (llvm::Error e = compiler::linkSharedLibrary(*compiled, output,
+                                                           runtimeDir)) {
+      error = llvm::toString(std::move(e));
+    } else {
+      onStage("link");
+    }
+  }
+  if (!error.empty())
+    throw CompileFailed(error);
+  return stages;
+}
+
+NB_MODULE(_compile, m) {
+  m.doc() = "The ptensor compiler in process (docs/ABI.md libraries).";
+  nb::exception<CompileFailed>(m, "CompileFailed");
+  m.def("compile_library", &compileLibrary, nb::arg("ir"), nb::arg("target"),
+        nb::arg("chip"), nb::arg("output"), nb::arg("runtime_dir"),
+        nb::arg("buffer_name"),
+        "Compiles IR text into the shared library `output`; returns the "
+        "time of each stage. Raises CompileFailed with the diagnostics.");
+  m.def(
+      "build_id", [] { return compiler::getCompilerBuildId(); },
+      "The compiler's identity (version, commit, LLVM; part of cache keys).");
+}

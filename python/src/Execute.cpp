@@ -1,0 +1,518 @@
+//===- Execute.cpp - one elementwise call, from Python arrays to results --===//
+//
+// TensorIterator's meta step in C++ on every call: operands are read from
+// the caller's arrays, broadcast as zero strides, the dimensions ordered
+// and coalesced (Iteration.h) so that kernels are compiled per coalesced
+// rank, not per shape; the kernel of (rank, device, operand dtypes, result
+// dtypes, out= dtypes) is found in a per-op table and called; results come
+// back in the broadcast shape (their strides follow the dimension order the
+// kernel used: no copies). Only a miss in the table goes back to Python,
+// which generates the kernel's IR and compiles it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Errors.h"
+#include "Kernel.h"
+
+#include "ptensor/Semantics/Broadcast.h"
+#include "ptensor/Semantics/Iteration.h"
+#include "ptensor/Semantics/OpKinds.h"
+#include "ptensor/Semantics/Overlap.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <unordered_map>
+
+namespace ptensor::python {
+
+namespace sem = ptensor::semantics;
+
+namespace {
+
+/// The weak dtype of a Python scalar: bool -> i1, integers -> i64, floats
+/// -> f64 (the weak rule looks only at the kind).
+DType weakDType(nb::handle x) {
+  PyObject *o = x.ptr();
+  if (PyBool_Check(o))
+    return DType::Bool;
+  if (PyLong_Check(o))
+    return DType::I64;
+  if (PyFloat_Check(o))
+    return DType::F64;
+  // numpy scalars
+  std::string kind = nb::cast<std::string>(nb::borrow(x).attr("dtype").attr("kind"));
+  if (kind == "b")
+    return DType::Bool;
+  if (kind == "i" || kind == "u")
+    return DType::I64;
+  if (kind == "f")
+    return DType::F64;
+  throwRule(sem::ErrorKind::DType,
+            "unsupported scalar " + nb::cast<std::string>(nb::repr(x)) +
+                " (expected bool, int or float)");
+}
+
+/// One operand of an elementwise call.
+struct Operand {
+  nb::handle object;
+  bool isTensor = false;
+  DType dtype = DType::F32; ///< a tensor's dtype, a scalar's weak or given type
+  ArrayView array;
+};
+
+/// Within ptensor.compile_only(): calls compile (or load) their kernels
+/// and run nothing; operands may describe arrays that do not exist here.
+thread_local bool compileOnly = false;
+
+/// Compiled kernels of one op, by the key of a call.
+using KernelTable = std::unordered_map<std::string, nb::object>;
+
+/// Appends "t:f32," / "s:i64," per operand.
+std::string specKey(const std::vector<Operand> &operands) {
+  std::string key;
+  for (const Operand &op : operands) {
+    key += op.isTensor ? "t:" : "s:";
+    key += dtypeName(op.dtype);
+    key += ',';
+  }
+  return key;
+}
+
+nb::list specList(const std::vector<Operand> &operands) {
+  nb::list specs;
+  for (const Operand &op : operands)
+    specs.append(nb::make_tuple(op.isTensor ? "t" : "s", dtypeName(op.dtype)));
+  return specs;
+}
+
+/// A tensor's strides in the broadcast shape (0 where broadcast).
+std::vector<int64_t> expandedStrides(const ArrayView &a,
+                                     const std::vector<int64_t> &shape) {
+  size_t rank = shape.size(), pad = rank - a.shape.size();
+  std::vector<int64_t> out(rank, 0);
+  for (size_t d = pad; d < rank; ++d)
+    out[d] = a.shape[d - pad] == 1 ? 0 : a.strides[d - pad];
+  return out;
+}
+
+/// How a call maps onto a kernel: the task shape and, per kernel
+/// dimension, the broadcast dimensions it merges.
+struct Plan {
+  std::vector<int64_t> shape; ///< broadcast shape
+  std::vector<int64_t> taskShape;
+  std::vector<std::vector<size_t>> groups;
+  bool empty = false;
+
+  Plan(std::vector<int64_t> broadcast,
+       const std::vector<std::vector<int64_t>> &strides, bool coalesce)
+      : shape(std::move(broadcast)) {
+    size_t rank = shape.size();
+    if (!coalesce) {
+      for (size_t d = 0; d < rank; ++d)
+        groups.push_back({d});
+      taskShape = shape;
+      return;
+    }
+    for (int64_t s : shape)
+      empty |= s == 0;
+    if (empty) {
+      taskShape = {0};
+      return;
+    }
+    std::vector<size_t> order = sem::orderDimensions(shape, strides);
+    groups = sem::coalesceDimensions(shape, strides, order);
+    for (const std::vector<size_t> &g : groups) {
+      int64_t n = 1;
+      for (size_t d : g)
+        n *= shape[d];
+      taskShape.push_back(n);
+    }
+    if (groups.empty()) // rank 0, or only size-1 dims: one element
+      taskShape = {1};
+  }
+
+  /// An operand's strides in the task space.
+  std::vector<int64_t> taskStrides(const std::vector<int64_t> &strides) const {
+    if (empty)
+      return {1};
+    if (groups.empty())
+      return std::vector<int64_t>(taskShape.size(), 0);
+    std::vector<int64_t> out;
+    for (const std::vector<size_t> &g : groups)
+      out.push_back(strides[g.back()]);
+    return out;
+  }
+
+  /// A task-space result as a view of the broadcast shape: each group's
+  /// dimensions are contiguous inside the kernel dimension they merged.
+  void restore(ResultBuffer &r) const {
+    std::vector<int64_t> strides(shape.size(), 0);
+    if (!empty)
+      for (size_t k = 0; k < groups.size(); ++k) {
+        int64_t inner = r.strides[k];
+        for (auto it = groups[k].rbegin(); it != groups[k].rend(); ++it) {
+          strides[*it] = inner;
+          inner *= shape[*it];
+        }
+      }
+    r.shape = shape;
+    r.strides = std::move(strides);
+  }
+};
+
+std::vector<sem::Placement> placements(const std::vector<const ArrayView *> &arrays) {
+  std::vector<sem::Placement> out;
+  for (const ArrayView *a : arrays)
+    out.push_back({a->onGPU() ? std::optional(a->deviceName()) : std::nullopt,
+                   std::nullopt});
+  return out;
+}
+
+/// Runs one elementwise call (see the file comment). `outs`: per result,
+/// an array to write into or None. `build(rank, device, specs,
+/// result_dtypes, out_dtypes)` returns the Kernel for a key not in `table`
+/// (None when it is compiled but not loaded: CUDA kernels in compile-only
+/// mode).
+nb::object execute(KernelTable &table, std::vector<Operand> &operands,
+                   const std::vector<DType> &resultDTypes, nb::handle outs,
+                   nb::handle build, bool coalesce) {
+  std::vector<const ArrayView *> tensors;
+  const ArrayView *first = nullptr;
+  for (Operand &op : operands)
+    if (op.isTensor) {
+      tensors.push_back(&op.array);
+      if (!first)
+        first = &op.array;
+    }
+  size_t numResults = resultDTypes.size();
+  std::vector<nb::object> outObjects(numResults);
+  std::vector<ArrayView> outArrays(numResults);
+  bool anyOut = false;
+  if (!outs.is_none()) {
+    size_t i = 0;
+    for (nb::handle o : outs) {
+      if (i < numResults && !o.is_none()) {
+        outObjects[i] = nb::borrow(o);
+        outArrays[i] = importArray(o);
+        anyOut = true;
+      }
+      ++i;
+    }
+  }
+  std::vector<const ArrayView *> placed = tensors;
+  for (size_t i = 0; i < numResults; ++i)
+    if (outObjects[i].is_valid())
+      placed.push_back(&outArrays[i]);
+  std::optional<std::string> device =
+      unwrap(sem::commonPlacement(placements(placed))).device;
+  std::string deviceName = device.value_or("");
+  // Results are arrays of the first tensor operand's framework; when any
+  // operand is a ptensor.Array, Arrays over the first Array's backing.
+  const ArrayView *lead = first;
+  for (const ArrayView *t : tensors)
+    if (t->isPTensorArray) {
+      lead = t;
+      break;
+    }
+  Framework framework = lead ? lead->framework : Framework::NumPy;
+  if (framework == Framework::DLPack && (!lead || !lead->onGPU()))
+    framework = Framework::NumPy;
+  bool wrap = lead && lead->isPTensorArray;
+
+  std::vector<sem::Shape> shapes;
+  for (const ArrayView *t : tensors)
+    shapes.push_back(t->shape);
+  sem::Shape shape = unwrap(sem::broadcastShapes(shapes));
+
+  if (anyOut) {
+    for (size_t i = 0; i < numResults; ++i) {
+      if (!outObjects[i].is_valid()) { // some outputs given: allocate the rest
+        outObjects[i] = emptyArray(framework, shape, resultDTypes[i], deviceName);
+        outArrays[i] = importArray(outObjects[i]);
+      }
+      const ArrayView &o = outArrays[i];
+      std::string which = "out= operand #" + std::to_string(i);
+      if (o.shape != shape)
+        throwRule(sem::ErrorKind::Broadcast,
+                  which + " has shape " + sem::formatShape(o.shape) +
+                      ", but the broadcast shape of the inputs is " +
+                      sem::formatShape(shape));
+      if (!sem::canCastToOut(resultDTypes[i], o.dtype))
+        throwRule(sem::ErrorKind::DType,
+                  std::string("result dtype ") + dtypeName(resultDTypes[i]) +
+                      " can't be cast to the dtype " + dtypeName(o.dtype) +
+                      " of " + which);
+      if (o.readOnly)
+        throw nb::value_error((which + " is a read-only array").c_str());
+    }
+  }
+
+  std::vector<std::vector<int64_t>> inStrides, allStrides;
+  for (const ArrayView *t : tensors)
+    inStrides.push_back(expandedStrides(*t, shape));
+  if (anyOut)
+    for (const ArrayView &o : outArrays)
+      allStrides.push_back(o.strides);
+  allStrides.insert(allStrides.end(), inStrides.begin(), inStrides.end());
+  Plan plan(shape, allStrides, coalesce);
+
+  std::string key = std::to_string(plan.taskShape.size()) + "|" + deviceName +
+                    "|" + specKey(operands) + "|";
+  for (DType d : resultDTypes)
+    key += std::string(dtypeName(d)) + ",";
+  key += "|";
+  if (anyOut)
+    for (const ArrayView &o : outArrays)
+      key += std::string(dtypeName(o.dtype)) + ",";
+  else
+    key += "-";
+  auto it = compileOnly ? table.end() : table.find(key);
+  if (it == table.end()) {
+    nb::object outDTypes = nb::none();
+    if (anyOut) {
+      nb::list l;
+      for (const ArrayView &o : outArrays)
+        l.append(dtypeName(o.dtype));
+      outDTypes = nb::tuple(l);
+    }
+    nb::list results;
+    for (DType d : resultDTypes)
+      results.append(dtypeName(d));
+    nb::object kernel = nb::borrow(build)(plan.taskShape.size(), deviceName,
+                                          nb::tuple(specList(operands)),
+                                          nb::tuple(results), outDTypes);
+    if (compileOnly || kernel.is_none())
+      return nb::none();
+    it = table.emplace(key, kernel).first;
+  }
+  Kernel &kernel = nb::cast<Kernel &>(it->second);
+
+  std::vector<CallOperand> call;
+  size_t t = 0;
+  for (Operand &op : operands) {
+    if (op.isTensor) {
+      call.push_back({&op.array, op.array.data, plan.taskShape,
+                      plan.taskStrides(inStrides[t++]), {}});
+    } else {
+      CallOperand c;
+      c.scalar = op.object;
+      call.push_back(std::move(c));
+    }
+  }
+  if (anyOut) {
+    std::vector<sem::MemoryView> views;
+    std::vector<size_t> written;
+    for (size_t i = 0; i < numResults; ++i)
+      call.push_back({&outArrays[i], outArrays[i].data, plan.taskShape,
+                      plan.taskStrides(outArrays[i].strides), {}});
+    for (size_t i = 0; i < call.size(); ++i) {
+      sem::MemoryView v;
+      v.isScalar = !call[i].array;
+      if (!v.isScalar) {
+        v.address = reinterpret_cast<uintptr_t>(call[i].data);
+        v.itemSize = static_cast<unsigned>(dtypeByteSize(call[i].array->dtype));
+        v.sizes = call[i].shape;
+        v.strides = call[i].strides;
+        v.device = call[i].array->deviceName();
+      }
+      views.push_back(std::move(v));
+      if (i >= operands.size())
+        written.push_back(i);
+    }
+    if (std::optional<sem::Error> e =
+            sem::checkWrittenOverlap(views, written, "operand"))
+      throw RuleError{*e};
+  }
+  std::vector<ResultBuffer> results = kernel.invoke(call);
+  nb::list out;
+  for (size_t i = 0; i < numResults; ++i) {
+    if (anyOut) {
+      out.append(outObjects[i]);
+      continue;
+    }
+    plan.restore(results[i]);
+    out.append(exportArray(results[i], framework, wrap));
+  }
+  if (numResults == 1)
+    return out[0];
+  return nb::tuple(out);
+}
+
+} // namespace
+
+namespace {
+
+/// Reads `args` as operands: arrays, and weak scalars (or scalars of the
+/// type `scalarTypes[i]` gives, when it is a dtype name).
+std::vector<Operand> readOperands(nb::handle args, nb::handle scalarTypes) {
+  std::vector<Operand> operands;
+  size_t i = 0;
+  for (nb::handle x : args) {
+    Operand op;
+    op.object = x;
+    if (isScalar(x)) {
+      op.dtype = weakDType(x);
+      if (scalarTypes.is_valid() && !scalarTypes.is_none()) {
+        nb::handle given = scalarTypes[i];
+        if (!given.is_none()) {
+          std::string name = nb::cast<std::string>(given);
+          std::optional<DType> d =
+              parseDTypeName(name == "index" ? "i64" : name);
+          if (!d)
+            throwRule(sem::ErrorKind::DType, "unknown dtype '" + name + "'");
+          op.dtype = *d;
+        }
+      }
+    } else {
+      op.isTensor = true;
+      op.array = importArray(x);
+      op.dtype = op.array.dtype;
+    }
+    operands.push_back(std::move(op));
+    ++i;
+  }
+  return operands;
+}
+
+std::vector<sem::PromotionOperand>
+promotionOperands(const std::vector<Operand> &operands) {
+  std::vector<sem::PromotionOperand> out;
+  for (const Operand &op : operands)
+    out.push_back({op.dtype, !op.isTensor});
+  return out;
+}
+
+/// A Python-facing elementwise op (`ptensor.add`, `ptensor.where`,
+/// `ptensor.astype`): the result dtype from the semantics library, then
+/// execute with this op's kernel table.
+class ElementwiseOp {
+public:
+  ElementwiseOp(const std::string &op, const std::string &kind,
+                nb::object build, std::string scalarMessage)
+      : op_(op), build_(std::move(build)),
+        scalarMessage_(std::move(scalarMessage)) {
+    if (op == "where") {
+      arity_ = 3;
+    } else if (op == "cast") {
+      arity_ = 1;
+    } else {
+      row_ = unwrap(sem::lookupOpKind(unwrap(sem::parseOpClass(op)), kind));
+      arity_ = sem::opClassArity(row_->opClass);
+    }
+  }
+
+  nb::object call(nb::tuple args, nb::handle out, nb::handle dtype) {
+    if (args.size() != arity_)
+      throw nb::type_error(("expected " + std::to_string(arity_) +
+                            " operands, got " + std::to_string(args.size()))
+                               .c_str());
+    if (!scalarMessage_.empty() && isScalar(args[0]))
+      throw nb::type_error(scalarMessage_.c_str());
+    std::vector<Operand> operands = readOperands(args, nb::handle());
+    DType result;
+    if (op_ == "where")
+      result = unwrap(sem::inferWhereDType(promotionOperands(operands)));
+    else if (op_ == "cast")
+      result = parseResultDType(dtype);
+    else
+      result = unwrap(
+          sem::inferElementwiseDType(*row_, promotionOperands(operands)));
+    nb::object outs = nb::none();
+    if (!out.is_none())
+      outs = nb::make_tuple(out);
+    return execute(table_, operands, {result}, outs, build_, true);
+  }
+
+  /// Forgets the compiled kernels (e.g. after the cache directory changed).
+  void clear() { table_.clear(); }
+
+private:
+  static DType parseResultDType(nb::handle dtype) {
+    std::string name = nb::cast<std::string>(dtype);
+    std::optional<DType> d = parseDTypeName(name);
+    if (!d)
+      throwRule(sem::ErrorKind::DType, "unknown dtype '" + name + "'");
+    return *d;
+  }
+
+  std::string op_;
+  std::optional<sem::OpKind> row_;
+  size_t arity_ = 0;
+  nb::object build_;
+  std::string scalarMessage_;
+  KernelTable table_;
+};
+
+/// The kernel table of a Python caller of `execute` (pointwise functions).
+struct KernelCache {
+  KernelTable table;
+};
+
+} // namespace
+
+void registerKernels(nb::module_ &m) {
+  nb::class_<Kernel>(m, "Kernel",
+                     "One function of a compiled library (docs/ABI.md), "
+                     "called through its packed entry point.")
+      .def(nb::init<uint64_t, std::string, nb::list, nb::list, bool,
+                    nb::object>(),
+           nb::arg("entry"), nb::arg("name"), nb::arg("args"),
+           nb::arg("results"), nb::arg("cuda"), nb::arg("library"))
+      .def_prop_ro("name", &Kernel::name)
+      .def("__call__", &Kernel::call,
+           "Calls with arrays and scalars in signature order; returns the "
+           "results (None, one array, or a tuple) as arrays of the first "
+           "tensor argument's framework.");
+
+  nb::class_<ElementwiseOp>(m, "ElementwiseOp",
+                            "An elementwise op's calls: meta step, kernel "
+                            "table and the call, in C++.")
+      .def(nb::init<const std::string &, const std::string &, nb::object,
+                    std::string>(),
+           nb::arg("op"), nb::arg("kind"), nb::arg("build"),
+           nb::arg("scalar_message") = "")
+      .def("__call__", &ElementwiseOp::call, nb::arg("args"),
+           nb::arg("out") = nb::none(), nb::arg("dtype") = nb::none())
+      .def("clear", &ElementwiseOp::clear);
+
+  nb::class_<KernelCache>(m, "KernelCache", "Kernels of one op, by call key.")
+      .def(nb::init<>())
+      .def("clear", [](KernelCache &c) { c.table.clear(); });
+
+  m.def(
+      "set_compile_only",
+      [](bool on) {
+        bool old = compileOnly;
+        compileOnly = on;
+        return old;
+      },
+      nb::arg("on"),
+      "Sets this thread's compile-only mode (ptensor.compile_only); returns "
+      "the previous setting.");
+  m.def(
+      "is_compile_only", [] { return compileOnly; },
+      "Whether this thread is in compile-only mode.");
+  m.def(
+      "execute",
+      [](KernelCache &cache, nb::sequence operands, nb::object scalarTypes,
+         const std::vector<std::string> &resultDTypes, nb::object outs,
+         nb::object build, bool coalesce) {
+        std::vector<Operand> ops = readOperands(operands, scalarTypes);
+        std::vector<DType> results;
+        for (const std::string &name : resultDTypes) {
+          std::optional<DType> d = parseDTypeName(name);
+          if (!d)
+            throwRule(sem::ErrorKind::DType, "unknown dtype '" + name + "'");
+          results.push_back(*d);
+        }
+        return execute(cache.table, ops, results, outs, build, coalesce);
+      },
+      nb::arg("cache"), nb::arg("operands"), nb::arg("scalar_types"),
+      nb::arg("result_dtypes"), nb::arg("outs"), nb::arg("build"),
+      nb::arg("coalesce") = true,
+      "One elementwise call with given result dtypes (pointwise functions): "
+      "operands are arrays and scalars (of scalar_types[i] when not None).");
+}
+
+} // namespace ptensor::python

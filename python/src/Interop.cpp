@@ -1,0 +1,499 @@
+//===- Interop.cpp - numpy, torch, CuPy and DLPack arrays, without copies -===//
+
+#include "Interop.h"
+
+#include "Errors.h"
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+
+namespace ptensor::python {
+
+namespace sem = ptensor::semantics;
+
+namespace {
+
+/// The package's Python side of interop (ptensor/_interop.py's hooks), and
+/// types and callables looked up once.
+struct InteropState {
+  nb::object hooks;
+  PyTypeObject *ndarrayType = nullptr;
+  PyTypeObject *torchTensorType = nullptr;
+  PyTypeObject *cupyArrayType = nullptr;
+  nb::dict numpyDTypes; ///< numpy dtype -> ptensor dtype name
+  nb::dict torchDTypes; ///< torch dtype -> ptensor dtype name
+  nb::object torchRawStream;
+  void (*setDevice)(int) = nullptr;
+  int (*freeDevice)(void *, void *) = nullptr;
+  bool syncLaunches = false;
+  /// Per DType, its name as a Python str (dict values compare by identity
+  /// first, so lookups go through this table).
+  std::unordered_map<std::string, DType> dtypeByName;
+};
+
+InteropState &state() {
+  static InteropState *s = new InteropState(); // never destroyed: interpreter
+  return *s;                                    // teardown order is unknown
+}
+
+[[noreturn]] void throwDType(std::string message) {
+  throwRule(sem::ErrorKind::DType, std::move(message));
+}
+
+[[noreturn]] void throwDevice(std::string message) {
+  throwRule(sem::ErrorKind::Device, std::move(message));
+}
+
+DType dtypeFromName(nb::handle name, nb::handle original) {
+  auto &names = state().dtypeByName;
+  auto it = names.find(nb::cast<std::string>(name));
+  if (it == names.end())
+    throwDType("dtype " + nb::cast<std::string>(nb::str(original)) +
+               " is not supported by ptensor");
+  return it->second;
+}
+
+/// A module's type attribute once the module is imported (never imports).
+PyTypeObject *lookupType(const char *module, const char *name) {
+  PyObject *modules = PyImport_GetModuleDict();
+  PyObject *mod = PyDict_GetItemString(modules, module);
+  if (!mod)
+    return nullptr;
+  PyObject *type = PyObject_GetAttrString(mod, name);
+  if (!type) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  if (!PyType_Check(type)) {
+    Py_DECREF(type);
+    return nullptr;
+  }
+  return reinterpret_cast<PyTypeObject *>(type); // kept: types are immortal
+}
+
+bool isInstance(nb::handle x, PyTypeObject *type) {
+  return type && PyObject_TypeCheck(x.ptr(), type);
+}
+
+std::vector<int64_t> toInt64s(nb::handle sequence) {
+  std::vector<int64_t> out;
+  nb::object seq = nb::borrow(sequence);
+  size_t n = nb::len(seq);
+  out.reserve(n);
+  for (nb::handle item : seq)
+    out.push_back(nb::cast<int64_t>(item));
+  return out;
+}
+
+void bytesToElements(std::vector<int64_t> &strides, int64_t itemSize,
+                     const char *what) {
+  for (int64_t &s : strides) {
+    if (s % itemSize)
+      throw nb::value_error((std::string(what) + " has a stride of " +
+                             std::to_string(s) +
+                             " bytes, not a multiple of its itemsize " +
+                             std::to_string(itemSize))
+                                .c_str());
+    s /= itemSize;
+  }
+}
+
+ArrayView fromNumPy(nb::handle x) {
+  ArrayView v;
+  nb::object dtype = nb::borrow(x).attr("dtype");
+  PyObject *name = PyDict_GetItem(state().numpyDTypes.ptr(), dtype.ptr());
+  if (!name) {
+    if (!nb::cast<bool>(dtype.attr("isnative")))
+      throwDType("arrays of non-native byte order (" +
+                 nb::cast<std::string>(nb::str(dtype)) +
+                 ") are not supported");
+    throwDType("dtype " + nb::cast<std::string>(nb::str(dtype)) +
+               " is not supported by ptensor");
+  }
+  v.dtype = dtypeFromName(name, dtype);
+  Py_buffer buffer;
+  if (PyObject_GetBuffer(x.ptr(), &buffer, PyBUF_STRIDES) != 0)
+    throw nb::python_error();
+  v.data = static_cast<char *>(buffer.buf);
+  v.readOnly = buffer.readonly;
+  v.shape.assign(buffer.shape, buffer.shape + buffer.ndim);
+  v.strides.assign(buffer.strides, buffer.strides + buffer.ndim);
+  int64_t itemSize = buffer.itemsize;
+  PyBuffer_Release(&buffer);
+  bytesToElements(v.strides, itemSize, "array");
+  v.framework = Framework::NumPy;
+  v.owner = nb::borrow(x);
+  return v;
+}
+
+ArrayView fromTorch(nb::handle x) {
+  InteropState &s = state();
+  ArrayView v;
+  nb::object dtype = nb::borrow(x).attr("dtype");
+  if (!s.torchDTypes.is_valid() || !s.torchDTypes.size())
+    s.torchDTypes = nb::cast<nb::dict>(s.hooks.attr("torch_dtypes")());
+  PyObject *name = PyDict_GetItem(s.torchDTypes.ptr(), dtype.ptr());
+  if (!name)
+    throwDType("dtype " + nb::cast<std::string>(nb::str(dtype)) +
+               " is not supported by ptensor");
+  v.dtype = dtypeFromName(name, dtype);
+  nb::object t = nb::borrow(x);
+  int device = nb::cast<int>(t.attr("get_device")());
+  if (device >= 0) {
+    if (!nb::cast<bool>(t.attr("is_cuda")))
+      throwDevice("torch tensors on " +
+                  nb::cast<std::string>(nb::str(t.attr("device"))) +
+                  " are not supported (expected cpu or cuda)");
+    v.device = device;
+  }
+  v.data = reinterpret_cast<char *>(
+      static_cast<uintptr_t>(nb::cast<uint64_t>(t.attr("data_ptr")())));
+  v.shape = toInt64s(t.attr("shape"));
+  v.strides = toInt64s(t.attr("stride")());
+  v.framework = Framework::Torch;
+  v.owner = t;
+  return v;
+}
+
+ArrayView fromCuPy(nb::handle x) {
+  ArrayView v;
+  nb::object a = nb::borrow(x);
+  nb::object dtype = a.attr("dtype");
+  PyObject *name = PyDict_GetItem(state().numpyDTypes.ptr(), dtype.ptr());
+  if (!name)
+    throwDType("dtype " + nb::cast<std::string>(nb::str(dtype)) +
+               " is not supported by ptensor");
+  v.dtype = dtypeFromName(name, dtype);
+  v.device = nb::cast<int>(a.attr("device").attr("id"));
+  v.data = reinterpret_cast<char *>(
+      static_cast<uintptr_t>(nb::cast<uint64_t>(a.attr("data").attr("ptr"))));
+  v.shape = toInt64s(a.attr("shape"));
+  v.strides = toInt64s(a.attr("strides"));
+  bytesToElements(v.strides, static_cast<int64_t>(dtypeByteSize(v.dtype)),
+                  "CuPy array");
+  v.framework = Framework::CuPy;
+  v.owner = a;
+  return v;
+}
+
+std::optional<DType> fromDLPackDType(nb::dlpack::dtype t) {
+  if (t.lanes != 1)
+    return std::nullopt;
+  switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
+  case nb::dlpack::dtype_code::Bool:
+    return t.bits == 8 ? std::optional(DType::Bool) : std::nullopt;
+  case nb::dlpack::dtype_code::Int:
+    return intDType(DTypeKind::Signed, t.bits);
+  case nb::dlpack::dtype_code::UInt:
+    return intDType(DTypeKind::Unsigned, t.bits);
+  case nb::dlpack::dtype_code::Float:
+    if (t.bits == 16)
+      return DType::F16;
+    if (t.bits == 32)
+      return DType::F32;
+    if (t.bits == 64)
+      return DType::F64;
+    return std::nullopt;
+  case nb::dlpack::dtype_code::Bfloat:
+    return t.bits == 16 ? std::optional(DType::BF16) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+nb::dlpack::dtype toDLPackDType(DType dtype) {
+  nb::dlpack::dtype t;
+  t.lanes = 1;
+  t.bits = static_cast<uint8_t>(dtypeBitWidth(dtype));
+  switch (dtypeKind(dtype)) {
+  case DTypeKind::Bool:
+    t.code = static_cast<uint8_t>(nb::dlpack::dtype_code::Bool);
+    t.bits = 8;
+    break;
+  case DTypeKind::Signed:
+    t.code = static_cast<uint8_t>(nb::dlpack::dtype_code::Int);
+    break;
+  case DTypeKind::Unsigned:
+    t.code = static_cast<uint8_t>(nb::dlpack::dtype_code::UInt);
+    break;
+  case DTypeKind::Float:
+    t.code = static_cast<uint8_t>(dtype == DType::BF16
+                                      ? nb::dlpack::dtype_code::Bfloat
+                                      : nb::dlpack::dtype_code::Float);
+    break;
+  }
+  return t;
+}
+
+ArrayView fromDLPack(nb::handle x) {
+  nb::ndarray<> a;
+  try {
+    a = nb::cast<nb::ndarray<>>(x);
+  } catch (const nb::cast_error &) {
+    throw nb::type_error(
+        ("expected an array (numpy, torch, CuPy, DLPack) or a scalar, got " +
+         nb::cast<std::string>(nb::type_name(x.type())))
+            .c_str());
+  }
+  ArrayView v;
+  std::optional<DType> dtype = fromDLPackDType(a.dtype());
+  if (!dtype)
+    throwDType("DLPack dtype (code " + std::to_string(a.dtype().code) + ", " +
+               std::to_string(a.dtype().bits) + " bits, " +
+               std::to_string(a.dtype().lanes) +
+               " lanes) is not supported");
+  v.dtype = *dtype;
+  switch (a.device_type()) {
+  case nb::device::cpu::value:
+  case nb::device::cuda_host::value:
+    break;
+  case nb::device::cuda::value:
+  case nb::device::cuda_managed::value:
+    v.device = a.device_id();
+    break;
+  default:
+    throwDevice("DLPack device type " + std::to_string(a.device_type()) +
+                " is not supported (expected CPU or CUDA)");
+  }
+  v.data = static_cast<char *>(a.data());
+  for (size_t i = 0; i < a.ndim(); ++i) {
+    v.shape.push_back(static_cast<int64_t>(a.shape(i)));
+    v.strides.push_back(a.stride(i));
+  }
+  v.framework = Framework::DLPack;
+  v.owner = nb::borrow(x);
+  v.keep = nb::cast(a);
+  return v;
+}
+
+/// A description made in Python (ptensor.Tensor, StridedBuffer): its
+/// attributes are the view.
+ArrayView fromDescription(nb::handle t) {
+  nb::object d = nb::borrow(t);
+  ArrayView v;
+  v.dtype = dtypeFromName(d.attr("dtype"), d.attr("dtype"));
+  std::string device = nb::cast<std::string>(d.attr("device"));
+  if (!device.empty())
+    v.device = device.size() > 5 ? std::atoi(device.c_str() + 5) : 0;
+  v.data = reinterpret_cast<char *>(
+      static_cast<uintptr_t>(nb::cast<uint64_t>(d.attr("ptr"))));
+  v.shape = toInt64s(d.attr("shape"));
+  v.strides = toInt64s(d.attr("strides"));
+  std::string fw = nb::cast<std::string>(d.attr("framework"));
+  v.framework = fw == "torch"  ? Framework::Torch
+                : fw == "cupy" ? Framework::CuPy
+                : fw == "numpy" ? Framework::NumPy
+                                : Framework::DLPack;
+  v.owner = d.attr("obj");
+  v.keep = d.attr("keep");
+  return v;
+}
+
+const char *frameworkName(Framework f) {
+  switch (f) {
+  case Framework::NumPy:
+    return "numpy";
+  case Framework::Torch:
+    return "torch";
+  case Framework::CuPy:
+    return "cupy";
+  case Framework::DLPack:
+    return "dlpack";
+  }
+  return "numpy";
+}
+
+} // namespace
+
+std::string ArrayView::deviceName() const {
+  return device < 0 ? std::string() : "cuda:" + std::to_string(device);
+}
+
+int64_t ArrayView::numElements() const {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+bool isScalar(nb::handle x) {
+  PyObject *o = x.ptr();
+  if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o))
+    return true;
+  InteropState &s = state();
+  if (isInstance(x, s.ndarrayType))
+    return false;
+  static PyTypeObject *generic = lookupType("numpy", "generic");
+  return isInstance(x, generic);
+}
+
+ArrayView importArray(nb::handle x) {
+  InteropState &s = state();
+  if (isInstance(x, s.ndarrayType))
+    return fromNumPy(x);
+  if (!s.torchTensorType)
+    s.torchTensorType = lookupType("torch", "Tensor");
+  if (isInstance(x, s.torchTensorType))
+    return fromTorch(x);
+  if (!s.cupyArrayType)
+    s.cupyArrayType = lookupType("cupy", "ndarray");
+  if (isInstance(x, s.cupyArrayType))
+    return fromCuPy(x);
+  nb::object kind = s.hooks.attr("classify")(x);
+  std::string k = nb::cast<std::string>(kind[0]);
+  if (k == "array") { // ptensor.Array: its backing array
+    ArrayView v = importArray(kind[1]);
+    v.isPTensorArray = true;
+    return v;
+  }
+  if (k == "description")
+    return fromDescription(kind[1]);
+  if (k == "sequence")
+    return importArray(kind[1]);
+  return fromDLPack(x);
+}
+
+namespace {
+
+nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
+  std::vector<size_t> shape(r.shape.begin(), r.shape.end());
+  nb::dlpack::dtype dt = toDLPackDType(r.dtype);
+  bool bf16OnHost = r.dtype == DType::BF16 && r.device < 0;
+  if (bf16OnHost) // numpy has no bfloat16: uint16 viewed as ml_dtypes'
+    dt = nb::dtype<uint16_t>();
+  int deviceType = r.device < 0 ? nb::device::cpu::value
+                                : nb::device::cuda::value;
+  int deviceId = r.device < 0 ? 0 : r.device;
+  if (r.device < 0 && framework != Framework::Torch)
+    framework = Framework::NumPy;
+  if (r.device >= 0 && (framework == Framework::NumPy ||
+                        framework == Framework::DLPack)) {
+    std::string f = nb::cast<std::string>(
+        state().hooks.attr("default_gpu_framework")());
+    framework = f == "torch" ? Framework::Torch : Framework::CuPy;
+  }
+  nb::object out;
+  switch (framework) {
+  case Framework::Torch:
+    out = nb::ndarray<nb::pytorch>(r.data, shape.size(), shape.data(), owner,
+                                   r.strides.data(), dt, deviceType, deviceId)
+              .cast();
+    break;
+  case Framework::CuPy:
+    out = nb::ndarray<nb::cupy>(r.data, shape.size(), shape.data(), owner,
+                                r.strides.data(), dt, deviceType, deviceId)
+              .cast();
+    break;
+  default:
+    out = nb::ndarray<nb::numpy>(r.data, shape.size(), shape.data(), owner,
+                                 r.strides.data(), dt, deviceType, deviceId)
+              .cast();
+    break;
+  }
+  if (bf16OnHost)
+    out = state().hooks.attr("as_bfloat16")(out);
+  return out;
+}
+
+} // namespace
+
+nb::object exportArray(ResultBuffer &r, Framework framework,
+                       bool asPTensorArray) {
+  InteropState &s = state();
+  int64_t n = 1;
+  for (int64_t size : r.shape)
+    n *= size;
+  nb::object out;
+  if (n == 0 || !r.data) {
+    if (r.owns && r.allocated) {
+      if (r.device < 0)
+        std::free(r.allocated);
+      else if (s.freeDevice)
+        s.freeDevice(r.allocated, nullptr);
+    }
+    out = emptyArray(framework, r.shape, r.dtype,
+                     r.device < 0 ? "" : "cuda:" + std::to_string(r.device));
+  } else {
+    nb::object owner;
+    if (r.owns && r.allocated) {
+      if (r.device < 0)
+        owner = nb::capsule(r.allocated, [](void *p) noexcept { std::free(p); });
+      else
+        owner = nb::capsule(r.allocated, [](void *p) noexcept {
+          if (auto free = state().freeDevice)
+            free(p, nullptr);
+        });
+    } else {
+      owner = r.viewOf;
+    }
+    out = exportDense(r, framework, owner);
+  }
+  if (asPTensorArray)
+    out = s.hooks.attr("wrap_array")(out);
+  return out;
+}
+
+nb::object emptyArray(Framework framework, const std::vector<int64_t> &shape,
+                      DType dtype, const std::string &device) {
+  nb::list sizes;
+  for (int64_t size : shape)
+    sizes.append(size);
+  return state().hooks.attr("empty")(frameworkName(framework), nb::tuple(sizes),
+                                     dtypeName(dtype), device);
+}
+
+void synchronizeInputs(const std::vector<const ArrayView *> &operands) {
+  InteropState &s = state();
+  int torchDone = -2, cupyDone = -2;
+  for (const ArrayView *v : operands) {
+    if (!v->onGPU())
+      continue;
+    if (v->framework == Framework::Torch && torchDone != v->device) {
+      torchDone = v->device;
+      if (!s.torchRawStream.is_valid())
+        s.torchRawStream = s.hooks.attr("torch_raw_stream")();
+      if (!s.syncLaunches && s.torchRawStream.is_valid() &&
+          !s.torchRawStream.is_none() &&
+          nb::cast<int64_t>(s.torchRawStream(v->device)) == 0)
+        continue;
+      s.hooks.attr("synchronize")("torch", v->deviceName());
+    } else if (v->framework == Framework::CuPy && cupyDone != v->device) {
+      cupyDone = v->device;
+      s.hooks.attr("synchronize")("cupy", v->deviceName());
+    }
+  }
+}
+
+void setDefaultDevice(int device) {
+  InteropState &s = state();
+  if (!s.setDevice) {
+    nb::tuple fns = nb::cast<nb::tuple>(s.hooks.attr("runtime_functions")());
+    s.setDevice = reinterpret_cast<void (*)(int)>(
+        static_cast<uintptr_t>(nb::cast<uint64_t>(fns[0])));
+    s.freeDevice = reinterpret_cast<int (*)(void *, void *)>(
+        static_cast<uintptr_t>(nb::cast<uint64_t>(fns[1])));
+  }
+  s.setDevice(device);
+}
+
+void registerInterop(nb::module_ &m) {
+  m.def(
+      "init_interop",
+      [](nb::object hooks) {
+        InteropState &s = state();
+        s.hooks = hooks;
+        s.ndarrayType = lookupType("numpy", "ndarray");
+        s.numpyDTypes = nb::cast<nb::dict>(hooks.attr("numpy_dtypes"));
+        s.syncLaunches = nb::cast<bool>(hooks.attr("sync_launches"));
+        for (DType d : allDTypes())
+          s.dtypeByName[dtypeName(d)] = d;
+      },
+      nb::arg("hooks"),
+      "Sets the package's Python side of interop (ptensor/_interop.py).");
+}
+
+} // namespace ptensor::python

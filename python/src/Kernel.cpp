@@ -1,0 +1,360 @@
+//===- Kernel.cpp - calling a compiled function from Python ---------------===//
+
+#include "Kernel.h"
+
+#include "Errors.h"
+
+#include "ptensor/Semantics/Overlap.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <cstring>
+#include <unordered_set>
+
+namespace ptensor::python {
+
+namespace sem = ptensor::semantics;
+
+namespace {
+
+DType parseParameterDType(const std::string &name, bool &isIndex) {
+  isIndex = name == "index";
+  if (isIndex)
+    return DType::I64;
+  if (std::optional<DType> d = parseDTypeName(name))
+    return *d;
+  throwRule(sem::ErrorKind::Value, "unknown dtype '" + name +
+                                       "' in a compiled module's signature");
+}
+
+sem::TensorParameter parseTensorType(nb::handle entry) {
+  nb::dict d = nb::borrow<nb::dict>(entry);
+  sem::TensorParameter t;
+  bool isIndex = false;
+  t.dtype = parseParameterDType(nb::cast<std::string>(d["dtype"]), isIndex);
+  t.shape = nb::cast<std::vector<int64_t>>(d["shape"]);
+  if (d.contains("device") && !d["device"].is_none())
+    t.device = nb::cast<std::string>(d["device"]);
+  return t;
+}
+
+/// float -> IEEE half bits, rounding to nearest even.
+uint16_t toHalfBits(double value) {
+  _Float16 h = static_cast<_Float16>(value);
+  uint16_t bits;
+  std::memcpy(&bits, &h, sizeof bits);
+  return bits;
+}
+
+/// float -> bfloat16 bits, rounding to nearest even (NaN stays NaN).
+uint16_t toBFloat16Bits(double value) {
+  float f = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  if (std::isnan(f))
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+std::string reprOf(nb::handle value) {
+  return nb::cast<std::string>(nb::repr(value));
+}
+
+/// Stores Python scalar `value` as the C value of a scalar parameter of
+/// `dtype` (f16/bf16 as their bits) in `slot`; the array API's rules for a
+/// weak scalar: an integer parameter takes integral values in its range.
+void convertScalar(DType dtype, bool isIndex, nb::handle value,
+                   uint64_t &slot) {
+  PyObject *o = value.ptr();
+  slot = 0;
+  const char *typeName = isIndex ? "index" : dtypeName(dtype);
+  if (isFloatDType(dtype)) {
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred())
+      throw nb::python_error();
+    switch (dtype) {
+    case DType::F16: {
+      uint16_t b = toHalfBits(v);
+      std::memcpy(&slot, &b, sizeof b);
+      return;
+    }
+    case DType::BF16: {
+      uint16_t b = toBFloat16Bits(v);
+      std::memcpy(&slot, &b, sizeof b);
+      return;
+    }
+    case DType::F32: {
+      float f = static_cast<float>(v);
+      std::memcpy(&slot, &f, sizeof f);
+      return;
+    }
+    default:
+      std::memcpy(&slot, &v, sizeof v);
+      return;
+    }
+  }
+  if (dtype == DType::Bool) {
+    int truth = PyObject_IsTrue(o);
+    if (truth < 0)
+      throw nb::python_error();
+    slot = static_cast<uint64_t>(truth);
+    return;
+  }
+  // Integers: a float must be integral.
+  nb::object integer;
+  if (PyFloat_Check(o) || (!PyLong_Check(o) && !PyIndex_Check(o))) {
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred())
+      throw nb::python_error();
+    if (!std::isfinite(v) || v != std::trunc(v))
+      throwRule(sem::ErrorKind::DType, "scalar " + reprOf(value) +
+                                           " is not an integer (argument "
+                                           "type " +
+                                           typeName + ")");
+    integer = nb::steal(PyLong_FromDouble(v));
+  } else {
+    integer = nb::steal(PyNumber_Index(o));
+    if (!integer.is_valid())
+      throw nb::python_error();
+  }
+  unsigned bits = dtypeBitWidth(dtype);
+  auto overflow = [&]() -> void {
+    PyErr_Clear();
+    std::string message = "scalar " + reprOf(integer) +
+                          " does not fit the scalar type " + typeName;
+    PyErr_SetString(PyExc_OverflowError, message.c_str());
+    throw nb::python_error();
+  };
+  if (isUnsignedIntDType(dtype)) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(integer.ptr());
+    if (PyErr_Occurred() || (bits < 64 && v >> bits))
+      overflow();
+    slot = v;
+    return;
+  }
+  long long v = PyLong_AsLongLong(integer.ptr());
+  if (PyErr_Occurred())
+    overflow();
+  if (bits < 64) {
+    long long lo = -(1LL << (bits - 1)), hi = (1LL << (bits - 1)) - 1;
+    if (v < lo || v > hi)
+      overflow();
+  }
+  int64_t s = v; // little endian: the low bytes are the narrower value
+  std::memcpy(&slot, &s, sizeof s);
+}
+
+/// The memref descriptor words of a view: {allocated, aligned, offset,
+/// sizes..., strides...}, allocated = aligned = the lowest address the
+/// view touches (negative strides move element 0 above it).
+void appendDescriptor(std::vector<int64_t> &words, char *data, size_t itemSize,
+                      const std::vector<int64_t> &shape,
+                      const std::vector<int64_t> &strides) {
+  int64_t low = 0;
+  bool empty = false;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0)
+      empty = true;
+    else if (strides[d] < 0)
+      low += strides[d] * (shape[d] - 1);
+  }
+  if (empty)
+    low = 0;
+  auto base = reinterpret_cast<int64_t>(data + low * static_cast<int64_t>(itemSize));
+  words.push_back(base);
+  words.push_back(base);
+  words.push_back(-low);
+  words.insert(words.end(), shape.begin(), shape.end());
+  words.insert(words.end(), strides.begin(), strides.end());
+}
+
+} // namespace
+
+Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
+               nb::list results, bool cuda, nb::object library)
+    : entry_(reinterpret_cast<PackedEntry>(static_cast<uintptr_t>(entry))),
+      name_(std::move(name)), cuda_(cuda), library_(std::move(library)) {
+  for (nb::handle a : args) {
+    nb::dict d = nb::borrow<nb::dict>(a);
+    Parameter p;
+    p.isTensor = nb::cast<std::string>(d["kind"]) == "tensor";
+    if (p.isTensor) {
+      p.tensor = parseTensorType(a);
+      p.dtype = p.tensor.dtype;
+    } else {
+      p.dtype =
+          parseParameterDType(nb::cast<std::string>(d["dtype"]), p.isIndex);
+    }
+    p.isWritten = d.contains("written") && nb::cast<bool>(d["written"]);
+    params_.push_back(std::move(p));
+  }
+  for (nb::handle r : results)
+    results_.push_back(parseTensorType(r));
+}
+
+std::vector<ResultBuffer>
+Kernel::invoke(const std::vector<CallOperand> &operands) {
+  // Words: the results' descriptors first (written by the callee), then one
+  // descriptor per tensor operand; scalars get one word each.
+  std::vector<int64_t> words;
+  size_t resultWords = 0;
+  for (const sem::TensorParameter &r : results_)
+    resultWords += 3 + 2 * r.shape.size();
+  words.resize(resultWords);
+  std::vector<size_t> start;
+  std::vector<uint64_t> scalars(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const CallOperand &op = operands[i];
+    const Parameter &p = params_[i];
+    start.push_back(words.size());
+    if (p.isTensor)
+      appendDescriptor(words, op.data, dtypeByteSize(p.dtype), op.shape,
+                       op.strides);
+    else
+      convertScalar(p.dtype, p.isIndex, op.scalar, scalars[i]);
+  }
+  std::vector<void *> pointers;
+  void *resultAddress = words.data();
+  if (!results_.empty())
+    pointers.push_back(&resultAddress);
+  std::vector<void *> descriptorAddresses(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (params_[i].isTensor) {
+      descriptorAddresses[i] = words.data() + start[i];
+      pointers.push_back(&descriptorAddresses[i]);
+    } else {
+      pointers.push_back(&scalars[i]);
+    }
+  }
+  if (cuda_) {
+    std::vector<const ArrayView *> arrays;
+    int device = 0;
+    for (const CallOperand &op : operands)
+      if (op.array) {
+        arrays.push_back(op.array);
+        if (op.array->onGPU())
+          device = op.array->device;
+      }
+    synchronizeInputs(arrays);
+    setDefaultDevice(device);
+  }
+  {
+    nb::gil_scoped_release release;
+    entry_(pointers.data());
+  }
+
+  std::vector<ResultBuffer> out;
+  std::unordered_set<int64_t> seen;
+  size_t k = 0;
+  for (const sem::TensorParameter &r : results_) {
+    size_t rank = r.shape.size();
+    ResultBuffer b;
+    int64_t allocated = words[k];
+    b.allocated = reinterpret_cast<void *>(allocated);
+    int64_t offset = words[k + 2];
+    b.shape.assign(words.begin() + k + 3, words.begin() + k + 3 + rank);
+    b.strides.assign(words.begin() + k + 3 + rank,
+                     words.begin() + k + 3 + 2 * rank);
+    b.dtype = r.dtype;
+    b.data = reinterpret_cast<char *>(words[k + 1]);
+    if (b.data)
+      b.data += offset * static_cast<int64_t>(dtypeByteSize(r.dtype));
+    b.device = -1;
+    if (!r.device.empty()) {
+      b.device = 0;
+      for (const CallOperand &op : operands)
+        if (op.array && op.array->onGPU()) {
+          b.device = op.array->device;
+          break;
+        }
+    }
+    k += 3 + 2 * rank;
+    // A view of an operand's memory is not freed by the result.
+    b.owns = allocated != 0 && !seen.count(allocated);
+    for (size_t i = 0; i < operands.size() && b.owns; ++i)
+      if (params_[i].isTensor &&
+          words[start[i]] == allocated) {
+        b.owns = false;
+        b.viewOf = operands[i].array ? operands[i].array->owner : nb::object();
+      }
+    seen.insert(allocated);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+nb::object Kernel::call(nb::args args) {
+  std::string prefix = "@" + name_ + ": ";
+  if (args.size() != params_.size())
+    throw nb::type_error((prefix + "expected " +
+                          std::to_string(params_.size()) + " arguments, got " +
+                          std::to_string(args.size()))
+                             .c_str());
+  std::vector<ArrayView> arrays(params_.size());
+  std::vector<CallOperand> operands(params_.size());
+  const ArrayView *first = nullptr;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    std::string which = prefix + "argument #" + std::to_string(i);
+    nb::handle x = args[i];
+    if (!params_[i].isTensor) {
+      if (!isScalar(x))
+        throw nb::type_error((which + ": expected a scalar, got " +
+                              nb::cast<std::string>(nb::type_name(x.type())))
+                                 .c_str());
+      operands[i].scalar = x;
+      continue;
+    }
+    if (isScalar(x))
+      throw nb::type_error((which + ": expected a tensor, got a scalar").c_str());
+    arrays[i] = importArray(x);
+    const ArrayView &a = arrays[i];
+    if (std::optional<sem::Error> error = sem::checkTensorArgument(
+            params_[i].tensor, {a.dtype, a.shape, a.deviceName()}))
+      throwRule(error->kind, which + ": " + error->message);
+    operands[i] = {&a, a.data, a.shape, a.strides, {}};
+    if (!first)
+      first = &a;
+  }
+  std::vector<sem::MemoryView> views;
+  std::vector<size_t> written;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    sem::MemoryView view;
+    view.isScalar = !params_[i].isTensor;
+    if (!view.isScalar) {
+      view.address = reinterpret_cast<uintptr_t>(arrays[i].data);
+      view.itemSize = static_cast<unsigned>(dtypeByteSize(arrays[i].dtype));
+      view.sizes = arrays[i].shape;
+      view.strides = arrays[i].strides;
+      view.device = arrays[i].deviceName();
+    }
+    views.push_back(std::move(view));
+    if (params_[i].isWritten)
+      written.push_back(i);
+  }
+  if (!written.empty())
+    if (std::optional<sem::Error> error =
+            sem::checkWrittenOverlap(views, written, "argument"))
+      throw RuleError{*error};
+
+  std::vector<ResultBuffer> results = invoke(operands);
+  for (const ArrayView &a : arrays)
+    if (a.isPTensorArray) {
+      first = &a;
+      break;
+    }
+  Framework framework = first ? first->framework : Framework::NumPy;
+  bool wrap = first && first->isPTensorArray;
+  if (results.empty())
+    return nb::none();
+  if (results.size() == 1)
+    return exportArray(results[0], framework, wrap);
+  nb::list out;
+  for (ResultBuffer &r : results)
+    out.append(exportArray(r, framework, wrap));
+  return nb::tuple(out);
+}
+
+} // namespace ptensor::python

@@ -1,0 +1,71 @@
+//===- Kernel.h - calling a compiled function from Python -----------------===//
+//
+// A function of a compiled library (docs/ABI.md), called through its packed
+// entry point `_ptensor_packed_NAME(void **)` with memref descriptors built
+// here from array views: no ctypes, no Python-level packing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_PYTHON_KERNEL_H
+#define PTENSOR_PYTHON_KERNEL_H
+
+#include "Interop.h"
+
+#include "ptensor/Semantics/Arguments.h"
+
+namespace ptensor::python {
+
+/// One parameter of a compiled function.
+struct Parameter {
+  bool isTensor = false;
+  semantics::TensorParameter tensor; ///< dtype, shape, device of a tensor
+  DType dtype = DType::F32;          ///< a scalar's type
+  bool isIndex = false;              ///< a scalar of type index
+  bool isWritten = false;
+};
+
+/// An operand of one call: a tensor view (in the function's iteration
+/// space) or a Python scalar converted to the parameter's type.
+struct CallOperand {
+  const ArrayView *array = nullptr; ///< null for scalars
+  char *data = nullptr;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  nb::handle scalar;
+};
+
+/// One compiled function.
+class Kernel {
+public:
+  Kernel(uint64_t entry, std::string name, nb::list args, nb::list results,
+         bool cuda, nb::object library);
+
+  const std::string &name() const { return name_; }
+  const std::vector<Parameter> &parameters() const { return params_; }
+
+  /// Calls with `operands` (checked by the caller: ranks, dtypes, devices)
+  /// and returns the result buffers (ownership decided: a result whose
+  /// memory is an operand's is a view of it).
+  std::vector<ResultBuffer> invoke(const std::vector<CallOperand> &operands);
+
+  /// The high-level call: arrays and scalars in signature order, checked
+  /// against the signature; results as arrays of the first tensor
+  /// argument's framework (None, one, or a tuple).
+  nb::object call(nb::args args);
+
+private:
+  using PackedEntry = void (*)(void **);
+  PackedEntry entry_;
+  std::string name_;
+  std::vector<Parameter> params_;
+  std::vector<semantics::TensorParameter> results_;
+  bool cuda_;
+  nb::object library_; ///< keeps the code loaded
+};
+
+/// Registers Kernel and the calls built on it (execute, ElementwiseOp).
+void registerKernels(nb::module_ &m);
+
+} // namespace ptensor::python
+
+#endif // PTENSOR_PYTHON_KERNEL_H
