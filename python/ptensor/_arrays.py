@@ -3,13 +3,12 @@
 `as_tensor(x)` views a numpy array, a torch tensor, a CuPy array, any object
 with `__dlpack__`, or a `StridedBuffer` as a `Tensor`: dtype, device, the
 address of element (0, ..., 0), shape and strides in elements (any sign, 0
-allowed). `make_result(...)` wraps memory allocated by compiled code as an
-array of the inputs' framework that frees it when garbage collected.
+allowed): what ptensor.compile_only() calls accept as descriptions of
+arrays that do not exist here. The arrays of a call are read, and its
+results made, in C++ (python/src/Interop.cpp).
 """
 
-import ctypes
 import numbers
-import weakref
 
 import numpy as np
 
@@ -44,33 +43,6 @@ class Tensor:
         for s in self.shape:
             n *= s
         return n
-
-    def base_and_offset(self):
-        """(lowest address the view touches, offset of element 0 from it in
-        elements): descriptors get allocated = aligned = base."""
-        if 0 not in self.shape and min(self.strides, default=0) >= 0:
-            return self.ptr, 0  # the common case: element 0 is the lowest
-        low = 0
-        for n, s in zip(self.shape, self.strides):
-            if n == 0:
-                return self.ptr, 0
-            if s < 0:
-                low += s * (n - 1)
-        return self.ptr + low * D.itemsize(self.dtype), -low
-
-    def byte_range(self):
-        """[lo, hi) of the bytes the view can touch; (0, 0) when empty."""
-        lo = hi = 0
-        for n, s in zip(self.shape, self.strides):
-            if n == 0:
-                return 0, 0
-            span = (n - 1) * s
-            if span < 0:
-                lo += span
-            else:
-                hi += span
-        es = D.itemsize(self.dtype)
-        return self.ptr + lo * es, self.ptr + (hi + 1) * es
 
 
 class StridedBuffer:
@@ -290,108 +262,9 @@ def wrap_result(a, framework):
     return Array._new(a)
 
 
-_sync_launches = None
-
-
-def _separate_streams():
-    """True when the compiled code runs on streams of its own
-    (PTENSOR_SYNC_LAUNCHES=1, read once like the runtime does)."""
-    global _sync_launches
-    if _sync_launches is None:
-        import os
-
-        _sync_launches = os.environ.get("PTENSOR_SYNC_LAUNCHES") == "1"
-    return _sync_launches
-
-
-def _torch_current_stream(device):
-    """torch's current CUDA stream of `device` ("cuda:N"), as an integer
-    handle (0: the legacy default stream), and the stream object or None."""
-    import torch
-
-    index = int(device.split(":")[1]) if ":" in device else 0
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return raw(index), None
-    s = torch.cuda.current_stream(index)
-    return s.cuda_stream, s
-
-
-def synchronize_inputs(tensors):
-    """Waits for pending framework work on GPU operands when it is not
-    already ordered before the compiled code: that runs on CUDA's legacy
-    default stream, so inputs of a framework whose current stream is that
-    same stream (torch's and CuPy's default) need no wait."""
-    done = set()
-    for t in tensors:
-        framework = backing_framework(t.framework)
-        if not t.device or (framework, t.device) in done:
-            continue
-        done.add((framework, t.device))
-        if framework == "torch":
-            handle, stream = _torch_current_stream(t.device)
-            if handle == 0 and not _separate_streams():
-                continue
-            if stream is None:
-                import torch
-
-                stream = torch.cuda.current_stream(torch.device(t.device))
-            stream.synchronize()
-        elif framework == "cupy":
-            import cupy
-
-            stream = cupy.cuda.get_current_stream()
-            if stream.ptr == 0 and not _separate_streams():
-                continue
-            stream.synchronize()
-
-
 # ---------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------
-
-_libc = ctypes.CDLL(None)
-_libc.free.argtypes = [ctypes.c_void_p]
-_libc.free.restype = None
-
-
-class _HostBuffer:
-    """Owns malloc'd memory of a result; numpy arrays keep it as their base."""
-
-    def __init__(self, allocated, data, shape, strides, typestr, owns):
-        self.__array_interface__ = {"data": (data, False), "shape": tuple(shape),
-                                    "strides": tuple(strides), "typestr": typestr,
-                                    "version": 3}
-        if owns and allocated:
-            weakref.finalize(self, _libc.free, allocated)
-
-
-def _typestr(dt):
-    if dt == "i1":
-        return "|b1"
-    if dt == "bf16":
-        return "<u2"  # viewed as bfloat16 afterwards
-    return D.to_numpy(dt).str
-
-
-def host_result(allocated, aligned, offset, sizes, strides, dt, owns):
-    """A numpy array over a host result; frees `allocated` when collected
-    (when `owns`)."""
-    n = 1
-    for s in sizes:
-        n *= s
-    if n == 0 or not aligned:
-        if owns and allocated:
-            _libc.free(allocated)
-        return np.empty(tuple(sizes), dtype=D.to_numpy(dt))
-    es = D.itemsize(dt)
-    buf = _HostBuffer(allocated, aligned + offset * es, sizes, [s * es for s in strides],
-                      _typestr(dt), owns)
-    a = np.asarray(buf)
-    if dt == "bf16":
-        a = a.view(D.BFLOAT16)
-    return a
-
 
 def numpy_to_torch(a):
     import torch
@@ -399,37 +272,6 @@ def numpy_to_torch(a):
     if a.dtype == D.BFLOAT16:
         return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(a)
-
-
-def device_result(allocated, aligned, offset, sizes, strides, dt, device, framework, owns):
-    """A torch tensor or CuPy array over device memory from the compiled
-    code (mgpuMemAlloc); the consumer's release frees it."""
-    dev_id = int(device.split(":")[1]) if ":" in device else 0
-    n = 1
-    for s in sizes:
-        n *= s
-    if framework not in ("torch", "cupy"):
-        framework = default_gpu_framework()
-    if n == 0 or not aligned:
-        if owns and allocated:
-            R.free_device(allocated)
-        if framework == "torch":
-            import torch
-
-            return torch.empty(tuple(sizes), dtype=D.to_torch(dt), device=device)
-        import cupy
-
-        with cupy.cuda.Device(dev_id):
-            return cupy.empty(tuple(sizes), dtype=D.to_numpy(dt))
-    holder = R.export_device_buffer(allocated, aligned, offset, sizes, strides, dt, dev_id,
-                                    owns)
-    if framework == "torch":
-        import torch
-
-        return torch.from_dlpack(holder)
-    import cupy
-
-    return cupy.from_dlpack(holder)
 
 
 def default_gpu_framework():
@@ -445,20 +287,6 @@ def default_gpu_framework():
         return "cupy"
     except ImportError:
         raise DeviceError("a GPU result needs torch or CuPy to hold it") from None
-
-
-def make_result(allocated, aligned, offset, sizes, strides, dt, device, framework, owns):
-    """The result array: numpy (host, numpy/dlpack inputs), torch (torch
-    inputs, host or GPU) or CuPy (CuPy inputs); for "ptensor:<backing>"
-    the backing's array (wrap_result makes the Array)."""
-    framework = backing_framework(framework)
-    if device:
-        return device_result(allocated, aligned, offset, sizes, strides, dt, device,
-                             framework, owns)
-    a = host_result(allocated, aligned, offset, sizes, strides, dt, owns)
-    if framework == "torch":
-        return numpy_to_torch(a)
-    return a
 
 
 def empty_like_framework(framework, shape, dt, device):

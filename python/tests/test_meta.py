@@ -1,14 +1,20 @@
-"""The meta step in Python: promotion and broadcasting as in
-docs/Semantics.md (same results and messages as the compiler), and the
-iterator's dimension reordering and coalescing. No compiler needed."""
+"""The meta step: promotion and broadcasting as in docs/Semantics.md (same
+results and messages as the compiler), and how the C++ call path maps a
+call onto a kernel (dimension reordering and coalescing, zero strides for
+broadcasts, the output's order)."""
+
+import re
 
 import numpy as np
 import pytest
 
+import ptensor as pt
 from ptensor import _dtypes as D
 from ptensor import _arrays as A
-from ptensor._iterator import Plan, common_device
+from ptensor import _exec, _ir
 from ptensor import BroadcastError, DeviceError, DTypeError
+
+from conftest import needs_kernels
 
 
 @pytest.mark.parametrize("a,b,want", [
@@ -88,61 +94,89 @@ def test_dtype_maps():
         D.from_numpy(np.complex64)
 
 
-def _t(a):
-    return A.as_tensor(a)
+@pytest.fixture
+def kernel_irs(monkeypatch):
+    """The IR of every kernel the calls of a test compile (the op tables
+    are emptied first, so each call's kernel is built): how the C++ call
+    path mapped the call onto a kernel (its rank)."""
+    seen = []
+    real = _ir.kernel_function
+
+    def spy(ir, name, device):
+        seen.append(ir)
+        return real(ir, name, device)
+
+    _exec.clear_kernel_tables()
+    monkeypatch.setattr(_ir, "kernel_function", spy)
+    yield seen
+    _exec.clear_kernel_tables()
 
 
-def test_contiguous_operands_coalesce_to_rank_1():
-    a = np.zeros((3, 4, 5), np.float32)
-    p = Plan([_t(a), _t(a)], [None])
-    assert p.rank == 1 and p.task_shape == [60]
-    assert p.input(0).strides == (1,)
+def _ranks(irs):
+    """The ranks of the first parameter of each kernel."""
+    out = []
+    for ir in irs:
+        m = re.search(r"%a0: !ptensor\.ptensor<([^>]*)>", ir)
+        out.append(m.group(1).split(",")[0].count("x"))
+    return out
 
 
-def test_broadcast_operand_gets_zero_strides():
-    a = np.zeros((3, 4), np.float32)
-    b = np.zeros((4,), np.float32)
-    p = Plan([_t(a), _t(b)], [None])
-    assert p.shape == (3, 4) and p.task_shape == [3, 4]
-    assert p.input(1).strides == (0, 1)
+@needs_kernels
+def test_contiguous_operands_coalesce_to_rank_1(kernel_irs):
+    a = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    np.testing.assert_array_equal(pt.add(a, a), a + a)
+    b = np.ones((7, 2), np.float32)
+    np.testing.assert_array_equal(pt.add(b, b), b + b)  # same kernel: no new compile
+    assert _ranks(kernel_irs) == [1]
 
 
-def test_transposed_operands_are_reordered_and_coalesced():
-    a = np.zeros((4, 6), np.float32).T  # F-contiguous (6, 4)
-    p = Plan([_t(a), _t(a)], [None])
-    assert p.perm == [1, 0] and p.task_shape == [24]
-    r = p.restore(np.arange(24, dtype=np.float32))
-    assert r.shape == (6, 4) and r.flags.f_contiguous  # output follows the inputs' order
+@needs_kernels
+def test_broadcast_operand_gets_zero_strides(kernel_irs):
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    b = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(pt.add(a, b), a + b)
+    assert _ranks(kernel_irs) == [2]
 
 
-def test_conflicting_orders_keep_row_major():
-    a = np.zeros((4, 6), np.float32)
-    b = np.zeros((6, 4), np.float32).T
-    p = Plan([_t(a), _t(b)], [None])
-    assert p.perm == [0, 1] and p.task_shape == [4, 6]
+@needs_kernels
+def test_transposed_operands_are_reordered_and_coalesced(kernel_irs):
+    a = np.arange(24, dtype=np.float32).reshape(4, 6).T  # F-contiguous (6, 4)
+    r = pt.add(a, a)
+    np.testing.assert_array_equal(r, a + a)
+    assert r.shape == (6, 4) and r.flags.f_contiguous  # the inputs' order
+    assert _ranks(kernel_irs) == [1]
 
 
+@needs_kernels
+def test_conflicting_orders_keep_row_major(kernel_irs):
+    a = np.arange(24, dtype=np.float32).reshape(4, 6)
+    b = np.arange(24, dtype=np.float32).reshape(6, 4).T
+    r = pt.add(a, b)
+    np.testing.assert_array_equal(r, a + b)
+    assert r.flags.c_contiguous and _ranks(kernel_irs) == [2]
+
+
+@needs_kernels
 def test_negative_strides_pass_through():
-    a = np.arange(12, dtype=np.float32).reshape(3, 4)[::-1]
-    t = _t(a)
-    assert t.strides == (-4, 1)
-    base, off = t.base_and_offset()
-    assert off == 8 and base == a.__array_interface__["data"][0] - 8 * 4
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)[::-1, ::-1]
+    np.testing.assert_array_equal(pt.add(a, 1.0), a + 1)
+    r = pt.multiply(a, 2.0, out=a)  # written through its negative strides
+    assert r is a
 
 
 def test_out_shape_must_match():
     a = np.zeros((3, 4), np.float32)
     with pytest.raises(BroadcastError, match=r"out= operand #0 has shape \[4\], but the "
                        r"broadcast shape of the inputs is \[3, 4\]"):
-        Plan([_t(a)], [_t(np.zeros(4, np.float32))])
+        pt.add(a, a, out=np.zeros(4, np.float32))
 
 
 def test_device_mismatch_message():
-    host = A.Tensor("f32", "", 0, (1,), (1,), "numpy", None)
-    gpu = A.Tensor("f32", "cuda:0", 0, (1,), (1,), "torch", None)
+    host = np.zeros(1, np.float32)
+    gpu = A.Tensor("f32", "cuda:0", 1 << 40, (1,), (1,), "torch", None)
     with pytest.raises(DeviceError, match='operands must be on the same device, but got '
                        'host and "cuda:0"'):
-        common_device([host, gpu])
+        pt.add(host, gpu)
 
 
 def test_scalars_are_weak_and_canonical():
