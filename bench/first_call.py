@@ -8,7 +8,8 @@ tensors, each phase timed in a fresh process.
 `prepare` (where ptensor-compile is) empties CACHE_DIR and times the cold
 path up to the compiled kernel: import, IR generation, cache miss and
 ptensor-compile, in `ptensor.compile_only()` mode on descriptions of the
-CUDA tensors (no GPU needed). It writes CACHE_DIR/prepare.json.
+CUDA tensors (no GPU needed). It also compiles (and runs) the CPU kernel of a 1000-element float32 add
+into the same cache. It writes CACHE_DIR/prepare.json.
 
 `run` (GPU machine, no compiler) times: torch's CUDA start-up (context and
 inputs), torch's own first `a + b`, `import ptensor`, and ptensor's first
@@ -31,6 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if glob.glob(os.path.join(HERE, "..", "python", "ptensor", "_core*.so")):
     sys.path.insert(0, os.path.join(HERE, "..", "python"))
 N = 4096
+#: Elements of the CPU add whose per-call time host_latency.py measures.
+CPU_N = 1000
 
 
 def ms(t0, t1):
@@ -52,7 +55,15 @@ def prepare(cache):
     libs = [f for f in os.listdir(cache) if f.endswith(".so")]
     if len(libs) != 1:
         sys.exit("first_call.py: expected one compiled library in %s, found %s" % (cache, libs))
-    result = {"import_ms": ms(t0, t1), "cold_compile_ms": ms(t1, t2), "library": libs[0]}
+    # The CPU kernel of the host per-call measurement (host_latency.py).
+    import numpy as np
+
+    x = np.ones(CPU_N, np.float32)
+    t3 = time.perf_counter()
+    pt.add(x, x)
+    t4 = time.perf_counter()
+    result = {"import_ms": ms(t0, t1), "cold_compile_ms": ms(t1, t2), "library": libs[0],
+              "cold_compile_cpu_ms": ms(t3, t4)}
     with open(os.path.join(cache, "prepare.json"), "w") as f:
         json.dump(result, f)
     print(json.dumps(result))

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 
+import first_call
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 N = 4096
 
@@ -106,6 +108,17 @@ def measure(bench_dir, kernel, a, b, failures):
             out["frontend_us"] = _host_per_call_us(lambda: pt.add(a, b), sync, calls=1000)
     except Exception as e:  # noqa: BLE001 - reported, the rest of the bench goes on
         failures.append("ptensor.add: %s: %s" % (type(e).__name__, e))
+    try:  # the CPU: a 1000-element add on numpy arrays, beside numpy's own
+        import numpy as np
+
+        x = np.random.default_rng(0).standard_normal(first_call.CPU_N).astype(np.float32)
+        if not np.array_equal(pt.add(x, x), x + x):
+            failures.append("ptensor.add (CPU): result differs from numpy")
+        else:
+            out["cpu_us"] = _host_per_call_us(lambda: pt.add(x, x), lambda: None, calls=5000)
+            out["numpy_us"] = _host_per_call_us(lambda: x + x, lambda: None, calls=5000)
+    except Exception as e:  # noqa: BLE001
+        failures.append("ptensor.add (CPU): %s: %s" % (type(e).__name__, e))
     return out
 
 
@@ -122,7 +135,10 @@ def report_lines(m):
              % f(m.get("library_us")),
              "| ptensor.add (Python frontend, torch tensors in and out) | %s |"
              % f(m.get("frontend_us")),
-             "| torch eager `a + b` | %s |" % f(m.get("torch_us"))]
+             "| torch eager `a + b` | %s |" % f(m.get("torch_us")),
+             "| CPU: ptensor.add of 1000 float32 (numpy arrays in and out) | %s |"
+             % f(m.get("cpu_us")),
+             "| CPU: numpy `a + b` of 1000 float32 | %s |" % f(m.get("numpy_us"))]
     if c:
         lines += ["", "C, fresh process: load runtime %.1f ms, CUDA driver init %.1f ms, "
                   "primary context %.1f ms, load the kernel library and its GPU modules "
@@ -140,8 +156,10 @@ def report_lines(m):
                      first["second_call_ms"],
                      first["import_ptensor_ms"] + first["warm_first_call_ms"])]
     if prep and first:
-        lines += ["Cold (empty cache): compile %.0f ms (ptensor-compile on the build machine) "
-                  "+ the warm first call = %.0f ms." % (
-                      prep["cold_compile_ms"],
-                      prep["cold_compile_ms"] + first["warm_first_call_ms"])]
+        lines += ["Cold (empty cache): compile %.0f ms (IR generation and the in-process "
+                  "compiler on the build machine, CUDA kernel to cubin and linked library) "
+                  "+ the warm first call = %.0f ms; a CPU kernel's cold compile %.0f ms."
+                  % (prep["cold_compile_ms"],
+                     prep["cold_compile_ms"] + first["warm_first_call_ms"],
+                     prep.get("cold_compile_cpu_ms", float("nan")))]
     return lines
