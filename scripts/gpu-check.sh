@@ -77,7 +77,7 @@ run() {
   local cases="${TMPDIR:-/tmp}/ptensor-gpu-cases"
   rm -rf "$cases" && mkdir -p "$cases" && tar -C "$cases" -xJf "$carry/cases.tar.xz"
   PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
-    --executor "python3 -m ptensor.run" > "$out/cases.log" 2>&1 ||
+    --executor "python3 -m ptensor.run" --jobs 12 > "$out/cases.log" 2>&1 ||
     status=1
   tail -15 "$out/cases.log"
   echo "== Python GPU tests (torch, CuPy)"

@@ -128,7 +128,8 @@ def move_backing(a: Any, device: str) -> Any:
     if fw == "numpy":
         fw = A.default_gpu_framework()
         if fw == "torch":
-            a = A.numpy_to_torch(np.ascontiguousarray(a))
+            # (not np.ascontiguousarray: it makes 0-d arrays 1-d)
+            a = A.numpy_to_torch(a if a.flags.c_contiguous else a.copy(order="C"))
     if fw == "torch":
         return a.to(device)
     import cupy

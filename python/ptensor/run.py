@@ -41,10 +41,11 @@ def _load_input(i, path):
 
 
 def _to_host(x):
-    """A result or written argument as a numpy array."""
-    if isinstance(x, Array):
-        x = x.to_device("cpu")
-    return np.array(x, copy=True)
+    """A result or written argument (an Array, or an array of the framework
+    compiled code returned: numpy, torch or CuPy) as a numpy array."""
+    if not isinstance(x, Array):
+        x = Array._new(x)
+    return np.array(x.to_device("cpu"), copy=True)
 
 
 def _saveable(a):

@@ -378,11 +378,27 @@ nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
   }
   nb::object out;
   switch (framework) {
-  case Framework::Torch:
-    out = nb::ndarray<nb::pytorch>(r.data, shape.size(), shape.data(), owner,
-                                   r.strides.data(), dt, deviceType, deviceId)
+  case Framework::Torch: {
+    // torch has no negative strides (its DLPack import aborts on them): the
+    // view is exported with those dimensions reversed, then flipped back
+    // by torch.flip (a copy, only for such results).
+    std::vector<int64_t> strides = r.strides;
+    char *data = r.data;
+    nb::list flipped;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (strides[d] < 0 && shape[d] > 1) {
+        data += strides[d] * static_cast<int64_t>(shape[d] - 1) *
+                static_cast<int64_t>(dtypeByteSize(r.dtype));
+        strides[d] = -strides[d];
+        flipped.append(d);
+      }
+    out = nb::ndarray<nb::pytorch>(data, shape.size(), shape.data(), owner,
+                                   strides.data(), dt, deviceType, deviceId)
               .cast();
+    if (flipped.size() != 0)
+      out = out.attr("flip")(nb::tuple(flipped));
     break;
+  }
   case Framework::CuPy:
     out = nb::ndarray<nb::cupy>(r.data, shape.size(), shape.data(), owner,
                                 r.strides.data(), dt, deviceType, deviceId)

@@ -92,6 +92,14 @@ def test_device_mismatch_is_an_error():
         pt.add(a, np.ones(4, np.float32))
 
 
+@needs_torch
+def test_to_device_keeps_0d_arrays_0d():
+    for x in (np.float32(2.5)[()], np.arange(6, dtype=np.int32).reshape(2, 3).T):
+        a = pt.asarray(np.asarray(x)).to_device("cuda:0")
+        assert a.shape == np.shape(x) and str(a.device).startswith("cuda")
+        np.testing.assert_array_equal(np.asarray(a.to_device("cpu")), x)
+
+
 @needs_cupy
 def test_cupy_results_are_cupy_arrays():
     xp = G.CupyGPU()

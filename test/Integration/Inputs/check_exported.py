@@ -9,6 +9,7 @@ Needs numpy only. Prints one line per failing output and a summary; exits
 non-zero when anything failed.
 """
 import argparse
+import concurrent.futures
 import os
 import shlex
 import shutil
@@ -27,6 +28,7 @@ def main():
                    help="command taking FILE -e FUNC --input ... --output-dir DIR")
     p.add_argument("--filter", default="", help="only cases whose path contains this")
     p.add_argument("--timeout", type=int, default=300, help="seconds per case")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="cases run at once")
     args = p.parse_args()
 
     cmd = shlex.split(args.executor)
@@ -36,18 +38,25 @@ def main():
         print("no cases under %s" % args.dir)
         return 1
     tmp = tempfile.mkdtemp(prefix="ptensor-check-")
-    failed, start = 0, time.time()
-    for i, case in enumerate(cases):
+    start = time.time()
+
+    def check(i):
         out = os.path.join(tmp, str(i))
         os.makedirs(out)
-        msgs = compare.check_case_dir(case, cmd, out, timeout=args.timeout)
-        rel = os.path.relpath(case, args.dir)
+        msgs = compare.check_case_dir(cases[i], cmd, out, timeout=args.timeout)
+        shutil.rmtree(out, ignore_errors=True)
+        return msgs
+
+    # Cases run in separate processes: a pool of threads waits on them.
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        results = list(pool.map(check, range(len(cases))))
+    failed = 0
+    for case, msgs in zip(cases, results):
         if msgs:
             failed += 1
-            print("FAIL %s" % rel)
+            print("FAIL %s" % os.path.relpath(case, args.dir))
             for m in msgs:
                 print("  " + m.replace("\n", "\n  "))
-        shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(tmp, ignore_errors=True)
     print("%d cases, %d failed, %.1fs" % (len(cases), failed, time.time() - start))
     return 1 if failed else 0
