@@ -21,7 +21,15 @@ llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
 # dialect registrations) are reported at exit by LeakSanitizer.
 if config.ptensor_sanitize:
     config.available_features.add("sanitize")
-    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0:detect_stack_use_after_return=1"
+    # allow_user_poisoning=0: LLVM's allocators poison and unpoison their
+    # slabs by hand only where LLVM_ADDRESS_SANITIZER_BUILD is set; ptensor
+    # is, the Debian LLVM/LLD archives are not, so the linker may pick an
+    # instrumented copy of BumpPtrAllocator's inline code for memory that the
+    # uninstrumented copy never unpoisons (use-after-poison inside LLD's
+    # link). Compiler-inserted checks (heap, stack, scope) stay on.
+    config.environment["ASAN_OPTIONS"] = ("detect_leaks=0:abort_on_error=0:"
+                                          "detect_stack_use_after_return=1:"
+                                          "allow_user_poisoning=0")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 llvm_config.use_default_substitutions()
 
