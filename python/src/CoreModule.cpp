@@ -29,6 +29,7 @@
 namespace nb = nanobind;
 using namespace ptensor;
 namespace sem = ptensor::semantics;
+using ptensor::python::parseDType;
 using ptensor::python::RuleError;
 using ptensor::python::unwrap;
 
@@ -36,15 +37,6 @@ namespace {
 
 [[noreturn]] void throwValue(std::string message) {
   throw RuleError{{sem::ErrorKind::Value, std::move(message)}};
-}
-
-/// A dtype by name; `index` (a builtin scalar's type) is I64 when allowed.
-DType parseDType(const std::string &name, bool allowIndex = false) {
-  if (allowIndex && name == "index")
-    return DType::I64;
-  if (std::optional<DType> d = parseDTypeName(name))
-    return *d;
-  throw RuleError{{sem::ErrorKind::DType, "unknown dtype '" + name + "'"}};
 }
 
 /// Promotion operands from (dtype name, is_weak) pairs.

@@ -10,8 +10,10 @@
 #ifndef PTENSOR_PYTHON_ERRORS_H
 #define PTENSOR_PYTHON_ERRORS_H
 
+#include "ptensor/Semantics/DType.h"
 #include "ptensor/Semantics/Error.h"
 
+#include <optional>
 #include <string>
 
 namespace ptensor::python {
@@ -31,6 +33,16 @@ template <typename T> T unwrap(const semantics::Result<T> &r) {
 [[noreturn]] inline void throwRule(semantics::ErrorKind kind,
                                    std::string message) {
   throw RuleError{{kind, std::move(message)}};
+}
+
+/// A dtype by name; `index` (a builtin scalar's type) is I64 when allowed.
+/// An unknown name is a DType error.
+inline DType parseDType(const std::string &name, bool allowIndex = false) {
+  if (allowIndex && name == "index")
+    return DType::I64;
+  if (std::optional<DType> d = parseDTypeName(name))
+    return *d;
+  throwRule(semantics::ErrorKind::DType, "unknown dtype '" + name + "'");
 }
 
 } // namespace ptensor::python

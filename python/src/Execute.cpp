@@ -17,7 +17,6 @@
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Iteration.h"
 #include "ptensor/Semantics/OpKinds.h"
-#include "ptensor/Semantics/Overlap.h"
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -178,13 +177,9 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
                    const std::vector<DType> &resultDTypes, nb::handle outs,
                    nb::handle build, bool coalesce) {
   std::vector<const ArrayView *> tensors;
-  const ArrayView *first = nullptr;
   for (Operand &op : operands)
-    if (op.isTensor) {
+    if (op.isTensor)
       tensors.push_back(&op.array);
-      if (!first)
-        first = &op.array;
-    }
   size_t numResults = resultDTypes.size();
   std::vector<nb::object> outObjects(numResults);
   std::vector<ArrayView> outArrays(numResults);
@@ -207,18 +202,7 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
   std::optional<std::string> device =
       unwrap(sem::commonPlacement(placements(placed))).device;
   std::string deviceName = device.value_or("");
-  // Results are arrays of the first tensor operand's framework; when any
-  // operand is a ptensor.Array, Arrays over the first Array's backing.
-  const ArrayView *lead = first;
-  for (const ArrayView *t : tensors)
-    if (t->isPTensorArray) {
-      lead = t;
-      break;
-    }
-  Framework framework = lead ? lead->framework : Framework::NumPy;
-  if (framework == Framework::DLPack && (!lead || !lead->onGPU()))
-    framework = Framework::NumPy;
-  bool wrap = lead && lead->isPTensorArray;
+  auto [framework, wrap] = getResultFramework(tensors);
 
   std::vector<sem::Shape> shapes;
   for (const ArrayView *t : tensors)
@@ -301,28 +285,13 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
     }
   }
   if (anyOut) {
-    std::vector<sem::MemoryView> views;
     std::vector<size_t> written;
-    for (size_t i = 0; i < numResults; ++i)
+    for (size_t i = 0; i < numResults; ++i) {
+      written.push_back(call.size());
       call.push_back({&outArrays[i], outArrays[i].data, plan.taskShape,
                       plan.taskStrides(outArrays[i].strides), {}});
-    for (size_t i = 0; i < call.size(); ++i) {
-      sem::MemoryView v;
-      v.isScalar = !call[i].array;
-      if (!v.isScalar) {
-        v.address = reinterpret_cast<uintptr_t>(call[i].data);
-        v.itemSize = static_cast<unsigned>(dtypeByteSize(call[i].array->dtype));
-        v.sizes = call[i].shape;
-        v.strides = call[i].strides;
-        v.device = call[i].array->deviceName();
-      }
-      views.push_back(std::move(v));
-      if (i >= operands.size())
-        written.push_back(i);
     }
-    if (std::optional<sem::Error> e =
-            sem::checkWrittenOverlap(views, written, "operand"))
-      throw RuleError{*e};
+    checkWrittenOperands(call, written, "operand");
   }
   std::vector<ResultBuffer> results = kernel.invoke(call);
   nb::list out;
@@ -355,14 +324,9 @@ std::vector<Operand> readOperands(nb::handle args, nb::handle scalarTypes) {
       op.dtype = weakDType(x);
       if (scalarTypes.is_valid() && !scalarTypes.is_none()) {
         nb::handle given = scalarTypes[i];
-        if (!given.is_none()) {
-          std::string name = nb::cast<std::string>(given);
-          std::optional<DType> d =
-              parseDTypeName(name == "index" ? "i64" : name);
-          if (!d)
-            throwRule(sem::ErrorKind::DType, "unknown dtype '" + name + "'");
-          op.dtype = *d;
-        }
+        if (!given.is_none())
+          op.dtype = parseDType(nb::cast<std::string>(given),
+                                /*allowIndex=*/true);
       }
     } else {
       op.isTensor = true;
@@ -414,7 +378,7 @@ public:
     if (op_ == "where")
       result = unwrap(sem::inferWhereDType(promotionOperands(operands)));
     else if (op_ == "cast")
-      result = parseResultDType(dtype);
+      result = parseDType(nb::cast<std::string>(dtype));
     else
       result = unwrap(
           sem::inferElementwiseDType(*row_, promotionOperands(operands)));
@@ -428,14 +392,6 @@ public:
   void clear() { table_.clear(); }
 
 private:
-  static DType parseResultDType(nb::handle dtype) {
-    std::string name = nb::cast<std::string>(dtype);
-    std::optional<DType> d = parseDTypeName(name);
-    if (!d)
-      throwRule(sem::ErrorKind::DType, "unknown dtype '" + name + "'");
-    return *d;
-  }
-
   std::string op_;
   std::optional<sem::OpKind> row_;
   size_t arity_ = 0;
@@ -500,12 +456,8 @@ void registerKernels(nb::module_ &m) {
          nb::object build, bool coalesce) {
         std::vector<Operand> ops = readOperands(operands, scalarTypes);
         std::vector<DType> results;
-        for (const std::string &name : resultDTypes) {
-          std::optional<DType> d = parseDTypeName(name);
-          if (!d)
-            throwRule(sem::ErrorKind::DType, "unknown dtype '" + name + "'");
-          results.push_back(*d);
-        }
+        for (const std::string &name : resultDTypes)
+          results.push_back(parseDType(name));
         return execute(cache.table, ops, results, outs, build, coalesce);
       },
       nb::arg("cache"), nb::arg("operands"), nb::arg("scalar_types"),

@@ -270,6 +270,20 @@ ArrayView fromDLPack(nb::handle x) {
   return v;
 }
 
+const char *frameworkName(Framework f) {
+  switch (f) {
+  case Framework::NumPy:
+    return "numpy";
+  case Framework::Torch:
+    return "torch";
+  case Framework::CuPy:
+    return "cupy";
+  case Framework::DLPack:
+    return "dlpack";
+  }
+  return "numpy";
+}
+
 /// A description made in Python (ptensor.Tensor, StridedBuffer): its
 /// attributes are the view.
 ArrayView fromDescription(nb::handle t) {
@@ -284,27 +298,13 @@ ArrayView fromDescription(nb::handle t) {
   v.shape = toInt64s(d.attr("shape"));
   v.strides = toInt64s(d.attr("strides"));
   std::string fw = nb::cast<std::string>(d.attr("framework"));
-  v.framework = fw == "torch"  ? Framework::Torch
-                : fw == "cupy" ? Framework::CuPy
-                : fw == "numpy" ? Framework::NumPy
-                                : Framework::DLPack;
+  v.framework = Framework::DLPack; // any other name: read as DLPack
+  for (Framework f : {Framework::NumPy, Framework::Torch, Framework::CuPy})
+    if (fw == frameworkName(f))
+      v.framework = f;
   v.owner = d.attr("obj");
   v.keep = d.attr("keep");
   return v;
-}
-
-const char *frameworkName(Framework f) {
-  switch (f) {
-  case Framework::NumPy:
-    return "numpy";
-  case Framework::Torch:
-    return "torch";
-  case Framework::CuPy:
-    return "cupy";
-  case Framework::DLPack:
-    return "dlpack";
-  }
-  return "numpy";
 }
 
 } // namespace

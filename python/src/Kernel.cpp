@@ -173,6 +173,45 @@ void appendDescriptor(std::vector<int64_t> &words, char *data, size_t itemSize,
 
 } // namespace
 
+void checkWrittenOperands(const std::vector<CallOperand> &operands,
+                          const std::vector<size_t> &written,
+                          const char *what) {
+  if (written.empty())
+    return;
+  std::vector<sem::MemoryView> views;
+  for (const CallOperand &op : operands) {
+    sem::MemoryView view;
+    view.isScalar = !op.array;
+    if (!view.isScalar) {
+      view.address = reinterpret_cast<uintptr_t>(op.data);
+      view.itemSize = static_cast<unsigned>(dtypeByteSize(op.array->dtype));
+      view.sizes = op.shape;
+      view.strides = op.strides;
+      view.device = op.array->deviceName();
+    }
+    views.push_back(std::move(view));
+  }
+  if (std::optional<sem::Error> error =
+          sem::checkWrittenOverlap(views, written, what))
+    throw RuleError{*error};
+}
+
+ResultFramework
+getResultFramework(const std::vector<const ArrayView *> &tensors) {
+  const ArrayView *lead = tensors.empty() ? nullptr : tensors.front();
+  for (const ArrayView *t : tensors)
+    if (t->isPTensorArray) {
+      lead = t;
+      break;
+    }
+  if (!lead)
+    return {};
+  Framework framework = lead->framework;
+  if (framework == Framework::DLPack && !lead->onGPU())
+    framework = Framework::NumPy;
+  return {framework, lead->isPTensorArray};
+}
+
 Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
                nb::list results, bool cuda, nb::object library)
     : entry_(reinterpret_cast<PackedEntry>(static_cast<uintptr_t>(entry))),
@@ -229,17 +268,20 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
       pointers.push_back(&scalars[i]);
     }
   }
+  // The GPU of the call: its first GPU operand's (GPU 0 without one).
+  int gpu = 0;
+  for (const CallOperand &op : operands)
+    if (op.array && op.array->onGPU()) {
+      gpu = op.array->device;
+      break;
+    }
   if (cuda_) {
     std::vector<const ArrayView *> arrays;
-    int device = 0;
     for (const CallOperand &op : operands)
-      if (op.array) {
+      if (op.array)
         arrays.push_back(op.array);
-        if (op.array->onGPU())
-          device = op.array->device;
-      }
     synchronizeInputs(arrays);
-    setDefaultDevice(device);
+    setDefaultDevice(gpu);
   }
   {
     nb::gil_scoped_release release;
@@ -262,15 +304,7 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
     b.data = reinterpret_cast<char *>(words[k + 1]);
     if (b.data)
       b.data += offset * static_cast<int64_t>(dtypeByteSize(r.dtype));
-    b.device = -1;
-    if (!r.device.empty()) {
-      b.device = 0;
-      for (const CallOperand &op : operands)
-        if (op.array && op.array->onGPU()) {
-          b.device = op.array->device;
-          break;
-        }
-    }
+    b.device = r.device.empty() ? -1 : gpu;
     k += 3 + 2 * rank;
     // A view of an operand's memory is not freed by the result.
     b.owns = allocated != 0 && !seen.count(allocated);
@@ -295,7 +329,8 @@ nb::object Kernel::call(nb::args args) {
                              .c_str());
   std::vector<ArrayView> arrays(params_.size());
   std::vector<CallOperand> operands(params_.size());
-  const ArrayView *first = nullptr;
+  std::vector<const ArrayView *> tensors;
+  std::vector<size_t> written;
   for (size_t i = 0; i < params_.size(); ++i) {
     std::string which = prefix + "argument #" + std::to_string(i);
     nb::handle x = args[i];
@@ -315,45 +350,21 @@ nb::object Kernel::call(nb::args args) {
             params_[i].tensor, {a.dtype, a.shape, a.deviceName()}))
       throwRule(error->kind, which + ": " + error->message);
     operands[i] = {&a, a.data, a.shape, a.strides, {}};
-    if (!first)
-      first = &a;
-  }
-  std::vector<sem::MemoryView> views;
-  std::vector<size_t> written;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    sem::MemoryView view;
-    view.isScalar = !params_[i].isTensor;
-    if (!view.isScalar) {
-      view.address = reinterpret_cast<uintptr_t>(arrays[i].data);
-      view.itemSize = static_cast<unsigned>(dtypeByteSize(arrays[i].dtype));
-      view.sizes = arrays[i].shape;
-      view.strides = arrays[i].strides;
-      view.device = arrays[i].deviceName();
-    }
-    views.push_back(std::move(view));
+    tensors.push_back(&a);
     if (params_[i].isWritten)
       written.push_back(i);
   }
-  if (!written.empty())
-    if (std::optional<sem::Error> error =
-            sem::checkWrittenOverlap(views, written, "argument"))
-      throw RuleError{*error};
+  checkWrittenOperands(operands, written, "argument");
 
   std::vector<ResultBuffer> results = invoke(operands);
-  for (const ArrayView &a : arrays)
-    if (a.isPTensorArray) {
-      first = &a;
-      break;
-    }
-  Framework framework = first ? first->framework : Framework::NumPy;
-  bool wrap = first && first->isPTensorArray;
+  ResultFramework kind = getResultFramework(tensors);
   if (results.empty())
     return nb::none();
   if (results.size() == 1)
-    return exportArray(results[0], framework, wrap);
+    return exportArray(results[0], kind.framework, kind.wrap);
   nb::list out;
   for (ResultBuffer &r : results)
-    out.append(exportArray(r, framework, wrap));
+    out.append(exportArray(r, kind.framework, kind.wrap));
   return nb::tuple(out);
 }
 

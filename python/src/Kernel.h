@@ -34,6 +34,23 @@ struct CallOperand {
   nb::handle scalar;
 };
 
+/// Raises OverlapError when a written operand (`written`, indices into
+/// `operands`) overlaps another operand in a way that changes results (the
+/// semantics library's rule); `what` names operands in the message.
+void checkWrittenOperands(const std::vector<CallOperand> &operands,
+                          const std::vector<size_t> &written,
+                          const char *what);
+
+/// The kind of array a call's results are: the first tensor operand's
+/// framework or, when any operand is a ptensor.Array, Arrays (`wrap`) over
+/// the first Array's backing framework; numpy for host DLPack operands and
+/// calls without tensors.
+struct ResultFramework {
+  Framework framework = Framework::NumPy;
+  bool wrap = false;
+};
+ResultFramework getResultFramework(const std::vector<const ArrayView *> &tensors);
+
 /// One compiled function.
 class Kernel {
 public:

@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -96,33 +97,17 @@ static std::string getOutputPath() {
   return std::string(name);
 }
 
-/// Writes `bytes` to `output` (stdout for "-") atomically: through a
-/// temporary file beside it that is renamed at the end.
+/// Writes `bytes` to `output` (stdout for "-") atomically: LLVM's
+/// writeToOutput goes through a temporary file beside it, renamed at the
+/// end.
 static int publish(llvm::StringRef bytes, llvm::StringRef output) {
-  if (output == "-") {
-    llvm::outs() << bytes;
-    llvm::outs().flush();
-    return 0;
-  }
-  llvm::SmallString<128> tmp;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueFile(output + ".%%%%%%%%.tmp", tmp))
-    return fail("cannot write " + output + ": " + ec.message());
-  std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(tmp, ec);
-    if (!ec) {
-      os << bytes;
-      os.close();
-      ec = os.error();
-    }
-  }
-  if (!ec)
-    ec = llvm::sys::fs::rename(tmp, output);
-  if (ec) {
-    llvm::sys::fs::remove(tmp);
-    return fail("cannot write " + output + ": " + ec.message());
-  }
+  llvm::Error e = llvm::writeToOutput(output, [&](llvm::raw_ostream &os) {
+    os << bytes;
+    return llvm::Error::success();
+  });
+  if (e)
+    return fail("cannot write " + output + ": " +
+                llvm::errorToErrorCode(std::move(e)).message());
   return 0;
 }
 
