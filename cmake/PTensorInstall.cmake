@@ -22,7 +22,7 @@ set(PTENSOR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/PTensor)
 # PTensor::Conversion: the conversion libraries.
 add_library(PTensorConversion INTERFACE)
 target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
-  PTensorLinalgToGPU PTensorDeviceCopies)
+  PTensorLinalgToGPU PTensorDeviceCopies PTensorRunTimeChecks)
 
 # In-tree name -> exported name (PTensor::<name>).
 set(PTENSOR_EXPORTED_LIBRARIES
@@ -33,6 +33,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorToLinalg=ToLinalg
   PTensorLinalgToGPU=LinalgToGPU
   PTensorDeviceCopies=DeviceCopies
+  PTensorRunTimeChecks=RunTimeChecks
   PTensorConversion=Conversion
   PTensorPipelines=Pipelines
   PTensorInitAll=InitAll

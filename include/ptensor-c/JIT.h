@@ -187,9 +187,11 @@ static inline PTensorJITArg ptensorJITArgI64(int64_t value) {
 /// owns memory allocated by the compiled code, freed by the last deleter of
 /// the results sharing it. On failure every results[i] is set to NULL.
 ///
-/// A run-time check inside the compiled code that fails (two dynamic sizes
-/// that do not broadcast) prints a message naming both shapes and aborts the
-/// process, like `assert`: check dynamic shapes beforehand when that matters.
+/// A run-time check inside the compiled code that fails returns
+/// PTENSOR_STATUS_BROADCAST_ERROR (two dynamic sizes that do not broadcast;
+/// the message names both shapes with their real sizes) or
+/// PTENSOR_STATUS_CHECK_FAILED; the process goes on. Memory the call had
+/// allocated before the failing check is not freed.
 ///
 /// Thread-safe (see PTensorJITModule).
 PTENSOR_CAPI_EXPORTED PTensorStatus ptensorJITInvoke(

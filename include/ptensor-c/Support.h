@@ -48,10 +48,14 @@ typedef enum PTensorStatus {
   /// A semantic rule rejected operand dtypes (an op kind's operand rule, or
   /// dtypes that do not promote, e.g. ui64 with a signed dtype).
   PTENSOR_STATUS_DTYPE_ERROR = 9,
-  /// Shapes that do not broadcast.
+  /// Shapes that do not broadcast (when compiling, or sizes known only at
+  /// run time when calling compiled code).
   PTENSOR_STATUS_BROADCAST_ERROR = 10,
   /// Operands on different devices or teams.
   PTENSOR_STATUS_DEVICE_ERROR = 11,
+  /// A run-time check of compiled code failed (other than a broadcast, which
+  /// is PTENSOR_STATUS_BROADCAST_ERROR); the message says which.
+  PTENSOR_STATUS_CHECK_FAILED = 12,
 } PTensorStatus;
 
 /// The name of `status` ("OK", "INVALID_ARGUMENT", ...), a static string.

@@ -169,9 +169,16 @@ PTensorStatus ptensorJITInvoke(PTensorJITModule module, const char *function,
   }
 
   llvm::SmallVector<jit::Result, 4> outputs;
-  if (llvm::Error error = jitModule.invoke(function, arguments, outputs))
-    return fail(PTENSOR_STATUS_INVALID_ARGUMENT, std::move(error),
-                errorMessage);
+  if (llvm::Error error = jitModule.invoke(function, arguments, outputs)) {
+    PTensorStatus status = PTENSOR_STATUS_INVALID_ARGUMENT;
+    error = llvm::handleErrors(
+        std::move(error), [&](std::unique_ptr<jit::RunTimeCheckError> e) {
+          status = e->isBroadcast() ? PTENSOR_STATUS_BROADCAST_ERROR
+                                    : PTENSOR_STATUS_CHECK_FAILED;
+          return llvm::Error(std::move(e));
+        });
+    return fail(status, std::move(error), errorMessage);
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
     results[i] = exportResult(outputs[i]);
     if (!results[i]) {

@@ -38,6 +38,8 @@ const char *ptensorStatusGetString(PTensorStatus status) {
     return "BROADCAST_ERROR";
   case PTENSOR_STATUS_DEVICE_ERROR:
     return "DEVICE_ERROR";
+  case PTENSOR_STATUS_CHECK_FAILED:
+    return "CHECK_FAILED";
   }
   return "UNKNOWN_STATUS";
 }

@@ -24,6 +24,13 @@ using namespace mlir;
 namespace ptensor::compiler {
 
 /// Emits `llvmModule` as object code into `object`.
+/// True for the runtime functions generated code may call: `mgpu*` (GPU
+/// launches, memory, streams) and `ptensor_rt_*` (failed run-time checks).
+static bool callsRuntime(LLVM::LLVMFuncOp f) {
+  return f.getName().starts_with("mgpu") ||
+         f.getName().starts_with("ptensor_rt_");
+}
+
 static llvm::Error emitObject(llvm::Module &llvmModule,
                               llvm::TargetMachine &tm, std::string &object) {
   llvm::SmallString<0> buffer;
@@ -71,6 +78,9 @@ compileToObject(ModuleOp module, const CompileOptions &options,
       module.getOps<LLVM::LLVMFuncOp>(), [](LLVM::LLVMFuncOp f) {
         return f.isExternal() && f.getName().starts_with("mlirAsyncRuntime");
       });
+  compiled.usesRuntime = llvm::any_of(
+      module.getOps<LLVM::LLVMFuncOp>(),
+      [](LLVM::LLVMFuncOp f) { return f.isExternal() && callsRuntime(f); });
 
   llvm::LLVMContext llvmContext;
   auto llvmModule = translateModuleToLLVMIR(module, llvmContext);

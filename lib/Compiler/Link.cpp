@@ -80,11 +80,12 @@ llvm::Error linkSharedLibrary(const CompiledObject &compiled,
 
   std::vector<std::string> args = {"ld.lld", "--shared", "--eh-frame-hdr",
                                    "-o", library.path, object.path};
-  if (compiled.target == Target::CUDA) {
+  if (compiled.target == Target::CUDA || compiled.usesRuntime) {
     std::string runtime = (runtimeDir + "/libptensor_runtime.so").str();
     if (!llvm::sys::fs::exists(runtime))
       return llvm::createStringError(
-          "CUDA kernels need libptensor_runtime.so, and %s is missing",
+          "the compiled code calls libptensor_runtime.so (GPU kernels or "
+          "run-time checks), and %s is missing",
           runtime.c_str());
     args.insert(args.end(), {runtime, "-rpath", runtimeDir.str(), "-rpath",
                              "$ORIGIN"});

@@ -7,6 +7,7 @@
 #include "PackedCall.h"
 
 #include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Runtime/PTensorRuntime.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -96,6 +97,12 @@ static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
   if (!generator)
     return generator.takeError();
   (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
+  // Failed run-time checks call libptensor_runtime.
+  auto runtime = llvm::orc::DynamicLibrarySearchGenerator::Load(
+      findRuntimeLibrary().c_str(), (*jit)->getDataLayout().getGlobalPrefix());
+  if (!runtime)
+    return runtime.takeError();
+  (*jit)->getMainJITDylib().addGenerator(std::move(*runtime));
   if (llvm::Error e = (*jit)->addObjectFile(std::move(*buffer)))
     return e;
   for (const FunctionSignature &s : impl.signatures) {
@@ -179,10 +186,10 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   std::string runtimeLibrary;
   if (options.parallel)
     sharedLibs.push_back(compiler::getAsyncRuntimeLibrary());
-  if (gpu) {
-    runtimeLibrary = findRuntimeLibrary();
+  // GPU code and failed run-time checks call libptensor_runtime.
+  runtimeLibrary = findRuntimeLibrary();
+  if (gpu || llvm::sys::fs::exists(runtimeLibrary))
     sharedLibs.push_back(runtimeLibrary);
-  }
   engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
@@ -208,6 +215,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));
 }
 
+char RunTimeCheckError::ID = 0;
+
 llvm::Error JITModule::invoke(llvm::StringRef name,
                               llvm::ArrayRef<Argument> args,
                               llvm::SmallVectorImpl<Result> &results) {
@@ -225,7 +234,11 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
   if (impl->engine)
     std::call_once(impl->initialized, [&] { impl->engine->initialize(); });
   PackedCall call(*sig, args);
-  impl->entryPoints.lookup(name)(call.pointers());
+  ptensor_rt_status status = ptensor_rt_call_checked(
+      impl->entryPoints.lookup(name), call.pointers());
+  if (status != PTENSOR_RT_SUCCESS)
+    return llvm::make_error<RunTimeCheckError>(
+        status == PTENSOR_RT_ERROR_BROADCAST, ptensor_rt_last_error());
   call.takeResults(*sig, args, results);
   return llvm::Error::success();
 }

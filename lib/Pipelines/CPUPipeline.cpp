@@ -123,6 +123,8 @@ void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcOptions;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  // Failed checks go to the caller's trap, not abort() (RunTimeChecks.h).
+  pm.addPass(createPTensorLowerRunTimeChecks());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

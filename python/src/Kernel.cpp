@@ -10,6 +10,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cmath>
+#include <dlfcn.h>
 #include <cstring>
 #include <unordered_set>
 
@@ -232,6 +233,16 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
   }
   for (nb::handle r : results)
     results_.push_back(parseTensorType(r));
+  // By soname: finds the copy the library loaded, never loads one.
+  if (void *runtime = dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD)) {
+    callChecked_ = reinterpret_cast<decltype(callChecked_)>(
+        dlsym(runtime, "ptensor_rt_call_checked"));
+    lastError_ = reinterpret_cast<decltype(lastError_)>(
+        dlsym(runtime, "ptensor_rt_last_error"));
+    if (!callChecked_ || !lastError_)
+      callChecked_ = nullptr;
+    dlclose(runtime);
+  }
 }
 
 std::vector<ResultBuffer>
@@ -283,10 +294,19 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
     synchronizeInputs(arrays);
     setDefaultDevice(gpu);
   }
+  ptensor_rt_status status = PTENSOR_RT_SUCCESS;
   {
     nb::gil_scoped_release release;
-    entry_(pointers.data());
+    if (callChecked_)
+      status = callChecked_(entry_, pointers.data());
+    else
+      entry_(pointers.data());
   }
+  if (status != PTENSOR_RT_SUCCESS)
+    throwRule(status == PTENSOR_RT_ERROR_BROADCAST
+                  ? semantics::ErrorKind::Broadcast
+                  : semantics::ErrorKind::Value,
+              "@" + name_ + ": " + lastError_());
 
   std::vector<ResultBuffer> out;
   std::unordered_set<int64_t> seen;

@@ -11,6 +11,7 @@
 
 #include "Interop.h"
 
+#include "ptensor/Runtime/Status.h"
 #include "ptensor/Semantics/Arguments.h"
 
 namespace ptensor::python {
@@ -73,6 +74,11 @@ public:
 private:
   using PackedEntry = void (*)(void **);
   PackedEntry entry_;
+  /// libptensor_runtime's ptensor_rt_call_checked and ptensor_rt_last_error
+  /// when the runtime is loaded (code whose run-time checks can fail links
+  /// it); null otherwise, and entry_ is called directly.
+  ptensor_rt_status (*callChecked_)(PackedEntry, void **) = nullptr;
+  const char *(*lastError_)() = nullptr;
   std::string name_;
   std::vector<Parameter> params_;
   std::vector<semantics::TensorParameter> results_;

@@ -190,6 +190,20 @@ def test_result_dtype_mismatch_is_caught_by_the_compiler(fresh_cache):
 
 
 @needs_compiler
+def test_run_time_broadcast_failure_is_an_exception(fresh_cache, rng):
+    # Sizes known only at run time that do not broadcast: BroadcastError
+    # naming both shapes with their real sizes; the process goes on and the
+    # same function still runs on sizes that fit.
+    lib = pt.compile_module(MODULE)
+    x = rand(rng, (3,), "f32")
+    with pytest.raises(pt.BroadcastError,
+                       match=r"@axpy: .*cannot broadcast shape \[4\] to shape \[3\]"):
+        lib.axpy(x, rand(rng, (4,), "f32"), np.float32(2))
+    y = rand(rng, (1,), "f32")
+    assert_matches(lib.axpy(x, y, np.float32(2)), x * 2 + y, "f32")
+
+
+@needs_compiler
 def test_cuda_module_without_gpu_is_an_exception(fresh_cache):
     if pt.cuda_available():
         pytest.skip("a GPU is present")

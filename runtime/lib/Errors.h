@@ -25,6 +25,8 @@ enum class ErrorKind {
   OutOfMemory = PTENSOR_RT_ERROR_OUT_OF_MEMORY,
   Cuda = PTENSOR_RT_ERROR_CUDA,
   Unsupported = PTENSOR_RT_ERROR_UNSUPPORTED,
+  Broadcast = PTENSOR_RT_ERROR_BROADCAST,
+  CheckFailed = PTENSOR_RT_ERROR_CHECK_FAILED,
 };
 
 /// The prefix of every message.

@@ -15,8 +15,6 @@
 
 #include <cstdlib>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace ptensor::rt::test;
 
@@ -24,45 +22,6 @@ namespace {
 
 const char *const kMissingDriver = "/nonexistent/libcuda.so";
 
-struct ChildResult {
-  int exitCode = -1; // -1 if killed by a signal.
-  int signal = 0;
-  std::string output; // stdout and stderr together.
-};
-
-/// Runs `body` in a forked child with stdout/stderr captured; `body`'s
-/// return value becomes the exit code if it returns.
-template <typename Fn> ChildResult runInChild(Fn body) {
-  ChildResult result;
-  int fds[2];
-  if (pipe(fds) != 0)
-    return result;
-  std::fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
-    int code = body();
-    std::fflush(stdout);
-    _exit(code);
-  }
-  close(fds[1]);
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0)
-    result.output.append(buffer, size_t(n));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status))
-    result.exitCode = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status))
-    result.signal = WTERMSIG(status);
-  while (!result.output.empty() && result.output.back() == '\n')
-    result.output.pop_back();
-  return result;
-}
 
 void report(const char *what, const ChildResult &child) {
   std::printf("%s: exit=%d signal=%d\n  output: %s\n", what, child.exitCode,
@@ -83,6 +42,10 @@ const char *statusName(ptensor_rt_status status) {
     return "CUDA";
   case PTENSOR_RT_ERROR_UNSUPPORTED:
     return "UNSUPPORTED";
+  case PTENSOR_RT_ERROR_BROADCAST:
+    return "BROADCAST";
+  case PTENSOR_RT_ERROR_CHECK_FAILED:
+    return "CHECK_FAILED";
   }
   return "?";
 }

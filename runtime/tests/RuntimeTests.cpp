@@ -2,7 +2,7 @@
 ///
 /// \file
 /// GPU-free tests of libptensor_runtime. Usage:
-///   ptensor-runtime-tests allocator|no-driver|dlpack|all
+///   ptensor-runtime-tests allocator|no-driver|dlpack|checks|all
 /// Each suite prints its observations (checked by lit/FileCheck in
 /// test/Runtime) and "PASSED <suite>" or "FAILED <suite>: N check(s)".
 ///
@@ -22,7 +22,8 @@ struct Suite {
 };
 const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"no-driver", runNoDriverTests},
-                         {"dlpack", runDLPackTests}};
+                         {"dlpack", runDLPackTests},
+                         {"checks", runCheckTests}};
 
 int runSuite(const Suite &suite) {
   failureCount() = 0;

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace ptensor::rt::test {
 
@@ -44,10 +46,52 @@ inline bool contains(const std::string &text, const std::string &needle) {
   return text.find(needle) != std::string::npos;
 }
 
+/// What a forked child did.
+struct ChildResult {
+  int exitCode = -1; // -1 if killed by a signal.
+  int signal = 0;
+  std::string output; // stdout and stderr together.
+};
+
+/// Runs `body` in a forked child with stdout/stderr captured; `body`'s
+/// return value becomes the exit code if it returns.
+template <typename Fn> ChildResult runInChild(Fn body) {
+  ChildResult result;
+  int fds[2];
+  if (pipe(fds) != 0)
+    return result;
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    int code = body();
+    std::fflush(stdout);
+    _exit(code);
+  }
+  close(fds[1]);
+  char buffer[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0)
+    result.output.append(buffer, size_t(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status))
+    result.exitCode = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    result.signal = WTERMSIG(status);
+  while (!result.output.empty() && result.output.back() == '\n')
+    result.output.pop_back();
+  return result;
+}
+
 // Suites, one per subcommand; each returns its failure count.
 int runAllocatorTests();
 int runNoDriverTests();
 int runDLPackTests();
+int runCheckTests();
 
 } // namespace ptensor::rt::test
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuSmokePtx.h"
+#include "TestUtil.h"
 
 #include "ptensor/Runtime/PTensorRuntime.h"
 
@@ -19,9 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -63,27 +62,12 @@ void printStats(const char *label) {
 /// Re-executes this program with `mode`; returns its exit status (128+sig
 /// if killed) and its combined output.
 int runChild(const char *self, const char *mode, std::string *output) {
-  int fds[2];
-  if (pipe(fds) != 0)
-    return -1;
-  std::fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    dup2(fds[1], STDOUT_FILENO);
-    dup2(fds[1], STDERR_FILENO);
+  ptensor::rt::test::ChildResult child = ptensor::rt::test::runInChild([&] {
     execl(self, self, mode, static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  close(fds[1]);
-  char buffer[4096];
-  ssize_t n;
-  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0)
-    output->append(buffer, size_t(n));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return 127;
+  });
+  *output = child.output;
+  return child.signal ? 128 + child.signal : child.exitCode;
 }
 
 void launchAddOne(void *function, void *in, void *out, unsigned n,
@@ -260,7 +244,7 @@ void testOutOfMemory(const char *self) {
 
   std::string output;
   int code = runChild(self, "--child-oom", &output);
-  std::printf("1 PiB via mgpuMemAlloc: exit %d:\n%s", code, output.c_str());
+  std::printf("1 PiB via mgpuMemAlloc: exit %d:\n%s\n", code, output.c_str());
   SMOKE_CHECK(code != 0 && output.find("out of memory allocating") !=
                                std::string::npos,
               "child exit %d", code);
@@ -271,7 +255,7 @@ void expectChildFailure(const char *self, const char *mode,
                         const char *expected) {
   std::string output;
   int code = runChild(self, mode, &output);
-  std::printf("%s: exit %d:\n%s", mode, code, output.c_str());
+  std::printf("%s: exit %d:\n%s\n", mode, code, output.c_str());
   SMOKE_CHECK(code != 0 && output.find(expected) != std::string::npos,
               "child %s exited %d without \"%s\"", mode, code, expected);
 }

@@ -395,6 +395,27 @@ static void testJIT(void) {
 
     status = ptensorJITInvoke(module, "sub", args, 2, &result, 1, &message);
     report("unknown function", status, message);
+
+    /* Sizes known only at run time that do not broadcast: an error value
+       from the compiled code's check; the module stays usable. */
+    double x3[3] = {1, 2, 3}, y4[4] = {0}, y1[1] = {10};
+    int64_t three[1] = {3}, four[1] = {4}, one[1] = {1};
+    DLTensor tx = makeTensor(x3, dtype(kDLFloat, 64), 1, three, NULL, 0);
+    DLTensor ty = makeTensor(y4, dtype(kDLFloat, 64), 1, four, NULL, 0);
+    PTensorJITArg axpyArgs[3] = {ptensorJITArgTensor(&tx), ptensorJITArgF64(2.0),
+                                 ptensorJITArgTensor(&ty)};
+    status = ptensorJITInvoke(module, "axpy", axpyArgs, 3, &result, 1, &message);
+    CHECK(result == NULL);
+    report("run-time broadcast", status, message);
+    DLTensor t1 = makeTensor(y1, dtype(kDLFloat, 64), 1, one, NULL, 0);
+    axpyArgs[2] = ptensorJITArgTensor(&t1);
+    status = ptensorJITInvoke(module, "axpy", axpyArgs, 3, &result, 1, &message);
+    report("after the failure", status, message);
+    if (status == PTENSOR_STATUS_OK) {
+      const double *r = (const double *)result->dl_tensor.data;
+      CHECK(result->dl_tensor.shape[0] == 3 && r[0] == 12 && r[2] == 16);
+      result->deleter(result);
+    }
   }
   ptensorJITModuleDestroy(module);
 

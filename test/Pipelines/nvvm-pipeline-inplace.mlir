@@ -26,11 +26,11 @@
 // CHECK:       gpu.binary @add_scalar_in_place_kernel
 // CHECK-NOT:     mgpuMem
 // LOOPS-LABEL: func.func @add_scalar_in_place(
-// LOOPS-NOT:     memref.alloc
+// LOOPS-NOT:     memref.alloc(
 // LOOPS-NOT:     memref.copy
 // LOOPS-COUNT-1: linalg.generic {{.*}} ins(%arg0 : {{.*}}) outs(%arg0 :
 // LOOPS-NOT:     linalg.generic
-// LOOPS-NOT:     memref.alloc
+// LOOPS-NOT:     memref.alloc(
 // LOOPS-NOT:     memref.copy
 // LOOPS:         return
 // GPU-LABEL: func.func @add_scalar_in_place(
@@ -59,11 +59,11 @@ func.func @add_scalar_in_place(%a: !ptensor.ptensor<?xf32, device = "cuda:0">, %
 // CHECK:       gpu.binary @add_out_into_argument_kernel
 // CHECK-NOT:     mgpuMem
 // LOOPS-LABEL: func.func @add_out_into_argument(
-// LOOPS-NOT:     memref.alloc
+// LOOPS-NOT:     memref.alloc(
 // LOOPS-NOT:     memref.copy
 // LOOPS-COUNT-1: linalg.generic {{.*}} outs(%arg2 :
 // LOOPS-NOT:     linalg.generic
-// LOOPS-NOT:     memref.alloc
+// LOOPS-NOT:     memref.alloc(
 // LOOPS-NOT:     memref.copy
 // LOOPS:         return
 // GPU-LABEL: func.func @add_out_into_argument(
@@ -85,9 +85,9 @@ func.func @add_out_into_argument(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0"
 // out= into a strided view of an argument (every other column): computed
 // through the view, still without a temporary.
 // LOOPS-LABEL: func.func @multiply_into_strided_view(
-// LOOPS-NOT:     memref.alloc
+// LOOPS-NOT:     memref.alloc(
 // LOOPS:         %[[V:.*]] = memref.reinterpret_cast %arg2
-// LOOPS-NOT:     memref.alloc
+// LOOPS-NOT:     memref.alloc(
 // LOOPS-COUNT-1: linalg.generic {{.*}} ins(%arg0 : {{.*}}) outs(%[[V]] :
 // LOOPS-NOT:     linalg.generic
 // LOOPS-NOT:     memref.copy

@@ -101,6 +101,9 @@ struct CompiledObject {
   Target target = Target::CPU;
   /// The code calls MLIR's async runtime (parallel CPU loop nests).
   bool usesAsyncRuntime = false;
+  /// The code calls libptensor_runtime (GPU launches and memory, or a
+  /// run-time check's failure report).
+  bool usesRuntime = false;
 };
 
 /// Called at the end of each stage of a compile with its name ("lower",

@@ -41,10 +41,10 @@ def ConvertPTensorToLinalg : Pass<"convert-ptensor-to-linalg", "ModuleOp"> {
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
-    "::mlir::cf::ControlFlowDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::linalg::LinalgDialect",
+    "::mlir::cf::ControlFlowDialect", "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::tensor::TensorDialect"];
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"];
 }
 
 def ConvertPTensorLinalgToGPU
@@ -132,6 +132,23 @@ def PTensorLowerDeviceCopies
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"];
+}
+
+def PTensorLowerRunTimeChecks
+    : Pass<"ptensor-lower-run-time-checks", "ModuleOp"> {
+  let summary = "Host `cf.assert` ops become calls of libptensor_runtime's "
+                "ptensor_rt_check_failed";
+  let description = [{
+    Runs in the host lowering to LLVM, after the functions were converted
+    and before `convert-cf-to-llvm` would turn each `cf.assert` into a
+    print and `abort()`. A failing check instead calls
+    `ptensor_rt_check_failed(message)` (followed by `llvm.unreachable`),
+    which records the message as the thread's error and hands it to the
+    caller's trap (`ptensor_rt_trap_push`): JIT, C API and Python callers
+    get an error value; code with no trap prints the message and aborts as
+    before. Asserts inside `gpu.module`s are left alone.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // PTENSOR_CONVERSION_PASSES_TD

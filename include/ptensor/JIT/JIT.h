@@ -106,7 +106,8 @@ public:
   llvm::ArrayRef<FunctionSignature> functions() const;
 
   /// Calls `name`. Checks the number of arguments, dtypes, ranks, static
-  /// sizes and that no written argument partially overlaps another one.
+  /// sizes and that no written argument partially overlaps another one; a
+  /// failed run-time check of the compiled code is a RunTimeCheckError.
   llvm::Error invoke(llvm::StringRef name, llvm::ArrayRef<Argument> args,
                      llvm::SmallVectorImpl<Result> &results);
 
@@ -117,6 +118,25 @@ public:
 private:
   explicit JITModule(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;
+};
+
+/// A run-time check of the compiled code failed: sizes known only at run
+/// time that do not broadcast (isBroadcast()), or another check. Returned
+/// by JITModule::invoke; the process goes on.
+class RunTimeCheckError : public llvm::ErrorInfo<RunTimeCheckError> {
+public:
+  static char ID;
+  RunTimeCheckError(bool broadcast, std::string message)
+      : broadcast(broadcast), message(std::move(message)) {}
+  bool isBroadcast() const { return broadcast; }
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  bool broadcast;
+  std::string message;
 };
 
 /// The cache directory `options` resolve to ("" when disabled).

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::ptensor {
@@ -120,7 +121,7 @@ struct ConvertPTensorToLinalgPass
     target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                            cf::ControlFlowDialect, linalg::LinalgDialect,
                            math::MathDialect, memref::MemRefDialect,
-                           tensor::TensorDialect>();
+                           scf::SCFDialect, tensor::TensorDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());

@@ -19,6 +19,7 @@
 #include "LoweringUtils.h"
 #include "PatternsInternal.h"
 
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -215,9 +216,7 @@ struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
     auto dynamic = op.getDynamicSizes().begin();
     for (int64_t size : dst.getShape())
       target.push_back(ShapedType::isDynamic(size) ? *dynamic++ : m.cst(size));
-    std::string message = "ptensor: cannot broadcast shapes " +
-                          formatShape(src.getShape()) + " and " +
-                          formatShape(dst.getShape());
+    buildBroadcastCheck(m.b, m.loc, view.sizes, target);
     int64_t lead = dst.getRank() - src.getRank();
     StridedView result{view.offset, target, {}};
     for (int64_t i = 0; i < dst.getRank(); ++i) {
@@ -227,8 +226,6 @@ struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
       }
       Value size = view.sizes[i - lead];
       Value isOne = m.eq(size, m.cst(1));
-      Value ok = arith::OrIOp::create(m.b, m.loc, isOne, m.eq(size, target[i]));
-      m.check(ok, message);
       result.strides.push_back(
           m.select(isOne, m.cst(0), view.strides[i - lead]));
     }

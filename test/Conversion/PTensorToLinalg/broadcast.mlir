@@ -71,20 +71,36 @@ func.func @static_source_dynamic_target(%a: !ptensor.ptensor<1xi64>, %n: index) 
 // -----
 
 // A dynamic source: a view of the source buffer with stride 0 for the new
-// leading dim and for every source dim of size 1 (select), and one
-// cf.assert per source dim that its size is 1 or the target size, with a
-// message naming both shapes.
+// leading dim and for every source dim of size 1 (select), after one
+// run-time check that each source size is 1 or the target size; when it
+// fails, both shapes (real sizes) go to the runtime's
+// ptensor_rt_broadcast_failed, declared once per module.
+// CHECK-LABEL: func.func private @ptensor_rt_broadcast_failed(memref<?xi64>, memref<?xi64>)
 // CHECK-LABEL: func.func @dynamic_broadcast_view(
 // CHECK-SAME:    %[[A:.*]]: tensor<?x4xf32>, %[[N:.*]]: index) -> tensor<3x?x4xf32>
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<?x4xf32> to memref<?x4xf32, strided<[?, ?], offset: ?>>
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[BUF]]
-// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         %[[IS1:.*]] = arith.cmpi eq, %[[SIZES]]#0, %[[ONE]] : index
 // CHECK:         %[[ISN:.*]] = arith.cmpi eq, %[[SIZES]]#0, %[[N]] : index
 // CHECK:         %[[OK0:.*]] = arith.ori %[[IS1]], %[[ISN]] : i1
-// CHECK:         cf.assert %[[OK0]], "ptensor: cannot broadcast shapes [?, 4] and [3, ?, 4]"
-// CHECK:         %[[S0:.*]] = arith.select %[[IS1]], %{{.*}}, %[[STRIDES]]#0 : index
-// CHECK:         cf.assert %{{.*}}, "ptensor: cannot broadcast shapes [?, 4] and [3, ?, 4]"
+// CHECK:         %[[ALL0:.*]] = arith.andi %{{.*}}, %[[OK0]] : i1
+// CHECK:         %[[IS1B:.*]] = arith.cmpi eq, %[[SIZES]]#1, %[[ONE]] : index
+// CHECK:         %[[IS4:.*]] = arith.cmpi eq, %[[SIZES]]#1, %[[C4]] : index
+// CHECK:         %[[OK1:.*]] = arith.ori %[[IS1B]], %[[IS4]] : i1
+// CHECK:         %[[ALL:.*]] = arith.andi %[[ALL0]], %[[OK1]] : i1
+// CHECK:         %[[BAD:.*]] = arith.xori %[[ALL]], %{{.*}} : i1
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           %[[SRC:.*]] = memref.alloca() : memref<2xi64>
+// CHECK:           memref.store %{{.*}}, %[[SRC]][%{{.*}}] : memref<2xi64>
+// CHECK:           memref.store %{{.*}}, %[[SRC]][%{{.*}}] : memref<2xi64>
+// CHECK:           %[[SRCD:.*]] = memref.cast %[[SRC]] : memref<2xi64> to memref<?xi64>
+// CHECK:           %[[DST:.*]] = memref.alloca() : memref<3xi64>
+// CHECK:           %[[DSTD:.*]] = memref.cast %[[DST]] : memref<3xi64> to memref<?xi64>
+// CHECK:           func.call @ptensor_rt_broadcast_failed(%[[SRCD]], %[[DSTD]])
+// CHECK:         }
+// CHECK:         %[[S0:.*]] = arith.select %{{.*}}, %{{.*}}, %[[STRIDES]]#0 : index
 // CHECK:         %[[S1:.*]] = arith.select %{{.*}}, %{{.*}}, %[[STRIDES]]#1 : index
 // CHECK:         %[[T:.*]] = ptensor.strided_view %[[A]] to offset: %[[OFF]], sizes: [%[[N]]], strides: [%{{.*}}, %[[S0]], %[[S1]]]
 // CHECK-SAME:      : tensor<?x4xf32> to tensor<3x?x4xf32>
@@ -100,9 +116,9 @@ func.func @dynamic_broadcast_view(%a: !ptensor.ptensor<?x4xf32>, %n: index) -> !
 // The output of ptensor-broadcast on dynamic operands: views, then one
 // generic reading both with identity maps.
 // CHECK-LABEL: func.func @dynamic_after_broadcast_pass(
-// CHECK:         cf.assert %{{.*}}, "ptensor: cannot broadcast shapes [?] and [?]"
+// CHECK:         func.call @ptensor_rt_broadcast_failed
 // CHECK:         %[[VA:.*]] = ptensor.strided_view
-// CHECK:         cf.assert %{{.*}}, "ptensor: cannot broadcast shapes [?] and [?]"
+// CHECK:         func.call @ptensor_rt_broadcast_failed
 // CHECK:         %[[VB:.*]] = ptensor.strided_view
 // CHECK:         linalg.generic {{.*}} ins(%[[VA]], %[[VB]] : tensor<?xf32>, tensor<?xf32>)
 func.func @dynamic_after_broadcast_pass(%a: !ptensor.ptensor<?xf32>, %b: !ptensor.ptensor<?xf32>, %n: index) -> !ptensor.ptensor<?xf32> {

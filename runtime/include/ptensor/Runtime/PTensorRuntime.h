@@ -34,51 +34,17 @@
 #ifndef PTENSOR_RUNTIME_PTENSORRUNTIME_H
 #define PTENSOR_RUNTIME_PTENSORRUNTIME_H
 
+#include "ptensor/Runtime/Status.h"
+
 #include <dlpack/dlpack.h>
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/// Marks a symbol exported from libptensor_runtime (built with hidden
-/// visibility by default).
-#if defined(_WIN32)
-#define PTENSOR_RT_EXPORT __declspec(dllexport)
-#else
-#define PTENSOR_RT_EXPORT __attribute__((visibility("default")))
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-//===----------------------------------------------------------------------===//
-// Status and errors
-//===----------------------------------------------------------------------===//
-
-/// Result code of the ptensor_rt_* functions.
-typedef enum ptensor_rt_status {
-  PTENSOR_RT_SUCCESS = 0,
-  /// An argument was invalid (null pointer, bad rank, unknown pointer, ...).
-  PTENSOR_RT_ERROR_INVALID_ARGUMENT = 1,
-  /// The CUDA driver library could not be loaded or initialized, or no
-  /// CUDA device is visible.
-  PTENSOR_RT_ERROR_NO_DRIVER = 2,
-  /// A device allocation failed even after the allocator freed its cache.
-  PTENSOR_RT_ERROR_OUT_OF_MEMORY = 3,
-  /// A CUDA driver call failed.
-  PTENSOR_RT_ERROR_CUDA = 4,
-  /// The request is valid but not supported (e.g. a DLPack dtype).
-  PTENSOR_RT_ERROR_UNSUPPORTED = 5,
-} ptensor_rt_status;
-
-/// Returns the message of the last error recorded on the calling thread, or
-/// "" if none. The string stays valid until the next ptensor runtime call on
-/// this thread. Messages start with "ptensor runtime: ".
-PTENSOR_RT_EXPORT const char *ptensor_rt_last_error(void);
-
-/// Clears the calling thread's last error.
-PTENSOR_RT_EXPORT void ptensor_rt_clear_last_error(void);
 
 //===----------------------------------------------------------------------===//
 // Driver and devices

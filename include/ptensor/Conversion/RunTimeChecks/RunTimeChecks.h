@@ -1,0 +1,35 @@
+//===- RunTimeChecks.h - failed run-time checks as runtime calls -*- C++ -*-===//
+//
+// Compiled code checks what its types leave open at run time. A failed
+// check calls libptensor_runtime (ptensor_rt_check_failed, or
+// ptensor_rt_broadcast_failed with the real sizes), which gives the error to
+// the caller's trap instead of aborting the process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H
+#define PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::ptensor {
+
+#define GEN_PASS_DECL_PTENSORLOWERRUNTIMECHECKS
+#include "ptensor/Conversion/Passes.h.inc"
+
+/// The runtime function a failed host check calls with its message.
+inline constexpr llvm::StringLiteral kCheckFailedFunction =
+    "ptensor_rt_check_failed";
+
+/// Builds, at `b`'s insertion point in host code, a check that `source`
+/// (run-time sizes) broadcasts to `target` (run-time sizes, at least as
+/// many): when it does not, the runtime's
+/// `ptensor_rt_broadcast_failed(memref<?xi64>, memref<?xi64>)` is called
+/// with both shapes and never returns.
+void buildBroadcastCheck(OpBuilder &b, Location loc, ValueRange source,
+                         ValueRange target);
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H

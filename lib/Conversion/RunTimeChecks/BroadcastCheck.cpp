@@ -1,0 +1,70 @@
+//===- BroadcastCheck.cpp - run-time broadcast check with real sizes ------===//
+
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+/// The runtime function told the sizes of a failed broadcast (MLIR's default
+/// calling convention: each memref expanded into its descriptor's fields).
+static constexpr llvm::StringLiteral kBroadcastFailed =
+    "ptensor_rt_broadcast_failed";
+
+/// `@ptensor_rt_broadcast_failed(memref<?xi64>, memref<?xi64>)`, declared
+/// once per module.
+static func::FuncOp getBroadcastFailed(OpBuilder &b, Operation *from) {
+  auto module = from->getParentOfType<ModuleOp>();
+  if (auto fn = module.lookupSymbol<func::FuncOp>(kBroadcastFailed))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto sizes = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  auto fn = func::FuncOp::create(b, module.getLoc(), kBroadcastFailed,
+                                 b.getFunctionType({sizes, sizes}, {}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// A stack buffer holding `sizes` as i64, cast to memref<?xi64>.
+static Value storeSizes(OpBuilder &b, Location loc, ValueRange sizes) {
+  auto type = MemRefType::get({static_cast<int64_t>(sizes.size())},
+                              b.getI64Type());
+  Value buffer = memref::AllocaOp::create(b, loc, type);
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    Value index = arith::ConstantIndexOp::create(b, loc, i);
+    Value value = arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+    memref::StoreOp::create(b, loc, value, buffer, index);
+  }
+  auto dynamic = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  return memref::CastOp::create(b, loc, dynamic, buffer);
+}
+
+void mlir::ptensor::buildBroadcastCheck(OpBuilder &b, Location loc,
+                                        ValueRange source, ValueRange target) {
+  assert(source.size() <= target.size() && "broadcast adds dimensions only");
+  size_t lead = target.size() - source.size();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (auto [i, size] : llvm::enumerate(source)) {
+    Value isOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
+    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                       target[lead + i]);
+    Value fits = arith::OrIOp::create(b, loc, isOne, same);
+    ok = arith::AndIOp::create(b, loc, ok, fits);
+  }
+  Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value failed = arith::XOrIOp::create(b, loc, ok, yes);
+  func::FuncOp callee = getBroadcastFailed(b, b.getInsertionBlock()->getParentOp());
+  scf::IfOp::create(b, loc, failed, [&](OpBuilder &then, Location l) {
+    Value from = storeSizes(then, l, source);
+    Value to = storeSizes(then, l, target);
+    func::CallOp::create(then, l, callee, ValueRange{from, to});
+    scf::YieldOp::create(then, l);
+  });
+}

@@ -1,0 +1,108 @@
+//===- RunTimeChecks.cpp - failed checks of compiled code -----------------===//
+//
+// The functions compiled code calls when a run-time check fails, and the
+// per-thread traps that turn such a failure into an error value for the
+// caller (see "Run-time checks of compiled code" in PTensorRuntime.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Errors.h"
+
+#include <csetjmp>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+using namespace ptensor::rt;
+
+namespace {
+thread_local ptensor_rt_trap *innermostTrap = nullptr;
+
+/// "[a, b, c]" of `rank` sizes `stride` apart.
+std::string formatSizes(const int64_t *sizes, int64_t rank, int64_t stride) {
+  std::string s = "[";
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i)
+      s += ", ";
+    s += std::to_string(sizes[i * stride]);
+  }
+  return s + "]";
+}
+
+/// Leaves through the innermost trap, or prints the recorded error and
+/// aborts when the thread has none. No object with a destructor may be
+/// alive in this frame: the jump skips it.
+[[noreturn]] void leaveCompiledCode() {
+  if (ptensor_rt_trap *trap = innermostTrap) {
+    innermostTrap = trap->previous;
+    std::longjmp(trap->env, 1);
+  }
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s\n", lastErrorMessage());
+  std::fflush(stderr);
+  std::abort();
+}
+} // namespace
+
+extern "C" {
+PTENSOR_RT_EXPORT void ptensor_rt_trap_push(ptensor_rt_trap *trap) {
+  trap->previous = innermostTrap;
+  innermostTrap = trap;
+}
+
+PTENSOR_RT_EXPORT void ptensor_rt_trap_pop(ptensor_rt_trap *trap) {
+  if (innermostTrap == trap)
+    innermostTrap = trap->previous;
+}
+
+PTENSOR_RT_EXPORT ptensor_rt_status
+ptensor_rt_call_checked(void (*entry)(void **), void **args) {
+  ptensor_rt_trap trap;
+  ptensor_rt_trap_push(&trap);
+  if (setjmp(trap.env) != 0)
+    return statusFrom(false);
+  entry(args);
+  ptensor_rt_trap_pop(&trap);
+  return PTENSOR_RT_SUCCESS;
+}
+
+PTENSOR_RT_EXPORT void ptensor_rt_check_failed(const char *message) {
+  // Messages of compiled checks say "ptensor: ..."; the error's own prefix
+  // says it again.
+  std::string_view text = message ? message : "a check failed";
+  if (text.substr(0, 9) == "ptensor: ")
+    text.remove_prefix(9);
+  setError(ErrorKind::CheckFailed, std::string(text));
+  leaveCompiledCode();
+}
+
+PTENSOR_RT_EXPORT void ptensor_rt_broadcast_failed(
+    const int64_t *, const int64_t *source, int64_t sourceOffset,
+    int64_t sourceRank, int64_t sourceStride, const int64_t *,
+    const int64_t *target, int64_t targetOffset, int64_t targetRank,
+    int64_t targetStride) {
+  source += sourceOffset;
+  target += targetOffset;
+  {
+    // Scoped: the string is gone before the jump.
+    std::string message =
+        "cannot broadcast shape " +
+        formatSizes(source, sourceRank, sourceStride) + " to shape " +
+        formatSizes(target, targetRank, targetStride);
+    int64_t lead = targetRank - sourceRank;
+    for (int64_t i = 0; i < sourceRank; ++i) {
+      int64_t from = source[i * sourceStride];
+      int64_t to = target[(lead + i) * targetStride];
+      if (from != 1 && from != to) {
+        message += ": size " + std::to_string(from) + " of source dimension " +
+                   std::to_string(i) + " is neither 1 nor " +
+                   std::to_string(to);
+        break;
+      }
+    }
+    setError(ErrorKind::Broadcast, message);
+  }
+  leaveCompiledCode();
+}
+} // extern "C"

@@ -1,0 +1,94 @@
+//===- CheckTests.cpp - failed run-time checks of compiled code -----------===//
+///
+/// \file
+/// What compiled code's failed checks do: under ptensor_rt_call_checked
+/// they become a status and a message (nested calls each get their own),
+/// and with no trap they print the message and abort.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "ptensor/Runtime/PTensorRuntime.h"
+
+#include <csignal>
+
+using namespace ptensor::rt::test;
+
+namespace {
+
+/// Packed entry points standing in for compiled functions.
+void failsBroadcast(void **) {
+  int64_t source[2] = {3, 4}, target[6] = {-1, 2, -1, 5, -1, 4};
+  // The target's sizes are every other element (stride 2, offset 1).
+  ptensor_rt_broadcast_failed(source, source, 0, 2, 1, target, target, 1, 3,
+                              2);
+}
+
+void failsCheck(void **) { ptensor_rt_check_failed("ptensor: sizes differ"); }
+
+void succeeds(void **args) { *static_cast<int *>(args[0]) = 7; }
+
+/// Calls failsCheck through a nested checked call, then fails itself.
+void nested(void **args) {
+  ptensor_rt_status inner = ptensor_rt_call_checked(failsCheck, nullptr);
+  *static_cast<int *>(args[0]) = inner;
+  failsBroadcast(nullptr);
+}
+
+const char *name(ptensor_rt_status s) {
+  return s == PTENSOR_RT_SUCCESS              ? "SUCCESS"
+         : s == PTENSOR_RT_ERROR_BROADCAST    ? "BROADCAST"
+         : s == PTENSOR_RT_ERROR_CHECK_FAILED ? "CHECK_FAILED"
+                                              : "?";
+}
+
+void testTrappedFailures() {
+  ptensor_rt_status s = ptensor_rt_call_checked(failsBroadcast, nullptr);
+  std::printf("broadcast -> %s: %s\n", name(s), ptensor_rt_last_error());
+  EXPECT_EQ(s, PTENSOR_RT_ERROR_BROADCAST);
+  EXPECT_CONTAINS(ptensor_rt_last_error(),
+                  "cannot broadcast shape [3, 4] to shape [2, 5, 4]: size 3 "
+                  "of source dimension 0 is neither 1 nor 5");
+
+  s = ptensor_rt_call_checked(failsCheck, nullptr);
+  std::printf("check -> %s: %s\n", name(s), ptensor_rt_last_error());
+  EXPECT_EQ(s, PTENSOR_RT_ERROR_CHECK_FAILED);
+  EXPECT_EQ(std::string(ptensor_rt_last_error()),
+            std::string("ptensor runtime: sizes differ"));
+
+  int value = 0;
+  void *args[] = {&value};
+  s = ptensor_rt_call_checked(succeeds, args);
+  std::printf("success -> %s, value %d\n", name(s), value);
+  EXPECT_EQ(s, PTENSOR_RT_SUCCESS);
+  EXPECT_EQ(value, 7);
+
+  int inner = -1;
+  void *nestedArgs[] = {&inner};
+  s = ptensor_rt_call_checked(nested, nestedArgs);
+  std::printf("nested -> inner %s, outer %s\n",
+              name(static_cast<ptensor_rt_status>(inner)), name(s));
+  EXPECT_EQ(inner, PTENSOR_RT_ERROR_CHECK_FAILED);
+  EXPECT_EQ(s, PTENSOR_RT_ERROR_BROADCAST);
+}
+
+void testUntrappedFailureAborts() {
+  ChildResult child = runInChild([] {
+    failsCheck(nullptr);
+    return 42; // Not reached.
+  });
+  std::printf("no trap: signal %s, output: %s\n",
+              child.signal == SIGABRT ? "SIGABRT" : "other",
+              child.output.c_str());
+  EXPECT_EQ(child.signal, SIGABRT);
+  EXPECT_CONTAINS(child.output, "ptensor runtime: sizes differ");
+}
+
+} // namespace
+
+int ptensor::rt::test::runCheckTests() {
+  testTrappedFailures();
+  testUntrappedFailureAborts();
+  return failureCount();
+}
