@@ -27,6 +27,7 @@ target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
 # In-tree name -> exported name (PTensor::<name>).
 set(PTENSOR_EXPORTED_LIBRARIES
   PTensorSemantics=Semantics
+  PTensorCache=Cache
   PTensorDialect=Dialect
   PTensorUtils=Utils
   PTensorTransforms=Transforms

@@ -162,7 +162,7 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
                              : resolveCacheDir(options);
   std::string cachePath =
       cacheDir.empty() ? "" : getCachePath(cacheDir, source, optionsKey);
-  if (!cachePath.empty() && llvm::sys::fs::exists(cachePath)) {
+  if (!cachePath.empty() && isCachedObjectCurrent(cachePath)) {
     if (llvm::Error e = loadObject(*impl, cachePath))
       llvm::consumeError(std::move(e)); // unreadable entry: recompile
     else
@@ -209,7 +209,7 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     if (!llvm::sys::fs::create_directories(cacheDir))
       (*engine)->dumpToObjectFile(tmp);
     if (llvm::sys::fs::exists(tmp))
-      llvm::consumeError(publishCacheFile(tmp, cachePath));
+      llvm::consumeError(publishCacheFile(tmp, cachePath, source));
   }
   impl->engine = std::move(*engine);
   return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));

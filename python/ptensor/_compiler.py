@@ -1,30 +1,31 @@
-"""Compiling generated IR in process, and the on-disk kernel cache.
+"""Compiling generated IR in process, and the kernels in the disk cache.
 
 `compile_ir(ir, target, chip)` returns a loaded `Library` (see _ffi.py) for
 the IR text. Compiled libraries are cached
 
   * in memory, per process, by the same key, and
-  * on disk, in `cache_dir()` (PTENSOR_CACHE_DIR, or ~/.cache/ptensor/python),
-    as `<key>.so` next to `<key>.mlir` (the IR, for inspection) and
+  * on disk, in the one cache of compiled code that the JIT and the tools
+    share (ptensor/Cache/DiskCache.h, through ptensor._core): `cache_dir()`
+    ($PTENSOR_CACHE_DIR, else $XDG_CACHE_HOME/ptensor or ~/.cache/ptensor)
+    holds `<key>.so` next to `<key>.mlir` (the IR, for inspection) and
     `<key>.id` (the build identity of the compiler that made it).
 
-The key is sha256 of the IR text, the target ("cpu"/"cuda"), the chip (cuda
-only) and CACHE_VERSION, a constant of this package: it does not depend on
-the machine or the compiler build, so a cache filled on a machine with the
-compiler can be copied to (or shared with) a machine without one, e.g. a GPU
-host without LLVM. Where the compiler is present, a cached library made by
-another build of it (its `--version` "build id": the binary's GNU build-id,
-version, commit and LLVM version) is rebuilt, so that a development cache
-never serves code of an old compiler; so is an entry that cannot be loaded
-(truncated, corrupted, another ABI). PTENSOR_DISABLE_CACHE=1 keeps compiled
-libraries in a directory of the process only.
+The key (SHA-256 of the cache format, "shared-library", the target, the
+chip and the IR text) does not depend on the machine or the compiler
+build, so a cache filled on a machine with the compiler can be copied to
+(or shared with) a machine without one, e.g. a GPU host without LLVM.
+Where the compiler is present, an entry made by another build of it is
+rebuilt, so that a development cache never serves code of an old compiler;
+so is an entry that cannot be loaded (truncated, corrupted, another ABI).
+PTENSOR_DISABLE_CACHE=1 keeps compiled libraries in a directory of the
+process only.
 
-Writes are atomic (temporary file + os.replace), and the `.id` is written
-last, so concurrent processes may share one cache directory and a compile
-killed halfway leaves no entry that a later run uses.
+Every file is written atomically and the `.id` last, so concurrent
+processes may share one cache directory and a compile killed halfway leaves
+no entry that a later run uses.
 """
 
-import hashlib
+import atexit
 import logging
 import os
 import shutil
@@ -41,9 +42,8 @@ try:  # the compiler (links LLVM/MLIR); absent where only kernels run
 except ImportError:  # pragma: no cover - a runtime-only installation
     _compile = None
 
-#: Bump when the generated IR's meaning or the library ABI changes in a way
-#: the IR text does not show (e.g. a new calling convention).
-CACHE_VERSION = "2"
+#: The version of the disk cache's format (part of every key).
+CACHE_VERSION = _core.CACHE_FORMAT_VERSION
 
 #: The CUDA architecture kernels are compiled for, unless PTENSOR_CUDA_CHIP
 #: (the compiler's default, KernelConfig.h).
@@ -76,22 +76,19 @@ _private_cache = None
 
 
 def cache_dir():
-    """The on-disk kernel cache directory (created on demand):
-    $PTENSOR_CACHE_DIR, else ~/.cache/ptensor/python; with
-    PTENSOR_DISABLE_CACHE=1 a directory of this process only, removed at
-    exit (nothing is shared with other processes)."""
+    """The disk cache's directory (created on demand): $PTENSOR_CACHE_DIR,
+    else $XDG_CACHE_HOME/ptensor or ~/.cache/ptensor; with
+    PTENSOR_DISABLE_CACHE=1 a temporary directory of this process, removed
+    at exit."""
     global _private_cache
-    if os.environ.get("PTENSOR_DISABLE_CACHE") == "1":
+    path = _core.cache_directory()
+    if not path:
         if _private_cache is None:
-            import atexit
-
             _private_cache = tempfile.mkdtemp(prefix="ptensor-nocache-")
             atexit.register(shutil.rmtree, _private_cache, True)
         return _private_cache
-    d = os.environ.get("PTENSOR_CACHE_DIR") or os.path.join(
-        os.path.expanduser("~"), ".cache", "ptensor", "python")
-    os.makedirs(d, exist_ok=True)
-    return d
+    os.makedirs(path, exist_ok=True)
+    return path
 
 
 def compiler_build_id(compiler=None):
@@ -105,16 +102,8 @@ def compiler_build_id(compiler=None):
 def _is_current(path, compiler):
     """Whether the cached library `path` can be used: it exists and, when a
     compiler is at hand, was built by this build of it."""
-    if not os.path.exists(path):
-        return False
-    if compiler is None:
-        return True  # a cache filled elsewhere (the GPU machine)
-    try:
-        with open(path[:-3] + ".id") as f:
-            recorded = f.read().strip()
-    except OSError:
-        return False
-    return recorded == compiler_build_id(compiler)
+    build_id = compiler_build_id(compiler) if compiler is not None else None
+    return _core.cache_is_current(path, build_id or "")
 
 
 def chip_for(target):
@@ -127,12 +116,7 @@ def cache_key(ir, target, chip=None):
     """The machine-independent key of a compiled library."""
     if chip is None:
         chip = chip_for(target)
-    h = hashlib.sha256()
-    for part in ("ptensor-python-cache", CACHE_VERSION, target, chip if target == "cuda" else ""):
-        h.update(part.encode())
-        h.update(b"\0")
-    h.update(ir.encode())
-    return h.hexdigest()
+    return _core.cache_key("shared-library", target, chip if target == "cuda" else "", "", ir)
 
 
 def _run_compiler(compiler, ir, target, chip, dest):
@@ -153,21 +137,14 @@ def _compile_into_cache(compiler, ir, target, chip, path):
     (KEY.mlir) and the compiler's build identity (KEY.id), each written
     atomically; the .id is written last, so a compile killed halfway leaves
     an entry that is not current."""
-    _write_atomic(path[:-3] + ".mlir", ir)
+    _core.cache_write(path[:-3] + ".mlir", ir)
     _run_compiler(compiler, ir, target, chip, path)
-    _write_atomic(path[:-3] + ".id", (compiler_build_id(compiler) or "") + "\n")
-
-
-def _write_atomic(path, text):
-    fd, tmp = tempfile.mkstemp(prefix=".ptensor-", dir=os.path.dirname(path))
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    _core.cache_record_build_id(path, compiler_build_id(compiler) or "")
 
 
 def library_path(ir, target):
     """Where the compiled library of `ir` lives (or would live) in the cache."""
-    return os.path.join(cache_dir(), cache_key(ir, target) + ".so")
+    return _core.cache_entry_path(cache_dir(), cache_key(ir, target), "so")
 
 
 def compile_ir(ir, target="cpu", load=True):
@@ -185,7 +162,7 @@ def compile_ir(ir, target="cpu", load=True):
         lib = _loaded.get(key)
         if lib is not None:
             return lib
-        path = os.path.join(cache_dir(), key + ".so")
+        path = _core.cache_entry_path(cache_dir(), key, "so")
         compiler = find_compiler()
         if not _is_current(path, compiler):
             if compiler is None:

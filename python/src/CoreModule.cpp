@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cache.h"
 #include "Errors.h"
 #include "Interop.h"
 #include "Kernel.h"
@@ -132,6 +133,7 @@ NB_MODULE(_core, m) {
   nb::set_leak_warnings(false);
   ptensor::python::registerInterop(m);
   ptensor::python::registerKernels(m);
+  ptensor::python::registerCache(m);
 
   m.def(
       "dtype_names",

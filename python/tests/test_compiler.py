@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ptensor as pt
-from ptensor import _compiler
+from ptensor import _compiler, _core
 from conftest import HAVE_COMPILER, assert_matches, rand
 
 needs_compiler = pytest.mark.skipif(not HAVE_COMPILER, reason="no compiler")
@@ -99,6 +99,45 @@ def test_disk_cache_serves_a_machine_without_compiler(fresh_cache, rng):
                          text=True, cwd=os.path.dirname(os.path.dirname(pt.__file__)))
     assert out.returncode == 0, out.stderr
     assert eval(out.stdout) == first.tolist()
+
+
+def test_cache_key_is_the_documented_sha256():
+    """The one cache's key (ptensor/Cache/DiskCache.h) is SHA-256 of its
+    NUL-separated parts; sources of every length around the 64-byte block
+    and its 56-byte padding limit check the hash itself."""
+    import hashlib
+    for n in list(range(0, 140)) + [1000, 4097]:
+        source = "x" * n
+        parts = ["ptensor-cache", _core.CACHE_FORMAT_VERSION, "shared-library", "cuda",
+                 "sm_90", "", source]
+        expected = hashlib.sha256("\0".join(parts).encode()).hexdigest()
+        assert _core.cache_key("shared-library", "cuda", "sm_90", "", source) == expected, n
+
+
+def test_cache_directory_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("PTENSOR_DISABLE_CACHE", raising=False)
+    monkeypatch.setenv("PTENSOR_CACHE_DIR", str(tmp_path / "c"))
+    assert _core.cache_directory() == str(tmp_path / "c")
+    monkeypatch.delenv("PTENSOR_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert _core.cache_directory() == str(tmp_path / "xdg" / "ptensor")
+    monkeypatch.setenv("PTENSOR_DISABLE_CACHE", "1")
+    assert _core.cache_directory() == ""
+
+
+def test_cache_entries_are_current_for_their_build(tmp_path):
+    path = _core.cache_entry_path(str(tmp_path / "d"), "k", "so")
+    assert path == str(tmp_path / "d" / "k.so")
+    assert not _core.cache_is_current(path, "")
+    _core.cache_write(path, "code")  # creates the directory
+    assert _core.cache_is_current(path, "")  # no compiler here: any build
+    assert not _core.cache_is_current(path, "build 1")  # no .id yet
+    _core.cache_record_build_id(path, "build 1")
+    assert _core.cache_is_current(path, "build 1")
+    assert not _core.cache_is_current(path, "build 2")
+    assert sorted(os.listdir(tmp_path / "d")) == ["k.id", "k.so"]  # no temporaries
+    with pytest.raises(RuntimeError, match="cannot"):
+        _core.cache_write(os.path.join(path, "x"), "")  # a file as directory
 
 
 @needs_compiler

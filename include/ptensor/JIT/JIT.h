@@ -80,8 +80,9 @@ struct JITOptions {
   /// Runs loop nests of large tensors on all cores (MLIR's async runtime,
   /// libmlir_async_runtime.so). Such modules are not cached on disk.
   bool parallel = false;
-  /// On-disk cache directory: the value of PTENSOR_CACHE_DIR, else
-  /// $XDG_CACHE_HOME/ptensor or ~/.cache/ptensor. Empty string, or
+  /// Directory of the one disk cache (ptensor/Cache/DiskCache.h): the
+  /// value of PTENSOR_CACHE_DIR, else $XDG_CACHE_HOME/ptensor or
+  /// ~/.cache/ptensor. Empty string, or
   /// PTENSOR_DISABLE_CACHE=1, disables the disk cache.
   std::optional<std::string> cacheDir;
 };

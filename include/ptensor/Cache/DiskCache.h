@@ -1,0 +1,80 @@
+//===- DiskCache.h - the one on-disk cache of compiled code ------*- C++ -*-===//
+//
+// Compiled code is cached on disk by every front end (the JIT's objects,
+// the Python package's and ptensor-compile's shared libraries) with one
+// layout and one key, in plain C++17 (no LLVM: the Python binding uses it
+// on machines that only run kernels).
+//
+// Layout, in the directory resolveCacheDirectory() gives:
+//   KEY.EXT    the compiled code (EXT: "o" for JIT objects, "so" for
+//              shared libraries)
+//   KEY.mlir   the IR it was compiled from (for inspection, and named by
+//              the compiler's diagnostics)
+//   KEY.id     the build identity of the compiler that made it, written
+//              last
+// KEY is the SHA-256 of the cache format version, the kind of code, the
+// target description (target, chip, options) and the IR text. The build id
+// is not part of KEY, so that a cache filled by a machine with the compiler
+// serves one without it (the GPU host); where a compiler is at hand an
+// entry whose KEY.id names another build is not current and is rebuilt.
+// Every file is written to a temporary name and renamed, so concurrent
+// writers and a compile killed halfway never leave an entry that is used.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_CACHE_DISKCACHE_H
+#define PTENSOR_CACHE_DISKCACHE_H
+
+#include <optional>
+#include <string>
+
+namespace ptensor::cache {
+
+/// Bumped whenever compiled code for the same key may change in a way the
+/// IR text does not show (e.g. a new calling convention).
+inline constexpr const char *kCacheFormatVersion = "3";
+
+/// The cache directory: "" when PTENSOR_DISABLE_CACHE=1, else `override`
+/// if given, else $PTENSOR_CACHE_DIR, else $XDG_CACHE_HOME/ptensor, else
+/// ~/.cache/ptensor ("" without a home directory).
+std::string
+resolveCacheDirectory(const std::optional<std::string> &override = {});
+
+/// What compiled code is cached for: its kind ("jit-object",
+/// "shared-library"), target ("cpu", "cuda"), chip ("" for the CPU) and
+/// any options that change the code ("O3|r8", ...).
+struct TargetDescription {
+  std::string kind;
+  std::string target;
+  std::string chip;
+  std::string options;
+};
+
+/// The hex SHA-256 key of `source` compiled for `target`.
+std::string computeKey(const TargetDescription &target,
+                       const std::string &source);
+
+/// `directory`/`key`.`extension`.
+std::string entryPath(const std::string &directory, const std::string &key,
+                      const std::string &extension);
+
+/// Whether the entry `codePath` (KEY.EXT) can be used: it exists and, when
+/// `buildId` is non-empty, its KEY.id records that build.
+bool isCurrent(const std::string &codePath, const std::string &buildId);
+
+/// Writes `bytes` to `path` atomically (a temporary file in the same
+/// directory, renamed), creating the directory. Returns "" or an error
+/// message naming the path.
+std::string writeAtomically(const std::string &path, const std::string &bytes);
+
+/// Records `buildId` as the maker of the entry `codePath` (its KEY.id),
+/// atomically; call it after the code and its IR are written.
+std::string recordBuildId(const std::string &codePath,
+                          const std::string &buildId);
+
+/// The SHA-256 of `bytes` as 64 lowercase hex digits.
+std::string sha256Hex(const std::string &bytes);
+
+} // namespace ptensor::cache
+
+#endif // PTENSOR_CACHE_DISKCACHE_H

@@ -1,0 +1,105 @@
+//===- DiskCache.cpp - the one on-disk cache of compiled code -------------===//
+
+#include "ptensor/Cache/DiskCache.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace ptensor;
+
+std::string
+cache::resolveCacheDirectory(const std::optional<std::string> &override) {
+  if (const char *off = std::getenv("PTENSOR_DISABLE_CACHE");
+      off && std::strcmp(off, "1") == 0)
+    return "";
+  if (override)
+    return *override;
+  if (const char *dir = std::getenv("PTENSOR_CACHE_DIR"); dir && *dir)
+    return dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return (fs::path(xdg) / "ptensor").string();
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return (fs::path(home) / ".cache" / "ptensor").string();
+  return "";
+}
+
+std::string cache::computeKey(const TargetDescription &target,
+                              const std::string &source) {
+  // NUL-separated: no field can run into the next.
+  std::string text = std::string("ptensor-cache") + '\0' +
+                     kCacheFormatVersion + '\0' + target.kind + '\0' +
+                     target.target + '\0' + target.chip + '\0' +
+                     target.options + '\0' + source;
+  return sha256Hex(text);
+}
+
+std::string cache::entryPath(const std::string &directory,
+                             const std::string &key,
+                             const std::string &extension) {
+  return (fs::path(directory) / (key + "." + extension)).string();
+}
+
+/// KEY.id beside the entry KEY.EXT.
+static std::string idPath(const std::string &codePath) {
+  return fs::path(codePath).replace_extension(".id").string();
+}
+
+bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
+  std::error_code ec;
+  if (!fs::is_regular_file(codePath, ec))
+    return false;
+  if (buildId.empty())
+    return true; // a cache filled elsewhere, used where no compiler is
+  std::ifstream in(idPath(codePath));
+  std::string recorded;
+  if (!in || !std::getline(in, recorded))
+    return false;
+  return recorded == buildId;
+}
+
+std::string cache::writeAtomically(const std::string &path,
+                                   const std::string &bytes) {
+  fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path())
+    fs::create_directories(target.parent_path(), ec);
+  if (ec)
+    return "cannot create the cache directory " +
+           target.parent_path().string() + ": " + ec.message();
+  std::string pattern =
+      (target.parent_path() / ("." + target.filename().string() + ".XXXXXX"))
+          .string();
+  int fd = mkstemp(pattern.data());
+  if (fd < 0)
+    return "cannot write " + path + ": " + std::strerror(errno);
+  size_t written = 0;
+  while (written < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      std::string message = "cannot write " + path + ": " + std::strerror(errno);
+      ::close(fd);
+      ::unlink(pattern.c_str());
+      return message;
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 || ::rename(pattern.c_str(), path.c_str()) != 0) {
+    std::string message = "cannot write " + path + ": " + std::strerror(errno);
+    ::unlink(pattern.c_str());
+    return message;
+  }
+  return "";
+}
+
+std::string cache::recordBuildId(const std::string &codePath,
+                                 const std::string &buildId) {
+  return writeAtomically(idPath(codePath), buildId + "\n");
+}

@@ -1,0 +1,59 @@
+//===- Cache.cpp - the disk cache, for the Python package -----------------===//
+//
+// ptensor._core's view of the one disk cache (ptensor/Cache/DiskCache.h):
+// the package keeps its compiled libraries there with the JIT's layout and
+// key, also on machines without the compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cache.h"
+
+#include "ptensor/Cache/DiskCache.h"
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+namespace cache = ptensor::cache;
+
+void ptensor::python::registerCache(nb::module_ &m) {
+  m.attr("CACHE_FORMAT_VERSION") = cache::kCacheFormatVersion;
+  m.def(
+      "cache_directory",
+      [](std::optional<std::string> override) {
+        return cache::resolveCacheDirectory(override);
+      },
+      nb::arg("override") = nb::none(),
+      "The disk cache's directory (\"\" when PTENSOR_DISABLE_CACHE=1).");
+  m.def(
+      "cache_key",
+      [](std::string kind, std::string target, std::string chip,
+         std::string options, const std::string &source) {
+        return cache::computeKey({std::move(kind), std::move(target),
+                                  std::move(chip), std::move(options)},
+                                 source);
+      },
+      nb::arg("kind"), nb::arg("target"), nb::arg("chip"), nb::arg("options"),
+      nb::arg("source"), "The machine-independent key of compiled code.");
+  m.def("cache_entry_path", &cache::entryPath, nb::arg("directory"),
+        nb::arg("key"), nb::arg("extension"));
+  m.def("cache_is_current", &cache::isCurrent, nb::arg("path"),
+        nb::arg("build_id"),
+        "Whether the entry exists and (with a build id) was made by it.");
+  auto raiseOnError = [](const std::string &error) {
+    if (!error.empty())
+      throw std::runtime_error(error);
+  };
+  m.def(
+      "cache_write",
+      [raiseOnError](const std::string &path, const std::string &text) {
+        raiseOnError(cache::writeAtomically(path, text));
+      },
+      nb::arg("path"), nb::arg("text"), "Writes a file atomically.");
+  m.def(
+      "cache_record_build_id",
+      [raiseOnError](const std::string &path, const std::string &buildId) {
+        raiseOnError(cache::recordBuildId(path, buildId));
+      },
+      nb::arg("path"), nb::arg("build_id"),
+      "Marks the entry as made by `build_id` (written last).");
+}
