@@ -31,6 +31,20 @@ if config.ptensor_sanitize:
                                           "detect_stack_use_after_return=1:"
                                           "allow_user_poisoning=0")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
+# %sanitized_host runs an uninstrumented program (Python) that loads code
+# linked against ptensor's instrumented libraries (a module calling the
+# runtime's failed-check functions): the ASan runtime is preloaded, as the
+# instrumented executables have it linked in.
+_sanitized_host = ""
+if config.ptensor_sanitize:
+    import glob
+    _asan = sorted(glob.glob(os.path.join(
+        config.llvm_tools_dir, "..", "lib", "clang", "*", "lib", "linux",
+        "libclang_rt.asan-x86_64.so")))
+    if _asan:
+        _sanitized_host = "env LD_PRELOAD=%s" % os.path.realpath(_asan[-1])
+config.substitutions.append(("%sanitized_host", _sanitized_host))
 llvm_config.use_default_substitutions()
 
 # ptensor's own tools first, then FileCheck/not/count from LLVM 22.
