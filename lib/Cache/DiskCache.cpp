@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -45,9 +44,9 @@ std::string cache::entryPath(const std::string &directory,
   return (fs::path(directory) / (key + "." + extension)).string();
 }
 
-/// KEY.id beside the entry KEY.EXT.
-static std::string idPath(const std::string &codePath) {
-  return fs::path(codePath).replace_extension(".id").string();
+std::string cache::companionPath(const std::string &codePath,
+                                 const std::string &extension) {
+  return fs::path(codePath).replace_extension("." + extension).string();
 }
 
 bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
@@ -56,7 +55,7 @@ bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
     return false;
   if (buildId.empty())
     return true; // a cache filled elsewhere, used where no compiler is
-  std::ifstream in(idPath(codePath));
+  std::ifstream in(companionPath(codePath, "id"));
   std::string recorded;
   if (!in || !std::getline(in, recorded))
     return false;
@@ -101,5 +100,5 @@ std::string cache::writeAtomically(const std::string &path,
 
 std::string cache::recordBuildId(const std::string &codePath,
                                  const std::string &buildId) {
-  return writeAtomically(idPath(codePath), buildId + "\n");
+  return writeAtomically(companionPath(codePath, "id"), buildId + "\n");
 }

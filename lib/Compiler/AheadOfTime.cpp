@@ -23,14 +23,22 @@ using namespace mlir;
 
 namespace ptensor::compiler {
 
-/// Emits `llvmModule` as object code into `object`.
-/// True for the runtime functions generated code may call: `mgpu*` (GPU
-/// launches, memory, streams) and `ptensor_rt_*` (failed run-time checks).
-static bool callsRuntime(LLVM::LLVMFuncOp f) {
-  return f.getName().starts_with("mgpu") ||
-         f.getName().starts_with("ptensor_rt_");
+/// Records in `compiled` which shared libraries the external functions that
+/// `module` calls come from: MLIR's async runtime (`mlirAsyncRuntime*`) and
+/// libptensor_runtime (`mgpu*` for GPU launches, memory and streams,
+/// `ptensor_rt_*` for failed run-time checks).
+static void findRuntimeLibraries(ModuleOp module, CompiledObject &compiled) {
+  for (LLVM::LLVMFuncOp f : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!f.isExternal())
+      continue;
+    llvm::StringRef name = f.getName();
+    compiled.usesAsyncRuntime |= name.starts_with("mlirAsyncRuntime");
+    compiled.usesRuntime |=
+        name.starts_with("mgpu") || name.starts_with("ptensor_rt_");
+  }
 }
 
+/// Emits `llvmModule` as object code into `object`.
 static llvm::Error emitObject(llvm::Module &llvmModule,
                               llvm::TargetMachine &tm, std::string &object) {
   llvm::SmallString<0> buffer;
@@ -74,13 +82,7 @@ compileToObject(ModuleOp module, const CompileOptions &options,
     return std::move(e);
   done(compiled.target == Target::CUDA ? "lower (with kernels to cubin)"
                                        : "lower");
-  compiled.usesAsyncRuntime = llvm::any_of(
-      module.getOps<LLVM::LLVMFuncOp>(), [](LLVM::LLVMFuncOp f) {
-        return f.isExternal() && f.getName().starts_with("mlirAsyncRuntime");
-      });
-  compiled.usesRuntime = llvm::any_of(
-      module.getOps<LLVM::LLVMFuncOp>(),
-      [](LLVM::LLVMFuncOp f) { return f.isExternal() && callsRuntime(f); });
+  findRuntimeLibraries(module, compiled);
 
   llvm::LLVMContext llvmContext;
   auto llvmModule = translateModuleToLLVMIR(module, llvmContext);

@@ -44,9 +44,8 @@ llvm::Error ptensor::jit::publishCacheFile(llvm::StringRef tmpPath,
     return llvm::createStringError(ec, "cannot write cache file %s",
                                    path.str().c_str());
   }
-  std::string ir = llvm::sys::path::parent_path(path).str() + "/" +
-                   llvm::sys::path::stem(path).str() + ".mlir";
-  std::string error = cache::writeAtomically(ir, source.str());
+  std::string error = cache::writeAtomically(
+      cache::companionPath(path.str(), "mlir"), source.str());
   if (error.empty())
     error = cache::recordBuildId(path.str(), compiler::getCompilerBuildId());
   if (!error.empty())

@@ -183,11 +183,10 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableObjectDump = !cachePath.empty();
   SmallVector<StringRef> sharedLibs;
-  std::string runtimeLibrary;
   if (options.parallel)
     sharedLibs.push_back(compiler::getAsyncRuntimeLibrary());
   // GPU code and failed run-time checks call libptensor_runtime.
-  runtimeLibrary = findRuntimeLibrary();
+  std::string runtimeLibrary = findRuntimeLibrary();
   if (gpu || llvm::sys::fs::exists(runtimeLibrary))
     sharedLibs.push_back(runtimeLibrary);
   engineOptions.sharedLibPaths = sharedLibs;

@@ -122,7 +122,7 @@ def cache_key(ir, target, chip=None):
 def _run_compiler(compiler, ir, target, chip, dest):
     """Compiles `ir` to the shared library `dest` (atomically) in process."""
     start = time.perf_counter()
-    name = os.path.join(os.path.dirname(dest), os.path.basename(dest)[:-3] + ".mlir")
+    name = _core.cache_companion_path(dest, "mlir")
     try:
         stages = compiler.compile_library(ir, target, chip if target == "cuda" else "",
                                           dest, R.library_dir(), name)
@@ -137,7 +137,7 @@ def _compile_into_cache(compiler, ir, target, chip, path):
     (KEY.mlir) and the compiler's build identity (KEY.id), each written
     atomically; the .id is written last, so a compile killed halfway leaves
     an entry that is not current."""
-    _core.cache_write(path[:-3] + ".mlir", ir)
+    _core.cache_write(_core.cache_companion_path(path, "mlir"), ir)
     _run_compiler(compiler, ir, target, chip, path)
     _core.cache_record_build_id(path, compiler_build_id(compiler) or "")
 

@@ -36,6 +36,8 @@ void ptensor::python::registerCache(nb::module_ &m) {
       nb::arg("source"), "The machine-independent key of compiled code.");
   m.def("cache_entry_path", &cache::entryPath, nb::arg("directory"),
         nb::arg("key"), nb::arg("extension"));
+  m.def("cache_companion_path", &cache::companionPath, nb::arg("path"),
+        nb::arg("extension"), "KEY.EXTENSION beside the entry KEY.EXT.");
   m.def("cache_is_current", &cache::isCurrent, nb::arg("path"),
         nb::arg("build_id"),
         "Whether the entry exists and (with a build id) was made by it.");

@@ -58,6 +58,11 @@ std::string computeKey(const TargetDescription &target,
 std::string entryPath(const std::string &directory, const std::string &key,
                       const std::string &extension);
 
+/// The companion file KEY.`extension` ("mlir", "id") of the entry
+/// `codePath` (KEY.EXT).
+std::string companionPath(const std::string &codePath,
+                          const std::string &extension);
+
 /// Whether the entry `codePath` (KEY.EXT) can be used: it exists and, when
 /// `buildId` is non-empty, its KEY.id records that build.
 bool isCurrent(const std::string &codePath, const std::string &buildId);

@@ -49,7 +49,8 @@ void mlir::ptensor::buildBroadcastCheck(OpBuilder &b, Location loc,
   assert(source.size() <= target.size() && "broadcast adds dimensions only");
   size_t lead = target.size() - source.size();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value ok = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value ok = yes;
   for (auto [i, size] : llvm::enumerate(source)) {
     Value isOne =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
@@ -58,7 +59,6 @@ void mlir::ptensor::buildBroadcastCheck(OpBuilder &b, Location loc,
     Value fits = arith::OrIOp::create(b, loc, isOne, same);
     ok = arith::AndIOp::create(b, loc, ok, fits);
   }
-  Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   Value failed = arith::XOrIOp::create(b, loc, ok, yes);
   func::FuncOp callee = getBroadcastFailed(b, b.getInsertionBlock()->getParentOp());
   scf::IfOp::create(b, loc, failed, [&](OpBuilder &then, Location l) {
