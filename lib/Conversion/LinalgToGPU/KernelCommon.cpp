@@ -18,10 +18,13 @@ Value mlir::ptensor::i32Constant(OpBuilder &b, Location loc, int64_t v) {
 }
 
 SmallVector<Value> mlir::ptensor::inlineBody(OpBuilder &b, linalg::GenericOp op,
-                                             ValueRange inputs, ValueRange ids) {
+                                             ValueRange inputs, ValueRange ids,
+                                             ValueRange outputs) {
   IRMapping mapping;
   for (auto [in, v] : llvm::zip_equal(op.getDpsInputOperands(), inputs))
     mapping.map(op.getMatchingBlockArgument(in), v);
+  for (auto [out, v] : llvm::zip(op.getDpsInitsMutable(), outputs))
+    mapping.map(op.getMatchingBlockArgument(&out), v);
   Block *body = op.getBody();
   for (Operation &nested : body->without_terminator()) {
     if (auto index = dyn_cast<linalg::IndexOp>(nested)) {

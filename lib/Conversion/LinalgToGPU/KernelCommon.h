@@ -19,10 +19,13 @@
 namespace mlir::ptensor {
 
 /// Clones the body of `op` with its input block arguments bound to
-/// `inputs` (one value per DPS input) and `linalg.index` bound to `ids`
-/// (may be empty when the body reads no index); returns the yielded values.
+/// `inputs` (one value per DPS input), its output block arguments to
+/// `outputs` (one per DPS init; may be empty when the body reads none) and
+/// `linalg.index` bound to `ids` (may be empty when the body reads no
+/// index); returns the yielded values.
 SmallVector<Value> inlineBody(OpBuilder &b, linalg::GenericOp op,
-                              ValueRange inputs, ValueRange ids);
+                              ValueRange inputs, ValueRange ids,
+                              ValueRange outputs = {});
 
 /// The indices into memref input `in` that iteration `ids` reads (a
 /// constant in its indexing map reads that index).

@@ -3,6 +3,7 @@
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 
 #include "ElementwiseKernel.h"
+#include "ReductionKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -84,9 +85,14 @@ struct ConvertPTensorLinalgToGPUPass
       SmallVector<linalg::GenericOp> generics;
       f.walk([&](linalg::GenericOp g) { generics.push_back(g); });
       for (linalg::GenericOp g : generics) {
-        if (failed(convertGenericToKernel(rewriter, g, config))) {
+        LogicalResult converted =
+            g.getNumReductionLoops() == 0
+                ? convertGenericToKernel(rewriter, g, config)
+                : convertReductionToKernel(rewriter, g, config);
+        if (failed(converted)) {
           g.emitError("cannot turn this loop nest into a GPU kernel: "
-                      "expected an elementwise linalg.generic on memrefs");
+                      "expected an elementwise linalg.generic on memrefs, "
+                      "or a reduction whose body marks its combiner");
           return WalkResult::interrupt();
         }
       }

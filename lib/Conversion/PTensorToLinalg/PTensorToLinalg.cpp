@@ -42,6 +42,7 @@ PTensorToTensorTypeConverter::PTensorToTensorTypeConverter() {
 void mlir::ptensor::populatePTensorToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(converter, patterns);
+  populateReductionsToLinalgPatterns(converter, patterns);
   populateCreationToLinalgPatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
   populateWriteToLinalgPatterns(converter, patterns);

@@ -13,6 +13,10 @@ namespace mlir::ptensor {
 void populateElementwiseToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 
+/// reduce, test and find_index to reduction generics.
+void populateReductionsToLinalgPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
 /// create, arange, linspace, from_ranked, to_ranked, copy, dim.
 void populateCreationToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);

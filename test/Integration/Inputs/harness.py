@@ -40,6 +40,7 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 
 import numpy as np
 
@@ -278,6 +279,99 @@ class Func:
             v = self._float_result(name, rt, to_f64(ref), "exact", desc, [("x", x)], deps)
             return v
         return self._result(name, rt, ref, desc, [("x", x)], deps)
+
+    # -- reductions ---------------------------------------------------------
+    REDUCTION_OPS = {"max": "reduce", "min": "reduce", "mean": "reduce", "prod": "reduce",
+                     "sum": "reduce", "std": "reduce", "var": "reduce", "any": "test",
+                     "all": "test", "argmax": "find_index", "argmin": "find_index"}
+
+    def reduction(self, kind_, x, axes=None, keepdims=False, dtype=None, correction=0.0):
+        """ptensor.reduce/test/find_index `kind_` of `x` over `axes` (None:
+        all; for argmax/argmin one int or None) with numpy's reference,
+        computed in float64 (or exactly, for integers)."""
+        op = self.REDUCTION_OPS[kind_]
+        rank = len(x.type.shape)
+        if op == "find_index":
+            dims = list(range(rank)) if axes is None else [axes % rank]
+        else:
+            dims = list(range(rank)) if axes is None else sorted(a % rank for a in axes)
+        shape = []
+        for d, n in enumerate(x.type.shape):
+            if d not in dims:
+                shape.append(n)
+            elif keepdims:
+                shape.append(1)
+        dt = x.dtype
+        if kind_ in ("sum", "prod"):
+            rdt = dtype or (dt if kind(dt) == "f" else "ui64" if kind(dt) == "u" else "i64")
+        elif kind_ in ("any", "all"):
+            rdt = "i1"
+        elif kind_ in ("argmax", "argmin"):
+            rdt = "i64"
+        else:
+            rdt = dt
+        rt = TType(shape, rdt)
+        attrs = []
+        if keepdims:
+            attrs.append("keepdims = true")
+        if dtype:
+            attrs.append("dtype = %s" % dtype)
+        if correction:
+            attrs.append("correction = %r : f64" % float(correction))
+        where = ""
+        if op == "find_index" and axes is not None:
+            where = " axis %d" % axes
+        elif op != "find_index" and axes is not None:
+            where = " axes [%s]" % ", ".join(map(str, axes))
+        name = self._fresh()
+        deps = self._line("%s = ptensor.%s %s %s%s%s : %s -> %s" % (
+            name, op, kind_, x.name, where, " {%s}" % ", ".join(attrs) if attrs else "",
+            x.type, rt), [x])
+        desc = "%s%s(%s)%s" % (kind_, where, x.type, " keepdims" if keepdims else "")
+        ax = tuple(dims)
+        data = x.ref
+        if kind_ in ("argmax", "argmin"):
+            v = to_f64(data) if kind(dt) == "f" else data
+            if axes is None:
+                flat = np.asarray(v).reshape(-1)
+                ref = np.asarray(getattr(np, kind_)(flat)).reshape([1] * rank if keepdims else [])
+            else:
+                ref = getattr(np, kind_)(v, axis=dims[0], keepdims=keepdims)
+            return self._result(name, rt, ref, desc, [("x", x)], deps)
+        if kind_ in ("any", "all"):
+            ref = getattr(np, kind_)(np.asarray(data) != 0, axis=ax, keepdims=keepdims)
+            return self._result(name, rt, ref, desc, [("x", x)], deps)
+        if kind(rdt) != "f":  # integer sums/products wrap; max/min exact
+            if kind_ in ("max", "min"):
+                ref = getattr(np, kind_)(data, axis=ax, keepdims=keepdims)
+            else:
+                fn = np.sum if kind_ == "sum" else np.prod
+                ref = fn(np.asarray(data).astype(NP[rdt]), axis=ax, keepdims=keepdims,
+                         dtype=NP[rdt])
+            return self._result(name, rt, ref, desc, [("x", x)], deps)
+        v = to_f64(convert(data, dt, rdt)) if kind(dt) != "f" else to_f64(data)
+        n = int(np.prod([np.asarray(data).shape[d] for d in dims]))
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy's "Mean of empty slice"
+            if kind_ in ("max", "min"):
+                exact = getattr(np, kind_)(v, axis=ax, keepdims=keepdims)
+            elif kind_ == "sum":
+                exact = np.sum(v, axis=ax, keepdims=keepdims)
+            elif kind_ == "prod":
+                exact = np.prod(v, axis=ax, keepdims=keepdims)
+            elif kind_ == "mean":
+                exact = np.mean(v, axis=ax, keepdims=keepdims)
+            else:
+                exact = getattr(np, kind_)(v, axis=ax, keepdims=keepdims,
+                                           ddof=correction)
+            # float64 accumulation: a few float64 rounding errors per element.
+            scale = np.sum(np.abs(v), axis=ax, keepdims=keepdims) if n else 0.0
+        out = self._float_result(name, rt, exact, "exact" if kind_ in ("max", "min") else 1.0,
+                                 desc, [("x", x)], deps)
+        if kind_ in ("sum", "mean", "var", "std"):
+            finite = np.asarray(scale)[np.isfinite(scale)]
+            out.tol = dict(out.tol, atol=float(np.max(finite, initial=0.0)) * (n + 2) * 2.0 ** -50)
+        return out
 
     # -- views --------------------------------------------------------------
     def _view(self, text_fmt, x, shape, ref, desc):

@@ -106,4 +106,30 @@ def PTensor_PromotionMethod : I32EnumAttr<"PromotionMethod", "result dtype rule 
   let cppNamespace = "::mlir::ptensor";
 }
 
+def PTensor_ReduceKind : I32EnumAttr<"ReduceKind", "kind of ptensor.reduce", [
+  I32EnumAttrCase<"max", 0>,
+  I32EnumAttrCase<"mean", 1>,
+  I32EnumAttrCase<"min", 2>,
+  I32EnumAttrCase<"prod", 3>,
+  I32EnumAttrCase<"std", 4>,
+  I32EnumAttrCase<"sum", 5>,
+  I32EnumAttrCase<"var", 6>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
+def PTensor_TestKind : I32EnumAttr<"TestKind", "kind of ptensor.test", [
+  I32EnumAttrCase<"all", 0>,
+  I32EnumAttrCase<"any", 1>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
+def PTensor_FindIndexKind : I32EnumAttr<"FindIndexKind", "kind of ptensor.find_index", [
+  I32EnumAttrCase<"argmax", 0>,
+  I32EnumAttrCase<"argmin", 1>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
 #endif // PTENSOR_ATTRS_TD

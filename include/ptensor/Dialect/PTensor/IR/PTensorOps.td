@@ -747,4 +747,6 @@ def PTensor_StridedWriteOp : PTensor_Op<"strided_write", [
   let hasVerifier = 1;
 }
 
+include "ptensor/Dialect/PTensor/IR/PTensorReductionOps.td"
+
 #endif // PTENSOR_OPS_TD

@@ -1,0 +1,72 @@
+//===- ReductionCombiner.h - how partial results of a reduction merge -*- C++ -*-===//
+//
+// A reduction's linalg.generic folds each element into accumulators with a
+// *combiner*: an associative and commutative merge of two partial results
+// with an identity. The lowering to linalg builds the generic's body with
+// it and marks the op of the body that gives the first yielded value
+// (kCombinerAttrName; an attribute of the body survives fusion and
+// canonicalization, which rebuild the generic itself), so that the GPU
+// lowering can merge the partial results of threads, warps and blocks with
+// the same code, in any order, and get the same result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_DIALECT_PTENSOR_UTILS_REDUCTIONCOMBINER_H
+#define PTENSOR_DIALECT_PTENSOR_UTILS_REDUCTIONCOMBINER_H
+
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace mlir::ptensor {
+
+/// The merge of two partial results. Max/Min propagate NaN (arith's
+/// maximumf); ArgMax/ArgMin merge (value, i64 index) pairs and keep the
+/// greatest (least) value with the smallest index, NaN counting as the
+/// greatest (least), so any merge order gives numpy's first occurrence.
+enum class Combiner {
+  AddF, AddI, MulF, MulI,
+  MaxF, MaxSI, MaxUI, MinF, MinSI, MinUI,
+  Or, And,
+  ArgMaxF, ArgMaxSI, ArgMaxUI, ArgMinF, ArgMinSI, ArgMinUI,
+};
+
+/// The attribute naming the combiner, on the op of a reduction generic's
+/// body that computes the first yielded value.
+inline constexpr llvm::StringLiteral kCombinerAttrName = "ptensor.combiner";
+
+/// Marks `op` (the combine of a reduction body) with `combiner`.
+void markCombiner(Operation *op, Combiner combiner);
+
+/// The combiner of a reduction generic's body, read from the op giving the
+/// first value of its terminator `yield`, or nullopt when it is unmarked.
+std::optional<Combiner> getMarkedCombiner(Operation *yield);
+
+/// The combiner's name ("addf", "argmaxsi", ...) and its inverse.
+StringRef stringifyCombiner(Combiner combiner);
+std::optional<Combiner> symbolizeCombiner(StringRef name);
+
+/// The number of accumulators (2 for argmax/argmin: value and index).
+unsigned getNumAccumulators(Combiner combiner);
+
+/// The combiner folding elements of semantic dtype `dtype` (an MLIR
+/// element type; unsigned integers choose the unsigned comparisons) with
+/// the reduction `kind` ("sum", "prod", "max", "min", "any", "all",
+/// "argmax", "argmin"; mean/var/std sum).
+Combiner getCombiner(StringRef kind, Type dtype);
+
+/// The identity of `combiner` for accumulators of storage types `types`:
+/// -0.0 or 0 for sums, 1 for products, the lowest (highest) value for max
+/// (min), false for any, true for all, and (lowest or highest, INT64_MAX)
+/// for argmax/argmin.
+SmallVector<Value> buildIdentity(OpBuilder &b, Location loc, Combiner combiner,
+                                 TypeRange types);
+
+/// The merge of partial results `lhs` and `rhs` (getNumAccumulators values
+/// each).
+SmallVector<Value> buildCombine(OpBuilder &b, Location loc, Combiner combiner,
+                                ValueRange lhs, ValueRange rhs);
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_DIALECT_PTENSOR_UTILS_REDUCTIONCOMBINER_H

@@ -1,0 +1,26 @@
+//===- ReductionKernel.h - gpu.launch for a reduction generic ----*- C++ -*-===//
+
+#ifndef PTENSOR_LIB_CONVERSION_LINALGTOGPU_REDUCTIONKERNEL_H
+#define PTENSOR_LIB_CONVERSION_LINALGTOGPU_REDUCTIONKERNEL_H
+
+#include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::ptensor {
+
+/// Replaces a `linalg.generic` on memrefs with reduction loops, whose body
+/// marks its combiner (ptensor/Dialect/PTensor/Utils/ReductionCombiner.h),
+/// by a `gpu.launch`: a block per output (its threads stride over the
+/// reduced elements and merge their partial results in shared memory) when
+/// the innermost loop is reduced, else a thread per output (consecutive
+/// threads read consecutive kept elements). Partial results merge with the
+/// combiner only, in a fixed order: results do not change from run to run.
+/// Fails, leaving the op, with a reason otherwise.
+LogicalResult convertReductionToKernel(RewriterBase &rewriter,
+                                       linalg::GenericOp op,
+                                       const KernelConfig &config);
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_LIB_CONVERSION_LINALGTOGPU_REDUCTIONKERNEL_H

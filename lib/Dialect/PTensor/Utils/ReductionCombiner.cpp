@@ -1,0 +1,225 @@
+//===- ReductionCombiner.cpp - how partial results of a reduction merge ---===//
+
+#include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+StringRef mlir::ptensor::stringifyCombiner(Combiner combiner) {
+  switch (combiner) {
+  case Combiner::AddF: return "addf";
+  case Combiner::AddI: return "addi";
+  case Combiner::MulF: return "mulf";
+  case Combiner::MulI: return "muli";
+  case Combiner::MaxF: return "maxf";
+  case Combiner::MaxSI: return "maxsi";
+  case Combiner::MaxUI: return "maxui";
+  case Combiner::MinF: return "minf";
+  case Combiner::MinSI: return "minsi";
+  case Combiner::MinUI: return "minui";
+  case Combiner::Or: return "or";
+  case Combiner::And: return "and";
+  case Combiner::ArgMaxF: return "argmaxf";
+  case Combiner::ArgMaxSI: return "argmaxsi";
+  case Combiner::ArgMaxUI: return "argmaxui";
+  case Combiner::ArgMinF: return "argminf";
+  case Combiner::ArgMinSI: return "argminsi";
+  case Combiner::ArgMinUI: return "argminui";
+  }
+  return "";
+}
+
+std::optional<Combiner> mlir::ptensor::symbolizeCombiner(StringRef name) {
+  for (int c = 0; c <= static_cast<int>(Combiner::ArgMinUI); ++c)
+    if (stringifyCombiner(static_cast<Combiner>(c)) == name)
+      return static_cast<Combiner>(c);
+  return std::nullopt;
+}
+
+void mlir::ptensor::markCombiner(Operation *op, Combiner combiner) {
+  op->setAttr(kCombinerAttrName,
+              StringAttr::get(op->getContext(), stringifyCombiner(combiner)));
+}
+
+std::optional<Combiner> mlir::ptensor::getMarkedCombiner(Operation *yield) {
+  if (yield->getNumOperands() == 0)
+    return std::nullopt;
+  Operation *def = yield->getOperand(0).getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  auto name = def->getAttrOfType<StringAttr>(kCombinerAttrName);
+  return name ? symbolizeCombiner(name.getValue()) : std::nullopt;
+}
+
+static bool isArg(Combiner c) { return c >= Combiner::ArgMaxF; }
+static bool isArgMax(Combiner c) {
+  return c == Combiner::ArgMaxF || c == Combiner::ArgMaxSI ||
+         c == Combiner::ArgMaxUI;
+}
+
+unsigned mlir::ptensor::getNumAccumulators(Combiner combiner) {
+  return isArg(combiner) ? 2 : 1;
+}
+
+Combiner mlir::ptensor::getCombiner(StringRef kind, Type dtype) {
+  bool isFloat = isa<FloatType>(dtype);
+  bool isUnsigned = dtype.isUnsignedInteger();
+  // Pick the float, signed or unsigned variant.
+  auto pick = [&](Combiner f, Combiner si, Combiner ui) {
+    return isFloat ? f : isUnsigned ? ui : si;
+  };
+  // bool compares as unsigned (false < true).
+  if (dtype.isInteger(1))
+    isUnsigned = true;
+  return llvm::StringSwitch<Combiner>(kind)
+      .Cases({"sum", "mean", "var", "std"},
+             isFloat ? Combiner::AddF : Combiner::AddI)
+      .Case("prod", isFloat ? Combiner::MulF : Combiner::MulI)
+      .Case("max", pick(Combiner::MaxF, Combiner::MaxSI, Combiner::MaxUI))
+      .Case("min", pick(Combiner::MinF, Combiner::MinSI, Combiner::MinUI))
+      .Case("any", Combiner::Or)
+      .Case("all", Combiner::And)
+      .Case("argmax",
+            pick(Combiner::ArgMaxF, Combiner::ArgMaxSI, Combiner::ArgMaxUI))
+      .Case("argmin",
+            pick(Combiner::ArgMinF, Combiner::ArgMinSI, Combiner::ArgMinUI));
+}
+
+/// The least (`lowest`) or greatest value of storage type `t` for the
+/// comparisons of `combiner`.
+static Value extremum(OpBuilder &b, Location loc, Combiner combiner, Type t,
+                      bool lowest) {
+  if (auto ft = dyn_cast<FloatType>(t))
+    return arith::ConstantOp::create(
+        b, loc, t,
+        b.getFloatAttr(t, APFloat::getInf(ft.getFloatSemantics(), lowest)));
+  unsigned width = t.getIntOrFloatBitWidth();
+  bool isUnsigned = combiner == Combiner::MaxUI || combiner == Combiner::MinUI ||
+                    combiner == Combiner::ArgMaxUI ||
+                    combiner == Combiner::ArgMinUI;
+  APInt v = isUnsigned ? (lowest ? APInt::getMinValue(width)
+                                 : APInt::getMaxValue(width))
+                       : (lowest ? APInt::getSignedMinValue(width)
+                                 : APInt::getSignedMaxValue(width));
+  return arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
+}
+
+SmallVector<Value> mlir::ptensor::buildIdentity(OpBuilder &b, Location loc,
+                                                Combiner combiner,
+                                                TypeRange types) {
+  Type t = types.front();
+  auto constant = [&](double f, int64_t i) -> Value {
+    if (isa<FloatType>(t))
+      return arith::ConstantOp::create(b, loc, t, b.getFloatAttr(t, f));
+    return arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, i));
+  };
+  switch (combiner) {
+  case Combiner::AddF:
+    // -0.0 + x is x for every x, -0.0 included.
+    return {constant(-0.0, 0)};
+  case Combiner::AddI:
+  case Combiner::Or:
+    return {constant(0.0, 0)};
+  case Combiner::MulF:
+  case Combiner::MulI:
+    return {constant(1.0, 1)};
+  case Combiner::And:
+    return {constant(1.0, -1)};
+  case Combiner::MaxF:
+  case Combiner::MaxSI:
+  case Combiner::MaxUI:
+    return {extremum(b, loc, combiner, t, /*lowest=*/true)};
+  case Combiner::MinF:
+  case Combiner::MinSI:
+  case Combiner::MinUI:
+    return {extremum(b, loc, combiner, t, /*lowest=*/false)};
+  default:
+    break;
+  }
+  Type indexType = types[1];
+  Value noIndex = arith::ConstantOp::create(
+      b, loc, indexType,
+      b.getIntegerAttr(indexType, APInt::getSignedMaxValue(64)));
+  return {extremum(b, loc, combiner, t, /*lowest=*/isArgMax(combiner)),
+          noIndex};
+}
+
+/// Whether (value, index) `rhs` wins over `lhs` in an argmax/argmin merge.
+static Value argTakesRhs(OpBuilder &b, Location loc, Combiner combiner,
+                         ValueRange lhs, ValueRange rhs) {
+  Value lv = lhs[0], li = lhs[1], rv = rhs[0], ri = rhs[1];
+  bool max = isArgMax(combiner);
+  Value smallerIndex =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ri, li);
+  if (combiner == Combiner::ArgMaxF || combiner == Combiner::ArgMinF) {
+    // Ordered comparisons are false with NaN; NaN wins over numbers.
+    Value better = arith::CmpFOp::create(
+        b, loc, max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+        rv, lv);
+    Value lNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, lv, lv);
+    Value rNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, rv, rv);
+    Value notLNaN = arith::XOrIOp::create(
+        b, loc, lNaN, arith::ConstantIntOp::create(b, loc, 1, 1));
+    Value nanWins = arith::AndIOp::create(b, loc, rNaN, notLNaN);
+    Value bothNaN = arith::AndIOp::create(b, loc, rNaN, lNaN);
+    Value equal =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, rv, lv);
+    Value tie = arith::OrIOp::create(b, loc, equal, bothNaN);
+    Value tieWins = arith::AndIOp::create(b, loc, tie, smallerIndex);
+    Value wins = arith::OrIOp::create(b, loc, better, nanWins);
+    return arith::OrIOp::create(b, loc, wins, tieWins);
+  }
+  bool isUnsigned =
+      combiner == Combiner::ArgMaxUI || combiner == Combiner::ArgMinUI;
+  arith::CmpIPredicate pred =
+      max ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+          : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
+  Value better = arith::CmpIOp::create(b, loc, pred, rv, lv);
+  Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rv, lv);
+  Value tieWins = arith::AndIOp::create(b, loc, equal, smallerIndex);
+  return arith::OrIOp::create(b, loc, better, tieWins);
+}
+
+SmallVector<Value> mlir::ptensor::buildCombine(OpBuilder &b, Location loc,
+                                               Combiner combiner,
+                                               ValueRange lhs, ValueRange rhs) {
+  Value l = lhs[0], r = rhs[0];
+  switch (combiner) {
+  case Combiner::AddF:
+    return {arith::AddFOp::create(b, loc, l, r)};
+  case Combiner::AddI:
+    return {arith::AddIOp::create(b, loc, l, r)};
+  case Combiner::MulF:
+    return {arith::MulFOp::create(b, loc, l, r)};
+  case Combiner::MulI:
+    return {arith::MulIOp::create(b, loc, l, r)};
+  case Combiner::MaxF:
+    return {arith::MaximumFOp::create(b, loc, l, r)};
+  case Combiner::MaxSI:
+    return {arith::MaxSIOp::create(b, loc, l, r)};
+  case Combiner::MaxUI:
+    return {arith::MaxUIOp::create(b, loc, l, r)};
+  case Combiner::MinF:
+    return {arith::MinimumFOp::create(b, loc, l, r)};
+  case Combiner::MinSI:
+    return {arith::MinSIOp::create(b, loc, l, r)};
+  case Combiner::MinUI:
+    return {arith::MinUIOp::create(b, loc, l, r)};
+  case Combiner::Or:
+    return {arith::OrIOp::create(b, loc, l, r)};
+  case Combiner::And:
+    return {arith::AndIOp::create(b, loc, l, r)};
+  default:
+    break;
+  }
+  Value takeRhs = argTakesRhs(b, loc, combiner, lhs, rhs);
+  Value value = arith::SelectOp::create(b, loc, takeRhs, rhs[0], lhs[0]);
+  Value index = arith::SelectOp::create(b, loc, takeRhs, rhs[1], lhs[1]);
+  return {value, index};
+}
