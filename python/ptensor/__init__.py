@@ -19,6 +19,9 @@ from ._ffi import Function, Library
 from ._runtime import allocator_stats, cuda_available
 from ._ops import *  # noqa: F401,F403
 from ._ops import __all__ as _ops_all
+from ._reductions import (all, any, argmax, argmin, max, mean, min, prod, std,  # noqa: A004
+                          sum, var)
+from ._reductions import __all__ as _reductions_all
 from . import math  # noqa: F401
 from ._pointwise import PointwiseFunction, pointwise
 
@@ -43,7 +46,7 @@ def compile_module(ir, target="cpu"):
     return compile_ir(ir, target)
 
 
-__all__ = list(_ops_all) + [
+__all__ = list(_ops_all) + list(_reductions_all) + [
     "BroadcastError", "CompileError", "DeviceError", "DTypeError", "OverlapError",
     "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",
     "Tensor", "compile_only",

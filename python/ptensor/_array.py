@@ -18,6 +18,7 @@ import numpy as np
 from . import _arrays as A
 from . import _dtypes as D
 from . import _ops as O
+from . import _reductions as R
 from ._dtype_objects import DType, DTYPE_OBJECTS
 from ._errors import DeviceError
 
@@ -441,6 +442,19 @@ _UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
                     "invert": "bitwise_invert"}
 
 
+#: numpy-style methods: `x.sum(axis=1)` is `ptensor.sum(x, axis=1)`.
+_REDUCTIONS = ("sum", "prod", "max", "min", "mean", "var", "std", "any", "all", "argmax",
+               "argmin")
+
+
+def _reduction(fn_name: str):
+    def method(self, **kwargs):
+        return getattr(R, fn_name)(self, **kwargs)
+
+    method.__doc__ = "ptensor.%s(self, **kwargs)." % fn_name
+    return method
+
+
 def _install_operators() -> None:
     def put(method, impl):
         impl.__name__ = impl.__qualname__ = method
@@ -455,6 +469,8 @@ def _install_operators() -> None:
         put("__%s__" % stem, _binary(fn_name)[0])
     for stem, fn_name in _UNARY_OPERATORS.items():
         put("__%s__" % stem, _unary(fn_name))
+    for fn_name in _REDUCTIONS:
+        put(fn_name, _reduction(fn_name))
 
 
 _install_operators()

@@ -19,6 +19,7 @@
 #include "ptensor/Semantics/Iteration.h"
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/Semantics/Overlap.h"
+#include "ptensor/Semantics/Reductions.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
@@ -154,6 +155,38 @@ NB_MODULE(_core, m) {
       nb::arg("dtype"),
       "(kind, bits, itemsize) of a dtype: kind 'b' (bool), 's' (signed), "
       "'u' (unsigned) or 'f' (float); 'index' is a 64-bit signed integer.");
+  m.def(
+      "reduction_result",
+      [](const std::string &op, const std::string &kind,
+         const std::string &dtype, int64_t rank,
+         std::optional<std::vector<int64_t>> axes,
+         std::optional<std::string> requested, double correction) {
+        sem::ReductionKind row =
+            unwrap(sem::lookupReductionKind(unwrap(sem::parseReductionOp(op)),
+                                            kind));
+        if (std::optional<sem::Error> error =
+                sem::checkCorrection(row, correction))
+          throw RuleError{*error};
+        if (row.op == sem::ReductionOp::FindIndex)
+          if (std::optional<sem::Error> error = sem::checkFindIndexAxes(axes))
+            throw RuleError{*error};
+        std::vector<int64_t> dims =
+            unwrap(sem::normalizeReductionAxes(axes, rank));
+        std::optional<DType> requestedDType;
+        if (requested)
+          requestedDType = parseDType(*requested);
+        DType result = unwrap(sem::reductionResultDType(
+            row, parseDType(dtype), requestedDType));
+        return std::make_pair(std::string(dtypeName(result)), dims);
+      },
+      nb::arg("op"), nb::arg("kind"), nb::arg("dtype"), nb::arg("rank"),
+      nb::arg("axes").none(), nb::arg("requested").none(),
+      nb::arg("correction"),
+      "(result dtype, reduced dims ascending) of the reduction `kind` of op "
+      "'reduce', 'test' or 'find_index' on a rank-`rank` array of `dtype` "
+      "over `axes` (None: all; find_index: None or one axis), with the "
+      "`requested` result dtype (sum, prod) and var/std's `correction` "
+      "(Reductions.h; its errors as the package's exceptions).");
   m.def(
       "promote",
       [](const std::vector<std::pair<std::string, bool>> &operands) {

@@ -190,8 +190,21 @@ def case_out_in_place(xp):
     return [(a, expected, "f32"), (o, expected * bn, "f32")]
 
 
+def case_reductions(xp):
+    a, an = xp.rand((67, 1030), "f32")
+    h, hn = xp.rand((300, 5), "f16")
+    i, i_n = xp.rand((40, 9), "i32")
+    return [(pt.sum(a, axis=1), to64(an).sum(axis=1), "f32"),
+            (pt.max(xp.t(a), axis=0), an.max(axis=1), "f32"),
+            (pt.argmax(xp.t(a), axis=1), an.argmax(axis=0), "i64"),
+            (pt.mean(h, axis=0, keepdims=True), to64(hn).mean(axis=0, keepdims=True), "f16"),
+            (pt.var(a, correction=1), to64(an).var(ddof=1), "f32"),
+            (pt.sum(i, axis=0), i_n.sum(axis=0, dtype=np.int64), "i64"),
+            (pt.any(i, axis=1), (i_n != 0).any(axis=1), "i1")]
+
+
 FUNCTIONAL_CASES = [case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
-                    case_where, case_pointwise, case_flip_instantiate]
+                    case_where, case_pointwise, case_flip_instantiate, case_reductions]
 OUT_CASES = [case_out_in_place]
 ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
 

@@ -1,0 +1,127 @@
+"""Reductions from Python against numpy: every kind over the dtypes it
+takes, axes (None, one, several, negative), keepdims, the dtype argument,
+correction, views (transposed, strided, flipped), the Array methods, the
+errors (the compiler's messages) and the empty-axis run-time check."""
+
+import numpy as np
+import pytest
+
+import ptensor as pt
+
+RNG = np.random.default_rng(3)
+
+
+def data(dtype, shape):
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return RNG.uniform(-5, 5, shape).astype(dt)
+    if dt.kind == "b":
+        return RNG.integers(0, 2, shape).astype(bool)
+    lo = 0 if dt.kind == "u" else -3
+    return RNG.integers(lo, 4, shape).astype(dt)
+
+
+def close(got, expected, dtype):
+    got = np.asarray(got)
+    assert got.shape == np.shape(expected)
+    if np.dtype(dtype).kind == "f":
+        rtol = {2: 2e-3, 4: 2e-6, 8: 1e-13}[np.dtype(dtype).itemsize]
+        np.testing.assert_allclose(got.astype(np.float64), expected, rtol=rtol, atol=rtol)
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+AXES = [None, 0, 1, -1, (0, 2), (-1, 0, 1)]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "uint16", "float16", "float32",
+                                   "float64"])
+@pytest.mark.parametrize("axis", AXES)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_sum_prod_max_min_any_all(dtype, axis, keepdims):
+    x = data(dtype, (3, 4, 5))
+    for name in ["sum", "max", "min", "any", "all"]:
+        got = getattr(pt, name)(x, axis=axis, keepdims=keepdims)
+        ref = getattr(np, name)(x.astype(np.float64) if name == "sum" and x.dtype.kind == "f"
+                                else x, axis=axis, keepdims=keepdims)
+        if name == "sum" and x.dtype.kind in "bi":
+            assert got.dtype == np.int64
+        if name == "sum" and x.dtype.kind == "u":
+            assert got.dtype == np.uint64
+        close(got, ref, got.dtype)
+    p = pt.prod(x[:, :2, :2], axis=axis if axis in (None, 0, 1, -1) else None, keepdims=keepdims)
+    pref = np.prod(x[:, :2, :2].astype(np.float64 if x.dtype.kind == "f" else p.dtype),
+                   axis=axis if axis in (None, 0, 1, -1) else None, keepdims=keepdims)
+    close(p, pref, p.dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("axis", AXES)
+def test_mean_var_std(dtype, axis):
+    x = data(dtype, (3, 4, 5))
+    x64 = x.astype(np.float64)
+    close(pt.mean(x, axis=axis), np.mean(x64, axis=axis), dtype)
+    close(pt.var(x, axis=axis), np.var(x64, axis=axis), dtype)
+    close(pt.std(x, axis=axis, correction=1, keepdims=True),
+          np.std(x64, axis=axis, ddof=1, keepdims=True), dtype)
+    assert pt.var(x, axis=axis).dtype == x.dtype
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint8", "float16", "float32"])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_argmax_argmin(dtype, axis):
+    x = data(dtype, (6, 7))
+    for name in ["argmax", "argmin"]:
+        got = getattr(pt, name)(x, axis=axis, keepdims=True)
+        ref = getattr(np, name)(x, axis=axis, keepdims=True)
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, ref)
+
+
+def test_nan_and_ties():
+    x = np.array([[1, np.nan, 5, np.nan], [3, 3, 1, 3]], np.float32)
+    np.testing.assert_array_equal(pt.argmax(x, axis=1), [1, 0])
+    np.testing.assert_array_equal(pt.argmin(x, axis=1), [1, 2])
+    assert np.isnan(pt.max(x, axis=1)[0]) and pt.max(x, axis=1)[1] == 3
+    assert np.isnan(pt.sum(x))
+
+
+def test_views():
+    x = data("float32", (8, 9))
+    for v in [x.T, x[::2, 1::3], x[::-1, ::-2]]:
+        close(pt.sum(v, axis=1), v.astype(np.float64).sum(axis=1), "float32")
+        np.testing.assert_array_equal(pt.argmax(v, axis=0), v.argmax(axis=0))
+
+
+def test_dtype_argument_and_accuracy():
+    x = data("int8", (50,))
+    assert pt.sum(x, dtype=np.int16).dtype == np.int16
+    assert pt.sum(x, dtype="float64") == x.astype(np.float64).sum()
+    ones = np.ones(2 ** 25, np.float32)
+    assert pt.sum(ones) == 2 ** 25  # a float32 accumulator stops at 2**24
+
+
+def test_array_methods_and_empty():
+    a = pt.asarray(data("float32", (4, 5)))
+    s = a.sum(axis=0)
+    assert isinstance(s, pt.Array) and s.shape == (5,)
+    assert a.argmax() == int(np.argmax(np.asarray(a._array)))
+    assert pt.sum(np.zeros((0, 3), np.float32), axis=0).tolist() == [0, 0, 0]
+    assert np.isnan(pt.mean(np.zeros((0,), np.float32)))
+
+
+def test_errors_name_the_rule():
+    with pytest.raises(pt.DTypeError, match="mean needs a floating-point input, but got i32"):
+        pt.mean(np.arange(3, dtype=np.int32))
+    with pytest.raises(ValueError, match="axis 2 is out of range for a tensor of rank 2"):
+        pt.sum(np.zeros((2, 2), np.float32), axis=2)
+    with pytest.raises(ValueError, match="names dimension 1 twice"):
+        pt.max(np.zeros((2, 2), np.float32), axis=(1, -1))
+    with pytest.raises(ValueError, match="must be a finite number >= 0"):
+        pt.var(np.zeros((2,), np.float32), correction=-1)
+    with pytest.raises(pt.DTypeError, match="cannot hold its i32 input"):
+        pt.sum(np.zeros((2,), np.int32), dtype=np.int8)
+    with pytest.raises(ValueError, match="max of an empty axis"):
+        pt.max(np.zeros((0, 3), np.float32), axis=0)
+    with pytest.raises(ValueError, match="argmax and argmin take one axis or none"):
+        pt.argmax(np.zeros((2, 2), np.float32), axis=(0, 1))
