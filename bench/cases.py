@@ -83,6 +83,25 @@ def gelu_bf16(name):
 """
 
 
+def reduction(name, op, kind, shape, rshape, where="", dtype_r="f32"):
+    """@name(a) = the reduction `op kind` of a over `where` (`axes [1]`)."""
+    ta, tr = pt(shape, "f32"), pt(rshape, dtype_r)
+    return (f"func.func @{name}(%a: {ta}) -> {tr} {{\n"
+            f"  %r = ptensor.{op} {kind} %a {where} : {ta} -> {tr}\n"
+            f"  return %r : {tr}\n}}\n")
+
+
+def sum_sq_diff(name):
+    t, r = pt([N, N], "f32"), pt([], "f32")
+    return f"""func.func @{name}(%a: {t}, %b: {t}) -> {r} {{
+  %d = ptensor.elementwise_binary subtract %a, %b : ({t}, {t}) -> {t}
+  %q = ptensor.elementwise_binary multiply %d, %d : ({t}, {t}) -> {t}
+  %r = ptensor.reduce sum %q : {t} -> {r}
+  return %r : {r}
+}}
+"""
+
+
 TRANSPOSE = ("%bv = ptensor.permute_dims {b} [1, 0] : {tb} -> {tb}")
 
 # name -> (IR, input specs [(shape, torch dtype name, layout)], torch expr,
@@ -118,6 +137,24 @@ CASES = {
                              dtype_a="i8", dtype_b="i8", dtype_r="i8"),
                       [([2**31 + 64], "int8"), ([2**31 + 64], "int8")], "a + b",
                       3 * (2**31 + 64)),
+    # Reductions (fractions: the bytes that must move: the input, once).
+    "sum_all": (reduction("sum_all", "reduce", "sum", [N * N], []),
+                [([N * N], F32)], "a.sum()", N * N * 4),
+    "sum_rows": (reduction("sum_rows", "reduce", "sum", [N, N], [N], "axes [1]"),
+                 [([N, N], F32)], "a.sum(-1)", (N * N + N) * 4),
+    "sum_cols": (reduction("sum_cols", "reduce", "sum", [N, N], [N], "axes [0]"),
+                 [([N, N], F32)], "a.sum(0)", (N * N + N) * 4),
+    "max_rows": (reduction("max_rows", "reduce", "max", [N, N], [N], "axes [1]"),
+                 [([N, N], F32)], "a.amax(-1)", (N * N + N) * 4),
+    "mean_rows": (reduction("mean_rows", "reduce", "mean", [N, N], [N], "axes [1]"),
+                  [([N, N], F32)], "a.mean(-1)", (N * N + N) * 4),
+    "var_rows": (reduction("var_rows", "reduce", "var", [N, N], [N], "axes [1]"),
+                 [([N, N], F32)], "a.var(-1, correction=0)", (N * N + N) * 4),
+    "argmax_rows": (reduction("argmax_rows", "find_index", "argmax", [N, N], [N], "axis 1",
+                              dtype_r="i64"),
+                    [([N, N], F32)], "a.argmax(-1)", N * N * 4 + N * 8),
+    "sum_sq_diff": (sum_sq_diff("sum_sq_diff"), [([N, N], F32), ([N, N], F32)],
+                    "((a - b) ** 2).sum()", 2 * N * N * 4),
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }

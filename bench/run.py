@@ -109,6 +109,11 @@ def make_inputs(specs, gen):
     return out
 
 
+#: Cases also timed with torch.compile.
+COMPILED = ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic",
+            "sum_rows", "sum_cols", "var_rows", "sum_sq_diff")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("dir")
@@ -153,13 +158,19 @@ def main():
         if name in SWEEP_CASES:
             row["sweep"] = time_sweep(args.dir, name, inputs, ref, failures)
         row["torch_ms"] = time_events(lambda: eval(expr, env))
-        if not args.no_compile and name in ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic"):
+        if not args.no_compile and name in COMPILED:
             fn = torch.compile(eval("lambda a, b: " + expr, env), dynamic=name.endswith("dynamic"))
             fn(a, b)
             row["compile_ms"] = time_events(lambda: fn(a, b))
-        if cupy is not None and b is not None and "bfloat16" not in str(a.dtype):
-            ca, cb = cupy.asarray(a), cupy.asarray(b)
-            cexpr = {"a + b": lambda: ca + cb, "a + b.T": lambda: ca + cb.T}.get(expr)
+        if cupy is not None and "bfloat16" not in str(a.dtype):
+            ca = cupy.asarray(a)
+            cb = cupy.asarray(b) if b is not None else None
+            cexpr = {"a + b": lambda: ca + cb, "a + b.T": lambda: ca + cb.T,
+                     "a.sum()": lambda: ca.sum(), "a.sum(-1)": lambda: ca.sum(-1),
+                     "a.sum(0)": lambda: ca.sum(0), "a.amax(-1)": lambda: ca.max(-1),
+                     "a.mean(-1)": lambda: ca.mean(-1), "a.var(-1, correction=0)":
+                     lambda: ca.var(-1), "a.argmax(-1)": lambda: ca.argmax(-1),
+                     "((a - b) ** 2).sum()": lambda: ((ca - cb) ** 2).sum()}.get(expr)
             if name.startswith("chain"):
                 def chain_kernel(x, y):
                     return cupy.exp(-((x * y + 1.5) ** 2)) * 0.5 + x

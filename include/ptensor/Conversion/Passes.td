@@ -72,6 +72,11 @@ def ConvertPTensorLinalgToGPU
          in 32-bit index math when the element count fits in 31 bits and
          64-bit otherwise;
       the generic's body is inlined in each;
+    - each reduction `linalg.generic` (from convert-ptensor-to-linalg, whose
+      body marks its combiner) becomes one `gpu.launch`: a 256-thread block
+      per output, merging in shared memory, when the innermost loop is
+      reduced; a thread per output (grid-stride, `block-size` threads per
+      block) when it is kept;
     - copies (out= writes) are generics by then (ptensor-copies-to-linalg),
       so they become such kernels too;
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`

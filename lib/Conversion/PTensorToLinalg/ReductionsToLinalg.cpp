@@ -109,6 +109,8 @@ struct ReductionBuilder {
   /// `accTypes` with `combiner`.
   SmallVector<Value> reduce(ValueRange keptInputs, Combiner combiner,
                             TypeRange accTypes, ElementFn element) const {
+    if (dims.empty())
+      return reduceNothing(keptInputs, combiner, accTypes, element);
     SmallVector<int64_t> shape = keptShape();
     SmallVector<Value> sizes = keptDynamicSizes();
     SmallVector<Value> inits;
@@ -142,6 +144,28 @@ struct ReductionBuilder {
           linalg::YieldOp::create(nb, nloc, combined);
         });
     return SmallVector<Value>(generic->getResults());
+  }
+
+  /// A reduction over no dims (`axes []`): each element merged with the
+  /// identity, as an elementwise generic that reads no accumulator.
+  SmallVector<Value> reduceNothing(ValueRange keptInputs, Combiner combiner,
+                                   TypeRange accTypes, ElementFn element) const {
+    AffineMap identityMap =
+        AffineMap::getMultiDimIdentityMap(rank(), b.getContext());
+    SmallVector<ElementwiseInput> inputs = {{input, dtype, identityMap}};
+    for (Value v : keptInputs)
+      inputs.push_back({v, cast<RankedTensorType>(v.getType()).getElementType(),
+                        identityMap});
+    SmallVector<Type> types;
+    for (Type t : accTypes)
+      types.push_back(RankedTensorType::get(keptShape(), t));
+    return buildElementwiseGeneric(
+        b, loc, inputs, types, keptDynamicSizes(),
+        [&](OpBuilder &nb, Location nloc, ValueRange values) {
+          SmallVector<Value> first = buildIdentity(nb, nloc, combiner, accTypes);
+          return buildCombine(nb, nloc, combiner, first,
+                              element(nb, nloc, values[0], values.drop_front()));
+        });
   }
 
   /// An elementwise generic over the kept shape computing a tensor of

@@ -118,3 +118,18 @@ func.func @all_f32(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<i1> {
   %0 = ptensor.test all %a : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<i1>
   return %0 : !ptensor.ptensor<i1>
 }
+
+// -----
+
+// A reduction over no dims (`axes []`) is elementwise: each element merged
+// with the identity, without reading an accumulator.
+// CHECK-LABEL: func.func @sum_no_axes(
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<3x?xi32>) outs(%{{.*}} : tensor<3x?xi64>)
+// CHECK: ^bb0(%[[X:.*]]: i32, %{{.*}}: i64):
+// CHECK:   %[[W:.*]] = arith.extsi %[[X]] : i32 to i64
+// CHECK:   arith.addi %{{.*}}, %[[W]] : i64
+// CHECK-NOT: iterator_types = ["parallel", "reduction"]
+func.func @sum_no_axes(%a: !ptensor.ptensor<3x?xi32>) -> !ptensor.ptensor<3x?xi64> {
+  %0 = ptensor.reduce sum %a axes [] : !ptensor.ptensor<3x?xi32> -> !ptensor.ptensor<3x?xi64>
+  return %0 : !ptensor.ptensor<3x?xi64>
+}

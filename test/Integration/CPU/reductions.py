@@ -94,12 +94,14 @@ suite.check(fn)
 fn = Func("sizes")
 e = fn.arg(TType([None, 3], "f32"), np.zeros((0, 3), np.float32))
 one = fn.tensor(data("f64", (1, 1)), "f64", dynamic=True)
+scalar = fn.tensor(np.asarray(2.5, np.float32), "f32")
 big = fn.tensor(data("f32", (3, 5000)), "f32", dynamic=True)
 tall = fn.tensor(data("i32", (4099, 3)), "i32", dynamic=True)
 fn.ret(fn.reduction("sum", e, [0]), fn.reduction("prod", e, [0]), fn.reduction("mean", e, [0]),
        fn.reduction("var", e), fn.reduction("any", e, [0]), fn.reduction("all", e),
        fn.reduction("max", e, [1]), fn.reduction("argmax", e, 1),
        fn.reduction("max", one), fn.reduction("argmin", one, None), fn.reduction("std", one, [1]),
+       fn.reduction("argmax", scalar, None), fn.reduction("sum", scalar), fn.reduction("var", scalar),
        fn.reduction("sum", big, [1]), fn.reduction("max", big), fn.reduction("argmax", big, -1),
        fn.reduction("var", big, [1], correction=1.0), fn.reduction("sum", tall, [0]),
        fn.reduction("argmin", tall, 0), fn.reduction("sum", tall))

@@ -24,7 +24,8 @@ def PTensor_Dialect : Dialect {
     type-promotion rules of `docs/Semantics.md`; their result types are
     inferred (the *meta* step of structured kernels), so frontends never
     compute them. Views (`permute_dims`, `flip`, `extract_slice`,
-    `expand_dims`, `squeeze`) never copy.
+    `expand_dims`, `squeeze`) never copy. Reductions (`reduce`, `test`,
+    `find_index`) infer theirs from the same semantics library.
   }];
   let useDefaultTypePrinterParser = 1;
   let extraClassDeclaration = [{

@@ -1,0 +1,76 @@
+// RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu --split-input-file | FileCheck %s
+
+// Reduction generics (convert-ptensor-to-linalg marks the combine in their
+// bodies) become one gpu.launch each.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// The innermost loop is reduced: a block of 256 threads per output row
+// (grid-striding over the rows, at most max-blocks), each thread folding
+// elements t, t + 256, ... from the identity; the block merges its partial
+// sums in shared memory in halving steps with barriers, and thread 0 merges
+// the result into the output.
+// CHECK-LABEL: func.func @sum_rows(
+// CHECK:         %[[ROWS:.*]] = memref.dim %{{.*}}, %c0
+// CHECK:         scf.if
+// CHECK:         gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
+// CHECK-SAME:      workgroup(%[[SHM:.*]] : memref<256xf64, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             %[[PART:.*]] = scf.for %{{.*}} = %[[T]] to %{{.*}} step %c256{{.*}} iter_args(%[[ACC:.*]] = %cst{{.*}}) -> (f64) {
+// CHECK:               memref.load %{{.*}} : memref<?x?xf32>
+// CHECK:               arith.extf
+// CHECK:               arith.addf %[[ACC]], %{{.*}} {ptensor.combiner = "addf"} : f64
+// CHECK:             memref.store %[[PART]], %[[SHM]][%[[T]]]
+// CHECK:             gpu.barrier
+// CHECK:             arith.cmpi ult, %[[T]], %c128
+// CHECK:             gpu.barrier
+// CHECK:             arith.cmpi eq, %[[T]], %c0
+// CHECK:               memref.load %{{.*}}[%[[ROW]]] : memref<?xf64>
+// CHECK:               arith.addf
+// CHECK:               memref.store %{{.*}}[%[[ROW]]] : memref<?xf64>
+func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<?xf64>) {
+  ^bb0(%x: f32, %o: f64):
+    %w = arith.extf %x : f32 to f64
+    %s = arith.addf %o, %w {ptensor.combiner = "addf"} : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1)>
+
+// The innermost loop is kept: a thread per output column folds the rows in
+// order (neighbouring threads read neighbouring elements); argmax keeps a
+// (value, index) pair.
+// CHECK-LABEL: func.func @argmax_cols(
+// CHECK:         gpu.launch
+// CHECK-NOT:       workgroup
+// CHECK:           scf.for %[[COL:.*]] =
+// CHECK:             scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i64) {
+// CHECK:               arith.select {{.*}} {ptensor.combiner = "argmaxsi"} : i32
+// CHECK:             memref.store %{{.*}}, %{{.*}}[%[[COL]]] : memref<?xi64>
+func.func @argmax_cols(%a: memref<?x?xi32>, %v: memref<?xi32>, %i: memref<?xi64>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [#id, #cols, #cols], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<?x?xi32>) outs(%v, %i : memref<?xi32>, memref<?xi64>) {
+  ^bb0(%x: i32, %ov: i32, %oi: i64):
+    %r = linalg.index 0 : index
+    %ri = arith.index_cast %r : index to i64
+    %gt = arith.cmpi sgt, %x, %ov : i32
+    %eq = arith.cmpi eq, %x, %ov : i32
+    %lt = arith.cmpi slt, %ri, %oi : i64
+    %tie = arith.andi %eq, %lt : i1
+    %take = arith.ori %gt, %tie : i1
+    %nv = arith.select %take, %x, %ov {ptensor.combiner = "argmaxsi"} : i32
+    %ni = arith.select %take, %ri, %oi : i64
+    linalg.yield %nv, %ni : i32, i64
+  }
+  return
+}
