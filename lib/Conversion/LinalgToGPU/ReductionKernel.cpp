@@ -140,11 +140,10 @@ static void emitRowKernel(OpBuilder &b, Location loc, const ReductionNest &nest,
     shared.push_back(MemRefType::get(
         {kBlock}, cast<MemRefType>(out.get().getType()).getElementType(),
         AffineMap(), workgroup));
-  Value blocks = arith::MaxUIOp::create(
-      b, loc,
-      arith::MinUIOp::create(b, loc, nest.keptCount,
-                             indexConstant(b, loc, config.maxBlocks)),
-      indexConstant(b, loc, 1));
+  Value maxBlocks = indexConstant(b, loc, config.maxBlocks);
+  Value capped = arith::MinUIOp::create(b, loc, nest.keptCount, maxBlocks);
+  Value one = indexConstant(b, loc, 1);
+  Value blocks = arith::MaxUIOp::create(b, loc, capped, one);
   OpBuilder::InsertionGuard guard(b);
   gpu::LaunchOp launch =
       beginLaunch(b, loc, blocks, indexConstant(b, loc, kBlock), shared);
