@@ -58,14 +58,6 @@ Result<ReductionKind> semantics::lookupReductionKind(ReductionOp op,
                                      " (expected one of " + known + ")"};
 }
 
-/// `[1, -1]` for messages.
-static std::string formatAxes(const std::vector<int64_t> &axes) {
-  std::string s = "[";
-  for (size_t i = 0; i < axes.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(axes[i]);
-  return s + "]";
-}
-
 Result<std::vector<int64_t>>
 semantics::normalizeReductionAxes(const std::optional<std::vector<int64_t>> &axes,
                                   int64_t rank) {
@@ -86,7 +78,7 @@ semantics::normalizeReductionAxes(const std::optional<std::vector<int64_t>> &axe
     int64_t d = a < 0 ? a + rank : a;
     if (std::find(dims.begin(), dims.end(), d) != dims.end())
       return Error{ErrorKind::Value, "expected distinct axes, but " +
-                                         formatAxes(*axes) +
+                                         formatShape(*axes) +
                                          " names dimension " +
                                          std::to_string(d) + " twice"};
     dims.push_back(d);
@@ -102,7 +94,7 @@ semantics::checkFindIndexAxes(const std::optional<std::vector<int64_t>> &axes) {
                  "argmax and argmin take one axis or none (the flattened "
                  "tensor), but got " +
                      std::to_string(axes->size()) + " axes " +
-                     formatAxes(*axes)};
+                     formatShape(*axes)};
   return std::nullopt;
 }
 

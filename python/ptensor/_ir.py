@@ -15,9 +15,11 @@ _lock = threading.Lock()
 _kernels = {}  # signature key -> Function
 
 
-def ptensor_type(rank, dtype, device=""):
-    """`!ptensor.ptensor<?x?xf32, device = "cuda:0">` (all dims dynamic)."""
-    s = "!ptensor.ptensor<" + "?x" * rank + dtype
+def ptensor_type(rank, dtype, device="", dims=None):
+    """`!ptensor.ptensor<?x?xf32, device = "cuda:0">`: all `rank` dims
+    dynamic, or the sizes `dims` ("?" or a number each) when given."""
+    dims = ["?"] * rank if dims is None else dims
+    s = "!ptensor.ptensor<" + "".join("%sx" % d for d in dims) + dtype
     if device:
         s += ', device = "%s"' % device
     return s + ">"

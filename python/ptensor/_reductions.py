@@ -23,9 +23,8 @@ def _axes(axis):
 
 
 def _result_type(rank, dims, keepdims, dtype, device):
-    shape = "".join(("1x" if keepdims else "") if d in dims else "?x" for d in range(rank))
-    s = "!ptensor.ptensor<" + shape + dtype
-    return s + (', device = "%s">' % device if device else ">")
+    shape = ["1" if d in dims else "?" for d in range(rank) if keepdims or d not in dims]
+    return ptensor_type(len(shape), dtype, device, shape)
 
 
 def _reduce(op, kind, x, axes, keepdims, dtype=None, correction=0.0):

@@ -64,7 +64,8 @@ Value mlir::ptensor::loadThroughMap(OpBuilder &b, Location loc,
 SmallVector<Value> mlir::ptensor::emitElement(OpBuilder &b, Location loc,
                                               linalg::GenericOp op,
                                               ValueRange ids,
-                                              ArrayRef<Value> preloaded) {
+                                              ArrayRef<Value> preloaded,
+                                              ValueRange outputs) {
   SmallVector<Value> inputs;
   for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
     Value v = in->get();
@@ -75,7 +76,7 @@ SmallVector<Value> mlir::ptensor::emitElement(OpBuilder &b, Location loc,
     }
     inputs.push_back(v);
   }
-  return inlineBody(b, op, inputs, ids);
+  return inlineBody(b, op, inputs, ids, outputs);
 }
 
 SmallVector<Value> mlir::ptensor::delinearize(OpBuilder &b, Location loc,

@@ -38,10 +38,13 @@ Value loadThroughMap(OpBuilder &b, Location loc, linalg::GenericOp op,
                      OpOperand *in, ValueRange ids);
 
 /// Loads the inputs of element `ids` through their indexing maps (a
-/// broadcast dimension reads index 0) and inlines the body for it. A
-/// non-null `preloaded[i]` is used for input i instead of a load.
+/// broadcast dimension reads index 0) and inlines the body for it, its
+/// output block arguments bound to `outputs` (a reduction's accumulators;
+/// empty when the body reads none). A non-null `preloaded[i]` is used for
+/// input i instead of a load.
 SmallVector<Value> emitElement(OpBuilder &b, Location loc, linalg::GenericOp op,
-                               ValueRange ids, ArrayRef<Value> preloaded = {});
+                               ValueRange ids, ArrayRef<Value> preloaded = {},
+                               ValueRange outputs = {});
 
 /// Splits the linear index `lin` (i32 or index) over `sizes` (index),
 /// innermost fastest, in `lin`'s type; returns the indices as index values.

@@ -56,7 +56,7 @@ static LogicalResult checkSupported(RewriterBase &rewriter,
 namespace {
 /// The loop structure of a reduction generic and the code of one element.
 struct ReductionNest {
-  mutable linalg::GenericOp op; /// (op accessors are not const)
+  mutable linalg::GenericOp op; ///< (its accessors are not const)
   Combiner combiner;
   SmallVector<Value> sizes;       ///< every loop's size (index)
   SmallVector<unsigned> kept, reduced; ///< loop dims of each kind
@@ -83,15 +83,7 @@ struct ReductionNest {
   /// The accumulators after folding element (k, r) into `acc`.
   SmallVector<Value> fold(OpBuilder &b, Location loc, Value k, Value r,
                           ValueRange acc) const {
-    SmallVector<Value> at = ids(b, loc, k, r);
-    SmallVector<Value> inputs;
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      Value v = in->get();
-      inputs.push_back(isa<MemRefType>(v.getType())
-                           ? loadThroughMap(b, loc, op, in, at)
-                           : v);
-    }
-    return inlineBody(b, op, inputs, at, acc);
+    return emitElement(b, loc, op, ids(b, loc, k, r), {}, acc);
   }
 
   /// Folds reduced elements lo, lo + step, ... < reducedCount into the
@@ -118,14 +110,16 @@ struct ReductionNest {
   void store(OpBuilder &b, Location loc, Value k, ValueRange partial) const {
     Value zero = indexConstant(b, loc, 0);
     SmallVector<Value> at = ids(b, loc, k, zero);
+    SmallVector<SmallVector<Value>> indices;
     SmallVector<Value> old;
-    for (OpOperand &out : op.getDpsInitsMutable())
-      old.push_back(memref::LoadOp::create(
-          b, loc, out.get(), indicesThroughMap(b, loc, op, &out, at)));
+    for (OpOperand &out : op.getDpsInitsMutable()) {
+      indices.push_back(indicesThroughMap(b, loc, op, &out, at));
+      old.push_back(memref::LoadOp::create(b, loc, out.get(), indices.back()));
+    }
     SmallVector<Value> merged = buildCombine(b, loc, combiner, old, partial);
-    for (auto [out, v] : llvm::zip(op.getDpsInitsMutable(), merged))
-      memref::StoreOp::create(b, loc, v, out.get(),
-                              indicesThroughMap(b, loc, op, &out, at));
+    for (auto [out, v, at] :
+         llvm::zip(op.getDpsInitsMutable(), merged, indices))
+      memref::StoreOp::create(b, loc, v, out.get(), at);
   }
 };
 } // namespace
@@ -226,7 +220,9 @@ LogicalResult mlir::ptensor::convertReductionToKernel(
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  ReductionNest nest{op, *getMarkedCombiner(op.getBody()->getTerminator())};
+  ReductionNest nest;
+  nest.op = op;
+  nest.combiner = *getMarkedCombiner(op.getBody()->getTerminator());
   auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
   for (Range range : linalgOp.createLoopRanges(rewriter, loc))
     nest.sizes.push_back(

@@ -99,8 +99,7 @@ struct ReductionBuilder {
   }
 
   /// The element values one input element contributes: receives the
-  /// input's element, the elements of `keptInputs` (in order) and the
-  /// loop indices.
+  /// input's element and the elements of `keptInputs` (in order).
   using ElementFn = function_ref<SmallVector<Value>(
       OpBuilder &, Location, Value element, ValueRange kept)>;
 
@@ -260,7 +259,7 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     };
     // The accumulator rounded (converted) to the result dtype.
     auto finish = [&](Value accumulated, Type from) {
-      if (getStorageType(from) == resultStorage && from == resultDType)
+      if (from == resultDType)
         return accumulated;
       return rb.map(accumulated, resultStorage,
                     [&](OpBuilder &nb, Location nloc, ValueRange v) {
@@ -272,12 +271,11 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
       SmallVector<Value> sizes;
       for (int64_t d : rb.dims)
         sizes.push_back(rb.size(d));
-      SmallVector<int64_t> dims(rb.dims);
       auto element = [&](OpBuilder &nb, Location nloc, Value x,
                          ValueRange) -> SmallVector<Value> {
         // The row-major position among the reduced dims.
         Value position = arith::ConstantIndexOp::create(nb, nloc, 0);
-        for (auto [d, n] : llvm::zip(dims, sizes)) {
+        for (auto [d, n] : llvm::zip(rb.dims, sizes)) {
           Value i = linalg::IndexOp::create(nb, nloc, d);
           position = arith::MulIOp::create(nb, nloc, position, n);
           position = arith::AddIOp::create(nb, nloc, position, i);

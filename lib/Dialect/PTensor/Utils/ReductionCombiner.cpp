@@ -67,14 +67,12 @@ unsigned mlir::ptensor::getNumAccumulators(Combiner combiner) {
 
 Combiner mlir::ptensor::getCombiner(StringRef kind, Type dtype) {
   bool isFloat = isa<FloatType>(dtype);
-  bool isUnsigned = dtype.isUnsignedInteger();
+  // bool compares as unsigned (false < true).
+  bool isUnsigned = dtype.isUnsignedInteger() || dtype.isInteger(1);
   // Pick the float, signed or unsigned variant.
   auto pick = [&](Combiner f, Combiner si, Combiner ui) {
     return isFloat ? f : isUnsigned ? ui : si;
   };
-  // bool compares as unsigned (false < true).
-  if (dtype.isInteger(1))
-    isUnsigned = true;
   return llvm::StringSwitch<Combiner>(kind)
       .Cases({"sum", "mean", "var", "std"},
              isFloat ? Combiner::AddF : Combiner::AddI)
