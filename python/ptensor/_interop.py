@@ -99,6 +99,14 @@ def torch_raw_stream():
     return getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
 
+def torch_from_capsule():
+    """torch's C-level import of a DLPack capsule (no stream handshake), or
+    None (results then go through torch.utils.dlpack.from_dlpack)."""
+    import torch
+
+    return getattr(torch._C, "_from_dlpack", None)
+
+
 def synchronize(framework, device):
     """Waits for `framework`'s current stream on `device` (not the legacy
     default stream, or always with PTENSOR_SYNC_LAUNCHES=1)."""

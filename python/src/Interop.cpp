@@ -27,6 +27,11 @@ struct InteropState {
   nb::dict numpyDTypes; ///< numpy dtype -> ptensor dtype name
   nb::dict torchDTypes; ///< torch dtype -> ptensor dtype name
   nb::object torchRawStream;
+  /// torch's C-level DLPack import (torch._C._from_dlpack): a capsule to a
+  /// tensor without torch.utils.dlpack's Python-level stream handshake
+  /// (compiled code runs on the legacy default stream, which orders itself
+  /// with torch's streams); None when this torch lacks it.
+  nb::object torchFromCapsule;
   void (*setDevice)(int) = nullptr;
   int (*freeDevice)(void *, void *) = nullptr;
   bool syncLaunches = false;
@@ -392,9 +397,20 @@ nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
         strides[d] = -strides[d];
         flipped.append(d);
       }
-    out = nb::ndarray<nb::pytorch>(data, shape.size(), shape.data(), owner,
-                                   strides.data(), dt, deviceType, deviceId)
+    InteropState &s = state();
+    if (!s.torchFromCapsule.is_valid())
+      s.torchFromCapsule = s.hooks.attr("torch_from_capsule")();
+    if (s.torchFromCapsule.is_none()) {
+      out = nb::ndarray<nb::pytorch>(data, shape.size(), shape.data(), owner,
+                                     strides.data(), dt, deviceType, deviceId)
+                .cast();
+    } else {
+      nb::object capsule =
+          nb::ndarray<>(data, shape.size(), shape.data(), owner,
+                        strides.data(), dt, deviceType, deviceId)
               .cast();
+      out = s.torchFromCapsule(capsule);
+    }
     if (flipped.size() != 0)
       out = out.attr("flip")(nb::tuple(flipped));
     break;

@@ -13,8 +13,15 @@
 //     the outputs, folding all reduced elements in order (consecutive
 //     threads read consecutive kept elements).
 //
-// Both start from the combiner's identity and merge into the output's
-// current value (linalg's semantics: the init is the first accumulator).
+// When there are too few outputs to fill the GPU (a full reduction, a sum
+// over the rows of a wide matrix), both split the reduced range into
+// chunks, decided at run time: a first kernel folds each (output, chunk)
+// into a partial-result buffer, a second merges each output's partials in
+// chunk order. No float atomics: results do not change from run to run.
+//
+// Everything starts from the combiner's identity and merges into the
+// output's current value (linalg's semantics: the init is the first
+// accumulator).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +43,22 @@ using namespace mlir::ptensor;
 /// Threads of a row-kernel block (a power of two: the shared-memory tree
 /// halves it).
 static constexpr int64_t kBlock = 256;
+
+/// Row-kernel blocks that fill an H100 (132 SMs, 8 resident blocks of
+/// kBlock threads each): fewer outputs than this split their rows.
+static constexpr int64_t kResidentBlocks = 1056;
+
+/// Fewest reduced elements per chunk of a split row (a block's threads
+/// fold 16 each): smaller chunks cost more in the second kernel than they
+/// gain in the first.
+static constexpr int64_t kMinRowChunk = 16 * kBlock;
+
+/// Threads that fill an H100 (132 SMs x 2048): fewer column outputs than
+/// this split their columns.
+static constexpr int64_t kResidentThreads = 132 * 2048;
+
+/// Fewest reduced elements per chunk of a split column.
+static constexpr int64_t kMinColumnChunk = 64;
 
 /// Checks that `op` is a generic this lowering handles.
 static LogicalResult checkSupported(RewriterBase &rewriter,
@@ -86,24 +109,61 @@ struct ReductionNest {
     return emitElement(b, loc, op, ids(b, loc, k, r), {}, acc);
   }
 
-  /// Folds reduced elements lo, lo + step, ... < reducedCount into the
-  /// combiner's identity.
+  /// Folds reduced elements lo, lo + step, ... < hi into the combiner's
+  /// identity.
   SmallVector<Value> foldRange(OpBuilder &b, Location loc, Value k, Value lo,
-                               Value step) const {
+                               Value hi, Value step) const {
     SmallVector<Value> init = identity(b, loc);
     auto loop = scf::ForOp::create(
-        b, loc, lo, reducedCount, step, init,
+        b, loc, lo, hi, step, init,
         [&](OpBuilder &nb, Location nloc, Value r, ValueRange acc) {
           scf::YieldOp::create(nb, nloc, fold(nb, nloc, k, r, acc));
         });
     return SmallVector<Value>(loop.getResults());
   }
 
-  SmallVector<Value> identity(OpBuilder &b, Location loc) const {
+  /// The accumulators' types (the outputs' element types).
+  SmallVector<Type> accumulatorTypes() const {
     SmallVector<Type> types;
     for (OpOperand &out : op.getDpsInitsMutable())
       types.push_back(cast<MemRefType>(out.get().getType()).getElementType());
-    return buildIdentity(b, loc, combiner, types);
+    return types;
+  }
+
+  SmallVector<Value> identity(OpBuilder &b, Location loc) const {
+    return buildIdentity(b, loc, combiner, accumulatorTypes());
+  }
+
+  /// Merges the partial results partials[base + j * stride], j = lo, lo +
+  /// step, ... < hi, in that order, into the combiner's identity.
+  SmallVector<Value> mergeRange(OpBuilder &b, Location loc,
+                                ArrayRef<Value> partials, Value base,
+                                Value stride, Value lo, Value hi,
+                                Value step) const {
+    SmallVector<Value> init = identity(b, loc);
+    auto loop = scf::ForOp::create(
+        b, loc, lo, hi, step, init,
+        [&](OpBuilder &nb, Location nloc, Value j, ValueRange acc) {
+          Value offset = arith::MulIOp::create(nb, nloc, j, stride);
+          Value at = arith::AddIOp::create(nb, nloc, base, offset);
+          SmallVector<Value> next;
+          for (Value buffer : partials)
+            next.push_back(memref::LoadOp::create(nb, nloc, buffer, at));
+          scf::YieldOp::create(nb, nloc,
+                               buildCombine(nb, nloc, combiner, acc, next));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// One partial-result buffer per accumulator, of `count` elements.
+  SmallVector<Value> allocPartials(OpBuilder &b, Location loc,
+                                   Value count) const {
+    SmallVector<Value> buffers;
+    for (Type type : accumulatorTypes()) {
+      auto memrefType = MemRefType::get({ShapedType::kDynamic}, type);
+      buffers.push_back(memref::AllocOp::create(b, loc, memrefType, count));
+    }
+    return buffers;
   }
 
   /// Merges `partial` into the outputs at kept position `k`.
@@ -124,93 +184,254 @@ struct ReductionNest {
 };
 } // namespace
 
-/// A block per output: strided folds, then a shared-memory tree.
-static void emitRowKernel(OpBuilder &b, Location loc, const ReductionNest &nest,
-                          const KernelConfig &config) {
+/// Shared-memory buffers of kBlock accumulators each.
+static SmallVector<Type> sharedBuffers(OpBuilder &b, const ReductionNest &nest) {
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                               gpu::AddressSpace::Workgroup);
   SmallVector<Type> shared;
-  for (OpOperand &out : nest.op.getDpsInitsMutable())
-    shared.push_back(MemRefType::get(
-        {kBlock}, cast<MemRefType>(out.get().getType()).getElementType(),
-        AffineMap(), workgroup));
-  Value maxBlocks = indexConstant(b, loc, config.maxBlocks);
-  Value capped = arith::MinUIOp::create(b, loc, nest.keptCount, maxBlocks);
-  Value one = indexConstant(b, loc, 1);
-  Value blocks = arith::MaxUIOp::create(b, loc, capped, one);
-  OpBuilder::InsertionGuard guard(b);
-  gpu::LaunchOp launch =
-      beginLaunch(b, loc, blocks, indexConstant(b, loc, kBlock), shared);
-  ArrayRef<BlockArgument> buffers = launch.getWorkgroupAttributions();
-  Value t = launch.getThreadIds().x, block = launch.getBlockIds().x,
-        grid = launch.getGridSize().x;
-  Value blockSize = indexConstant(b, loc, kBlock);
-  scf::ForOp::create(
-      b, loc, block, nest.keptCount, grid, ValueRange(),
-      [&](OpBuilder &nb, Location nloc, Value k, ValueRange) {
-        SmallVector<Value> partial = nest.foldRange(nb, nloc, k, t, blockSize);
-        for (auto [buf, v] : llvm::zip(buffers, partial))
-          memref::StoreOp::create(nb, nloc, v, buf, t);
-        gpu::BarrierOp::create(nb, nloc);
-        for (int64_t half = kBlock / 2; half >= 1; half /= 2) {
-          Value active = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult,
-                                               t, indexConstant(nb, nloc, half));
-          auto ifActive = scf::IfOp::create(nb, nloc, active, false);
-          {
-            OpBuilder::InsertionGuard g(nb);
-            nb.setInsertionPointToStart(ifActive.thenBlock());
-            Value other = arith::AddIOp::create(nb, nloc, t,
-                                                indexConstant(nb, nloc, half));
-            SmallVector<Value> mine, theirs;
-            for (BlockArgument buf : buffers) {
-              mine.push_back(memref::LoadOp::create(nb, nloc, buf, t));
-              theirs.push_back(memref::LoadOp::create(nb, nloc, buf, other));
-            }
-            SmallVector<Value> merged =
-                buildCombine(nb, nloc, nest.combiner, mine, theirs);
-            for (auto [buf, v] : llvm::zip(buffers, merged))
-              memref::StoreOp::create(nb, nloc, v, buf, t);
-          }
-          gpu::BarrierOp::create(nb, nloc);
-        }
-        Value first = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
-                                            t, indexConstant(nb, nloc, 0));
-        auto ifFirst = scf::IfOp::create(nb, nloc, first, false);
-        {
-          OpBuilder::InsertionGuard g(nb);
-          nb.setInsertionPointToStart(ifFirst.thenBlock());
-          SmallVector<Value> total;
-          Value zero = indexConstant(nb, nloc, 0);
-          for (BlockArgument buf : buffers)
-            total.push_back(memref::LoadOp::create(nb, nloc, buf, zero));
-          nest.store(nb, nloc, k, total);
-        }
-        // The next output reuses the shared buffers.
-        gpu::BarrierOp::create(nb, nloc);
-        scf::YieldOp::create(nb, nloc);
-      });
+  for (Type type : nest.accumulatorTypes())
+    shared.push_back(MemRefType::get({kBlock}, type, AffineMap(), workgroup));
+  return shared;
 }
 
-/// A thread per output: sequential folds.
+/// Called in a block of kBlock threads, thread `t` holding `partial`:
+/// merges the block's partial results in `buffers` (a tree of halving
+/// steps with barriers) and calls `finish` with the total in thread 0. The
+/// block may reuse the buffers afterwards.
+static void emitBlockMerge(
+    OpBuilder &b, Location loc, const ReductionNest &nest,
+    ArrayRef<BlockArgument> buffers, Value t, ValueRange partial,
+    function_ref<void(OpBuilder &, Location, ValueRange)> finish) {
+  for (auto [buf, v] : llvm::zip(buffers, partial))
+    memref::StoreOp::create(b, loc, v, buf, t);
+  gpu::BarrierOp::create(b, loc);
+  for (int64_t half = kBlock / 2; half >= 1; half /= 2) {
+    Value halfValue = indexConstant(b, loc, half);
+    Value active =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, halfValue);
+    auto ifActive = scf::IfOp::create(b, loc, active, false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifActive.thenBlock());
+      Value other = arith::AddIOp::create(b, loc, t, halfValue);
+      SmallVector<Value> mine, theirs;
+      for (BlockArgument buf : buffers) {
+        mine.push_back(memref::LoadOp::create(b, loc, buf, t));
+        theirs.push_back(memref::LoadOp::create(b, loc, buf, other));
+      }
+      SmallVector<Value> merged =
+          buildCombine(b, loc, nest.combiner, mine, theirs);
+      for (auto [buf, v] : llvm::zip(buffers, merged))
+        memref::StoreOp::create(b, loc, v, buf, t);
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+  Value zero = indexConstant(b, loc, 0);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
+  auto ifFirst = scf::IfOp::create(b, loc, first, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    SmallVector<Value> total;
+    for (BlockArgument buf : buffers)
+      total.push_back(memref::LoadOp::create(b, loc, buf, zero));
+    finish(b, loc, total);
+  }
+  gpu::BarrierOp::create(b, loc);
+}
+
+/// A launch of blocks of kBlock threads with shared buffers for the
+/// accumulators, grid-striding over `items` (at most `maxBlocks` blocks):
+/// `body(b, loc, item, t, buffers)` runs for each item in every thread t.
+static void emitBlockPerItem(
+    OpBuilder &b, Location loc, const ReductionNest &nest, Value items,
+    int64_t maxBlocks,
+    function_ref<void(OpBuilder &, Location, Value, Value,
+                      ArrayRef<BlockArgument>)>
+        body) {
+  SmallVector<Type> shared = sharedBuffers(b, nest);
+  Value maxBlocksValue = indexConstant(b, loc, maxBlocks);
+  Value capped = arith::MinUIOp::create(b, loc, items, maxBlocksValue);
+  Value one = indexConstant(b, loc, 1);
+  Value blocks = arith::MaxUIOp::create(b, loc, capped, one);
+  Value blockSize = indexConstant(b, loc, kBlock);
+  OpBuilder::InsertionGuard guard(b);
+  gpu::LaunchOp launch = beginLaunch(b, loc, blocks, blockSize, shared);
+  ArrayRef<BlockArgument> buffers = launch.getWorkgroupAttributions();
+  Value t = launch.getThreadIds().x;
+  Value block = launch.getBlockIds().x;
+  Value grid = launch.getGridSize().x;
+  scf::ForOp::create(b, loc, block, items, grid, ValueRange(),
+                     [&](OpBuilder &nb, Location nloc, Value item, ValueRange) {
+                       body(nb, nloc, item, t, buffers);
+                       scf::YieldOp::create(nb, nloc);
+                     });
+}
+
+/// A launch of threads grid-striding over `items`: `body(b, loc, item)`.
+static void emitThreadPerItem(
+    OpBuilder &b, Location loc, Value items, const KernelConfig &config,
+    function_ref<void(OpBuilder &, Location, Value)> body) {
+  Value blocks = gridFor(b, loc, items, config);
+  Value blockSize = indexConstant(b, loc, config.blockSize);
+  OpBuilder::InsertionGuard guard(b);
+  gpu::LaunchOp launch = beginLaunch(b, loc, blocks, blockSize);
+  Value t = launch.getThreadIds().x, block = launch.getBlockIds().x;
+  Value size = launch.getBlockSize().x, grid = launch.getGridSize().x;
+  Value blockStart = arith::MulIOp::create(b, loc, block, size);
+  Value start = arith::AddIOp::create(b, loc, blockStart, t);
+  Value step = arith::MulIOp::create(b, loc, grid, size);
+  scf::ForOp::create(b, loc, start, items, step, ValueRange(),
+                     [&](OpBuilder &nb, Location nloc, Value item, ValueRange) {
+                       body(nb, nloc, item);
+                       scf::YieldOp::create(nb, nloc);
+                     });
+}
+
+/// How many chunks the reduced range of each output splits into: enough
+/// that outputs x chunks reaches `target`, none smaller than `minChunk`
+/// elements (1: no split).
+static Value chunkCount(OpBuilder &b, Location loc, const ReductionNest &nest,
+                        int64_t target, int64_t minChunk) {
+  Value targetValue = indexConstant(b, loc, target);
+  Value minChunkValue = indexConstant(b, loc, minChunk);
+  Value wanted =
+      arith::CeilDivUIOp::create(b, loc, targetValue, nest.keptCount);
+  Value most =
+      arith::CeilDivUIOp::create(b, loc, nest.reducedCount, minChunkValue);
+  Value chunks = arith::MinUIOp::create(b, loc, wanted, most);
+  Value one = indexConstant(b, loc, 1);
+  return arith::MaxUIOp::create(b, loc, chunks, one);
+}
+
+/// The bounds [lo, hi) of chunk `c` of `chunks` over the reduced range.
+static std::pair<Value, Value> chunkBounds(OpBuilder &b, Location loc,
+                                           const ReductionNest &nest,
+                                           Value chunks, Value c) {
+  Value length = arith::CeilDivUIOp::create(b, loc, nest.reducedCount, chunks);
+  Value lo = arith::MulIOp::create(b, loc, c, length);
+  Value end = arith::AddIOp::create(b, loc, lo, length);
+  Value hi = arith::MinUIOp::create(b, loc, end, nest.reducedCount);
+  return {lo, hi};
+}
+
+/// Emits `split(chunks)` where `chunks` > 1, else `whole()`.
+static void emitSplitOrWhole(OpBuilder &b, Location loc, Value chunks,
+                             function_ref<void()> split,
+                             function_ref<void()> whole) {
+  Value one = indexConstant(b, loc, 1);
+  Value isSplit =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, chunks, one);
+  auto ifSplit = scf::IfOp::create(b, loc, isSplit, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifSplit.thenBlock());
+  split();
+  b.setInsertionPointToStart(ifSplit.elseBlock());
+  whole();
+}
+
+/// A block per output (row kernel); few outputs split their rows: a block
+/// per (output, chunk) writes partials[k * chunks + c], then a block per
+/// output merges its chunks.
+static void emitRowKernel(OpBuilder &b, Location loc, const ReductionNest &nest,
+                          const KernelConfig &config) {
+  Value blockSize = indexConstant(b, loc, kBlock);
+  Value chunks = chunkCount(b, loc, nest, kResidentBlocks, kMinRowChunk);
+  auto whole = [&] {
+    emitBlockPerItem(
+        b, loc, nest, nest.keptCount, config.maxBlocks,
+        [&](OpBuilder &nb, Location nloc, Value k, Value t,
+            ArrayRef<BlockArgument> buffers) {
+          SmallVector<Value> partial =
+              nest.foldRange(nb, nloc, k, t, nest.reducedCount, blockSize);
+          emitBlockMerge(nb, nloc, nest, buffers, t, partial,
+                         [&](OpBuilder &fb, Location floc, ValueRange total) {
+                           nest.store(fb, floc, k, total);
+                         });
+        });
+  };
+  auto split = [&] {
+    Value items = arith::MulIOp::create(b, loc, nest.keptCount, chunks);
+    SmallVector<Value> partials = nest.allocPartials(b, loc, items);
+    emitBlockPerItem(
+        b, loc, nest, items, config.maxBlocks,
+        [&](OpBuilder &nb, Location nloc, Value item, Value t,
+            ArrayRef<BlockArgument> buffers) {
+          Value k = arith::DivUIOp::create(nb, nloc, item, chunks);
+          Value c = arith::RemUIOp::create(nb, nloc, item, chunks);
+          auto [lo, hi] = chunkBounds(nb, nloc, nest, chunks, c);
+          Value first = arith::AddIOp::create(nb, nloc, lo, t);
+          SmallVector<Value> partial =
+              nest.foldRange(nb, nloc, k, first, hi, blockSize);
+          emitBlockMerge(nb, nloc, nest, buffers, t, partial,
+                         [&](OpBuilder &fb, Location floc, ValueRange total) {
+                           for (auto [buffer, v] : llvm::zip(partials, total))
+                             memref::StoreOp::create(fb, floc, v, buffer, item);
+                         });
+        });
+    emitBlockPerItem(
+        b, loc, nest, nest.keptCount, config.maxBlocks,
+        [&](OpBuilder &nb, Location nloc, Value k, Value t,
+            ArrayRef<BlockArgument> buffers) {
+          Value base = arith::MulIOp::create(nb, nloc, k, chunks);
+          Value one = indexConstant(nb, nloc, 1);
+          SmallVector<Value> partial = nest.mergeRange(
+              nb, nloc, partials, base, one, t, chunks, blockSize);
+          emitBlockMerge(nb, nloc, nest, buffers, t, partial,
+                         [&](OpBuilder &fb, Location floc, ValueRange total) {
+                           nest.store(fb, floc, k, total);
+                         });
+        });
+    for (Value buffer : partials)
+      memref::DeallocOp::create(b, loc, buffer);
+  };
+  emitSplitOrWhole(b, loc, chunks, split, whole);
+}
+
+/// A thread per output (column kernel); few outputs split their columns: a
+/// thread per (chunk, output) writes partials[c * outputs + k] (neighbouring
+/// threads still read neighbouring elements), then a thread per output
+/// merges its chunks in order.
 static void emitColumnKernel(OpBuilder &b, Location loc,
                              const ReductionNest &nest,
                              const KernelConfig &config) {
-  Value blocks = gridFor(b, loc, nest.keptCount, config);
-  OpBuilder::InsertionGuard guard(b);
-  gpu::LaunchOp launch = beginLaunch(
-      b, loc, blocks, indexConstant(b, loc, config.blockSize));
-  Value t = launch.getThreadIds().x, block = launch.getBlockIds().x;
-  Value blockSize = launch.getBlockSize().x, grid = launch.getGridSize().x;
-  Value start = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, block, blockSize), t);
-  Value step = arith::MulIOp::create(b, loc, grid, blockSize);
-  scf::ForOp::create(
-      b, loc, start, nest.keptCount, step, ValueRange(),
-      [&](OpBuilder &nb, Location nloc, Value k, ValueRange) {
-        Value zero = indexConstant(nb, nloc, 0), one = indexConstant(nb, nloc, 1);
-        nest.store(nb, nloc, k, nest.foldRange(nb, nloc, k, zero, one));
-        scf::YieldOp::create(nb, nloc);
-      });
+  Value chunks = chunkCount(b, loc, nest, kResidentThreads, kMinColumnChunk);
+  auto whole = [&] {
+    emitThreadPerItem(b, loc, nest.keptCount, config,
+                      [&](OpBuilder &nb, Location nloc, Value k) {
+                        Value zero = indexConstant(nb, nloc, 0);
+                        Value one = indexConstant(nb, nloc, 1);
+                        SmallVector<Value> total = nest.foldRange(
+                            nb, nloc, k, zero, nest.reducedCount, one);
+                        nest.store(nb, nloc, k, total);
+                      });
+  };
+  auto split = [&] {
+    Value items = arith::MulIOp::create(b, loc, nest.keptCount, chunks);
+    SmallVector<Value> partials = nest.allocPartials(b, loc, items);
+    emitThreadPerItem(
+        b, loc, items, config, [&](OpBuilder &nb, Location nloc, Value item) {
+          Value c = arith::DivUIOp::create(nb, nloc, item, nest.keptCount);
+          Value k = arith::RemUIOp::create(nb, nloc, item, nest.keptCount);
+          auto [lo, hi] = chunkBounds(nb, nloc, nest, chunks, c);
+          Value one = indexConstant(nb, nloc, 1);
+          SmallVector<Value> partial = nest.foldRange(nb, nloc, k, lo, hi, one);
+          for (auto [buffer, v] : llvm::zip(partials, partial))
+            memref::StoreOp::create(nb, nloc, v, buffer, item);
+        });
+    emitThreadPerItem(
+        b, loc, nest.keptCount, config,
+        [&](OpBuilder &nb, Location nloc, Value k) {
+          Value zero = indexConstant(nb, nloc, 0);
+          Value one = indexConstant(nb, nloc, 1);
+          SmallVector<Value> total = nest.mergeRange(
+              nb, nloc, partials, k, nest.keptCount, zero, chunks, one);
+          nest.store(nb, nloc, k, total);
+        });
+    for (Value buffer : partials)
+      memref::DeallocOp::create(b, loc, buffer);
+  };
+  emitSplitOrWhole(b, loc, chunks, split, whole);
 }
 
 LogicalResult mlir::ptensor::convertReductionToKernel(

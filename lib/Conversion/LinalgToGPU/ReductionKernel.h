@@ -14,8 +14,10 @@ namespace mlir::ptensor {
 /// by a `gpu.launch`: a block per output (its threads stride over the
 /// reduced elements and merge their partial results in shared memory) when
 /// the innermost loop is reduced, else a thread per output (consecutive
-/// threads read consecutive kept elements). Partial results merge with the
-/// combiner only, in a fixed order: results do not change from run to run.
+/// threads read consecutive kept elements). Too few outputs to fill the
+/// GPU split their reduced range into chunks (chosen at run time) merged by
+/// a second kernel. Partial results merge with the combiner only, in a
+/// fixed order: results do not change from run to run.
 /// Fails, leaving the op, with a reason otherwise.
 LogicalResult convertReductionToKernel(RewriterBase &rewriter,
                                        linalg::GenericOp op,

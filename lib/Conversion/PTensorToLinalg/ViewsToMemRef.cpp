@@ -21,10 +21,11 @@
 
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -32,29 +33,12 @@ using namespace mlir::ptensor;
 
 namespace {
 
-/// Offset, sizes and strides (in elements) of a strided view, as values.
+/// Offset, sizes and strides (in elements) of a strided view; static once
+/// a view has set them.
 struct StridedView {
-  Value offset;
-  SmallVector<Value> sizes;
-  SmallVector<Value> strides;
-};
-
-/// Index arithmetic helpers at one location.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value eq(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  void check(Value ok, const std::string &message) {
-    cf::AssertOp::create(b, loc, ok, message);
-  }
+  OpFoldResult offset;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<OpFoldResult> strides;
 };
 
 /// Reads the strided metadata of a converted tensor.
@@ -65,20 +49,23 @@ static StridedView getStridedView(OpBuilder &b, Location loc, Value tensor) {
   Value buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
                                                    /*read_only=*/true);
   auto md = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  return StridedView{md.getOffset(), SmallVector<Value>(md.getSizes()),
-                     SmallVector<Value>(md.getStrides())};
+  return StridedView{md.getOffset(), getAsOpFoldResult(md.getSizes()),
+                     getAsOpFoldResult(md.getStrides())};
 }
 
 /// Materializes `view` of `source` as a tensor of `type`.
-static Value buildView(OpBuilder &b, Location loc, Value source,
-                       const StridedView &view, RankedTensorType type) {
+static Value buildView(IndexMath &m, Value source, const StridedView &view,
+                       RankedTensorType type) {
   // Sizes are operands only for the dynamic dims of the result type.
-  SmallVector<Value> sizes;
+  SmallVector<Value> sizes, strides;
   for (auto [size, value] : llvm::zip(type.getShape(), view.sizes))
     if (ShapedType::isDynamic(size))
-      sizes.push_back(value);
-  return StridedViewOp::create(b, loc, type, source, view.offset, sizes,
-                               view.strides);
+      sizes.push_back(m.value(value));
+  for (OpFoldResult stride : view.strides)
+    strides.push_back(m.value(stride));
+  Value offset = m.value(view.offset);
+  return StridedViewOp::create(m.b, m.loc, type, source, offset, sizes,
+                               strides);
 }
 
 /// Shared shape of the view patterns: compute the view from the source's
@@ -100,11 +87,11 @@ struct ViewPattern : public OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "unsupported result type");
     Location loc = op.getLoc();
     StridedView view = getStridedView(rewriter, loc, adaptor.getSource());
-    IndexMath m{rewriter, loc};
+    IndexMath m(rewriter, loc);
     if (failed(transform(op, m, view)))
       return failure();
-    rewriter.replaceOp(
-        op, buildView(rewriter, loc, adaptor.getSource(), view, type));
+    Value result = buildView(m, adaptor.getSource(), view, type);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -132,12 +119,11 @@ struct FlipPattern : ViewPattern<FlipOp> {
     for (int64_t a : op.getAxes()) {
       int64_t d = a < 0 ? a + rank : a;
       // Start at the last element: offset += max(size - 1, 0) * stride.
-      Value sizeMinusOne = m.add(view.sizes[d], m.cst(-1));
-      Value zero = m.cst(0);
-      Value last = arith::MaxSIOp::create(m.b, m.loc, sizeMinusOne, zero);
-      Value lastOffset = m.mul(last, view.strides[d]);
+      OpFoldResult sizeMinusOne = m.add(view.sizes[d], m.index(-1));
+      OpFoldResult last = m.max(sizeMinusOne, m.index(0));
+      OpFoldResult lastOffset = m.mul(last, view.strides[d]);
       view.offset = m.add(view.offset, lastOffset);
-      view.strides[d] = m.mul(view.strides[d], m.cst(-1));
+      view.strides[d] = m.mul(view.strides[d], m.index(-1));
     }
     return success();
   }
@@ -154,17 +140,15 @@ struct ExtractSlicePattern : ViewPattern<ExtractSliceOp> {
       if (src.isDynamicDim(d) && size > 0) {
         // Static bounds were verified; dynamic ones are checked here.
         int64_t highest = std::max(offset, offset + (size - 1) * step);
-        Value inBounds = arith::CmpIOp::create(
-            m.b, m.loc, arith::CmpIPredicate::slt, m.cst(highest),
-            view.sizes[d]);
-        m.check(inBounds, "ptensor: extract_slice of dimension " +
-                              std::to_string(d) + " reads element " +
-                              std::to_string(highest) +
+        Value inBounds = m.slt(m.index(highest), view.sizes[d]);
+        m.check(inBounds, "ptensor: extract_slice of dimension " + Twine(d) +
+                              " reads element " + Twine(highest) +
                               ", past the end of the source");
       }
-      view.offset = m.add(view.offset, m.mul(m.cst(offset), view.strides[d]));
-      view.strides[d] = m.mul(view.strides[d], m.cst(step));
-      view.sizes[d] = m.cst(size);
+      OpFoldResult start = m.mul(m.index(offset), view.strides[d]);
+      view.offset = m.add(view.offset, start);
+      view.strides[d] = m.mul(view.strides[d], m.index(step));
+      view.sizes[d] = m.index(size);
     }
     return success();
   }
@@ -178,8 +162,8 @@ struct ExpandDimsPattern : ViewPattern<ExpandDimsOp> {
     auto axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
       axis += rank;
-    view.sizes.insert(view.sizes.begin() + axis, m.cst(1));
-    view.strides.insert(view.strides.begin() + axis, m.cst(0));
+    view.sizes.insert(view.sizes.begin() + axis, m.index(1));
+    view.strides.insert(view.strides.begin() + axis, m.index(0));
     return success();
   }
 };
@@ -212,22 +196,28 @@ struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
   LogicalResult transform(BroadcastOp op, IndexMath &m,
                           StridedView &view) const override {
     PTensorType src = op.getSource().getType(), dst = op.getType();
-    SmallVector<Value> target;
+    SmallVector<Value> sourceSizes, targetSizes;
+    SmallVector<OpFoldResult> target;
     auto dynamic = op.getDynamicSizes().begin();
-    for (int64_t size : dst.getShape())
-      target.push_back(ShapedType::isDynamic(size) ? *dynamic++ : m.cst(size));
-    buildBroadcastCheck(m.b, m.loc, view.sizes, target);
+    for (int64_t size : dst.getShape()) {
+      target.push_back(ShapedType::isDynamic(size) ? OpFoldResult(*dynamic++)
+                                                   : m.index(size));
+      targetSizes.push_back(m.value(target.back()));
+    }
+    for (OpFoldResult size : view.sizes)
+      sourceSizes.push_back(m.value(size));
+    buildBroadcastCheck(m.b, m.loc, sourceSizes, targetSizes);
     int64_t lead = dst.getRank() - src.getRank();
     StridedView result{view.offset, target, {}};
     for (int64_t i = 0; i < dst.getRank(); ++i) {
       if (i < lead) {
-        result.strides.push_back(m.cst(0));
+        result.strides.push_back(m.index(0));
         continue;
       }
-      Value size = view.sizes[i - lead];
-      Value isOne = m.eq(size, m.cst(1));
-      result.strides.push_back(
-          m.select(isOne, m.cst(0), view.strides[i - lead]));
+      Value isOne = m.eq(view.sizes[i - lead], m.index(1));
+      Value zero = m.value(m.index(0));
+      Value stride = m.value(view.strides[i - lead]);
+      result.strides.push_back(m.select(isOne, zero, stride));
     }
     view = result;
     return success();

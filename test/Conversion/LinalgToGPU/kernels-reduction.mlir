@@ -10,25 +10,49 @@
 // (grid-striding over the rows, at most max-blocks), each thread folding
 // elements t, t + 256, ... from the identity; the block merges its partial
 // sums in shared memory in halving steps with barriers, and thread 0 merges
-// the result into the output.
+// the result into the output. Fewer rows than 1056 blocks split each row
+// into chunks of at least 4096 elements (decided at run time): a block per
+// (row, chunk) writes a partial sum, a block per row merges them in order.
 // CHECK-LABEL: func.func @sum_rows(
 // CHECK:         %[[ROWS:.*]] = memref.dim %{{.*}}, %c0
 // CHECK:         scf.if
-// CHECK:         gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
-// CHECK-SAME:      workgroup(%[[SHM:.*]] : memref<256xf64, #gpu.address_space<workgroup>>)
-// CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:             %[[PART:.*]] = scf.for %{{.*}} = %[[T]] to %{{.*}} step %c256{{.*}} iter_args(%[[ACC:.*]] = %cst{{.*}}) -> (f64) {
-// CHECK:               memref.load %{{.*}} : memref<?x?xf32>
-// CHECK:               arith.extf
-// CHECK:               arith.addf %[[ACC]], %{{.*}} {ptensor.combiner = "addf"} : f64
-// CHECK:             memref.store %[[PART]], %[[SHM]][%[[T]]]
-// CHECK:             gpu.barrier
-// CHECK:             arith.cmpi ult, %[[T]], %c128
-// CHECK:             gpu.barrier
-// CHECK:             arith.cmpi eq, %[[T]], %c0
-// CHECK:               memref.load %{{.*}}[%[[ROW]]] : memref<?xf64>
-// CHECK:               arith.addf
-// CHECK:               memref.store %{{.*}}[%[[ROW]]] : memref<?xf64>
+// CHECK:           %[[WANT:.*]] = arith.ceildivui %c1056, %[[KEPT:.*]] : index
+// CHECK:           %[[MOST:.*]] = arith.ceildivui %{{.*}}, %c4096 : index
+// CHECK:           %[[FEW:.*]] = arith.minui %[[WANT]], %[[MOST]]
+// CHECK:           %[[CH:.*]] = arith.maxui %[[FEW]], %{{.*}}
+// CHECK:           %[[SPLIT:.*]] = arith.cmpi ugt, %[[CH]], %{{.*}}
+// CHECK:           scf.if %[[SPLIT]] {
+// CHECK:             %[[ITEMS:.*]] = arith.muli %[[KEPT]], %[[CH]]
+// CHECK:             %[[PARTS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%[[ITEMS]]) : memref<?xf64>
+// CHECK:             gpu.launch {{.*}} workgroup(%{{.*}} : memref<256xf64, #gpu.address_space<workgroup>>)
+// CHECK:               scf.for %[[ITEM:.*]] = %{{.*}} to %[[ITEMS]] step
+// CHECK:                 %[[ROW1:.*]] = arith.divui %[[ITEM]], %[[CH]]
+// CHECK:                 memref.load %{{.*}}[%[[ROW1]], %{{.*}}] : memref<?x?xf32>
+// CHECK:                 gpu.barrier
+// CHECK:                 memref.store %{{.*}}, %[[PARTS]][%[[ITEM]]] : memref<?xf64>
+// CHECK:             gpu.launch {{.*}} workgroup(
+// CHECK:               scf.for %[[ROW2:.*]] = %{{.*}} to %[[KEPT]] step
+// CHECK:                 %[[BASE:.*]] = arith.muli %[[ROW2]], %[[CH]]
+// CHECK:                 memref.load %[[PARTS]]
+// CHECK:                 gpu.barrier
+// CHECK:                 memref.store %{{.*}}[%[[ROW2]]] : memref<?xf64>
+// CHECK:             gpu.dealloc async [%{{.*}}] %[[PARTS]]
+// CHECK:           } else {
+// CHECK:             gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
+// CHECK-SAME:          workgroup(%[[SHM:.*]] : memref<256xf64, #gpu.address_space<workgroup>>)
+// CHECK:               scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                 %[[PART:.*]] = scf.for %{{.*}} = %[[T]] to %{{.*}} step %c256{{.*}} iter_args(%[[ACC:.*]] = %cst{{.*}}) -> (f64) {
+// CHECK:                   memref.load %{{.*}} : memref<?x?xf32>
+// CHECK:                   arith.extf
+// CHECK:                   arith.addf %[[ACC]], %{{.*}} {ptensor.combiner = "addf"} : f64
+// CHECK:                 memref.store %[[PART]], %[[SHM]][%[[T]]]
+// CHECK:                 gpu.barrier
+// CHECK:                 arith.cmpi ult, %[[T]], %c128
+// CHECK:                 gpu.barrier
+// CHECK:                 arith.cmpi eq, %[[T]], %c0
+// CHECK:                   memref.load %{{.*}}[%[[ROW]]] : memref<?xf64>
+// CHECK:                   arith.addf
+// CHECK:                   memref.store %{{.*}}[%[[ROW]]] : memref<?xf64>
 func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
     attributes {ptensor.device = "cuda:0"} {
   linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
@@ -48,14 +72,40 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 
 // The innermost loop is kept: a thread per output column folds the rows in
 // order (neighbouring threads read neighbouring elements); argmax keeps a
-// (value, index) pair.
+// (value, index) pair. Fewer columns than an H100's 270336 threads split
+// the rows into chunks of at least 64: a thread per (chunk, column) writes
+// partial pairs, a thread per column merges them in chunk order.
 // CHECK-LABEL: func.func @argmax_cols(
-// CHECK:         gpu.launch
-// CHECK-NOT:       workgroup
-// CHECK:           scf.for %[[COL:.*]] =
-// CHECK:             scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i64) {
-// CHECK:               arith.select {{.*}} {ptensor.combiner = "argmaxsi"} : i32
-// CHECK:             memref.store %{{.*}}, %{{.*}}[%[[COL]]] : memref<?xi64>
+// CHECK:         %[[WANT:.*]] = arith.ceildivui %c270336, %[[KEPT:.*]] : index
+// CHECK:         %[[MOST:.*]] = arith.ceildivui %{{.*}}, %c64 : index
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           %[[ITEMS:.*]] = arith.muli %[[KEPT]], %[[CH:.*]] : index
+// CHECK:           %[[PV:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%[[ITEMS]]) : memref<?xi32>
+// CHECK:           %[[PI:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%[[ITEMS]]) : memref<?xi64>
+// CHECK:           gpu.launch
+// CHECK-NOT:         workgroup
+// CHECK:             scf.for %[[ITEM:.*]] = %{{.*}} to %[[ITEMS]] step
+// CHECK:               %[[CHUNK:.*]] = arith.divui %[[ITEM]], %[[KEPT]]
+// CHECK:               %[[COL1:.*]] = arith.remui %[[ITEM]], %[[KEPT]]
+// CHECK:               scf.for {{.*}} -> (i32, i64) {
+// CHECK:                 memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
+// CHECK:               memref.store %{{.*}}, %[[PV]][%[[ITEM]]] : memref<?xi32>
+// CHECK:               memref.store %{{.*}}, %[[PI]][%[[ITEM]]] : memref<?xi64>
+// CHECK:           gpu.launch
+// CHECK:             scf.for %[[COL2:.*]] = %{{.*}} to %[[KEPT]] step
+// CHECK:               scf.for {{.*}} -> (i32, i64) {
+// CHECK:                 memref.load %[[PV]]
+// CHECK:                 memref.load %[[PI]]
+// CHECK:               memref.store %{{.*}}, %{{.*}}[%[[COL2]]] : memref<?xi64>
+// CHECK:           gpu.dealloc
+// CHECK:           gpu.dealloc
+// CHECK:         } else {
+// CHECK:           gpu.launch
+// CHECK-NOT:         workgroup
+// CHECK:             scf.for %[[COL:.*]] =
+// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i64) {
+// CHECK:                 arith.select {{.*}} {ptensor.combiner = "argmaxsi"} : i32
+// CHECK:               memref.store %{{.*}}, %{{.*}}[%[[COL]]] : memref<?xi64>
 func.func @argmax_cols(%a: memref<?x?xi32>, %v: memref<?xi32>, %i: memref<?xi64>)
     attributes {ptensor.device = "cuda:0"} {
   linalg.generic {indexing_maps = [#id, #cols, #cols], iterator_types = ["reduction", "parallel"]}

@@ -1,13 +1,15 @@
 //===- RunTimeLayout.h - run-time strides of memref operands -----*- C++ -*-===//
 //
 // Shared by ptensor-coalesce-dims' parts (contiguous fast path, loop order,
-// output layout): index arithmetic that folds what is static, the sizes and
-// strides of a memref operand, and the run-time loop-order decision.
+// output layout): the sizes and strides of a memref operand and the
+// run-time loop-order decision.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_RUNTIMELAYOUT_H
 #define PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_RUNTIMELAYOUT_H
+
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -22,31 +24,6 @@ struct CreatedOps : public OpBuilder::Listener {
     ops.push_back(op);
   }
   void eraseDead();
-};
-
-/// Index and i1 arithmetic that folds constants, so that the checks of
-/// static layouts fold away while they are built. A null i1 Value is `true`
-/// for andI (an empty conjunction).
-struct IndexMath {
-  IndexMath(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  OpBuilder &b;
-  Location loc;
-  DenseMap<int64_t, Value> constants;
-  Value booleans[2];
-
-  Value value(OpFoldResult v);
-  Value boolean(bool v);
-  OpFoldResult mul(OpFoldResult x, OpFoldResult y);
-  Value eq(OpFoldResult x, OpFoldResult y);
-  Value ult(Value x, Value y);
-  Value orI(Value x, Value y);
-  Value andI(Value x, Value y);
-  Value notI(Value x);
-  Value select(Value cond, Value x, Value y);
-  /// |s| when the dim's size is not 1, else 0: the stride TensorIterator
-  /// compares (a size-1 dim's stride is never used, like a broadcast's).
-  Value effectiveStride(OpFoldResult size, OpFoldResult stride);
 };
 
 /// Run-time sizes, strides and offset of a memref operand; static entries of
