@@ -22,7 +22,8 @@ set(PTENSOR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/PTensor)
 # PTensor::Conversion: the conversion libraries.
 add_library(PTensorConversion INTERFACE)
 target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
-  PTensorLinalgToGPU PTensorDeviceCopies PTensorRunTimeChecks)
+  PTensorLinalgToGPU PTensorReductionsToLoops PTensorDeviceCopies
+  PTensorRunTimeChecks)
 
 # In-tree name -> exported name (PTensor::<name>).
 set(PTENSOR_EXPORTED_LIBRARIES
@@ -33,6 +34,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorTransforms=Transforms
   PTensorToLinalg=ToLinalg
   PTensorLinalgToGPU=LinalgToGPU
+  PTensorReductionsToLoops=ReductionsToLoops
   PTensorDeviceCopies=DeviceCopies
   PTensorRunTimeChecks=RunTimeChecks
   PTensorConversion=Conversion

@@ -85,6 +85,9 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
       PTensorCoalesceDimsOptions{options.reorderLoops}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Reductions whose innermost loop is reduced: accumulators in registers,
+  // interleaved lanes (scf.parallel over their outputs).
+  pm.addPass(createConvertPTensorReductionsToLoops());
   if (options.parallel) {
     // scf.parallel loop nests split into async tasks of at least
     // `min-task-size` iterations (small tensors stay on one thread).

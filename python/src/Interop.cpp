@@ -400,7 +400,9 @@ nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
     InteropState &s = state();
     if (!s.torchFromCapsule.is_valid())
       s.torchFromCapsule = s.hooks.attr("torch_from_capsule")();
-    if (s.torchFromCapsule.is_none()) {
+    // Without an owner nanobind copies, which only the framework's export
+    // can do.
+    if (s.torchFromCapsule.is_none() || !owner.is_valid()) {
       out = nb::ndarray<nb::pytorch>(data, shape.size(), shape.data(), owner,
                                      strides.data(), dt, deviceType, deviceId)
                 .cast();

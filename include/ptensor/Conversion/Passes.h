@@ -6,6 +6,7 @@
 #include "ptensor/Conversion/DeviceCopies/DeviceCopies.h"
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Conversion/PTensorToLinalg/PTensorToLinalg.h"
+#include "ptensor/Conversion/ReductionsToLoops/ReductionsToLoops.h"
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 
 namespace mlir::ptensor {

@@ -139,6 +139,36 @@ def PTensorLowerDeviceCopies
     "::mlir::scf::SCFDialect"];
 }
 
+def ConvertPTensorReductionsToLoops
+    : Pass<"convert-ptensor-reductions-to-loops", "ModuleOp"> {
+  let summary = "Lowers host reduction generics to loops with accumulators "
+                "in registers, the innermost loop in interleaved lanes";
+  let description = [{
+    For the CPU, after bufferization and ptensor-coalesce-dims: every
+    `linalg.generic` on memrefs outside `ptensor.device` functions whose
+    innermost loop is a reduction and whose body marks its combiner
+    (convert-ptensor-to-linalg marks them) becomes
+    - an `scf.parallel` nest over the kept loops (one output element each;
+      the CPU pipeline's `parallel=true` turns it into tasks),
+    - inside it `scf.for` loops over the reduced dims carrying the
+      accumulators as loop values (not through memory),
+    - the innermost loop folded in `lanes` interleaved lanes, element
+      i + j into lane j: independent accumulators that hide the combiner's
+      latency and that LLVM vectorizes, merged in a fixed tree order
+      (results do not change from run to run), then the remainder,
+    - the total merged into the output's current value.
+    Other generics are left for linalg-to-loops (a reduction whose
+    innermost loop is kept is vectorized across its outputs there).
+  }];
+  let options = [
+    Option<"lanes", "lanes", "unsigned", "8",
+           "Interleaved accumulators of the innermost reduced loop (1 to 64)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"];
+}
+
 def PTensorLowerRunTimeChecks
     : Pass<"ptensor-lower-run-time-checks", "ModuleOp"> {
   let summary = "Host `cf.assert` ops become calls of libptensor_runtime's "

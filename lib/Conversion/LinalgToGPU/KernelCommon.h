@@ -3,8 +3,9 @@
 // The elementwise lowering emits, per fused linalg.generic, several
 // `gpu.launch` variants chosen at run time (flat vector, row vector, tiled
 // transpose, scalar 32-bit and 64-bit index paths). These helpers build the
-// parts they share: the generic's body inlined for one element, run-time
-// layout tests of operands and the thread coordinates of a 1-D launch.
+// parts they share (beside the generic's body for one element, from
+// Utils/GenericBody.h): run-time layout tests of operands and the thread
+// coordinates of a 1-D launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,38 +14,12 @@
 
 #include "ElementwiseKernel.h"
 
+#include "ptensor/Dialect/PTensor/Utils/GenericBody.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace mlir::ptensor {
-
-/// Clones the body of `op` with its input block arguments bound to
-/// `inputs` (one value per DPS input), its output block arguments to
-/// `outputs` (one per DPS init; may be empty when the body reads none) and
-/// `linalg.index` bound to `ids` (may be empty when the body reads no
-/// index); returns the yielded values.
-SmallVector<Value> inlineBody(OpBuilder &b, linalg::GenericOp op,
-                              ValueRange inputs, ValueRange ids,
-                              ValueRange outputs = {});
-
-/// The indices into memref input `in` that iteration `ids` reads (a
-/// constant in its indexing map reads that index).
-SmallVector<Value> indicesThroughMap(OpBuilder &b, Location loc,
-                                     linalg::GenericOp op, OpOperand *in,
-                                     ValueRange ids);
-
-/// Loads the element of memref input `in` that iteration `ids` reads.
-Value loadThroughMap(OpBuilder &b, Location loc, linalg::GenericOp op,
-                     OpOperand *in, ValueRange ids);
-
-/// Loads the inputs of element `ids` through their indexing maps (a
-/// broadcast dimension reads index 0) and inlines the body for it, its
-/// output block arguments bound to `outputs` (a reduction's accumulators;
-/// empty when the body reads none). A non-null `preloaded[i]` is used for
-/// input i instead of a load.
-SmallVector<Value> emitElement(OpBuilder &b, Location loc, linalg::GenericOp op,
-                               ValueRange ids, ArrayRef<Value> preloaded = {},
-                               ValueRange outputs = {});
 
 /// Splits the linear index `lin` (i32 or index) over `sizes` (index),
 /// innermost fastest, in `lin`'s type; returns the indices as index values.

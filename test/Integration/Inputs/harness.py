@@ -371,6 +371,12 @@ class Func:
         if kind_ in ("sum", "mean", "var", "std"):
             finite = np.asarray(scale)[np.isfinite(scale)]
             out.tol = dict(out.tol, atol=float(np.max(finite, initial=0.0)) * (n + 2) * 2.0 ** -50)
+        elif kind_ == "prod":
+            # Products in any order (the CPU's vector lanes): n - 1 roundings
+            # of float64.
+            magnitude = np.abs(np.asarray(exact))
+            finite = magnitude[np.isfinite(magnitude)]
+            out.tol = dict(out.tol, atol=float(np.max(finite, initial=0.0)) * (n + 2) * 2.0 ** -52)
         return out
 
     # -- views --------------------------------------------------------------

@@ -1,0 +1,57 @@
+"""CPU reductions beside numpy (this machine's cores): median wall time of
+ptensor's compiled reductions and numpy's on the same arrays, results
+compared. Prints a markdown table for bench/RESULTS.md.
+
+    python3 bench/cpu_reductions.py [--size N]
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+import ptensor as pt
+
+
+def median_ms(fn, repeats=9):
+    fn()  # compiles (or loads) the kernel
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return times[len(times) // 2] * 1e3
+
+
+def cases(n):
+    rng = np.random.default_rng(0)
+    x = rng.random(n, dtype=np.float32)
+    m = x.reshape(1000, n // 1000)
+    return [
+        ("sum", lambda: pt.sum(x), lambda: x.sum()),
+        ("mean", lambda: pt.mean(x), lambda: x.mean()),
+        ("var", lambda: pt.var(x), lambda: x.var()),
+        ("max", lambda: pt.max(x), lambda: x.max()),
+        ("argmax", lambda: pt.argmax(x), lambda: x.argmax()),
+        ("sum over rows (1000 x n/1000, axis=1)", lambda: pt.sum(m, axis=1), lambda: m.sum(axis=1)),
+        ("sum over columns (axis=0)", lambda: pt.sum(m, axis=0), lambda: m.sum(axis=0)),
+        ("sum((a-b)**2)", lambda: pt.sum((m - 0.5) ** 2), lambda: ((m - 0.5) ** 2).sum()),
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=10 ** 7)
+    args = parser.parse_args()
+    print("| case (%d float32) | ptensor ms | numpy ms | numpy / ptensor | same result |" % args.size)
+    print("|---|---|---|---|---|")
+    for name, ours, theirs in cases(args.size):
+        same = np.allclose(np.asarray(ours()), np.asarray(theirs()), rtol=1e-5)
+        t_ours, t_theirs = median_ms(ours), median_ms(theirs)
+        print("| %s | %.2f | %.2f | %.2fx | %s |" % (name, t_ours, t_theirs, t_theirs / t_ours,
+                                                     "yes" if same else "NO"))
+
+
+if __name__ == "__main__":
+    main()

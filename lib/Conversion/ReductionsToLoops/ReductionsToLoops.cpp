@@ -1,0 +1,324 @@
+//===- ReductionsToLoops.cpp - CPU loops for reduction generics -----------===//
+//
+// linalg-to-loops would keep a reduction's accumulator in the output buffer
+// (a load and a store per element, one dependent chain through memory) and
+// LLVM cannot reorder float combines to vectorize it. Here the accumulators
+// are loop values and the innermost loop folds `lanes` independent
+// accumulators, merged in a fixed order: vectorizable and deterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Conversion/ReductionsToLoops/ReductionsToLoops.h"
+
+#include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
+#include "ptensor/Dialect/PTensor/Utils/GenericBody.h"
+#include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_CONVERTPTENSORREDUCTIONSTOLOOPS
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+
+/// The loops of one reduction generic whose innermost loop is reduced.
+struct ReductionLoops {
+  linalg::GenericOp op;
+  Combiner combiner;
+  unsigned lanes;
+  SmallVector<Value> sizes;            ///< every loop's size
+  SmallVector<unsigned> kept, reduced; ///< loop dims of each kind, in order
+
+  SmallVector<Value> identity(OpBuilder &b, Location loc) {
+    SmallVector<Type> types;
+    for (OpOperand &out : op.getDpsInitsMutable())
+      types.push_back(cast<MemRefType>(out.get().getType()).getElementType());
+    return buildIdentity(b, loc, combiner, types);
+  }
+
+  /// Folds the innermost loop at iteration `ids` (its own entry unset)
+  /// into `acc`: lanes over the bulk, merged, then the remainder.
+  SmallVector<Value> foldInnermost(OpBuilder &b, Location loc,
+                                   SmallVector<Value> ids, ValueRange acc) {
+    unsigned inner = op.getNumLoops() - 1;
+    size_t width = acc.size();
+    Value n = sizes[inner];
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    if (lanes == 1)
+      return foldRange(b, loc, ids, acc, zero, n);
+    Value laneCount = arith::ConstantIndexOp::create(b, loc, lanes);
+    Value rest = arith::RemUIOp::create(b, loc, n, laneCount);
+    Value bulk = arith::SubIOp::create(b, loc, n, rest);
+    // Lane 0 starts from `acc`, the others from the identity.
+    SmallVector<Value> init(acc.begin(), acc.end());
+    SmallVector<Value> identities = identity(b, loc);
+    for (unsigned j = 1; j < lanes; ++j)
+      init.append(identities.begin(), identities.end());
+    auto lanesLoop = scf::ForOp::create(
+        b, loc, zero, bulk, laneCount, init,
+        [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
+          SmallVector<Value> next;
+          for (unsigned j = 0; j < lanes; ++j) {
+            Value offset = arith::ConstantIndexOp::create(nb, nloc, j);
+            ids[inner] = arith::AddIOp::create(nb, nloc, i, offset);
+            ValueRange lane = state.slice(j * width, width);
+            SmallVector<Value> folded =
+                emitElement(nb, nloc, op, ids, {}, lane);
+            next.append(folded.begin(), folded.end());
+          }
+          scf::YieldOp::create(nb, nloc, next);
+        });
+    // Lanes merge pairwise, (0,1) (2,3) ..., then the pairs' results.
+    SmallVector<SmallVector<Value>> partial;
+    for (unsigned j = 0; j < lanes; ++j) {
+      ValueRange lane = lanesLoop.getResults().slice(j * width, width);
+      partial.emplace_back(lane.begin(), lane.end());
+    }
+    while (partial.size() > 1) {
+      SmallVector<SmallVector<Value>> merged;
+      for (size_t j = 0; j + 1 < partial.size(); j += 2)
+        merged.push_back(
+            buildCombine(b, loc, combiner, partial[j], partial[j + 1]));
+      if (partial.size() % 2)
+        merged.push_back(partial.back());
+      partial = std::move(merged);
+    }
+    return foldRange(b, loc, ids, partial.front(), bulk, n);
+  }
+
+  /// Folds innermost iterations [lo, hi) at `ids` into `acc`, in order.
+  SmallVector<Value> foldRange(OpBuilder &b, Location loc,
+                               SmallVector<Value> ids, ValueRange acc, Value lo,
+                               Value hi) {
+    unsigned inner = op.getNumLoops() - 1;
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, lo, hi, one, acc,
+        [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
+          ids[inner] = i;
+          scf::YieldOp::create(nb, nloc,
+                               emitElement(nb, nloc, op, ids, {}, state));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// Folds every reduced loop at kept iteration `ids` into `acc`: the
+  /// outer reduced loops as scf.for carrying the accumulators.
+  SmallVector<Value> foldReduced(OpBuilder &b, Location loc,
+                                 SmallVector<Value> ids, ValueRange acc,
+                                 size_t level = 0) {
+    if (level + 1 == reduced.size())
+      return foldInnermost(b, loc, ids, acc);
+    unsigned d = reduced[level];
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, sizes[d], one, acc,
+        [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
+          ids[d] = i;
+          scf::YieldOp::create(nb, nloc,
+                               foldReduced(nb, nloc, ids, state, level + 1));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// The reduction at kept iteration `ids`, merged into the outputs.
+  void emitOutput(OpBuilder &b, Location loc, SmallVector<Value> ids) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    for (unsigned d : reduced)
+      ids[d] = zero; // outputs do not read reduced dims
+    SmallVector<SmallVector<Value>> at;
+    SmallVector<Value> old;
+    for (OpOperand &out : op.getDpsInitsMutable()) {
+      at.push_back(indicesThroughMap(b, loc, op, &out, ids));
+      old.push_back(memref::LoadOp::create(b, loc, out.get(), at.back()));
+    }
+    SmallVector<Value> init = identity(b, loc);
+    SmallVector<Value> total = foldReduced(b, loc, ids, init);
+    SmallVector<Value> merged = buildCombine(b, loc, combiner, old, total);
+    for (auto [out, v, indices] : llvm::zip(op.getDpsInitsMutable(), merged, at))
+      memref::StoreOp::create(b, loc, v, out.get(), indices);
+  }
+};
+
+/// Whether `op` is a generic this lowering handles: memrefs, a marked
+/// combiner, the innermost loop reduced, maps of dims and constants.
+bool isHandled(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() == 0)
+    return false;
+  if (!getMarkedCombiner(op.getBody()->getTerminator()))
+    return false;
+  if (op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return false;
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr e : map.getResults())
+      if (!isa<AffineDimExpr, AffineConstantExpr>(e))
+        return false;
+  return true;
+}
+
+/// Whether LLVM's loop vectorizer folds the innermost loop in vector lanes
+/// of its own (interleaved for the target; the order is fixed per compiled
+/// kernel) once the combine may be reassociated: integer and bitwise
+/// combines, NaN-propagating max/min, and float add/mul, which are given
+/// the `reassoc` flag here. Select-based combines (argmax/argmin) are not
+/// vectorized by LLVM and get explicit lanes instead.
+bool letVectorizerFold(linalg::GenericOp op) {
+  Operation *yield = op.getBody()->getTerminator();
+  Operation *combine = yield->getOperand(0).getDefiningOp();
+  if (!combine)
+    return false;
+  if (isa<arith::AddIOp, arith::MulIOp, arith::AndIOp, arith::OrIOp,
+          arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp,
+          arith::MaximumFOp, arith::MinimumFOp>(combine))
+    return true;
+  if (!isa<arith::AddFOp, arith::MulFOp>(combine))
+    return false;
+  auto fastMath = cast<arith::ArithFastMathInterface>(combine);
+  auto flags = fastMath.getFastMathFlagsAttr().getValue() |
+               arith::FastMathFlags::reassoc;
+  combine->setAttr(fastMath.getFastMathAttrName(),
+                   arith::FastMathFlagsAttr::get(op.getContext(), flags));
+  return true;
+}
+
+void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  if (letVectorizerFold(op))
+    lanes = 1;
+  ReductionLoops loops{op, *getMarkedCombiner(op.getBody()->getTerminator()),
+                       lanes, {}, {}, {}};
+  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+  for (Range range : linalgOp.createLoopRanges(rewriter, loc))
+    loops.sizes.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::reduction ? loops.reduced : loops.kept)
+        .push_back(d);
+  SmallVector<Value> ids(op.getNumLoops());
+  if (loops.kept.empty()) {
+    loops.emitOutput(rewriter, loc, ids);
+  } else {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs(loops.kept.size(), zero), steps(loops.kept.size(), one);
+    SmallVector<Value> ubs;
+    for (unsigned d : loops.kept)
+      ubs.push_back(loops.sizes[d]);
+    scf::ParallelOp::create(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          for (auto [d, iv] : llvm::zip(loops.kept, ivs))
+            ids[d] = iv;
+          loops.emitOutput(nb, nloc, ids);
+        });
+  }
+  rewriter.eraseOp(op);
+}
+
+/// `type` with a static unit stride in its innermost dim.
+MemRefType withUnitInnerStride(MemRefType type) {
+  auto [strides, offset] = type.getStridesAndOffset();
+  strides.back() = 1;
+  auto layout = StridedLayoutAttr::get(type.getContext(), offset, strides);
+  return MemRefType::get(type.getShape(), type.getElementType(), layout,
+                         type.getMemorySpace());
+}
+
+/// The inputs of `op` that walk its innermost loop with a stride not known
+/// to be 1 (their last indexing-map result is the innermost loop dim).
+SmallVector<OpOperand *> stridedInnerInputs(linalg::GenericOp op) {
+  SmallVector<OpOperand *> inputs;
+  unsigned inner = op.getNumLoops() - 1;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(in->get().getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(in);
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() != inner)
+      continue;
+    auto [strides, offset] = type.getStridesAndOffset();
+    if (strides.back() != 1)
+      inputs.push_back(in);
+  }
+  return inputs;
+}
+
+/// Lowers `op`; when inputs walk the innermost loop with a dynamic stride,
+/// in two versions chosen at run time: unit strides (memref.cast to a
+/// static stride of 1, so that the lanes' loads are consecutive and
+/// vectorize) and any strides.
+void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
+                    unsigned lanes) {
+  SmallVector<OpOperand *> strided = stridedInnerInputs(op);
+  if (strided.empty())
+    return lowerLoops(rewriter, op, lanes);
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value unit;
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (OpOperand *in : strided) {
+    auto md = memref::ExtractStridedMetadataOp::create(rewriter, loc, in->get());
+    Value isOne = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        md.getStrides().back(), one);
+    unit = unit ? arith::AndIOp::create(rewriter, loc, unit, isOne).getResult()
+                : isOne;
+  }
+  auto ifUnit = scf::IfOp::create(rewriter, loc, unit, /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(ifUnit.thenBlock());
+  auto fast = cast<linalg::GenericOp>(rewriter.clone(*op));
+  rewriter.setInsertionPoint(fast);
+  for (OpOperand *in : strided) {
+    OpOperand &operand = fast->getOpOperand(in->getOperandNumber());
+    auto type = cast<MemRefType>(operand.get().getType());
+    Value view = memref::CastOp::create(rewriter, loc, withUnitInnerStride(type),
+                                        operand.get());
+    operand.set(view);
+  }
+  lowerLoops(rewriter, fast, lanes);
+  rewriter.setInsertionPointToStart(ifUnit.elseBlock());
+  auto general = cast<linalg::GenericOp>(rewriter.clone(*op));
+  lowerLoops(rewriter, general, lanes);
+  rewriter.eraseOp(op);
+}
+
+struct ConvertPTensorReductionsToLoopsPass
+    : public ptensor::impl::ConvertPTensorReductionsToLoopsBase<
+          ConvertPTensorReductionsToLoopsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (lanes < 1 || lanes > 64) {
+      getOperation().emitError()
+          << "convert-ptensor-reductions-to-loops option 'lanes' is '"
+          << static_cast<unsigned>(lanes) << "'; expected 1 to 64";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](func::FuncOp f) {
+      if (f->hasAttr(kDeviceAttrName))
+        return;
+      f.walk([&](linalg::GenericOp g) {
+        if (isHandled(g))
+          generics.push_back(g);
+      });
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp g : generics)
+      lowerReduction(rewriter, g, lanes);
+  }
+};
+
+} // namespace

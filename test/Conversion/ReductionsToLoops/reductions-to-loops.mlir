@@ -1,0 +1,146 @@
+// RUN: ptensor-opt %s --convert-ptensor-reductions-to-loops="lanes=4" --split-input-file | FileCheck %s
+// RUN: not ptensor-opt %s --convert-ptensor-reductions-to-loops="lanes=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: convert-ptensor-reductions-to-loops option 'lanes' is '0'; expected 1 to 64
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// A sum over rows: an scf.parallel over the rows; the row folded in one
+// loop whose f64 accumulator is a loop value, the combine marked
+// reassociable (LLVM's loop vectorizer then uses vector lanes), the total
+// merged into the output's current value.
+// CHECK-LABEL: func.func @sum_rows(
+// CHECK:         scf.parallel (%[[ROW:[[:alnum:]_]+]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK:           %[[OLD:.*]] = memref.load %{{.*}}[%[[ROW]]] : memref<?xf64>
+// CHECK-NOT:       arith.remui
+// CHECK:           %[[T:.*]] = scf.for %[[I:[[:alnum:]_]+]] = %{{.*}} iter_args(%[[A:[[:alnum:]_]+]] = %cst) -> (f64) {
+// CHECK:             memref.load %{{.*}}[%[[ROW]], %[[I]]] : memref<?x?xf32>
+// CHECK:             arith.addf %[[A]], %{{.*}} fastmath<reassoc> {ptensor.combiner = "addf"} : f64
+// CHECK:           %[[NEW:.*]] = arith.addf %[[OLD]], %[[T]] : f64
+// CHECK:           memref.store %[[NEW]], %{{.*}}[%[[ROW]]] : memref<?xf64>
+func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>) {
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<?xf64>) {
+  ^bb0(%x: f32, %o: f64):
+    %w = arith.extf %x : f32 to f64
+    %s = arith.addf %o, %w {ptensor.combiner = "addf"} : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<(d0, d1) -> ()>
+
+// A full argmax (a select-based combine LLVM does not vectorize): no
+// parallel loop; the outer reduced loop carries the (value, index) pair,
+// the inner one folds 4 lanes of pairs (element i + j into lane j, lane 0
+// starting from the outer pair), whose indices come from the bound loop
+// indices; the lanes merge (0,1) (2,3) then the pairs, and the remainder
+// folds in order.
+// CHECK-LABEL: func.func @argmax_all(
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for %[[R:[[:alnum:]_]+]] = {{.*}} iter_args({{.*}}) -> (f32, i64) {
+// CHECK:           %[[REST:.*]] = arith.remui %[[N:.*]], %c4
+// CHECK:           %[[BULK:.*]] = arith.subi %[[N]], %[[REST]]
+// CHECK:           %[[L:.*]]:8 = scf.for %[[I:[[:alnum:]_]+]] = %{{.*}} to %[[BULK]] step %c4{{.*}} -> (f32, i64, f32, i64, f32, i64, f32, i64) {
+// CHECK:             memref.load %{{.*}}[%[[R]], %{{.*}}] : memref<?x?xf32>
+// CHECK:             arith.muli %[[R]], %{{.*}}
+// CHECK:             arith.select {{.*}} {ptensor.combiner = "argmaxf"} : f32
+// CHECK:             %[[I1:.*]] = arith.addi %[[I]], %c1
+// CHECK:             memref.load %{{.*}}[%[[R]], %[[I1]]] : memref<?x?xf32>
+// CHECK:             scf.yield
+// CHECK:           arith.select {{.*}} %[[L]]#2, %[[L]]#0
+// CHECK:           scf.for %{{.*}} = %[[BULK]] to %[[N]] step
+// CHECK:         memref.store %{{.*}}, %{{.*}}[] : memref<i64>
+func.func @argmax_all(%a: memref<?x?xf32>, %v: memref<f32>, %i: memref<i64>) {
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  linalg.generic {indexing_maps = [#id, #none, #none], iterator_types = ["reduction", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%v, %i : memref<f32>, memref<i64>) {
+  ^bb0(%x: f32, %ov: f32, %oi: i64):
+    %r = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %rn = arith.muli %r, %n : index
+    %p = arith.addi %rn, %c : index
+    %pi = arith.index_cast %p : index to i64
+    %gt = arith.cmpf ogt, %x, %ov : f32
+    %eq = arith.cmpf oeq, %x, %ov : f32
+    %lt = arith.cmpi slt, %pi, %oi : i64
+    %tie = arith.andi %eq, %lt : i1
+    %take = arith.ori %gt, %tie : i1
+    %nv = arith.select %take, %x, %ov {ptensor.combiner = "argmaxf"} : f32
+    %ni = arith.select %take, %pi, %oi : i64
+    linalg.yield %nv, %ni : f32, i64
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// An input whose innermost stride is not known to be 1: two versions,
+// chosen at run time; the unit-stride one reads a memref.cast with a static
+// innermost stride of 1 (consecutive loads vectorize).
+// CHECK-LABEL: func.func @max_strided(
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A:.*]] :
+// CHECK:         %[[UNIT:.*]] = arith.cmpi eq, %[[ST]]#1, %c1
+// CHECK:         scf.if %[[UNIT]] {
+// CHECK:           %[[V:.*]] = memref.cast %[[A]] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK:           scf.parallel
+// CHECK:             memref.load %[[V]]
+// CHECK:             arith.maximumf
+// CHECK:         } else {
+// CHECK:           scf.parallel
+// CHECK:             memref.load %[[A]]
+// CHECK:             arith.maximumf
+func.func @max_strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32, strided<[?, ?], offset: ?>>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %o, %x {ptensor.combiner = "maxf"} : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1)>
+
+// The innermost loop kept: left for linalg-to-loops.
+// CHECK-LABEL: func.func @sum_cols(
+// CHECK:         linalg.generic
+func.func @sum_cols(%a: memref<?x?xf32>, %out: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#id, #cols], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// Functions on GPUs are left for convert-ptensor-linalg-to-gpu.
+// CHECK-LABEL: func.func @on_gpu(
+// CHECK:         linalg.generic
+func.func @on_gpu(%a: memref<?x?xf32>, %out: memref<?xf32>) attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}
