@@ -53,6 +53,9 @@ static constexpr int64_t kResidentBlocks = 1056;
 /// gain in the first.
 static constexpr int64_t kMinRowChunk = 16 * kBlock;
 
+/// Interleaved accumulators of a thread's fold (a power of two).
+static constexpr int64_t kLanes = 4;
+
 /// Threads that fill an H100 (132 SMs x 2048): fewer column outputs than
 /// this split their columns.
 static constexpr int64_t kResidentThreads = 132 * 2048;
@@ -110,16 +113,58 @@ struct ReductionNest {
   }
 
   /// Folds reduced elements lo, lo + step, ... < hi into the combiner's
-  /// identity.
+  /// identity, in kLanes interleaved accumulators (element lo + (kLanes * i
+  /// + j) * step into lane j: kLanes independent loads in flight per
+  /// thread), merged in a fixed order; the remainder goes into lane 0.
   SmallVector<Value> foldRange(OpBuilder &b, Location loc, Value k, Value lo,
                                Value hi, Value step) const {
     SmallVector<Value> init = identity(b, loc);
-    auto loop = scf::ForOp::create(
-        b, loc, lo, hi, step, init,
+    size_t width = init.size();
+    // count = ceil(max(hi - lo, 0) / step); the lanes take count rounded
+    // down to a multiple of kLanes.
+    Value end = arith::MaxUIOp::create(b, loc, hi, lo);
+    Value span = arith::SubIOp::create(b, loc, end, lo);
+    Value count = arith::CeilDivUIOp::create(b, loc, span, step);
+    Value laneCount = indexConstant(b, loc, kLanes);
+    Value rounds = arith::DivUIOp::create(b, loc, count, laneCount);
+    Value laneStep = arith::MulIOp::create(b, loc, step, laneCount);
+    Value bulkSpan = arith::MulIOp::create(b, loc, rounds, laneStep);
+    Value bulkEnd = arith::AddIOp::create(b, loc, lo, bulkSpan);
+    SmallVector<Value> lanesInit;
+    for (int64_t j = 0; j < kLanes; ++j)
+      lanesInit.append(init.begin(), init.end());
+    auto lanes = scf::ForOp::create(
+        b, loc, lo, bulkEnd, laneStep, lanesInit,
+        [&](OpBuilder &nb, Location nloc, Value r, ValueRange state) {
+          SmallVector<Value> next;
+          Value at = r;
+          for (int64_t j = 0; j < kLanes; ++j) {
+            if (j > 0)
+              at = arith::AddIOp::create(nb, nloc, at, step);
+            SmallVector<Value> folded =
+                fold(nb, nloc, k, at, state.slice(j * width, width));
+            next.append(folded.begin(), folded.end());
+          }
+          scf::YieldOp::create(nb, nloc, next);
+        });
+    SmallVector<SmallVector<Value>> partial;
+    for (int64_t j = 0; j < kLanes; ++j) {
+      ValueRange lane = lanes.getResults().slice(j * width, width);
+      partial.emplace_back(lane.begin(), lane.end());
+    }
+    while (partial.size() > 1) {
+      SmallVector<SmallVector<Value>> merged;
+      for (size_t j = 0; j + 1 < partial.size(); j += 2)
+        merged.push_back(
+            buildCombine(b, loc, combiner, partial[j], partial[j + 1]));
+      partial = std::move(merged);
+    }
+    auto rest = scf::ForOp::create(
+        b, loc, bulkEnd, hi, step, partial.front(),
         [&](OpBuilder &nb, Location nloc, Value r, ValueRange acc) {
           scf::YieldOp::create(nb, nloc, fold(nb, nloc, k, r, acc));
         });
-    return SmallVector<Value>(loop.getResults());
+    return SmallVector<Value>(rest.getResults());
   }
 
   /// The accumulators' types (the outputs' element types).
