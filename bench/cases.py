@@ -163,13 +163,16 @@ CASES = {
 # these ptensor-to-nvvm-pipeline options (run.py times every variant, after
 # checking it against the default build's result).
 SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f32",
-               "bf16_gelu", "chain"]
+               "bf16_gelu", "chain", "sum_all", "sum_rows", "sum_cols", "max_rows",
+               "argmax_rows"]
 # The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=32
 # transpose-group=8 transpose-max-blocks=1056 (chosen from earlier sweeps,
 # see RESULTS.md).
 SWEEP_CONFIGS = {
     "b256-g1056-u1": "block-size=256 max-blocks=1056 unroll=1 transpose-group=1",
+    "u1": "unroll=1",
     "u2": "unroll=2",
+    "u8": "unroll=8",
     "group1": "transpose-group=1",
     "tgrid528": "transpose-max-blocks=528",
     "tgrid2112": "transpose-max-blocks=2112",

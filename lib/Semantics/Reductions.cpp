@@ -34,10 +34,17 @@ Result<ReductionOp> semantics::parseReductionOp(std::string_view name) {
 
 const std::vector<ReductionKind> &semantics::allReductionKinds() {
   static const std::vector<ReductionKind> kinds = {
-#define PTENSOR_REDUCTION_KIND(OP, NAME, RESULT, OPERANDS, EMPTY)              \
-  {ReductionOp::OP, #NAME, ReductionResult::RESULT,                           \
-   ReductionOperands::OPERANDS, EmptyReduction::EMPTY},
+#define Yes true
+#define No false
+#define PTENSOR_REDUCTION_KIND(OP, NAME, RESULT, OPERANDS, EMPTY, ACCUMULATE,  \
+                               CORRECTION)                                     \
+  {ReductionOp::OP,           #NAME,                                          \
+   ReductionResult::RESULT,   ReductionOperands::OPERANDS,                    \
+   EmptyReduction::EMPTY,     ReductionAccumulator::ACCUMULATE,               \
+   CORRECTION},
 #include "ptensor/Semantics/Reductions.def"
+#undef Yes
+#undef No
   };
   return kinds;
 }
@@ -154,18 +161,14 @@ Result<DType> semantics::reductionResultDType(const ReductionKind &kind,
 
 DType semantics::reductionAccumulatorDType(const ReductionKind &kind,
                                            DType input, DType result) {
-  switch (kind.result) {
-  case ReductionResult::Bool:
+  switch (kind.accumulator) {
+  case ReductionAccumulator::Bool:
     return DType::Bool;
-  case ReductionResult::Index:
+  case ReductionAccumulator::Compute:
     return computeDType(input);
-  case ReductionResult::Same:
-  case ReductionResult::Sum:
+  case ReductionAccumulator::Wide:
     break;
   }
-  std::string_view name = kind.name;
-  if (name == "max" || name == "min")
-    return computeDType(input);
   return isFloatDType(result) ? DType::F64 : result;
 }
 
@@ -192,10 +195,7 @@ Result<Shape> semantics::reductionResultShape(const ReductionKind &kind,
 
 std::optional<Error> semantics::checkCorrection(const ReductionKind &kind,
                                                 double correction) {
-  bool takesCorrection = kind.op == ReductionOp::Reduce &&
-                         (std::string_view(kind.name) == "var" ||
-                          std::string_view(kind.name) == "std");
-  if (!takesCorrection) {
+  if (!kind.takesCorrection) {
     if (correction != 0.0)
       return Error{ErrorKind::Value, std::string(kind.name) +
                                          " takes no correction (only var "

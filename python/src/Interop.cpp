@@ -3,6 +3,7 @@
 #include "Interop.h"
 
 #include "Errors.h"
+#include "NumPyArrays.h"
 
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -109,6 +110,8 @@ void bytesToElements(std::vector<int64_t> &strides, int64_t itemSize,
 
 ArrayView fromNumPy(nb::handle x) {
   ArrayView v;
+  if (readNumPyArray(x, v)) // builtin numeric dtypes, native byte order
+    return v;
   nb::object dtype = nb::borrow(x).attr("dtype");
   PyObject *name = PyDict_GetItem(state().numpyDTypes.ptr(), dtype.ptr());
   if (!name) {
@@ -423,9 +426,13 @@ nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
               .cast();
     break;
   default:
-    out = nb::ndarray<nb::numpy>(r.data, shape.size(), shape.data(), owner,
-                                 r.strides.data(), dt, deviceType, deviceId)
-              .cast();
+    if (r.device < 0)
+      out = newNumPyArray(r.data, r.shape, r.strides, r.dtype,
+                          nb::borrow(owner));
+    else
+      out = nb::ndarray<nb::numpy>(r.data, shape.size(), shape.data(), owner,
+                                   r.strides.data(), dt, deviceType, deviceId)
+                .cast();
     break;
   }
   if (bf16OnHost)
@@ -518,6 +525,7 @@ void registerInterop(nb::module_ &m) {
   m.def(
       "init_interop",
       [](nb::object hooks) {
+        importNumPyAPI();
         InteropState &s = state();
         s.hooks = hooks;
         s.ndarrayType = lookupType("numpy", "ndarray");

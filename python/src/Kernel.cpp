@@ -341,9 +341,13 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
 }
 
 nb::object Kernel::call(nb::args args) {
-  std::string prefix = "@" + name_ + ": ";
+  // Messages are built only on errors (this is every call's path).
+  auto prefix = [&] { return "@" + name_ + ": "; };
+  auto which = [&](size_t i) {
+    return prefix() + "argument #" + std::to_string(i);
+  };
   if (args.size() != params_.size())
-    throw nb::type_error((prefix + "expected " +
+    throw nb::type_error((prefix() + "expected " +
                           std::to_string(params_.size()) + " arguments, got " +
                           std::to_string(args.size()))
                              .c_str());
@@ -352,23 +356,23 @@ nb::object Kernel::call(nb::args args) {
   std::vector<const ArrayView *> tensors;
   std::vector<size_t> written;
   for (size_t i = 0; i < params_.size(); ++i) {
-    std::string which = prefix + "argument #" + std::to_string(i);
     nb::handle x = args[i];
     if (!params_[i].isTensor) {
       if (!isScalar(x))
-        throw nb::type_error((which + ": expected a scalar, got " +
+        throw nb::type_error((which(i) + ": expected a scalar, got " +
                               nb::cast<std::string>(nb::type_name(x.type())))
                                  .c_str());
       operands[i].scalar = x;
       continue;
     }
     if (isScalar(x))
-      throw nb::type_error((which + ": expected a tensor, got a scalar").c_str());
+      throw nb::type_error(
+          (which(i) + ": expected a tensor, got a scalar").c_str());
     arrays[i] = importArray(x);
     const ArrayView &a = arrays[i];
     if (std::optional<sem::Error> error = sem::checkTensorArgument(
             params_[i].tensor, {a.dtype, a.shape, a.deviceName()}))
-      throwRule(error->kind, which + ": " + error->message);
+      throwRule(error->kind, which(i) + ": " + error->message);
     operands[i] = {&a, a.data, a.shape, a.strides, {}};
     tensors.push_back(&a);
     if (params_[i].isWritten)

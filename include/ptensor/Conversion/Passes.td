@@ -93,7 +93,8 @@ def ConvertPTensorLinalgToGPU
            "one sized to the resident blocks)">,
     Option<"unroll", "unroll", "unsigned",
            "::mlir::ptensor::KernelConfig{}.unroll",
-           "16-byte vectors each thread loads before storing (flat path)">,
+           "Independent loads per thread: 16-byte vectors loaded before "
+           "storing (flat path), interleaved accumulators (reductions)">,
     Option<"transposeTile", "transpose-tile", "unsigned",
            "::mlir::ptensor::KernelConfig{}.transposeTile",
            "Tile edge of the shared-memory path for column-major inputs (32 "

@@ -33,6 +33,9 @@ enum class ReductionOperands { Any, Float };
 /// What a kind gives over an empty axis (Reductions.def's EMPTY).
 enum class EmptyReduction { Identity, NaN, Error };
 
+/// The dtype a kind accumulates in (Reductions.def's ACCUMULATE).
+enum class ReductionAccumulator { Compute, Wide, Bool };
+
 /// One row of Reductions.def.
 struct ReductionKind {
   ReductionOp op;
@@ -40,6 +43,8 @@ struct ReductionKind {
   ReductionResult result;
   ReductionOperands operands;
   EmptyReduction empty;
+  ReductionAccumulator accumulator;
+  bool takesCorrection; ///< var, std
 };
 
 /// "reduce", "test" or "find_index".

@@ -53,9 +53,6 @@ static constexpr int64_t kResidentBlocks = 1056;
 /// gain in the first.
 static constexpr int64_t kMinRowChunk = 16 * kBlock;
 
-/// Interleaved accumulators of a thread's fold (a power of two).
-static constexpr int64_t kLanes = 4;
-
 /// Threads that fill an H100 (132 SMs x 2048): fewer column outputs than
 /// this split their columns.
 static constexpr int64_t kResidentThreads = 132 * 2048;
@@ -84,6 +81,7 @@ namespace {
 struct ReductionNest {
   mutable linalg::GenericOp op; ///< (its accessors are not const)
   Combiner combiner;
+  unsigned lanes = 1; ///< interleaved accumulators per thread (unroll)
   SmallVector<Value> sizes;       ///< every loop's size (index)
   SmallVector<unsigned> kept, reduced; ///< loop dims of each kind
   Value keptCount, reducedCount;  ///< products of their sizes
@@ -113,32 +111,32 @@ struct ReductionNest {
   }
 
   /// Folds reduced elements lo, lo + step, ... < hi into the combiner's
-  /// identity, in kLanes interleaved accumulators (element lo + (kLanes * i
-  /// + j) * step into lane j: kLanes independent loads in flight per
-  /// thread), merged in a fixed order; the remainder goes into lane 0.
+  /// identity, in `lanes` interleaved accumulators (element lo + (lanes * i
+  /// + j) * step into lane j: independent loads in flight per thread),
+  /// merged in a fixed order; the remainder goes into the merged result.
   SmallVector<Value> foldRange(OpBuilder &b, Location loc, Value k, Value lo,
                                Value hi, Value step) const {
     SmallVector<Value> init = identity(b, loc);
     size_t width = init.size();
     // count = ceil(max(hi - lo, 0) / step); the lanes take count rounded
-    // down to a multiple of kLanes.
+    // down to a multiple of `lanes`.
     Value end = arith::MaxUIOp::create(b, loc, hi, lo);
     Value span = arith::SubIOp::create(b, loc, end, lo);
     Value count = arith::CeilDivUIOp::create(b, loc, span, step);
-    Value laneCount = indexConstant(b, loc, kLanes);
+    Value laneCount = indexConstant(b, loc, lanes);
     Value rounds = arith::DivUIOp::create(b, loc, count, laneCount);
     Value laneStep = arith::MulIOp::create(b, loc, step, laneCount);
     Value bulkSpan = arith::MulIOp::create(b, loc, rounds, laneStep);
     Value bulkEnd = arith::AddIOp::create(b, loc, lo, bulkSpan);
     SmallVector<Value> lanesInit;
-    for (int64_t j = 0; j < kLanes; ++j)
+    for (unsigned j = 0; j < lanes; ++j)
       lanesInit.append(init.begin(), init.end());
-    auto lanes = scf::ForOp::create(
+    auto bulk = scf::ForOp::create(
         b, loc, lo, bulkEnd, laneStep, lanesInit,
         [&](OpBuilder &nb, Location nloc, Value r, ValueRange state) {
           SmallVector<Value> next;
           Value at = r;
-          for (int64_t j = 0; j < kLanes; ++j) {
+          for (unsigned j = 0; j < lanes; ++j) {
             if (j > 0)
               at = arith::AddIOp::create(nb, nloc, at, step);
             SmallVector<Value> folded =
@@ -148,8 +146,8 @@ struct ReductionNest {
           scf::YieldOp::create(nb, nloc, next);
         });
     SmallVector<SmallVector<Value>> partial;
-    for (int64_t j = 0; j < kLanes; ++j) {
-      ValueRange lane = lanes.getResults().slice(j * width, width);
+    for (unsigned j = 0; j < lanes; ++j) {
+      ValueRange lane = bulk.getResults().slice(j * width, width);
       partial.emplace_back(lane.begin(), lane.end());
     }
     while (partial.size() > 1) {
@@ -157,6 +155,8 @@ struct ReductionNest {
       for (size_t j = 0; j + 1 < partial.size(); j += 2)
         merged.push_back(
             buildCombine(b, loc, combiner, partial[j], partial[j + 1]));
+      if (partial.size() % 2)
+        merged.push_back(partial.back());
       partial = std::move(merged);
     }
     auto rest = scf::ForOp::create(
@@ -489,6 +489,7 @@ LogicalResult mlir::ptensor::convertReductionToKernel(
   ReductionNest nest;
   nest.op = op;
   nest.combiner = *getMarkedCombiner(op.getBody()->getTerminator());
+  nest.lanes = config.unroll;
   auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
   for (Range range : linalgOp.createLoopRanges(rewriter, loc))
     nest.sizes.push_back(

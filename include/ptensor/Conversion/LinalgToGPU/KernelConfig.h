@@ -43,7 +43,9 @@ struct KernelConfig {
   /// Largest grid of a kernel (a grid covering the work beats one sized to
   /// the resident blocks).
   unsigned maxBlocks = 65535;
-  /// 16-byte vectors each thread loads before storing (flat vector path).
+  /// Independent loads each thread has in flight: 16-byte vectors loaded
+  /// before storing (flat vector path), interleaved accumulators of a
+  /// reduction kernel's fold.
   unsigned unroll = 4;
   /// Tile edge of the tiled transpose path (32 or 64).
   unsigned transposeTile = 32;
