@@ -170,9 +170,9 @@ SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f3
 # see RESULTS.md).
 SWEEP_CONFIGS = {
     "b256-g1056-u1": "block-size=256 max-blocks=1056 unroll=1 transpose-group=1",
-    "u1": "unroll=1",
     "u2": "unroll=2",
-    "u8": "unroll=8",
+    "lanes1": "reduction-lanes=1",
+    "lanes4": "reduction-lanes=4",
     "group1": "transpose-group=1",
     "tgrid528": "transpose-max-blocks=528",
     "tgrid2112": "transpose-max-blocks=2112",

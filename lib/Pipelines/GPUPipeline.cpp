@@ -43,7 +43,8 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   KernelConfig config = options.getKernelConfig();
   pm.addPass(createConvertPTensorLinalgToGPU(ConvertPTensorLinalgToGPUOptions{
       config.blockSize, config.maxBlocks, config.unroll, config.transposeTile,
-      config.transposeGroup, config.transposeMaxBlocks}));
+      config.transposeGroup, config.transposeMaxBlocks,
+      config.reductionLanes}));
   pm.addPass(createPTensorLowerDeviceCopies());
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -309,10 +309,10 @@ NB_MODULE(_core, m) {
       "check_kernel_config",
       [](unsigned blockSize, unsigned maxBlocks, unsigned unroll,
          unsigned transposeTile, unsigned transposeGroup,
-         unsigned transposeMaxBlocks) {
-        mlir::ptensor::KernelConfig config{blockSize,     maxBlocks,
-                                           unroll,        transposeTile,
-                                           transposeGroup, transposeMaxBlocks};
+         unsigned transposeMaxBlocks, unsigned reductionLanes) {
+        mlir::ptensor::KernelConfig config{
+            blockSize,      maxBlocks,          unroll,        transposeTile,
+            transposeGroup, transposeMaxBlocks, reductionLanes};
         std::string problems;
         config.verify([&](const char *option, unsigned value,
                           const std::string &expected) {
@@ -330,6 +330,7 @@ NB_MODULE(_core, m) {
       nb::arg("transpose_group") = mlir::ptensor::KernelConfig{}.transposeGroup,
       nb::arg("transpose_max_blocks") =
           mlir::ptensor::KernelConfig{}.transposeMaxBlocks,
+      nb::arg("reduction_lanes") = mlir::ptensor::KernelConfig{}.reductionLanes,
       "Checks GPU kernel options against the compiler's limits (the same "
       "KernelConfig::verify as the passes); raises ValueError naming the "
       "first option out of range.");

@@ -112,7 +112,8 @@ def test_kernel_config_has_the_compilers_limits():
             (dict(unroll=100), ("unroll", 100, "1 to 8 vectors per thread")),
             (dict(block_size=0), ("block-size", 0, "1 to 1024 threads per block")),
             (dict(transpose_group=1000), ("transpose-group", 1000, "1 to 64 tile rows")),
-            (dict(transpose_tile=48), ("transpose-tile", 48, "32 or 64"))):
+            (dict(transpose_tile=48), ("transpose-tile", 48, "32 or 64")),
+            (dict(reduction_lanes=0), ("reduction-lanes", 0, "1 to 8 accumulators per thread"))):
         with pytest.raises(ValueError) as info:
             _core.check_kernel_config(**kwargs)
         assert str(info.value).startswith(

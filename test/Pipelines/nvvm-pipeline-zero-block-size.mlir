@@ -6,6 +6,7 @@
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-tile=48" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-group=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-max-blocks=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TGRID
+// RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa reduction-lanes=9" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="transpose-tile=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="unroll=100 transpose-group=1000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS-LIMITS
 
@@ -21,6 +22,7 @@
 // TILE: error: ptensor-to-nvvm-pipeline option 'transpose-tile' is '48'; expected 32 or 64 (blocks of 256 or 1024 threads)
 // GROUP: error: ptensor-to-nvvm-pipeline option 'transpose-group' is '0'; expected 1 to 64 tile rows
 // TGRID: error: ptensor-to-nvvm-pipeline option 'transpose-max-blocks' is '0'; expected 1 to 2147483647 blocks
+// LANES: error: ptensor-to-nvvm-pipeline option 'reduction-lanes' is '9'; expected 1 to 8 accumulators per thread
 // The pass alone checks the same limits (one KernelConfig::verify).
 // PASS: error: convert-ptensor-linalg-to-gpu option 'transpose-tile' is '16'; expected 32 or 64 (blocks of 256 or 1024 threads)
 // PASS-LIMITS: error: convert-ptensor-linalg-to-gpu option 'unroll' is '100'; expected 1 to 8 vectors per thread

@@ -73,10 +73,14 @@ def ConvertPTensorLinalgToGPU
          64-bit otherwise;
       the generic's body is inlined in each;
     - each reduction `linalg.generic` (from convert-ptensor-to-linalg, whose
-      body marks its combiner) becomes one `gpu.launch`: a 256-thread block
+      body marks its combiner) becomes a `gpu.launch`: a 256-thread block
       per output, merging in shared memory, when the innermost loop is
       reduced; a thread per output (grid-stride, `block-size` threads per
-      block) when it is kept;
+      block) when it is kept; each thread folds in `reduction-lanes`
+      interleaved accumulators. Too few outputs to fill an H100 (fewer than 1056 rows,
+      or 270336 columns) split the reduced range into chunks chosen at run
+      time: a first launch writes each (output, chunk)'s partial result,
+      a second merges them in chunk order (no atomics: deterministic);
     - copies (out= writes) are generics by then (ptensor-copies-to-linalg),
       so they become such kernels too;
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`
@@ -93,8 +97,7 @@ def ConvertPTensorLinalgToGPU
            "one sized to the resident blocks)">,
     Option<"unroll", "unroll", "unsigned",
            "::mlir::ptensor::KernelConfig{}.unroll",
-           "Independent loads per thread: 16-byte vectors loaded before "
-           "storing (flat path), interleaved accumulators (reductions)">,
+           "16-byte vectors each thread loads before storing (flat path)">,
     Option<"transposeTile", "transpose-tile", "unsigned",
            "::mlir::ptensor::KernelConfig{}.transposeTile",
            "Tile edge of the shared-memory path for column-major inputs (32 "
@@ -107,7 +110,11 @@ def ConvertPTensorLinalgToGPU
            "::mlir::ptensor::KernelConfig{}.transposeMaxBlocks",
            "Largest grid of the tiled path (blocks loop over the tiles; "
            "1056 = 8 per SM of an H100: 0.90 of copy bandwidth for a + b.T "
-           "against 0.88 with a block per tile, bench/RESULTS.md)">
+           "against 0.88 with a block per tile, bench/RESULTS.md)">,
+    Option<"reductionLanes", "reduction-lanes", "unsigned",
+           "::mlir::ptensor::KernelConfig{}.reductionLanes",
+           "Interleaved accumulators of each reduction-kernel thread (1 to "
+           "8; bench/RESULTS.md)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -153,17 +160,24 @@ def ConvertPTensorReductionsToLoops
       the CPU pipeline's `parallel=true` turns it into tasks),
     - inside it `scf.for` loops over the reduced dims carrying the
       accumulators as loop values (not through memory),
-    - the innermost loop folded in `lanes` interleaved lanes, element
-      i + j into lane j: independent accumulators that hide the combiner's
-      latency and that LLVM vectorizes, merged in a fixed tree order
-      (results do not change from run to run), then the remainder,
+    - the innermost loop folded into the accumulators: integer, bitwise
+      and NaN-propagating max/min combines as they are, float add/mul
+      combines marked `reassoc`, so that LLVM's loop vectorizer folds them
+      in vector lanes of its own (the order is fixed per compiled kernel);
+      select-based combines (argmax/argmin), which LLVM does not vectorize,
+      in `lanes` interleaved accumulators (element i + j into lane j,
+      merged in a fixed tree order, then the remainder),
     - the total merged into the output's current value.
+    Inputs that walk the innermost loop with a stride not known to be 1 get
+    a second version for a run-time stride of 1 (a `memref.cast` to a
+    static unit stride: consecutive loads that vectorize).
     Other generics are left for linalg-to-loops (a reduction whose
     innermost loop is kept is vectorized across its outputs there).
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", "8",
-           "Interleaved accumulators of the innermost reduced loop (1 to 64)">
+           "Interleaved accumulators of a select-based combine (argmax, "
+           "argmin) in the innermost loop (1 to 64)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

@@ -113,11 +113,17 @@ struct PTensorToNVVMPipelineOptions
       llvm::cl::desc("Largest grid of the tiled transpose path (1 to "
                      "2^31 - 1 blocks; default 8 per SM of an H100)"),
       llvm::cl::init(KernelConfig{}.transposeMaxBlocks)};
+  PassOptions::Option<unsigned> reductionLanes{
+      *this, "reduction-lanes",
+      llvm::cl::desc("Interleaved accumulators of each reduction-kernel "
+                     "thread (1 to 8)"),
+      llvm::cl::init(KernelConfig{}.reductionLanes)};
 
   /// The kernel options as a KernelConfig.
   KernelConfig getKernelConfig() const {
     return KernelConfig{blockSize,     maxBlocks,      unroll,
-                        transposeTile, transposeGroup, transposeMaxBlocks};
+                        transposeTile, transposeGroup, transposeMaxBlocks,
+                        reductionLanes};
   }
   /// Sets the kernel options from `config`.
   void setKernelConfig(const KernelConfig &config) {
@@ -127,6 +133,7 @@ struct PTensorToNVVMPipelineOptions
     transposeTile = config.transposeTile;
     transposeGroup = config.transposeGroup;
     transposeMaxBlocks = config.transposeMaxBlocks;
+    reductionLanes = config.reductionLanes;
   }
 };
 

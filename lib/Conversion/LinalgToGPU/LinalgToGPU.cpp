@@ -68,7 +68,8 @@ struct ConvertPTensorLinalgToGPUPass
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
     KernelConfig config{blockSize,     maxBlocks,      unroll,
-                        transposeTile, transposeGroup, transposeMaxBlocks};
+                        transposeTile, transposeGroup, transposeMaxBlocks,
+                        reductionLanes};
     auto reject = [&](const char *option, unsigned value,
                       const std::string &expected) {
       module.emitError() << "convert-ptensor-linalg-to-gpu option '"

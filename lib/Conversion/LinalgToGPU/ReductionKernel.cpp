@@ -81,7 +81,7 @@ namespace {
 struct ReductionNest {
   mutable linalg::GenericOp op; ///< (its accessors are not const)
   Combiner combiner;
-  unsigned lanes = 1; ///< interleaved accumulators per thread (unroll)
+  unsigned lanes = 1; ///< interleaved accumulators per thread
   SmallVector<Value> sizes;       ///< every loop's size (index)
   SmallVector<unsigned> kept, reduced; ///< loop dims of each kind
   Value keptCount, reducedCount;  ///< products of their sizes
@@ -489,7 +489,7 @@ LogicalResult mlir::ptensor::convertReductionToKernel(
   ReductionNest nest;
   nest.op = op;
   nest.combiner = *getMarkedCombiner(op.getBody()->getTerminator());
-  nest.lanes = config.unroll;
+  nest.lanes = config.reductionLanes;
   auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
   for (Range range : linalgOp.createLoopRanges(rewriter, loc))
     nest.sizes.push_back(

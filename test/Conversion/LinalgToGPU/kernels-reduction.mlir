@@ -8,10 +8,10 @@
 
 // The innermost loop is reduced: a block of 256 threads per output row
 // (grid-striding over the rows, at most max-blocks), each thread folding
-// elements t, t + 256, ... from the identity in 4 interleaved accumulators
-// (4 loads in flight), then the remainder; the block merges its partial
-// sums in shared memory in halving steps with barriers, and thread 0 merges
-// the result into the output. Fewer rows than 1056 blocks split each row
+// elements t, t + 256, ... from the identity in 2 interleaved accumulators
+// (reduction-lanes: 2 loads in flight), then the remainder; the block
+// merges its partial sums in shared memory in halving steps with barriers,
+// and thread 0 merges the result into the output. Fewer rows than 1056 blocks split each row
 // into chunks of at least 4096 elements (decided at run time): a block per
 // (row, chunk) writes a partial sum, a block per row merges them in order.
 // CHECK-LABEL: func.func @sum_rows(
@@ -42,7 +42,7 @@
 // CHECK:             gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
 // CHECK-SAME:          workgroup(%[[SHM:.*]] : memref<256xf64, #gpu.address_space<workgroup>>)
 // CHECK:               scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:                 %[[LANES:.*]]:4 = scf.for %[[R:[[:alnum:]_]+]] = %[[T]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:[[:alnum:]_]+]] = %cst{{.*}}) -> (f64, f64, f64, f64) {
+// CHECK:                 %[[LANES:.*]]:2 = scf.for %[[R:[[:alnum:]_]+]] = %[[T]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:[[:alnum:]_]+]] = %cst{{.*}}) -> (f64, f64) {
 // CHECK:                   memref.load %{{.*}}[%[[ROW]], %[[R]]] : memref<?x?xf32>
 // CHECK:                   arith.extf
 // CHECK:                   arith.addf %[[ACC]], %{{.*}} {ptensor.combiner = "addf"} : f64
@@ -108,7 +108,7 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // CHECK:           gpu.launch
 // CHECK-NOT:         workgroup
 // CHECK:             scf.for %[[COL:.*]] =
-// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (i32, i64, i32, i64, i32, i64, i32, i64) {
+// CHECK:               scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (i32, i64, i32, i64) {
 // CHECK:                 arith.select {{.*}} {ptensor.combiner = "argmaxsi"} : i32
 // CHECK:               memref.store %{{.*}}, %{{.*}}[%[[COL]]] : memref<?xi64>
 func.func @argmax_cols(%a: memref<?x?xi32>, %v: memref<?xi32>, %i: memref<?xi64>)

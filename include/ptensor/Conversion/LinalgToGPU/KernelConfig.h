@@ -43,9 +43,7 @@ struct KernelConfig {
   /// Largest grid of a kernel (a grid covering the work beats one sized to
   /// the resident blocks).
   unsigned maxBlocks = 65535;
-  /// Independent loads each thread has in flight: 16-byte vectors loaded
-  /// before storing (flat vector path), interleaved accumulators of a
-  /// reduction kernel's fold.
+  /// 16-byte vectors each thread loads before storing (flat vector path).
   unsigned unroll = 4;
   /// Tile edge of the tiled transpose path (32 or 64).
   unsigned transposeTile = 32;
@@ -54,6 +52,10 @@ struct KernelConfig {
   /// Largest grid of the tiled path (its blocks loop over the tiles; 1056
   /// is 8 per SM of an H100).
   unsigned transposeMaxBlocks = 1056;
+  /// Interleaved accumulators (independent loads in flight) of each thread
+  /// of a reduction kernel (2: 0.64 -> 0.75 of copy for a sum of 2^26 f32
+  /// on the H100, where 4 and 8 gave 0.70 and 0.67; bench/RESULTS.md).
+  unsigned reductionLanes = 2;
 
   /// Called with an option (spelled as on the command line, e.g.
   /// "unroll"), its value and what was expected instead.
@@ -82,6 +84,8 @@ struct KernelConfig {
     inRange("transpose-group", transposeGroup, kMaxTransposeGroup,
             " tile rows");
     inRange("transpose-max-blocks", transposeMaxBlocks, kMaxGridX, " blocks");
+    inRange("reduction-lanes", reductionLanes, kMaxUnroll,
+            " accumulators per thread");
     return ok;
   }
 };
