@@ -74,8 +74,8 @@ def ConvertPTensorLinalgToGPU
       the generic's body is inlined in each;
     - each reduction `linalg.generic` (from convert-ptensor-to-linalg, whose
       body marks its combiner) becomes a `gpu.launch`: a 256-thread block
-      per output, merging in shared memory, when the innermost loop is
-      reduced; a thread per output (grid-stride, `block-size` threads per
+      per output, merging by warp shuffles and shared memory, when the
+      innermost loop is reduced; a thread per output (grid-stride, `block-size` threads per
       block) when it is kept; each thread folds in `reduction-lanes`
       interleaved accumulators. Too few outputs to fill an H100 (fewer than 1056 rows,
       or 270336 columns) split the reduced range into chunks chosen at run

@@ -6,9 +6,9 @@
 //   row (innermost loop reduced): a block of kBlock threads per output,
 //     grid-striding over the outputs; thread t folds reduced elements
 //     t, t + kBlock, ... (consecutive threads read consecutive elements),
-//     then the block merges its kBlock partial results in shared memory
-//     (a tree of halving steps) and thread 0 merges the result into the
-//     output;
+//     then the block merges its kBlock partial results (xor shuffles in
+//     each warp, the warps' results through shared memory) and thread 0
+//     merges the result into the output;
 //   column (innermost loop kept): a thread per output, grid-striding over
 //     the outputs, folding all reduced elements in order (consecutive
 //     threads read consecutive kept elements).
@@ -40,8 +40,8 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// Threads of a row-kernel block (a power of two: the shared-memory tree
-/// halves it).
+/// Threads of a row-kernel block (a power of two, whole warps and at most
+/// 32 of them: warp 0 merges one result per warp).
 static constexpr int64_t kBlock = 256;
 
 /// Row-kernel blocks that fill an H100 (132 SMs, 8 resident blocks of
@@ -229,57 +229,117 @@ struct ReductionNest {
 };
 } // namespace
 
-/// Shared-memory buffers of kBlock accumulators each.
+/// Threads of a warp (shuffles exchange values within one).
+static constexpr int64_t kWarp = 32;
+
+/// Warps of a row-kernel block.
+static constexpr int64_t kWarpsPerBlock = kBlock / kWarp;
+
+/// Shared-memory buffers of one accumulator per warp.
 static SmallVector<Type> sharedBuffers(OpBuilder &b, const ReductionNest &nest) {
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                               gpu::AddressSpace::Workgroup);
   SmallVector<Type> shared;
   for (Type type : nest.accumulatorTypes())
-    shared.push_back(MemRefType::get({kBlock}, type, AffineMap(), workgroup));
+    shared.push_back(
+        MemRefType::get({kWarpsPerBlock}, type, AffineMap(), workgroup));
   return shared;
 }
 
+/// `value` from lane (this lane xor `offset`) of the warp. gpu.shuffle takes
+/// 32- and 64-bit values: narrower integers and floats travel as i32.
+static Value shuffleXor(OpBuilder &b, Location loc, Value value,
+                        int64_t offset) {
+  Type type = value.getType();
+  Value offsetValue = i32Constant(b, loc, offset);
+  Value width = i32Constant(b, loc, kWarp);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits == 32 || bits == 64)
+    return gpu::ShuffleOp::create(b, loc, value, offsetValue, width,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  Type narrowInt = b.getIntegerType(bits);
+  Value asInt = isa<FloatType>(type)
+                    ? arith::BitcastOp::create(b, loc, narrowInt, value)
+                    : value;
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI32Type(), asInt);
+  Value shuffled = gpu::ShuffleOp::create(b, loc, wide, offsetValue, width,
+                                          gpu::ShuffleMode::XOR)
+                       .getShuffleResult();
+  Value narrow = arith::TruncIOp::create(b, loc, narrowInt, shuffled);
+  return isa<FloatType>(type) ? arith::BitcastOp::create(b, loc, type, narrow)
+                              : narrow;
+}
+
+/// Merges `partial` across the first `lanes` lanes of each warp (a power
+/// of two, at most kWarp) in xor-butterfly steps: lane 0 ends with the
+/// merge of lanes 0 .. lanes-1, in an order fixed by the lane numbers.
+static SmallVector<Value> mergeInWarp(OpBuilder &b, Location loc,
+                                      const ReductionNest &nest,
+                                      SmallVector<Value> partial,
+                                      int64_t lanes) {
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    SmallVector<Value> other;
+    for (Value v : partial)
+      other.push_back(shuffleXor(b, loc, v, offset));
+    partial = buildCombine(b, loc, nest.combiner, partial, other);
+  }
+  return partial;
+}
+
 /// Called in a block of kBlock threads, thread `t` holding `partial`:
-/// merges the block's partial results in `buffers` (a tree of halving
-/// steps with barriers) and calls `finish` with the total in thread 0. The
-/// block may reuse the buffers afterwards.
+/// merges the block's partial results (in each warp by shuffles, then the
+/// warps' results through `buffers` by warp 0) and calls `finish` with the
+/// total in thread 0. The block may reuse the buffers afterwards.
 static void emitBlockMerge(
     OpBuilder &b, Location loc, const ReductionNest &nest,
     ArrayRef<BlockArgument> buffers, Value t, ValueRange partial,
     function_ref<void(OpBuilder &, Location, ValueRange)> finish) {
-  for (auto [buf, v] : llvm::zip(buffers, partial))
-    memref::StoreOp::create(b, loc, v, buf, t);
-  gpu::BarrierOp::create(b, loc);
-  for (int64_t half = kBlock / 2; half >= 1; half /= 2) {
-    Value halfValue = indexConstant(b, loc, half);
-    Value active =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, halfValue);
-    auto ifActive = scf::IfOp::create(b, loc, active, false);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifActive.thenBlock());
-      Value other = arith::AddIOp::create(b, loc, t, halfValue);
-      SmallVector<Value> mine, theirs;
-      for (BlockArgument buf : buffers) {
-        mine.push_back(memref::LoadOp::create(b, loc, buf, t));
-        theirs.push_back(memref::LoadOp::create(b, loc, buf, other));
-      }
-      SmallVector<Value> merged =
-          buildCombine(b, loc, nest.combiner, mine, theirs);
-      for (auto [buf, v] : llvm::zip(buffers, merged))
-        memref::StoreOp::create(b, loc, v, buf, t);
-    }
-    gpu::BarrierOp::create(b, loc);
-  }
+  SmallVector<Value> warpTotal =
+      mergeInWarp(b, loc, nest, SmallVector<Value>(partial), kWarp);
+  Value warpSize = indexConstant(b, loc, kWarp);
+  Value lane = arith::RemUIOp::create(b, loc, t, warpSize);
+  Value warp = arith::DivUIOp::create(b, loc, t, warpSize);
   Value zero = indexConstant(b, loc, 0);
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
-  auto ifFirst = scf::IfOp::create(b, loc, first, false);
+  Value isLeader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+  auto ifLeader = scf::IfOp::create(b, loc, isLeader, false);
   {
     OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifLeader.thenBlock());
+    for (auto [buf, v] : llvm::zip(buffers, warpTotal))
+      memref::StoreOp::create(b, loc, v, buf, warp);
+  }
+  gpu::BarrierOp::create(b, loc);
+  // Warp 0 merges the warps' totals (lanes past the warp count hold the
+  // identity, which the butterfly steps never read into lane 0's result).
+  Value isFirstWarp =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, zero);
+  auto ifFirstWarp = scf::IfOp::create(b, loc, isFirstWarp, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifFirstWarp.thenBlock());
+    Value warps = indexConstant(b, loc, kWarpsPerBlock);
+    Value holdsOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, warps);
+    SmallVector<Type> types = nest.accumulatorTypes();
+    auto load = scf::IfOp::create(b, loc, types, holdsOne, true);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(load.thenBlock());
+      SmallVector<Value> loaded;
+      for (BlockArgument buf : buffers)
+        loaded.push_back(memref::LoadOp::create(b, loc, buf, lane));
+      scf::YieldOp::create(b, loc, loaded);
+      b.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(b, loc, nest.identity(b, loc));
+    }
+    SmallVector<Value> total = mergeInWarp(
+        b, loc, nest, SmallVector<Value>(load.getResults()), kWarpsPerBlock);
+    Value isFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+    auto ifFirst = scf::IfOp::create(b, loc, isFirst, false);
     b.setInsertionPointToStart(ifFirst.thenBlock());
-    SmallVector<Value> total;
-    for (BlockArgument buf : buffers)
-      total.push_back(memref::LoadOp::create(b, loc, buf, zero));
     finish(b, loc, total);
   }
   gpu::BarrierOp::create(b, loc);

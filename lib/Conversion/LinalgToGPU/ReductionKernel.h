@@ -12,7 +12,8 @@ namespace mlir::ptensor {
 /// Replaces a `linalg.generic` on memrefs with reduction loops, whose body
 /// marks its combiner (ptensor/Dialect/PTensor/Utils/ReductionCombiner.h),
 /// by a `gpu.launch`: a block per output (its threads stride over the
-/// reduced elements and merge their partial results in shared memory) when
+/// reduced elements and merge their partial results by warp shuffles and
+/// shared memory) when
 /// the innermost loop is reduced, else a thread per output (consecutive
 /// threads read consecutive kept elements). Too few outputs to fill the
 /// GPU split their reduced range into chunks (chosen at run time) merged by

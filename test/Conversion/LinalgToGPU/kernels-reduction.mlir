@@ -9,9 +9,11 @@
 // The innermost loop is reduced: a block of 256 threads per output row
 // (grid-striding over the rows, at most max-blocks), each thread folding
 // elements t, t + 256, ... from the identity in 2 interleaved accumulators
-// (reduction-lanes: 2 loads in flight), then the remainder; the block
-// merges its partial sums in shared memory in halving steps with barriers,
-// and thread 0 merges the result into the output. Fewer rows than 1056 blocks split each row
+// (reduction-lanes: 2 loads in flight), then the remainder; each warp
+// merges its partial sums by xor shuffles (f64 travels as two 32-bit
+// halves in the NVVM lowering), warp leaders write them to shared memory,
+// warp 0 merges those after one barrier, and thread 0 merges the result
+// into the output. Fewer rows than 1056 blocks split each row
 // into chunks of at least 4096 elements (decided at run time): a block per
 // (row, chunk) writes a partial sum, a block per row merges them in order.
 // CHECK-LABEL: func.func @sum_rows(
@@ -25,7 +27,7 @@
 // CHECK:           scf.if %[[SPLIT]] {
 // CHECK:             %[[ITEMS:.*]] = arith.muli %[[KEPT]], %[[CH]]
 // CHECK:             %[[PARTS:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%[[ITEMS]]) : memref<?xf64>
-// CHECK:             gpu.launch {{.*}} workgroup(%{{.*}} : memref<256xf64, #gpu.address_space<workgroup>>)
+// CHECK:             gpu.launch {{.*}} workgroup(%{{.*}} : memref<8xf64, #gpu.address_space<workgroup>>)
 // CHECK:               scf.for %[[ITEM:.*]] = %{{.*}} to %[[ITEMS]] step
 // CHECK:                 %[[ROW1:.*]] = arith.divui %[[ITEM]], %[[CH]]
 // CHECK:                 memref.load %{{.*}}[%[[ROW1]], %{{.*}}] : memref<?x?xf32>
@@ -40,7 +42,7 @@
 // CHECK:             gpu.dealloc async [%{{.*}}] %[[PARTS]]
 // CHECK:           } else {
 // CHECK:             gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
-// CHECK-SAME:          workgroup(%[[SHM:.*]] : memref<256xf64, #gpu.address_space<workgroup>>)
+// CHECK-SAME:          workgroup(%[[SHM:.*]] : memref<8xf64, #gpu.address_space<workgroup>>)
 // CHECK:               scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:                 %[[LANES:.*]]:2 = scf.for %[[R:[[:alnum:]_]+]] = %[[T]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:[[:alnum:]_]+]] = %cst{{.*}}) -> (f64, f64) {
 // CHECK:                   memref.load %{{.*}}[%[[ROW]], %[[R]]] : memref<?x?xf32>
@@ -50,14 +52,22 @@
 // CHECK:                   memref.load %{{.*}}[%[[ROW]], %[[R1]]] : memref<?x?xf32>
 // CHECK:                 arith.addf %[[LANES]]#0, %[[LANES]]#1
 // CHECK:                 %[[PART:.*]] = scf.for %{{.*}} step %c256{{.*}} -> (f64) {
-// CHECK:                 memref.store %[[PART]], %[[SHM]][%[[T]]]
+// CHECK:                 %[[S16:.*]], %{{.*}} = gpu.shuffle  xor %[[PART]], %c16_i32, %c32_i32 : f64
+// CHECK:                 arith.addf %[[PART]], %[[S16]] : f64
+// CHECK-COUNT-4:         gpu.shuffle  xor
+// CHECK:                 %[[LANE:.*]] = arith.remui %[[T]], %c32
+// CHECK:                 %[[WARP:.*]] = arith.divui %[[T]], %c32
+// CHECK:                 scf.if
+// CHECK:                   memref.store %{{.*}}, %[[SHM]][%[[WARP]]]
 // CHECK:                 gpu.barrier
-// CHECK:                 arith.cmpi ult, %[[T]], %c128
+// CHECK:                 scf.if
+// CHECK:                   memref.load %[[SHM]][%[[LANE]]]
+// CHECK-COUNT-3:           gpu.shuffle  xor
+// CHECK:                   scf.if
+// CHECK:                     memref.load %{{.*}}[%[[ROW]]] : memref<?xf64>
+// CHECK:                     arith.addf
+// CHECK:                     memref.store %{{.*}}[%[[ROW]]] : memref<?xf64>
 // CHECK:                 gpu.barrier
-// CHECK:                 arith.cmpi eq, %[[T]], %c0
-// CHECK:                   memref.load %{{.*}}[%[[ROW]]] : memref<?xf64>
-// CHECK:                   arith.addf
-// CHECK:                   memref.store %{{.*}}[%[[ROW]]] : memref<?xf64>
 func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
     attributes {ptensor.device = "cuda:0"} {
   linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
