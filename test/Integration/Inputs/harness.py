@@ -368,7 +368,10 @@ class Func:
             scale = np.sum(np.abs(v), axis=ax, keepdims=keepdims) if n else 0.0
         out = self._float_result(name, rt, exact, "exact" if kind_ in ("max", "min") else 1.0,
                                  desc, [("x", x)], deps)
-        if kind_ in ("sum", "mean", "var", "std"):
+        if kind_ in ("max", "min") and x.tol is not None:
+            # max/min pick an element: a computed input's error carries over.
+            out.tol = dict(x.tol)
+        elif kind_ in ("sum", "mean", "var", "std"):
             finite = np.asarray(scale)[np.isfinite(scale)]
             out.tol = dict(out.tol, atol=float(np.max(finite, initial=0.0)) * (n + 2) * 2.0 ** -50)
         elif kind_ == "prod":
