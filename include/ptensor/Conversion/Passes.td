@@ -169,10 +169,11 @@ def ConvertPTensorReductionsToLoops
       merged in a fixed tree order, then the remainder),
     - the total merged into the output's current value.
     Inputs that walk the innermost loop with a stride not known to be 1 get
-    a second version for a run-time stride of 1 (a `memref.cast` to a
-    static unit stride: consecutive loads that vectorize).
-    Other generics are left for linalg-to-loops (a reduction whose
-    innermost loop is kept is vectorized across its outputs there).
+    a second version for a run-time stride of 1 (a `memref.reinterpret_cast`
+    to a static unit stride: consecutive loads that vectorize).
+    A reduction whose innermost loop is kept becomes plain loops (the
+    outputs innermost: LLVM vectorizes across them) with the same
+    unit-stride version. Other generics are left for linalg-to-loops.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", "8",
@@ -180,8 +181,8 @@ def ConvertPTensorReductionsToLoops
            "argmin) in the innermost loop (1 to 64)">
   ];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"];
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
 def PTensorLowerRunTimeChecks

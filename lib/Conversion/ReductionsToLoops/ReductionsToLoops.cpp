@@ -14,10 +14,12 @@
 #include "ptensor/Dialect/PTensor/Utils/GenericBody.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -152,20 +154,25 @@ struct ReductionLoops {
   }
 };
 
-/// Whether `op` is a generic this lowering handles: memrefs, a marked
-/// combiner, the innermost loop reduced, maps of dims and constants.
-bool isHandled(linalg::GenericOp op) {
+/// Whether `op` is a reduction generic this pass handles: memrefs, a
+/// marked combiner, maps of dims and constants.
+bool isMarkedReduction(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() == 0)
     return false;
   if (!getMarkedCombiner(op.getBody()->getTerminator()))
-    return false;
-  if (op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
     return false;
   for (AffineMap map : op.getIndexingMapsArray())
     for (AffineExpr e : map.getResults())
       if (!isa<AffineDimExpr, AffineConstantExpr>(e))
         return false;
   return true;
+}
+
+/// Whether the innermost loop of `op` is a reduction (lowered here to
+/// register loops) rather than kept (plain loops that walk the outputs
+/// innermost, which LLVM vectorizes across them).
+bool reducesInnermost(linalg::GenericOp op) {
+  return op.getIteratorTypesArray().back() == utils::IteratorType::reduction;
 }
 
 /// Whether LLVM's loop vectorizer folds the innermost loop in vector lanes
@@ -228,13 +235,30 @@ void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
   rewriter.eraseOp(op);
 }
 
-/// `type` with a static unit stride in its innermost dim.
-MemRefType withUnitInnerStride(MemRefType type) {
+/// The view of `md`'s memref with a static unit stride in its innermost
+/// dim (where the run-time stride was found to be 1). A reinterpret_cast,
+/// not a memref.cast: folders drop casts to more static layouts.
+Value buildUnitStrideView(OpBuilder &b, Location loc,
+                          memref::ExtractStridedMetadataOp md) {
+  auto type = cast<MemRefType>(md.getSource().getType());
   auto [strides, offset] = type.getStridesAndOffset();
   strides.back() = 1;
+  auto pick = [&](int64_t v, Value dynamic) -> OpFoldResult {
+    if (ShapedType::isDynamic(v))
+      return dynamic;
+    return b.getIndexAttr(v);
+  };
+  SmallVector<OpFoldResult> sizes, strideValues;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    sizes.push_back(pick(type.getDimSize(d), md.getSizes()[d]));
+    strideValues.push_back(pick(strides[d], md.getStrides()[d]));
+  }
   auto layout = StridedLayoutAttr::get(type.getContext(), offset, strides);
-  return MemRefType::get(type.getShape(), type.getElementType(), layout,
-                         type.getMemorySpace());
+  auto viewType = MemRefType::get(type.getShape(), type.getElementType(),
+                                  layout, type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(
+      b, loc, viewType, md.getBaseBuffer(), pick(offset, md.getOffset()), sizes,
+      strideValues);
 }
 
 /// The inputs of `op` that walk its innermost loop with a stride not known
@@ -257,21 +281,23 @@ SmallVector<OpOperand *> stridedInnerInputs(linalg::GenericOp op) {
   return inputs;
 }
 
-/// Lowers `op`; when inputs walk the innermost loop with a dynamic stride,
-/// in two versions chosen at run time: unit strides (memref.cast to a
-/// static stride of 1, so that the lanes' loads are consecutive and
-/// vectorize) and any strides.
-void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
-                    unsigned lanes) {
+/// Calls `lower` on `op`; when inputs walk the innermost loop with a
+/// dynamic stride, on two versions chosen at run time: unit strides
+/// (views with a static stride of 1, so that consecutive loads vectorize)
+/// and any strides.
+void versionOnUnitStride(RewriterBase &rewriter, linalg::GenericOp op,
+                         function_ref<void(linalg::GenericOp)> lower) {
   SmallVector<OpOperand *> strided = stridedInnerInputs(op);
   if (strided.empty())
-    return lowerLoops(rewriter, op, lanes);
+    return lower(op);
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value unit;
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<memref::ExtractStridedMetadataOp> layouts;
   for (OpOperand *in : strided) {
     auto md = memref::ExtractStridedMetadataOp::create(rewriter, loc, in->get());
+    layouts.push_back(md);
     Value isOne = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         md.getStrides().back(), one);
     unit = unit ? arith::AndIOp::create(rewriter, loc, unit, isOne).getResult()
@@ -281,18 +307,16 @@ void lowerReduction(RewriterBase &rewriter, linalg::GenericOp op,
   rewriter.setInsertionPointToStart(ifUnit.thenBlock());
   auto fast = cast<linalg::GenericOp>(rewriter.clone(*op));
   rewriter.setInsertionPoint(fast);
-  for (OpOperand *in : strided) {
+  for (auto [in, md] : llvm::zip(strided, layouts)) {
     OpOperand &operand = fast->getOpOperand(in->getOperandNumber());
-    auto type = cast<MemRefType>(operand.get().getType());
-    Value view = memref::CastOp::create(rewriter, loc, withUnitInnerStride(type),
-                                        operand.get());
+    Value view = buildUnitStrideView(rewriter, loc, md);
     operand.set(view);
   }
-  lowerLoops(rewriter, fast, lanes);
   rewriter.setInsertionPointToStart(ifUnit.elseBlock());
   auto general = cast<linalg::GenericOp>(rewriter.clone(*op));
-  lowerLoops(rewriter, general, lanes);
   rewriter.eraseOp(op);
+  lower(fast);
+  lower(general);
 }
 
 struct ConvertPTensorReductionsToLoopsPass
@@ -311,13 +335,23 @@ struct ConvertPTensorReductionsToLoopsPass
       if (f->hasAttr(kDeviceAttrName))
         return;
       f.walk([&](linalg::GenericOp g) {
-        if (isHandled(g))
+        if (isMarkedReduction(g))
           generics.push_back(g);
       });
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp g : generics)
-      lowerReduction(rewriter, g, lanes);
+    for (linalg::GenericOp g : generics) {
+      if (reducesInnermost(g))
+        versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
+          lowerLoops(rewriter, version, lanes);
+        });
+      else // loops now: linalg's folder would drop the unit-stride cast
+        versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
+          rewriter.setInsertionPoint(version);
+          if (succeeded(linalg::linalgOpToLoops(rewriter, version)))
+            rewriter.eraseOp(version);
+        });
+    }
   }
 };
 

@@ -85,13 +85,14 @@ func.func @argmax_all(%a: memref<?x?xf32>, %v: memref<f32>, %i: memref<i64>) {
 #rows = affine_map<(d0, d1) -> (d0)>
 
 // An input whose innermost stride is not known to be 1: two versions,
-// chosen at run time; the unit-stride one reads a memref.cast with a static
-// innermost stride of 1 (consecutive loads vectorize).
+// chosen at run time; the unit-stride one reads a reinterpret_cast with a
+// static innermost stride of 1 (consecutive loads vectorize; a memref.cast
+// would be folded away by the loads).
 // CHECK-LABEL: func.func @max_strided(
-// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A:.*]] :
+// CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A:[[:alnum:]_]+]] :
 // CHECK:         %[[UNIT:.*]] = arith.cmpi eq, %[[ST]]#1, %c1
 // CHECK:         scf.if %[[UNIT]] {
-// CHECK:           %[[V:.*]] = memref.cast %[[A]] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK:           %[[V:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [%[[SZ]]#0, %[[SZ]]#1], strides: [%[[ST]]#0, 1] : memref<f32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK:           scf.parallel
 // CHECK:             memref.load %[[V]]
 // CHECK:             arith.maximumf
@@ -114,12 +115,24 @@ func.func @max_strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: me
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (d1)>
 
-// The innermost loop kept: left for linalg-to-loops.
+// The innermost loop kept: plain loops, the outputs innermost (LLVM
+// vectorizes across them), in a unit-stride and a strided version.
 // CHECK-LABEL: func.func @sum_cols(
-// CHECK:         linalg.generic
-func.func @sum_cols(%a: memref<?x?xf32>, %out: memref<?xf32>) {
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           %[[V:.*]] = memref.reinterpret_cast {{.*}} to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK:           scf.for %[[R:[[:alnum:]_]+]] =
+// CHECK:             scf.for %[[K:[[:alnum:]_]+]] =
+// CHECK:               memref.load %[[V]][%{{.*}}, %{{.*}}]
+// CHECK:               memref.load %{{.*}}[%{{.*}}] : memref<?xf32>
+// CHECK:               arith.addf
+// CHECK:               memref.store %{{.*}}[%{{.*}}] : memref<?xf32>
+// CHECK:         } else {
+// CHECK:           scf.for
+// CHECK:               memref.load %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>
+func.func @sum_cols(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: memref<?xf32>) {
   linalg.generic {indexing_maps = [#id, #cols], iterator_types = ["reduction", "parallel"]}
-      ins(%a : memref<?x?xf32>) outs(%out : memref<?xf32>) {
+      ins(%a : memref<?x?xf32, strided<[?, ?], offset: ?>>) outs(%out : memref<?xf32>) {
   ^bb0(%x: f32, %o: f32):
     %s = arith.addf %o, %x {ptensor.combiner = "addf"} : f32
     linalg.yield %s : f32
