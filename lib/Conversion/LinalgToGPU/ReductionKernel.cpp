@@ -145,22 +145,10 @@ struct ReductionNest {
           }
           scf::YieldOp::create(nb, nloc, next);
         });
-    SmallVector<SmallVector<Value>> partial;
-    for (unsigned j = 0; j < lanes; ++j) {
-      ValueRange lane = bulk.getResults().slice(j * width, width);
-      partial.emplace_back(lane.begin(), lane.end());
-    }
-    while (partial.size() > 1) {
-      SmallVector<SmallVector<Value>> merged;
-      for (size_t j = 0; j + 1 < partial.size(); j += 2)
-        merged.push_back(
-            buildCombine(b, loc, combiner, partial[j], partial[j + 1]));
-      if (partial.size() % 2)
-        merged.push_back(partial.back());
-      partial = std::move(merged);
-    }
+    SmallVector<Value> merged =
+        buildLaneMerge(b, loc, combiner, bulk.getResults(), lanes);
     auto rest = scf::ForOp::create(
-        b, loc, bulkEnd, hi, step, partial.front(),
+        b, loc, bulkEnd, hi, step, merged,
         [&](OpBuilder &nb, Location nloc, Value r, ValueRange acc) {
           scf::YieldOp::create(nb, nloc, fold(nb, nloc, k, r, acc));
         });

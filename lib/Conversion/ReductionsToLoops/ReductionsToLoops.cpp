@@ -81,22 +81,9 @@ struct ReductionLoops {
           }
           scf::YieldOp::create(nb, nloc, next);
         });
-    // Lanes merge pairwise, (0,1) (2,3) ..., then the pairs' results.
-    SmallVector<SmallVector<Value>> partial;
-    for (unsigned j = 0; j < lanes; ++j) {
-      ValueRange lane = lanesLoop.getResults().slice(j * width, width);
-      partial.emplace_back(lane.begin(), lane.end());
-    }
-    while (partial.size() > 1) {
-      SmallVector<SmallVector<Value>> merged;
-      for (size_t j = 0; j + 1 < partial.size(); j += 2)
-        merged.push_back(
-            buildCombine(b, loc, combiner, partial[j], partial[j + 1]));
-      if (partial.size() % 2)
-        merged.push_back(partial.back());
-      partial = std::move(merged);
-    }
-    return foldRange(b, loc, ids, partial.front(), bulk, n);
+    SmallVector<Value> merged =
+        buildLaneMerge(b, loc, combiner, lanesLoop.getResults(), lanes);
+    return foldRange(b, loc, ids, merged, bulk, n);
   }
 
   /// Folds innermost iterations [lo, hi) at `ids` into `acc`, in order.

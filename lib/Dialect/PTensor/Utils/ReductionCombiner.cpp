@@ -221,3 +221,25 @@ SmallVector<Value> mlir::ptensor::buildCombine(OpBuilder &b, Location loc,
   Value index = arith::SelectOp::create(b, loc, takeRhs, rhs[1], lhs[1]);
   return {value, index};
 }
+
+SmallVector<Value> mlir::ptensor::buildLaneMerge(OpBuilder &b, Location loc,
+                                                 Combiner combiner,
+                                                 ValueRange values,
+                                                 unsigned lanes) {
+  size_t width = values.size() / lanes;
+  SmallVector<SmallVector<Value>> partial;
+  for (unsigned j = 0; j < lanes; ++j) {
+    ValueRange lane = values.slice(j * width, width);
+    partial.emplace_back(lane.begin(), lane.end());
+  }
+  while (partial.size() > 1) {
+    SmallVector<SmallVector<Value>> merged;
+    for (size_t j = 0; j + 1 < partial.size(); j += 2)
+      merged.push_back(
+          buildCombine(b, loc, combiner, partial[j], partial[j + 1]));
+    if (partial.size() % 2)
+      merged.push_back(partial.back());
+    partial = std::move(merged);
+  }
+  return partial.front();
+}

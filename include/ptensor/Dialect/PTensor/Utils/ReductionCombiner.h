@@ -67,6 +67,13 @@ SmallVector<Value> buildIdentity(OpBuilder &b, Location loc, Combiner combiner,
 SmallVector<Value> buildCombine(OpBuilder &b, Location loc, Combiner combiner,
                                 ValueRange lhs, ValueRange rhs);
 
+/// The merge of `lanes` partial results laid out one after the other in
+/// `values` (getNumAccumulators values each) in a fixed tree order: (0,1)
+/// (2,3) ..., then the pairs' results, an odd last one carried up.
+SmallVector<Value> buildLaneMerge(OpBuilder &b, Location loc,
+                                  Combiner combiner, ValueRange values,
+                                  unsigned lanes);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_DIALECT_PTENSOR_UTILS_REDUCTIONCOMBINER_H
