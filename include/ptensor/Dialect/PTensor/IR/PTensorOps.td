@@ -748,5 +748,6 @@ def PTensor_StridedWriteOp : PTensor_Op<"strided_write", [
 }
 
 include "ptensor/Dialect/PTensor/IR/PTensorReductionOps.td"
+include "ptensor/Dialect/PTensor/IR/PTensorLinalgOps.td"
 
 #endif // PTENSOR_OPS_TD
