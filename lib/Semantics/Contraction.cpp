@@ -43,8 +43,10 @@ struct Builder {
       : name(name), lhs(lhs), rhs(rhs) {
     c.dtype = dtype;
     c.accumulator = computeDType(dtype);
-    c.lhsLoops.assign(lhs.size(), kBroadcastDim);
-    c.rhsLoops.assign(rhs.size(), kBroadcastDim);
+    c.lhsLoops.assign(lhs.size(), 0);
+    c.rhsLoops.assign(rhs.size(), 0);
+    c.lhsStretched.assign(lhs.size(), false);
+    c.rhsStretched.assign(rhs.size(), false);
   }
 
   /// A result dim of size `size`: the next loop.
@@ -53,11 +55,13 @@ struct Builder {
     return static_cast<int64_t>(c.result.size()) - 1;
   }
 
-  /// Operand dim `dim` of `shape` indexed by result loop `loop` (or read
-  /// at 0 when it is a 1 stretched over a result size that is not).
-  static void index(const Shape &shape, std::vector<int64_t> &loops,
-                    int64_t dim, int64_t loop, int64_t resultSize) {
-    loops[dim] = shape[dim] == 1 && resultSize != 1 ? kBroadcastDim : loop;
+  /// Lines up lhs (`isLhs`) or rhs dim `dim` with result loop `loop`,
+  /// stretched when it is a 1 and the result's size is not.
+  void index(bool isLhs, int64_t dim, int64_t loop) {
+    const Shape &shape = isLhs ? lhs : rhs;
+    (isLhs ? c.lhsLoops : c.rhsLoops)[dim] = loop;
+    (isLhs ? c.lhsStretched : c.rhsStretched)[dim] =
+        shape[dim] == 1 && c.result[loop] != 1;
   }
 
   /// Contracts lhs dim `l` with rhs dim `r`: an error when static sizes
@@ -114,14 +118,10 @@ Result<Contraction> ptensor::semantics::matmulContraction(const Shape &lhs,
   for (int64_t size : *batch)
     b.addResultDim(size);
   int64_t numBatch = batch->size();
-  auto indexBatch = [&](const Shape &shape, const Shape &own,
-                        std::vector<int64_t> &loops) {
-    int64_t lead = numBatch - own.size();
-    for (size_t d = 0; d < own.size(); ++d)
-      Builder::index(shape, loops, d, lead + d, (*batch)[lead + d]);
-  };
-  indexBatch(lhs, lhsBatch, b.c.lhsLoops);
-  indexBatch(rhs, rhsBatch, b.c.rhsLoops);
+  for (size_t d = 0; d < lhsBatch.size(); ++d)
+    b.index(/*isLhs=*/true, d, numBatch - lhsBatch.size() + d);
+  for (size_t d = 0; d < rhsBatch.size(); ++d)
+    b.index(/*isLhs=*/false, d, numBatch - rhsBatch.size() + d);
   if (lhsRank >= 2)
     b.c.lhsLoops[lhsRank - 2] = b.addResultDim(lhs[lhsRank - 2]);
   if (rhsRank >= 2)
@@ -174,9 +174,9 @@ Result<Contraction> ptensor::semantics::vecdotContraction(const Shape &lhs,
       continue;
     int64_t loop = b.addResultDim((*full)[p]);
     if (int64_t d = p - (rank - lhsRank); d >= 0)
-      Builder::index(lhs, b.c.lhsLoops, d, loop, (*full)[p]);
+      b.index(/*isLhs=*/true, d, loop);
     if (int64_t d = p - (rank - rhsRank); d >= 0)
-      Builder::index(rhs, b.c.rhsLoops, d, loop, (*full)[p]);
+      b.index(/*isLhs=*/false, d, loop);
   }
   if (std::optional<Error> error =
           b.contract(lhsRank - fromEnd, rhsRank - fromEnd))

@@ -105,4 +105,30 @@ PTENSOR_RT_EXPORT void ptensor_rt_broadcast_failed(
   }
   leaveCompiledCode();
 }
+
+PTENSOR_RT_EXPORT void ptensor_rt_contraction_failed(
+    const int64_t *, const int64_t *lhs, int64_t lhsOffset, int64_t lhsRank,
+    int64_t lhsStride, const int64_t *, const int64_t *rhs, int64_t rhsOffset,
+    int64_t rhsRank, int64_t rhsStride, int64_t lhsDim, int64_t rhsDim,
+    int64_t op) {
+  lhs += lhsOffset;
+  rhs += rhsOffset;
+  {
+    // Scoped: the string is gone before the jump. The wording is the
+    // semantics library's contractionMismatchMessage (which the runtime
+    // does not link); `op` is RunTimeChecks.h's ContractionKind.
+    static const char *const names[] = {"matmul", "vecdot", "tensordot"};
+    const char *name = op >= 0 && op < 3 ? names[op] : "contraction";
+    std::string message =
+        std::string(name) + ": contracted dimensions differ: dimension " +
+        std::to_string(lhsDim) + " of shape " +
+        formatSizes(lhs, lhsRank, lhsStride) + " has size " +
+        std::to_string(lhs[lhsDim * lhsStride]) + " and dimension " +
+        std::to_string(rhsDim) + " of shape " +
+        formatSizes(rhs, rhsRank, rhsStride) + " has size " +
+        std::to_string(rhs[rhsDim * rhsStride]);
+    setError(ErrorKind::Broadcast, message);
+  }
+  leaveCompiledCode();
+}
 } // extern "C"

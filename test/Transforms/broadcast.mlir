@@ -162,3 +162,27 @@ func.func @explicit_broadcast_kept(%a: !ptensor.ptensor<4x5xf32>, %b: !ptensor.p
   %1 = ptensor.elementwise_binary add %a, %0 : (!ptensor.ptensor<4x5xf32>, !ptensor.ptensor<4x5xf32>) -> !ptensor.ptensor<4x5xf32>
   return %1 : !ptensor.ptensor<4x5xf32>
 }
+
+// -----
+
+// Contractions: a dynamic batch dim that could be 1 while the other
+// operand's is not is broadcast to the shared size (the first that is not
+// 1); the matrix dims keep their own sizes. A static 1 needs nothing.
+// CHECK-LABEL: func.func @matmul_batch(
+// CHECK-SAME: %[[A:.*]]: !ptensor.ptensor<?x4x5xf32>, %[[B:.*]]: !ptensor.ptensor<3x5x?xf32>, %[[C:.*]]: !ptensor.ptensor<1x5x2xf32>, %[[D:.*]]: !ptensor.ptensor<?x5x2xf32>
+// CHECK: %[[BA:.*]] = ptensor.broadcast %[[A]] to () : !ptensor.ptensor<?x4x5xf32> -> !ptensor.ptensor<3x4x5xf32>
+// CHECK: ptensor.matmul %[[BA]], %[[B]]
+// CHECK: ptensor.matmul %[[A]], %[[C]]
+// CHECK: %[[L:.*]] = ptensor.dim %[[A]], 0
+// CHECK: %[[R:.*]] = ptensor.dim %[[D]], 0
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[L]], %c1
+// CHECK: %[[N:.*]] = arith.select %[[ONE]], %[[R]], %[[L]]
+// CHECK: %[[BA2:.*]] = ptensor.broadcast %[[A]] to (%[[N]]) : !ptensor.ptensor<?x4x5xf32> -> !ptensor.ptensor<?x4x5xf32>
+// CHECK: %[[BD:.*]] = ptensor.broadcast %[[D]] to (%[[N]]) : !ptensor.ptensor<?x5x2xf32> -> !ptensor.ptensor<?x5x2xf32>
+// CHECK: ptensor.matmul %[[BA2]], %[[BD]]
+func.func @matmul_batch(%a: !ptensor.ptensor<?x4x5xf32>, %b: !ptensor.ptensor<3x5x?xf32>, %c: !ptensor.ptensor<1x5x2xf32>, %d: !ptensor.ptensor<?x5x2xf32>) -> (!ptensor.ptensor<3x4x?xf32>, !ptensor.ptensor<?x4x2xf32>, !ptensor.ptensor<?x4x2xf32>) {
+  %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<?x4x5xf32>, !ptensor.ptensor<3x5x?xf32>) -> !ptensor.ptensor<3x4x?xf32>
+  %1 = ptensor.matmul %a, %c : (!ptensor.ptensor<?x4x5xf32>, !ptensor.ptensor<1x5x2xf32>) -> !ptensor.ptensor<?x4x2xf32>
+  %2 = ptensor.matmul %a, %d : (!ptensor.ptensor<?x4x5xf32>, !ptensor.ptensor<?x5x2xf32>) -> !ptensor.ptensor<?x4x2xf32>
+  return %0, %1, %2 : !ptensor.ptensor<3x4x?xf32>, !ptensor.ptensor<?x4x2xf32>, !ptensor.ptensor<?x4x2xf32>
+}

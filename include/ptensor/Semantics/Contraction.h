@@ -21,18 +21,17 @@
 
 namespace ptensor::semantics {
 
-/// An operand dim of size 1 stretched over a larger result dim (NumPy
-/// broadcasting): it is read at index 0 and indexed by no loop.
-inline constexpr int64_t kBroadcastDim = -1;
-
 /// A contraction as one loop nest.
 struct Contraction {
   Shape result;        ///< the result shape
   DType dtype;         ///< the result dtype: the operands' promoted dtype
   DType accumulator;   ///< the dtype products are summed in (f32 for f16/bf16)
   int64_t numLoops;    ///< result rank + number of contracted dims
-  /// Per operand dim: the loop that indexes it, or kBroadcastDim.
+  /// Per operand dim: the loop it lines up with.
   std::vector<int64_t> lhsLoops, rhsLoops;
+  /// Per operand dim: whether it is a static 1 stretched over a result dim
+  /// that is not (NumPy broadcasting): read at index 0, not at the loop's.
+  std::vector<bool> lhsStretched, rhsStretched;
   /// The contracted dims as (lhs dim, rhs dim), in the order of their loops
   /// (loops result.size(), result.size() + 1, ...). Their sizes must be
   /// equal; a dynamic one is checked at run time.

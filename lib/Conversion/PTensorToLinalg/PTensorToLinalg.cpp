@@ -43,6 +43,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(converter, patterns);
   populateReductionsToLinalgPatterns(converter, patterns);
+  populateContractionsToLinalgPatterns(converter, patterns);
   populateCreationToLinalgPatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
   populateWriteToLinalgPatterns(converter, patterns);

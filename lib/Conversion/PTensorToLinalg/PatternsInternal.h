@@ -18,6 +18,9 @@ void populateReductionsToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
 
 /// create, arange, linspace, from_ranked, to_ranked, copy, dim.
+void populateContractionsToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
 void populateCreationToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
 

@@ -1,4 +1,4 @@
-//===- BroadcastCheck.cpp - run-time broadcast check with real sizes ------===//
+//===- BroadcastCheck.cpp - run-time shape checks with real sizes ---------===//
 
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 
@@ -15,17 +15,24 @@ using namespace mlir;
 static constexpr llvm::StringLiteral kBroadcastFailed =
     "ptensor_rt_broadcast_failed";
 
-/// `@ptensor_rt_broadcast_failed(memref<?xi64>, memref<?xi64>)`, declared
-/// once per module.
-static func::FuncOp getBroadcastFailed(OpBuilder &b, Operation *from) {
+/// The runtime function told the shapes of contracted dims that differ.
+static constexpr llvm::StringLiteral kContractionFailed =
+    "ptensor_rt_contraction_failed";
+
+/// The private declaration of runtime function `name` taking two
+/// memref<?xi64> and `numI64` i64s, declared once per module.
+static func::FuncOp getFailureFunction(OpBuilder &b, Operation *from,
+                                       StringRef name, unsigned numI64) {
   auto module = from->getParentOfType<ModuleOp>();
-  if (auto fn = module.lookupSymbol<func::FuncOp>(kBroadcastFailed))
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
     return fn;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto sizes = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
-  auto fn = func::FuncOp::create(b, module.getLoc(), kBroadcastFailed,
-                                 b.getFunctionType({sizes, sizes}, {}));
+  SmallVector<Type> inputs = {sizes, sizes};
+  inputs.append(numI64, b.getI64Type());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 b.getFunctionType(inputs, {}));
   fn.setPrivate();
   return fn;
 }
@@ -60,11 +67,31 @@ void mlir::ptensor::buildBroadcastCheck(OpBuilder &b, Location loc,
     ok = arith::AndIOp::create(b, loc, ok, fits);
   }
   Value failed = arith::XOrIOp::create(b, loc, ok, yes);
-  func::FuncOp callee = getBroadcastFailed(b, b.getInsertionBlock()->getParentOp());
+  func::FuncOp callee = getFailureFunction(
+      b, b.getInsertionBlock()->getParentOp(), kBroadcastFailed, 0);
   scf::IfOp::create(b, loc, failed, [&](OpBuilder &then, Location l) {
     Value from = storeSizes(then, l, source);
     Value to = storeSizes(then, l, target);
     func::CallOp::create(then, l, callee, ValueRange{from, to});
+    scf::YieldOp::create(then, l);
+  });
+}
+
+void mlir::ptensor::buildContractionCheck(OpBuilder &b, Location loc,
+                                          ContractionKind kind, ValueRange lhs,
+                                          int64_t lhsDim, ValueRange rhs,
+                                          int64_t rhsDim) {
+  Value differ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       lhs[lhsDim], rhs[rhsDim]);
+  func::FuncOp callee = getFailureFunction(
+      b, b.getInsertionBlock()->getParentOp(), kContractionFailed, 3);
+  scf::IfOp::create(b, loc, differ, [&](OpBuilder &then, Location l) {
+    Value lhsShape = storeSizes(then, l, lhs);
+    Value rhsShape = storeSizes(then, l, rhs);
+    SmallVector<Value> args = {lhsShape, rhsShape};
+    for (int64_t v : {lhsDim, rhsDim, static_cast<int64_t>(kind)})
+      args.push_back(arith::ConstantIntOp::create(then, l, then.getI64Type(), v));
+    func::CallOp::create(then, l, callee, args);
     scf::YieldOp::create(then, l);
   });
 }

@@ -382,6 +382,70 @@ class Func:
             out.tol = dict(out.tol, atol=float(np.max(finite, initial=0.0)) * (n + 2) * 2.0 ** -52)
         return out
 
+    # -- linear algebra -----------------------------------------------------
+    @staticmethod
+    def _contraction_shape(op, A, B, axis, axes):
+        """The static result shape (None = dynamic) of a contraction."""
+        A, B = list(A), list(B)
+        if op == "matmul":
+            batch = list(broadcast_static([A[:-2], B[:-2]]))
+            return batch + A[-2:-1] * (len(A) >= 2) + B[-1:] * (len(B) >= 2)
+        if op == "vecdot":
+            n = -axis if axis < 0 else len(A) - axis
+            A[len(A) - n], B[len(B) - n] = 1, 1
+            full = list(broadcast_static([A, B]))
+            del full[len(full) - n]
+            return full
+        l, r = [d % len(A) for d in axes[0]], [d % len(B) for d in axes[1]]
+        return ([n for d, n in enumerate(A) if d not in l]
+                + [n for d, n in enumerate(B) if d not in r])
+
+    def contraction(self, op, a, b, axis=None, axes=None):
+        """ptensor.matmul / vecdot (`axis`) / tensordot (`axes`, a pair of
+        lists) of `a` and `b` with numpy's reference: floats in float64 with
+        a tolerance of the accumulator's rounding per product (f32 for
+        f16/bf16/f32, f64 for f64), integers exactly with wrapping."""
+        rdt = promote([(a.pdtype(), False), (b.pdtype(), False)])
+        x, y = convert(a.ref, a.dtype, rdt), convert(b.ref, b.dtype, rdt)
+        if kind(rdt) == "f":
+            x, y = to_f64(x), to_f64(y)
+        elif kind(rdt) == "u":
+            x, y = np.asarray(x).astype(np.uint64), np.asarray(y).astype(np.uint64)
+        else:
+            x, y = np.asarray(x).astype(np.int64), np.asarray(y).astype(np.int64)
+        attrs = ""
+        if op == "matmul":
+            fn = np.matmul
+            k = a.ref.shape[-1]
+        elif op == "vecdot":
+            axis = -1 if axis is None else axis
+            attrs = " {axis = %d : i64}" % axis
+            fn = lambda u, v: np.sum(u * v, axis=axis if axis < 0 else axis)  # noqa: E731
+            k = a.ref.shape[axis]
+        else:
+            l, r = axes
+            attrs = " {lhs_axes = array<i64%s>, rhs_axes = array<i64%s>}" % (
+                "".join(": " + ", ".join(map(str, l)) if l else ""),
+                "".join(": " + ", ".join(map(str, r)) if r else ""))
+            fn = lambda u, v: np.tensordot(u, v, axes=(l, r))  # noqa: E731
+            k = int(np.prod([a.ref.shape[d] for d in l]))
+        with np.errstate(all="ignore"):
+            exact = np.asarray(fn(x, y))
+            scale = np.asarray(fn(np.abs(x), np.abs(y))) if kind(rdt) == "f" else None
+        rt = TType(self._contraction_shape(op, a.type.shape, b.type.shape, axis, axes), rdt)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.%s %s, %s%s : (%s, %s) -> %s" % (
+            name, op, a.name, b.name, attrs, a.type, b.type, rt), [a, b])
+        desc = "%s%s(%s, %s)" % (op, attrs, a.type, b.type)
+        if kind(rdt) != "f":
+            return self._result(name, rt, exact.astype(NP[rdt]), desc,
+                                [("a", a), ("b", b)], deps)
+        out = self._float_result(name, rt, exact, 1.0, desc, [("a", a), ("b", b)], deps)
+        eps = 2.0 ** -52 if rdt == "f64" else 2.0 ** -23
+        finite = scale[np.isfinite(scale)]
+        out.tol = dict(out.tol, atol=float(np.max(finite, initial=0.0)) * (k + 2) * eps)
+        return out
+
     # -- views --------------------------------------------------------------
     def _view(self, text_fmt, x, shape, ref, desc):
         rt = TType(shape, x.dtype)

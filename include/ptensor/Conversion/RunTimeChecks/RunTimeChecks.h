@@ -30,6 +30,18 @@ inline constexpr llvm::StringLiteral kCheckFailedFunction =
 void buildBroadcastCheck(OpBuilder &b, Location loc, ValueRange source,
                          ValueRange target);
 
+/// The contraction op a failed contraction check names; the values are the
+/// runtime ABI's (ptensor_rt_contraction_failed's last argument).
+enum class ContractionKind : int64_t { Matmul = 0, Vecdot = 1, Tensordot = 2 };
+
+/// Builds, at `b`'s insertion point in host code, a check that dim
+/// `lhsDim` of `lhs` (run-time sizes) equals dim `rhsDim` of `rhs`: when
+/// they differ, the runtime's `ptensor_rt_contraction_failed` is called
+/// with both shapes and never returns.
+void buildContractionCheck(OpBuilder &b, Location loc, ContractionKind kind,
+                           ValueRange lhs, int64_t lhsDim, ValueRange rhs,
+                           int64_t rhsDim);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H

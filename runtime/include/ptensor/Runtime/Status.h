@@ -116,6 +116,16 @@ PTENSOR_RT_EXPORT void ptensor_rt_broadcast_failed(
     const int64_t *target, int64_t targetOffset, int64_t targetRank,
     int64_t targetStride) __attribute__((noreturn));
 
+/// Called by compiled code when contracted dims of a matmul (`op` 0),
+/// vecdot (1) or tensordot (2) differ at run time: dim `lhsDim` of the lhs
+/// shape against dim `rhsDim` of the rhs shape. The shapes are passed as
+/// `memref<?xi64>` like ptensor_rt_broadcast_failed's.
+PTENSOR_RT_EXPORT void ptensor_rt_contraction_failed(
+    const int64_t *lhsAllocated, const int64_t *lhs, int64_t lhsOffset,
+    int64_t lhsRank, int64_t lhsStride, const int64_t *rhsAllocated,
+    const int64_t *rhs, int64_t rhsOffset, int64_t rhsRank, int64_t rhsStride,
+    int64_t lhsDim, int64_t rhsDim, int64_t op) __attribute__((noreturn));
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

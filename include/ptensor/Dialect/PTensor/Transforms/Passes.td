@@ -40,6 +40,10 @@ def PTensorBroadcast : Pass<"ptensor-broadcast"> {
     `ptensor: cannot broadcast shapes [?] and [4]` instead of reading out of
     bounds. Broadcasts lower to indexing maps or zero-stride views, never to
     copies.
+
+    The batch dims of `matmul`, `vecdot` and `tensordot` (result dims both
+    operands index) are broadcast the same way where a dynamic size could
+    be 1 while the other operand's is not; the other dims keep their sizes.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect"];

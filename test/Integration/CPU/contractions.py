@@ -1,0 +1,121 @@
+# matmul, vecdot and tensordot against numpy: every numeric dtype and mixed
+# dtypes (promotion; f16/bf16 accumulate in f32); 1-D operands; batch dims
+# that broadcast, statically and at run time; views (transposed, sliced
+# with steps) as operands; sizes 0, 1 and odd; fused elementwise producers
+# and consumers; tensordot with int-like and listed axes and none.
+# RUN: %python %s %t
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
+from harness import *  # noqa: E402,F403
+
+suite = Suite(__file__)
+gen = Gen(29)
+
+NUMERIC = ["i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
+           "f16", "bf16", "f32", "f64"]
+
+
+def data(dt, shape):
+    n = int(np.prod(shape))
+    if kind(dt) == "f":
+        return gen.floats(dt, n, lo=-2.0, hi=2.0).reshape(shape)
+    return gen.ints(dt, n, lo=-3 if kind(dt) == "i" else 0, hi=3).reshape(shape)
+
+
+# Every dtype: matrix x matrix (static and dynamic), matrix x vector,
+# vector x matrix, vector x vector.
+for dt in NUMERIC:
+    fn = Func("matmul_" + dt)
+    a = fn.tensor(data(dt, (5, 7)), dt)
+    b = fn.tensor(data(dt, (7, 3)), dt)
+    ad = fn.tensor(data(dt, (4, 6)), dt, dynamic=True)
+    bd = fn.tensor(data(dt, (6, 9)), dt, dynamic=True)
+    v = fn.tensor(data(dt, (7,)), dt)
+    w = fn.tensor(data(dt, (5,)), dt)
+    fn.ret(fn.contraction("matmul", a, b), fn.contraction("matmul", ad, bd),
+           fn.contraction("matmul", a, v), fn.contraction("matmul", w, a),
+           fn.contraction("matmul", v, v))
+    suite.check(fn)
+
+# Mixed dtypes promote; integer products wrap in the result dtype.
+fn = Func("mixed")
+a = fn.tensor(data("f16", (3, 4)), "f16")
+b = fn.tensor(data("f32", (4, 2)), "f32")
+c = fn.tensor(data("i8", (4, 2)), "i8")
+d = fn.tensor(data("ui8", (2, 5)), "ui8")
+big = fn.tensor(gen.ints("i8", 12, lo=100, hi=127).reshape(3, 4), "i8")
+fn.ret(fn.contraction("matmul", a, b), fn.contraction("matmul", a, c),
+       fn.contraction("matmul", c, d), fn.contraction("matmul", big, c))
+suite.check(fn)
+
+# Batch dims: equal, broadcast statically (1 and missing), and at run time
+# (a dynamic size that is 1).
+fn = Func("batch")
+a = fn.tensor(data("f32", (2, 3, 4, 5)), "f32")
+b = fn.tensor(data("f32", (3, 5, 6)), "f32")
+c = fn.tensor(data("f32", (2, 1, 5, 2)), "f32")
+one = fn.tensor(data("f32", (1, 4, 5)), "f32", dynamic=True)
+many = fn.tensor(data("f32", (3, 5, 2)), "f32", dynamic=True)
+v = fn.tensor(data("f32", (5,)), "f32")
+small = fn.tensor(data("f32", (1, 2, 3)), "f32", dynamic=True)
+fn.ret(fn.contraction("matmul", a, b), fn.contraction("matmul", a, c),
+       fn.contraction("matmul", one, many), fn.contraction("matmul", many, small),
+       fn.contraction("matmul", a, v), fn.contraction("matmul", v, b))
+suite.check(fn)
+
+# Views as operands: a transposed matrix (column-major), a strided slice.
+fn = Func("views")
+a = fn.tensor(data("f32", (6, 8)), "f32")
+b = fn.tensor(data("f64", (8, 6)), "f64", dynamic=True)
+at = fn.permute_dims(a, [1, 0])
+bs = fn.extract_slice(b, [1, 0], [3, 6], [2, 1])
+fn.ret(fn.contraction("matmul", at, fn.permute_dims(b, [1, 0])),
+       fn.contraction("matmul", bs, a))
+suite.check(fn)
+
+# Sizes 0 and 1; a contraction over an empty dim gives zeros.
+fn = Func("sizes")
+z = fn.tensor(data("f32", (3, 0)), "f32", dynamic=True)
+zt = fn.tensor(data("f32", (0, 4)), "f32", dynamic=True)
+e = fn.tensor(data("f32", (0, 5)), "f32")
+f = fn.tensor(data("f32", (5, 1)), "f32")
+fn.ret(fn.contraction("matmul", z, zt), fn.contraction("matmul", e, f),
+       fn.contraction("matmul", f, fn.tensor(data("f32", (1, 1)), "f32")))
+suite.check(fn)
+
+# Fused producers and consumers: (a * 2) @ b + 1.
+fn = Func("fused")
+a = fn.tensor(data("f32", (4, 5)), "f32")
+b = fn.tensor(data("f32", (5, 3)), "f32")
+two = fn.constant(2.0, "f32")
+one = fn.constant(1.0, "f32")
+m = fn.contraction("matmul", fn.binary("multiply", a, two), b)
+# The sum's rounding error carries over into the add.
+fn.ret(fn.binary("add", m, one, tol=dict(m.tol, ulps=1.0)))
+suite.check(fn)
+
+# vecdot: last axis, another axis, broadcasting, integers, dynamic.
+fn = Func("vecdot")
+a = fn.tensor(data("f32", (4, 3)), "f32")
+b = fn.tensor(data("f32", (3,)), "f32")
+c = fn.tensor(data("f64", (2, 1, 3)), "f64", dynamic=True)
+i = fn.tensor(data("i32", (5, 4)), "i32")
+j = fn.tensor(data("i64", (5, 4)), "i64")
+fn.ret(fn.contraction("vecdot", a, b), fn.contraction("vecdot", a, c),
+       fn.contraction("vecdot", i, j, axis=-2), fn.contraction("vecdot", i, j, axis=1),
+       fn.contraction("vecdot", a, a, axis=0))
+suite.check(fn)
+
+# tensordot: axes=2 (as lists), listed pairs out of order, none (outer).
+fn = Func("tensordot")
+a = fn.tensor(data("f64", (2, 3, 4)), "f64")
+b = fn.tensor(data("f64", (3, 4, 5)), "f64", dynamic=True)
+c = fn.tensor(data("f32", (4, 3)), "f32")
+fn.ret(fn.contraction("tensordot", a, b, axes=([1, 2], [0, 1])),
+       fn.contraction("tensordot", a, c, axes=([-1, 1], [0, 1])),
+       fn.contraction("tensordot", c, c, axes=([], [])))
+suite.check(fn)
+
+sys.exit(suite.finish())
