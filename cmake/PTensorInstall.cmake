@@ -22,7 +22,8 @@ set(PTENSOR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/PTensor)
 # PTensor::Conversion: the conversion libraries.
 add_library(PTensorConversion INTERFACE)
 target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
-  PTensorLinalgToGPU PTensorReductionsToLoops PTensorDeviceCopies
+  PTensorLinalgToGPU PTensorReductionsToLoops PTensorContractionsToLibrary
+  PTensorDeviceCopies
   PTensorRunTimeChecks)
 
 # In-tree name -> exported name (PTensor::<name>).
@@ -35,6 +36,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorToLinalg=ToLinalg
   PTensorLinalgToGPU=LinalgToGPU
   PTensorReductionsToLoops=ReductionsToLoops
+  PTensorContractionsToLibrary=ContractionsToLibrary
   PTensorDeviceCopies=DeviceCopies
   PTensorRunTimeChecks=RunTimeChecks
   PTensorConversion=Conversion

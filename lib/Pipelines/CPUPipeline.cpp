@@ -78,6 +78,10 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   pm.addPass(createLinalgFoldUnitExtentDimsPass(unitDims));
   pm.addPass(createCanonicalizerPass());
   addBufferization(pm);
+  // Matrix products through OpenBLAS (generated loops where it declines).
+  pm.addPass(createConvertPTensorContractionsToLibrary(
+      ConvertPTensorContractionsToLibraryOptions{/*host=*/true,
+                                                 /*device=*/false}));
   // Run-time loop order (identity or reversed, by the operands' strides)
   // and contiguous fast path: dims coalesced when the run-time strides
   // allow (CSE merges the checks of a buffer read and written in place).

@@ -40,6 +40,8 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   // walk one linear index over all dims, delinearized per element).
   addBufferization(pm);
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
+  // Matrix products through cuBLASLt (and OpenBLAS for host functions).
+  pm.addPass(createConvertPTensorContractionsToLibrary());
   KernelConfig config = options.getKernelConfig();
   pm.addPass(createConvertPTensorLinalgToGPU(ConvertPTensorLinalgToGPUOptions{
       config.blockSize, config.maxBlocks, config.unroll, config.transposeTile,

@@ -55,6 +55,12 @@ ptensor_rt_status statusFrom(bool ok);
 /// abort() for everything else.
 [[noreturn]] void dieWithLastError();
 
+/// Leaves compiled code through the calling thread's innermost trap
+/// (ptensor_rt_call_checked) with the recorded error, or prints it and
+/// aborts when there is none. No object with a destructor may be alive in
+/// the caller's frame: the jump skips it (RunTimeChecks.cpp).
+[[noreturn]] void leaveCompiledCode();
+
 /// Terminates via dieWithLastError if `ok` is false (for mgpu* wrappers).
 inline void require(bool ok) {
   if (!ok)

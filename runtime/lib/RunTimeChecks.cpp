@@ -30,10 +30,12 @@ std::string formatSizes(const int64_t *sizes, int64_t rank, int64_t stride) {
   return s + "]";
 }
 
+} // namespace
+
 /// Leaves through the innermost trap, or prints the recorded error and
 /// aborts when the thread has none. No object with a destructor may be
 /// alive in this frame: the jump skips it.
-[[noreturn]] void leaveCompiledCode() {
+[[noreturn]] void ptensor::rt::leaveCompiledCode() {
   if (ptensor_rt_trap *trap = innermostTrap) {
     innermostTrap = trap->previous;
     std::longjmp(trap->env, 1);
@@ -43,7 +45,6 @@ std::string formatSizes(const int64_t *sizes, int64_t rank, int64_t stride) {
   std::fflush(stderr);
   std::abort();
 }
-} // namespace
 
 extern "C" {
 PTENSOR_RT_EXPORT void ptensor_rt_trap_push(ptensor_rt_trap *trap) {

@@ -3,6 +3,7 @@
 #ifndef PTENSOR_CONVERSION_PASSES_H
 #define PTENSOR_CONVERSION_PASSES_H
 
+#include "ptensor/Conversion/ContractionsToLibrary/ContractionsToLibrary.h"
 #include "ptensor/Conversion/DeviceCopies/DeviceCopies.h"
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Conversion/PTensorToLinalg/PTensorToLinalg.h"

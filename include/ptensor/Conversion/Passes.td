@@ -185,6 +185,42 @@ def ConvertPTensorReductionsToLoops
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
+def ConvertPTensorContractionsToLibrary
+    : Pass<"convert-ptensor-contractions-to-library", "ModuleOp"> {
+  let summary = "Matrix-product generics become calls of OpenBLAS (host) "
+                "or cuBLASLt (GPU) through libptensor_runtime";
+  let description = [{
+    After bufferization: every `linalg.generic` on memrefs whose body is
+    `out + a * b` (the sum combiner marked by convert-ptensor-to-linalg,
+    operands optionally extended) over one reduction loop `k`, with an
+    output of two or three dims `(batch?, i, j)` where `i` does not index
+    the rhs and `j` not the lhs — the generics of `ptensor.matmul` and of
+    a `tensordot` shaped like one — becomes a call of
+    `ptensor_rt_cpu_gemm` (host functions) or `ptensor_rt_gpu_gemm`
+    (functions marked `ptensor.device`) with each operand's aligned
+    pointer, offset and strides along (batch, rows, cols) read from its
+    memref at run time (a dim an operand does not index has stride 0).
+    The generic stays, under an `scf.if`, for the calls the library
+    declines (a layout that is neither row- nor column-major, an empty
+    size, no library); the `linalg.fill` of the output right before it
+    moves there too, since the library overwrites the output.
+
+    Taken: f32 and f64 on the host; f32, f64, and f16/bf16 summed in f32
+    on the GPU. Integer products, matrix-vector products and dot products
+    stay generated (they are bandwidth-bound reductions).
+  }];
+  let options = [
+    Option<"host", "host", "bool", "true",
+           "Convert the generics of host functions (ptensor_rt_cpu_gemm)">,
+    Option<"device", "device", "bool", "true",
+           "Convert the generics of ptensor.device functions "
+           "(ptensor_rt_gpu_gemm)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
 def PTensorLowerRunTimeChecks
     : Pass<"ptensor-lower-run-time-checks", "ModuleOp"> {
   let summary = "Host `cf.assert` ops become calls of libptensor_runtime's "

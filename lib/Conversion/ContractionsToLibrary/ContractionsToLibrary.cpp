@@ -1,0 +1,264 @@
+//===- ContractionsToLibrary.cpp - matrix products as library calls -------===//
+//
+// See Passes.td (convert-ptensor-contractions-to-library). The match reads
+// the roles of the loops from the output: its dims are (batch?, i, j) in
+// the order convert-ptensor-to-linalg gives them (a matmul's result is
+// batch..., rows, cols); the one reduction loop is k. Each operand's
+// strides along (batch, i, k), (batch, k, j) and (batch, i, j) are the sums
+// of its memref strides over the dims each loop indexes, read at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Conversion/ContractionsToLibrary/ContractionsToLibrary.h"
+
+#include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
+#include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_CONVERTPTENSORCONTRACTIONSTOLIBRARY
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+
+/// ptensor_rt_gemm_type (ptensor/Runtime/Gemm.h).
+enum class GemmType : int64_t { F32 = 0, F64 = 1, F16 = 2, BF16 = 3 };
+
+std::optional<GemmType> gemmType(Type t) {
+  if (t.isF32())
+    return GemmType::F32;
+  if (t.isF64())
+    return GemmType::F64;
+  if (t.isF16())
+    return GemmType::F16;
+  if (t.isBF16())
+    return GemmType::BF16;
+  return std::nullopt;
+}
+
+/// A matched matrix-product generic: the loops of each role and the types.
+struct Gemm {
+  std::optional<unsigned> batch;
+  unsigned i, j, k;
+  GemmType abType, cType;
+};
+
+/// `v` with an `arith.extf` looked through.
+Value throughExtension(Value v) {
+  if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+    return ext.getIn();
+  return v;
+}
+
+/// Whether the body of `g` is `yield(out + a * b)` with a and b its inputs
+/// (possibly extended), the addition marked with the sum combiner.
+bool isProductSum(linalg::GenericOp g) {
+  Block &body = g.getRegion().front();
+  Operation *yield = body.getTerminator();
+  if (getMarkedCombiner(yield) != Combiner::AddF)
+    return false;
+  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Value out = body.getArgument(2);
+  Value product = add.getLhs() == out   ? add.getRhs()
+                  : add.getRhs() == out ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul || body.getOperations().size() > 5)
+    return false;
+  Value x = throughExtension(mul.getLhs()), y = throughExtension(mul.getRhs());
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  return (x == a && y == b) || (x == b && y == a);
+}
+
+/// Whether every result of `map` is a loop dim, each at most once, or the
+/// constant 0 (a stretched size-1 dim).
+bool isPlainMap(AffineMap map) {
+  llvm::SmallBitVector seen(map.getNumDims());
+  for (AffineExpr e : map.getResults()) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+      if (c.getValue() != 0)
+        return false;
+      continue;
+    }
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || seen.test(d.getPosition()))
+      return false;
+    seen.set(d.getPosition());
+  }
+  return true;
+}
+
+bool indexes(AffineMap map, unsigned loop) {
+  return map.isFunctionOfDim(loop);
+}
+
+/// The gemm of `g`, or nullopt.
+std::optional<Gemm> matchGemm(linalg::GenericOp g) {
+  if (!g.hasPureBufferSemantics() || g.getNumDpsInputs() != 2 ||
+      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 1 ||
+      !isProductSum(g))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  if (!llvm::all_of(maps, isPlainMap))
+    return std::nullopt;
+  AffineMap a = maps[0], b = maps[1], c = maps[2];
+  if (c.getNumResults() < 2 || c.getNumResults() > 3 ||
+      !c.isProjectedPermutation())
+    return std::nullopt;
+  Gemm m;
+  SmallVector<unsigned> reductions;
+  g.getReductionDims(reductions);
+  m.k = reductions.front();
+  unsigned numOut = c.getNumResults();
+  if (numOut == 3)
+    m.batch = c.getDimPosition(0);
+  m.i = c.getDimPosition(numOut - 2);
+  m.j = c.getDimPosition(numOut - 1);
+  // Every loop is one of the roles; i does not index the rhs, j not the
+  // lhs, k both.
+  if (g.getNumLoops() != numOut + 1 || indexes(b, m.i) || indexes(a, m.j) ||
+      !indexes(a, m.k) || !indexes(b, m.k) || !indexes(a, m.i) ||
+      !indexes(b, m.j))
+    return std::nullopt;
+  auto elementType = [&](unsigned operand) {
+    return cast<MemRefType>(g->getOperand(operand).getType()).getElementType();
+  };
+  std::optional<GemmType> ta = gemmType(elementType(0));
+  std::optional<GemmType> tb = gemmType(elementType(1));
+  std::optional<GemmType> tc = gemmType(elementType(2));
+  if (!ta || ta != tb || !tc)
+    return std::nullopt;
+  bool widened = (ta == GemmType::F16 || ta == GemmType::BF16) &&
+                 tc == GemmType::F32;
+  if (ta != tc && !widened)
+    return std::nullopt;
+  m.abType = *ta;
+  m.cType = *tc;
+  return m;
+}
+
+/// Whether the library of this function takes the gemm's types: the host
+/// BLAS f32 and f64, cuBLASLt also f16/bf16 operands.
+bool takes(const Gemm &m, bool device) {
+  return device || (m.abType == m.cType &&
+                    (m.abType == GemmType::F32 || m.abType == GemmType::F64));
+}
+
+/// The declaration of the runtime function `name` (Gemm.h's signature).
+func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  Type i64 = b.getI64Type(), index = b.getIndexType();
+  SmallVector<Type> inputs(6, i64);
+  for (int operand = 0; operand < 3; ++operand) {
+    inputs.push_back(index);
+    inputs.append(4, i64);
+  }
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 b.getFunctionType(inputs, b.getI1Type()));
+  fn.setPrivate();
+  return fn;
+}
+
+/// Builds the call for `g` (matched as `m`) and moves `g` (and the fill of
+/// its output right before it) under an `scf.if` for a declined call.
+void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
+                     bool device) {
+  Location loc = g.getLoc();
+  // The fill of the output right before the generic is only needed by it.
+  Value out = g.getDpsInits()[0];
+  auto fill = dyn_cast_or_null<linalg::FillOp>(g->getPrevNode());
+  if (fill && fill.getDpsInits()[0] != out)
+    fill = nullptr;
+  b.setInsertionPoint(g);
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, v);
+  };
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  SmallVector<memref::ExtractStridedMetadataOp> meta;
+  for (Value operand : g->getOperands())
+    meta.push_back(memref::ExtractStridedMetadataOp::create(b, loc, operand));
+  SmallVector<AffineMap> maps = g.getIndexingMapsArray();
+  // The size of a loop: that of the first operand dim it indexes.
+  auto loopSize = [&](unsigned loop) -> Value {
+    for (auto [operand, map] : llvm::enumerate(maps))
+      for (auto [d, e] : llvm::enumerate(map.getResults()))
+        if (e == b.getAffineDimExpr(loop))
+          return toI64(meta[operand].getSizes()[d]);
+    llvm_unreachable("every loop indexes an operand");
+  };
+  // An operand's stride along a loop: the sum over the dims it indexes.
+  auto loopStride = [&](unsigned operand, std::optional<unsigned> loop) {
+    Value stride;
+    for (auto [d, e] : llvm::enumerate(maps[operand].getResults())) {
+      if (!loop || e != b.getAffineDimExpr(*loop))
+        continue;
+      Value s = toI64(meta[operand].getStrides()[d]);
+      stride = stride ? arith::AddIOp::create(b, loc, stride, s) : s;
+    }
+    return stride ? stride : constant(0);
+  };
+  SmallVector<Value> args = {constant(int64_t(m.abType)),
+                             constant(int64_t(m.cType))};
+  args.push_back(m.batch ? loopSize(*m.batch) : constant(1));
+  args.append({loopSize(m.i), loopSize(m.j), loopSize(m.k)});
+  std::pair<unsigned, unsigned> rowsCols[3] = {{m.i, m.k}, {m.k, m.j}, {m.i, m.j}};
+  for (unsigned operand = 0; operand < 3; ++operand) {
+    args.push_back(memref::ExtractAlignedPointerAsIndexOp::create(
+        b, loc, g->getOperand(operand)));
+    args.push_back(toI64(meta[operand].getOffset()));
+    args.push_back(loopStride(operand, m.batch));
+    args.push_back(loopStride(operand, rowsCols[operand].first));
+    args.push_back(loopStride(operand, rowsCols[operand].second));
+  }
+  func::FuncOp callee = getGemmFunction(
+      b, g->getParentOfType<ModuleOp>(),
+      device ? "ptensor_rt_gpu_gemm" : "ptensor_rt_cpu_gemm");
+  Value taken = func::CallOp::create(b, loc, callee, args).getResult(0);
+  Value declined = arith::XOrIOp::create(
+      b, loc, taken, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  auto ifOp = scf::IfOp::create(b, loc, declined, /*withElseRegion=*/false);
+  Operation *yield = ifOp.thenBlock()->getTerminator();
+  if (fill)
+    fill->moveBefore(yield);
+  g->moveBefore(yield);
+}
+
+struct ConvertPTensorContractionsToLibraryPass
+    : public ptensor::impl::ConvertPTensorContractionsToLibraryBase<
+          ConvertPTensorContractionsToLibraryPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<std::tuple<linalg::GenericOp, Gemm, bool>> work;
+    getOperation().walk([&](func::FuncOp f) {
+      bool device = f->hasAttr(kDeviceAttrName);
+      if (device ? !this->device : !host)
+        return;
+      f.walk([&](linalg::GenericOp g) {
+        if (std::optional<Gemm> m = matchGemm(g); m && takes(*m, device))
+          work.push_back({g, *m, device});
+      });
+    });
+    OpBuilder b(&getContext());
+    for (auto &[g, m, device] : work)
+      replaceWithCall(b, g, m, device);
+  }
+};
+
+} // namespace

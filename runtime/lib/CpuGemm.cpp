@@ -1,0 +1,121 @@
+//===- CpuGemm.cpp - host matrix products through CBLAS -------------------===//
+//
+// ptensor_rt_cpu_gemm (Gemm.h): f32 and f64 products through OpenBLAS's
+// cblas_sgemm/cblas_dgemm, with row- or column-major operands passed as
+// transposes (no copies) and a batch as a loop of calls. Other layouts,
+// dtypes and empty sizes are "not taken": the compiled code runs its own
+// loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Runtime/Gemm.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+#if defined(PTENSOR_RUNTIME_HAS_CBLAS)
+#include <cblas.h>
+#endif
+
+namespace {
+
+/// How a matrix lies in memory, as BLAS takes it.
+enum class Order { Row, Col, None };
+
+struct Layout {
+  Order order;
+  int64_t ld; ///< the leading dimension (elements between rows or columns)
+};
+
+/// The layout of a rows x cols matrix with the given strides: row-major
+/// (unit column stride), column-major (unit row stride), or neither. A
+/// single row or column is either, whatever its unused stride.
+Layout layoutOf(int64_t rows, int64_t cols, int64_t rowStride,
+                int64_t colStride) {
+  if (colStride == 1 && (rows == 1 || rowStride >= std::max<int64_t>(1, cols)))
+    return {Order::Row, rows == 1 ? std::max<int64_t>(1, cols) : rowStride};
+  if (rowStride == 1 && (cols == 1 || colStride >= std::max<int64_t>(1, rows)))
+    return {Order::Col, cols == 1 ? std::max<int64_t>(1, rows) : colStride};
+  return {Order::None, 0};
+}
+
+#if defined(PTENSOR_RUNTIME_HAS_CBLAS)
+/// True when every value fits CBLAS's `int` arguments.
+bool fitsInt(std::initializer_list<int64_t> values) {
+  return std::all_of(values.begin(), values.end(),
+                     [](int64_t v) { return v >= 0 && v <= INT_MAX; });
+}
+
+/// One operand: its element (0, 0, 0) and batch stride.
+template <typename T> struct Operand {
+  T *origin;
+  int64_t batchStride;
+};
+
+/// The products of a batch with `gemm` (cblas_sgemm or cblas_dgemm).
+template <typename T, typename Gemm>
+bool batchedGemm(Gemm gemm, int64_t batch, int64_t m, int64_t n, int64_t k,
+                 Operand<const T> a, Layout la, Operand<const T> b, Layout lb,
+                 Operand<T> c, Layout lc) {
+  if (!fitsInt({m, n, k, la.ld, lb.ld, lc.ld}))
+    return false;
+  // In C's order, an operand in the other order is its transpose.
+  CBLAS_ORDER order = lc.order == Order::Row ? CblasRowMajor : CblasColMajor;
+  auto trans = [&](Layout l) {
+    return l.order == lc.order ? CblasNoTrans : CblasTrans;
+  };
+  for (int64_t p = 0; p < batch; ++p)
+    gemm(order, trans(la), trans(lb), int(m), int(n), int(k), T(1),
+         a.origin + p * a.batchStride, int(la.ld), b.origin + p * b.batchStride,
+         int(lb.ld), T(0), c.origin + p * c.batchStride, int(lc.ld));
+  return true;
+}
+
+template <typename T>
+bool typedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, intptr_t a,
+               int64_t aOffset, int64_t aBatch, Layout la, intptr_t b,
+               int64_t bOffset, int64_t bBatch, Layout lb, intptr_t c,
+               int64_t cOffset, int64_t cBatch, Layout lc) {
+  Operand<const T> oa{reinterpret_cast<const T *>(a) + aOffset, aBatch};
+  Operand<const T> ob{reinterpret_cast<const T *>(b) + bOffset, bBatch};
+  Operand<T> oc{reinterpret_cast<T *>(c) + cOffset, cBatch};
+  if constexpr (sizeof(T) == 4)
+    return batchedGemm<T>(cblas_sgemm, batch, m, n, k, oa, la, ob, lb, oc, lc);
+  else
+    return batchedGemm<T>(cblas_dgemm, batch, m, n, k, oa, la, ob, lb, oc, lc);
+}
+#endif
+
+} // namespace
+
+extern "C" PTENSOR_RT_EXPORT bool ptensor_rt_cpu_gemm(
+    int64_t abType, int64_t cType, int64_t batch, int64_t m, int64_t n,
+    int64_t k, intptr_t a, int64_t aOffset, int64_t aBatchStride,
+    int64_t aRowStride, int64_t aColStride, intptr_t b, int64_t bOffset,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, intptr_t c,
+    int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
+    int64_t cColStride) {
+  if (batch <= 0 || m <= 0 || n <= 0 || k <= 0 || abType != cType)
+    return false;
+  Layout la = layoutOf(m, k, aRowStride, aColStride);
+  Layout lb = layoutOf(k, n, bRowStride, bColStride);
+  Layout lc = layoutOf(m, n, cRowStride, cColStride);
+  if (la.order == Order::None || lb.order == Order::None ||
+      lc.order == Order::None)
+    return false;
+#if defined(PTENSOR_RUNTIME_HAS_CBLAS)
+  if (abType == PTENSOR_RT_GEMM_F32)
+    return typedGemm<float>(batch, m, n, k, a, aOffset, aBatchStride, la, b,
+                            bOffset, bBatchStride, lb, c, cOffset,
+                            cBatchStride, lc);
+  if (abType == PTENSOR_RT_GEMM_F64)
+    return typedGemm<double>(batch, m, n, k, a, aOffset, aBatchStride, la, b,
+                             bOffset, bBatchStride, lb, c, cOffset,
+                             cBatchStride, lc);
+#else
+  (void)a, (void)b, (void)c, (void)aOffset, (void)bOffset, (void)cOffset;
+  (void)aBatchStride, (void)bBatchStride, (void)cBatchStride;
+#endif
+  return false;
+}
