@@ -188,8 +188,12 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
   auto toI64 = [&](Value v) -> Value {
     return arith::IndexCastOp::create(b, loc, i64, v);
   };
+  DenseMap<int64_t, Value> constants;
   auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, i64, v);
+    Value &c = constants[v];
+    if (!c)
+      c = arith::ConstantIntOp::create(b, loc, i64, v);
+    return c;
   };
   SmallVector<memref::ExtractStridedMetadataOp> meta;
   for (Value operand : g->getOperands())

@@ -65,14 +65,22 @@ fn.ret(fn.contraction("matmul", a, b), fn.contraction("matmul", a, c),
        fn.contraction("matmul", a, v), fn.contraction("matmul", v, b))
 suite.check(fn)
 
-# Views as operands: a transposed matrix (column-major), a strided slice.
+# Views as operands: a transposed matrix (column-major), a slice of every
+# other row (row-major, larger leading dimension) — both go to the BLAS as
+# they are —, every other column (neither layout: generated loops), and a
+# batch whose rhs is broadcast (batch stride 0).
 fn = Func("views")
 a = fn.tensor(data("f32", (6, 8)), "f32")
 b = fn.tensor(data("f64", (8, 6)), "f64", dynamic=True)
+c = fn.tensor(data("f32", (8, 12)), "f32", dynamic=True)
+p = fn.tensor(data("f32", (3, 5, 6)), "f32")
 at = fn.permute_dims(a, [1, 0])
 bs = fn.extract_slice(b, [1, 0], [3, 6], [2, 1])
+cs = fn.extract_slice(c, [0, 1], [8, 6], [1, 2])
 fn.ret(fn.contraction("matmul", at, fn.permute_dims(b, [1, 0])),
-       fn.contraction("matmul", bs, a))
+       fn.contraction("matmul", bs, a), fn.contraction("matmul", a, cs),
+       fn.contraction("matmul", fn.permute_dims(cs, [1, 0]), at),
+       fn.contraction("matmul", p, a), fn.contraction("matmul", p, fn.permute_dims(p, [0, 2, 1])))
 suite.check(fn)
 
 # Sizes 0 and 1; a contraction over an empty dim gives zeros.

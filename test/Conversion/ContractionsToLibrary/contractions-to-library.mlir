@@ -1,0 +1,121 @@
+// RUN: ptensor-opt %s -split-input-file --convert-ptensor-contractions-to-library | FileCheck %s
+// RUN: ptensor-opt %s -split-input-file --convert-ptensor-contractions-to-library=host=false | FileCheck %s --check-prefix=NOHOST
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A host f32 matrix product: one call of ptensor_rt_cpu_gemm with each
+// operand's pointer, offset and strides along (batch, rows, cols) — batch
+// 1 and batch strides 0 without a batch loop —; the fill and the generic
+// run only when the library declines.
+// CHECK: func.func private @ptensor_rt_cpu_gemm(i64, i64, i64, i64, i64, i64, index, i64, i64, i64, i64, index, i64, i64, i64, i64, index, i64, i64, i64, i64) -> i1
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME: %[[A:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>
+// CHECK: %[[AB:.*]], %[[AOFF:.*]], %[[ASIZES:.*]]:2, %[[ASTRIDES:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: %[[M:.*]] = arith.index_cast %[[ASIZES]]#0
+// CHECK: %[[AP:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK: %[[AO:.*]] = arith.index_cast %[[AOFF]]
+// CHECK: %[[AR:.*]] = arith.index_cast %[[ASTRIDES]]#0
+// CHECK: %[[AC:.*]] = arith.index_cast %[[ASTRIDES]]#1
+// CHECK: %[[TAKEN:.*]] = call @ptensor_rt_cpu_gemm(%[[ZERO]], %[[ZERO]], %[[ONE]], %[[M]], %{{.*}}, %{{.*}}, %[[AP]], %[[AO]], %[[ZERO]], %[[AR]], %[[AC]],
+// CHECK: %[[DECLINED:.*]] = arith.xori %[[TAKEN]], %true
+// CHECK: scf.if %[[DECLINED]] {
+// CHECK-NEXT: linalg.fill
+// CHECK-NEXT: linalg.generic
+// NOHOST-LABEL: func.func @matmul(
+// NOHOST-NOT: call
+// NOHOST: return
+func.func @matmul(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  %zero = arith.constant -0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A batch whose rhs is stretched (read at index 0: batch stride 0 by
+// construction) on the GPU: ptensor_rt_gpu_gemm, f16 operands summed in
+// f32 (types 2 and 0).
+#a = affine_map<(p, i, j, k) -> (p, i, k)>
+#b = affine_map<(p, i, j, k) -> (0, k, j)>
+#c = affine_map<(p, i, j, k) -> (p, i, j)>
+// CHECK-LABEL: func.func @batch_f16(
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[P:.*]] = arith.index_cast %{{.*}}#0 : index to i64
+// CHECK: call @ptensor_rt_gpu_gemm(%[[TWO]], %[[ZERO]], %[[P]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]],
+// CHECK: scf.if
+// CHECK-NEXT: linalg.generic
+// NOHOST-LABEL: func.func @batch_f16(
+// NOHOST: call @ptensor_rt_gpu_gemm
+func.func @batch_f16(%a: memref<4x?x?xf16>, %b: memref<1x?x?xf16>, %c: memref<4x?x?xf32>) attributes {ptensor.device} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x?x?xf16>, memref<1x?x?xf16>) outs(%c : memref<4x?x?xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// What stays generated: f16 on the host (the host BLAS takes f32/f64),
+// integers, a matrix-vector product, an unmarked body.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#v = affine_map<(i, k) -> (k)>
+#m = affine_map<(i, k) -> (i, k)>
+#r = affine_map<(i, k) -> (i)>
+// CHECK-LABEL: func.func @generated(
+// CHECK-NOT: call
+// CHECK: return
+func.func @generated(%h: memref<?x?xf16>, %hc: memref<?x?xf32>, %i: memref<?x?xi32>,
+                     %ic: memref<?x?xi32>, %x: memref<?x?xf32>, %v: memref<?xf32>,
+                     %r: memref<?xf32>, %c: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%h, %h : memref<?x?xf16>, memref<?x?xf16>) outs(%hc : memref<?x?xf32>) {
+  ^bb0(%x0: f16, %y0: f16, %o: f32):
+    %xe = arith.extf %x0 : f16 to f32
+    %ye = arith.extf %y0 : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%i, %i : memref<?x?xi32>, memref<?x?xi32>) outs(%ic : memref<?x?xi32>) {
+  ^bb0(%x0: i32, %y0: i32, %o: i32):
+    %p = arith.muli %x0, %y0 : i32
+    %s = arith.addi %o, %p {ptensor.combiner = "addi"} : i32
+    linalg.yield %s : i32
+  }
+  linalg.generic {indexing_maps = [#m, #v, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %v : memref<?x?xf32>, memref<?xf32>) outs(%r : memref<?xf32>) {
+  ^bb0(%x0: f32, %y0: f32, %o: f32):
+    %p = arith.mulf %x0, %y0 : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %x : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x0: f32, %y0: f32, %o: f32):
+    %p = arith.mulf %x0, %y0 : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
