@@ -22,6 +22,8 @@ from ._ops import __all__ as _ops_all
 from ._reductions import (all, any, argmax, argmin, max, mean, min, prod, std,  # noqa: A004
                           sum, var)
 from ._reductions import __all__ as _reductions_all
+from ._linalg import matmul, matrix_transpose, tensordot, vecdot
+from ._linalg import __all__ as _linalg_all
 from . import math  # noqa: F401
 from ._pointwise import PointwiseFunction, pointwise
 
@@ -46,7 +48,7 @@ def compile_module(ir, target="cpu"):
     return compile_ir(ir, target)
 
 
-__all__ = list(_ops_all) + list(_reductions_all) + [
+__all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + [
     "BroadcastError", "CompileError", "DeviceError", "DTypeError", "OverlapError",
     "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",
     "Tensor", "compile_only",

@@ -18,6 +18,7 @@ import numpy as np
 from . import _arrays as A
 from . import _dtypes as D
 from . import _ops as O
+from . import _linalg as L
 from . import _reductions as R
 from ._dtype_objects import DType, DTYPE_OBJECTS
 from ._errors import DeviceError
@@ -455,6 +456,18 @@ def _reduction(fn_name: str):
     return method
 
 
+def _matmul(reflected: bool):
+    def op(self, other):
+        other = _other(other)
+        if other is NotImplemented or not isinstance(other, Array) and not (
+                A.is_tensor_like(other)):
+            return NotImplemented
+        return L.matmul(other, self) if reflected else L.matmul(self, other)
+
+    op.__doc__ = "ptensor.matmul(%s)." % ("other, self" if reflected else "self, other")
+    return op
+
+
 def _install_operators() -> None:
     def put(method, impl):
         impl.__name__ = impl.__qualname__ = method
@@ -471,6 +484,8 @@ def _install_operators() -> None:
         put("__%s__" % stem, _unary(fn_name))
     for fn_name in _REDUCTIONS:
         put(fn_name, _reduction(fn_name))
+    put("__matmul__", _matmul(reflected=False))
+    put("__rmatmul__", _matmul(reflected=True))
 
 
 _install_operators()

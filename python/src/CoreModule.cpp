@@ -16,6 +16,7 @@
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Casting.h"
+#include "ptensor/Semantics/Contraction.h"
 #include "ptensor/Semantics/Iteration.h"
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/Semantics/Overlap.h"
@@ -187,6 +188,54 @@ NB_MODULE(_core, m) {
       "over `axes` (None: all; find_index: None or one axis), with the "
       "`requested` result dtype (sum, prod) and var/std's `correction` "
       "(Reductions.h; its errors as the package's exceptions).");
+  m.def(
+      "contraction_result",
+      [](const std::string &op, const std::vector<std::optional<int64_t>> &lhs,
+         const std::string &lhsDType,
+         const std::vector<std::optional<int64_t>> &rhs,
+         const std::string &rhsDType, int64_t axis,
+         const std::vector<int64_t> &lhsAxes,
+         const std::vector<int64_t> &rhsAxes) {
+        auto toShape = [](const std::vector<std::optional<int64_t>> &dims) {
+          sem::Shape shape;
+          for (const std::optional<int64_t> &d : dims)
+            shape.push_back(d ? *d : sem::kDynamicSize);
+          return shape;
+        };
+        sem::Shape l = toShape(lhs), r = toShape(rhs);
+        DType ld = parseDType(lhsDType), rd = parseDType(rhsDType);
+        sem::Result<sem::Contraction> c =
+            op == "matmul"   ? sem::matmulContraction(l, ld, r, rd)
+            : op == "vecdot" ? sem::vecdotContraction(l, ld, r, rd, axis)
+            : op == "tensordot"
+                ? sem::tensordotContraction(l, ld, r, rd, lhsAxes, rhsAxes)
+                : sem::Result<sem::Contraction>(sem::Error{
+                      sem::ErrorKind::Value,
+                      "unknown contraction '" + op +
+                          "'; expected matmul, vecdot or tensordot"});
+        const sem::Contraction &result = unwrap(std::move(c));
+        std::vector<std::optional<int64_t>> shape;
+        for (int64_t d : result.result)
+          shape.push_back(d == sem::kDynamicSize ? std::nullopt
+                                                 : std::optional<int64_t>(d));
+        return std::make_pair(std::string(dtypeName(result.dtype)), shape);
+      },
+      nb::arg("op"), nb::arg("lhs_shape"), nb::arg("lhs_dtype"),
+      nb::arg("rhs_shape"), nb::arg("rhs_dtype"), nb::arg("axis") = -1,
+      nb::arg("lhs_axes") = std::vector<int64_t>{},
+      nb::arg("rhs_axes") = std::vector<int64_t>{},
+      "(result dtype, result shape) of the contraction `op` ('matmul', "
+      "'vecdot' with `axis`, 'tensordot' with the axis lists) of operands "
+      "of the given shapes (None: dynamic) and dtypes (Contraction.h; its "
+      "errors as the package's exceptions).");
+  m.def(
+      "tensordot_axes",
+      [](int64_t n, int64_t lhsRank, int64_t rhsRank) {
+        return unwrap(sem::tensordotAxes(n, lhsRank, rhsRank));
+      },
+      nb::arg("n"), nb::arg("lhs_rank"), nb::arg("rhs_rank"),
+      "tensordot's `axes=n` as (lhs axes, rhs axes): the last n dims of the "
+      "lhs with the first n of the rhs.");
   m.def(
       "promote",
       [](const std::vector<std::pair<std::string, bool>> &operands) {
