@@ -2,9 +2,11 @@
 //
 // ptensor_rt_cpu_gemm (Gemm.h): f32 and f64 products through OpenBLAS's
 // cblas_sgemm/cblas_dgemm, with row- or column-major operands passed as
-// transposes (no copies) and a batch as a loop of calls. Other layouts,
-// dtypes and empty sizes are "not taken": the compiled code runs its own
-// loops.
+// transposes (no copies) and a batch as a loop of calls. OpenBLAS is
+// loaded on first use (dlopen of libopenblas.so.0, Debian's
+// libopenblas0): the runtime loads on machines without it, and there, like
+// for other layouts, dtypes and empty sizes, the call is "not taken" and
+// the compiled code runs its own loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,10 +15,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <initializer_list>
 
-#if defined(PTENSOR_RUNTIME_HAS_CBLAS)
-#include <cblas.h>
-#endif
+#include <dlfcn.h>
 
 namespace {
 
@@ -40,7 +41,43 @@ Layout layoutOf(int64_t rows, int64_t cols, int64_t rowStride,
   return {Order::None, 0};
 }
 
-#if defined(PTENSOR_RUNTIME_HAS_CBLAS)
+/// CBLAS's enums (cblas.h; the values are the standard's).
+enum CblasOrder { CblasRowMajor = 101, CblasColMajor = 102 };
+enum CblasTranspose { CblasNoTrans = 111, CblasTrans = 112 };
+
+template <typename T>
+using GemmFn = void (*)(int order, int transA, int transB, int m, int n,
+                        int k, T alpha, const T *a, int lda, const T *b,
+                        int ldb, T beta, T *c, int ldc);
+
+/// cblas_sgemm and cblas_dgemm of OpenBLAS, resolved once (null when the
+/// library is not installed).
+struct Cblas {
+  GemmFn<float> sgemm = nullptr;
+  GemmFn<double> dgemm = nullptr;
+
+  static const Cblas &get() {
+    static const Cblas cblas = load();
+    return cblas;
+  }
+
+private:
+  static Cblas load() {
+    Cblas c;
+    for (const char *name : {"libopenblas.so.0", "libopenblas.so"}) {
+      void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (!lib)
+        continue;
+      c.sgemm = reinterpret_cast<GemmFn<float>>(dlsym(lib, "cblas_sgemm"));
+      c.dgemm = reinterpret_cast<GemmFn<double>>(dlsym(lib, "cblas_dgemm"));
+      if (c.sgemm && c.dgemm)
+        return c;
+      c = Cblas();
+    }
+    return c;
+  }
+};
+
 /// True when every value fits CBLAS's `int` arguments.
 bool fitsInt(std::initializer_list<int64_t> values) {
   return std::all_of(values.begin(), values.end(),
@@ -54,15 +91,15 @@ template <typename T> struct Operand {
 };
 
 /// The products of a batch with `gemm` (cblas_sgemm or cblas_dgemm).
-template <typename T, typename Gemm>
-bool batchedGemm(Gemm gemm, int64_t batch, int64_t m, int64_t n, int64_t k,
+template <typename T>
+bool batchedGemm(GemmFn<T> gemm, int64_t batch, int64_t m, int64_t n, int64_t k,
                  Operand<const T> a, Layout la, Operand<const T> b, Layout lb,
                  Operand<T> c, Layout lc) {
-  if (!fitsInt({m, n, k, la.ld, lb.ld, lc.ld}))
+  if (!gemm || !fitsInt({m, n, k, la.ld, lb.ld, lc.ld}))
     return false;
   // In C's order, an operand in the other order is its transpose.
-  CBLAS_ORDER order = lc.order == Order::Row ? CblasRowMajor : CblasColMajor;
-  auto trans = [&](Layout l) {
+  int order = lc.order == Order::Row ? CblasRowMajor : CblasColMajor;
+  auto trans = [&](Layout l) -> int {
     return l.order == lc.order ? CblasNoTrans : CblasTrans;
   };
   for (int64_t p = 0; p < batch; ++p)
@@ -80,12 +117,12 @@ bool typedGemm(int64_t batch, int64_t m, int64_t n, int64_t k, intptr_t a,
   Operand<const T> oa{reinterpret_cast<const T *>(a) + aOffset, aBatch};
   Operand<const T> ob{reinterpret_cast<const T *>(b) + bOffset, bBatch};
   Operand<T> oc{reinterpret_cast<T *>(c) + cOffset, cBatch};
+  const Cblas &cblas = Cblas::get();
   if constexpr (sizeof(T) == 4)
-    return batchedGemm<T>(cblas_sgemm, batch, m, n, k, oa, la, ob, lb, oc, lc);
+    return batchedGemm<T>(cblas.sgemm, batch, m, n, k, oa, la, ob, lb, oc, lc);
   else
-    return batchedGemm<T>(cblas_dgemm, batch, m, n, k, oa, la, ob, lb, oc, lc);
+    return batchedGemm<T>(cblas.dgemm, batch, m, n, k, oa, la, ob, lb, oc, lc);
 }
-#endif
 
 } // namespace
 
@@ -104,7 +141,6 @@ extern "C" PTENSOR_RT_EXPORT bool ptensor_rt_cpu_gemm(
   if (la.order == Order::None || lb.order == Order::None ||
       lc.order == Order::None)
     return false;
-#if defined(PTENSOR_RUNTIME_HAS_CBLAS)
   if (abType == PTENSOR_RT_GEMM_F32)
     return typedGemm<float>(batch, m, n, k, a, aOffset, aBatchStride, la, b,
                             bOffset, bBatchStride, lb, c, cOffset,
@@ -113,9 +149,5 @@ extern "C" PTENSOR_RT_EXPORT bool ptensor_rt_cpu_gemm(
     return typedGemm<double>(batch, m, n, k, a, aOffset, aBatchStride, la, b,
                              bOffset, bBatchStride, lb, c, cOffset,
                              cBatchStride, lc);
-#else
-  (void)a, (void)b, (void)c, (void)aOffset, (void)bOffset, (void)cOffset;
-  (void)aBatchStride, (void)bBatchStride, (void)cBatchStride;
-#endif
   return false;
 }
