@@ -3,6 +3,7 @@ PyTorch expression each is compared with. Shared by build.py (here, where
 ptensor-compile runs) and run.py (on the GPU machine)."""
 
 N = 8192  # 8192 x 8192 fp32 = 2^26 elements, far above the H100's 50 MB L2
+MM = 4096  # matrix products: 4096^3 multiply-adds
 
 T = 'device = "cuda:0"'
 
@@ -102,6 +103,19 @@ def sum_sq_diff(name):
 """
 
 
+def matmul(name, a, b, r, dtype="f32", op="matmul", pre_a=""):
+    """@name(a, b) = op(a', b) with a' = a or a view of it (pre_a)."""
+    ta, tb, tr = pt(a, dtype), pt(b, dtype), pt(r, dtype)
+    lines, lhs = [], "%a"
+    if pre_a:
+        lines.append(pre_a.format(a="%a", ta=ta))
+        lhs = "%av"
+    lines.append(f"%r = ptensor.{op} {lhs}, %b : ({ta}, {tb}) -> {tr}")
+    body = "\n  ".join(lines)
+    return (f"func.func @{name}(%a: {ta}, %b: {tb}) -> {tr} {{\n  {body}\n"
+            f"  return %r : {tr}\n}}\n")
+
+
 TRANSPOSE = ("%bv = ptensor.permute_dims {b} [1, 0] : {tb} -> {tb}")
 
 # name -> (IR, input specs [(shape, torch dtype name, layout)], torch expr,
@@ -155,9 +169,32 @@ CASES = {
                     [([N, N], F32)], "a.argmax(-1)", N * N * 4 + N * 8),
     "sum_sq_diff": (sum_sq_diff("sum_sq_diff"), [([N, N], F32), ([N, N], F32)],
                     "((a - b) ** 2).sum()", 2 * N * N * 4),
+    # Linear algebra: matrix products through cuBLASLt (FLOPS below), a
+    # matrix-vector product and row dot products generated (bandwidth).
+    "mm_f32": (matmul("mm_f32", [MM, MM], [MM, MM], [MM, MM]),
+               [([MM, MM], F32), ([MM, MM], F32)], "a @ b", 3 * MM * MM * 4),
+    "mm_f32_at": (matmul("mm_f32_at", [MM, MM], [MM, MM], [MM, MM],
+                         pre_a="%av = ptensor.permute_dims {a} [1, 0] : {ta} -> {ta}"),
+                  [([MM, MM], F32), ([MM, MM], F32)], "a.T @ b", 3 * MM * MM * 4),
+    "mm_bf16": (matmul("mm_bf16", [MM, MM], [MM, MM], [MM, MM], "bf16"),
+                [([MM, MM], BF16), ([MM, MM], BF16)], "a @ b", 3 * MM * MM * 2),
+    "mm_f16": (matmul("mm_f16", [MM, MM], [MM, MM], [MM, MM], "f16"),
+               [([MM, MM], F16), ([MM, MM], F16)], "a @ b", 3 * MM * MM * 2),
+    "bmm_f32": (matmul("bmm_f32", [32, 512, 512], [32, 512, 512], [32, 512, 512]),
+                [([32, 512, 512], F32), ([32, 512, 512], F32)], "a @ b",
+                3 * 32 * 512 * 512 * 4),
+    "matvec_f32": (matmul("matvec_f32", [N, N], [N], [N]),
+                   [([N, N], F32), ([N], F32)], "a @ b", (N * N + 2 * N) * 4),
+    "vecdot_rows": (matmul("vecdot_rows", [N, N], [N, N], [N], op="vecdot"),
+                    [([N, N], F32), ([N, N], F32)], "(a * b).sum(-1)", (2 * N * N + N) * 4),
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }
+
+# The floating-point operations of the matrix-product cases (timed as
+# TFLOP/s beside torch and CuPy, which call cuBLAS).
+FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3,
+         "mm_f16": 2 * MM ** 3, "bmm_f32": 2 * 32 * 512 ** 3}
 
 # Kernel-configuration sweep: these cases are also compiled with each of
 # these ptensor-to-nvvm-pipeline options (run.py times every variant, after

@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 # The source tree's package when the GPU check built its binding there.
 if glob.glob(os.path.join(HERE, "..", "python", "ptensor", "_core*.so")):
     sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from cases import CASES, SWEEP_CASES, SWEEP_CONFIGS  # noqa: E402
+from cases import CASES, FLOPS, SWEEP_CASES, SWEEP_CONFIGS  # noqa: E402
 import ptensor as pt  # noqa: E402
 import host_latency  # noqa: E402
 
@@ -170,7 +170,9 @@ def main():
                      "a.sum(0)": lambda: ca.sum(0), "a.amax(-1)": lambda: ca.max(-1),
                      "a.mean(-1)": lambda: ca.mean(-1), "a.var(-1, correction=0)":
                      lambda: ca.var(-1), "a.argmax(-1)": lambda: ca.argmax(-1),
-                     "((a - b) ** 2).sum()": lambda: ((ca - cb) ** 2).sum()}.get(expr)
+                     "((a - b) ** 2).sum()": lambda: ((ca - cb) ** 2).sum(),
+                     "a @ b": lambda: ca @ cb, "a.T @ b": lambda: ca.T @ cb,
+                     "(a * b).sum(-1)": lambda: (ca * cb).sum(-1)}.get(expr)
             if name.startswith("chain"):
                 def chain_kernel(x, y):
                     return cupy.exp(-((x * y + 1.5) ** 2)) * 0.5 + x
@@ -189,6 +191,8 @@ def main():
              "| case | ptensor µs | GB/s | of copy | vs torch eager | vs torch.compile | vs CuPy |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:
+        if r["case"] in FLOPS:
+            continue
         if "pt_us" in r:
             lines.append(f"| {r['case']} (host µs per call, C) | {r['pt_us']:.2f} | | | "
                          f"torch {r['torch_us']:.1f} µs | | |")
@@ -197,6 +201,15 @@ def main():
         sp = lambda k: f"{r[k] / r['pt_ms']:.2f}x" if k in r else ""  # noqa: E731
         lines.append(f"| {r['case']} | {r['pt_ms'] * 1e3:.0f} | {gbs:.0f} | {gbs / copy_gbs:.2f} | "
                      f"{sp('torch_ms')} | {sp('compile_ms')} | {sp('cupy_ms')} |")
+    lines += ["", "Matrix products (cuBLASLt through the runtime; torch and CuPy call "
+              "cuBLAS; no TF32):", "",
+              "| case | ptensor µs | TFLOP/s | vs torch eager | vs CuPy |", "|---|---|---|---|---|"]
+    for r in rows:
+        if r["case"] in FLOPS:
+            sp = lambda k: f"{r[k] / r['pt_ms']:.2f}x" if k in r else ""  # noqa: E731
+            lines.append(f"| {r['case']} | {r['pt_ms'] * 1e3:.0f} | "
+                         f"{FLOPS[r['case']] / r['pt_ms'] / 1e9:.0f} | {sp('torch_ms')} | "
+                         f"{sp('cupy_ms')} |")
     lines.append("")
     lines.append("Speedups are peer time / ptensor time (>1: ptensor faster).")
     for r in rows:

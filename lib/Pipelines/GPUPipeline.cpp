@@ -39,9 +39,10 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   // input overlaps it differently. Unit dims are not folded here (kernels
   // walk one linear index over all dims, delinearized per element).
   addBufferization(pm);
-  pm.addPass(createLinalgGeneralizeNamedOpsPass());
-  // Matrix products through cuBLASLt (and OpenBLAS for host functions).
+  // Matrix products through cuBLASLt (and OpenBLAS for host functions);
+  // before generalization, which would hide the output's linalg.fill.
   pm.addPass(createConvertPTensorContractionsToLibrary());
+  pm.addPass(createLinalgGeneralizeNamedOpsPass());
   KernelConfig config = options.getKernelConfig();
   pm.addPass(createConvertPTensorLinalgToGPU(ConvertPTensorLinalgToGPUOptions{
       config.blockSize, config.maxBlocks, config.unroll, config.transposeTile,

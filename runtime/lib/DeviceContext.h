@@ -19,6 +19,11 @@ inline constexpr int kMaxDevices = 64;
 
 /// The calling thread's default device (mgpuSetDefaultDevice), 0 initially.
 int defaultDevice();
+
+/// True when every launch blocks the host (PTENSOR_SYNC_LAUNCHES=1): errors
+/// then surface at the launch that caused them, and each launch runs on a
+/// stream of its own (MgpuStream.cpp).
+bool syncLaunches();
 void setDefaultDevice(int device);
 
 /// Stores the number of visible devices; false (error recorded) if the

@@ -32,16 +32,15 @@ void requireSync(CUresult result, const char *call) {
 /// orders with PyTorch's and CuPy's default streams.
 thread_local void *computeStream = nullptr;
 
-/// True when every launch blocks the host (PTENSOR_SYNC_LAUNCHES=1): errors
-/// then surface at the launch that caused them.
-bool syncLaunches() {
+} // namespace
+
+bool ptensor::rt::syncLaunches() {
   static const bool sync = [] {
     const char *v = std::getenv("PTENSOR_SYNC_LAUNCHES");
     return v && std::string(v) == "1";
   }();
   return sync;
 }
-} // namespace
 
 extern "C" {
 

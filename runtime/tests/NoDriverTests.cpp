@@ -11,10 +11,13 @@
 
 #include "TestUtil.h"
 
+#include "ptensor/Runtime/Gemm.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
 
+#include <climits>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace ptensor::rt::test;
 
@@ -146,6 +149,76 @@ void testCApiReportsErrors() {
   std::printf("null releases without a driver: ok\n");
 }
 
+/// Calls ptensor_rt_gpu_gemm for a batch x m x k by k x n f32 product of
+/// row-major host buffers and expects it not taken: false, C untouched and
+/// the last error `expectedError`, as before the call.
+void expectGemmNotTaken(const char *what, int64_t batch, int64_t m, int64_t n,
+                        int64_t k, const std::string &expectedError) {
+  auto elements = [](int64_t count) { return size_t(count > 0 ? count : 1); };
+  std::vector<float> a(elements(batch * m * k), 1.0f);
+  std::vector<float> b(elements(batch * k * n), 1.0f);
+  std::vector<float> c(elements(batch * m * n), -7.0f);
+  bool taken = ptensor_rt_gpu_gemm(
+      PTENSOR_RT_GEMM_F32, PTENSOR_RT_GEMM_F32, batch, m, n, k,
+      reinterpret_cast<intptr_t>(a.data()), 0, m * k, k, 1,
+      reinterpret_cast<intptr_t>(b.data()), 0, k * n, n, 1,
+      reinterpret_cast<intptr_t>(c.data()), 0, m * n, n, 1);
+  std::printf("ptensor_rt_gpu_gemm %s -> %s, last error \"%s\"\n", what,
+              taken ? "true" : "false", ptensor_rt_last_error());
+  EXPECT_TRUE(!taken);
+  EXPECT_EQ(std::string(ptensor_rt_last_error()), expectedError);
+  EXPECT_TRUE(c == std::vector<float>(c.size(), -7.0f));
+}
+
+/// Without a driver the product is left to the compiled loops: false, and
+/// no error of its own (an earlier one stays).
+void testGpuGemmWithoutDriver() {
+  ptensor_rt_clear_last_error();
+  expectGemmNotTaken("without a driver", 2, 3, 4, 5, "");
+  expectGemmNotTaken("of batch 0", 0, 3, 4, 5, "");
+  expectGemmNotTaken("of m = 0", 2, 0, 4, 5, "");
+  expectGemmNotTaken("of n = 0", 2, 3, 0, 5, "");
+  expectGemmNotTaken("of k = 0", 2, 3, 4, 0, "");
+  int local = 0;
+  EXPECT_EQ(ptensor_rt_free(&local, nullptr),
+            PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+  std::string earlier = ptensor_rt_last_error();
+  expectGemmNotTaken("after a failed call", 2, 3, 4, 5, earlier);
+  ptensor_rt_clear_last_error();
+}
+
+/// The stand-in driver built next to this test (build/lib), or "".
+std::string fakeDriverPath() {
+  char self[PATH_MAX];
+  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (length <= 0)
+    return "";
+  std::string path(self, size_t(length));
+  path = path.substr(0, path.rfind('/')) + "/../lib/libptensor_fake_cuda.so";
+  return access(path.c_str(), R_OK) == 0 ? path : "";
+}
+
+/// With a device (the stand-in driver) but no cuBLASLt: false, no error.
+void testGpuGemmWithoutCublasLt() {
+  std::string fakeDriver = fakeDriverPath();
+  if (fakeDriver.empty()) {
+    std::printf("gemm without cuBLASLt: skipped (no libptensor_fake_cuda.so "
+                "next to the test)\n");
+    return;
+  }
+  ChildResult child = runInChild([&] {
+    setenv("PTENSOR_CUDA_DRIVER_LIBRARY", fakeDriver.c_str(), 1);
+    setenv("PTENSOR_CUBLASLT_LIBRARY", "/nonexistent/libcublasLt.so", 1);
+    int failuresBefore = failureCount();
+    std::printf("available=%d\n", ptensor_rt_cuda_available());
+    expectGemmNotTaken("with a device but no cuBLASLt", 2, 3, 4, 5, "");
+    return failureCount() == failuresBefore ? 0 : 1;
+  });
+  report("gemm with the stand-in driver, without cuBLASLt", child);
+  EXPECT_EQ(child.exitCode, 0);
+  EXPECT_CONTAINS(child.output, "available=1");
+}
+
 } // namespace
 
 int ptensor::rt::test::runNoDriverTests() {
@@ -153,6 +226,8 @@ int ptensor::rt::test::runNoDriverTests() {
   setenv("PTENSOR_CUDA_DRIVER_LIBRARY", kMissingDriver, 1);
   testMgpuEntryPointsExit();
   testLibraryWithoutSymbols();
+  testGpuGemmWithoutCublasLt();
   testCApiReportsErrors();
+  testGpuGemmWithoutDriver();
   return failureCount();
 }

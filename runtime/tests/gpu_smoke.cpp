@@ -4,7 +4,8 @@
 /// End-to-end check of libptensor_runtime on a machine with a CUDA GPU:
 /// memset/memcpy round trips, caching-allocator reuse through the driver,
 /// stream/event calls, a JIT-compiled PTX kernel launch, the module cache,
-/// out-of-memory reporting (1 PiB), and the abort messages of a bad launch.
+/// out-of-memory reporting (1 PiB), the abort messages of a bad launch, and
+/// matrix products through cuBLASLt (ptensor_rt_gpu_gemm).
 /// Scenarios that abort run in a re-executed child (CUDA is not fork-safe).
 /// Exits non-zero on any mismatch.
 ///
@@ -13,9 +14,11 @@
 #include "GpuSmokePtx.h"
 #include "TestUtil.h"
 
+#include "ptensor/Runtime/Gemm.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -275,7 +278,244 @@ void testFailures(const char *self) {
                      "'ptensor_smoke_add_one'");
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix products through cuBLASLt
+//===----------------------------------------------------------------------===//
+
+/// IEEE half bits of an integer-valued float below 2048 in magnitude (exact).
+uint16_t halfBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  auto sign = uint16_t((bits >> 16) & 0x8000);
+  if ((bits & 0x7fffffff) == 0)
+    return sign;
+  int exponent = int((bits >> 23) & 0xff) - 127 + 15;
+  return uint16_t(sign | (exponent << 10) | ((bits >> 13) & 0x3ff));
+}
+
+float halfValue(uint16_t bits) {
+  int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  float magnitude = exponent == 0
+                        ? std::ldexp(float(mantissa), -24)
+                        : std::ldexp(float(mantissa | 0x400), exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+size_t gemmElementSize(int64_t type) {
+  return type == PTENSOR_RT_GEMM_F64 ? 8 : type == PTENSOR_RT_GEMM_F32 ? 4 : 2;
+}
+
+/// Stores `value` (a small integer, exact in every type) as `type`.
+void storeElement(int64_t type, double value, unsigned char *out) {
+  float single = float(value);
+  uint32_t bits;
+  std::memcpy(&bits, &single, 4);
+  uint16_t half =
+      type == PTENSOR_RT_GEMM_BF16 ? uint16_t(bits >> 16) : halfBits(single);
+  if (type == PTENSOR_RT_GEMM_F64)
+    std::memcpy(out, &value, 8);
+  else if (type == PTENSOR_RT_GEMM_F32)
+    std::memcpy(out, &single, 4);
+  else
+    std::memcpy(out, &half, 2);
+}
+
+double loadElement(int64_t type, const unsigned char *in) {
+  double wide;
+  float single;
+  uint16_t half;
+  switch (type) {
+  case PTENSOR_RT_GEMM_F64:
+    std::memcpy(&wide, in, 8);
+    return wide;
+  case PTENSOR_RT_GEMM_F32:
+    std::memcpy(&single, in, 4);
+    return single;
+  case PTENSOR_RT_GEMM_F16:
+    std::memcpy(&half, in, 2);
+    return halfValue(half);
+  }
+  std::memcpy(&half, in, 2);
+  uint32_t bits = uint32_t(half) << 16;
+  std::memcpy(&single, &bits, 4);
+  return single;
+}
+
+/// Where an operand's elements are: offset and strides, in elements.
+struct GemmLayout {
+  int64_t offset, batchStride, rowStride, colStride;
+};
+
+/// A batch x rows x cols operand, in host bytes and in device memory.
+class GemmOperand {
+public:
+  GemmOperand(int64_t type, GemmLayout layout, int64_t batch, int64_t rows,
+              int64_t cols)
+      : type(type), layout(layout), batch(batch), rows(rows), cols(cols) {
+    int64_t last = layout.offset;
+    if (batch > 0 && rows > 0 && cols > 0)
+      last += (batch - 1) * layout.batchStride + (rows - 1) * layout.rowStride +
+              (cols - 1) * layout.colStride;
+    host.resize(size_t(last + 1) * gemmElementSize(type));
+    device = mgpuMemAlloc(host.size(), nullptr, false);
+  }
+  ~GemmOperand() { mgpuMemFree(device, nullptr); }
+  GemmOperand(const GemmOperand &) = delete;
+  GemmOperand &operator=(const GemmOperand &) = delete;
+
+  unsigned char *element(int64_t p, int64_t i, int64_t j) {
+    int64_t index = layout.offset + p * layout.batchStride +
+                    i * layout.rowStride + j * layout.colStride;
+    return host.data() + size_t(index) * gemmElementSize(type);
+  }
+  double at(int64_t p, int64_t i, int64_t j) {
+    return loadElement(type, element(p, i, j));
+  }
+  /// Sets every element (a broadcast batch ends with the last batch's).
+  template <typename Fn> void fill(Fn value) {
+    for (int64_t p = 0; p < batch; ++p)
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          storeElement(type, value(p, i, j), element(p, i, j));
+  }
+  /// Sets every slot of the buffer, used or not.
+  void fillAll(double value) {
+    size_t size = gemmElementSize(type);
+    for (size_t at = 0; at < host.size(); at += size)
+      storeElement(type, value, host.data() + at);
+  }
+  void upload() { mgpuMemcpy(device, host.data(), host.size(), nullptr); }
+  void download() { mgpuMemcpy(host.data(), device, host.size(), nullptr); }
+  intptr_t address() const { return reinterpret_cast<intptr_t>(device); }
+
+  const int64_t type;
+  const GemmLayout layout;
+  const int64_t batch, rows, cols;
+  std::vector<unsigned char> host;
+  void *device = nullptr;
+};
+
+struct GemmCase {
+  const char *label;
+  int64_t abType, cType, batch, m, n, k;
+  GemmLayout a, b, c;
+  bool taken; // Expected from ptensor_rt_gpu_gemm.
+  /// Added to every element of A: 2^-15 is exact in f32 and in the sums,
+  /// but lost by TF32's 10-bit mantissa.
+  double aFraction = 0;
+};
+
+/// Runs one product on the device. Taken: C must match a host triple loop
+/// (small integers: exact in every type); not taken: C must be untouched.
+void runGemmCase(const GemmCase &t) {
+  GemmOperand a(t.abType, t.a, t.batch, t.m, t.k);
+  GemmOperand b(t.abType, t.b, t.batch, t.k, t.n);
+  GemmOperand c(t.cType, t.c, t.batch, t.m, t.n);
+  a.fill([&](int64_t p, int64_t i, int64_t l) {
+    return double((p + 2 * i + 3 * l) % 5 - 2) + t.aFraction;
+  });
+  b.fill([](int64_t p, int64_t l, int64_t j) {
+    return double((3 * l + j + p) % 5 - 2);
+  });
+  const double sentinel = -99;
+  c.fillAll(sentinel);
+  a.upload();
+  b.upload();
+  c.upload();
+  std::vector<unsigned char> before = c.host;
+
+  ptensor_rt_clear_last_error();
+  bool taken = ptensor_rt_gpu_gemm(
+      t.abType, t.cType, t.batch, t.m, t.n, t.k, a.address(), t.a.offset,
+      t.a.batchStride, t.a.rowStride, t.a.colStride, b.address(), t.b.offset,
+      t.b.batchStride, t.b.rowStride, t.b.colStride, c.address(), t.c.offset,
+      t.c.batchStride, t.c.rowStride, t.c.colStride);
+  SMOKE_CHECK(std::string(ptensor_rt_last_error()).empty(), "gemm %s: %s",
+              t.label, ptensor_rt_last_error());
+  // The product runs on the legacy default stream (ptensor_rt_synchronize's
+  // stream here), which PTENSOR_SYNC_LAUNCHES' own streams do not wait for.
+  SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "gemm %s: %s",
+              t.label, ptensor_rt_last_error());
+  c.download();
+  SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "gemm %s: %s",
+              t.label, ptensor_rt_last_error());
+
+  SMOKE_CHECK(taken == t.taken, "gemm %s: expected %s", t.label,
+              t.taken ? "taken" : "not taken");
+  if (!taken) {
+    std::printf("gemm %s: not taken, C %s\n", t.label,
+                c.host == before ? "untouched" : "CHANGED");
+    SMOKE_CHECK(c.host == before, "gemm %s: C written", t.label);
+    return;
+  }
+  size_t wrong = 0;
+  for (int64_t p = 0; p < t.batch; ++p)
+    for (int64_t i = 0; i < t.m; ++i)
+      for (int64_t j = 0; j < t.n; ++j) {
+        double expected = 0;
+        for (int64_t l = 0; l < t.k; ++l)
+          expected += a.at(p, i, l) * b.at(p, l, j);
+        wrong += c.at(p, i, j) != expected;
+      }
+  std::printf("gemm %s: taken, %zu of %lld elements wrong\n", t.label, wrong,
+              static_cast<long long>(t.batch * t.m * t.n));
+  SMOKE_CHECK(wrong == 0, "gemm %s: %zu elements wrong", t.label, wrong);
+}
+
+/// Products of 3 batches of 64x48 (row-major) by one broadcast 48x80
+/// (column-major) into row-major C, in every type combination, and layouts
+/// cuBLASLt is given or not.
+int gemmChecks() {
+  const int64_t m = 64, n = 80, k = 48, batch = 3;
+  const GemmLayout aRow{0, m * k, k, 1}, bCol{0, 0, 1, k}, cRow{0, m * n, n, 1};
+  const GemmLayout aCol{0, m * k, 1, m}, bRow{0, 0, n, 1}, cCol{0, m * n, 1, m};
+  const GemmLayout aPadded{0, m * (k + 3), k + 3, 1}, aOdd{1, m * k, k, 1};
+  const GemmLayout aNeither{0, 2 * m * k, 2 * k, 2};
+  const int64_t F32 = PTENSOR_RT_GEMM_F32, F64 = PTENSOR_RT_GEMM_F64,
+                F16 = PTENSOR_RT_GEMM_F16, BF16 = PTENSOR_RT_GEMM_BF16;
+  const GemmCase cases[] = {
+      {"f32", F32, F32, batch, m, n, k, aRow, bCol, cRow, true},
+      {"f32 again (cached plan)", F32, F32, batch, m, n, k, aRow, bCol, cRow,
+       true},
+      {"f32, not TF32", F32, F32, batch, m, n, k, aRow, bCol, cRow, true,
+       1.0 / 32768},
+      {"f64", F64, F64, batch, m, n, k, aRow, bCol, cRow, true},
+      {"f16 -> f32", F16, F32, batch, m, n, k, aRow, bCol, cRow, true},
+      {"f16", F16, F16, batch, m, n, k, aRow, bCol, cRow, true},
+      {"bf16 -> f32", BF16, F32, batch, m, n, k, aRow, bCol, cRow, true},
+      {"bf16", BF16, BF16, batch, m, n, k, aRow, bCol, cRow, true},
+      {"f32, column-major A and C, row-major B", F32, F32, batch, m, n, k, aCol,
+       bRow, cCol, true},
+      {"f32, A rows padded", F32, F32, batch, m, n, k, aPadded, bCol, cRow,
+       true},
+      {"f32, A 4-byte aligned", F32, F32, batch, m, n, k, aOdd, bCol, cRow,
+       true},
+      {"f16, A 2-byte aligned", F16, F32, batch, m, n, k, aOdd, bCol, cRow,
+       true},
+      {"f32, A neither row- nor column-major", F32, F32, batch, m, n, k,
+       aNeither, bCol, cRow, false},
+      {"f32 operands, f64 C", F32, F64, batch, m, n, k, aRow, bCol, cRow,
+       false},
+      {"m = 0", F32, F32, batch, 0, n, k, aRow, bCol, cRow, false},
+      {"batch = 0", F32, F32, 0, m, n, k, aRow, bCol, cRow, false},
+  };
+  for (const GemmCase &t : cases)
+    runGemmCase(t);
+  return failures ? 1 : 0;
+}
+
+/// In a child: cuBLASLt's workspace stays allocated until exit, which the
+/// allocator checks at the end of main would see.
+void testGemm(const char *self) {
+  std::string output;
+  int code = runChild(self, "--child-gemm", &output);
+  std::printf("--child-gemm: exit %d:\n%s\n", code, output.c_str());
+  SMOKE_CHECK(code == 0, "matrix products through cuBLASLt exited %d", code);
+}
+
 int childMode(const char *mode) {
+  if (std::strcmp(mode, "--child-gemm") == 0)
+    return gemmChecks();
   if (std::strcmp(mode, "--child-oom") == 0) {
     mgpuMemAlloc(uint64_t(1) << 50, nullptr, false);
     return 0; // Not reached.
@@ -356,6 +596,7 @@ int main(int argc, char **argv) {
   testThreads();
   testOutOfMemory("/proc/self/exe");
   testFailures("/proc/self/exe");
+  testGemm("/proc/self/exe");
 
   void *cachedBlock = mgpuMemAlloc(1 << 20, nullptr, false);
   mgpuMemFree(cachedBlock, nullptr);

@@ -20,7 +20,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORCONTRACTIONSTOLIBRARY
@@ -54,11 +54,21 @@ struct Gemm {
   GemmType abType, cType;
 };
 
-/// `v` with an `arith.extf` looked through.
+/// `v` with an extension to f32 looked through: `arith.extf`, or the bit
+/// form convertScalar gives bf16 (bitcast to i16, extui to i32, shli 16,
+/// bitcast to f32).
 Value throughExtension(Value v) {
   if (auto ext = v.getDefiningOp<arith::ExtFOp>())
     return ext.getIn();
-  return v;
+  auto toFloat = v.getDefiningOp<arith::BitcastOp>();
+  auto shift = toFloat ? toFloat.getIn().getDefiningOp<arith::ShLIOp>() : nullptr;
+  auto widen = shift ? shift.getLhs().getDefiningOp<arith::ExtUIOp>() : nullptr;
+  auto toBits = widen ? widen.getIn().getDefiningOp<arith::BitcastOp>() : nullptr;
+  APInt amount;
+  if (!toBits || !toBits.getIn().getType().isBF16() ||
+      !matchPattern(shift.getRhs(), m_ConstantInt(&amount)) || amount != 16)
+    return v;
+  return toBits.getIn();
 }
 
 /// Whether the body of `g` is `yield(out + a * b)` with a and b its inputs
@@ -74,7 +84,7 @@ bool isProductSum(linalg::GenericOp g) {
                   : add.getRhs() == out ? add.getLhs()
                                         : Value();
   auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul || body.getOperations().size() > 5)
+  if (!mul)
     return false;
   Value x = throughExtension(mul.getLhs()), y = throughExtension(mul.getRhs());
   Value a = body.getArgument(0), b = body.getArgument(1);

@@ -119,3 +119,34 @@ func.func @generated(%h: memref<?x?xf16>, %hc: memref<?x?xf32>, %i: memref<?x?xi
   }
   return
 }
+
+// -----
+
+// bf16 operands widened to f32 the way convertScalar does it (the bits
+// shifted into the high half) are taken on the GPU: types 3 and 0.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @bf16(
+// CHECK: %[[THREE:.*]] = arith.constant 3 : i64
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: call @ptensor_rt_gpu_gemm(%[[THREE]], %[[ZERO]],
+func.func @bf16(%a: memref<?x?xbf16>, %c: memref<?x?xf32>) attributes {ptensor.device} {
+  %c16 = arith.constant 16 : i32
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %a : memref<?x?xbf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %o: f32):
+    %xb = arith.bitcast %x : bf16 to i16
+    %xw = arith.extui %xb : i16 to i32
+    %xs = arith.shli %xw, %c16 : i32
+    %xf = arith.bitcast %xs : i32 to f32
+    %yb = arith.bitcast %y : bf16 to i16
+    %yw = arith.extui %yb : i16 to i32
+    %ys = arith.shli %yw, %c16 : i32
+    %yf = arith.bitcast %ys : i32 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}

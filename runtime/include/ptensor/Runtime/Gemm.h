@@ -36,7 +36,8 @@ typedef enum ptensor_rt_gemm_type {
 /// strides along batch, rows and columns, all in elements (a stride may be
 /// 0: a broadcast batch). C is overwritten (beta = 0). Host buffers for the
 /// cpu function, device buffers of the runtime's current device for the gpu
-/// one, which runs on the legacy default stream like compiled kernels.
+/// one, which runs on the thread's compute stream (ptensor_rt_get_stream)
+/// like compiled kernels.
 /// A failure inside the library (an error status) is not hidden by the
 /// fallback: it is recorded and leaves through the caller's trap
 /// (ptensor_rt_call_checked), like a failed run-time check.
