@@ -12,6 +12,8 @@
 
 #include "ptensor/Runtime/Gemm.h"
 
+#include "GemmLayout.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -21,6 +23,8 @@
 
 namespace {
 
+using ptensor::rt::Matrix;
+
 /// How a matrix lies in memory, as BLAS takes it.
 enum class Order { Row, Col, None };
 
@@ -29,15 +33,13 @@ struct Layout {
   int64_t ld; ///< the leading dimension (elements between rows or columns)
 };
 
-/// The layout of a rows x cols matrix with the given strides: row-major
-/// (unit column stride), column-major (unit row stride), or neither. A
-/// single row or column is either, whatever its unused stride.
-Layout layoutOf(int64_t rows, int64_t cols, int64_t rowStride,
-                int64_t colStride) {
-  if (colStride == 1 && (rows == 1 || rowStride >= std::max<int64_t>(1, cols)))
-    return {Order::Row, rows == 1 ? std::max<int64_t>(1, cols) : rowStride};
-  if (rowStride == 1 && (cols == 1 || colStride >= std::max<int64_t>(1, rows)))
-    return {Order::Col, cols == 1 ? std::max<int64_t>(1, rows) : colStride};
+/// `x` as column-major, row-major (its transpose column-major) or neither.
+Layout layoutOf(const Matrix &x) {
+  using namespace ptensor::rt;
+  if (isColumnMajor(x))
+    return {Order::Col, leadingDimension(x)};
+  if (isColumnMajor(transposed(x)))
+    return {Order::Row, leadingDimension(transposed(x))};
   return {Order::None, 0};
 }
 
@@ -135,9 +137,12 @@ extern "C" PTENSOR_RT_EXPORT bool ptensor_rt_cpu_gemm(
     int64_t cColStride) {
   if (batch <= 0 || m <= 0 || n <= 0 || k <= 0 || abType != cType)
     return false;
-  Layout la = layoutOf(m, k, aRowStride, aColStride);
-  Layout lb = layoutOf(k, n, bRowStride, bColStride);
-  Layout lc = layoutOf(m, n, cRowStride, cColStride);
+  Layout la = layoutOf({uintptr_t(a), aOffset, m, k, aRowStride, aColStride,
+                        aBatchStride});
+  Layout lb = layoutOf({uintptr_t(b), bOffset, k, n, bRowStride, bColStride,
+                        bBatchStride});
+  Layout lc = layoutOf({uintptr_t(c), cOffset, m, n, cRowStride, cColStride,
+                        cBatchStride});
   if (la.order == Order::None || lb.order == Order::None ||
       lc.order == Order::None)
     return false;

@@ -21,6 +21,7 @@
 #include "DeviceAllocator.h"
 #include "DeviceContext.h"
 #include "Errors.h"
+#include "GemmLayout.h"
 
 #include <array>
 #include <atomic>
@@ -360,28 +361,6 @@ std::optional<GemmTypes> gemmTypes(int64_t abType, int64_t cType) {
                    c->size};
 }
 
-/// A strided operand as the caller passes it (offset and strides in
-/// elements).
-struct Matrix {
-  uintptr_t base;
-  int64_t offset, rows, cols;
-  int64_t rowStride, colStride, batchStride;
-};
-
-Matrix transposed(Matrix x) {
-  std::swap(x.rows, x.cols);
-  std::swap(x.rowStride, x.colStride);
-  return x;
-}
-
-/// Column-major with a valid leading dimension: each column contiguous,
-/// columns at least `rows` apart. The stride of a dimension of size 1 is
-/// never used, so it may be anything.
-bool isColumnMajor(const Matrix &x) {
-  return (x.rows == 1 || x.rowStride == 1) &&
-         (x.cols == 1 || x.colStride >= x.rows);
-}
-
 /// An operand as cuBLASLt takes it: a column-major stored matrix (its
 /// layout descriptor), read as is or transposed (CUBLAS_OP_T).
 struct LtOperand {
@@ -407,7 +386,7 @@ bool toLtOperand(const Matrix &x, int64_t elementSize, int64_t batch,
   *out = LtOperand{data,
                    stored.rows,
                    stored.cols,
-                   stored.cols == 1 ? stored.rows : stored.colStride,
+                   leadingDimension(stored),
                    stored.batchStride,
                    readTransposed,
                    static_cast<uint32_t>(bits & (~bits + 1))};

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// GPU-free tests of libptensor_runtime. Usage:
-///   ptensor-runtime-tests allocator|no-driver|dlpack|checks|all
+///   ptensor-runtime-tests allocator|no-driver|dlpack|checks|gemm|all
 /// Each suite prints its observations (checked by lit/FileCheck in
 /// test/Runtime) and "PASSED <suite>" or "FAILED <suite>: N check(s)".
 ///
@@ -23,7 +23,8 @@ struct Suite {
 const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"no-driver", runNoDriverTests},
                          {"dlpack", runDLPackTests},
-                         {"checks", runCheckTests}};
+                         {"checks", runCheckTests},
+                         {"gemm", runGemmTests}};
 
 int runSuite(const Suite &suite) {
   failureCount() = 0;

@@ -92,6 +92,7 @@ int runAllocatorTests();
 int runNoDriverTests();
 int runDLPackTests();
 int runCheckTests();
+int runGemmTests();
 
 } // namespace ptensor::rt::test
 
