@@ -203,8 +203,43 @@ def case_reductions(xp):
             (pt.any(i, axis=1), (i_n != 0).any(axis=1), "i1")]
 
 
+def case_linalg(xp):
+    """Matrix products through cuBLASLt (f32 row- and column-major, a batch
+    against one matrix, f16 and bf16 summed in f32) and generated ones
+    (matrix-vector, row dot products, int32). Small integers: every result
+    is exact, so any layout or accumulation mistake shows."""
+    rng = np.random.default_rng(11)
+
+    def ints(shape, dt):
+        a = rng.integers(-3, 4, shape).astype(np.float64)
+        a = a.astype(D.to_numpy(dt)) if dt != "bf16" else a.astype(np.float32).astype(D.BFLOAT16)
+        return xp.wrap(a), a.astype(np.float64) if dt != "i32" else a.astype(np.int64)
+
+    a, an = ints((64, 96), "f32")
+    b, bn = ints((96, 80), "f32")
+    at, atn = ints((96, 64), "f32")
+    p, pn = ints((4, 16, 24), "f32")
+    q, qn = ints((24, 8), "f32")
+    h, hn = ints((40, 32), "f16")
+    hb, hbn = ints((32, 24), "f16")
+    w, wn = ints((24, 16), "bf16")
+    wb, wbn = ints((16, 20), "bf16")
+    v, vn = ints((96,), "f32")
+    i, i_n = ints((12, 10), "i32")
+    j, jn = ints((10, 6), "i32")
+    return [(pt.matmul(a, b), an @ bn, "f32"),
+            (pt.matmul(xp.t(at), b), atn.T @ bn, "f32"),
+            (pt.matmul(p, q), pn @ qn, "f32"),
+            (pt.matmul(h, hb), hn @ hbn, "f16"),
+            (pt.matmul(w, wb), wn @ wbn, "bf16"),
+            (pt.matmul(a, v), an @ vn, "f32"),
+            (pt.vecdot(a, a), (an * an).sum(-1), "f32"),
+            (pt.matmul(i, j), i_n @ jn, "i32")]
+
+
 FUNCTIONAL_CASES = [case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
-                    case_where, case_pointwise, case_flip_instantiate, case_reductions]
+                    case_where, case_pointwise, case_flip_instantiate, case_reductions,
+                    case_linalg]
 OUT_CASES = [case_out_in_place]
 ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
 
