@@ -203,7 +203,12 @@ def ConvertPTensorContractionsToLibrary
     The generic stays, under an `scf.if`, for the calls the library
     declines (a layout that is neither row- nor column-major, an empty
     size, no library); the `linalg.fill` of the output right before it
-    moves there too, since the library overwrites the output.
+    moves there too, since the library overwrites the output. On the GPU,
+    when the f32 sums of f16/bf16 operands are only rounded to the result
+    (the elementwise generic convert-ptensor-to-linalg marks
+    `ptensor.rounds_contraction`, unchanged by fusion), cuBLASLt writes the
+    rounded result itself and the f32 buffer, the sums and the rounding
+    become the declined call's: an epilogue instead of a second pass.
 
     Taken: f32 and f64 on the host; f32, f64, and f16/bf16 summed in f32
     on the GPU. Integer products, matrix-vector products and dot products

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORCONTRACTIONSTOLIBRARY
@@ -183,17 +184,53 @@ func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name) {
   return fn;
 }
 
+/// The generic rounding `g`'s f32 output to the f16/bf16 result (marked by
+/// convert-ptensor-to-linalg, unchanged by fusion), when cuBLASLt can write
+/// the rounded result itself: the output buffer is only filled, summed
+/// into and read by it, and nothing between `g` and it writes memory.
+linalg::GenericOp findRounding(linalg::GenericOp g, const Gemm &m,
+                               bool device) {
+  if (!device || m.cType != GemmType::F32 ||
+      (m.abType != GemmType::F16 && m.abType != GemmType::BF16))
+    return nullptr;
+  Value out = g.getDpsInits()[0];
+  linalg::GenericOp rounding;
+  for (Operation *user : out.getUsers()) {
+    if (user == g.getOperation() || isa<linalg::FillOp, memref::DeallocOp>(user))
+      continue;
+    auto r = dyn_cast<linalg::GenericOp>(user);
+    if (!r || rounding || !r->hasAttr(kRoundsContractionAttrName) ||
+        r->getBlock() != g->getBlock() || r.getNumDpsInputs() != 1 ||
+        r.getDpsInputs()[0] != out ||
+        !llvm::all_of(r.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }) ||
+        gemmType(cast<MemRefType>(r.getDpsInits()[0].getType())
+                     .getElementType()) != m.abType)
+      return nullptr;
+    rounding = r;
+  }
+  if (!rounding || !g->isBeforeInBlock(rounding))
+    return nullptr;
+  for (Operation *op = g->getNextNode(); op != rounding; op = op->getNextNode())
+    if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
+      return nullptr;
+  return rounding;
+}
+
 /// Builds the call for `g` (matched as `m`) and moves `g` (and the fill of
-/// its output right before it) under an `scf.if` for a declined call.
+/// its output right before it) under an `scf.if` for a declined call. With
+/// a `rounding` generic (findRounding) the library writes its output
+/// instead, rounded, and the call stands where it stood: the f32 buffer,
+/// its fill, `g` and `rounding` are then only the declined call's.
 void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
-                     bool device) {
+                     bool device, linalg::GenericOp rounding) {
   Location loc = g.getLoc();
   // The fill of the output right before the generic is only needed by it.
   Value out = g.getDpsInits()[0];
   auto fill = dyn_cast_or_null<linalg::FillOp>(g->getPrevNode());
   if (fill && fill.getDpsInits()[0] != out)
     fill = nullptr;
-  b.setInsertionPoint(g);
+  b.setInsertionPoint(rounding ? rounding.getOperation() : g.getOperation());
   Type i64 = b.getI64Type();
   auto toI64 = [&](Value v) -> Value {
     return arith::IndexCastOp::create(b, loc, i64, v);
@@ -205,8 +242,12 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
       c = arith::ConstantIntOp::create(b, loc, i64, v);
     return c;
   };
+  // The buffer the library writes: g's output, or the rounded result (of
+  // the same shape: rounding's maps are identities).
+  SmallVector<Value> operands = {g->getOperand(0), g->getOperand(1),
+                                 rounding ? rounding.getDpsInits()[0] : out};
   SmallVector<memref::ExtractStridedMetadataOp> meta;
-  for (Value operand : g->getOperands())
+  for (Value operand : operands)
     meta.push_back(memref::ExtractStridedMetadataOp::create(b, loc, operand));
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   // The size of a loop: that of the first operand dim it indexes.
@@ -228,14 +269,15 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
     }
     return stride ? stride : constant(0);
   };
+  GemmType cType = rounding ? m.abType : m.cType;
   SmallVector<Value> args = {constant(int64_t(m.abType)),
-                             constant(int64_t(m.cType))};
+                             constant(int64_t(cType))};
   args.push_back(m.batch ? loopSize(*m.batch) : constant(1));
   args.append({loopSize(m.i), loopSize(m.j), loopSize(m.k)});
   std::pair<unsigned, unsigned> rowsCols[3] = {{m.i, m.k}, {m.k, m.j}, {m.i, m.j}};
   for (unsigned operand = 0; operand < 3; ++operand) {
     args.push_back(memref::ExtractAlignedPointerAsIndexOp::create(
-        b, loc, g->getOperand(operand)));
+        b, loc, operands[operand]));
     args.push_back(toI64(meta[operand].getOffset()));
     args.push_back(loopStride(operand, m.batch));
     args.push_back(loopStride(operand, rowsCols[operand].first));
@@ -249,9 +291,27 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
       b, loc, taken, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   auto ifOp = scf::IfOp::create(b, loc, declined, /*withElseRegion=*/false);
   Operation *yield = ifOp.thenBlock()->getTerminator();
-  if (fill)
-    fill->moveBefore(yield);
-  g->moveBefore(yield);
+  // The f32 buffer too (with its deallocation), when nothing else uses it.
+  Operation *alloc = out.getDefiningOp<memref::AllocOp>();
+  SmallVector<Operation *> deallocs;
+  for (Operation *user : out.getUsers())
+    if (isa<memref::DeallocOp>(user))
+      deallocs.push_back(user);
+  if (!rounding || !alloc || alloc->getBlock() != g->getBlock() ||
+      !llvm::all_of(out.getUsers(), [&](Operation *user) {
+        return user == fill || user == g || user == rounding ||
+               (isa<memref::DeallocOp>(user) &&
+                user->getBlock() == g->getBlock());
+      })) {
+    alloc = nullptr;
+    deallocs.clear();
+  }
+  for (Operation *op : {alloc, fill.getOperation(), g.getOperation(),
+                        rounding.getOperation()})
+    if (op)
+      op->moveBefore(yield);
+  for (Operation *op : deallocs)
+    op->moveBefore(yield);
 }
 
 struct ConvertPTensorContractionsToLibraryPass
@@ -259,19 +319,20 @@ struct ConvertPTensorContractionsToLibraryPass
           ConvertPTensorContractionsToLibraryPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<std::tuple<linalg::GenericOp, Gemm, bool>> work;
+    SmallVector<std::tuple<linalg::GenericOp, Gemm, bool, linalg::GenericOp>>
+        work;
     getOperation().walk([&](func::FuncOp f) {
       bool device = f->hasAttr(kDeviceAttrName);
       if (device ? !this->device : !host)
         return;
       f.walk([&](linalg::GenericOp g) {
         if (std::optional<Gemm> m = matchGemm(g); m && takes(*m, device))
-          work.push_back({g, *m, device});
+          work.push_back({g, *m, device, findRounding(g, *m, device)});
       });
     });
     OpBuilder b(&getContext());
-    for (auto &[g, m, device] : work)
-      replaceWithCall(b, g, m, device);
+    for (auto &[g, m, device, rounding] : work)
+      replaceWithCall(b, g, m, device, rounding);
   }
 };
 

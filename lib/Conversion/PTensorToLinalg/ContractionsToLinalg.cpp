@@ -160,6 +160,8 @@ struct ContractionPattern : public OpConversionPattern<OpTy> {
           dynamicSizes, [&](OpBuilder &b, Location l, ValueRange v) {
             return SmallVector<Value>{convertScalar(b, l, v[0], acc, resultDType)};
           })[0];
+      accumulated.getDefiningOp()->setAttr(kRoundsContractionAttrName,
+                                           rewriter.getUnitAttr());
     }
     rewriter.replaceOp(op, accumulated);
     return success();

@@ -150,3 +150,73 @@ func.func @bf16(%a: memref<?x?xbf16>, %c: memref<?x?xf32>) attributes {ptensor.d
   }
   return
 }
+
+// -----
+
+// The f32 sums rounded to the f16 result by the marked generic: cuBLASLt
+// writes the f16 result itself (types 2 and 2); the f32 buffer, its fill,
+// the sums, the rounding and the deallocation are the declined call's. An
+// unmarked generic (fusion made it: it may compute more than the
+// rounding) stays after the call, which then writes the f32 sums.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @rounded(
+// CHECK-SAME: %[[A:.*]]: memref<8x8xf16>, %[[D:.*]]: memref<8x8xf16>, %[[E:.*]]: memref<8x8xf16>
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK: %[[DP:.*]] = memref.extract_aligned_pointer_as_index %[[D]]
+// CHECK: call @ptensor_rt_gpu_gemm(%[[TWO]], %[[TWO]], {{.*}}, %[[DP]],
+// CHECK: scf.if
+// CHECK-NEXT: %[[SUMS:.*]] = memref.alloc() : memref<8x8xf32>
+// CHECK-NEXT: linalg.fill {{.*}} outs(%[[SUMS]]
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[SUMS]]
+// CHECK: linalg.generic {{.*}} ins(%[[SUMS]] : memref<8x8xf32>) outs(%[[D]] : memref<8x8xf16>) attrs = {ptensor.rounds_contraction}
+// CHECK: memref.dealloc %[[SUMS]]
+// CHECK-NEXT: }
+// CHECK: %[[SUMS2:.*]] = memref.alloc() : memref<8x8xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: call @ptensor_rt_gpu_gemm(%[[TWO2:.*]], %[[ZERO]],
+// CHECK: scf.if
+// CHECK: linalg.generic {{.*}} ins(%[[SUMS2]] : memref<8x8xf32>) outs(%[[E]] : memref<8x8xf16>) {
+func.func @rounded(%a: memref<8x8xf16>, %d: memref<8x8xf16>, %e: memref<8x8xf16>) attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %sums = memref.alloc() : memref<8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8x8xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %a : memref<8x8xf16>, memref<8x8xf16>) outs(%sums : memref<8x8xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums : memref<8x8xf32>) outs(%d : memref<8x8xf16>) attrs = {ptensor.rounds_contraction} {
+  ^bb0(%x: f32, %o: f16):
+    %r = arith.truncf %x : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %sums : memref<8x8xf32>
+  %sums2 = memref.alloc() : memref<8x8xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %a : memref<8x8xf16>, memref<8x8xf16>) outs(%sums2 : memref<8x8xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums2 : memref<8x8xf32>) outs(%e : memref<8x8xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %c = arith.constant 0.0 : f32
+    %m = arith.maximumf %x, %c : f32
+    %r = arith.truncf %m : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %sums2 : memref<8x8xf32>
+  return
+}

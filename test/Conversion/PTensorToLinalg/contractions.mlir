@@ -2,7 +2,8 @@
 // RUN: ptensor-opt %s --convert-ptensor-to-linalg --ptensor-fuse-elementwise --split-input-file | FileCheck %s --check-prefix=FUSED
 
 // matmul: one reduction generic over (i, j, k) with the sum combiner
-// marked; f16 operands are extended and summed in f32, then rounded.
+// marked; f16 operands are extended and summed in f32, then rounded by a
+// generic marked for the library pass (cuBLASLt may write the f16 result).
 // CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -14,6 +15,7 @@
 // CHECK: arith.extf
 // CHECK: %[[P:.*]] = arith.mulf
 // CHECK: arith.addf %{{.*}}, %[[P]] {ptensor.combiner = "addf"} : f32
+// CHECK: linalg.generic {{.*}} attrs = {ptensor.rounds_contraction}
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // CHECK-NOT: scf.if
 func.func @matmul_f16(%a: !ptensor.ptensor<4x8xf16>, %b: !ptensor.ptensor<8x5xf16>) -> !ptensor.ptensor<4x5xf16> {

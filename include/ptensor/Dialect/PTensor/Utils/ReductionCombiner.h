@@ -35,6 +35,13 @@ enum class Combiner {
 /// body that computes the first yielded value.
 inline constexpr llvm::StringLiteral kCombinerAttrName = "ptensor.combiner";
 
+/// The attribute on the elementwise generic that rounds a contraction's f32
+/// sums to its f16/bf16 result (convert-ptensor-to-linalg sets it; a
+/// generic fusion rebuilds has none): the library pass may let cuBLASLt
+/// write the rounded result instead.
+inline constexpr llvm::StringLiteral kRoundsContractionAttrName =
+    "ptensor.rounds_contraction";
+
 /// Marks `op` (the combine of a reduction body) with `combiner`.
 void markCombiner(Operation *op, Combiner combiner);
 
