@@ -192,6 +192,8 @@ def _bind(lib):
         "ptensor_rt_dlpack_export": (c.c_void_p, [c.POINTER(StridedDesc), c.c_void_p,
                                                   c.c_void_p]),
         "ptensor_rt_get_allocator_stats": (c.c_int, [c.c_int, c.POINTER(AllocatorStats)]),
+        "ptensor_rt_set_allow_tf32": (None, [c.c_bool]),
+        "ptensor_rt_get_allow_tf32": (c.c_bool, []),
         "mgpuMemFree": (None, [c.c_void_p, c.c_void_p]),
         "mgpuMemcpy": (None, [c.c_void_p, c.c_void_p, c.c_size_t, c.c_void_p]),
         "mgpuStreamSynchronize": (None, [c.c_void_p]),
@@ -297,3 +299,16 @@ def allocator_stats(device=0):
     if rt.ptensor_rt_get_allocator_stats(device, ctypes.byref(st)) != 0:
         raise RuntimeError(last_error())
     return {name: getattr(st, name) for name, _ in AllocatorStats._fields_}
+
+
+def set_allow_tf32(allow):
+    """Lets float32 matrix products on the GPU round their operands to TF32
+    (tensor cores: several times faster, about 3 decimal digits), like
+    `torch.backends.cuda.matmul.allow_tf32 = True`. Off by default (or with
+    PTENSOR_ALLOW_TF32=1 in the environment); process-wide."""
+    runtime().ptensor_rt_set_allow_tf32(bool(allow))
+
+
+def get_allow_tf32():
+    """Whether float32 matrix products on the GPU may use TF32."""
+    return bool(runtime().ptensor_rt_get_allow_tf32())

@@ -106,6 +106,16 @@ def test_matrix_transpose():
         pt.matrix_transpose(a[0, 0])
 
 
+def test_allow_tf32_is_off_by_default_and_settable():
+    assert pt.get_allow_tf32() is False
+    pt.set_allow_tf32(True)
+    try:
+        assert pt.get_allow_tf32() is True
+    finally:
+        pt.set_allow_tf32(False)
+    assert pt.get_allow_tf32() is False
+
+
 def test_errors():
     a = data("float32", (2, 3))
     with pytest.raises(pt.BroadcastError, match=r"matmul: contracted dimensions differ: "

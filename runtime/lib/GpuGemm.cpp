@@ -71,6 +71,7 @@ typedef enum cudaDataType_t {
 
 typedef enum {
   CUBLAS_COMPUTE_32F = 68,
+  CUBLAS_COMPUTE_32F_FAST_TF32 = 77,
   CUBLAS_COMPUTE_64F = 70,
 } cublasComputeType_t;
 
@@ -134,6 +135,7 @@ typedef CUstream cudaStream_t;
   X(CUDA_R_16F)                                                                \
   X(CUDA_R_16BF)                                                               \
   X(CUBLAS_COMPUTE_32F)                                                        \
+  X(CUBLAS_COMPUTE_32F_FAST_TF32)                                              \
   X(CUBLAS_COMPUTE_64F)                                                        \
   X(CUBLAS_OP_N)                                                               \
   X(CUBLAS_OP_T)                                                               \
@@ -342,8 +344,20 @@ std::optional<ElementType> elementType(int64_t code) {
   return std::nullopt;
 }
 
+/// Whether f32 products may use TF32 tensor cores (ptensor_rt_set_allow_tf32;
+/// initially PTENSOR_ALLOW_TF32=1 or not).
+std::atomic<bool> &allowTf32() {
+  static std::atomic<bool> allow{[] {
+    const char *v = std::getenv("PTENSOR_ALLOW_TF32");
+    return v && std::string(v) == "1";
+  }()};
+  return allow;
+}
+
 /// The supported combinations: C of the operands' type, or f32 for f16 and
-/// bf16 operands. Everything but f64 is summed in true f32 (not TF32).
+/// bf16 operands. Everything but f64 is summed in true f32, and f32
+/// operands in TF32 only when the user allowed it (like torch's
+/// `torch.backends.cuda.matmul.allow_tf32`).
 std::optional<GemmTypes> gemmTypes(int64_t abType, int64_t cType) {
   std::optional<ElementType> ab = elementType(abType), c = elementType(cType);
   if (!ab || !c)
@@ -353,10 +367,13 @@ std::optional<GemmTypes> gemmTypes(int64_t abType, int64_t cType) {
   if (cType != abType && !(halfOperands && cType == PTENSOR_RT_GEMM_F32))
     return std::nullopt;
   bool f64 = abType == PTENSOR_RT_GEMM_F64;
+  bool tf32 = abType == PTENSOR_RT_GEMM_F32 && allowTf32().load();
   return GemmTypes{ab->type,
                    c->type,
                    f64 ? CUDA_R_64F : CUDA_R_32F,
-                   f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+                   f64    ? CUBLAS_COMPUTE_64F
+                   : tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                          : CUBLAS_COMPUTE_32F,
                    ab->size,
                    c->size};
 }
@@ -477,12 +494,12 @@ struct Plan {
 };
 
 /// Everything a plan is made from.
-using PlanKey = std::array<int64_t, 22>;
+using PlanKey = std::array<int64_t, 23>;
 
 PlanKey planKey(int device, int64_t abType, int64_t cType, int64_t batch,
-                const LtProblem &p) {
-  PlanKey key{device, abType, cType, batch};
-  size_t i = 4;
+                cublasComputeType_t compute, const LtProblem &p) {
+  PlanKey key{device, abType, cType, batch, int64_t(compute)};
+  size_t i = 5;
   for (const LtOperand *x : {&p.a, &p.b, &p.d})
     for (int64_t value : {x->rows, x->cols, x->ld, x->batchStride,
                           int64_t(x->transposed), int64_t(x->alignment)})
@@ -619,7 +636,7 @@ std::shared_ptr<const Plan> planFor(const CublasLtApi &lt,
                                     int64_t abType, int64_t cType,
                                     const GemmTypes &types, int64_t batch,
                                     const LtProblem &p) {
-  PlanKey key = planKey(device, abType, cType, batch, p);
+  PlanKey key = planKey(device, abType, cType, batch, types.compute, p);
   if (std::shared_ptr<const Plan> cached = planCache().find(key))
     return cached;
   auto plan = std::make_shared<Plan>();
@@ -761,5 +778,13 @@ PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
   if (outcome == Outcome::Failed)
     leaveCompiledCode();
   return outcome == Outcome::Done;
+}
+
+PTENSOR_RT_EXPORT void ptensor_rt_set_allow_tf32(bool allow) {
+  ptensor::rt::allowTf32().store(allow);
+}
+
+PTENSOR_RT_EXPORT bool ptensor_rt_get_allow_tf32(void) {
+  return ptensor::rt::allowTf32().load();
 }
 } // extern "C"

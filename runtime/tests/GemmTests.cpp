@@ -123,6 +123,11 @@ int runGemmTests() {
   declined("f16", int64_t(PTENSOR_RT_GEMM_F16), 1, m, n, k,
            makeView<float>(m * k, 0, 0, k, 1, 1), makeView<float>(k * n, 0, 0, n, 1, 2),
            makeView<float>(m * n, 0, 0, n, 1, 0));
+  // TF32 (GPU f32 products) is off unless asked for.
+  std::printf("allow tf32 by default: %d\n", ptensor_rt_get_allow_tf32());
+  ptensor_rt_set_allow_tf32(true);
+  std::printf("allow tf32 after enabling: %d\n", ptensor_rt_get_allow_tf32());
+  ptensor_rt_set_allow_tf32(false);
   return failureCount();
 }
 

@@ -501,6 +501,30 @@ int gemmChecks() {
   };
   for (const GemmCase &t : cases)
     runGemmCase(t);
+  // Allowed TF32 loses the 2^-15 (a plan of its own, not the cached f32 one).
+  ptensor_rt_set_allow_tf32(true);
+  GemmOperand a(F32, aRow, batch, m, k), b(F32, bCol, batch, k, n),
+      c(F32, cRow, batch, m, n);
+  a.fill([](int64_t, int64_t, int64_t) { return 1.0 + 1.0 / 32768; });
+  b.fill([](int64_t, int64_t, int64_t) { return 1.0; });
+  a.upload();
+  b.upload();
+  bool taken = ptensor_rt_gpu_gemm(
+      F32, F32, batch, m, n, k, a.address(), aRow.offset, aRow.batchStride,
+      aRow.rowStride, aRow.colStride, b.address(), bCol.offset,
+      bCol.batchStride, bCol.rowStride, bCol.colStride, c.address(),
+      cRow.offset, cRow.batchStride, cRow.rowStride, cRow.colStride);
+  ptensor_rt_set_allow_tf32(false);
+  SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "tf32: %s",
+              ptensor_rt_last_error());
+  c.download();
+  SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "tf32: %s",
+              ptensor_rt_last_error());
+  std::printf("gemm f32 with TF32 allowed: %s, C[0] = %.9g (exact %.9g)\n",
+              taken ? "taken" : "not taken", c.at(0, 0, 0),
+              double(k) * (1.0 + 1.0 / 32768));
+  SMOKE_CHECK(taken && c.at(0, 0, 0) == double(k),
+              "tf32: expected the 2^-15 rounded away (%g)", c.at(0, 0, 0));
   return failures ? 1 : 0;
 }
 

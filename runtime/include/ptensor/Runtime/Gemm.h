@@ -58,6 +58,14 @@ PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
     int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
     int64_t cColStride);
 
+/// Whether f32 products on the GPU may round their operands to TF32 (10-bit
+/// mantissas, tensor cores: several times faster, about 3 decimal digits).
+/// Off unless the environment has PTENSOR_ALLOW_TF32=1 or this enables it
+/// (like torch.backends.cuda.matmul.allow_tf32); f16/bf16/f64 products are
+/// not affected. Process-wide.
+PTENSOR_RT_EXPORT void ptensor_rt_set_allow_tf32(bool allow);
+PTENSOR_RT_EXPORT bool ptensor_rt_get_allow_tf32(void);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif
