@@ -111,56 +111,20 @@ struct ReductionNest {
   }
 
   /// Folds reduced elements lo, lo + step, ... < hi into the combiner's
-  /// identity, in `lanes` interleaved accumulators (element lo + (lanes * i
-  /// + j) * step into lane j: independent loads in flight per thread),
-  /// merged in a fixed order; the remainder goes into the merged result.
+  /// identity, in `lanes` interleaved accumulators (independent loads in
+  /// flight per thread; buildLaneFold).
   SmallVector<Value> foldRange(OpBuilder &b, Location loc, Value k, Value lo,
                                Value hi, Value step) const {
-    SmallVector<Value> init = identity(b, loc);
-    size_t width = init.size();
-    // count = ceil(max(hi - lo, 0) / step); the lanes take count rounded
-    // down to a multiple of `lanes`.
-    Value end = arith::MaxUIOp::create(b, loc, hi, lo);
-    Value span = arith::SubIOp::create(b, loc, end, lo);
-    Value count = arith::CeilDivUIOp::create(b, loc, span, step);
-    Value laneCount = indexConstant(b, loc, lanes);
-    Value rounds = arith::DivUIOp::create(b, loc, count, laneCount);
-    Value laneStep = arith::MulIOp::create(b, loc, step, laneCount);
-    Value bulkSpan = arith::MulIOp::create(b, loc, rounds, laneStep);
-    Value bulkEnd = arith::AddIOp::create(b, loc, lo, bulkSpan);
-    SmallVector<Value> lanesInit;
-    for (unsigned j = 0; j < lanes; ++j)
-      lanesInit.append(init.begin(), init.end());
-    auto bulk = scf::ForOp::create(
-        b, loc, lo, bulkEnd, laneStep, lanesInit,
-        [&](OpBuilder &nb, Location nloc, Value r, ValueRange state) {
-          SmallVector<Value> next;
-          Value at = r;
-          for (unsigned j = 0; j < lanes; ++j) {
-            if (j > 0)
-              at = arith::AddIOp::create(nb, nloc, at, step);
-            SmallVector<Value> folded =
-                fold(nb, nloc, k, at, state.slice(j * width, width));
-            next.append(folded.begin(), folded.end());
-          }
-          scf::YieldOp::create(nb, nloc, next);
-        });
-    SmallVector<Value> merged =
-        buildLaneMerge(b, loc, combiner, bulk.getResults(), lanes);
-    auto rest = scf::ForOp::create(
-        b, loc, bulkEnd, hi, step, merged,
+    return buildLaneFold(
+        b, loc, combiner, identity(b, loc), lanes, lo, hi, step,
         [&](OpBuilder &nb, Location nloc, Value r, ValueRange acc) {
-          scf::YieldOp::create(nb, nloc, fold(nb, nloc, k, r, acc));
+          return fold(nb, nloc, k, r, acc);
         });
-    return SmallVector<Value>(rest.getResults());
   }
 
   /// The accumulators' types (the outputs' element types).
   SmallVector<Type> accumulatorTypes() const {
-    SmallVector<Type> types;
-    for (OpOperand &out : op.getDpsInitsMutable())
-      types.push_back(cast<MemRefType>(out.get().getType()).getElementType());
-    return types;
+    return getAccumulatorTypes(op);
   }
 
   SmallVector<Value> identity(OpBuilder &b, Location loc) const {

@@ -43,63 +43,23 @@ struct ReductionLoops {
   SmallVector<unsigned> kept, reduced; ///< loop dims of each kind, in order
 
   SmallVector<Value> identity(OpBuilder &b, Location loc) {
-    SmallVector<Type> types;
-    for (OpOperand &out : op.getDpsInitsMutable())
-      types.push_back(cast<MemRefType>(out.get().getType()).getElementType());
-    return buildIdentity(b, loc, combiner, types);
+    return buildIdentity(b, loc, combiner, getAccumulatorTypes(op));
   }
 
   /// Folds the innermost loop at iteration `ids` (its own entry unset)
-  /// into `acc`: lanes over the bulk, merged, then the remainder.
+  /// into `acc`: in `lanes` interleaved accumulators over the bulk, merged,
+  /// then the remainder (buildLaneFold).
   SmallVector<Value> foldInnermost(OpBuilder &b, Location loc,
                                    SmallVector<Value> ids, ValueRange acc) {
     unsigned inner = op.getNumLoops() - 1;
-    size_t width = acc.size();
-    Value n = sizes[inner];
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    if (lanes == 1)
-      return foldRange(b, loc, ids, acc, zero, n);
-    Value laneCount = arith::ConstantIndexOp::create(b, loc, lanes);
-    Value rest = arith::RemUIOp::create(b, loc, n, laneCount);
-    Value bulk = arith::SubIOp::create(b, loc, n, rest);
-    // Lane 0 starts from `acc`, the others from the identity.
-    SmallVector<Value> init(acc.begin(), acc.end());
-    SmallVector<Value> identities = identity(b, loc);
-    for (unsigned j = 1; j < lanes; ++j)
-      init.append(identities.begin(), identities.end());
-    auto lanesLoop = scf::ForOp::create(
-        b, loc, zero, bulk, laneCount, init,
-        [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
-          SmallVector<Value> next;
-          for (unsigned j = 0; j < lanes; ++j) {
-            Value offset = arith::ConstantIndexOp::create(nb, nloc, j);
-            ids[inner] = arith::AddIOp::create(nb, nloc, i, offset);
-            ValueRange lane = state.slice(j * width, width);
-            SmallVector<Value> folded =
-                emitElement(nb, nloc, op, ids, {}, lane);
-            next.append(folded.begin(), folded.end());
-          }
-          scf::YieldOp::create(nb, nloc, next);
-        });
-    SmallVector<Value> merged =
-        buildLaneMerge(b, loc, combiner, lanesLoop.getResults(), lanes);
-    return foldRange(b, loc, ids, merged, bulk, n);
-  }
-
-  /// Folds innermost iterations [lo, hi) at `ids` into `acc`, in order.
-  SmallVector<Value> foldRange(OpBuilder &b, Location loc,
-                               SmallVector<Value> ids, ValueRange acc, Value lo,
-                               Value hi) {
-    unsigned inner = op.getNumLoops() - 1;
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto loop = scf::ForOp::create(
-        b, loc, lo, hi, one, acc,
+    return buildLaneFold(
+        b, loc, combiner, acc, lanes, zero, sizes[inner], one,
         [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
           ids[inner] = i;
-          scf::YieldOp::create(nb, nloc,
-                               emitElement(nb, nloc, op, ids, {}, state));
+          return emitElement(nb, nloc, op, ids, {}, state);
         });
-    return SmallVector<Value>(loop.getResults());
   }
 
   /// Folds every reduced loop at kept iteration `ids` into `acc`: the

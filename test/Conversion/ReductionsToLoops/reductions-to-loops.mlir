@@ -44,9 +44,9 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>) {
 // CHECK-LABEL: func.func @argmax_all(
 // CHECK-NOT:     scf.parallel
 // CHECK:         scf.for %[[R:[[:alnum:]_]+]] = {{.*}} iter_args({{.*}}) -> (f32, i64) {
-// CHECK:           %[[REST:.*]] = arith.remui %[[N:.*]], %c4
-// CHECK:           %[[BULK:.*]] = arith.subi %[[N]], %[[REST]]
-// CHECK:           %[[L:.*]]:8 = scf.for %[[I:[[:alnum:]_]+]] = %{{.*}} to %[[BULK]] step %c4{{.*}} -> (f32, i64, f32, i64, f32, i64, f32, i64) {
+// CHECK:           arith.divui %{{.*}}, %c4
+// CHECK:           %[[BULK:.*]] = arith.addi
+// CHECK:           %[[L:.*]]:8 = scf.for %[[I:[[:alnum:]_]+]] = %{{.*}} to %[[BULK]] step %{{.*}} iter_args({{.*}}) -> (f32, i64, f32, i64, f32, i64, f32, i64) {
 // CHECK:             memref.load %{{.*}}[%[[R]], %{{.*}}] : memref<?x?xf32>
 // CHECK:             arith.muli %[[R]], %{{.*}}
 // CHECK:             arith.select {{.*}} {ptensor.combiner = "argmaxf"} : f32
@@ -54,7 +54,7 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>) {
 // CHECK:             memref.load %{{.*}}[%[[R]], %[[I1]]] : memref<?x?xf32>
 // CHECK:             scf.yield
 // CHECK:           arith.select {{.*}} %[[L]]#2, %[[L]]#0
-// CHECK:           scf.for %{{.*}} = %[[BULK]] to %[[N]] step
+// CHECK:           scf.for %{{.*}} = %[[BULK]] to %{{.*}} step
 // CHECK:         memref.store %{{.*}}, %{{.*}}[] : memref<i64>
 func.func @argmax_all(%a: memref<?x?xf32>, %v: memref<f32>, %i: memref<i64>) {
   %c1 = arith.constant 1 : index

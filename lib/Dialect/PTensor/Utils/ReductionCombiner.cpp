@@ -3,6 +3,8 @@
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -242,4 +244,60 @@ SmallVector<Value> mlir::ptensor::buildLaneMerge(OpBuilder &b, Location loc,
     partial = std::move(merged);
   }
   return partial.front();
+}
+
+SmallVector<Value> mlir::ptensor::buildLaneFold(OpBuilder &b, Location loc,
+                                                Combiner combiner,
+                                                ValueRange init, unsigned lanes,
+                                                Value lo, Value hi, Value step,
+                                                PositionFold fold) {
+  auto inOrder = [&](Value from, ValueRange acc) {
+    auto loop = scf::ForOp::create(
+        b, loc, from, hi, step, acc,
+        [&](OpBuilder &nb, Location nloc, Value position, ValueRange state) {
+          scf::YieldOp::create(nb, nloc, fold(nb, nloc, position, state));
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+  if (lanes == 1)
+    return inOrder(lo, init);
+  size_t width = init.size();
+  // count = ceil(max(hi - lo, 0) / step); the lanes take count rounded
+  // down to a multiple of `lanes`.
+  Value end = arith::MaxUIOp::create(b, loc, hi, lo);
+  Value span = arith::SubIOp::create(b, loc, end, lo);
+  Value count = arith::CeilDivUIOp::create(b, loc, span, step);
+  Value laneCount = arith::ConstantIndexOp::create(b, loc, lanes);
+  Value rounds = arith::DivUIOp::create(b, loc, count, laneCount);
+  Value laneStep = arith::MulIOp::create(b, loc, step, laneCount);
+  Value bulkSpan = arith::MulIOp::create(b, loc, rounds, laneStep);
+  Value bulkEnd = arith::AddIOp::create(b, loc, lo, bulkSpan);
+  SmallVector<Value> setsInit(init.begin(), init.end());
+  SmallVector<Value> identity =
+      buildIdentity(b, loc, combiner, ValueRange(init).getTypes());
+  for (unsigned j = 1; j < lanes; ++j)
+    setsInit.append(identity.begin(), identity.end());
+  auto bulk = scf::ForOp::create(
+      b, loc, lo, bulkEnd, laneStep, setsInit,
+      [&](OpBuilder &nb, Location nloc, Value position, ValueRange state) {
+        SmallVector<Value> next;
+        for (unsigned j = 0; j < lanes; ++j) {
+          if (j > 0)
+            position = arith::AddIOp::create(nb, nloc, position, step);
+          SmallVector<Value> folded =
+              fold(nb, nloc, position, state.slice(j * width, width));
+          next.append(folded.begin(), folded.end());
+        }
+        scf::YieldOp::create(nb, nloc, next);
+      });
+  SmallVector<Value> merged =
+      buildLaneMerge(b, loc, combiner, bulk.getResults(), lanes);
+  return inOrder(bulkEnd, merged);
+}
+
+SmallVector<Type> mlir::ptensor::getAccumulatorTypes(Operation *generic) {
+  SmallVector<Type> types;
+  for (Value out : cast<DestinationStyleOpInterface>(generic).getDpsInits())
+    types.push_back(cast<MemRefType>(out.getType()).getElementType());
+  return types;
 }

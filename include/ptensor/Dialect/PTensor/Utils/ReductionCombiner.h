@@ -81,6 +81,26 @@ SmallVector<Value> buildLaneMerge(OpBuilder &b, Location loc,
                                   Combiner combiner, ValueRange values,
                                   unsigned lanes);
 
+/// Returns the accumulators after folding one position (an index) into
+/// `acc`.
+using PositionFold = function_ref<SmallVector<Value>(
+    OpBuilder &, Location, Value position, ValueRange acc)>;
+
+/// Folds positions lo, lo + step, ... < hi (index values; none when hi <=
+/// lo) into the accumulators `init`. With `lanes` > 1 the bulk — the number
+/// of positions rounded down to a multiple of `lanes` — goes into `lanes`
+/// interleaved sets (position lo + (lanes * i + j) * step into set j: set 0
+/// starts from `init`, the others from the identity), merged in
+/// buildLaneMerge's order; the remaining positions follow, in order. One
+/// loop for the GPU threads' strided ranges and the CPU's innermost loops.
+SmallVector<Value> buildLaneFold(OpBuilder &b, Location loc, Combiner combiner,
+                                 ValueRange init, unsigned lanes, Value lo,
+                                 Value hi, Value step, PositionFold fold);
+
+/// The accumulators' storage types of a reduction generic on memrefs: its
+/// outputs' element types.
+SmallVector<Type> getAccumulatorTypes(Operation *reductionGeneric);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_DIALECT_PTENSOR_UTILS_REDUCTIONCOMBINER_H
