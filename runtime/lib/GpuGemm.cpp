@@ -85,7 +85,15 @@ typedef enum {
 typedef enum {
   CUBLASLT_MATMUL_DESC_TRANSA = 3,
   CUBLASLT_MATMUL_DESC_TRANSB = 4,
+  CUBLASLT_MATMUL_DESC_EPILOGUE = 7,
+  CUBLASLT_MATMUL_DESC_BIAS_POINTER = 8,
+  CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE = 10,
 } cublasLtMatmulDescAttributes_t;
+
+typedef enum {
+  CUBLASLT_EPILOGUE_DEFAULT = 1,
+  CUBLASLT_EPILOGUE_BIAS = 4,
+} cublasLtEpilogue_t;
 
 typedef enum {
   CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1,
@@ -143,6 +151,11 @@ typedef CUstream cudaStream_t;
   X(CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET)                               \
   X(CUBLASLT_MATMUL_DESC_TRANSA)                                               \
   X(CUBLASLT_MATMUL_DESC_TRANSB)                                               \
+  X(CUBLASLT_MATMUL_DESC_EPILOGUE)                                             \
+  X(CUBLASLT_MATMUL_DESC_BIAS_POINTER)                                         \
+  X(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE)                                    \
+  X(CUBLASLT_EPILOGUE_DEFAULT)                                                 \
+  X(CUBLASLT_EPILOGUE_BIAS)                                                    \
   X(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES)                                  \
   X(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES)                                \
   X(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES)                                \
@@ -413,6 +426,9 @@ bool toLtOperand(const Matrix &x, int64_t elementSize, int64_t batch,
 /// cuBLASLt's D = op(A) op(B), all column-major.
 struct LtProblem {
   LtOperand a, b, d;
+  /// True when computed as C^T = B^T A^T (C row-major): cuBLASLt's rows are
+  /// then C's columns.
+  bool transposedC = false;
 };
 
 /// C = A B as cuBLASLt's D = op(A) op(B), in place and without copies: as
@@ -422,6 +438,7 @@ struct LtProblem {
 bool toLtProblem(const Matrix &a, const Matrix &b, const Matrix &c,
                  const GemmTypes &types, int64_t batch, LtProblem *out) {
   bool rowMajorC = !isColumnMajor(c);
+  out->transposedC = rowMajorC;
   Matrix d = rowMajorC ? transposed(c) : c;
   Matrix left = rowMajorC ? transposed(b) : a;
   Matrix right = rowMajorC ? transposed(a) : b;
@@ -491,15 +508,19 @@ struct Plan {
   /// False if the heuristic found no algorithm (cached too: the compiled
   /// loops then run at once).
   bool hasAlgo = false;
+  /// With the bias epilogue: the bias pointer is an attribute of the shared
+  /// descriptor, set per call under this lock until the product is
+  /// enqueued.
+  std::unique_ptr<std::mutex> biasMutex;
 };
 
 /// Everything a plan is made from.
-using PlanKey = std::array<int64_t, 23>;
+using PlanKey = std::array<int64_t, 24>;
 
 PlanKey planKey(int device, int64_t abType, int64_t cType, int64_t batch,
-                cublasComputeType_t compute, const LtProblem &p) {
-  PlanKey key{device, abType, cType, batch, int64_t(compute)};
-  size_t i = 5;
+                cublasComputeType_t compute, bool bias, const LtProblem &p) {
+  PlanKey key{device, abType, cType, batch, int64_t(compute), int64_t(bias)};
+  size_t i = 6;
   for (const LtOperand *x : {&p.a, &p.b, &p.d})
     for (int64_t value : {x->rows, x->cols, x->ld, x->batchStride,
                           int64_t(x->transposed), int64_t(x->alignment)})
@@ -575,7 +596,8 @@ bool createLayout(const CublasLtApi &lt, const LtOperand &x, cudaDataType type,
 }
 
 bool createDescriptors(const CublasLtApi &lt, const GemmTypes &types,
-                       int64_t batch, const LtProblem &p, Plan *plan) {
+                       int64_t batch, bool bias, const LtProblem &p,
+                       Plan *plan) {
   cublasLtMatmulDesc_t desc = nullptr;
   if (!checkLt(lt, lt.MatmulDescCreate(&desc, types.compute, types.scale),
                "cublasLtMatmulDescCreate"))
@@ -585,6 +607,16 @@ bool createDescriptors(const CublasLtApi &lt, const GemmTypes &types,
   auto op = [](const LtOperand &x) {
     return int32_t(x.transposed ? CUBLAS_OP_T : CUBLAS_OP_N);
   };
+  if (bias) {
+    // One bias vector for every batch (its type is D's).
+    plan->biasMutex = std::make_unique<std::mutex>();
+    if (!setAttribute(lt, lt.MatmulDescSetAttribute, function, desc,
+                      CUBLASLT_MATMUL_DESC_EPILOGUE,
+                      int32_t(CUBLASLT_EPILOGUE_BIAS)) ||
+        !setAttribute(lt, lt.MatmulDescSetAttribute, function, desc,
+                      CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, int64_t(0)))
+      return false;
+  }
   return setAttribute(lt, lt.MatmulDescSetAttribute, function, desc,
                       CUBLASLT_MATMUL_DESC_TRANSA, op(p.a)) &&
          setAttribute(lt, lt.MatmulDescSetAttribute, function, desc,
@@ -635,12 +667,13 @@ std::shared_ptr<const Plan> planFor(const CublasLtApi &lt,
                                     cublasLtHandle_t handle, int device,
                                     int64_t abType, int64_t cType,
                                     const GemmTypes &types, int64_t batch,
-                                    const LtProblem &p) {
-  PlanKey key = planKey(device, abType, cType, batch, types.compute, p);
+                                    bool bias, const LtProblem &p) {
+  PlanKey key =
+      planKey(device, abType, cType, batch, types.compute, bias, p);
   if (std::shared_ptr<const Plan> cached = planCache().find(key))
     return cached;
   auto plan = std::make_shared<Plan>();
-  if (!createDescriptors(lt, types, batch, p, plan.get()) ||
+  if (!createDescriptors(lt, types, batch, bias, p, plan.get()) ||
       !chooseAlgorithm(lt, handle, p, plan.get()))
     return nullptr;
   planCache().insert(key, plan);
@@ -651,11 +684,25 @@ std::shared_ptr<const Plan> planFor(const CublasLtApi &lt,
 // The product
 //===----------------------------------------------------------------------===//
 
-/// The arguments of ptensor_rt_gpu_gemm.
+/// The arguments of ptensor_rt_gpu_gemm (and _bias: the bias vector's
+/// aligned address, offset and stride, in elements of C's type; no bias
+/// when `bias` is 0).
 struct GemmCall {
   int64_t abType, cType, batch, m, n, k;
   Matrix a, b, c;
+  uintptr_t bias = 0;
+  int64_t biasOffset = 0, biasStride = 1;
 };
+
+/// The address of the bias vector when cuBLASLt's bias epilogue can add it:
+/// one value per column of C (cuBLASLt adds one per row of its D, which is
+/// C^T here), contiguous and 16-byte aligned; 0 otherwise.
+uintptr_t biasAddress(const GemmCall &call, const GemmTypes &types,
+                      const LtProblem &p) {
+  uintptr_t address = call.bias + uintptr_t(call.biasOffset * types.cSize);
+  bool contiguous = call.biasStride == 1 || call.n == 1;
+  return p.transposedC && contiguous && address % 16 == 0 ? address : 0;
+}
 
 enum class Outcome { Done, NotTaken, Failed };
 
@@ -680,8 +727,17 @@ bool deviceAvailable(int device) {
 
 /// The cublasLtMatmul call of `enqueue`.
 bool launch(const CublasLtApi &lt, const DeviceState &state, const Plan &plan,
-            const GemmTypes &types, const LtProblem &p, void *workspace,
-            cudaStream_t stream) {
+            const GemmTypes &types, const LtProblem &p, uintptr_t bias,
+            void *workspace, cudaStream_t stream) {
+  std::unique_lock<std::mutex> lock;
+  if (plan.biasMutex) {
+    lock = std::unique_lock<std::mutex>(*plan.biasMutex);
+    auto pointer = reinterpret_cast<const void *>(bias);
+    if (!setAttribute(lt, lt.MatmulDescSetAttribute,
+                      "cublasLtMatmulDescSetAttribute", plan.desc.get(),
+                      CUBLASLT_MATMUL_DESC_BIAS_POINTER, pointer))
+      return false;
+  }
   static const float oneF = 1.0f, zeroF = 0.0f;
   static const double oneD = 1.0, zeroD = 0.0;
   bool f64 = types.scale == CUDA_R_64F;
@@ -703,12 +759,13 @@ bool launch(const CublasLtApi &lt, const DeviceState &state, const Plan &plan,
 /// workspace from the caching allocator, freed in the stream's order. When
 /// every launch has a stream of its own (syncLaunches), waits for it.
 bool enqueue(const CublasLtApi &lt, int device, const DeviceState &state,
-             const Plan &plan, const GemmTypes &types, const LtProblem &p) {
+             const Plan &plan, const GemmTypes &types, const LtProblem &p,
+             uintptr_t bias) {
   void *stream = ptensor_rt_get_stream();
   void *workspace = nullptr;
   if (!deviceAllocate(device, kWorkspaceBytes, stream, &workspace))
     return false;
-  bool ok = launch(lt, state, plan, types, p, workspace,
+  bool ok = launch(lt, state, plan, types, p, bias, workspace,
                    static_cast<cudaStream_t>(stream));
   // Freed after the enqueue: the allocator reuses it only in stream order.
   ok = deviceFree(workspace, stream) && ok;
@@ -725,6 +782,9 @@ Outcome gpuGemm(const GemmCall &call) {
                       call.c) ||
       !toLtProblem(call.a, call.b, call.c, *types, call.batch, &problem))
     return Outcome::NotTaken;
+  uintptr_t bias = call.bias ? biasAddress(call, *types, problem) : 0;
+  if (call.bias && !bias)
+    return Outcome::NotTaken;
   int device = defaultDevice();
   if (!deviceAvailable(device))
     return Outcome::NotTaken;
@@ -740,12 +800,13 @@ Outcome gpuGemm(const GemmCall &call) {
     return Outcome::Failed;
   std::shared_ptr<const Plan> plan =
       planFor(*lt, state->handle, device, call.abType, call.cType, *types,
-              call.batch, problem);
+              call.batch, bias != 0, problem);
   if (!plan)
     return Outcome::Failed;
   if (!plan->hasAlgo)
     return Outcome::NotTaken;
-  return enqueue(*lt, device, *state, *plan, *types, problem) ? Outcome::Done
+  return enqueue(*lt, device, *state, *plan, *types, problem, bias)
+             ? Outcome::Done
                                                       : Outcome::Failed;
 }
 
@@ -753,13 +814,14 @@ Outcome gpuGemm(const GemmCall &call) {
 } // namespace ptensor::rt
 
 extern "C" {
-PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
+PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm_bias(
     int64_t abType, int64_t cType, int64_t batch, int64_t m, int64_t n,
     int64_t k, intptr_t a, int64_t aOffset, int64_t aBatchStride,
     int64_t aRowStride, int64_t aColStride, intptr_t b, int64_t bOffset,
     int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, intptr_t c,
     int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
-    int64_t cColStride) {
+    int64_t cColStride, intptr_t bias, int64_t biasOffset,
+    int64_t biasStride) {
   using namespace ptensor::rt;
   GemmCall call{
       abType,
@@ -771,6 +833,9 @@ PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
       {uintptr_t(a), aOffset, m, k, aRowStride, aColStride, aBatchStride},
       {uintptr_t(b), bOffset, k, n, bRowStride, bColStride, bBatchStride},
       {uintptr_t(c), cOffset, m, n, cRowStride, cColStride, cBatchStride},
+      uintptr_t(bias),
+      biasOffset,
+      biasStride,
   };
   Outcome outcome = gpuGemm(call);
   // Only trivially destructible objects are alive here: the jump may skip
@@ -778,6 +843,20 @@ PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
   if (outcome == Outcome::Failed)
     leaveCompiledCode();
   return outcome == Outcome::Done;
+}
+
+PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
+    int64_t abType, int64_t cType, int64_t batch, int64_t m, int64_t n,
+    int64_t k, intptr_t a, int64_t aOffset, int64_t aBatchStride,
+    int64_t aRowStride, int64_t aColStride, intptr_t b, int64_t bOffset,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, intptr_t c,
+    int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
+    int64_t cColStride) {
+  return ptensor_rt_gpu_gemm_bias(abType, cType, batch, m, n, k, a, aOffset,
+                                  aBatchStride, aRowStride, aColStride, b,
+                                  bOffset, bBatchStride, bRowStride,
+                                  bColStride, c, cOffset, cBatchStride,
+                                  cRowStride, cColStride, /*bias=*/0, 0, 1);
 }
 
 PTENSOR_RT_EXPORT void ptensor_rt_set_allow_tf32(bool allow) {

@@ -209,6 +209,11 @@ def ConvertPTensorContractionsToLibrary
     `ptensor.rounds_contraction`, unchanged by fusion), cuBLASLt writes the
     rounded result itself and the f32 buffer, the sums and the rounding
     become the declined call's: an epilogue instead of a second pass.
+    Likewise an f32 result to which a generic adds a bias per output column
+    (`sums[..., j] + bias[j]`, one `arith.addf`, a rank-1 bias read through
+    the last loop: a static `x @ w + b`) calls `ptensor_rt_gpu_gemm_bias`
+    (cuBLASLt's bias epilogue). With dynamic sizes the addition reads a
+    broadcast view of the bias and stays a second pass.
 
     Taken: f32 and f64 on the host; f32, f64, and f16/bf16 summed in f32
     on the GPU. Integer products, matrix-vector products and dot products

@@ -166,8 +166,10 @@ bool takes(const Gemm &m, bool device) {
                     (m.abType == GemmType::F32 || m.abType == GemmType::F64));
 }
 
-/// The declaration of the runtime function `name` (Gemm.h's signature).
-func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name) {
+/// The declaration of the runtime function `name` (Gemm.h's signature; with
+/// `bias`, ptensor_rt_gpu_gemm_bias's three more arguments).
+func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                             bool bias) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(name))
     return fn;
   OpBuilder::InsertionGuard guard(b);
@@ -178,59 +180,122 @@ func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name) {
     inputs.push_back(index);
     inputs.append(4, i64);
   }
+  if (bias) {
+    inputs.push_back(index);
+    inputs.append(2, i64);
+  }
   auto fn = func::FuncOp::create(b, module.getLoc(), name,
                                  b.getFunctionType(inputs, b.getI1Type()));
   fn.setPrivate();
   return fn;
 }
 
-/// The generic rounding `g`'s f32 output to the f16/bf16 result (marked by
-/// convert-ptensor-to-linalg, unchanged by fusion), when cuBLASLt can write
-/// the rounded result itself: the output buffer is only filled, summed
-/// into and read by it, and nothing between `g` and it writes memory.
-linalg::GenericOp findRounding(linalg::GenericOp g, const Gemm &m,
-                               bool device) {
-  if (!device || m.cType != GemmType::F32 ||
-      (m.abType != GemmType::F16 && m.abType != GemmType::BF16))
+/// An elementwise consumer of a gemm's f32 output that cuBLASLt applies in
+/// the product: the rounding to the f16/bf16 result, or a bias added per
+/// output column.
+struct Epilogue {
+  enum Kind { Rounding, Bias } kind;
+  linalg::GenericOp op;
+  Value bias; ///< Bias: the rank-1 bias buffer
+};
+
+/// Whether `r` (a generic reading `out`) only rounds it to the f16/bf16
+/// result: the generic convert-ptensor-to-linalg marked, unchanged by
+/// fusion, whose element type is the operands'.
+bool isRounding(linalg::GenericOp r, Value out, const Gemm &m) {
+  return (m.abType == GemmType::F16 || m.abType == GemmType::BF16) &&
+         r->hasAttr(kRoundsContractionAttrName) && r.getNumDpsInputs() == 1 &&
+         r.getDpsInputs()[0] == out &&
+         llvm::all_of(r.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }) &&
+         gemmType(cast<MemRefType>(r.getDpsInits()[0].getType())
+                      .getElementType()) == m.abType;
+}
+
+/// The bias `r` adds to `out`: `r` is `out[..., j] + bias[j]` into an f32
+/// buffer (the body one `arith.addf` of the two elements), or null.
+Value biasOf(linalg::GenericOp r, Value out) {
+  if (r.getNumDpsInputs() != 2 || r.getNumDpsInits() != 1)
     return nullptr;
+  unsigned outIndex = r.getDpsInputs()[0] == out ? 0 : 1;
+  Value bias = r.getDpsInputs()[1 - outIndex];
+  SmallVector<AffineMap> maps = r.getIndexingMapsArray();
+  unsigned rank = maps[2].getNumDims();
+  auto biasType = dyn_cast<MemRefType>(bias.getType());
+  if (r.getDpsInputs()[outIndex] != out || !maps[outIndex].isIdentity() ||
+      !maps[2].isIdentity() || !biasType || biasType.getRank() != 1 ||
+      !biasType.getElementType().isF32() ||
+      !cast<MemRefType>(r.getDpsInits()[0].getType()).getElementType().isF32() ||
+      maps[1 - outIndex] !=
+          AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, r.getContext())))
+    return nullptr;
+  Block &body = r.getRegion().front();
+  auto add = dyn_cast<arith::AddFOp>(&body.front());
+  if (!add || body.getOperations().size() != 2 ||
+      body.getTerminator()->getOperand(0) != add.getResult())
+    return nullptr;
+  Value x = body.getArgument(0), y = body.getArgument(1);
+  bool operands = (add.getLhs() == x && add.getRhs() == y) ||
+                  (add.getLhs() == y && add.getRhs() == x);
+  return operands ? bias : nullptr;
+}
+
+/// The epilogue cuBLASLt can apply to `g`'s output, if any: its only other
+/// reader is a rounding or bias generic later in the block, and nothing
+/// between them writes memory.
+std::optional<Epilogue> findEpilogue(linalg::GenericOp g, const Gemm &m,
+                                     bool device) {
+  if (!device || m.cType != GemmType::F32)
+    return std::nullopt;
   Value out = g.getDpsInits()[0];
-  linalg::GenericOp rounding;
+  // The first generic after g reading the output is the candidate.
+  linalg::GenericOp consumer;
+  for (Operation *op = g->getNextNode(); op && !consumer; op = op->getNextNode())
+    if (auto r = dyn_cast<linalg::GenericOp>(op);
+        r && llvm::is_contained(r.getDpsInputs(), out))
+      consumer = r;
+  if (!consumer)
+    return std::nullopt;
+  // Nothing else reads the sums; when the consumer writes its result in
+  // place, that result may be read after it.
+  bool inPlace = consumer.getDpsInits()[0] == out;
   for (Operation *user : out.getUsers()) {
-    if (user == g.getOperation() || isa<linalg::FillOp, memref::DeallocOp>(user))
-      continue;
-    auto r = dyn_cast<linalg::GenericOp>(user);
-    if (!r || rounding || !r->hasAttr(kRoundsContractionAttrName) ||
-        r->getBlock() != g->getBlock() || r.getNumDpsInputs() != 1 ||
-        r.getDpsInputs()[0] != out ||
-        !llvm::all_of(r.getIndexingMapsArray(),
-                      [](AffineMap map) { return map.isIdentity(); }) ||
-        gemmType(cast<MemRefType>(r.getDpsInits()[0].getType())
-                     .getElementType()) != m.abType)
-      return nullptr;
-    rounding = r;
+    bool sameBlock = user->getBlock() == g->getBlock();
+    bool before = sameBlock && user->isBeforeInBlock(g);
+    bool after = sameBlock && consumer->isBeforeInBlock(user);
+    bool allowed = user == g.getOperation() ||
+                   user == consumer.getOperation() ||
+                   (isa<linalg::FillOp>(user) && before) ||
+                   (isa<memref::DeallocOp>(user) && after) ||
+                   (inPlace && after);
+    if (!allowed)
+      return std::nullopt;
   }
-  if (!rounding || !g->isBeforeInBlock(rounding))
-    return nullptr;
-  for (Operation *op = g->getNextNode(); op != rounding; op = op->getNextNode())
+  for (Operation *op = g->getNextNode(); op != consumer; op = op->getNextNode())
     if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
-      return nullptr;
-  return rounding;
+      return std::nullopt;
+  if (isRounding(consumer, out, m))
+    return Epilogue{Epilogue::Rounding, consumer, nullptr};
+  if (Value bias = biasOf(consumer, out))
+    return Epilogue{Epilogue::Bias, consumer, bias};
+  return std::nullopt;
 }
 
 /// Builds the call for `g` (matched as `m`) and moves `g` (and the fill of
 /// its output right before it) under an `scf.if` for a declined call. With
-/// a `rounding` generic (findRounding) the library writes its output
-/// instead, rounded, and the call stands where it stood: the f32 buffer,
-/// its fill, `g` and `rounding` are then only the declined call's.
+/// an `epilogue` (findEpilogue) the library writes the epilogue's output
+/// instead, and the call stands where the epilogue stood: the f32 buffer,
+/// its fill, `g` and the epilogue are then only the declined call's.
 void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
-                     bool device, linalg::GenericOp rounding) {
+                     bool device, std::optional<Epilogue> epilogue) {
+  linalg::GenericOp consumer = epilogue ? epilogue->op : nullptr;
   Location loc = g.getLoc();
   // The fill of the output right before the generic is only needed by it.
   Value out = g.getDpsInits()[0];
   auto fill = dyn_cast_or_null<linalg::FillOp>(g->getPrevNode());
   if (fill && fill.getDpsInits()[0] != out)
     fill = nullptr;
-  b.setInsertionPoint(rounding ? rounding.getOperation() : g.getOperation());
+  b.setInsertionPoint(consumer ? consumer.getOperation() : g.getOperation());
   Type i64 = b.getI64Type();
   auto toI64 = [&](Value v) -> Value {
     return arith::IndexCastOp::create(b, loc, i64, v);
@@ -242,10 +307,10 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
       c = arith::ConstantIntOp::create(b, loc, i64, v);
     return c;
   };
-  // The buffer the library writes: g's output, or the rounded result (of
-  // the same shape: rounding's maps are identities).
+  // The buffer the library writes: g's output, or the epilogue's (of the
+  // same shape: its output map is an identity).
   SmallVector<Value> operands = {g->getOperand(0), g->getOperand(1),
-                                 rounding ? rounding.getDpsInits()[0] : out};
+                                 consumer ? consumer.getDpsInits()[0] : out};
   SmallVector<memref::ExtractStridedMetadataOp> meta;
   for (Value operand : operands)
     meta.push_back(memref::ExtractStridedMetadataOp::create(b, loc, operand));
@@ -269,7 +334,8 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
     }
     return stride ? stride : constant(0);
   };
-  GemmType cType = rounding ? m.abType : m.cType;
+  bool withRounding = epilogue && epilogue->kind == Epilogue::Rounding;
+  GemmType cType = withRounding ? m.abType : m.cType;
   SmallVector<Value> args = {constant(int64_t(m.abType)),
                              constant(int64_t(cType))};
   args.push_back(m.batch ? loopSize(*m.batch) : constant(1));
@@ -283,9 +349,21 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
     args.push_back(loopStride(operand, rowsCols[operand].first));
     args.push_back(loopStride(operand, rowsCols[operand].second));
   }
+  bool withBias = epilogue && epilogue->kind == Epilogue::Bias;
+  if (withBias) {
+    auto biasMeta =
+        memref::ExtractStridedMetadataOp::create(b, loc, epilogue->bias);
+    args.push_back(
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, epilogue->bias));
+    args.push_back(toI64(biasMeta.getOffset()));
+    args.push_back(toI64(biasMeta.getStrides()[0]));
+  }
   func::FuncOp callee = getGemmFunction(
       b, g->getParentOfType<ModuleOp>(),
-      device ? "ptensor_rt_gpu_gemm" : "ptensor_rt_cpu_gemm");
+      withBias ? "ptensor_rt_gpu_gemm_bias"
+      : device ? "ptensor_rt_gpu_gemm"
+               : "ptensor_rt_cpu_gemm",
+      withBias);
   Value taken = func::CallOp::create(b, loc, callee, args).getResult(0);
   Value declined = arith::XOrIOp::create(
       b, loc, taken, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
@@ -297,9 +375,9 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
   for (Operation *user : out.getUsers())
     if (isa<memref::DeallocOp>(user))
       deallocs.push_back(user);
-  if (!rounding || !alloc || alloc->getBlock() != g->getBlock() ||
+  if (!consumer || !alloc || alloc->getBlock() != g->getBlock() ||
       !llvm::all_of(out.getUsers(), [&](Operation *user) {
-        return user == fill || user == g || user == rounding ||
+        return user == fill || user == g || user == consumer ||
                (isa<memref::DeallocOp>(user) &&
                 user->getBlock() == g->getBlock());
       })) {
@@ -307,7 +385,7 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
     deallocs.clear();
   }
   for (Operation *op : {alloc, fill.getOperation(), g.getOperation(),
-                        rounding.getOperation()})
+                        consumer.getOperation()})
     if (op)
       op->moveBefore(yield);
   for (Operation *op : deallocs)
@@ -319,7 +397,8 @@ struct ConvertPTensorContractionsToLibraryPass
           ConvertPTensorContractionsToLibraryPass> {
   using Base::Base;
   void runOnOperation() override {
-    SmallVector<std::tuple<linalg::GenericOp, Gemm, bool, linalg::GenericOp>>
+    SmallVector<
+        std::tuple<linalg::GenericOp, Gemm, bool, std::optional<Epilogue>>>
         work;
     getOperation().walk([&](func::FuncOp f) {
       bool device = f->hasAttr(kDeviceAttrName);
@@ -327,12 +406,12 @@ struct ConvertPTensorContractionsToLibraryPass
         return;
       f.walk([&](linalg::GenericOp g) {
         if (std::optional<Gemm> m = matchGemm(g); m && takes(*m, device))
-          work.push_back({g, *m, device, findRounding(g, *m, device)});
+          work.push_back({g, *m, device, findEpilogue(g, *m, device)});
       });
     });
     OpBuilder b(&getContext());
-    for (auto &[g, m, device, rounding] : work)
-      replaceWithCall(b, g, m, device, rounding);
+    for (auto &[g, m, device, epilogue] : work)
+      replaceWithCall(b, g, m, device, epilogue);
   }
 };
 

@@ -220,3 +220,63 @@ func.func @rounded(%a: memref<8x8xf16>, %d: memref<8x8xf16>, %e: memref<8x8xf16>
   memref.dealloc %sums2 : memref<8x8xf32>
   return
 }
+
+// -----
+
+// A bias added per output column, in place (what a static `x @ w + b`
+// bufferizes to): ptensor_rt_gpu_gemm_bias with the bias buffer's pointer,
+// offset and stride; the sums and the addition are the declined call's,
+// and the result is read after it. A consumer that is not `sums + bias[j]`
+// (a product here) stays after a plain call.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+// CHECK-LABEL: func.func @bias(
+// CHECK-SAME: %[[A:.*]]: memref<8x4xf32>, %[[B:.*]]: memref<4x6xf32>, %[[BIAS:.*]]: memref<6xf32>
+// CHECK: %[[SUMS:.*]] = memref.alloc() : memref<8x6xf32>
+// CHECK: %[[BP:.*]] = memref.extract_aligned_pointer_as_index %[[BIAS]]
+// CHECK: call @ptensor_rt_gpu_gemm_bias({{.*}}, %[[BP]], %{{.*}}, %{{.*}}) :
+// CHECK: scf.if
+// CHECK-NEXT: linalg.fill
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[SUMS]]
+// CHECK: linalg.generic {{.*}} ins(%[[SUMS]], %[[BIAS]] : memref<8x6xf32>, memref<6xf32>) outs(%[[SUMS]] : memref<8x6xf32>)
+// CHECK: memref.cast %[[SUMS]]
+// CHECK: call @ptensor_rt_gpu_gemm(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[BIAS]] : memref<8x6xf32>, memref<6xf32>)
+// CHECK: arith.mulf
+func.func @bias(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf32>) -> (memref<?x6xf32>, memref<8x6xf32>) attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %sums = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums, %bias : memref<8x6xf32>, memref<6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  %r = memref.cast %sums : memref<8x6xf32> to memref<?x6xf32>
+  %sums2 = memref.alloc() : memref<8x6xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%sums2 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums2, %bias : memref<8x6xf32>, memref<6xf32>) outs(%sums2 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.mulf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return %r, %sums2 : memref<?x6xf32>, memref<8x6xf32>
+}

@@ -104,6 +104,18 @@ m = fn.contraction("matmul", fn.binary("multiply", a, two), b)
 fn.ret(fn.binary("add", m, one, tol=dict(m.tol, ulps=1.0)))
 suite.check(fn)
 
+# A linear layer, static shapes: x @ w + b (on the GPU the bias is
+# cuBLASLt's epilogue), and with a product consumer (not an epilogue).
+fn = Func("linear")
+x = fn.tensor(data("f32", (16, 12)), "f32")
+w = fn.tensor(data("f32", (12, 10)), "f32")
+bias = fn.tensor(data("f32", (10,)), "f32")
+m1 = fn.contraction("matmul", x, w)
+m2 = fn.contraction("matmul", x, w)
+fn.ret(fn.binary("add", m1, bias, tol=dict(m1.tol, ulps=1.0)),
+       fn.binary("multiply", m2, bias, tol=dict(m2.tol, ulps=1.0, atol=m2.tol["atol"] * 2)))
+suite.check(fn)
+
 # vecdot: last axis, another axis, broadcasting, integers, dynamic.
 fn = Func("vecdot")
 a = fn.tensor(data("f32", (4, 3)), "f32")

@@ -58,6 +58,20 @@ PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
     int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
     int64_t cColStride);
 
+/// ptensor_rt_gpu_gemm with cuBLASLt's bias epilogue: C[p, i, j] = sum ... +
+/// bias[j], the bias vector (C's element type) given like an operand
+/// (address, offset, stride in elements), the same for every batch. Taken
+/// only when cuBLASLt can add it in the product (a row-major C, a
+/// contiguous 16-byte aligned bias); otherwise false, nothing written.
+PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm_bias(
+    int64_t abType, int64_t cType, int64_t batch, int64_t m, int64_t n,
+    int64_t k, intptr_t a, int64_t aOffset, int64_t aBatchStride,
+    int64_t aRowStride, int64_t aColStride, intptr_t b, int64_t bOffset,
+    int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, intptr_t c,
+    int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
+    int64_t cColStride, intptr_t bias, int64_t biasOffset,
+    int64_t biasStride);
+
 /// Whether f32 products on the GPU may round their operands to TF32 (10-bit
 /// mantissas, tensor cores: several times faster, about 3 decimal digits).
 /// Off unless the environment has PTENSOR_ALLOW_TF32=1 or this enables it
