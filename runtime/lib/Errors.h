@@ -3,8 +3,10 @@
 /// \file
 /// Internal helpers never abort on their own: they record an error on the
 /// calling thread (setError) and return false. The ptensor_rt_* API turns
-/// that into a status code; the mgpu* wrappers, which have no error path,
-/// call dieWithLastError().
+/// that into a status code. The mgpu* entry points, which compiled code
+/// calls and which have no error result, leave the compiled call instead
+/// (failCompiledCall): through the caller's trap (ptensor_rt_call_checked)
+/// when there is one, else by terminating the process.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "ptensor/Runtime/PTensorRuntime.h"
 
 #include <string>
+#include <type_traits>
 
 namespace ptensor::rt {
 
@@ -61,10 +64,39 @@ ptensor_rt_status statusFrom(bool ok);
 /// the caller's frame: the jump skips it (RunTimeChecks.cpp).
 [[noreturn]] void leaveCompiledCode();
 
-/// Terminates via dieWithLastError if `ok` is false (for mgpu* wrappers).
+/// Fails the mgpu* call that compiled code made, with the calling thread's
+/// recorded error: through the innermost trap like leaveCompiledCode (the
+/// caller of ptensor_rt_call_checked gets the error's status), or, when the
+/// thread has no trap, dieWithLastError() (exit status 1 for a missing
+/// driver, abort otherwise). Like leaveCompiledCode it jumps over its
+/// callers' frames (RunTimeChecks.cpp), so none of them may hold an object
+/// with a non-trivial destructor.
+[[noreturn]] void failCompiledCall();
+
+/// failCompiledCall() if `ok` is false. Because it may longjmp, call it only
+/// where no object with a non-trivial destructor is alive, in this frame or
+/// any frame up to compiled code: no ScopedContext, lock or std::string,
+/// including temporaries of the same full-expression (so
+/// `require(checkCuda(r, "x" + s))` is wrong). The mgpu* entry points are
+/// thin wrappers that call an internal function holding such objects and
+/// require its result once it has returned.
 inline void require(bool ok) {
   if (!ok)
-    dieWithLastError();
+    failCompiledCall();
+}
+
+/// The wrapper of an mgpu* entry point that returns a value: calls
+/// `body(args..., &result)`, an internal function that records an error and
+/// returns false on failure, and returns `result`, or fails the compiled
+/// call (require). Only trivially destructible values live in its frame.
+template <typename Result, typename... Params, typename... Args>
+Result resultOrFail(bool (*body)(Params...), Args... args) {
+  static_assert(std::is_trivially_destructible_v<Result> &&
+                    (std::is_trivially_destructible_v<Args> && ...),
+                "require may jump over this frame");
+  Result result{};
+  require(body(args..., &result));
+  return result;
 }
 
 } // namespace ptensor::rt

@@ -4,7 +4,10 @@
 /// Allocation, copies, memsets and host registration for MLIR 22's
 /// GPU-to-LLVM host lowering. Device memory goes through the caching
 /// allocator; host-shared (managed) memory goes straight to the driver.
-/// All entry points abort on error.
+/// Each entry point is a thin wrapper around an internal function that
+/// returns false with the error recorded; the wrapper then fails the call
+/// (failCompiledCall in Errors.h: through the caller's trap when there is
+/// one, else the process exits or aborts).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -34,29 +37,53 @@ ManagedSet &managed() {
   return *set;
 }
 
-void *allocateManaged(uint64_t bytes) {
+/// Largest request mgpuMemAlloc passes on. MLIR's lowering computes the
+/// byte size from dynamic sizes, so a negative size arrives as a huge
+/// unsigned one; no device has 2^62 bytes.
+constexpr uint64_t kMaxAllocationBytes = uint64_t(1) << 62;
+
+/// Refuses a request above kMaxAllocationBytes; `what` names the memory.
+bool checkAllocationSize(uint64_t bytes, const char *what) {
+  if (bytes <= kMaxAllocationBytes)
+    return true;
+  return setErrorf(ErrorKind::InvalidArgument,
+                   "%s allocation of %llu bytes: the size is negative (%lld "
+                   "as a signed number) or absurdly large (over 2^62 "
+                   "bytes); was a dynamic size negative?",
+                   what, static_cast<unsigned long long>(bytes),
+                   static_cast<long long>(bytes));
+}
+
+/// Records `p` as a managed allocation, for takeManaged.
+void rememberManaged(void *p) {
+  ManagedSet &set = managed();
+  std::lock_guard<std::mutex> lock(set.mutex);
+  set.pointers.insert(p);
+  set.count.store(set.pointers.size(), std::memory_order_release);
+}
+
+bool allocateManaged(uint64_t bytes, void **out) {
   int device = defaultDevice();
   ScopedContext scope(device);
-  require(scope.ok());
+  if (!scope.ok())
+    return false;
   CUdeviceptr ptr = 0;
   CUresult result = scope.api().MemAllocManaged(&ptr, bytes, CU_MEM_ATTACH_GLOBAL);
   if (result == CUDA_ERROR_OUT_OF_MEMORY) {
     size_t freeBytes = 0, totalBytes = 0;
     scope.api().MemGetInfo(&freeBytes, &totalBytes);
-    require(setErrorf(ErrorKind::OutOfMemory,
-                      "out of memory allocating %llu bytes of host-shared "
-                      "memory on cuda:%d (free %zu bytes of %zu)",
-                      static_cast<unsigned long long>(bytes), device,
-                      freeBytes, totalBytes));
+    return setErrorf(ErrorKind::OutOfMemory,
+                     "out of memory allocating %llu bytes of host-shared "
+                     "memory on cuda:%d (free %zu bytes of %zu)",
+                     static_cast<unsigned long long>(bytes), device, freeBytes,
+                     totalBytes);
   }
-  require(checkCuda(result, "cuMemAllocManaged(" + std::to_string(bytes) +
-                                " bytes)"));
-  void *p = fromDevicePtr(ptr);
-  ManagedSet &set = managed();
-  std::lock_guard<std::mutex> lock(set.mutex);
-  set.pointers.insert(p);
-  set.count.store(set.pointers.size(), std::memory_order_release);
-  return p;
+  if (result != CUDA_SUCCESS)
+    return checkCuda(result,
+                     "cuMemAllocManaged(" + std::to_string(bytes) + " bytes)");
+  *out = fromDevicePtr(ptr);
+  rememberManaged(*out);
+  return true;
 }
 
 /// True (and forgets it) if `ptr` is a managed allocation.
@@ -118,115 +145,158 @@ bool memrefSpan(int64_t rank, void *descriptor, int64_t elementSize,
   return true;
 }
 
+// The work of the entry points below, which may hold RAII objects (see
+// require in Errors.h).
+
+bool memAlloc(uint64_t bytes, void *stream, bool isHostShared, void **out) {
+  *out = nullptr;
+  if (bytes == 0)
+    return true;
+  if (!checkAllocationSize(bytes, isHostShared ? "host-shared" : "device"))
+    return false;
+  if (isHostShared)
+    return allocateManaged(bytes, out);
+  return deviceAllocate(defaultDevice(), bytes, stream, out);
+}
+
+bool memFree(void *ptr, void *stream) {
+  if (!ptr)
+    return true;
+  if (!takeManaged(ptr))
+    return deviceFree(ptr, stream);
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok()) // Process exit: the driver already released everything.
+    return scope.result() == CUDA_ERROR_DEINITIALIZED;
+  return checkCudaRelease(scope.api().MemFree(toDevicePtr(ptr)),
+                          "cuMemFree_v2 (host-shared memory)");
+}
+
+bool memcpyAsync(void *dst, void *src, size_t bytes, void *stream) {
+  if (bytes == 0)
+    return true;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok())
+    return false;
+  CUresult result = scope.api().MemcpyAsync(
+      toDevicePtr(dst), toDevicePtr(src), bytes, static_cast<CUstream>(stream));
+  if (result == CUDA_SUCCESS)
+    return true;
+  char what[160];
+  std::snprintf(what, sizeof(what), "cuMemcpyAsync(dst %p, src %p, %zu bytes)",
+                dst, src, bytes);
+  return checkCuda(result, what);
+}
+
+bool memset32(void *dst, unsigned int value, size_t count, void *stream) {
+  if (count == 0)
+    return true;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok())
+    return false;
+  CUresult result = scope.api().MemsetD32Async(toDevicePtr(dst), value, count,
+                                               static_cast<CUstream>(stream));
+  return result == CUDA_SUCCESS ||
+         checkCuda(result,
+                   "cuMemsetD32Async(" + std::to_string(count) + " words)");
+}
+
+bool memset16(void *dst, unsigned short value, size_t count, void *stream) {
+  if (count == 0)
+    return true;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok())
+    return false;
+  CUresult result = scope.api().MemsetD16Async(toDevicePtr(dst), value, count,
+                                               static_cast<CUstream>(stream));
+  return result == CUDA_SUCCESS ||
+         checkCuda(result, "cuMemsetD16Async(" + std::to_string(count) +
+                               " half-words)");
+}
+
+bool hostRegister(void *ptr, uint64_t bytes) {
+  if (bytes == 0)
+    return true;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok())
+    return false;
+  CUresult result = scope.api().MemHostRegister(ptr, bytes, /*flags=*/0);
+  return result == CUDA_SUCCESS ||
+         checkCuda(result,
+                   "cuMemHostRegister_v2(" + std::to_string(bytes) + " bytes)");
+}
+
+bool hostUnregister(void *ptr) {
+  if (!ptr)
+    return true;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok()) // Process exit: the driver already released everything.
+    return scope.result() == CUDA_ERROR_DEINITIALIZED;
+  return checkCudaRelease(scope.api().MemHostUnregister(ptr),
+                          "cuMemHostUnregister");
+}
+
+bool hostRegisterMemRef(int64_t rank, void *descriptor, int64_t elementSize) {
+  char *start = nullptr;
+  uint64_t bytes = 0;
+  return memrefSpan(rank, descriptor, elementSize, &start, &bytes) &&
+         hostRegister(start, bytes);
+}
+
+bool hostUnregisterMemRef(int64_t rank, void *descriptor, int64_t elementSize) {
+  char *start = nullptr;
+  uint64_t bytes = 0;
+  if (!memrefSpan(rank, descriptor, elementSize, &start, &bytes))
+    return false;
+  return bytes == 0 || // Empty memrefs were never registered.
+         hostUnregister(start);
+}
+
 } // namespace
 
+// Only trivially destructible objects in these frames: require may jump.
 extern "C" {
 
 PTENSOR_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                      bool isHostShared) {
-  if (sizeBytes == 0)
-    return nullptr;
-  if (isHostShared)
-    return allocateManaged(sizeBytes);
-  void *ptr = nullptr;
-  require(deviceAllocate(defaultDevice(), sizeBytes, stream, &ptr));
-  return ptr;
+  return resultOrFail<void *>(memAlloc, sizeBytes, stream, isHostShared);
 }
 
 PTENSOR_RT_EXPORT void mgpuMemFree(void *ptr, void *stream) {
-  if (!ptr)
-    return;
-  if (!takeManaged(ptr)) {
-    require(deviceFree(ptr, stream));
-    return;
-  }
-  ScopedContext scope(defaultDevice());
-  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
-    return;
-  require(scope.ok());
-  require(checkCudaRelease(scope.api().MemFree(toDevicePtr(ptr)),
-                           "cuMemFree_v2 (host-shared memory)"));
+  require(memFree(ptr, stream));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                                   void *stream) {
-  if (sizeBytes == 0)
-    return;
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  CUresult result = scope.api().MemcpyAsync(
-      toDevicePtr(dst), toDevicePtr(src), sizeBytes, static_cast<CUstream>(stream));
-  if (result != CUDA_SUCCESS) {
-    char what[160];
-    std::snprintf(what, sizeof(what), "cuMemcpyAsync(dst %p, src %p, %zu bytes)",
-                  dst, src, sizeBytes);
-    require(checkCuda(result, what));
-  }
+  require(memcpyAsync(dst, src, sizeBytes, stream));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                                     void *stream) {
-  if (count == 0)
-    return;
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  CUresult result = scope.api().MemsetD32Async(toDevicePtr(dst), value, count,
-                                               static_cast<CUstream>(stream));
-  if (result != CUDA_SUCCESS)
-    require(checkCuda(result, "cuMemsetD32Async(" + std::to_string(count) +
-                                  " words)"));
+  require(memset32(dst, value, count, stream));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value,
                                     size_t count, void *stream) {
-  if (count == 0)
-    return;
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  CUresult result = scope.api().MemsetD16Async(toDevicePtr(dst), value, count,
-                                               static_cast<CUstream>(stream));
-  if (result != CUDA_SUCCESS)
-    require(checkCuda(result, "cuMemsetD16Async(" + std::to_string(count) +
-                                  " half-words)"));
+  require(memset16(dst, value, count, stream));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
-  if (sizeBytes == 0)
-    return;
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  require(checkCuda(scope.api().MemHostRegister(ptr, sizeBytes, /*flags=*/0),
-                    "cuMemHostRegister_v2(" + std::to_string(sizeBytes) +
-                        " bytes)"));
+  require(hostRegister(ptr, sizeBytes));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemHostUnregister(void *ptr) {
-  if (!ptr)
-    return;
-  ScopedContext scope(defaultDevice());
-  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
-    return;
-  require(scope.ok());
-  require(checkCudaRelease(scope.api().MemHostUnregister(ptr),
-                           "cuMemHostUnregister"));
+  require(hostUnregister(ptr));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                                  int64_t elementSizeBytes) {
-  char *start = nullptr;
-  uint64_t bytes = 0;
-  require(memrefSpan(rank, descriptor, elementSizeBytes, &start, &bytes));
-  mgpuMemHostRegister(start, bytes);
+  require(hostRegisterMemRef(rank, descriptor, elementSizeBytes));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemHostUnregisterMemRef(int64_t rank,
                                                    void *descriptor,
                                                    int64_t elementSizeBytes) {
-  char *start = nullptr;
-  uint64_t bytes = 0;
-  require(memrefSpan(rank, descriptor, elementSizeBytes, &start, &bytes));
-  if (bytes != 0) // Empty memrefs were never registered.
-    mgpuMemHostUnregister(start);
+  require(hostUnregisterMemRef(rank, descriptor, elementSizeBytes));
 }
 
 } // extern "C"

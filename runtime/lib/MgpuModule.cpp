@@ -2,7 +2,11 @@
 ///
 /// \file
 /// The module and launch entry points of MLIR 22's GPU-to-LLVM host
-/// lowering. They abort on error (generated code has no error path).
+/// lowering. Generated code has no error path: each entry point is a thin
+/// wrapper around an internal function that returns false with the error
+/// recorded, and the wrapper then fails the call (failCompiledCall in
+/// Errors.h: through the caller's trap when there is one, else the process
+/// exits or aborts).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -87,102 +91,84 @@ bool prepareSharedMemory(const ScopedContext &scope, int device,
                    "kernel '" + kernelName(function) + "'");
 }
 
-} // namespace
+// The work of the entry points below, which may hold RAII objects (see
+// require in Errors.h).
 
-extern "C" {
-
-PTENSOR_RT_EXPORT void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
+bool moduleLoad(void *data, size_t size, CUmodule *module) {
   ModuleImage image;
   image.data = data;
-  image.size = gpuBlobSize;
-  CUmodule module = nullptr;
-  require(loadModule(defaultDevice(), image, &module));
-  return module;
+  image.size = size;
+  return loadModule(defaultDevice(), image, module);
 }
 
-PTENSOR_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
+bool moduleLoadJIT(void *data, int optLevel, CUmodule *module) {
+  *module = nullptr;
   if (optLevel < 0 || optLevel > 4)
-    require(setErrorf(ErrorKind::InvalidArgument,
-                      "mgpuModuleLoadJIT: optimization level %d is out of "
-                      "range (expected 0 to 4)",
-                      optLevel));
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "mgpuModuleLoadJIT: optimization level %d is out of "
+                     "range (expected 0 to 4)",
+                     optLevel);
   ModuleImage image;
   image.data = data;
   image.size = data ? std::strlen(static_cast<const char *>(data)) + 1 : 0;
   image.isPtx = true;
   image.optLevel = optLevel;
-  CUmodule module = nullptr;
-  require(loadModule(defaultDevice(), image, &module));
-  return module;
+  return loadModule(defaultDevice(), image, module);
 }
 
-PTENSOR_RT_EXPORT void mgpuModuleUnload(void *module) {
-  require(unloadModule(static_cast<CUmodule>(module)));
-}
+/// A launch's grid (and cluster) and block shapes.
+struct LaunchShape {
+  intptr_t grid[3];
+  intptr_t block[3];
+};
 
-PTENSOR_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
-  CUfunction function = nullptr;
-  require(getFunction(static_cast<CUmodule>(module), name, &function));
-  return function;
-}
-
-PTENSOR_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                        intptr_t gridY, intptr_t gridZ,
-                                        intptr_t blockX, intptr_t blockY,
-                                        intptr_t blockZ, int32_t smem,
-                                        void *stream, void **params,
-                                        void **extra,
-                                        size_t /*paramsCount*/) {
-  auto f = static_cast<CUfunction>(function);
+bool launchKernel(CUfunction f, const LaunchShape &shape, int32_t smem,
+                  void *stream, void **params, void **extra) {
   int device = defaultDevice();
   ScopedContext scope(device);
-  require(scope.ok());
-  const intptr_t grid[3] = {gridX, gridY, gridZ};
-  const intptr_t block[3] = {blockX, blockY, blockZ};
+  if (!scope.ok())
+    return false;
   unsigned g[3], b[3];
-  require(checkDimensions(f, "grid", grid, g));
-  require(checkDimensions(f, "block", block, b));
-  require(prepareSharedMemory(scope, device, f, smem));
+  if (!checkDimensions(f, "grid", shape.grid, g) ||
+      !checkDimensions(f, "block", shape.block, b) ||
+      !prepareSharedMemory(scope, device, f, smem))
+    return false;
   noteLaunch(f);
   CUresult result =
       scope.api().LaunchKernel(f, g[0], g[1], g[2], b[0], b[1], b[2],
                                unsigned(smem), static_cast<CUstream>(stream),
                                params, extra);
-  if (result != CUDA_SUCCESS) // Build the message only on failure.
-    require(checkCuda(result, "cuLaunchKernel(kernel '" + kernelName(f) +
-                                  "', " + shapeText(grid, block, smem) + ")"));
+  if (result == CUDA_SUCCESS) // Build the message only on failure.
+    return true;
+  return checkCuda(result, "cuLaunchKernel(kernel '" + kernelName(f) + "', " +
+                               shapeText(shape.grid, shape.block, smem) + ")");
 }
 
-PTENSOR_RT_EXPORT void
-mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
-                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
-                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                        intptr_t blockZ, int32_t smem, void *stream,
-                        void **params, void **extra, size_t /*paramsCount*/) {
-  auto f = static_cast<CUfunction>(function);
+bool launchClusterKernel(CUfunction f, const intptr_t cluster[3],
+                         const LaunchShape &shape, int32_t smem, void *stream,
+                         void **params, void **extra) {
   int device = defaultDevice();
   ScopedContext scope(device);
-  require(scope.ok());
+  if (!scope.ok())
+    return false;
   if (!scope.api().LaunchKernelEx)
-    require(setError(ErrorKind::Unsupported,
-                     "launch of kernel '" + kernelName(f) +
-                         "' with clusters needs cuLaunchKernelEx, which the "
-                         "CUDA driver does not export (driver too old)"));
-  const intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
-  const intptr_t grid[3] = {gridX, gridY, gridZ};
-  const intptr_t block[3] = {blockX, blockY, blockZ};
+    return setError(ErrorKind::Unsupported,
+                    "launch of kernel '" + kernelName(f) +
+                        "' with clusters needs cuLaunchKernelEx, which the "
+                        "CUDA driver does not export (driver too old)");
   unsigned c[3], g[3], b[3];
-  require(checkDimensions(f, "cluster", cluster, c));
-  require(checkDimensions(f, "grid", grid, g));
-  require(checkDimensions(f, "block", block, b));
-  require(prepareSharedMemory(scope, device, f, smem));
+  if (!checkDimensions(f, "cluster", cluster, c) ||
+      !checkDimensions(f, "grid", shape.grid, g) ||
+      !checkDimensions(f, "block", shape.block, b) ||
+      !prepareSharedMemory(scope, device, f, smem))
+    return false;
   // Clusters of more than 8 blocks are "non-portable" and must be enabled.
-  if (uint64_t(c[0]) * c[1] * c[2] > 8)
-    require(checkCuda(scope.api().FuncSetAttribute(
-                          f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-                          1),
-                      "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED) "
-                      "for kernel '" + kernelName(f) + "'"));
+  if (uint64_t(c[0]) * c[1] * c[2] > 8 &&
+      !checkCuda(scope.api().FuncSetAttribute(
+                     f, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+                 "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED) "
+                 "for kernel '" + kernelName(f) + "'"))
+    return false;
 
   CUlaunchAttribute attribute;
   std::memset(&attribute, 0, sizeof(attribute));
@@ -204,12 +190,59 @@ mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
   config.numAttrs = 1;
   noteLaunch(f);
   CUresult result = scope.api().LaunchKernelEx(&config, f, params, extra);
-  if (result != CUDA_SUCCESS)
-    require(checkCuda(result, "cuLaunchKernelEx(kernel '" + kernelName(f) +
-                                  "', cluster " + std::to_string(c[0]) + "x" +
-                                  std::to_string(c[1]) + "x" +
-                                  std::to_string(c[2]) + ", " +
-                                  shapeText(grid, block, smem) + ")"));
+  if (result == CUDA_SUCCESS)
+    return true;
+  return checkCuda(result, "cuLaunchKernelEx(kernel '" + kernelName(f) +
+                               "', cluster " + std::to_string(c[0]) + "x" +
+                               std::to_string(c[1]) + "x" +
+                               std::to_string(c[2]) + ", " +
+                               shapeText(shape.grid, shape.block, smem) + ")");
+}
+
+} // namespace
+
+// Only trivially destructible objects in these frames: require may jump.
+extern "C" {
+
+PTENSOR_RT_EXPORT void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
+  return resultOrFail<CUmodule>(moduleLoad, data, gpuBlobSize);
+}
+
+PTENSOR_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  return resultOrFail<CUmodule>(moduleLoadJIT, data, optLevel);
+}
+
+PTENSOR_RT_EXPORT void mgpuModuleUnload(void *module) {
+  require(unloadModule(static_cast<CUmodule>(module)));
+}
+
+PTENSOR_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
+  return resultOrFail<CUfunction>(getFunction, static_cast<CUmodule>(module),
+                                  name);
+}
+
+PTENSOR_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                        intptr_t gridY, intptr_t gridZ,
+                                        intptr_t blockX, intptr_t blockY,
+                                        intptr_t blockZ, int32_t smem,
+                                        void *stream, void **params,
+                                        void **extra,
+                                        size_t /*paramsCount*/) {
+  const LaunchShape shape = {{gridX, gridY, gridZ}, {blockX, blockY, blockZ}};
+  require(launchKernel(static_cast<CUfunction>(function), shape, smem, stream,
+                       params, extra));
+}
+
+PTENSOR_RT_EXPORT void
+mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
+                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
+                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                        intptr_t blockZ, int32_t smem, void *stream,
+                        void **params, void **extra, size_t /*paramsCount*/) {
+  const intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
+  const LaunchShape shape = {{gridX, gridY, gridZ}, {blockX, blockY, blockZ}};
+  require(launchClusterKernel(static_cast<CUfunction>(function), cluster,
+                              shape, smem, stream, params, extra));
 }
 
 } // extern "C"

@@ -2,9 +2,12 @@
 ///
 /// \file
 /// Stream and event entry points of MLIR 22's GPU-to-LLVM host lowering.
-/// They abort on error. Synchronization failures usually report a fault of
-/// an earlier asynchronous kernel, so their messages name the last kernel
-/// launched from the calling thread.
+/// Each is a thin wrapper around an internal function that returns false
+/// with the error recorded; the wrapper then fails the call
+/// (failCompiledCall in Errors.h: through the caller's trap when there is
+/// one, else the process exits or aborts). Synchronization failures usually
+/// report a fault of an earlier asynchronous kernel, so their messages name
+/// the last kernel launched from the calling thread.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,18 +22,101 @@
 using namespace ptensor::rt;
 
 namespace {
-/// Checks a synchronizing call, adding the last-launch hint on failure.
-void requireSync(CUresult result, const char *call) {
-  if (result != CUDA_SUCCESS) {
-    checkCuda(result, call);
-    appendToError(lastLaunchHint());
-    dieWithLastError();
-  }
+/// Checks a synchronizing call like checkCuda, adding the last-launch hint
+/// to the message on failure.
+bool checkSync(CUresult result, const char *call) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  checkCuda(result, call);
+  appendToError(lastLaunchHint());
+  return false;
 }
+
 /// The stream compiled code runs on in this thread (see
 /// ptensor_rt_set_stream); NULL is CUDA's legacy default stream, which
 /// orders with PyTorch's and CuPy's default streams.
 thread_local void *computeStream = nullptr;
+
+// The work of the entry points below, which may hold RAII objects (see
+// require in Errors.h).
+
+bool streamCreate(CUstream *stream) {
+  if (!syncLaunches()) {
+    *stream = static_cast<CUstream>(computeStream);
+    return true;
+  }
+  ScopedContext scope(defaultDevice());
+  return scope.ok() &&
+         checkCuda(scope.api().StreamCreate(stream, CU_STREAM_NON_BLOCKING),
+                   "cuStreamCreate");
+}
+
+bool streamDestroy(void *stream) {
+  if (!stream || stream == computeStream)
+    return true; // Not ours to destroy (the default or the compute stream).
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok()) // Process exit: the driver already released everything.
+    return scope.result() == CUDA_ERROR_DEINITIALIZED;
+  auto s = static_cast<CUstream>(stream);
+  // Synchronize first so blocks freed on this stream are idle and can be
+  // handed to other streams once the handle (which may be recycled) is gone.
+  CUresult result = scope.api().StreamSynchronize(s);
+  if (result != CUDA_ERROR_DEINITIALIZED &&
+      !checkSync(result, "cuStreamSynchronize (in mgpuStreamDestroy)"))
+    return false;
+  deviceStreamDestroyed(stream);
+  return checkCudaRelease(scope.api().StreamDestroy(s), "cuStreamDestroy_v2");
+}
+
+bool streamSynchronize(void *stream) {
+  if (stream == computeStream && !syncLaunches())
+    return true; // stream-ordered: see mgpuStreamCreate
+  ScopedContext scope(defaultDevice());
+  return scope.ok() &&
+         checkSync(scope.api().StreamSynchronize(static_cast<CUstream>(stream)),
+                   "cuStreamSynchronize");
+}
+
+bool streamWaitEvent(void *stream, void *event) {
+  ScopedContext scope(defaultDevice());
+  return scope.ok() &&
+         checkCuda(scope.api().StreamWaitEvent(static_cast<CUstream>(stream),
+                                               static_cast<CUevent>(event),
+                                               /*flags=*/0),
+                   "cuStreamWaitEvent");
+}
+
+bool eventCreate(CUevent *event) {
+  ScopedContext scope(defaultDevice());
+  return scope.ok() &&
+         checkCuda(scope.api().EventCreate(event, CU_EVENT_DISABLE_TIMING),
+                   "cuEventCreate");
+}
+
+bool eventDestroy(void *event) {
+  if (!event)
+    return true;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok()) // Process exit: the driver already released everything.
+    return scope.result() == CUDA_ERROR_DEINITIALIZED;
+  return checkCudaRelease(scope.api().EventDestroy(static_cast<CUevent>(event)),
+                          "cuEventDestroy_v2");
+}
+
+bool eventSynchronize(void *event) {
+  ScopedContext scope(defaultDevice());
+  return scope.ok() &&
+         checkSync(scope.api().EventSynchronize(static_cast<CUevent>(event)),
+                   "cuEventSynchronize");
+}
+
+bool eventRecord(void *event, void *stream) {
+  ScopedContext scope(defaultDevice());
+  return scope.ok() &&
+         checkCuda(scope.api().EventRecord(static_cast<CUevent>(event),
+                                           static_cast<CUstream>(stream)),
+                   "cuEventRecord");
+}
 
 } // namespace
 
@@ -61,91 +147,44 @@ PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_synchronize(void) {
   return PTENSOR_RT_SUCCESS;
 }
 
+// The mgpu* entry points hold only trivially destructible objects in their
+// frames: require may jump.
+//
 // MLIR's host code brackets every launch and allocation with
 // mgpuStreamCreate / mgpuStreamSynchronize / mgpuStreamDestroy. Unless
 // PTENSOR_SYNC_LAUNCHES=1, these map to the thread's compute stream without
 // blocking: all work is stream-ordered there (as in PyTorch), and the host
 // sees results after a blocking copy or ptensor_rt_synchronize().
 PTENSOR_RT_EXPORT void *mgpuStreamCreate(void) {
-  if (!syncLaunches())
-    return computeStream;
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  CUstream stream = nullptr;
-  require(checkCuda(scope.api().StreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-                    "cuStreamCreate"));
-  return stream;
+  return resultOrFail<CUstream>(streamCreate);
 }
 
 PTENSOR_RT_EXPORT void mgpuStreamDestroy(void *stream) {
-  if (!stream || stream == computeStream)
-    return; // Not ours to destroy (the default or the compute stream).
-  ScopedContext scope(defaultDevice());
-  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
-    return;
-  require(scope.ok());
-  auto s = static_cast<CUstream>(stream);
-  // Synchronize first so blocks freed on this stream are idle and can be
-  // handed to other streams once the handle (which may be recycled) is gone.
-  CUresult result = scope.api().StreamSynchronize(s);
-  if (result != CUDA_ERROR_DEINITIALIZED)
-    requireSync(result, "cuStreamSynchronize (in mgpuStreamDestroy)");
-  deviceStreamDestroyed(stream);
-  require(checkCudaRelease(scope.api().StreamDestroy(s), "cuStreamDestroy_v2"));
+  require(streamDestroy(stream));
 }
 
 PTENSOR_RT_EXPORT void mgpuStreamSynchronize(void *stream) {
-  if (stream == computeStream && !syncLaunches())
-    return; // stream-ordered: see mgpuStreamCreate
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  requireSync(scope.api().StreamSynchronize(static_cast<CUstream>(stream)),
-              "cuStreamSynchronize");
+  require(streamSynchronize(stream));
 }
 
 PTENSOR_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event) {
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  require(checkCuda(scope.api().StreamWaitEvent(static_cast<CUstream>(stream),
-                                                static_cast<CUevent>(event),
-                                                /*flags=*/0),
-                    "cuStreamWaitEvent"));
+  require(streamWaitEvent(stream, event));
 }
 
 PTENSOR_RT_EXPORT void *mgpuEventCreate(void) {
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  CUevent event = nullptr;
-  require(checkCuda(scope.api().EventCreate(&event, CU_EVENT_DISABLE_TIMING),
-                    "cuEventCreate"));
-  return event;
+  return resultOrFail<CUevent>(eventCreate);
 }
 
 PTENSOR_RT_EXPORT void mgpuEventDestroy(void *event) {
-  if (!event)
-    return;
-  ScopedContext scope(defaultDevice());
-  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
-    return;
-  require(scope.ok());
-  require(checkCudaRelease(
-      scope.api().EventDestroy(static_cast<CUevent>(event)),
-      "cuEventDestroy_v2"));
+  require(eventDestroy(event));
 }
 
 PTENSOR_RT_EXPORT void mgpuEventSynchronize(void *event) {
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  requireSync(scope.api().EventSynchronize(static_cast<CUevent>(event)),
-              "cuEventSynchronize");
+  require(eventSynchronize(event));
 }
 
 PTENSOR_RT_EXPORT void mgpuEventRecord(void *event, void *stream) {
-  ScopedContext scope(defaultDevice());
-  require(scope.ok());
-  require(checkCuda(scope.api().EventRecord(static_cast<CUevent>(event),
-                                            static_cast<CUstream>(stream)),
-                    "cuEventRecord"));
+  require(eventRecord(event, stream));
 }
 
 } // extern "C"

@@ -1,8 +1,9 @@
 //===- RunTimeChecks.cpp - failed checks of compiled code -----------------===//
 //
 // The functions compiled code calls when a run-time check fails, and the
-// per-thread traps that turn such a failure into an error value for the
-// caller (see "Run-time checks of compiled code" in PTensorRuntime.h).
+// per-thread traps that turn such a failure, or a failed mgpu* call
+// (failCompiledCall), into an error value for the caller (see "Run-time
+// checks of compiled code" in Status.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,20 +31,33 @@ std::string formatSizes(const int64_t *sizes, int64_t rank, int64_t stride) {
   return s + "]";
 }
 
+/// Pops the calling thread's innermost trap, if any, and jumps to it with
+/// the recorded error; returns only when the thread has no trap.
+void leaveThroughTrap() {
+  if (ptensor_rt_trap *trap = innermostTrap) {
+    innermostTrap = trap->previous;
+    std::longjmp(trap->env, 1);
+  }
+}
+
 } // namespace
 
 /// Leaves through the innermost trap, or prints the recorded error and
 /// aborts when the thread has none. No object with a destructor may be
 /// alive in this frame: the jump skips it.
 [[noreturn]] void ptensor::rt::leaveCompiledCode() {
-  if (ptensor_rt_trap *trap = innermostTrap) {
-    innermostTrap = trap->previous;
-    std::longjmp(trap->env, 1);
-  }
+  leaveThroughTrap();
   std::fflush(stdout);
   std::fprintf(stderr, "%s\n", lastErrorMessage());
   std::fflush(stderr);
   std::abort();
+}
+
+/// As leaveCompiledCode, but with no trap the mgpu* entry points' fatal
+/// path: exit status 1 for a missing driver, abort otherwise.
+[[noreturn]] void ptensor::rt::failCompiledCall() {
+  leaveThroughTrap();
+  dieWithLastError();
 }
 
 extern "C" {

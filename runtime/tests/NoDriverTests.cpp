@@ -3,7 +3,8 @@
 /// \file
 /// Points PTENSOR_CUDA_DRIVER_LIBRARY at a missing file (so the result does
 /// not depend on the machine having a GPU) and checks that the C API reports
-/// errors while the mgpu* entry points exit with a clear message. The driver
+/// errors while the mgpu* entry points, called without a trap, exit with a
+/// clear message (TrapTests.cpp covers calls under a trap). The driver
 /// is loaded once per process, so every scenario that needs a fresh load
 /// runs in a forked child before the parent first touches the runtime.
 ///
@@ -14,7 +15,6 @@
 #include "ptensor/Runtime/Gemm.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
 
-#include <climits>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -29,28 +29,6 @@ const char *const kMissingDriver = "/nonexistent/libcuda.so";
 void report(const char *what, const ChildResult &child) {
   std::printf("%s: exit=%d signal=%d\n  output: %s\n", what, child.exitCode,
               child.signal, child.output.c_str());
-}
-
-const char *statusName(ptensor_rt_status status) {
-  switch (status) {
-  case PTENSOR_RT_SUCCESS:
-    return "SUCCESS";
-  case PTENSOR_RT_ERROR_INVALID_ARGUMENT:
-    return "INVALID_ARGUMENT";
-  case PTENSOR_RT_ERROR_NO_DRIVER:
-    return "NO_DRIVER";
-  case PTENSOR_RT_ERROR_OUT_OF_MEMORY:
-    return "OUT_OF_MEMORY";
-  case PTENSOR_RT_ERROR_CUDA:
-    return "CUDA";
-  case PTENSOR_RT_ERROR_UNSUPPORTED:
-    return "UNSUPPORTED";
-  case PTENSOR_RT_ERROR_BROADCAST:
-    return "BROADCAST";
-  case PTENSOR_RT_ERROR_CHECK_FAILED:
-    return "CHECK_FAILED";
-  }
-  return "?";
 }
 
 void testMgpuEntryPointsExit() {
@@ -185,17 +163,6 @@ void testGpuGemmWithoutDriver() {
   std::string earlier = ptensor_rt_last_error();
   expectGemmNotTaken("after a failed call", 2, 3, 4, 5, earlier);
   ptensor_rt_clear_last_error();
-}
-
-/// The stand-in driver built next to this test (build/lib), or "".
-std::string fakeDriverPath() {
-  char self[PATH_MAX];
-  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (length <= 0)
-    return "";
-  std::string path(self, size_t(length));
-  path = path.substr(0, path.rfind('/')) + "/../lib/libptensor_fake_cuda.so";
-  return access(path.c_str(), R_OK) == 0 ? path : "";
 }
 
 /// With a device (the stand-in driver) but no cuBLASLt: false, no error.

@@ -2,7 +2,8 @@
 ///
 /// \file
 /// GPU-free tests of libptensor_runtime. Usage:
-///   ptensor-runtime-tests allocator|no-driver|dlpack|checks|gemm|all
+///   ptensor-runtime-tests
+///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|all
 /// Each suite prints its observations (checked by lit/FileCheck in
 /// test/Runtime) and "PASSED <suite>" or "FAILED <suite>: N check(s)".
 ///
@@ -24,7 +25,8 @@ const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"no-driver", runNoDriverTests},
                          {"dlpack", runDLPackTests},
                          {"checks", runCheckTests},
-                         {"gemm", runGemmTests}};
+                         {"gemm", runGemmTests},
+                         {"mgpu-traps", runMgpuTrapTests}};
 
 int runSuite(const Suite &suite) {
   failureCount() = 0;

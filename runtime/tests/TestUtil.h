@@ -9,6 +9,9 @@
 #ifndef PTENSOR_RUNTIME_TESTS_TESTUTIL_H
 #define PTENSOR_RUNTIME_TESTS_TESTUTIL_H
 
+#include "ptensor/Runtime/Status.h"
+
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -87,12 +90,48 @@ template <typename Fn> ChildResult runInChild(Fn body) {
   return result;
 }
 
+/// "OUT_OF_MEMORY" for PTENSOR_RT_ERROR_OUT_OF_MEMORY, ...
+inline const char *statusName(ptensor_rt_status status) {
+  switch (status) {
+  case PTENSOR_RT_SUCCESS:
+    return "SUCCESS";
+  case PTENSOR_RT_ERROR_INVALID_ARGUMENT:
+    return "INVALID_ARGUMENT";
+  case PTENSOR_RT_ERROR_NO_DRIVER:
+    return "NO_DRIVER";
+  case PTENSOR_RT_ERROR_OUT_OF_MEMORY:
+    return "OUT_OF_MEMORY";
+  case PTENSOR_RT_ERROR_CUDA:
+    return "CUDA";
+  case PTENSOR_RT_ERROR_UNSUPPORTED:
+    return "UNSUPPORTED";
+  case PTENSOR_RT_ERROR_BROADCAST:
+    return "BROADCAST";
+  case PTENSOR_RT_ERROR_CHECK_FAILED:
+    return "CHECK_FAILED";
+  }
+  return "?";
+}
+
+/// The stand-in CUDA driver (runtime/tests/fake_cuda.c) built next to the
+/// test binary (build/lib), or "".
+inline std::string fakeDriverPath() {
+  char self[PATH_MAX];
+  ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (length <= 0)
+    return "";
+  std::string path(self, size_t(length));
+  path = path.substr(0, path.rfind('/')) + "/../lib/libptensor_fake_cuda.so";
+  return access(path.c_str(), R_OK) == 0 ? path : "";
+}
+
 // Suites, one per subcommand; each returns its failure count.
 int runAllocatorTests();
 int runNoDriverTests();
 int runDLPackTests();
 int runCheckTests();
 int runGemmTests();
+int runMgpuTrapTests();
 
 } // namespace ptensor::rt::test
 

@@ -12,7 +12,17 @@
  * computed, so correctness checks must be skipped. The build makes it as
  * libptensor_fake_cuda.so for tests that run GPU modules' host side here
  * (test/Integration/GPU/runner-fake-driver.mlir): memory copies are real.
+ *
+ * Fault injection, read once by cuInit:
+ *   PTENSOR_FAKE_CUDA_MAX_ALLOC=<bytes>: cuMemAlloc_v2 and cuMemAllocManaged
+ *     return CUDA_ERROR_OUT_OF_MEMORY (2) for larger requests, and
+ *     cuMemGetInfo_v2 reports <bytes> free (test/Integration/GPU/
+ *     runner-fake-driver-errors.mlir, runtime/tests/TrapTests.cpp).
+ *
+ * fake_cuda_context_state() tells tests whether the runtime left the calling
+ * thread's context stack as it found it.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,9 +41,30 @@ static __thread void *current_ctx;
 static uint64_t counters[8];
 enum { kLaunch, kCtxQuery, kCtxSwitch, kGetFunction, kMemAlloc, kMemFree, kSync };
 
+/* PTENSOR_FAKE_CUDA_MAX_ALLOC, or SIZE_MAX when unset. */
+static size_t max_alloc = SIZE_MAX;
+
 void fake_cuda_counters(uint64_t out[8]) { memcpy(out, counters, sizeof(counters)); }
 
-CUresult cuInit(unsigned flags) { (void)flags; return 0; }
+/* The calling thread's context stack depth (pushes not yet popped) and its
+ * current context. */
+void fake_cuda_context_state(int *depth, void **current) {
+  *depth = ctx_depth;
+  *current = current_ctx;
+}
+
+CUresult cuInit(unsigned flags) {
+  (void)flags;
+  const char *limit = getenv("PTENSOR_FAKE_CUDA_MAX_ALLOC");
+  if (limit && *limit) {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long value = strtoull(limit, &end, 10);
+    if (errno == 0 && *end == '\0')
+      max_alloc = (size_t)value;
+  }
+  return 0;
+}
 CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
 CUresult cuGetErrorName(CUresult r, const char **s) { (void)r; *s = "FAKE_ERROR"; return 0; }
 CUresult cuGetErrorString(CUresult r, const char **s) { (void)r; *s = "fake driver error"; return 0; }
@@ -83,12 +114,19 @@ CUresult cuEventSynchronize(Handle e) { (void)e; return 0; }
 CUresult cuEventRecord(Handle e, Handle s) { (void)e; (void)s; return 0; }
 CUresult cuMemAlloc_v2(uintptr_t *p, size_t n) {
   ++counters[kMemAlloc];
+  *p = 0;
+  if (n > max_alloc || n > SIZE_MAX - 255) /* CUDA_ERROR_OUT_OF_MEMORY */
+    return 2;
   *p = (uintptr_t)aligned_alloc(256, (n + 255) / 256 * 256);
   return *p ? 0 : 2;
 }
 CUresult cuMemAllocManaged(uintptr_t *p, size_t n, unsigned f) { (void)f; return cuMemAlloc_v2(p, n); }
 CUresult cuMemFree_v2(uintptr_t p) { ++counters[kMemFree]; free((void *)p); return 0; }
-CUresult cuMemGetInfo_v2(size_t *f, size_t *t) { *f = (size_t)1 << 34; *t = (size_t)1 << 36; return 0; }
+CUresult cuMemGetInfo_v2(size_t *f, size_t *t) {
+  *f = max_alloc < (size_t)1 << 34 ? max_alloc : (size_t)1 << 34;
+  *t = (size_t)1 << 36;
+  return 0;
+}
 CUresult cuMemcpyAsync(uintptr_t d, uintptr_t s, size_t n, Handle st) {
   (void)st; memcpy((void *)d, (const void *)s, n); return 0;
 }

@@ -10,10 +10,12 @@
 ///
 /// Two error models coexist:
 ///  * The `mgpu*` entry points are called by generated code, which has no
-///    error path. Any failure prints a message naming the failed CUDA call
-///    (and the kernel, for launches) to stderr and aborts the process. A
-///    missing CUDA driver instead prints
-///    `ptensor runtime: no CUDA driver found (...)` and exits with status 1.
+///    error path of its own. A failure records a message naming the failed
+///    CUDA call (and the kernel, for launches) and leaves the compiled code
+///    through the caller's trap (ptensor_rt_call_checked, which then
+///    returns the error's status). Without a trap it prints the message to
+///    stderr and aborts the process, or, for a missing CUDA driver
+///    (`ptensor runtime: no CUDA driver found (...)`), exits with status 1.
 ///  * The `ptensor_rt_*` functions never abort. They return a
 ///    ptensor_rt_status (or NULL) and record a message that
 ///    ptensor_rt_last_error() returns.
@@ -178,8 +180,9 @@ ptensor_rt_dlpack_export(const ptensor_rt_strided_desc *desc,
 // MLIR GPU host runtime (`mgpu*`): signatures of MLIR 22's GPU-to-LLVM host
 // lowering. Handles are CUDA driver handles passed as void*: modules are
 // CUmodule, functions CUfunction, streams CUstream, events CUevent. All of
-// them act on the calling thread's default device (primary context) and
-// abort the process on error.
+// them act on the calling thread's default device (primary context); an
+// error leaves through the caller's trap, or aborts the process when there
+// is none (see the top of this file).
 //===----------------------------------------------------------------------===//
 
 /// Loads a cubin/fatbin blob of `gpuBlobSize` bytes. Loading the same blob
@@ -261,7 +264,8 @@ PTENSOR_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                      bool isHostShared);
 
 /// Frees memory from mgpuMemAlloc, stream-ordered on `stream`. NULL is a
-/// no-op; a pointer this runtime did not allocate aborts.
+/// no-op; a pointer this runtime did not allocate is an error (the caller's
+/// trap, or an abort).
 PTENSOR_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
 
 /// Copies `sizeBytes` from `src` to `dst` (any direction, unified

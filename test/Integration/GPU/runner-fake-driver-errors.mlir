@@ -1,0 +1,47 @@
+// REQUIRES: ptxas
+// A failed GPU runtime call inside the compiled function comes back as an
+// error: ptensor-runner calls it through ptensor_rt_call_checked, so the
+// runtime leaves through that trap instead of aborting, and the runner
+// reports the message ("ptensor-runner: error: ...") and exits with status
+// 1. (The runner turns an abort into exit status 1 as well, so `not` alone
+// would not tell them apart: the checked "error:" prefix and the absent
+// "aborting" line do.) Runs on the stand-in driver (runtime/tests/
+// fake_cuda.c) with a 1 KiB allocation limit.
+// RUN: %python -c "import numpy as np; np.save('%t.n.npy', np.int64(1000)); np.save('%t.small.npy', np.int64(100)); np.save('%t.neg.npy', np.int64(-3))"
+// RUN: rm -rf %t.out
+
+// 1000 f32 (4000 bytes) exceed the limit.
+// RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_FAKE_CUDA_MAX_ALLOC=1024 PTENSOR_DISABLE_CACHE=1 not ptensor-runner %s -e fill --input %t.n.npy --output-dir %t.out 2>&1 | FileCheck %s --check-prefix=OOM
+// OOM-NOT: aborting
+// OOM: ptensor-runner: error: ptensor runtime: out of memory allocating 4000 bytes on cuda:0 (free 1024 bytes of {{[0-9]+}})
+// OOM-NOT: aborting
+// RUN: not ls %t.out
+
+// 100 f32 fit.
+// RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_FAKE_CUDA_MAX_ALLOC=1024 PTENSOR_DISABLE_CACHE=1 ptensor-runner %s -e fill --input %t.small.npy --output-dir %t.out
+// RUN: %python -c "import numpy as np, sys; r = np.load('%t.out/out0.npy'); sys.exit(0 if r.shape == (100,) else f'shape {r.shape}')"
+
+// A negative dynamic size: the compiled code computes the byte size without
+// a check, so mgpuMemAlloc gets -12 bytes as an unsigned number and refuses
+// it (before, the caching allocator's "too large to round" error aborted).
+// RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_DISABLE_CACHE=1 not ptensor-runner %s -e fill --input %t.neg.npy 2>&1 | FileCheck %s --check-prefix=NEG
+// NEG-NOT: aborting
+// NEG: ptensor-runner: error: ptensor runtime: device allocation of 18446744073709551604 bytes: the size is negative (-12 as a signed number) or absurdly large (over 2^62 bytes); was a dynamic size negative?
+// NEG-NOT: aborting
+
+// The same size computed from two sizes (2 - 5 = -3).
+// RUN: %python -c "import numpy as np; np.save('%t.two.npy', np.int64(2)); np.save('%t.five.npy', np.int64(5))"
+// RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_DISABLE_CACHE=1 not ptensor-runner %s -e fill_difference --input %t.two.npy --input %t.five.npy 2>&1 | FileCheck %s --check-prefix=NEG
+
+func.func @fill(%n: index) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
+  %v = arith.constant 1.0 : f32
+  %t = ptensor.create (%n) fill %v : f32 -> !ptensor.ptensor<?xf32, device = "cuda:0">
+  return %t : !ptensor.ptensor<?xf32, device = "cuda:0">
+}
+
+func.func @fill_difference(%a: index, %b: index) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
+  %n = arith.subi %a, %b : index
+  %v = arith.constant 1.0 : f32
+  %t = ptensor.create (%n) fill %v : f32 -> !ptensor.ptensor<?xf32, device = "cuda:0">
+  return %t : !ptensor.ptensor<?xf32, device = "cuda:0">
+}
