@@ -9,8 +9,9 @@ memory and on disk (PTENSOR_CACHE_DIR), keyed by the IR and the target only,
 so a cache filled here runs on a machine without the compiler.
 """
 
-from ._errors import (BroadcastError, CompileError, DeviceError, DTypeError, OverlapError,
-                      PTensorError, RuntimeUnavailableError, TraceError)
+from ._errors import (BroadcastError, CheckError, CompileError, DeviceError, DTypeError,
+                      ExecutionError, OutOfMemoryError, OverlapError, PTensorError,
+                      RuntimeUnavailableError, TraceError)
 from ._arrays import StridedBuffer, Tensor
 from . import _interop  # noqa: F401  (the C++ call path's Python side)
 from ._exec import compile_only
@@ -49,7 +50,8 @@ def compile_module(ir, target="cpu"):
 
 
 __all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + [
-    "BroadcastError", "CompileError", "DeviceError", "DTypeError", "OverlapError",
+    "BroadcastError", "CheckError", "CompileError", "DeviceError", "DTypeError",
+    "ExecutionError", "OutOfMemoryError", "OverlapError",
     "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",
     "Tensor", "compile_only",
     "CACHE_VERSION", "cache_dir", "compile_ir", "compile_module", "compiler_version",

@@ -51,5 +51,21 @@ class TraceError(PTensorError, TypeError):
     into scalar IR (Python control flow on traced values, unknown objects)."""
 
 
+class CheckError(PTensorError, ValueError):
+    """A run-time check of compiled code failed (e.g. an empty axis of max
+    with a dynamic size), or a value the runtime cannot take reached it (a
+    negative dynamic size)."""
+
+
+class ExecutionError(PTensorError, RuntimeError):
+    """Compiled code failed on the GPU (a CUDA call, a launch); the process
+    goes on."""
+
+
+class OutOfMemoryError(ExecutionError, MemoryError):
+    """A device allocation of compiled code failed: the message names the
+    bytes asked for and the device's free memory."""
+
+
 class RuntimeUnavailableError(PTensorError, RuntimeError):
     """libptensor_runtime.so (needed for GPU operands) could not be loaded."""

@@ -245,6 +245,27 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
   }
 }
 
+/// Raises the package's exception for a compiled call that failed with
+/// `status` (ptensor_rt_call_checked): BroadcastError for a run-time
+/// broadcast, CheckError for a failed check or an invalid value (a negative
+/// size), OutOfMemoryError, RuntimeUnavailableError for a missing driver,
+/// ExecutionError for other GPU failures (ptensor/_errors.py).
+[[noreturn]] static void raiseCallError(ptensor_rt_status status,
+                                        const std::string &message) {
+  if (status == PTENSOR_RT_ERROR_BROADCAST)
+    throwRule(semantics::ErrorKind::Broadcast, message);
+  const char *cls = status == PTENSOR_RT_ERROR_CHECK_FAILED ||
+                            status == PTENSOR_RT_ERROR_INVALID_ARGUMENT
+                        ? "CheckError"
+                    : status == PTENSOR_RT_ERROR_OUT_OF_MEMORY ? "OutOfMemoryError"
+                    : status == PTENSOR_RT_ERROR_NO_DRIVER
+                        ? "RuntimeUnavailableError"
+                        : "ExecutionError";
+  nb::object type = nb::module_::import_("ptensor._errors").attr(cls);
+  PyErr_SetString(type.ptr(), message.c_str());
+  throw nb::python_error();
+}
+
 std::vector<ResultBuffer>
 Kernel::invoke(const std::vector<CallOperand> &operands) {
   // Words: the results' descriptors first (written by the callee), then one
@@ -303,10 +324,7 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
       entry_(pointers.data());
   }
   if (status != PTENSOR_RT_SUCCESS)
-    throwRule(status == PTENSOR_RT_ERROR_BROADCAST
-                  ? semantics::ErrorKind::Broadcast
-                  : semantics::ErrorKind::Value,
-              "@" + name_ + ": " + lastError_());
+    raiseCallError(status, "@" + name_ + ": " + lastError_());
 
   std::vector<ResultBuffer> out;
   std::unordered_set<int64_t> seen;

@@ -4,6 +4,7 @@ and calling a hand-written module through the library ABI."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -291,3 +292,46 @@ def test_compiles_are_logged_with_stage_times(fresh_cache, caplog):
     assert record.levelno == logging.INFO
     message = record.getMessage()
     assert "(cpu) in " in message and "parse " in message and "codegen " in message, message
+
+
+FILL_CUDA = """
+func.func @fill(%n: index) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
+  %v = arith.constant 1.0 : f32
+  %t = ptensor.create (%n) fill %v : f32 -> !ptensor.ptensor<?xf32, device = "cuda:0">
+  return %t : !ptensor.ptensor<?xf32, device = "cuda:0">
+}
+"""
+
+_OOM_CHILD = """
+import sys
+import ptensor as pt
+fill = pt.compile_module(sys.argv[1], target="cuda")["fill"]
+for n, cls in ((1 << 20, pt.OutOfMemoryError), (-3, pt.CheckError)):
+    try:
+        fill(n)
+    except cls as e:
+        print(type(e).__name__, e)
+print("the process goes on")
+"""
+
+
+def test_device_allocation_failures_raise(tmp_path):
+    """On the stand-in CUDA driver (runtime/tests/fake_cuda.c) with a 1 KiB
+    device, a compiled function's device allocation that does not fit raises
+    OutOfMemoryError and a negative size CheckError; the process goes on
+    (the runtime leaves the compiled code through the call's trap)."""
+    build = os.environ.get("PTENSOR_BUILD_DIR", "")
+    fake = os.path.join(build, "lib", "libptensor_fake_cuda.so")
+    if not build or not os.path.exists(fake) or not shutil.which("ptxas", path=os.environ.get(
+            "PATH", "") + os.pathsep + "/usr/local/cuda/bin"):
+        pytest.skip("needs the build's libptensor_fake_cuda.so and ptxas")
+    env = dict(os.environ, PTENSOR_CUDA_DRIVER_LIBRARY=fake, PTENSOR_FAKE_CUDA_MAX_ALLOC="1024",
+               PTENSOR_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", _OOM_CHILD, FILL_CUDA], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "OutOfMemoryError @fill: ptensor runtime: out of memory allocating 4194304 bytes" \
+        in out.stdout, out.stdout + out.stderr
+    assert "CheckError @fill: ptensor runtime: device allocation of 18446744073709551604 bytes" \
+        in out.stdout
+    assert "the process goes on" in out.stdout

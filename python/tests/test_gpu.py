@@ -89,9 +89,9 @@ def test_device_out_of_memory_is_an_exception():
     """A device allocation the GPU cannot hold raises (the runtime leaves the
     compiled code through the call's trap); the process and the GPU go on."""
     fill = pt.compile_module(G.FILL_IR, target="cuda")["fill"]
-    with pytest.raises(pt.PTensorError, match="out of memory allocating 4398046511104 bytes"):
+    with pytest.raises(pt.OutOfMemoryError, match="out of memory allocating 4398046511104 bytes"):
         fill(2 ** 40)
-    with pytest.raises(pt.PTensorError, match="the size is negative"):
+    with pytest.raises(pt.CheckError, match="the size is negative"):
         fill(-3)
     r = fill(1000)
     assert tuple(r.shape) == (1000,)
