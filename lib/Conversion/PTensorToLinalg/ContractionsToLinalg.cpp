@@ -151,6 +151,11 @@ struct ContractionPattern : public OpConversionPattern<OpTy> {
             linalg::YieldOp::create(b, l, sum);
           });
       accumulated = generic.getResult(0);
+      // A matrix product (two operands of rank >= 2, an output of rank >=
+      // 2) may go to a library: keep producers out of its body.
+      if (!isa<VecdotOp>(op) && c.lhsLoops.size() >= 2 &&
+          c.rhsLoops.size() >= 2 && rank >= 2)
+        generic->setAttr(kLibraryContractionAttrName, rewriter.getUnitAttr());
     }
     if (acc != resultDType) {
       AffineMap identity =

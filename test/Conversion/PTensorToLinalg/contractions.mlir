@@ -90,3 +90,21 @@ func.func @scaled(%a: !ptensor.ptensor<3x4xf32>, %v: !ptensor.ptensor<4xf32>) ->
   %0 = ptensor.matmul %b, %v : (!ptensor.ptensor<3x4xf32>, !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<3xf32>
   return %0 : !ptensor.ptensor<3xf32>
 }
+
+// -----
+
+// A matrix product is marked for the library pass, and a producer is not
+// fused into it (a fused body could not go to a BLAS): `a * s` stays its
+// own generic.
+// CHECK-LABEL: func.func @scaled_matrix(
+// CHECK: linalg.generic {{.*}} attrs = {ptensor.library_contraction}
+// FUSED-LABEL: func.func @scaled_matrix(
+// FUSED: %[[SCALED:.*]] = linalg.generic
+// FUSED-SAME: iterator_types = ["parallel", "parallel"]
+// FUSED: linalg.generic {{.*}} ins(%[[SCALED]], %{{.*}} : tensor<3x4xf32>, tensor<4x5xf32>) {{.*}} attrs = {ptensor.library_contraction}
+func.func @scaled_matrix(%a: !ptensor.ptensor<3x4xf32>, %b: !ptensor.ptensor<4x5xf32>) -> !ptensor.ptensor<3x5xf32> {
+  %s = arith.constant 2.0 : f32
+  %c = ptensor.elementwise_binary multiply %a, %s : (!ptensor.ptensor<3x4xf32>, f32) -> !ptensor.ptensor<3x4xf32>
+  %0 = ptensor.matmul %c, %b : (!ptensor.ptensor<3x4xf32>, !ptensor.ptensor<4x5xf32>) -> !ptensor.ptensor<3x5xf32>
+  return %0 : !ptensor.ptensor<3x5xf32>
+}

@@ -93,7 +93,8 @@ fn.ret(fn.contraction("matmul", z, zt), fn.contraction("matmul", e, f),
        fn.contraction("matmul", f, fn.tensor(data("f32", (1, 1)), "f32")))
 suite.check(fn)
 
-# Fused producers and consumers: (a * 2) @ b + 1.
+# A producer and a consumer: (a * 2) @ b + 1 (the scaling stays its own
+# pass so that the matrix product can go to the BLAS).
 fn = Func("fused")
 a = fn.tensor(data("f32", (4, 5)), "f32")
 b = fn.tensor(data("f32", (5, 3)), "f32")

@@ -3,6 +3,7 @@
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -57,7 +58,8 @@ struct PTensorFuseElementwisePass
     // recomputed in each consumer when its body is small.
     linalg::ControlFusionFn control = [limit](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      if (!producer || readsAcrossWrite(producer, fused->getOwner()))
+      if (!producer || readsAcrossWrite(producer, fused->getOwner()) ||
+          fused->getOwner()->hasAttr(kLibraryContractionAttrName))
         return false;
       if (producer->hasOneUse())
         return true;

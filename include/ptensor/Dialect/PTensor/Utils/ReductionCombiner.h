@@ -42,6 +42,14 @@ inline constexpr llvm::StringLiteral kCombinerAttrName = "ptensor.combiner";
 inline constexpr llvm::StringLiteral kRoundsContractionAttrName =
     "ptensor.rounds_contraction";
 
+/// The attribute on a contraction generic that a vendor library may run (a
+/// matrix product of matmul or tensordot; convert-ptensor-to-linalg sets
+/// it): ptensor-fuse-elementwise fuses no producer into it, since a fused
+/// body is no longer a product of two buffers a BLAS can take (`(a / 2) @ b`
+/// computes `a / 2` first, then calls the library).
+inline constexpr llvm::StringLiteral kLibraryContractionAttrName =
+    "ptensor.library_contraction";
+
 /// Marks `op` (the combine of a reduction body) with `combiner`.
 void markCombiner(Operation *op, Combiner combiner);
 
