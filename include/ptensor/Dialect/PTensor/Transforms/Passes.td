@@ -74,6 +74,9 @@ def PTensorFuseElementwise : Pass<"ptensor-fuse-elementwise"> {
     a control function that also fuses producers with several users when the
     producer's body is cheap to recompute (no more than `max-recompute-ops`
     scalar ops), trading recomputation for a round trip through memory.
+    Producers also fuse into reductions and contractions, except into a
+    generic marked `ptensor.library_contraction` (a matrix product that a
+    BLAS may run: its body must stay a product of two buffers).
   }];
   let options = [
     Option<"maxRecomputeOps", "max-recompute-ops", "unsigned", "16",
