@@ -90,13 +90,13 @@ struct ContractionPattern : public OpConversionPattern<OpTy> {
     // The dynamic result sizes: from an operand dim on that loop that is
     // not stretched.
     SmallVector<Value> dynamicSizes;
-    for (auto [i, size] : llvm::enumerate(c.result)) {
-      if (!ShapedType::isDynamic(size))
+    for (size_t i = 0; i < c.result.size(); ++i) {
+      if (!ShapedType::isDynamic(c.result[i]))
         continue;
       auto on = [&](const std::vector<int64_t> &loops,
                     const std::vector<bool> &stretched) -> int64_t {
-        for (auto [d, loop] : llvm::enumerate(loops))
-          if (loop == int64_t(i) && !stretched[d])
+        for (size_t d = 0; d < loops.size(); ++d)
+          if (loops[d] == int64_t(i) && !stretched[d])
             return d;
         return -1;
       };
