@@ -16,17 +16,7 @@ import time
 import numpy as np
 
 import ptensor as pt
-
-
-def median_ms(fn, repeats=9):
-    fn()  # compiles (or loads) the kernel
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return times[len(times) // 2] * 1e3
+from cpu_reductions import median_ms  # the same timing as the reductions table
 
 
 def cases():
