@@ -2,6 +2,8 @@
 
 #include "ptensor/Semantics/Reductions.h"
 
+#include "ptensor/Semantics/Axes.h"
+
 #include "ptensor/Semantics/Promotion.h"
 
 #include <algorithm>
@@ -74,22 +76,10 @@ semantics::normalizeReductionAxes(const std::optional<std::vector<int64_t>> &axe
       dims.push_back(d);
     return dims;
   }
-  for (int64_t a : *axes) {
-    if (a < -rank || a >= rank)
-      return Error{ErrorKind::Value,
-                   "axis " + std::to_string(a) +
-                       " is out of range for a tensor of rank " +
-                       std::to_string(rank) + " (expected " +
-                       std::to_string(-rank) + " <= axis < " +
-                       std::to_string(rank) + ")"};
-    int64_t d = a < 0 ? a + rank : a;
-    if (std::find(dims.begin(), dims.end(), d) != dims.end())
-      return Error{ErrorKind::Value, "expected distinct axes, but " +
-                                         formatShape(*axes) +
-                                         " names dimension " +
-                                         std::to_string(d) + " twice"};
-    dims.push_back(d);
-  }
+  Result<std::vector<int64_t>> normalized = normalizeAxes(*axes, rank);
+  if (!normalized)
+    return normalized.getError();
+  dims = *normalized;
   std::sort(dims.begin(), dims.end());
   return dims;
 }

@@ -429,7 +429,7 @@ func.func @broadcast_dynamic_sizes(%a: !ptensor.ptensor<5xf32>, %n: index) {
 // -----
 
 func.func @dim_out_of_range(%a: !ptensor.ptensor<4x?xf32>) {
-  // expected-error @below {{'ptensor.dim' op dimension 2 is out of range for a ptensor of rank 2 (expected 0 <= dimension < 2)}}
+  // expected-error @below {{'ptensor.dim' op dimension 2 is out of range for a tensor of rank 2 (expected 0 <= dimension < 2)}}
   %0 = ptensor.dim %a, 2 : !ptensor.ptensor<4x?xf32>
   return
 }
@@ -437,7 +437,7 @@ func.func @dim_out_of_range(%a: !ptensor.ptensor<4x?xf32>) {
 // -----
 
 func.func @dim_negative(%a: !ptensor.ptensor<4x?xf32>) {
-  // expected-error @below {{'ptensor.dim' op dimension -1 is out of range for a ptensor of rank 2 (expected 0 <= dimension < 2)}}
+  // expected-error @below {{'ptensor.dim' op dimension -1 is out of range for a tensor of rank 2 (expected 0 <= dimension < 2)}}
   %0 = ptensor.dim %a, -1 : !ptensor.ptensor<4x?xf32>
   return
 }
@@ -467,7 +467,7 @@ func.func @permute_dims_not_permutation(%a: !ptensor.ptensor<2x3xf32>) {
 // -----
 
 func.func @permute_dims_out_of_range(%a: !ptensor.ptensor<2x3xf32>) {
-  // expected-error @below {{axis 2 is out of range for a ptensor of rank 2 (expected -2 <= axis < 2)}}
+  // expected-error @below {{axis 2 is out of range for a tensor of rank 2 (expected -2 <= axis < 2)}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.permute_dims %a [2, 0] : !ptensor.ptensor<2x3xf32> -> !ptensor.ptensor<3x2xf32>
   return
@@ -494,7 +494,7 @@ func.func @flip_repeated_axis(%a: !ptensor.ptensor<2x3xf32>) {
 // -----
 
 func.func @flip_out_of_range(%a: !ptensor.ptensor<2x3xf32>) {
-  // expected-error @below {{axis -3 is out of range for a ptensor of rank 2 (expected -2 <= axis < 2)}}
+  // expected-error @below {{axis -3 is out of range for a tensor of rank 2 (expected -2 <= axis < 2)}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.flip %a [-3] : !ptensor.ptensor<2x3xf32> -> !ptensor.ptensor<2x3xf32>
   return
@@ -548,7 +548,7 @@ func.func @extract_slice_list_length(%a: !ptensor.ptensor<4x8xf32>) {
 // -----
 
 func.func @expand_dims_axis(%a: !ptensor.ptensor<2x3xf32>) {
-  // expected-error @below {{axis 3 is out of range for a ptensor of rank 2 (expected -3 <= axis < 3)}}
+  // expected-error @below {{axis 3 is out of range for a tensor of rank 2 (expected -3 <= axis < 3)}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.expand_dims %a 3 : !ptensor.ptensor<2x3xf32> -> !ptensor.ptensor<2x3x1xf32>
   return

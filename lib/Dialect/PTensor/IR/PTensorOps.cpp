@@ -10,11 +10,14 @@
 #include "ptensor/Dialect/PTensor/IR/PTensorOpKinds.h"
 #include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
 #include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+#include "ptensor/Semantics/Axes.h"
+#include "ptensor/Semantics/Manipulation.h"
 #include "ptensor/Semantics/OpKinds.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -333,6 +336,15 @@ LogicalResult CreateOp::verify() {
   return verifyDynamicSizes(*this, getResult().getType(), getDynamicSizes());
 }
 
+LogicalResult EyeOp::verify() {
+  PTensorType type = getResult().getType();
+  if (std::optional<::ptensor::semantics::Error> error =
+          ::ptensor::semantics::checkEye(
+              {type.getShape().begin(), type.getShape().end()}))
+    return emitOpError(error->message);
+  return verifyDynamicSizes(*this, type, getDynamicSizes());
+}
+
 /// Creation ops that produce a 1-D ptensor.
 static LogicalResult verifyRank1(Operation *op, PTensorType type) {
   if (type.getRank() != 1)
@@ -448,33 +460,23 @@ LogicalResult DimOp::verify() {
 static FailureOr<int64_t> normalizeAxis(std::optional<Location> loc,
                                         int64_t axis, int64_t bound,
                                         int64_t rank) {
-  if (axis < -bound || axis >= bound) {
-    (void)emitOptionalError(loc, "axis ", axis,
-                            " is out of range for a ptensor of rank ", rank,
-                            " (expected ", -bound, " <= axis < ", bound, ")");
-    return failure();
-  }
-  return axis < 0 ? axis + bound : axis;
+  ::ptensor::semantics::Result<int64_t> normalized =
+      ::ptensor::semantics::normalizeAxis(axis, bound, rank);
+  if (!normalized)
+    return emitOptionalError(loc, normalized.getError().message);
+  return *normalized;
 }
 
 /// Normalizes a list of axes that must name distinct dimensions.
 static FailureOr<SmallVector<int64_t>>
 normalizeAxes(std::optional<Location> loc, ArrayRef<int64_t> axes,
               int64_t rank) {
-  SmallVector<int64_t> result;
-  for (int64_t a : axes) {
-    FailureOr<int64_t> n = normalizeAxis(loc, a, rank, rank);
-    if (failed(n))
-      return failure();
-    if (llvm::is_contained(result, *n)) {
-      (void)emitOptionalError(loc, "expected distinct axes, but ",
-                              formatShape(axes), " names dimension ", *n,
-                              " twice");
-      return failure();
-    }
-    result.push_back(*n);
-  }
-  return result;
+  ::ptensor::semantics::Result<std::vector<int64_t>> normalized =
+      ::ptensor::semantics::normalizeAxes(
+          std::vector<int64_t>(axes.begin(), axes.end()), rank);
+  if (!normalized)
+    return emitOptionalError(loc, normalized.getError().message);
+  return SmallVector<int64_t>(normalized->begin(), normalized->end());
 }
 
 LogicalResult PermuteDimsOp::inferReturnTypes(MLIRContext *,

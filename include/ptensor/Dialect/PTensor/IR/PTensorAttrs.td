@@ -132,4 +132,25 @@ def PTensor_FindIndexKind : I32EnumAttr<"FindIndexKind", "kind of ptensor.find_i
   let cppNamespace = "::mlir::ptensor";
 }
 
+def PTensor_CombineKind : I32EnumAttr<"CombineKind", "kind of ptensor.combine", [
+  I32EnumAttrCase<"concat", 0>,
+  I32EnumAttrCase<"stack", 1>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
+def PTensor_TriangleKind : I32EnumAttr<"TriangleKind", "kind of ptensor.extract_triangle", [
+  I32EnumAttrCase<"lower", 0>,
+  I32EnumAttrCase<"upper", 1>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
+def PTensor_MeshgridIndexing : I32EnumAttr<"MeshgridIndexing", "indexing of ptensor.meshgrid", [
+  I32EnumAttrCase<"xy", 0>,
+  I32EnumAttrCase<"ij", 1>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
 #endif // PTENSOR_ATTRS_TD

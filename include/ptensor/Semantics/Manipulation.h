@@ -1,0 +1,85 @@
+//===- Manipulation.h - the rules of reshape, concat, stack, roll -*- C++ -*-===//
+//
+// Part of the semantics library (no MLIR): the result shapes, dtypes and
+// messages of the RFC's data-movement ops (reshape, combine{concat,stack},
+// roll, extract_triangle, eye). The dialect's type inference, the lowering's
+// run-time checks and Python ask these functions, so a mistake reads the
+// same wherever it was made.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_SEMANTICS_MANIPULATION_H
+#define PTENSOR_SEMANTICS_MANIPULATION_H
+
+#include "ptensor/Semantics/Broadcast.h"
+#include "ptensor/Semantics/DType.h"
+#include "ptensor/Semantics/Error.h"
+
+#include <vector>
+
+namespace ptensor::semantics {
+
+/// The number of elements of `shape`, or kDynamicSize when a dim is dynamic.
+int64_t numElements(const Shape &shape);
+
+/// The result shape of reshaping `source` to `requested`: sizes >= 0, at
+/// most one -1 (inferred from the element count) and kDynamicSize for sizes
+/// given at run time. A -1 is static when everything it depends on is.
+/// Value errors: a second -1, a size below -1, element counts that differ
+/// statically, or a -1 that cannot be inferred (a zero-size dim beside it,
+/// or a count that does not divide).
+Result<Shape> reshapeResultShape(const Shape &source, const Shape &requested);
+
+/// The message of a reshape whose element counts differ (also printed by
+/// the run-time check, with the real sizes).
+std::string reshapeMismatchMessage(const Shape &source, const Shape &requested);
+
+/// How `combine` joins its operands.
+enum class CombineKind { Concat = 0, Stack = 1 };
+
+/// The IR's and the array API's name of `kind` ("concat", "stack").
+const char *combineKindName(CombineKind kind);
+
+/// The result of combining operands.
+struct Combination {
+  Shape result; ///< the result shape
+  DType dtype;  ///< the operands' promoted dtype
+  int64_t axis; ///< the normalized axis of the result
+};
+
+/// The array API's concat (operands of one rank >= 1 whose sizes agree
+/// except along `axis`, which the result sums) and stack (operands of one
+/// shape, joined along a new result dim `axis`). Negative axes count from
+/// the end (of the result for stack). Dtypes promote like an elementwise
+/// op's. A size that differs statically is a Broadcast error naming both
+/// shapes; dynamic ones are checked at run time.
+Result<Combination> combineResult(CombineKind kind,
+                                  const std::vector<Shape> &shapes,
+                                  const std::vector<DType> &dtypes,
+                                  int64_t axis);
+
+/// The message of operand `operand` whose dim `dim` (of `other`) differs
+/// from operand 0's (`first`) in a combine: printed by the verifier and,
+/// with the real sizes, by the run-time check.
+std::string combineMismatchMessage(CombineKind kind, const Shape &first,
+                                   const Shape &other, int64_t operand,
+                                   int64_t dim);
+
+/// The shift of each dim of a rank-`rank` tensor rolled by `shifts` along
+/// `axes` (numpy.roll: one shift for all axes or one per axis, repeated
+/// axes add up, negative axes count from the end). `axes` must not be empty
+/// (a roll of the flattened tensor is a roll of its 1-D reshape).
+Result<std::vector<int64_t>> rollShifts(int64_t rank,
+                                        const std::vector<int64_t> &shifts,
+                                        const std::vector<int64_t> &axes);
+
+/// Checks that tril/triu (extract_triangle) applies to `shape`: at least
+/// 2-D (the last two dims form the matrices).
+std::optional<Error> checkTriangle(const Shape &shape);
+
+/// Checks the dtype and shape of eye: a 2-D result; any dtype.
+std::optional<Error> checkEye(const Shape &shape);
+
+} // namespace ptensor::semantics
+
+#endif // PTENSOR_SEMANTICS_MANIPULATION_H

@@ -1,0 +1,219 @@
+//===- Manipulation.cpp - reshape, combine, roll, triangles, eye ----------===//
+
+#include "ptensor/Semantics/Manipulation.h"
+
+#include "ptensor/Semantics/Axes.h"
+#include "ptensor/Semantics/Promotion.h"
+
+#include <algorithm>
+
+using namespace ptensor;
+using namespace ptensor::semantics;
+
+int64_t ptensor::semantics::numElements(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) {
+    if (s == kDynamicSize)
+      return kDynamicSize;
+    n *= s;
+  }
+  return n;
+}
+
+/// `shape` as the caller wrote it: -1 stays -1, run-time sizes are `?`.
+static std::string formatRequested(const Shape &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    text += i ? ", " : "";
+    text += shape[i] == kDynamicSize ? "?" : std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+static std::string elements(const Shape &shape) {
+  int64_t n = numElements(shape);
+  if (n == kDynamicSize || std::count(shape.begin(), shape.end(), -1))
+    return "";
+  return " (" + std::to_string(n) + " element" + (n == 1 ? "" : "s") + ")";
+}
+
+std::string ptensor::semantics::reshapeMismatchMessage(const Shape &source,
+                                                       const Shape &requested) {
+  return "reshape: cannot reshape shape " + formatShape(source) +
+         elements(source) + " into shape " + formatRequested(requested) +
+         elements(requested);
+}
+
+Result<Shape> ptensor::semantics::reshapeResultShape(const Shape &source,
+                                                     const Shape &requested) {
+  int64_t inferred = -1, known = 1;
+  bool knownStatic = true;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    int64_t s = requested[i];
+    if (s == -1) {
+      if (inferred >= 0)
+        return Error{ErrorKind::Value,
+                     "reshape: only one dimension can be -1, but shape " +
+                         formatRequested(requested) + " has more"};
+      inferred = static_cast<int64_t>(i);
+    } else if (s == kDynamicSize) {
+      knownStatic = false;
+    } else if (s < 0) {
+      return Error{ErrorKind::Value, "reshape: invalid size " +
+                                         std::to_string(s) + " in shape " +
+                                         formatRequested(requested) +
+                                         " (expected >= 0, or -1 once)"};
+    } else {
+      known *= s;
+    }
+  }
+  Shape result = requested;
+  int64_t total = numElements(source);
+  if (inferred < 0) {
+    if (total != kDynamicSize && knownStatic && total != known)
+      return Error{ErrorKind::Broadcast,
+                   reshapeMismatchMessage(source, requested)};
+    return result;
+  }
+  if (knownStatic && known == 0)
+    return Error{ErrorKind::Value,
+                 "reshape: cannot infer the -1 in shape " +
+                     formatRequested(requested) +
+                     " beside a dimension of size 0"};
+  if (total == kDynamicSize || !knownStatic) {
+    result[inferred] = kDynamicSize;
+    return result;
+  }
+  if (total % known != 0)
+    return Error{ErrorKind::Broadcast,
+                 reshapeMismatchMessage(source, requested)};
+  result[inferred] = total / known;
+  return result;
+}
+
+const char *ptensor::semantics::combineKindName(CombineKind kind) {
+  return kind == CombineKind::Concat ? "concat" : "stack";
+}
+
+std::string ptensor::semantics::combineMismatchMessage(CombineKind kind,
+                                                       const Shape &first,
+                                                       const Shape &other,
+                                                       int64_t operand,
+                                                       int64_t dim) {
+  return std::string(combineKindName(kind)) + ": operand " +
+         std::to_string(operand) + " has shape " + formatShape(other) +
+         ", which differs from operand 0's shape " + formatShape(first) +
+         " in dimension " + std::to_string(dim) +
+         (kind == CombineKind::Concat ? " (only the concatenated one may differ)"
+                                      : " (stacked operands have one shape)");
+}
+
+Result<Combination>
+ptensor::semantics::combineResult(CombineKind kind,
+                                  const std::vector<Shape> &shapes,
+                                  const std::vector<DType> &dtypes,
+                                  int64_t axis) {
+  const char *name = combineKindName(kind);
+  if (shapes.empty())
+    return Error{ErrorKind::Value,
+                 std::string(name) + " needs at least one operand"};
+  const Shape &first = shapes.front();
+  auto rank = static_cast<int64_t>(first.size());
+  if (kind == CombineKind::Concat && rank == 0)
+    return Error{ErrorKind::Value,
+                 "concat needs operands of rank >= 1, but got a 0-d one"};
+  for (size_t k = 1; k < shapes.size(); ++k)
+    if (static_cast<int64_t>(shapes[k].size()) != rank)
+      return Error{ErrorKind::Broadcast,
+                   std::string(name) + ": operands must have one rank, but "
+                   "operand " + std::to_string(k) + " has shape " +
+                       formatShape(shapes[k]) + " and operand 0 " +
+                       formatShape(first)};
+  bool isConcat = kind == CombineKind::Concat;
+  Result<int64_t> normalized =
+      normalizeAxis(axis, isConcat ? rank : rank + 1, rank);
+  if (!normalized)
+    return Error{ErrorKind::Value, std::string(name) + ": " +
+                                       normalized.getError().message};
+  Combination c;
+  c.axis = *normalized;
+  // Every dim but a concat's axis: one size, the static one if any.
+  Shape common = first;
+  for (size_t k = 1; k < shapes.size(); ++k)
+    for (int64_t d = 0; d < rank; ++d) {
+      if (isConcat && d == c.axis)
+        continue;
+      int64_t s = shapes[k][d];
+      if (s == kDynamicSize)
+        continue;
+      if (common[d] != kDynamicSize && common[d] != s) {
+        return Error{ErrorKind::Broadcast,
+                     combineMismatchMessage(kind, first, shapes[k],
+                                            static_cast<int64_t>(k), d)};
+      }
+      common[d] = s;
+    }
+  c.result = common;
+  if (isConcat) {
+    int64_t sum = 0;
+    for (const Shape &s : shapes) {
+      if (s[c.axis] == kDynamicSize) {
+        sum = kDynamicSize;
+        break;
+      }
+      sum += s[c.axis];
+    }
+    c.result[c.axis] = sum;
+  } else {
+    c.result.insert(c.result.begin() + c.axis,
+                    static_cast<int64_t>(shapes.size()));
+  }
+  std::vector<PromotionOperand> operands;
+  for (DType d : dtypes)
+    operands.push_back({d, false});
+  Result<DType> dtype = promoteDTypes(operands);
+  if (!dtype)
+    return Error{dtype.getError().kind,
+                 std::string(name) + ": " + dtype.getError().message};
+  c.dtype = *dtype;
+  return c;
+}
+
+Result<std::vector<int64_t>>
+ptensor::semantics::rollShifts(int64_t rank, const std::vector<int64_t> &shifts,
+                               const std::vector<int64_t> &axes) {
+  if (axes.empty())
+    return Error{ErrorKind::Value,
+                 "roll needs at least one axis (roll the 1-D reshape to "
+                 "roll the flattened tensor)"};
+  if (shifts.size() != 1 && shifts.size() != axes.size())
+    return Error{ErrorKind::Value,
+                 "roll needs one shift, or one per axis, but got " +
+                     std::to_string(shifts.size()) + " shifts for " +
+                     std::to_string(axes.size()) + " axes"};
+  std::vector<int64_t> perDim(rank, 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    Result<int64_t> d = normalizeAxis(axes[i], rank, rank);
+    if (!d)
+      return Error{ErrorKind::Value, "roll: " + d.getError().message};
+    perDim[*d] += shifts.size() == 1 ? shifts[0] : shifts[i];
+  }
+  return perDim;
+}
+
+std::optional<Error> ptensor::semantics::checkTriangle(const Shape &shape) {
+  if (shape.size() < 2)
+    return Error{ErrorKind::Value,
+                 "extract_triangle needs at least 2 dimensions (the last two "
+                 "hold the matrices), but got shape " +
+                     formatShape(shape)};
+  return std::nullopt;
+}
+
+std::optional<Error> ptensor::semantics::checkEye(const Shape &shape) {
+  if (shape.size() != 2)
+    return Error{ErrorKind::Value,
+                 "eye makes a 2-D result, but the result shape is " +
+                     formatShape(shape)};
+  return std::nullopt;
+}
