@@ -146,4 +146,47 @@ PTENSOR_RT_EXPORT void ptensor_rt_contraction_failed(
   }
   leaveCompiledCode();
 }
+PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
+    const int64_t *, const int64_t *lhs, int64_t lhsOffset, int64_t lhsRank,
+    int64_t lhsStride, const int64_t *, const int64_t *rhs, int64_t rhsOffset,
+    int64_t rhsRank, int64_t rhsStride, int64_t op, int64_t operand,
+    int64_t dim) {
+  lhs += lhsOffset;
+  rhs += rhsOffset;
+  {
+    // Scoped: the string is gone before the jump. The wording is the
+    // semantics library's reshapeMismatchMessage and combineMismatchMessage
+    // (which the runtime does not link); `op` is RunTimeChecks.h's
+    // ShapeCheckKind.
+    auto elements = [](const int64_t *sizes, int64_t rank, int64_t stride) {
+      int64_t n = 1;
+      for (int64_t i = 0; i < rank; ++i) {
+        if (sizes[i * stride] < 0)
+          return std::string();
+        n *= sizes[i * stride];
+      }
+      return " (" + std::to_string(n) + " element" + (n == 1 ? "" : "s") + ")";
+    };
+    std::string message;
+    if (op == 0) {
+      message = "reshape: cannot reshape shape " +
+                formatSizes(lhs, lhsRank, lhsStride) +
+                elements(lhs, lhsRank, lhsStride) + " into shape " +
+                formatSizes(rhs, rhsRank, rhsStride) +
+                elements(rhs, rhsRank, rhsStride);
+    } else {
+      bool concat = op == 1;
+      message = std::string(concat ? "concat" : "stack") + ": operand " +
+                std::to_string(operand) + " has shape " +
+                formatSizes(rhs, rhsRank, rhsStride) +
+                ", which differs from operand 0's shape " +
+                formatSizes(lhs, lhsRank, lhsStride) + " in dimension " +
+                std::to_string(dim) +
+                (concat ? " (only the concatenated one may differ)"
+                        : " (stacked operands have one shape)");
+    }
+    setError(ErrorKind::Broadcast, message);
+  }
+  leaveCompiledCode();
+}
 } // extern "C"

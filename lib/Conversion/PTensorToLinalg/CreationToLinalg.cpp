@@ -15,21 +15,72 @@ using namespace mlir::ptensor;
 
 namespace {
 
+/// A tensor of `type` with `dynamicSizes`, every element `fill` (of
+/// semantic dtype `fillType`) converted to `dtype`.
+static Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                         ValueRange dynamicSizes, Value fill, Type fillType,
+                         Type dtype) {
+  Value value = convertScalar(b, loc, fill, fillType, dtype);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType(), dynamicSizes);
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
 struct CreatePattern : public OpConversionPattern<CreateOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(CreateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    rewriter.replaceOp(op, buildFilled(rewriter, op.getLoc(), type,
+                                       adaptor.getDynamicSizes(),
+                                       adaptor.getFill(), op.getFill().getType(),
+                                       op.getType().getElementType()));
+    return success();
+  }
+};
+
+struct CreateLikePattern : public OpConversionPattern<CreateLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CreateLikeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Location loc = op.getLoc();
-    Value fill = convertScalar(rewriter, loc, adaptor.getFill(),
-                               op.getFill().getType(),
-                               op.getType().getElementType());
-    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                          type.getElementType(),
-                                          adaptor.getDynamicSizes());
-    rewriter.replaceOp(op, linalg::FillOp::create(rewriter, loc, fill, empty)
-                               .getResult(0));
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, adaptor.getSource(), d));
+    rewriter.replaceOp(op, buildFilled(rewriter, loc, type, dynamicSizes,
+                                       adaptor.getFill(), op.getFill().getType(),
+                                       op.getType().getElementType()));
+    return success();
+  }
+};
+
+/// eye: 1 where column - row == offset, else 0.
+struct EyePattern : public OpConversionPattern<EyeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EyeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    int64_t offset = op.getOffset();
+    Type dtype = op.getType().getElementType();
+    SmallVector<Value> results = buildElementwiseGeneric(
+        rewriter, op.getLoc(), {}, type, adaptor.getDynamicSizes(),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value i = linalg::IndexOp::create(b, l, 0);
+          Value j = linalg::IndexOp::create(b, l, 1);
+          Value diff = arith::SubIOp::create(b, l, j, i);
+          Value k = arith::ConstantIndexOp::create(b, l, offset);
+          Value on = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                           diff, k);
+          return SmallVector<Value>{
+              convertScalar(b, l, on, b.getI1Type(), dtype)};
+        });
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -252,11 +303,53 @@ struct DimPattern : public OpConversionPattern<DimOp> {
   }
 };
 
+struct ShapePattern : public OpConversionPattern<ShapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ShapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < op.getSource().getType().getRank(); ++d)
+      sizes.push_back(
+          tensor::DimOp::create(rewriter, op.getLoc(), adaptor.getSource(), d));
+    rewriter.replaceOp(op, sizes);
+    return success();
+  }
+};
+
+struct SizePattern : public OpConversionPattern<SizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value n = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t d = 0; d < op.getSource().getType().getRank(); ++d) {
+      Value size = tensor::DimOp::create(rewriter, loc, adaptor.getSource(), d);
+      n = arith::MulIOp::create(rewriter, loc, n, size);
+    }
+    rewriter.replaceOp(op, n);
+    return success();
+  }
+};
+
+struct RankPattern : public OpConversionPattern<RankOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(
+        op, op.getSource().getType().getRank());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::ptensor::populateCreationToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<CreatePattern, ArangePattern, LinspacePattern, FromRankedPattern,
-               ToRankedPattern, CopyPattern, DimPattern>(converter,
-                                                            patterns.getContext());
+  patterns.add<CreatePattern, CreateLikePattern, EyePattern, ArangePattern,
+               LinspacePattern, FromRankedPattern, ToRankedPattern, CopyPattern,
+               DimPattern, ShapePattern, SizePattern, RankPattern>(
+      converter, patterns.getContext());
 }

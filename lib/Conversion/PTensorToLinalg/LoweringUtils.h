@@ -4,6 +4,7 @@
 #define PTENSOR_LIB_CONVERSION_PTENSORTOLINALG_LOWERINGUTILS_H
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineMap.h"
@@ -60,6 +61,21 @@ Type getDType(Type type);
 /// of a tensor of `shape` and storage `elementType` use.
 MemRefType getDynamicStridedMemRefType(ArrayRef<int64_t> shape,
                                        Type elementType);
+
+/// Offset, sizes and strides (in elements) of a strided view.
+struct StridedView {
+  OpFoldResult offset;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<OpFoldResult> strides;
+};
+
+/// Reads the strided metadata of a converted tensor (any layout).
+StridedView getStridedView(OpBuilder &b, Location loc, Value tensor);
+
+/// Materializes `view` of the converted tensor `source` as a tensor of
+/// `type` (a ptensor.strided_view: no copy).
+Value buildView(IndexMath &m, Value source, const StridedView &view,
+                RankedTensorType type);
 
 } // namespace mlir::ptensor
 

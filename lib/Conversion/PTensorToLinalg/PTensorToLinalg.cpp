@@ -45,6 +45,8 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateReductionsToLinalgPatterns(converter, patterns);
   populateContractionsToLinalgPatterns(converter, patterns);
   populateCreationToLinalgPatterns(converter, patterns);
+  populateManipulationToLinalgPatterns(converter, patterns);
+  populateReshapeToMemRefPatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
   populateWriteToLinalgPatterns(converter, patterns);
 }

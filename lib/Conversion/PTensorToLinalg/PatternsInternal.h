@@ -17,14 +17,25 @@ void populateElementwiseToLinalgPatterns(const TypeConverter &converter,
 void populateReductionsToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
 
-/// create, arange, linspace, from_ranked, to_ranked, copy, dim.
+/// matmul, vecdot, tensordot to contraction generics.
 void populateContractionsToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
 
+/// create, create_like, eye, arange, linspace, from_ranked, to_ranked,
+/// copy, dim, shape, size, rank.
 void populateCreationToLinalgPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
 
-/// broadcast and the views, as indexing maps or strided memref views.
+/// combine (concat, stack), roll and extract_triangle to copy generics.
+void populateManipulationToLinalgPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+/// reshape to a view, or a row-major copy and a view (chosen at run time).
+void populateReshapeToMemRefPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// broadcast, meshgrid and the views, as indexing maps or strided memref
+/// views.
 void populateViewsToMemRefPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 

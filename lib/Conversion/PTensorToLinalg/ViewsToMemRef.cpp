@@ -31,18 +31,9 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-namespace {
-
-/// Offset, sizes and strides (in elements) of a strided view; static once
-/// a view has set them.
-struct StridedView {
-  OpFoldResult offset;
-  SmallVector<OpFoldResult> sizes;
-  SmallVector<OpFoldResult> strides;
-};
-
 /// Reads the strided metadata of a converted tensor.
-static StridedView getStridedView(OpBuilder &b, Location loc, Value tensor) {
+StridedView mlir::ptensor::getStridedView(OpBuilder &b, Location loc,
+                                          Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   MemRefType memrefType =
       getDynamicStridedMemRefType(type.getShape(), type.getElementType());
@@ -54,8 +45,9 @@ static StridedView getStridedView(OpBuilder &b, Location loc, Value tensor) {
 }
 
 /// Materializes `view` of `source` as a tensor of `type`.
-static Value buildView(IndexMath &m, Value source, const StridedView &view,
-                       RankedTensorType type) {
+Value mlir::ptensor::buildView(IndexMath &m, Value source,
+                               const StridedView &view,
+                               RankedTensorType type) {
   // Sizes are operands only for the dynamic dims of the result type.
   SmallVector<Value> sizes, strides;
   for (auto [size, value] : llvm::zip(type.getShape(), view.sizes))
@@ -67,6 +59,8 @@ static Value buildView(IndexMath &m, Value source, const StridedView &view,
   return StridedViewOp::create(m.b, m.loc, type, source, offset, sizes,
                                strides);
 }
+
+namespace {
 
 /// Shared shape of the view patterns: compute the view from the source's
 /// metadata with `transform`, then materialize it.
@@ -224,6 +218,40 @@ struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
   }
 };
 
+/// meshgrid: result k views operand k with its stride along the dim it
+/// varies on (k, or 1 - k for the first two with `xy`) and zero strides
+/// along the others.
+struct MeshgridPattern : public OpConversionPattern<MeshgridOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MeshgridOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath m(rewriter, loc);
+    ValueRange inputs = adaptor.getInputs();
+    int64_t n = inputs.size();
+    bool xy = op.getIndexing() == MeshgridIndexing::xy && n >= 2;
+    auto dimOf = [&](int64_t k) { return xy && k < 2 ? 1 - k : k; };
+    SmallVector<StridedView> views;
+    SmallVector<OpFoldResult> sizes(n);
+    for (auto [k, in] : llvm::enumerate(inputs)) {
+      views.push_back(getStridedView(rewriter, loc, in));
+      sizes[dimOf(k)] = views.back().sizes[0];
+    }
+    SmallVector<Value> results;
+    for (auto [k, in] : llvm::enumerate(inputs)) {
+      auto type = cast<RankedTensorType>(
+          getTypeConverter()->convertType(op.getResult(k).getType()));
+      StridedView view{views[k].offset, sizes,
+                       SmallVector<OpFoldResult>(n, m.index(0))};
+      view.strides[dimOf(k)] = views[k].strides[0];
+      results.push_back(buildView(m, in, view, type));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// Broadcast with all source sizes static: a copy-shaped generic that
 /// elementwise fusion folds into its consumers.
 struct StaticBroadcastPattern : public OpConversionPattern<BroadcastOp> {
@@ -253,7 +281,8 @@ struct StaticBroadcastPattern : public OpConversionPattern<BroadcastOp> {
 void mlir::ptensor::populateViewsToMemRefPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<PermuteDimsPattern, FlipPattern, ExtractSlicePattern,
-               ExpandDimsPattern, SqueezePattern, BroadcastViewPattern>(
+               ExpandDimsPattern, SqueezePattern, BroadcastViewPattern,
+               MeshgridPattern>(
       converter, patterns.getContext());
   // Preferred over the view when it applies (fusable, no run-time checks).
   patterns.add<StaticBroadcastPattern>(converter, patterns.getContext(),

@@ -19,6 +19,9 @@ static constexpr llvm::StringLiteral kBroadcastFailed =
 static constexpr llvm::StringLiteral kContractionFailed =
     "ptensor_rt_contraction_failed";
 
+/// The runtime function told the shapes of a failed reshape or combine.
+static constexpr llvm::StringLiteral kShapesFailed = "ptensor_rt_shapes_failed";
+
 /// The private declaration of runtime function `name` taking two
 /// memref<?xi64> and `numI64` i64s, declared once per module.
 static func::FuncOp getFailureFunction(OpBuilder &b, Operation *from,
@@ -90,6 +93,25 @@ void mlir::ptensor::buildContractionCheck(OpBuilder &b, Location loc,
     Value rhsShape = storeSizes(then, l, rhs);
     SmallVector<Value> args = {lhsShape, rhsShape};
     for (int64_t v : {lhsDim, rhsDim, static_cast<int64_t>(kind)})
+      args.push_back(arith::ConstantIntOp::create(then, l, then.getI64Type(), v));
+    func::CallOp::create(then, l, callee, args);
+    scf::YieldOp::create(then, l);
+  });
+}
+
+void mlir::ptensor::buildShapesCheck(OpBuilder &b, Location loc, Value ok,
+                                     ShapeCheckKind kind, ValueRange lhs,
+                                     ValueRange rhs, int64_t operand,
+                                     int64_t dim) {
+  Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value failed = arith::XOrIOp::create(b, loc, ok, yes);
+  func::FuncOp callee = getFailureFunction(
+      b, b.getInsertionBlock()->getParentOp(), kShapesFailed, 3);
+  scf::IfOp::create(b, loc, failed, [&](OpBuilder &then, Location l) {
+    Value lhsShape = storeSizes(then, l, lhs);
+    Value rhsShape = storeSizes(then, l, rhs);
+    SmallVector<Value> args = {lhsShape, rhsShape};
+    for (int64_t v : {static_cast<int64_t>(kind), operand, dim})
       args.push_back(arith::ConstantIntOp::create(then, l, then.getI64Type(), v));
     func::CallOp::create(then, l, callee, args);
     scf::YieldOp::create(then, l);

@@ -42,6 +42,18 @@ void buildContractionCheck(OpBuilder &b, Location loc, ContractionKind kind,
                            ValueRange lhs, int64_t lhsDim, ValueRange rhs,
                            int64_t rhsDim);
 
+/// The op a failed shape check of a data-movement op names; the values are
+/// the runtime ABI's (ptensor_rt_shapes_failed's `op`).
+enum class ShapeCheckKind : int64_t { Reshape = 0, Concat = 1, Stack = 2 };
+
+/// Builds, at `b`'s insertion point in host code, a check that `ok` holds:
+/// when it does not, the runtime's `ptensor_rt_shapes_failed` is called
+/// with shapes `lhs` and `rhs` (run-time sizes), `operand` and `dim`, and
+/// never returns.
+void buildShapesCheck(OpBuilder &b, Location loc, Value ok,
+                      ShapeCheckKind kind, ValueRange lhs, ValueRange rhs,
+                      int64_t operand = 0, int64_t dim = 0);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H

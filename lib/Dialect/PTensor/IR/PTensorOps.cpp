@@ -445,7 +445,7 @@ LogicalResult DimOp::verify() {
   int64_t rank = getSource().getType().getRank(), dim = getDimAttr().getInt();
   if (dim < 0 || dim >= rank)
     return emitOpError("dimension ")
-           << dim << " is out of range for a ptensor of rank " << rank
+           << dim << " is out of range for a tensor of rank " << rank
            << " (expected 0 <= dimension < " << rank << ")";
   return success();
 }

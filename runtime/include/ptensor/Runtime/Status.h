@@ -126,6 +126,18 @@ PTENSOR_RT_EXPORT void ptensor_rt_contraction_failed(
     const int64_t *rhs, int64_t rhsOffset, int64_t rhsRank, int64_t rhsStride,
     int64_t lhsDim, int64_t rhsDim, int64_t op) __attribute__((noreturn));
 
+/// Called by compiled code when the run-time shapes of a data-movement op
+/// do not fit: `op` 0 is a reshape of shape `lhs` into `rhs` (the requested
+/// sizes, -1 for the inferred one) whose element counts differ; `op` 1
+/// (concat) and 2 (stack) an operand `operand` of shape `rhs` whose dim
+/// `dim` differs from operand 0's shape `lhs`. The shapes are passed as
+/// `memref<?xi64>` like ptensor_rt_broadcast_failed's.
+PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
+    const int64_t *lhsAllocated, const int64_t *lhs, int64_t lhsOffset,
+    int64_t lhsRank, int64_t lhsStride, const int64_t *rhsAllocated,
+    const int64_t *rhs, int64_t rhsOffset, int64_t rhsRank, int64_t rhsStride,
+    int64_t op, int64_t operand, int64_t dim) __attribute__((noreturn));
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

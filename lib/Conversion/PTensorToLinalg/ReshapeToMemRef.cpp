@@ -1,0 +1,191 @@
+//===- ReshapeToMemRef.cpp - reshape as a view, or a copy and a view ------===//
+//
+// A reshape reads the source's elements in row-major order. When they are
+// row-major contiguous in memory (any offset; size-1 dims may have any
+// stride) the result is a view of the source buffer with row-major strides
+// of the new shape: `ptensor.strided_view`, no copy. Otherwise the source
+// is first copied into a new row-major buffer (memref.copy, which
+// ptensor-copies-to-linalg makes a copy generic that the GPU lowering tiles
+// like any transposing copy) and the view is taken of that.
+// The choice is made at run time (`scf.if` on the strides), unless `copy`
+// fixes it: `copy = true` always copies, `copy = false` never does and
+// fails a run-time check when it would have to.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "PatternsInternal.h"
+
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+/// Row-major strides of `sizes`.
+static SmallVector<OpFoldResult> rowMajorStrides(IndexMath &m,
+                                                 ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(sizes.size());
+  OpFoldResult stride = m.index(1);
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride = m.mul(stride, sizes[d]);
+  }
+  return strides;
+}
+
+static OpFoldResult product(IndexMath &m, ArrayRef<OpFoldResult> sizes) {
+  OpFoldResult n = m.index(1);
+  for (OpFoldResult s : sizes)
+    n = m.mul(n, s);
+  return n;
+}
+
+/// Whether the elements of `view` are row-major contiguous (size-1 dims
+/// and empty tensors count as contiguous whatever their strides).
+static Value isRowMajorContiguous(IndexMath &m, const StridedView &view) {
+  Value ok;
+  OpFoldResult expected = m.index(1);
+  for (int64_t d = static_cast<int64_t>(view.sizes.size()) - 1; d >= 0; --d) {
+    Value unit = m.eq(view.sizes[d], m.index(1));
+    Value matches = m.eq(view.strides[d], expected);
+    ok = m.andI(ok, m.orI(unit, matches));
+    expected = m.mul(expected, view.sizes[d]);
+  }
+  Value empty = m.eq(product(m, view.sizes), m.index(0));
+  return m.orI(ok ? ok : m.boolean(true), empty);
+}
+
+namespace {
+
+struct ReshapePattern : public OpConversionPattern<ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Location loc = op.getLoc();
+    IndexMath m(rewriter, loc);
+    Value source = adaptor.getSource();
+    StridedView view = getStridedView(rewriter, loc, source);
+    SmallVector<OpFoldResult> sizes = targetSizes(m, op, adaptor, view.sizes);
+
+    std::optional<bool> copy = op.getCopy();
+    Value contiguous;
+    if (!copy || !*copy) {
+      contiguous = isRowMajorContiguous(m, view);
+      if (copy)
+        m.check(contiguous,
+                "ptensor: reshape with copy=False of a tensor whose strides "
+                "do not allow a view in the new shape (a copy is needed)");
+    }
+    auto viewOf = [&](OpBuilder &b, Location l, Value tensor,
+                      OpFoldResult offset) {
+      IndexMath mb(b, l);
+      StridedView result{offset, sizes, rowMajorStrides(mb, sizes)};
+      return buildView(mb, tensor, result, type);
+    };
+    auto copyThenView = [&](OpBuilder &b, Location l) {
+      Value copied = copyRowMajor(b, l, source);
+      return viewOf(b, l, copied, b.getIndexAttr(0));
+    };
+    Value result;
+    if (copy && !*copy) {
+      result = viewOf(rewriter, loc, source, view.offset);
+    } else if (copy && *copy) {
+      result = copyThenView(rewriter, loc);
+    } else {
+      auto choice = scf::IfOp::create(
+          rewriter, loc, contiguous,
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l, viewOf(b, l, source, view.offset));
+          },
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l, copyThenView(b, l));
+          });
+      result = choice.getResult(0);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  /// The result sizes (the -1 inferred from the element count), with a
+  /// run-time check that the element counts agree when the types leave it
+  /// open.
+  static SmallVector<OpFoldResult>
+  targetSizes(IndexMath &m, ReshapeOp op, OpAdaptor adaptor,
+              ArrayRef<OpFoldResult> sourceSizes) {
+    PTensorType resultType = op.getType();
+    ArrayRef<int64_t> requested = op.getStaticSizes();
+    auto dynamic = adaptor.getSizes().begin();
+    SmallVector<OpFoldResult> sizes, asRequested;
+    int64_t inferred = -1;
+    OpFoldResult known = m.index(1);
+    for (auto [d, s] : llvm::enumerate(requested)) {
+      if (s == -1) {
+        inferred = d;
+        sizes.push_back(m.index(0)); // set below
+        asRequested.push_back(m.index(-1));
+        continue;
+      }
+      OpFoldResult size = ShapedType::isDynamic(s) ? OpFoldResult(*dynamic++)
+                                                   : OpFoldResult(m.index(s));
+      sizes.push_back(size);
+      asRequested.push_back(size);
+      known = m.mul(known, size);
+    }
+    OpFoldResult count = product(m, sourceSizes);
+    if (inferred >= 0) {
+      int64_t size = resultType.getDimSize(inferred);
+      if (!ShapedType::isDynamic(size)) {
+        sizes[inferred] = m.index(size);
+      } else {
+        // count / max(known, 1); the check below catches a remainder.
+        Value knownValue = m.value(known);
+        Value one = m.value(m.index(1));
+        Value divisor = arith::MaxSIOp::create(m.b, m.loc, knownValue, one);
+        Value total = m.value(count);
+        sizes[inferred] =
+            OpFoldResult(arith::DivSIOp::create(m.b, m.loc, total, divisor));
+      }
+    }
+    if (!resultType.hasStaticShape() ||
+        !op.getSource().getType().hasStaticShape()) {
+      Value ok = m.eq(product(m, sizes), count);
+      if (!matchPattern(ok, m_One())) {
+        SmallVector<Value> from, to;
+        for (OpFoldResult s : sourceSizes)
+          from.push_back(m.value(s));
+        for (OpFoldResult s : asRequested)
+          to.push_back(m.value(s));
+        buildShapesCheck(m.b, m.loc, ok, ShapeCheckKind::Reshape, from, to);
+      }
+    }
+    return sizes;
+  }
+
+  /// A row-major copy of the converted `source` (the source's shape): a
+  /// new allocation (`bufferization.alloc_tensor` with `copy`, which no
+  /// tensor canonicalization replaces by its source, unlike a copy
+  /// generic), so the view's row-major strides describe its buffer.
+  static Value copyRowMajor(OpBuilder &b, Location loc, Value source) {
+    auto type = cast<RankedTensorType>(source.getType());
+    return bufferization::AllocTensorOp::create(b, loc, type, ValueRange{},
+                                                source);
+  }
+};
+
+} // namespace
+
+void mlir::ptensor::populateReshapeToMemRefPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReshapePattern>(converter, patterns.getContext());
+}
