@@ -25,6 +25,8 @@ from ._reductions import (all, any, argmax, argmin, max, mean, min, prod, std,  
 from ._reductions import __all__ as _reductions_all
 from ._linalg import matmul, matrix_transpose, tensordot, vecdot
 from ._linalg import __all__ as _linalg_all
+from ._manipulation import concat, meshgrid, reshape, roll, stack, tril, triu
+from ._manipulation import __all__ as _manipulation_all
 from . import math  # noqa: F401
 from ._pointwise import PointwiseFunction, pointwise
 
@@ -49,7 +51,8 @@ def compile_module(ir, target="cpu"):
     return compile_ir(ir, target)
 
 
-__all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + [
+__all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + list(
+    _manipulation_all) + [
     "BroadcastError", "CheckError", "CompileError", "DeviceError", "DTypeError",
     "ExecutionError", "OutOfMemoryError", "OverlapError",
     "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",
@@ -66,8 +69,8 @@ from ._dtype_objects import DType, api_namespace as _api_dtypes
 from ._array import Array
 from ._array_api import (__array_api_version__, can_cast, e, finfo, iinfo, inf, isdtype,
                          nan, newaxis, pi, result_type)
-from ._creation import (arange, asarray, empty, empty_like, from_dlpack, full, full_like,
-                        linspace, ones, ones_like, zeros, zeros_like)
+from ._creation import (arange, asarray, empty, empty_like, eye, from_dlpack, full,
+                        full_like, linspace, ones, ones_like, zeros, zeros_like)
 from ._info import __array_namespace_info__
 
 globals().update(_api_dtypes())  # ptensor.bool, ptensor.int8, ..., ptensor.float64
@@ -75,6 +78,6 @@ globals().update(_api_dtypes())  # ptensor.bool, ptensor.int8, ..., ptensor.floa
 __all__ += list(_api_dtypes()) + [
     "DType", "Array", "__array_api_version__", "__array_namespace_info__", "can_cast",
     "e", "finfo", "iinfo", "inf", "isdtype", "nan", "newaxis", "pi", "result_type",
-    "arange", "asarray", "empty", "empty_like", "from_dlpack", "full", "full_like",
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
     "linspace", "ones", "ones_like", "zeros", "zeros_like",
 ]

@@ -179,6 +179,25 @@ def _dt(dtype: Any, default_kind: str = "real floating") -> str:
     return default_dtype_name(default_kind) if dtype is None else dtype_name(dtype)
 
 
+def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0, dtype: Any = None,
+        device: Any = None) -> Array:
+    """Ones on the k-th diagonal (column - row == k) of an n_rows x n_cols
+    array (square when n_cols is None), zeros elsewhere; compiled from
+    ptensor.eye."""
+    from ._manipulation import eye_kernel
+
+    n_cols = n_rows if n_cols is None else n_cols
+    if n_rows < 0 or n_cols < 0:
+        raise ValueError("eye needs sizes >= 0, got %d x %d" % (n_rows, n_cols))
+    dev = parse_device(device) or A.HOST
+    if dev != A.HOST:
+        require_cuda(dev)
+    result = eye_kernel(n_rows, n_cols, k, _dt(dtype), "" if dev == A.HOST else dev)
+    if result is None:  # compile-only mode
+        return None
+    return Array._new(_to_backing(result))
+
+
 def empty(shape: Shape, *, dtype: Any = None, device: Any = None) -> Array:
     """An uninitialized array (default dtype float64)."""
     return _make("empty", parse_device(device), _dt(dtype), _shape(shape))

@@ -18,6 +18,7 @@
 #include "ptensor/Semantics/Casting.h"
 #include "ptensor/Semantics/Contraction.h"
 #include "ptensor/Semantics/Iteration.h"
+#include "ptensor/Semantics/Manipulation.h"
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/Semantics/Overlap.h"
 #include "ptensor/Semantics/Reductions.h"
@@ -35,6 +36,25 @@ namespace sem = ptensor::semantics;
 using ptensor::python::parseDType;
 using ptensor::python::RuleError;
 using ptensor::python::unwrap;
+
+namespace {
+/// A shape from Python (None: dynamic).
+sem::Shape toShape(const std::vector<std::optional<int64_t>> &dims) {
+  sem::Shape shape;
+  for (const std::optional<int64_t> &d : dims)
+    shape.push_back(d ? *d : sem::kDynamicSize);
+  return shape;
+}
+
+/// A shape for Python (dynamic: None).
+std::vector<std::optional<int64_t>> fromShape(const sem::Shape &shape) {
+  std::vector<std::optional<int64_t>> dims;
+  for (int64_t d : shape)
+    dims.push_back(d == sem::kDynamicSize ? std::nullopt
+                                          : std::optional<int64_t>(d));
+  return dims;
+}
+} // namespace
 
 namespace {
 
@@ -196,12 +216,6 @@ NB_MODULE(_core, m) {
          const std::string &rhsDType, int64_t axis,
          const std::vector<int64_t> &lhsAxes,
          const std::vector<int64_t> &rhsAxes) {
-        auto toShape = [](const std::vector<std::optional<int64_t>> &dims) {
-          sem::Shape shape;
-          for (const std::optional<int64_t> &d : dims)
-            shape.push_back(d ? *d : sem::kDynamicSize);
-          return shape;
-        };
         sem::Shape l = toShape(lhs), r = toShape(rhs);
         DType ld = parseDType(lhsDType), rd = parseDType(rhsDType);
         sem::Result<sem::Contraction> c =
@@ -214,11 +228,8 @@ NB_MODULE(_core, m) {
                       "unknown contraction '" + op +
                           "'; expected matmul, vecdot or tensordot"});
         const sem::Contraction &result = unwrap(std::move(c));
-        std::vector<std::optional<int64_t>> shape;
-        for (int64_t d : result.result)
-          shape.push_back(d == sem::kDynamicSize ? std::nullopt
-                                                 : std::optional<int64_t>(d));
-        return std::make_pair(std::string(dtypeName(result.dtype)), shape);
+        return std::make_pair(std::string(dtypeName(result.dtype)),
+                              fromShape(result.result));
       },
       nb::arg("op"), nb::arg("lhs_shape"), nb::arg("lhs_dtype"),
       nb::arg("rhs_shape"), nb::arg("rhs_dtype"), nb::arg("axis") = -1,
@@ -228,6 +239,55 @@ NB_MODULE(_core, m) {
       "'vecdot' with `axis`, 'tensordot' with the axis lists) of operands "
       "of the given shapes (None: dynamic) and dtypes (Contraction.h; its "
       "errors as the package's exceptions).");
+  m.def(
+      "reshape_result",
+      [](const std::vector<std::optional<int64_t>> &source,
+         const std::vector<std::optional<int64_t>> &requested) {
+        return fromShape(unwrap(
+            sem::reshapeResultShape(toShape(source), toShape(requested))));
+      },
+      nb::arg("source"), nb::arg("shape"),
+      "The shape a reshape of `source` to `shape` gives (None: dynamic; one "
+      "-1 inferred), Manipulation.h; its errors as the package's "
+      "exceptions.");
+  m.def(
+      "combine_result",
+      [](const std::string &kind,
+         const std::vector<std::vector<std::optional<int64_t>>> &shapes,
+         const std::vector<std::string> &dtypes, int64_t axis) {
+        std::vector<sem::Shape> s;
+        for (const auto &shape : shapes)
+          s.push_back(toShape(shape));
+        std::vector<DType> d;
+        for (const std::string &name : dtypes)
+          d.push_back(parseDType(name));
+        if (kind != "concat" && kind != "stack")
+          ptensor::python::throwRule(sem::ErrorKind::Value, "unknown combine kind '" + kind +
+                                               "'; expected concat or stack");
+        sem::CombineKind k =
+            kind == "concat" ? sem::CombineKind::Concat : sem::CombineKind::Stack;
+        sem::Combination c = unwrap(sem::combineResult(k, s, d, axis));
+        return std::make_tuple(std::string(dtypeName(c.dtype)),
+                               fromShape(c.result), c.axis);
+      },
+      nb::arg("kind"), nb::arg("shapes"), nb::arg("dtypes"), nb::arg("axis"),
+      "(result dtype, result shape, normalized axis) of concat or stack "
+      "(Manipulation.h; its errors as the package's exceptions).");
+  m.def(
+      "roll_shifts",
+      [](int64_t rank, const std::vector<int64_t> &shifts,
+         const std::vector<int64_t> &axes) {
+        return unwrap(sem::rollShifts(rank, shifts, axes));
+      },
+      nb::arg("rank"), nb::arg("shifts"), nb::arg("axes"),
+      "The shift of each dim of a roll (Manipulation.h).");
+  m.def(
+      "check_triangle",
+      [](const std::vector<std::optional<int64_t>> &shape) {
+        if (std::optional<sem::Error> e = sem::checkTriangle(toShape(shape)))
+          throw ptensor::python::RuleError{*e};
+      },
+      nb::arg("shape"), "Checks that tril/triu apply to `shape`.");
   m.def(
       "tensordot_axes",
       [](int64_t n, int64_t lhsRank, int64_t rhsRank) {
@@ -328,7 +388,7 @@ NB_MODULE(_core, m) {
         for (const std::string &d : dtypes)
           ds.push_back(parseDType(d, /*allowIndex=*/true));
         if (std::optional<sem::Error> e = sem::checkOperandDTypes(row, ds))
-          throw RuleError{*e};
+          throw ptensor::python::RuleError{*e};
       },
       nb::arg("op"), nb::arg("kind"), nb::arg("dtypes"),
       "Checks operand dtypes against the kind's operand rule (bool for "

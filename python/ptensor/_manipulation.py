@@ -1,0 +1,197 @@
+"""Array API manipulation over numpy arrays (host) and torch/CuPy CUDA arrays
+(GPU): `reshape`, `concat`, `stack`, `roll`, `tril`, `triu`, `eye` and
+`meshgrid`.
+
+Every rule (result shapes and dtypes, the inferred -1, axes, sizes that must
+agree) is the compiler's (ptensor/Semantics/Manipulation.h, through _core);
+this module writes the one-op kernel, rank-generic with dynamic sizes, and
+caches it per (op, ranks, dtypes, device, static arguments). Sizes given at
+call time (reshape's shape, eye's sizes) are index arguments, so one kernel
+serves every size.
+"""
+
+from . import _core
+from . import _dtypes as D
+from ._arrays import as_tensor
+from ._ir import cached_kernel, ptensor_type, wrap_function
+
+
+def _dims(shape):
+    return ["?" if n is None else str(n) for n in shape]
+
+
+def _array_list(values):
+    return "array<i64%s>" % (": " + ", ".join(map(str, values)) if values else "")
+
+
+def _common_device(tensors):
+    return _core.common_placement([t.device or None for t in tensors]) or ""
+
+
+def _run(key, build, *args):
+    kernel = cached_kernel(key, build)
+    # None: a CUDA kernel compiled into the cache in compile-only mode.
+    return None if kernel is None else kernel(*args)
+
+
+def reshape(x, /, shape, *, copy=None):
+    """The elements of x in row-major order, in `shape` (one -1 inferred).
+    copy=None: a view of x when its strides allow, a copy otherwise (the
+    compiler decides at run time); copy=True always copies; copy=False
+    never does, and raises CheckError when a copy would be needed."""
+    t = as_tensor(x)
+    shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    _core.reshape_result(list(t.shape), list(shape))  # errors name the real shapes
+    inferred = tuple(i for i, s in enumerate(shape) if s == -1)
+    key = ("reshape", t.ndim, t.dtype, t.device, len(shape), inferred, copy)
+
+    def build():
+        arg = ptensor_type(t.ndim, t.dtype, t.device)
+        names, sizes = [], []
+        for i, s in enumerate(shape):
+            if s == -1:
+                sizes.append("-1")
+            else:
+                names.append("%%a%d" % (len(names) + 1))
+                sizes.append(names[-1])
+        requested = [-1 if s == -1 else None for s in shape]
+        result = _core.reshape_result([None] * t.ndim, requested)
+        rt = ptensor_type(len(result), t.dtype, t.device, _dims(result))
+        attrs = "" if copy is None else " {copy = %s}" % ("true" if copy else "false")
+        text = "%%r = ptensor.reshape %%a0 [%s]%s : %s -> %s" % (
+            ", ".join(sizes), attrs, arg, rt)
+        return (wrap_function("ptensor_reshape", [arg] + ["index"] * len(names), [text],
+                              ["%r"], [rt]), "ptensor_reshape", t.device)
+
+    return _run(key, build, x, *[s for s in shape if s != -1])
+
+
+def _combine(kind, arrays, axis):
+    arrays = list(arrays)
+    tensors = [as_tensor(a) for a in arrays]
+    device = _common_device(tensors)
+    dtypes = [t.dtype for t in tensors]
+    _core.combine_result(kind, [list(t.shape) for t in tensors], dtypes, axis)
+    key = ("combine", kind, tuple((t.ndim, t.dtype) for t in tensors), device, axis)
+
+    def build():
+        types = [ptensor_type(t.ndim, t.dtype, device) for t in tensors]
+        rdt, shape, _ = _core.combine_result(kind, [[None] * t.ndim for t in tensors],
+                                             dtypes, axis)
+        rt = ptensor_type(len(shape), rdt, device, _dims(shape))
+        names = ", ".join("%%a%d" % i for i in range(len(types)))
+        text = "%%r = ptensor.combine %s %s axis %d : (%s) -> %s" % (
+            kind, names, axis, ", ".join(types), rt)
+        return (wrap_function("ptensor_" + kind, types, [text], ["%r"], [rt]),
+                "ptensor_" + kind, device)
+
+    return _run(key, build, *arrays)
+
+
+def concat(arrays, /, *, axis=0):
+    """The arrays joined along `axis` (their other sizes must agree; dtypes
+    promote). axis=None joins the flattened arrays."""
+    if axis is None:
+        return _combine("concat", [reshape(a, (-1,)) for a in arrays], 0)
+    return _combine("concat", arrays, int(axis))
+
+
+def stack(arrays, /, *, axis=0):
+    """The arrays (of one shape) joined along a new dim `axis` of the result."""
+    return _combine("stack", arrays, int(axis))
+
+
+def roll(x, /, shift, *, axis=None):
+    """Elements shifted by `shift` along `axis` (ints or tuples, as
+    numpy.roll); axis=None rolls the flattened array and keeps the shape."""
+    t = as_tensor(x)
+    shifts = [shift] if isinstance(shift, int) else [int(s) for s in shift]
+    if axis is None:
+        if len(shifts) != 1:
+            raise ValueError("roll of the flattened array takes one shift, got %d"
+                             % len(shifts))
+        flat = roll(reshape(x, (-1,)), shifts[0], axis=0)
+        return reshape(flat, tuple(t.shape))
+    axes = [axis] if isinstance(axis, int) else [int(a) for a in axis]
+    _core.roll_shifts(t.ndim, shifts, axes)
+    key = ("roll", t.ndim, t.dtype, t.device, tuple(shifts), tuple(axes))
+
+    def build():
+        ty = ptensor_type(t.ndim, t.dtype, t.device)
+        text = "%%r = ptensor.roll %%a0 shifts [%s] axes [%s] : %s -> %s" % (
+            ", ".join(map(str, shifts)), ", ".join(map(str, axes)), ty, ty)
+        return wrap_function("ptensor_roll", [ty], [text], ["%r"], [ty]), "ptensor_roll", t.device
+
+    return _run(key, build, x)
+
+
+def _triangle(kind, x, k):
+    t = as_tensor(x)
+    _core.check_triangle(list(t.shape))
+    key = ("extract_triangle", kind, t.ndim, t.dtype, t.device, int(k))
+
+    def build():
+        ty = ptensor_type(t.ndim, t.dtype, t.device)
+        text = "%%r = ptensor.extract_triangle %s %%a0 offset %d : %s -> %s" % (
+            kind, int(k), ty, ty)
+        name = "ptensor_tri" + kind[0]
+        return wrap_function(name, [ty], [text], ["%r"], [ty]), name, t.device
+
+    return _run(key, build, x)
+
+
+def tril(x, /, *, k=0):
+    """The lower triangle of the matrices in the last two dims of x (the
+    elements with column - row <= k), zeros above it."""
+    return _triangle("lower", x, k)
+
+
+def triu(x, /, *, k=0):
+    """The upper triangle (column - row >= k), zeros below it."""
+    return _triangle("upper", x, k)
+
+
+def eye_kernel(n_rows, n_cols, k, dtype, device):
+    """The identity-like n_rows x n_cols matrix of `dtype` on `device`
+    (ptensor.eye), in the kernel's native framework (numpy on the host)."""
+    dt = D.canonical(dtype)
+    key = ("eye", dt, device, int(k))
+
+    def build():
+        rt = ptensor_type(2, dt, device)
+        text = "%%r = ptensor.eye (%%a0, %%a1) offset %d : %s" % (int(k), rt)
+        return (wrap_function("ptensor_eye", ["index", "index"], [text], ["%r"], [rt]),
+                "ptensor_eye", device)
+
+    return _run(key, build, int(n_rows), int(n_cols))
+
+
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate grids of 1-D arrays (indexing "xy", the default, or "ij"):
+    a list of arrays of one shape, each repeating its input along the other
+    dims."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("meshgrid indexing must be 'xy' or 'ij', got %r" % (indexing,))
+    tensors = [as_tensor(a) for a in arrays]
+    if not tensors:
+        return []
+    device = _common_device(tensors)
+    key = ("meshgrid", indexing, tuple((t.ndim, t.dtype) for t in tensors), device)
+
+    def build():
+        types = [ptensor_type(t.ndim, t.dtype, device) for t in tensors]
+        n = len(types)
+        rt = ptensor_type(n, tensors[0].dtype, device)
+        results = ["%%r#%d" % i for i in range(n)] if n > 1 else ["%r"]
+        text = "%%r%s = ptensor.meshgrid %s %s : (%s) -> (%s)" % (
+            ":%d" % n if n > 1 else "", indexing,
+            ", ".join("%%a%d" % i for i in range(n)), ", ".join(types),
+            ", ".join([rt] * n))
+        return (wrap_function("ptensor_meshgrid", types, [text], results, [rt] * n),
+                "ptensor_meshgrid", device)
+
+    out = _run(key, build, *arrays)
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+__all__ = ["reshape", "concat", "stack", "roll", "tril", "triu", "meshgrid"]
