@@ -38,6 +38,9 @@ struct Piece {
   Type sourceDType;
   SmallVector<OpFoldResult> sourceOffsets, destOffsets, sizes;
   int64_t dropDim = -1;
+  /// The box is all of `source`: the copy reads it directly, so that an
+  /// elementwise producer of it fuses into the copy.
+  bool wholeSource = false;
 };
 
 } // namespace
@@ -51,11 +54,12 @@ static Value copyPiece(OpBuilder &b, Location loc, Value dest, Type destDType,
   int64_t rank = sourceType.getRank();
   IntegerAttr one = b.getIndexAttr(1);
   SmallVector<OpFoldResult> unitStrides(rank, one);
-  // The source box (the whole source when the offsets are 0 and the sizes
-  // its own: the slice folds away).
-  auto sourceSlice = tensor::ExtractSliceOp::create(
-      b, loc, piece.source, piece.sourceOffsets, piece.sizes, unitStrides);
-  auto boxType = cast<RankedTensorType>(sourceSlice.getType());
+  Value sourceBox = piece.source;
+  if (!piece.wholeSource)
+    sourceBox = tensor::ExtractSliceOp::create(b, loc, piece.source,
+                                               piece.sourceOffsets, piece.sizes,
+                                               unitStrides);
+  auto boxType = cast<RankedTensorType>(sourceBox.getType());
   // The destination box, rank-reduced where stack adds a dim.
   SmallVector<OpFoldResult> destSizes = piece.sizes;
   if (piece.dropDim >= 0)
@@ -68,7 +72,7 @@ static Value copyPiece(OpBuilder &b, Location loc, Value dest, Type destDType,
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   auto copy = linalg::GenericOp::create(
-      b, loc, TypeRange{sliceType}, ValueRange{sourceSlice.getResult()},
+      b, loc, TypeRange{sliceType}, ValueRange{sourceBox},
       ValueRange{destSlice.getResult()}, ArrayRef<AffineMap>{identity, identity},
       iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value v = convertScalar(nb, nloc, args[0], piece.sourceDType, destDType);
@@ -137,6 +141,7 @@ struct CombinePattern : public OpConversionPattern<CombineOp> {
       piece.sourceDType = cast<PTensorType>(op.getInputs()[k].getType())
                               .getElementType();
       piece.sizes = sizes[k];
+      piece.wholeSource = true;
       piece.sourceOffsets.assign(sizes[k].size(), m.index(0));
       piece.destOffsets.assign(resultType.getRank(), m.index(0));
       if (isStack) {

@@ -508,6 +508,109 @@ class Func:
             v.exact, v.tol = to_f64(ref), tolerance("exact", x.dtype)
         return v
 
+    # -- manipulation ---------------------------------------------------------
+    def reshape(self, x, shape, copy=None, sizes=()):
+        """ptensor.reshape of `x` to `shape` (ints, one -1, None for a size
+        given by the index Value of `sizes`, in order)."""
+        it = iter(sizes)
+        actual = [int(next(it).ref) if s is None else s for s in shape]
+        ref = np.reshape(x.ref, actual)
+        static = all(n is not None for n in x.type.shape) and None not in shape
+        rshape = [ref.shape[i] if (s is not None and (s != -1 or static)) else None
+                  for i, s in enumerate(shape)]
+        rt = TType(rshape, x.dtype)
+        name = self._fresh()
+        dyn = iter(sizes)
+        text = ", ".join(next(dyn).name if s is None else str(s) for s in shape)
+        attrs = "" if copy is None else " {copy = %s}" % ("true" if copy else "false")
+        deps = self._line("%s = ptensor.reshape %s [%s]%s : %s -> %s"
+                          % (name, x.name, text, attrs, x.type, rt), [x] + list(sizes))
+        v = Value(name, rt, ref, deps, desc="reshape %s" % (list(shape),), sources=[("x", x)])
+        if kind(x.dtype) == "f":
+            v.exact, v.tol = to_f64(ref), tolerance("exact", x.dtype)
+        return v
+
+    def combine(self, kind_, xs, axis):
+        """ptensor.combine concat/stack of `xs` along `axis`, dtypes promoted."""
+        rdt = promote([(x.pdtype(), False) for x in xs])
+        refs = [convert(x.ref, x.dtype, rdt) for x in xs]
+        shapes = [list(x.type.shape) for x in xs]
+        rank = len(shapes[0])
+        if kind_ == "concat":
+            ax = axis % rank
+            rshape = [None if any(s[d] is None for s in shapes) and d == ax else
+                      next((s[d] for s in shapes if s[d] is not None), None)
+                      for d in range(rank)]
+            if all(s[ax] is not None for s in shapes):
+                rshape[ax] = sum(s[ax] for s in shapes)
+            ref = np.concatenate(refs, axis=ax)
+        else:
+            ax = axis % (rank + 1)
+            rshape = [next((s[d] for s in shapes if s[d] is not None), None)
+                      for d in range(rank)]
+            rshape.insert(ax, len(xs))
+            ref = np.stack(refs, axis=ax)
+        rt = TType(rshape, rdt)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.combine %s %s axis %d : (%s) -> %s" % (
+            name, kind_, ", ".join(x.name for x in xs), axis,
+            ", ".join(str(x.type) for x in xs), rt), list(xs))
+        v = Value(name, rt, ref, deps, desc="%s axis %d" % (kind_, axis),
+                  sources=[("x%d" % i, x) for i, x in enumerate(xs)])
+        if kind(rdt) == "f":
+            v.exact, v.tol = to_f64(ref), tolerance("exact", rdt)
+        return v
+
+    def roll(self, x, shifts, axes):
+        ref = np.roll(x.ref, shifts if len(shifts) > 1 else shifts[0], axis=tuple(axes))
+        j = lambda l: ", ".join(map(str, l))  # noqa: E731
+        return self._view("%%(r)s = ptensor.roll %%(x)s shifts [%s] axes [%s] : %%(T)s -> %%(R)s"
+                          % (j(shifts), j(axes)), x, x.type.shape, ref,
+                          "roll %s %s" % (list(shifts), list(axes)))
+
+    def triangle(self, kind_, x, k=0):
+        fn = np.tril if kind_ == "lower" else np.triu
+        return self._view("%%(r)s = ptensor.extract_triangle %s %%(x)s offset %d : %%(T)s -> %%(R)s"
+                          % (kind_, k), x, x.type.shape, fn(x.ref, k),
+                          "extract_triangle %s %d" % (kind_, k))
+
+    def eye(self, shape, dtype, k=0, sizes=()):
+        """ptensor.eye of static `shape` entries (None: the next index Value)."""
+        it = iter(sizes)
+        actual = [int(next(it).ref) if s is None else s for s in shape]
+        ref = np.eye(actual[0], actual[1], k).astype(NP[dtype]) if dtype != "bf16" else \
+            convert(np.eye(actual[0], actual[1], k).astype(np.float32), "f32", "bf16")
+        rt = TType(list(shape), dtype)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.eye (%s) offset %d : %s"
+                          % (name, ", ".join(v.name for v in sizes), k, rt), list(sizes))
+        v = Value(name, rt, ref, deps, desc="eye k=%d" % k)
+        if kind(dtype) == "f":
+            v.exact, v.tol = to_f64(ref), tolerance("exact", dtype)
+        return v
+
+    def meshgrid(self, indexing, xs):
+        """The results of ptensor.meshgrid (a list of Values)."""
+        refs = np.meshgrid(*[x.ref for x in xs], indexing=indexing)
+        shape = [x.type.shape[0] for x in xs]
+        if indexing == "xy" and len(xs) >= 2:
+            shape[0], shape[1] = shape[1], shape[0]
+        rt = TType(shape, xs[0].dtype)
+        name = self._fresh()
+        n = len(xs)
+        deps = self._line("%s:%d = ptensor.meshgrid %s %s : (%s) -> (%s)" % (
+            name, n, indexing, ", ".join(x.name for x in xs),
+            ", ".join(str(x.type) for x in xs), ", ".join([str(rt)] * n)), list(xs))
+        out = []
+        for i, ref in enumerate(refs):
+            v = Value("%s#%d" % (name, i), rt, np.asarray(ref), deps,
+                      desc="meshgrid %s" % indexing,
+                      sources=[("x%d" % j, x) for j, x in enumerate(xs)])
+            if kind(xs[0].dtype) == "f":
+                v.exact, v.tol = to_f64(ref), tolerance("exact", xs[0].dtype)
+            out.append(v)
+        return out
+
     def dim(self, x, d):
         name = self._fresh()
         deps = self._line("%s = ptensor.dim %s, %d : %s" % (name, x.name, d, x.type), [x])
