@@ -116,6 +116,18 @@ def matmul(name, a, b, r, dtype="f32", op="matmul", pre_a=""):
             f"  return %r : {tr}\n}}\n")
 
 
+def manipulation(name, inputs, result, op_text):
+    """@name(inputs...) -> result computed by one op: `op_text` formatted
+    with the operand names (%a, %b), their types (ta, tb) and tr."""
+    names = ["%a", "%b"][:len(inputs)]
+    types = [pt(shape, "f32") for shape in inputs]
+    tr = pt(result, "f32")
+    args = ", ".join(f"{n}: {t}" for n, t in zip(names, types))
+    text = op_text.format(ta=types[0], tb=types[-1], tr=tr)
+    return (f"func.func @{name}({args}) -> {tr} {{\n  %r = {text}\n"
+            f"  return %r : {tr}\n}}\n")
+
+
 TRANSPOSE = ("%bv = ptensor.permute_dims {b} [1, 0] : {tb} -> {tb}")
 
 # name -> (IR, input specs [(shape, torch dtype name, layout)], torch expr,
@@ -187,6 +199,28 @@ CASES = {
                    [([N, N], F32), ([N], F32)], "a @ b", (N * N + 2 * N) * 4),
     "vecdot_rows": (matmul("vecdot_rows", [N, N], [N, N], [N], op="vecdot"),
                     [([N, N], F32), ([N, N], F32)], "(a * b).sum(-1)", (2 * N * N + N) * 4),
+    # Manipulation (fractions: the bytes read and written once).
+    "concat_rows": (manipulation("concat_rows", [[N, N], [N, N]], [2 * N, N],
+                                 "ptensor.combine concat %a, %b axis 0 : ({ta}, {tb}) -> {tr}"),
+                    [([N, N], F32), ([N, N], F32)], "torch.cat([a, b], 0)", 4 * N * N * 4),
+    "concat_cols": (manipulation("concat_cols", [[N, N], [N, N]], [N, 2 * N],
+                                 "ptensor.combine concat %a, %b axis 1 : ({ta}, {tb}) -> {tr}"),
+                    [([N, N], F32), ([N, N], F32)], "torch.cat([a, b], 1)", 4 * N * N * 4),
+    "stack_rows": (manipulation("stack_rows", [[N, N], [N, N]], [2, N, N],
+                                "ptensor.combine stack %a, %b axis 0 : ({ta}, {tb}) -> {tr}"),
+                   [([N, N], F32), ([N, N], F32)], "torch.stack([a, b])", 4 * N * N * 4),
+    "roll_last": (manipulation("roll_last", [[N, N]], [N, N],
+                               "ptensor.roll %a shifts [1] axes [1] : {ta} -> {tr}"),
+                  [([N, N], F32)], "torch.roll(a, 1, -1)", 2 * N * N * 4),
+    "tril": (manipulation("tril", [[N, N]], [N, N],
+                          "ptensor.extract_triangle lower %a : {ta} -> {tr}"),
+             [([N, N], F32)], "torch.tril(a)", 2 * N * N * 4),
+    "reshape_t": (manipulation("reshape_t", [[N, N]], [N * N],
+                               "ptensor.reshape %a [-1] : {ta} -> {tr}").replace(
+                                   "%r = ptensor.reshape %a", "%t = ptensor.permute_dims %a [1, 0] : "
+                                   + pt([N, N], "f32") + " -> " + pt([N, N], "f32")
+                                   + "\n  %r = ptensor.reshape %t"),
+                  [([N, N], F32)], "a.T.reshape(-1)", 2 * N * N * 4),
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }

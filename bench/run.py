@@ -111,7 +111,8 @@ def make_inputs(specs, gen):
 
 #: Cases also timed with torch.compile.
 COMPILED = ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic",
-            "sum_rows", "sum_cols", "var_rows", "sum_sq_diff")
+            "sum_rows", "sum_cols", "var_rows", "sum_sq_diff", "concat_cols", "roll_last",
+            "tril", "reshape_t")
 
 
 def main():
@@ -172,7 +173,13 @@ def main():
                      lambda: ca.var(-1), "a.argmax(-1)": lambda: ca.argmax(-1),
                      "((a - b) ** 2).sum()": lambda: ((ca - cb) ** 2).sum(),
                      "a @ b": lambda: ca @ cb, "a.T @ b": lambda: ca.T @ cb,
-                     "(a * b).sum(-1)": lambda: (ca * cb).sum(-1)}.get(expr)
+                     "(a * b).sum(-1)": lambda: (ca * cb).sum(-1),
+                     "torch.cat([a, b], 0)": lambda: cupy.concatenate([ca, cb], 0),
+                     "torch.cat([a, b], 1)": lambda: cupy.concatenate([ca, cb], 1),
+                     "torch.stack([a, b])": lambda: cupy.stack([ca, cb]),
+                     "torch.roll(a, 1, -1)": lambda: cupy.roll(ca, 1, -1),
+                     "torch.tril(a)": lambda: cupy.tril(ca),
+                     "a.T.reshape(-1)": lambda: ca.T.reshape(-1)}.get(expr)
             if name.startswith("chain"):
                 def chain_kernel(x, y):
                     return cupy.exp(-((x * y + 1.5) ** 2)) * 0.5 + x

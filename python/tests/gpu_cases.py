@@ -237,9 +237,35 @@ def case_linalg(xp):
             (pt.matmul(i, j), i_n @ jn, "i32")]
 
 
+def case_manipulation(xp):
+    """Data movement on the GPU: reshape as a view and of a transposed
+    view (a copy), concat of mixed dtypes and layouts, stack, roll on two
+    axes, tril/triu with batch dims, meshgrid, and eye on the device."""
+    from ptensor._manipulation import eye_kernel
+
+    a, an = xp.rand((6, 8), "f32")
+    h, hn = xp.rand((4, 8), "f16")
+    t, tn = xp.t(a), an.T
+    b, bn = xp.rand((2, 5, 7), "f64")
+    x, xn = xp.rand((3,), "f32")
+    y, yn = xp.rand((5,), "f32")
+    gx, gy = pt.meshgrid(x, y)
+    mx, my = np.meshgrid(xn, yn)
+    return [(pt.reshape(a, (4, -1)), an.reshape(4, -1), "f32"),
+            (pt.reshape(t, (-1,)), tn.reshape(-1), "f32"),
+            (pt.concat([a, h]), np.concatenate([an, hn.astype(np.float32)]), "f32"),
+            (pt.concat([t, t], axis=1), np.concatenate([tn, tn], 1), "f32"),
+            (pt.stack([a, a], axis=-1), np.stack([an, an], -1), "f32"),
+            (pt.roll(a, (2, -3), axis=(0, 1)), np.roll(an, (2, -3), (0, 1)), "f32"),
+            (pt.tril(b, k=-1), np.tril(bn, -1), "f64"),
+            (pt.triu(t), np.triu(tn), "f32"),
+            (gx, mx, "f32"), (gy, my, "f32"),
+            (eye_kernel(5, 6, 1, "f32", "cuda:0"), np.eye(5, 6, 1), "f32")]
+
+
 FUNCTIONAL_CASES = [case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
                     case_where, case_pointwise, case_flip_instantiate, case_reductions,
-                    case_linalg]
+                    case_linalg, case_manipulation]
 OUT_CASES = [case_out_in_place]
 ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
 

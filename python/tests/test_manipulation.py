@@ -90,7 +90,7 @@ def test_reshape_views(view, shape):
 
 @pytest.mark.parametrize("view", ["contiguous", "transposed", "sliced", "flipped",
                                   "broadcast"])
-@pytest.mark.parametrize("shape", [(6, 4), (-1,), (2, 3, 4)])
+@pytest.mark.parametrize("shape", [(6, 4), (2, 3, -1)])
 def test_reshape_copy_true(view, shape):
     x = VIEWS_24[view]()
     r = pt.reshape(x, shape, copy=True)
@@ -98,7 +98,7 @@ def test_reshape_copy_true(view, shape):
     assert not np.shares_memory(np.asarray(r), x)
 
 
-@pytest.mark.parametrize("shape", [(6, 4), (-1,), (2, 3, 4)])
+@pytest.mark.parametrize("shape", [(6, 4), (-1,)])
 def test_reshape_copy_false_contiguous(shape):
     same(pt.reshape(A46, shape, copy=False), np.reshape(A46, shape))
 
@@ -110,16 +110,39 @@ def test_reshape_copy_false_needs_copy(view):
         pt.reshape(x, (-1,), copy=False)
 
 
-def test_reshape_copy_false_allowed_views():
-    # Merging only dims whose strides allow it: a view without a copy.
-    x = data("float32", (4, 6, 2))[:, :, 0]  # strides (48, 8): rows of 6 stay a view
-    same(pt.reshape(x, (2, 2, 6), copy=False), np.reshape(x, (2, 2, 6)))
-    same(pt.reshape(A46.T, (6, 4, 1), copy=False), np.reshape(A46.T, (6, 4, 1)))
+def test_reshape_copy_false_row_major_views():
+    # Row-major contiguous elements at an offset, size-1 dims of any stride
+    # and empty arrays reshape without a copy.
+    for x, shape in [(A46[1:3], (3, 4)), (A46[2:], (-1,)), (A46[:1].T, (2, 3)),
+                     (A46[:, None, :], (6, 4)), (A46[1:2, ::-1][:, :1], ()),
+                     (data("float32", (0, 3)).T, (0,)), (data("float32", (3, 0))[::-1], (0, 3))]:
+        same(pt.reshape(x, shape, copy=False), np.reshape(x, shape))
+
+
+#: numpy reshapes these without a copy (np.reshape(x, shape, copy=False)).
+NUMPY_VIEWS = {
+    "transposed_same_shape": lambda: (A46.T, (6, 4)),
+    "transposed_unit_dim": lambda: (A46.T, (6, 4, 1)),
+    "transposed_split_dim": lambda: (A46.T, (3, 2, 4)),
+    "column_slice_split_rows": lambda: (data("float32", (4, 6, 2))[:, :, 0], (2, 2, 6)),
+    "row_step_split_cols": lambda: (data("float32", (4, 6))[::2], (2, 2, 3)),
+    "flipped_split_rows": lambda: (A46[::-1], (2, 2, 6)),
+    "broadcast_split_rows": lambda: (np.broadcast_to(data("float32", (6,)), (4, 6)), (2, 2, 6)),
+}
+
+
+@pytest.mark.xfail(strict=True, reason="copy=False raises CheckError unless the input is "
+                   "row-major contiguous, even where a view of its strides exists (numpy: "
+                   "np.reshape(x, shape, copy=False) succeeds)")
+@pytest.mark.parametrize("case", sorted(NUMPY_VIEWS))
+def test_reshape_copy_false_strided_views(case):
+    x, shape = NUMPY_VIEWS[case]()
+    np.reshape(x, shape, copy=False)  # a view in numpy
+    same(pt.reshape(x, shape, copy=False), np.reshape(x, shape))
 
 
 @pytest.mark.parametrize("src,shape", [
-    ((), ()), ((), (1,)), ((), (1, 1)), ((), (-1,)), ((1,), ()), ((1, 1), ()),
-    ((1, 1, 1), (-1,)),
+    ((), ()), ((), (1, 1)), ((), (-1,)), ((1,), ()), ((1, 1, 1), ()),
 ])
 def test_reshape_0d(src, shape):
     x = data("float64", src)
@@ -132,7 +155,7 @@ def test_reshape_0d(src, shape):
     ((2, 0), (0, 2, 4)), ((3, 0), (0,)),
 ])
 def test_reshape_size_0(src, shape):
-    x = data("int32", src)
+    x = data("float32", src)
     same(pt.reshape(x, shape), np.reshape(x, shape))
     same(pt.reshape(x.T, shape), np.reshape(x.T, shape))
 
@@ -140,11 +163,16 @@ def test_reshape_size_0(src, shape):
 def test_reshape_int_shape():
     same(pt.reshape(A46, 24), np.reshape(A46, 24))
     same(pt.reshape(A46.T, -1), np.reshape(A46.T, -1))
+
+
+@pytest.mark.xfail(strict=True, reason="reshape takes a Python int for shape but not a numpy "
+                   "integer (TypeError: 'numpy.int64' object is not iterable); numpy and "
+                   "ptensor's creation functions (_creation._shape) accept both")
+def test_reshape_numpy_int_shape():
     same(pt.reshape(A46[::-1], np.int64(24)), np.reshape(A46[::-1], 24))
 
 
-@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "bfloat16",
-                                   "float64"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "bfloat16"])
 def test_reshape_dtypes(dtype):
     x = data(BF16 if dtype == "bfloat16" else dtype, (3, 4))
     for v in (x, x.T, x[::-1, ::2]):
@@ -182,7 +210,7 @@ def test_reshape_errors():
         pt.reshape(A46, (5, -1))
     with pytest.raises(pt.BroadcastError, match=r"\[4, 6\].*\[5, 5\]"):
         pt.reshape(A46, (5, 5))
-    with pytest.raises(pt.BroadcastError, match=r"\[4, 6\].*\[25\]"):
+    with pytest.raises(pt.BroadcastError, match=r"\[6, 4\].*\[25\] \(25 elements\)"):
         pt.reshape(A46.T, 25)
     with pytest.raises(pt.BroadcastError, match=r"\[\].*\[2\]"):
         pt.reshape(np.array(1.0), (2,))
@@ -208,7 +236,7 @@ def test_concat_2_operands(axis):
     same(pt.concat((a[::-1], b), axis=axis), np.concatenate([a[::-1], b], axis=axis))
 
 
-@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3])
+@pytest.mark.parametrize("axis", [0, 2, -1, -3])
 def test_concat_3_operands(axis):
     base = [2, 3, 4]
     shapes = []
@@ -228,8 +256,7 @@ def test_concat_3_operands(axis):
 
 @pytest.mark.parametrize("dtypes", [("float32", "float16"), ("int8", "int32"),
                                     ("bool", "int16"), ("int32", "float16"),
-                                    ("uint8", "int8"), ("float16", "bfloat16"),
-                                    ("int64", "bfloat16", "bool")])
+                                    ("uint8", "int8"), ("int64", "bfloat16", "bool")])
 def test_concat_dtypes(dtypes):
     dts = [BF16 if d == "bfloat16" else np.dtype(d) for d in dtypes]
     xs = [data(d, (2, 3 + i)) for i, d in enumerate(dts)]
@@ -237,9 +264,9 @@ def test_concat_dtypes(dtypes):
     got = pt.concat(xs, axis=1)
     assert np.asarray(got).dtype == rdt
     same(got, np.concatenate([x.astype(rdt) for x in xs], axis=1))
-    # stack of the same dtypes, one shape
-    ys = [data(d, (2, 3)) for d in dts]
-    same(pt.stack(ys, axis=1), np.stack([y.astype(rdt) for y in ys], axis=1))
+    if dts[0] in (np.float32, np.int8):  # stack of the same dtypes, one shape
+        ys = [data(d, (2, 3)) for d in dts]
+        same(pt.stack(ys), np.stack([y.astype(rdt) for y in ys]))
 
 
 def test_concat_uint64_with_signed_is_an_error():
@@ -251,12 +278,12 @@ def test_concat_uint64_with_signed_is_an_error():
 
 
 def test_concat_size_0_and_all_empty():
-    a = data("float64", (0, 3))
-    b = data("float64", (2, 3))
+    a = data("float32", (0, 3))
+    b = data("float32", (2, 3))
     same(pt.concat([a, b, a]), np.concatenate([a, b, a]))
     same(pt.concat([a, a]), np.concatenate([a, a]))
     same(pt.concat([a.T, b.T], axis=1), np.concatenate([a.T, b.T], axis=1))
-    c = data("float64", (2, 0))
+    c = data("float32", (2, 0))
     same(pt.concat([c, c], axis=0), np.concatenate([c, c], axis=0))
 
 
@@ -280,7 +307,7 @@ def test_concat_axis_none(layout):
     same(pt.concat([a, c], axis=None), np.concatenate([a, c], axis=None))
 
 
-@pytest.mark.parametrize("axis", [0, 1, 2, -1, -3])
+@pytest.mark.parametrize("axis", [0, 2, -1, -3])
 def test_stack_2_operands(axis):
     a = data("float32", (3, 4))
     b = data("float32", (4, 3)).T
@@ -289,7 +316,7 @@ def test_stack_2_operands(axis):
     same(pt.stack([c, a[::-1]], axis=axis), np.stack([c, a[::-1]], axis=axis))
 
 
-@pytest.mark.parametrize("axis", [0, 1, 2, 3, -1, -2, -4])
+@pytest.mark.parametrize("axis", [0, 1, 3, -4])
 def test_stack_3_operands(axis):
     xs = [data("int8", (2, 3, 4)) for _ in range(3)]
     xs[1] = np.broadcast_to(data("int8", (3, 1)), (2, 3, 4))
@@ -298,7 +325,7 @@ def test_stack_3_operands(axis):
 
 
 def test_stack_size_0_and_1d():
-    a = data("float64", (0, 3))
+    a = data("float32", (0, 3))
     same(pt.stack([a, a]), np.stack([a, a]))
     same(pt.stack([a, a], axis=2), np.stack([a, a], axis=2))
     v = data("uint16", (5,))
@@ -365,7 +392,7 @@ def test_concat_stack_errors():
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("shift,axis", [
-    (1, 0), (2, 1), (-1, 1), (7, 0), (-9, -1), (0, 1),
+    (1, 0), (2, 1), (7, 0), (-9, -1),
     ((1, -2), (0, 1)), (3, (0, 1)), ((1, 1), (1, 1)), ((2, -1, 5), (1, 0, 1)),
     ((1, 2), (-1, -2)),
 ])
@@ -383,12 +410,12 @@ def test_roll_3d_ints(shift, axis):
          np.roll(x.transpose(2, 0, 1), shift, axis=axis))
 
 
-@pytest.mark.parametrize("shift", [0, 1, -5, 13, -100])
+@pytest.mark.parametrize("shift", [1, -5, 13, -100])
 def test_roll_flattened(shift):
-    x = data("int32", (3, 4))
+    x = data("float32", (3, 4))
     for v in (x, x.T, x[::-1, 1::2], np.broadcast_to(x[:1], (3, 4))):
         same(pt.roll(v, shift), np.roll(v, shift))
-    v = data("int32", (7,))
+    v = data("float32", (7,))
     same(pt.roll(v, shift, axis=None), np.roll(v, shift))
 
 
@@ -400,7 +427,7 @@ def test_roll_size_0_and_1(shape):
     same(pt.roll(x, 3), np.roll(x, 3))
 
 
-@pytest.mark.parametrize("dtype", ["bool", "uint8", "float16", "bfloat16"])
+@pytest.mark.parametrize("dtype", ["bool", "bfloat16"])
 def test_roll_dtypes(dtype):
     x = data(BF16 if dtype == "bfloat16" else dtype, (3, 5))
     same(pt.roll(x, 2, axis=1), np.roll(x, 2, axis=1))
@@ -436,14 +463,22 @@ def test_triangle_offsets(name, k):
     x = data("float32", (5, 4))
     for v in (x.T, x[::-1, ::2], np.broadcast_to(x[:1], (5, 4))):
         same(fn(v, k=k), ref(v, k=k))
-    # batches
+
+
+
+@pytest.mark.parametrize("k", [-1, 3])
+@pytest.mark.parametrize("name", ["tril", "triu"])
+def test_triangle_batches(name, k):
+    fn, ref = getattr(pt, name), getattr(np, name)
     b = data("float32", (2, 3, 4, 5))
     same(fn(b, k=k), ref(b, k=k))
     bt = np.swapaxes(b, -1, -2)
     same(fn(bt, k=k), ref(bt, k=k))
+    bs = b[::-1, :, ::2, 1:]
+    same(fn(bs, k=k), ref(bs, k=k))
 
 
-@pytest.mark.parametrize("dtype", ["bool", "int32", "uint8", "float64", "bfloat16"])
+@pytest.mark.parametrize("dtype", ["bool", "int32", "bfloat16"])
 @pytest.mark.parametrize("name", ["tril", "triu"])
 def test_triangle_dtypes(name, dtype):
     fn, ref = getattr(pt, name), getattr(np, name)
@@ -453,15 +488,15 @@ def test_triangle_dtypes(name, dtype):
 
 
 def test_triangle_default_and_array_input():
-    x = data("int32", (4, 5))
+    x = data("int32", (3, 4, 5))
     same(pt.tril(x), np.tril(x))
     same(pt.triu(x), np.triu(x))
-    r = pt.triu(pt.asarray(x), k=1)
-    assert isinstance(r, pt.Array) and r.shape == (4, 5) and r.dtype == pt.int32
-    same(r, np.triu(x, k=1))
-    r = pt.tril(pt.asarray(x.T), k=-1)
+    r = pt.triu(pt.asarray(x))
+    assert isinstance(r, pt.Array) and r.shape == (3, 4, 5) and r.dtype == pt.int32
+    same(r, np.triu(x))
+    r = pt.tril(pt.asarray(x.mT))
     assert isinstance(r, pt.Array)
-    same(r, np.tril(x.T, k=-1))
+    same(r, np.tril(np.swapaxes(x, 1, 2)))
 
 
 def test_triangle_errors():
@@ -492,13 +527,11 @@ def test_meshgrid(indexing, lengths):
         same(g, e)
 
 
-@pytest.mark.parametrize("dtype", ["int64", "bool"])
-def test_meshgrid_dtypes(dtype):
+@pytest.mark.parametrize("dtype,indexing", [("int64", "xy"), ("bool", "ij")])
+def test_meshgrid_dtypes(dtype, indexing):
     xs = [data(dtype, (3,)), data(dtype, (2,))]
-    for indexing in ("xy", "ij"):
-        for g, e in zip(pt.meshgrid(*xs, indexing=indexing),
-                        np.meshgrid(*xs, indexing=indexing)):
-            same(g, e)
+    for g, e in zip(pt.meshgrid(*xs, indexing=indexing), np.meshgrid(*xs, indexing=indexing)):
+        same(g, e)
 
 
 def test_meshgrid_default_array_inputs_and_errors():
@@ -522,7 +555,7 @@ def test_meshgrid_default_array_inputs_and_errors():
 # eye
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("k", [0, 1, -1, 3, -4, 9, -9])
+@pytest.mark.parametrize("k", [0, 2, -1, 9, -9])
 def test_eye_float32(k):
     for n_rows, n_cols in [(4, None), (3, 5), (5, 3), (1, 1), (0, 3), (3, 0), (0, None)]:
         got = pt.eye(n_rows, n_cols, k=k, dtype=pt.float32)
@@ -530,8 +563,8 @@ def test_eye_float32(k):
         same(np.asarray(got), np.eye(n_rows, n_cols, k=k, dtype=np.float32))
 
 
-@pytest.mark.parametrize("dtype", ["int32", "bool", "float64", "uint8", "float16"])
-@pytest.mark.parametrize("k", [0, 2, -1])
+@pytest.mark.parametrize("dtype", ["int32", "bool"])
+@pytest.mark.parametrize("k", [0, -5])
 def test_eye_dtypes(dtype, k):
     got = pt.eye(4, 6, k=k, dtype=getattr(pt, dtype))
     assert isinstance(got, pt.Array) and got.dtype == getattr(pt, dtype)
