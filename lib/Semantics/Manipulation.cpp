@@ -201,6 +201,35 @@ ptensor::semantics::rollShifts(int64_t rank, const std::vector<int64_t> &shifts,
   return perDim;
 }
 
+std::string ptensor::semantics::extractMaskMismatchMessage(const Shape &source,
+                                                           const Shape &mask) {
+  return "extract_mask: the mask's shape " + formatShape(mask) +
+         " does not match the first " + std::to_string(mask.size()) +
+         " dimensions of shape " + formatShape(source);
+}
+
+Result<Shape> ptensor::semantics::extractMaskResultShape(const Shape &source,
+                                                         const Shape &mask,
+                                                         DType maskDType) {
+  if (maskDType != DType::Bool)
+    return Error{ErrorKind::DType, std::string("extract_mask needs a bool "
+                                               "mask, but got ") +
+                                       dtypeName(maskDType)};
+  if (mask.empty() || mask.size() > source.size())
+    return Error{ErrorKind::Value,
+                 "extract_mask needs a mask of rank 1 to " +
+                     std::to_string(source.size()) + " (the source's), but "
+                     "got shape " + formatShape(mask)};
+  for (size_t d = 0; d < mask.size(); ++d)
+    if (mask[d] != kDynamicSize && source[d] != kDynamicSize &&
+        mask[d] != source[d])
+      return Error{ErrorKind::Broadcast,
+                   extractMaskMismatchMessage(source, mask)};
+  Shape result = {kDynamicSize};
+  result.insert(result.end(), source.begin() + mask.size(), source.end());
+  return result;
+}
+
 std::optional<Error> ptensor::semantics::checkTriangle(const Shape &shape) {
   if (shape.size() < 2)
     return Error{ErrorKind::Value,

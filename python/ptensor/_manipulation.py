@@ -10,6 +10,10 @@ call time (reshape's shape, eye's sizes) are index arguments, so one kernel
 serves every size.
 """
 
+import operator
+
+import numpy as np
+
 from . import _core
 from . import _dtypes as D
 from ._arrays import as_tensor
@@ -40,7 +44,10 @@ def reshape(x, /, shape, *, copy=None):
     compiler decides at run time); copy=True always copies; copy=False
     never does, and raises CheckError when a copy would be needed."""
     t = as_tensor(x)
-    shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    if isinstance(shape, (int, np.integer)):
+        shape = (int(shape),)
+    else:
+        shape = tuple(operator.index(s) for s in shape)
     _core.reshape_result(list(t.shape), list(shape))  # errors name the real shapes
     inferred = tuple(i for i, s in enumerate(shape) if s == -1)
     key = ("reshape", t.ndim, t.dtype, t.device, len(shape), inferred, copy)

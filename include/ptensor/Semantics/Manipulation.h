@@ -73,6 +73,20 @@ Result<std::vector<int64_t>> rollShifts(int64_t rank,
                                         const std::vector<int64_t> &shifts,
                                         const std::vector<int64_t> &axes);
 
+/// The result shape of boolean-mask indexing `source[mask]` (the array
+/// API's boolean array index): the mask (bool, rank k >= 1) covers the first
+/// k dims of the source; the result is one dynamic dim (the number of true
+/// elements, known at run time) followed by the source's other dims. A
+/// DType error for a non-bool mask, a Value error for a rank above the
+/// source's, a Broadcast error naming both shapes for static sizes that
+/// differ (dynamic ones are checked at run time).
+Result<Shape> extractMaskResultShape(const Shape &source, const Shape &mask,
+                                     DType maskDType);
+
+/// The message of a mask whose sizes differ from the source's first dims
+/// (also printed by the run-time check, with the real sizes).
+std::string extractMaskMismatchMessage(const Shape &source, const Shape &mask);
+
 /// Checks that tril/triu (extract_triangle) applies to `shape`: at least
 /// 2-D (the last two dims form the matrices).
 std::optional<Error> checkTriangle(const Shape &shape);

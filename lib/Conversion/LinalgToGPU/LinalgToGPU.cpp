@@ -32,10 +32,46 @@ static void onStream(RewriterBase &rewriter, Location loc,
   gpu::WaitOp::create(rewriter, loc, Type(), done);
 }
 
-/// Device memory for every allocation of a device function.
+/// Whether `buffer` holds host bookkeeping rather than tensor data: every
+/// use is a host load or store, its dealloc, or a call of a function defined in
+/// the module (the helper that the lowering of `bufferization.dealloc` makes
+/// for several conditionally owned buffers: arrays of their pointers and
+/// ownership flags, read and written on the host). `written` is set when
+/// the host writes it (a store, or the helper's call).
+static bool isHostBookkeeping(Value buffer, bool &written) {
+  return llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+    if (user->getParentOfType<gpu::LaunchOp>())
+      return false; // read or written by a kernel
+    if (isa<memref::LoadOp, memref::DeallocOp>(user))
+      return true;
+    if (isa<memref::StoreOp>(user))
+      return written = true;
+    if (auto cast = dyn_cast<memref::CastOp>(user))
+      return isHostBookkeeping(cast.getResult(), written);
+    auto call = dyn_cast<func::CallOp>(user);
+    if (!call)
+      return false;
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    return callee && !callee.isExternal() && (written = true);
+  });
+}
+
+static bool isHostBookkeeping(memref::AllocOp alloc) {
+  bool written = false;
+  return isHostBookkeeping(alloc.getResult(), written) && written;
+}
+
+/// Device memory for every allocation of tensor data in a device function
+/// (host bookkeeping stays in host memory).
 static void convertAllocations(RewriterBase &rewriter, func::FuncOp f) {
   Type tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+  DenseSet<Value> hostBuffers;
   f.walk([&](memref::AllocOp alloc) {
+    if (isHostBookkeeping(alloc)) {
+      hostBuffers.insert(alloc.getResult());
+      return;
+    }
     rewriter.setInsertionPoint(alloc);
     Value memref;
     onStream(rewriter, alloc.getLoc(), [&](Value token) {
@@ -49,6 +85,8 @@ static void convertAllocations(RewriterBase &rewriter, func::FuncOp f) {
     rewriter.replaceOp(alloc, memref);
   });
   f.walk([&](memref::DeallocOp dealloc) {
+    if (hostBuffers.contains(dealloc.getMemref()))
+      return;
     rewriter.setInsertionPoint(dealloc);
     onStream(rewriter, dealloc.getLoc(), [&](Value token) {
       return gpu::DeallocOp::create(rewriter, dealloc.getLoc(), tokenType,

@@ -1,9 +1,10 @@
 //===- ReshapeToMemRef.cpp - reshape as a view, or a copy and a view ------===//
 //
-// A reshape reads the source's elements in row-major order. When they are
-// row-major contiguous in memory (any offset; size-1 dims may have any
-// stride) the result is a view of the source buffer with row-major strides
-// of the new shape: `ptensor.strided_view`, no copy. Otherwise the source
+// A reshape reads the source's elements in row-major order. When the
+// source's strides allow it (the dims that merge into one result dim are
+// contiguous among themselves; the runtime's ptensor_rt_reshape_strides
+// decides from the run-time metadata and gives the strides) the result is
+// a view of the source buffer: `ptensor.strided_view`, no copy. Otherwise the source
 // is first copied into a new row-major buffer (memref.copy, which
 // ptensor-copies-to-linalg makes a copy generic that the GPU lowering tiles
 // like any transposing copy) and the view is taken of that.
@@ -20,9 +21,12 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -47,19 +51,59 @@ static OpFoldResult product(IndexMath &m, ArrayRef<OpFoldResult> sizes) {
   return n;
 }
 
-/// Whether the elements of `view` are row-major contiguous (size-1 dims
-/// and empty tensors count as contiguous whatever their strides).
-static Value isRowMajorContiguous(IndexMath &m, const StridedView &view) {
-  Value ok;
-  OpFoldResult expected = m.index(1);
-  for (int64_t d = static_cast<int64_t>(view.sizes.size()) - 1; d >= 0; --d) {
-    Value unit = m.eq(view.sizes[d], m.index(1));
-    Value matches = m.eq(view.strides[d], expected);
-    ok = m.andI(ok, m.orI(unit, matches));
-    expected = m.mul(expected, view.sizes[d]);
+/// The runtime function that computes a reshape's view strides.
+static constexpr llvm::StringLiteral kReshapeStrides =
+    "ptensor_rt_reshape_strides";
+
+/// The private declaration of ptensor_rt_reshape_strides (four
+/// memref<?xi64>: source sizes and strides, target sizes, target strides
+/// written; returns whether a view is possible), declared once per module.
+static func::FuncOp getReshapeStridesFunction(OpBuilder &b, Operation *from) {
+  auto module = from->getParentOfType<ModuleOp>();
+  if (auto fn = module.lookupSymbol<func::FuncOp>(kReshapeStrides))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto array = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  auto fn = func::FuncOp::create(
+      b, module.getLoc(), kReshapeStrides,
+      b.getFunctionType({array, array, array, array}, {b.getI1Type()}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// Asks the runtime whether `view` can be read as `sizes` without a copy;
+/// returns that (i1) and the view's strides (valid when it is true).
+static std::pair<Value, SmallVector<OpFoldResult>>
+buildViewStrides(IndexMath &m, const StridedView &view,
+                 ArrayRef<OpFoldResult> sizes) {
+  auto values = [&](ArrayRef<OpFoldResult> list) {
+    SmallVector<Value> result;
+    for (OpFoldResult v : list)
+      result.push_back(m.value(v));
+    return result;
+  };
+  SmallVector<Value> sourceSizeValues = values(view.sizes);
+  SmallVector<Value> sourceStrideValues = values(view.strides);
+  SmallVector<Value> targetSizeValues = values(sizes);
+  Value sourceSizes = buildIndexArray(m.b, m.loc, sourceSizeValues);
+  Value sourceStrides = buildIndexArray(m.b, m.loc, sourceStrideValues);
+  Value targetSizes = buildIndexArray(m.b, m.loc, targetSizeValues);
+  // The target strides: written by the runtime (the sizes as placeholders).
+  Value targetStrides = buildIndexArray(m.b, m.loc, targetSizeValues);
+  func::FuncOp callee = getReshapeStridesFunction(
+      m.b, m.b.getInsertionBlock()->getParentOp());
+  auto call = func::CallOp::create(
+      m.b, m.loc, callee,
+      ValueRange{sourceSizes, sourceStrides, targetSizes, targetStrides});
+  SmallVector<OpFoldResult> strides;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    Value index = m.value(m.index(d));
+    Value stride = memref::LoadOp::create(m.b, m.loc, targetStrides, index);
+    strides.push_back(OpFoldResult(arith::IndexCastOp::create(
+        m.b, m.loc, m.b.getIndexType(), stride)));
   }
-  Value empty = m.eq(product(m, view.sizes), m.index(0));
-  return m.orI(ok ? ok : m.boolean(true), empty);
+  return {call.getResult(0), strides};
 }
 
 namespace {
@@ -79,34 +123,38 @@ struct ReshapePattern : public OpConversionPattern<ReshapeOp> {
     SmallVector<OpFoldResult> sizes = targetSizes(m, op, adaptor, view.sizes);
 
     std::optional<bool> copy = op.getCopy();
-    Value contiguous;
+    Value viewable;
+    SmallVector<OpFoldResult> viewStrides;
     if (!copy || !*copy) {
-      contiguous = isRowMajorContiguous(m, view);
+      std::tie(viewable, viewStrides) = buildViewStrides(m, view, sizes);
       if (copy)
-        m.check(contiguous,
+        m.check(viewable,
                 "ptensor: reshape with copy=False of a tensor whose strides "
                 "do not allow a view in the new shape (a copy is needed)");
     }
     auto viewOf = [&](OpBuilder &b, Location l, Value tensor,
-                      OpFoldResult offset) {
+                      OpFoldResult offset, ArrayRef<OpFoldResult> strides) {
       IndexMath mb(b, l);
-      StridedView result{offset, sizes, rowMajorStrides(mb, sizes)};
+      StridedView result{offset, sizes, SmallVector<OpFoldResult>(strides)};
       return buildView(mb, tensor, result, type);
     };
     auto copyThenView = [&](OpBuilder &b, Location l) {
       Value copied = copyRowMajor(b, l, source);
-      return viewOf(b, l, copied, b.getIndexAttr(0));
+      IndexMath mb(b, l);
+      return viewOf(b, l, copied, b.getIndexAttr(0),
+                    rowMajorStrides(mb, sizes));
     };
     Value result;
     if (copy && !*copy) {
-      result = viewOf(rewriter, loc, source, view.offset);
+      result = viewOf(rewriter, loc, source, view.offset, viewStrides);
     } else if (copy && *copy) {
       result = copyThenView(rewriter, loc);
     } else {
       auto choice = scf::IfOp::create(
-          rewriter, loc, contiguous,
+          rewriter, loc, viewable,
           [&](OpBuilder &b, Location l) {
-            scf::YieldOp::create(b, l, viewOf(b, l, source, view.offset));
+            scf::YieldOp::create(
+                b, l, viewOf(b, l, source, view.offset, viewStrides));
           },
           [&](OpBuilder &b, Location l) {
             scf::YieldOp::create(b, l, copyThenView(b, l));

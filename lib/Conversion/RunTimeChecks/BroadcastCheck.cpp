@@ -40,8 +40,8 @@ static func::FuncOp getFailureFunction(OpBuilder &b, Operation *from,
   return fn;
 }
 
-/// A stack buffer holding `sizes` as i64, cast to memref<?xi64>.
-static Value storeSizes(OpBuilder &b, Location loc, ValueRange sizes) {
+Value mlir::ptensor::buildIndexArray(OpBuilder &b, Location loc,
+                                     ValueRange sizes) {
   auto type = MemRefType::get({static_cast<int64_t>(sizes.size())},
                               b.getI64Type());
   Value buffer = memref::AllocaOp::create(b, loc, type);
@@ -73,8 +73,8 @@ void mlir::ptensor::buildBroadcastCheck(OpBuilder &b, Location loc,
   func::FuncOp callee = getFailureFunction(
       b, b.getInsertionBlock()->getParentOp(), kBroadcastFailed, 0);
   scf::IfOp::create(b, loc, failed, [&](OpBuilder &then, Location l) {
-    Value from = storeSizes(then, l, source);
-    Value to = storeSizes(then, l, target);
+    Value from = buildIndexArray(then, l, source);
+    Value to = buildIndexArray(then, l, target);
     func::CallOp::create(then, l, callee, ValueRange{from, to});
     scf::YieldOp::create(then, l);
   });
@@ -89,8 +89,8 @@ void mlir::ptensor::buildContractionCheck(OpBuilder &b, Location loc,
   func::FuncOp callee = getFailureFunction(
       b, b.getInsertionBlock()->getParentOp(), kContractionFailed, 3);
   scf::IfOp::create(b, loc, differ, [&](OpBuilder &then, Location l) {
-    Value lhsShape = storeSizes(then, l, lhs);
-    Value rhsShape = storeSizes(then, l, rhs);
+    Value lhsShape = buildIndexArray(then, l, lhs);
+    Value rhsShape = buildIndexArray(then, l, rhs);
     SmallVector<Value> args = {lhsShape, rhsShape};
     for (int64_t v : {lhsDim, rhsDim, static_cast<int64_t>(kind)})
       args.push_back(arith::ConstantIntOp::create(then, l, then.getI64Type(), v));
@@ -108,8 +108,8 @@ void mlir::ptensor::buildShapesCheck(OpBuilder &b, Location loc, Value ok,
   func::FuncOp callee = getFailureFunction(
       b, b.getInsertionBlock()->getParentOp(), kShapesFailed, 3);
   scf::IfOp::create(b, loc, failed, [&](OpBuilder &then, Location l) {
-    Value lhsShape = storeSizes(then, l, lhs);
-    Value rhsShape = storeSizes(then, l, rhs);
+    Value lhsShape = buildIndexArray(then, l, lhs);
+    Value rhsShape = buildIndexArray(then, l, rhs);
     SmallVector<Value> args = {lhsShape, rhsShape};
     for (int64_t v : {static_cast<int64_t>(kind), operand, dim})
       args.push_back(arith::ConstantIntOp::create(then, l, then.getI64Type(), v));

@@ -67,9 +67,24 @@ func.func @tril(%a: !ptensor.ptensor<?x4x4xf32>) -> !ptensor.ptensor<?x4x4xf32> 
 
 // -----
 
-// reshape: a view when the strides are row-major contiguous (checked at run
-// time), else a new row-major copy and the view of it.
+// reshape: the runtime says from the strided metadata whether a view is
+// possible and gives its strides; else a new row-major copy and the view of
+// it.
 // CHECK-LABEL: func.func @reshape(
+// CHECK:         %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata
+// CHECK:         %[[OUT:.*]] = memref.alloca() : memref<2xi64>
+// CHECK:         %[[OUTC:.*]] = memref.cast %[[OUT]]
+// CHECK:         %[[OK:.*]] = call @ptensor_rt_reshape_strides(%{{.*}}, %{{.*}}, %{{.*}}, %[[OUTC]]) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>) -> i1
+// CHECK:         %[[S0:.*]] = memref.load %[[OUT]][%c0]
+// CHECK:         %[[T0:.*]] = arith.index_cast %[[S0]] : i64 to index
+// CHECK:         %[[S1:.*]] = memref.load %[[OUT]][%c1]
+// CHECK:         %[[T1:.*]] = arith.index_cast %[[S1]] : i64 to index
+// CHECK:         scf.if %[[OK]] -> (tensor<2x12xf32>) {
+// CHECK:           ptensor.strided_view %arg0 to offset: %[[OFF]], sizes: [], strides: [%[[T0]], %[[T1]]] : tensor<4x6xf32> to tensor<2x12xf32>
+// CHECK:         } else {
+// CHECK:           %[[COPY:.*]] = bufferization.alloc_tensor() copy(%arg0) : tensor<4x6xf32>
+// CHECK:           ptensor.strided_view %[[COPY]] to offset: %c0, sizes: [], strides: [%c12, %c1]
+func.func @reshape(
 // CHECK:         %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
 // CHECK:         %[[C0:.*]] = arith.cmpi eq, %[[ST]]#1, %c1
 // CHECK:         %[[C1:.*]] = arith.cmpi eq, %[[ST]]#0, %c6
@@ -107,9 +122,12 @@ func.func @reshape_copy(%a: !ptensor.ptensor<4x6xf32>) -> !ptensor.ptensor<24xf3
 // CHECK:         %[[DIV:.*]] = arith.maxsi %arg1, %c1
 // CHECK:         %[[INF:.*]] = arith.divsi %[[COUNT]], %[[DIV]]
 // CHECK:         func.call @ptensor_rt_shapes_failed(
-// CHECK:         cf.assert %{{.*}}, "ptensor: reshape with copy=False
+// CHECK:         %[[OK:.*]] = call @ptensor_rt_reshape_strides(
+// CHECK:         %[[T0:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:         %[[T1:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:         cf.assert %[[OK]], "ptensor: reshape with copy=False
 // CHECK-NOT:     alloc_tensor
-// CHECK:         ptensor.strided_view %arg0 to offset: %[[OFF]], sizes: [%arg1, %[[INF]]], strides: [%[[INF]], %c1]
+// CHECK:         ptensor.strided_view %arg0 to offset: %[[OFF]], sizes: [%arg1, %[[INF]]], strides: [%[[T0]], %[[T1]]]
 func.func @reshape_view(%a: !ptensor.ptensor<?x?xf32>, %n: index) -> !ptensor.ptensor<?x?xf32> {
   %c = ptensor.reshape %a [%n, -1] {copy = false} : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?x?xf32>
   return %c : !ptensor.ptensor<?x?xf32>

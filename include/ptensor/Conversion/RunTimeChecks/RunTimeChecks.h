@@ -22,6 +22,10 @@ namespace mlir::ptensor {
 inline constexpr llvm::StringLiteral kCheckFailedFunction =
     "ptensor_rt_check_failed";
 
+/// A stack buffer (memref.alloca) holding the index values `sizes` as i64,
+/// cast to memref<?xi64>: how compiled code passes shapes to the runtime.
+Value buildIndexArray(OpBuilder &b, Location loc, ValueRange sizes);
+
 /// Builds, at `b`'s insertion point in host code, a check that `source`
 /// (run-time sizes) broadcasts to `target` (run-time sizes, at least as
 /// many): when it does not, the runtime's

@@ -22,6 +22,19 @@ static sem::Shape toShape(ArrayRef<int64_t> shape) {
   return sem::Shape(shape.begin(), shape.end());
 }
 
+/// Infers `src` reshaped to the semantics library's `shape` (or fails with
+/// its error at `loc`), with `src`'s dtype, device and team.
+static LogicalResult inferShape(std::optional<Location> loc, PTensorType src,
+                                const sem::Result<sem::Shape> &shape,
+                                SmallVectorImpl<Type> &results) {
+  if (!shape)
+    return emitOptionalError(loc, shape.getError().message);
+  results.push_back(src.cloneWithShapeAndType(
+      SmallVector<int64_t>(shape->begin(), shape->end()),
+      src.getElementType()));
+  return success();
+}
+
 /// Emits a semantics-library error at `loc`.
 static LogicalResult emitRuleError(std::optional<Location> loc,
                                    const sem::Error &error) {
@@ -40,14 +53,9 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "reshape has ", adaptor.getSizes().size(),
                              " size operands for ", numDynamic,
                              " dynamic sizes");
-  sem::Result<sem::Shape> shape =
-      sem::reshapeResultShape(toShape(src.getShape()), toShape(sizes));
-  if (!shape)
-    return emitRuleError(loc, shape.getError());
-  results.push_back(src.cloneWithShapeAndType(
-      SmallVector<int64_t>(shape->begin(), shape->end()),
-      src.getElementType()));
-  return success();
+  return inferShape(
+      loc, src, sem::reshapeResultShape(toShape(src.getShape()), toShape(sizes)),
+      results);
 }
 
 LogicalResult CombineOp::inferReturnTypes(MLIRContext *context,
@@ -91,6 +99,24 @@ LogicalResult RollOp::inferReturnTypes(MLIRContext *,
     return emitRuleError(loc, perDim.getError());
   results.push_back(src);
   return success();
+}
+
+LogicalResult ExtractMaskOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  auto src = cast<PTensorType>(adaptor.getSource().getType());
+  auto mask = cast<PTensorType>(adaptor.getMask().getType());
+  StringAttr device;
+  IntegerAttr team;
+  std::string error;
+  if (failed(getCommonPlacement(TypeRange{src, mask}, device, team, error)))
+    return emitOptionalError(loc, error);
+  return inferShape(loc, src,
+                    sem::extractMaskResultShape(toShape(src.getShape()),
+                                                toShape(mask.getShape()),
+                                                *toDType(mask.getElementType())),
+                    results);
 }
 
 LogicalResult ExtractTriangleOp::inferReturnTypes(

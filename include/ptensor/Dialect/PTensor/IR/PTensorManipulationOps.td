@@ -23,9 +23,10 @@ def PTensor_ReshapeOp : PTensor_Op<"reshape", [Pure, InferTypeOpAdaptor]> {
     dynamic).
 
     Without `copy`, the result is a view of `source` (no copy: its strided
-    metadata) when the source's strides allow one — its elements are
-    row-major contiguous, whatever its offset — and a row-major copy
-    otherwise, chosen at run time. `copy = true` always copies; `copy =
+    metadata) when the source's strides allow one — the dims that merge
+    into one result dim are contiguous among themselves (numpy's and
+    PyTorch's rule), whatever the offset — and a row-major copy otherwise,
+    chosen at run time. `copy = true` always copies; `copy =
     false` never does, and a source whose strides need a copy is a run-time
     error (the array API's `copy` argument). Device and team are kept.
 
@@ -110,6 +111,30 @@ def PTensor_ExtractTriangleOp : PTensor_Op<"extract_triangle", [Pure, InferTypeO
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
     $kind $source (`offset` $offset^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+}
+
+def PTensor_ExtractMaskOp : PTensor_Op<"extract_mask", [Pure, InferTypeOpAdaptor]> {
+  let summary = "the elements where a bool mask is true (x[mask])";
+  let description = [{
+    Boolean-mask indexing (the array API's boolean array index): `mask`, a
+    bool ptensor of rank k, covers the first k dims of `source`; the result
+    holds, in row-major order of the mask, the sub-tensors `source[i]` for
+    every index `i` where `mask[i]` is true. Its first dim is the number of
+    true elements, known only at run time (dynamic in the type); the other
+    dims are the source's last ones. Mask sizes that differ from the
+    source's are an error (a run-time check naming both shapes when one is
+    dynamic). A count pass, then a compaction pass into a result allocated
+    with the count.
+
+    ```mlir
+    %s = ptensor.extract_mask %x, %m : (!ptensor.ptensor<?x4xf32>, !ptensor.ptensor<?xi1>) -> !ptensor.ptensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$source, PTensor:$mask);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $source `,` $mask attr-dict `:` `(` qualified(type($source)) `,` qualified(type($mask)) `)` `->` qualified(type($result))
   }];
 }
 
