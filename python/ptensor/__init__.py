@@ -25,7 +25,7 @@ from ._reductions import (all, any, argmax, argmin, max, mean, min, prod, std,  
 from ._reductions import __all__ as _reductions_all
 from ._linalg import matmul, matrix_transpose, tensordot, vecdot
 from ._linalg import __all__ as _linalg_all
-from ._manipulation import concat, meshgrid, reshape, roll, stack, tril, triu
+from ._manipulation import concat, extract_mask, meshgrid, reshape, roll, stack, tril, triu
 from ._manipulation import __all__ as _manipulation_all
 from . import math  # noqa: F401
 from ._pointwise import PointwiseFunction, pointwise

@@ -348,8 +348,14 @@ class Array:
 
     def __getitem__(self, key: Any) -> "Array":
         """Basic indexing (integers, slices with steps, `...`, None) gives
-        a view; a boolean Array mask gives a copy (the backing framework's
-        indexing)."""
+        a view; a boolean Array mask gives a copy (ptensor.extract_mask on
+        the host, the backing framework's indexing on a GPU)."""
+        if (isinstance(key, Array) and backing_dtype(key._array) == "i1" and
+                backing_device(self._array) == A.HOST and
+                backing_device(key._array) == A.HOST):
+            from ._manipulation import extract_mask
+
+            return Array._new(extract_mask(self._array, key._array))
         return Array._new(_index_backing(self._array, key))
 
     def __setitem__(self, key: Any, value: Any) -> None:

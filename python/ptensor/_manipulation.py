@@ -1,6 +1,7 @@
 """Array API manipulation over numpy arrays (host) and torch/CuPy CUDA arrays
-(GPU): `reshape`, `concat`, `stack`, `roll`, `tril`, `triu`, `eye` and
-`meshgrid`.
+(GPU): `reshape`, `concat`, `stack`, `roll`, `tril`, `triu`, `eye`,
+`meshgrid` and `extract_mask` (x[mask], also ptensor.Array's indexing with
+a bool mask on the host).
 
 Every rule (result shapes and dtypes, the inferred -1, axes, sizes that must
 agree) is the compiler's (ptensor/Semantics/Manipulation.h, through _core);
@@ -173,6 +174,24 @@ def eye_kernel(n_rows, n_cols, k, dtype, device):
     return _run(key, build, int(n_rows), int(n_cols))
 
 
+def extract_mask(x, mask, /):
+    """x[mask] for a bool `mask` covering the first mask.ndim dims of x: the
+    selected elements (or sub-arrays) in row-major order (ptensor.extract_mask;
+    host arrays: the GPU lowering is not there yet)."""
+    t, m = as_tensor(x), as_tensor(mask)
+    device = _common_device([t, m])
+    key = ("extract_mask", t.ndim, t.dtype, m.ndim, m.dtype, device)
+
+    def build():
+        tx, tm = ptensor_type(t.ndim, t.dtype, device), ptensor_type(m.ndim, m.dtype, device)
+        rt = ptensor_type(1 + t.ndim - m.ndim, t.dtype, device)
+        text = "%%r = ptensor.extract_mask %%a0, %%a1 : (%s, %s) -> %s" % (tx, tm, rt)
+        return (wrap_function("ptensor_extract_mask", [tx, tm], [text], ["%r"], [rt]),
+                "ptensor_extract_mask", device)
+
+    return _run(key, build, x, mask)
+
+
 def meshgrid(*arrays, indexing="xy"):
     """Coordinate grids of 1-D arrays (indexing "xy", the default, or "ij"):
     a list of arrays of one shape, each repeating its input along the other
@@ -203,4 +222,4 @@ def meshgrid(*arrays, indexing="xy"):
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
-__all__ = ["reshape", "concat", "stack", "roll", "tril", "triu", "meshgrid"]
+__all__ = ["reshape", "concat", "stack", "roll", "tril", "triu", "meshgrid", "extract_mask"]

@@ -592,3 +592,55 @@ def test_eye_defaults_and_errors():
         pt.eye(-1)
     with pytest.raises(ValueError):
         pt.eye(2, -3)
+
+
+# ---------------------------------------------------------------------------
+# extract_mask (x[mask])
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint32", "float16", "bfloat16", "float64"])
+def test_extract_mask_dtypes(dtype):
+    x = data(BF16 if dtype == "bfloat16" else dtype, (4, 5))
+    m = data("bool", (4, 5))
+    same(pt.extract_mask(x, m), x[m])
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "stepped", "flipped"])
+def test_extract_mask_layouts(layout):
+    base = data("float32", (6, 6))
+    mbase = data("bool", (6, 6))
+    pick = {"contiguous": lambda a: a, "transposed": lambda a: a.T,
+            "stepped": lambda a: a[::2, 1::2], "flipped": lambda a: a[::-1]}[layout]
+    x, m = pick(base), pick(mbase)
+    same(pt.extract_mask(x, m), x[m])
+    same(pt.extract_mask(x, m.T.copy().T), x[m])  # a mask of another layout
+
+
+def test_extract_mask_rows_and_edges():
+    x = data("int32", (5, 3, 2))
+    rows = np.array([True, False, True, True, False])
+    same(pt.extract_mask(x, rows), x[rows])
+    same(pt.extract_mask(x.transpose(0, 2, 1), rows), x.transpose(0, 2, 1)[rows])
+    sq = data("float32", (3, 3))
+    same(pt.extract_mask(sq, np.zeros((3, 3), bool)), sq[np.zeros((3, 3), bool)])
+    same(pt.extract_mask(sq, np.ones((3, 3), bool)), sq.reshape(-1))
+    empty = data("float32", (0, 4))
+    same(pt.extract_mask(empty, np.zeros((0, 4), bool)), empty[np.zeros((0, 4), bool)])
+
+
+def test_extract_mask_array_indexing():
+    x = data("float64", (4, 6))
+    m = x > 0
+    got = pt.asarray(x)[pt.asarray(m)]
+    assert isinstance(got, pt.Array)
+    same(got, x[m])
+
+
+def test_extract_mask_errors():
+    x = data("float32", (4, 3))
+    with pytest.raises(pt.BroadcastError,
+                       match=r"the mask's shape \[2\] does not match the first 1 dimensions "
+                             r"of shape \[4, 3\]"):
+        pt.extract_mask(x, np.ones(2, bool))
+    with pytest.raises(pt.CompileError, match="extract_mask needs a bool mask, but got i8"):
+        pt.extract_mask(x, np.ones((4, 3), np.int8))

@@ -155,8 +155,9 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
   rhs += rhsOffset;
   {
     // Scoped: the string is gone before the jump. The wording is the
-    // semantics library's reshapeMismatchMessage and combineMismatchMessage
-    // (which the runtime does not link); `op` is RunTimeChecks.h's
+    // semantics library's reshapeMismatchMessage, combineMismatchMessage and
+    // extractMaskMismatchMessage (which the runtime does not link); `op` is
+    // RunTimeChecks.h's
     // ShapeCheckKind.
     auto elements = [](const int64_t *sizes, int64_t rank, int64_t stride) {
       int64_t n = 1;
@@ -174,6 +175,11 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
                 elements(lhs, lhsRank, lhsStride) + " into shape " +
                 formatSizes(rhs, rhsRank, rhsStride) +
                 elements(rhs, rhsRank, rhsStride);
+    } else if (op == 3) {
+      message = "extract_mask: the mask's shape " +
+                formatSizes(rhs, rhsRank, rhsStride) +
+                " does not match the first " + std::to_string(rhsRank) +
+                " dimensions of shape " + formatSizes(lhs, lhsRank, lhsStride);
     } else {
       bool concat = op == 1;
       message = std::string(concat ? "concat" : "stack") + ": operand " +

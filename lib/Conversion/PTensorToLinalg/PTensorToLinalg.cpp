@@ -109,9 +109,26 @@ struct ConvertPTensorToLinalgPass
     return failure(result.wasInterrupted());
   }
 
+  /// Ops this lowering has for host tensors only say so on a GPU tensor.
+  LogicalResult checkHostOnlyOps() {
+    WalkResult result = getOperation().walk([](ExtractMaskOp op) {
+      if (!op.getType().isOnGPU())
+        return WalkResult::advance();
+      op.emitError() << "extract_mask of a GPU tensor (on "
+                     << op.getType().getDevice()
+                     << ") is not lowered yet: its count and compaction run "
+                        "on the host; copy the operands to the host "
+                        "(ptensor.copy) first";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     if (!deviceCopies && failed(checkNoDeviceCopies()))
+      return signalPassFailure();
+    if (failed(checkHostOnlyOps()))
       return signalPassFailure();
     if (failed(prepareWrites(getOperation())))
       return signalPassFailure();

@@ -77,15 +77,9 @@ static func::FuncOp getReshapeStridesFunction(OpBuilder &b, Operation *from) {
 static std::pair<Value, SmallVector<OpFoldResult>>
 buildViewStrides(IndexMath &m, const StridedView &view,
                  ArrayRef<OpFoldResult> sizes) {
-  auto values = [&](ArrayRef<OpFoldResult> list) {
-    SmallVector<Value> result;
-    for (OpFoldResult v : list)
-      result.push_back(m.value(v));
-    return result;
-  };
-  SmallVector<Value> sourceSizeValues = values(view.sizes);
-  SmallVector<Value> sourceStrideValues = values(view.strides);
-  SmallVector<Value> targetSizeValues = values(sizes);
+  SmallVector<Value> sourceSizeValues = m.values(view.sizes);
+  SmallVector<Value> sourceStrideValues = m.values(view.strides);
+  SmallVector<Value> targetSizeValues = m.values(sizes);
   Value sourceSizes = buildIndexArray(m.b, m.loc, sourceSizeValues);
   Value sourceStrides = buildIndexArray(m.b, m.loc, sourceStrideValues);
   Value targetSizes = buildIndexArray(m.b, m.loc, targetSizeValues);
@@ -209,11 +203,8 @@ struct ReshapePattern : public OpConversionPattern<ReshapeOp> {
         !op.getSource().getType().hasStaticShape()) {
       Value ok = m.eq(product(m, sizes), count);
       if (!matchPattern(ok, m_One())) {
-        SmallVector<Value> from, to;
-        for (OpFoldResult s : sourceSizes)
-          from.push_back(m.value(s));
-        for (OpFoldResult s : asRequested)
-          to.push_back(m.value(s));
+        SmallVector<Value> from = m.values(sourceSizes);
+        SmallVector<Value> to = m.values(asRequested);
         buildShapesCheck(m.b, m.loc, ok, ShapeCheckKind::Reshape, from, to);
       }
     }

@@ -72,25 +72,13 @@ func.func @tril(%a: !ptensor.ptensor<?x4x4xf32>) -> !ptensor.ptensor<?x4x4xf32> 
 // it.
 // CHECK-LABEL: func.func @reshape(
 // CHECK:         %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata
-// CHECK:         %[[OUT:.*]] = memref.alloca() : memref<2xi64>
-// CHECK:         %[[OUTC:.*]] = memref.cast %[[OUT]]
-// CHECK:         %[[OK:.*]] = call @ptensor_rt_reshape_strides(%{{.*}}, %{{.*}}, %{{.*}}, %[[OUTC]]) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>) -> i1
-// CHECK:         %[[S0:.*]] = memref.load %[[OUT]][%c0]
+// CHECK:         %[[OK:.*]] = call @ptensor_rt_reshape_strides(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?xi64>, memref<?xi64>, memref<?xi64>, memref<?xi64>) -> i1
+// CHECK:         %[[S0:.*]] = memref.load %{{.*}}[%c0]
 // CHECK:         %[[T0:.*]] = arith.index_cast %[[S0]] : i64 to index
-// CHECK:         %[[S1:.*]] = memref.load %[[OUT]][%c1]
+// CHECK:         %[[S1:.*]] = memref.load %{{.*}}[%c1]
 // CHECK:         %[[T1:.*]] = arith.index_cast %[[S1]] : i64 to index
 // CHECK:         scf.if %[[OK]] -> (tensor<2x12xf32>) {
 // CHECK:           ptensor.strided_view %arg0 to offset: %[[OFF]], sizes: [], strides: [%[[T0]], %[[T1]]] : tensor<4x6xf32> to tensor<2x12xf32>
-// CHECK:         } else {
-// CHECK:           %[[COPY:.*]] = bufferization.alloc_tensor() copy(%arg0) : tensor<4x6xf32>
-// CHECK:           ptensor.strided_view %[[COPY]] to offset: %c0, sizes: [], strides: [%c12, %c1]
-func.func @reshape(
-// CHECK:         %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
-// CHECK:         %[[C0:.*]] = arith.cmpi eq, %[[ST]]#1, %c1
-// CHECK:         %[[C1:.*]] = arith.cmpi eq, %[[ST]]#0, %c6
-// CHECK:         %[[OK:.*]] = arith.andi %[[C0]], %[[C1]]
-// CHECK:         scf.if %[[OK]] -> (tensor<2x12xf32>) {
-// CHECK:           ptensor.strided_view %arg0 to offset: %[[OFF]], sizes: [], strides: [%c12, %c1] : tensor<4x6xf32> to tensor<2x12xf32>
 // CHECK:         } else {
 // CHECK:           %[[COPY:.*]] = bufferization.alloc_tensor() copy(%arg0) : tensor<4x6xf32>
 // CHECK:           ptensor.strided_view %[[COPY]] to offset: %c0, sizes: [], strides: [%c12, %c1]
@@ -177,4 +165,27 @@ func.func @attributes(%a: !ptensor.ptensor<4x?xf32>, %v: f32) -> (index, index, 
   %m, %n = ptensor.shape %a : !ptensor.ptensor<4x?xf32>
   %z = ptensor.create_like %a fill %v {dtype = i8} : !ptensor.ptensor<4x?xf32>, f32 -> !ptensor.ptensor<4x?xi8>
   return %s, %n, %z : index, index, !ptensor.ptensor<4x?xi8>
+}
+
+// -----
+
+// extract_mask: a run-time check of the mask's sizes, a counting loop nest,
+// the result allocated with the count, a compaction loop nest carrying the
+// result and the next row.
+// CHECK-LABEL: func.func @extract_mask(
+// CHECK:         func.call @ptensor_rt_shapes_failed(
+// CHECK:         %[[COUNT:.*]] = scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%{{.*}} = %c0) -> (index) {
+// CHECK:           scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%[[N:.*]] = %{{.*}}) -> (index) {
+// CHECK:             %[[F:.*]] = tensor.extract %arg1
+// CHECK:             %[[ONE:.*]] = arith.select %[[F]], %c1, %c0
+// CHECK:             arith.addi %[[N]], %[[ONE]]
+// CHECK:         %[[E:.*]] = tensor.empty(%[[COUNT]]) : tensor<?xf32>
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[E]], %{{.*}} = %c0) -> (tensor<?xf32>, index) {
+// CHECK:           scf.for {{.*}} iter_args(%[[R:.*]] = %{{.*}}, %[[ROW:.*]] = %{{.*}}) -> (tensor<?xf32>, index) {
+// CHECK:             scf.if %{{.*}} -> (tensor<?xf32>, index) {
+// CHECK:               %[[V:.*]] = tensor.extract %arg0
+// CHECK:               tensor.insert %[[V]] into %[[R]][%[[ROW]]]
+func.func @extract_mask(%a: !ptensor.ptensor<?x4xf32>, %m: !ptensor.ptensor<?x4xi1>) -> !ptensor.ptensor<?xf32> {
+  %r = ptensor.extract_mask %a, %m : (!ptensor.ptensor<?x4xf32>, !ptensor.ptensor<?x4xi1>) -> !ptensor.ptensor<?xf32>
+  return %r : !ptensor.ptensor<?xf32>
 }

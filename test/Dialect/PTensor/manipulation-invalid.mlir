@@ -232,3 +232,30 @@ func.func @eye_sizes(%n: index) {
   %0 = ptensor.eye (%n) : !ptensor.ptensor<3x3xf32>
   return
 }
+
+// -----
+
+func.func @mask_dtype(%a: !ptensor.ptensor<4xf32>, %m: !ptensor.ptensor<4xi8>) {
+  // expected-error @below {{extract_mask needs a bool mask, but got i8}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.extract_mask %a, %m : (!ptensor.ptensor<4xf32>, !ptensor.ptensor<4xi8>) -> !ptensor.ptensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @mask_rank(%a: !ptensor.ptensor<4xf32>, %m: !ptensor.ptensor<4x2xi1>) {
+  // expected-error @below {{extract_mask needs a mask of rank 1 to 1 (the source's), but got shape [4, 2]}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.extract_mask %a, %m : (!ptensor.ptensor<4xf32>, !ptensor.ptensor<4x2xi1>) -> !ptensor.ptensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @mask_sizes(%a: !ptensor.ptensor<4x3xf32>, %m: !ptensor.ptensor<4x2xi1>) {
+  // expected-error @below {{extract_mask: the mask's shape [4, 2] does not match the first 2 dimensions of shape [4, 3]}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.extract_mask %a, %m : (!ptensor.ptensor<4x3xf32>, !ptensor.ptensor<4x2xi1>) -> !ptensor.ptensor<?xf32>
+  return
+}

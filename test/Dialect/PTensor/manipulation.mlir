@@ -46,6 +46,16 @@ func.func @roll_triangle(%a: !ptensor.ptensor<?x4x4xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @extract_mask(
+func.func @extract_mask(%a: !ptensor.ptensor<?x4xf32>, %m: !ptensor.ptensor<?x4xi1>, %r: !ptensor.ptensor<3xi1>,
+                        %b: !ptensor.ptensor<3x4x5xi8>) {
+  // CHECK: ptensor.extract_mask %{{.*}}, %{{.*}} : (!ptensor.ptensor<?x4xf32>, !ptensor.ptensor<?x4xi1>) -> !ptensor.ptensor<?xf32>
+  %0 = ptensor.extract_mask %a, %m : (!ptensor.ptensor<?x4xf32>, !ptensor.ptensor<?x4xi1>) -> !ptensor.ptensor<?xf32>
+  // CHECK: ptensor.extract_mask %{{.*}}, %{{.*}} : (!ptensor.ptensor<3x4x5xi8>, !ptensor.ptensor<3xi1>) -> !ptensor.ptensor<?x4x5xi8>
+  %1 = ptensor.extract_mask %b, %r : (!ptensor.ptensor<3x4x5xi8>, !ptensor.ptensor<3xi1>) -> !ptensor.ptensor<?x4x5xi8>
+  return
+}
+
 // CHECK-LABEL: func.func @creation(
 func.func @creation(%a: !ptensor.ptensor<?x4xf32, device = "cuda:0">, %n: index, %v: f32) {
   // CHECK: ptensor.eye (%{{.*}}) offset 1 : !ptensor.ptensor<?x4xf32>

@@ -14,17 +14,11 @@ from harness import *  # noqa: E402,F403
 suite = Suite(__file__)
 gen = Gen(31)
 
-ALL = ["i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
-       "f16", "bf16", "f32", "f64"]
+ALL = ALL_DTYPES
 
 
 def data(dt, shape):
-    n = int(np.prod(shape))
-    if dt == "i1":
-        return gen.ints("i1", n).reshape(shape)
-    if kind(dt) == "f":
-        return gen.floats(dt, n, lo=-4.0, hi=4.0).reshape(shape)
-    return gen.ints(dt, n, lo=-50 if kind(dt) == "i" else 0, hi=50).reshape(shape)
+    return gen.array(dt, shape)
 
 
 # Every dtype through every op, static and dynamic.

@@ -574,6 +574,19 @@ class Func:
                           % (kind_, k), x, x.type.shape, fn(x.ref, k),
                           "extract_triangle %s %d" % (kind_, k))
 
+    def extract_mask(self, x, mask):
+        """ptensor.extract_mask: x[mask] (numpy's boolean indexing)."""
+        k = len(mask.type.shape)
+        ref = np.asarray(x.ref)[np.asarray(mask.ref, bool)]
+        rt = TType([None] + list(x.type.shape[k:]), x.dtype)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.extract_mask %s, %s : (%s, %s) -> %s" % (
+            name, x.name, mask.name, x.type, mask.type, rt), [x, mask])
+        v = Value(name, rt, ref, deps, desc="extract_mask", sources=[("x", x), ("mask", mask)])
+        if kind(x.dtype) == "f":
+            v.exact, v.tol = to_f64(ref), tolerance("exact", x.dtype)
+        return v
+
     def eye(self, shape, dtype, k=0, sizes=()):
         """ptensor.eye of static `shape` entries (None: the next index Value)."""
         it = iter(sizes)
@@ -669,6 +682,11 @@ def int_specials(dt):
     return sorted(set([lo, hi, 0, 1, hi - 1] + ([-1, lo + 1] if lo < 0 else [])))
 
 
+#: Every dtype of the dialect.
+ALL_DTYPES = ["i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
+              "f16", "bf16", "f32", "f64"]
+
+
 class Gen:
     """Seeded random inputs."""
 
@@ -687,6 +705,16 @@ class Gen:
             x = np.where(np.abs(x) < 0.05, 0.5, x)
         x = np.concatenate([np.asarray(specials, dtype=np.float64), x])
         return round_to(x, dt)
+
+    def array(self, dt, shape, lo=-4.0, hi=4.0, ilo=-50, ihi=50):
+        """Random values of `dt` in `shape`: floats in [lo, hi], integers
+        in [ilo, ihi] (from 0 for unsigned ones), bools."""
+        n = int(np.prod(shape))
+        if dt == "i1":
+            return self.ints("i1", n).reshape(shape)
+        if kind(dt) == "f":
+            return self.floats(dt, n, lo=lo, hi=hi).reshape(shape)
+        return self.ints(dt, n, lo=ilo if kind(dt) == "i" else 0, hi=ihi).reshape(shape)
 
     def ints(self, dt, n, lo=None, hi=None, specials=()):
         if dt == "i1":
@@ -745,8 +773,11 @@ def expected_of(v):
 class Suite:
     """Runs cases, collects failures, prints a summary."""
 
-    def __init__(self, test_file):
+    def __init__(self, test_file, host_only=False):
+        """`host_only`: ops the GPU lowering does not have yet; exporting
+        (PTENSOR_CASE_EXPORT_DIR, the GPU check) skips the whole file."""
         self.test = os.path.splitext(os.path.basename(test_file))[0]
+        self.skipped = host_only and bool(os.environ.get("PTENSOR_CASE_EXPORT_DIR"))
         self.failures = []
         self.cases = 0
         self.outputs = 0
@@ -789,6 +820,8 @@ class Suite:
     def check(self, fn, name=None):
         """Runs Func `fn` and compares all its results."""
         name = name or fn.name
+        if self.skipped:
+            return True
         self.cases += 1
         results = fn.results
         if self.export_dir:
@@ -878,6 +911,9 @@ class Suite:
         if not self.failures and not os.environ.get("PTENSOR_KEEP_TMP"):
             shutil.rmtree(self.tmp_root, ignore_errors=True)
         mode = "exported" if self.export_dir else "ran"
+        if self.skipped:
+            print("%s: skipped (host-only ops; not exported)" % self.test)
+            return 0
         print("%s: %s %d cases (%d runner calls), %d outputs, %d failures, %.1fs"
               % (self.test, mode, self.cases, self.runs, self.outputs,
                  len(self.failures), el))

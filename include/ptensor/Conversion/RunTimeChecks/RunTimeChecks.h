@@ -48,7 +48,12 @@ void buildContractionCheck(OpBuilder &b, Location loc, ContractionKind kind,
 
 /// The op a failed shape check of a data-movement op names; the values are
 /// the runtime ABI's (ptensor_rt_shapes_failed's `op`).
-enum class ShapeCheckKind : int64_t { Reshape = 0, Concat = 1, Stack = 2 };
+enum class ShapeCheckKind : int64_t {
+  Reshape = 0,
+  Concat = 1,
+  Stack = 2,
+  ExtractMask = 3
+};
 
 /// Builds, at `b`'s insertion point in host code, a check that `ok` holds:
 /// when it does not, the runtime's `ptensor_rt_shapes_failed` is called

@@ -19,6 +19,13 @@ Value IndexMath::value(OpFoldResult v) {
   return cached;
 }
 
+SmallVector<Value> IndexMath::values(ArrayRef<OpFoldResult> vs) {
+  SmallVector<Value> result;
+  for (OpFoldResult v : vs)
+    result.push_back(value(v));
+  return result;
+}
+
 Value IndexMath::boolean(bool v) {
   Value &cached = booleans[v];
   if (!cached)

@@ -26,6 +26,8 @@ struct IndexMath {
 
   /// `v` as a Value (an index constant, created once, when static).
   Value value(OpFoldResult v);
+  /// Each of `vs` as a Value, in order.
+  SmallVector<Value> values(ArrayRef<OpFoldResult> vs);
   /// The static index `v`.
   OpFoldResult index(int64_t v) { return b.getIndexAttr(v); }
   Value boolean(bool v);
