@@ -5,9 +5,11 @@
 //   1. flat vector path (FlatVectorKernel.cpp): every operand contiguous;
 //   2. tiled transpose path (TiledTransposeKernel.cpp): an input is
 //      column-major in the two innermost dims;
-//   3. row-vector path: contiguous outputs, inputs read along rows with
-//      unit stride or broadcast along rows; a thread computes `width`
-//      consecutive row elements and stores them with one vector store;
+//   3. row-vector path: outputs with unit stride along rows and aligned row
+//      starts (contiguous, or boxes of a larger buffer: a concat's parts),
+//      inputs read along rows with unit stride or broadcast along rows; a
+//      thread computes `width` consecutive row elements and stores them
+//      with one vector store;
 //   4. the general path: a grid-stride loop over the flattened iteration
 //      space
 //        for (lin = blockIdx.x * blockDim.x + threadIdx.x; lin < N;
@@ -69,9 +71,9 @@ struct IndexedKernelBody {
   /// Elements per iteration: > 1 for the row-vector path, where a thread
   /// computes `width` consecutive elements of one row (the innermost size
   /// is a multiple of `width`) and stores them with one vector store into
-  /// each output's flat view.
+  /// each output's row view (unit innermost stride, aligned rows).
   int64_t width = 1;
-  SmallVector<Value> flatOutputs;
+  SmallVector<Value> rowOutputs;
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch, Type it) {
     auto toIt = [&](Value v) -> Value {
@@ -108,7 +110,7 @@ struct IndexedKernelBody {
         memref::StoreOp::create(b, loc, v, out, ids);
       return;
     }
-    SmallVector<SmallVector<Value>> lanes(flatOutputs.size());
+    SmallVector<SmallVector<Value>> lanes(rowOutputs.size());
     for (int64_t lane = 0; lane < width; ++lane) {
       SmallVector<Value> laneIds(ids);
       laneIds.back() = arith::AddIOp::create(b, loc, ids.back(),
@@ -116,11 +118,14 @@ struct IndexedKernelBody {
       for (auto [i, v] : llvm::enumerate(emitElement(b, loc, op, laneIds)))
         lanes[i].push_back(v);
     }
-    for (auto [out, values] : llvm::zip(flatOutputs, lanes)) {
+    SmallVector<Value> indices;
+    for (Value id : ids)
+      indices.push_back(toIndex(id));
+    for (auto [out, values] : llvm::zip(rowOutputs, lanes)) {
       Type element = cast<MemRefType>(out.getType()).getElementType();
       auto type = VectorType::get({width}, element);
       Value vec = vector::FromElementsOp::create(b, loc, type, values);
-      vector::StoreOp::create(b, loc, vec, out, toIndex(lin),
+      vector::StoreOp::create(b, loc, vec, out, indices,
                               /*nontemporal=*/false,
                               llvm::Align(rowAlignment(width, element)));
     }
@@ -196,10 +201,10 @@ static void emitRowVectorPath(RewriterBase &b, Location loc,
                          width, {}};
   for (Value out : op.getDpsInits()) {
     auto type = cast<MemRefType>(out.getType());
-    GuardedView flat = flatView(b, loc, out, count,
-                                rowAlignment(width, type.getElementType()));
-    ok = arith::AndIOp::create(b, loc, ok, flat.ok);
-    rows.flatOutputs.push_back(flat.view);
+    GuardedView row =
+        rowView(b, loc, out, width, rowAlignment(width, type.getElementType()));
+    ok = arith::AndIOp::create(b, loc, ok, row.ok);
+    rows.rowOutputs.push_back(row.view);
   }
   auto ifRows = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifRows.thenBlock());

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -69,6 +70,50 @@ GuardedView mlir::ptensor::flatView(OpBuilder &b, Location loc, Value memref,
       b, loc, flatType, md.getBaseBuffer(), OpFoldResult(md.getOffset()),
       ArrayRef<OpFoldResult>{count}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   return {ok, flat};
+}
+
+GuardedView mlir::ptensor::rowView(OpBuilder &b, Location loc, Value memref,
+                                   int64_t width, int64_t align) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value zero = indexConstant(b, loc, 0);
+  Value one = indexConstant(b, loc, 1);
+  Value widthValue = indexConstant(b, loc, width);
+  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   md.getStrides()[rank - 1], one);
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value rest = arith::RemSIOp::create(b, loc, md.getStrides()[d], widthValue);
+    Value whole =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest, zero);
+    ok = arith::AndIOp::create(b, loc, ok, whole);
+  }
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bytes = indexConstant(b, loc, elementBytes);
+  Value offsetBytes = arith::MulIOp::create(b, loc, md.getOffset(), bytes);
+  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  Value alignment = indexConstant(b, loc, align);
+  Value misalignment = arith::RemUIOp::create(b, loc, address, alignment);
+  Value aligned =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment, zero);
+  ok = arith::AndIOp::create(b, loc, ok, aligned);
+  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+  strides.back() = 1;
+  auto rowType = MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(md.getSizes()[d])
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  SmallVector<OpFoldResult> viewStrides = getAsOpFoldResult(md.getStrides());
+  viewStrides.back() = b.getIndexAttr(1);
+  Value view = memref::ReinterpretCastOp::create(
+      b, loc, rowType, md.getBaseBuffer(), OpFoldResult(md.getOffset()), sizes,
+      viewStrides);
+  return {ok, view};
 }
 
 int64_t mlir::ptensor::smallestElementBytes(linalg::GenericOp op,

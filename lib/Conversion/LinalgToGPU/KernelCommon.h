@@ -38,6 +38,14 @@ struct GuardedView {
 GuardedView flatView(OpBuilder &b, Location loc, Value memref, Value count,
                      int64_t align);
 
+/// Tests that `memref` has unit stride in its innermost dim and that every
+/// row starts `align`-byte aligned (its first element aligned, each outer
+/// stride a multiple of `width` elements), and returns a view of it whose
+/// type says the unit innermost stride (what vector loads and stores of
+/// `width` consecutive row elements need).
+GuardedView rowView(OpBuilder &b, Location loc, Value memref, int64_t width,
+                    int64_t align);
+
 /// Smallest element size in bytes over the memref operands of `op`.
 int64_t smallestElementBytes(linalg::GenericOp op, bool outputsOnly = false);
 

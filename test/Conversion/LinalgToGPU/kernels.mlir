@@ -35,7 +35,7 @@
 // vector store.
 // CHECK:             scf.if %{{.*}} {
 // CHECK:               gpu.launch
-// CHECK:                 vector.store %{{.*}} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>
+// CHECK:                 vector.store %{{.*}} : memref<?x4xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // CHECK:             } else {
 // The general path, with 32-bit and 64-bit index variants:
 // CHECK:               %[[BS:.*]] = arith.constant 128 : index
@@ -225,7 +225,7 @@ func.func @only_host(%a: memref<4xf32>, %b: memref<4xf32>) {
 // CHECK:         memref.extract_strided_metadata %[[B]]
 // CHECK:         gpu.launch
 // CHECK-COUNT-4:   memref.load %[[A]][%{{.*}}, %{{.*}}]
-// CHECK:           vector.store %{{.*}} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>
+// CHECK:           vector.store %{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 func.func @outer_add(%a: memref<?x1xf32, strided<[?, ?], offset: ?>>, %b: memref<1x?xf32, strided<[?, ?], offset: ?>>, %out: memref<?x?xf32>)
     attributes {ptensor.device = "cuda:0"} {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
