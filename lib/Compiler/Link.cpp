@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <unwind.h>
 #include <dlfcn.h>
 #include <mutex>
 
@@ -31,6 +32,20 @@ static std::string getMathLibraryPath() {
   double (*cosine)(double) = &::cos;
   if (dladdr(reinterpret_cast<void *>(cosine), &info) && info.dli_fname &&
       llvm::StringRef(info.dli_fname).contains("libm"))
+    return info.dli_fname;
+  return "";
+}
+
+/// The path of the compiler support library this process uses (libgcc_s,
+/// found through one of its functions): LLVM lowers conversions the target
+/// has no instruction for (f64 -> f16 on x86: __truncdfhf2) to its calls,
+/// so the library records it as needed instead of relying on the process
+/// to have loaded it (Python may not have); empty when it cannot be told.
+static std::string getSupportLibraryPath() {
+  Dl_info info;
+  auto unwind = &::_Unwind_GetIP;
+  if (dladdr(reinterpret_cast<void *>(unwind), &info) && info.dli_fname &&
+      llvm::StringRef(info.dli_fname).contains("libgcc_s"))
     return info.dli_fname;
   return "";
 }
@@ -101,6 +116,8 @@ llvm::Error linkSharedLibrary(const CompiledObject &compiled,
   }
   if (std::string libm = getMathLibraryPath(); !libm.empty())
     args.push_back(libm);
+  if (std::string support = getSupportLibraryPath(); !support.empty())
+    args.push_back(support);
 
   std::vector<const char *> argv;
   for (const std::string &a : args)

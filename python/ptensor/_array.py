@@ -350,9 +350,12 @@ class Array:
         """Basic indexing (integers, slices with steps, `...`, None) gives
         a view; a boolean Array mask gives a copy (ptensor.extract_mask on
         the host, the backing framework's indexing on a GPU)."""
+        # A mask of 1 to ndim dims covering x's first ones; other masks
+        # (0-d, wrong sizes: an IndexError) are the framework's.
         if (isinstance(key, Array) and backing_dtype(key._array) == "i1" and
                 backing_device(self._array) == A.HOST and
-                backing_device(key._array) == A.HOST):
+                backing_device(key._array) == A.HOST and
+                1 <= key.ndim <= self.ndim and key.shape == self.shape[:key.ndim]):
             from ._manipulation import extract_mask
 
             return Array._new(extract_mask(self._array, key._array))

@@ -21,6 +21,15 @@ from ._arrays import as_tensor
 from ._ir import cached_kernel, ptensor_type, wrap_function
 
 
+#: Diagonal offsets beyond any matrix act like these (they keep `column -
+#: row - k` in 64 bits); numpy takes any Python int.
+_MAX_OFFSET = 2 ** 62
+
+
+def _offset(k):
+    return max(-_MAX_OFFSET, min(_MAX_OFFSET, operator.index(k)))
+
+
 def _dims(shape):
     return ["?" if n is None else str(n) for n in shape]
 
@@ -113,14 +122,20 @@ def roll(x, /, shift, *, axis=None):
     """Elements shifted by `shift` along `axis` (ints or tuples, as
     numpy.roll); axis=None rolls the flattened array and keeps the shape."""
     t = as_tensor(x)
-    shifts = [shift] if isinstance(shift, int) else [int(s) for s in shift]
+    shifts = ([operator.index(shift)] if isinstance(shift, (int, np.integer))
+              else [operator.index(s) for s in shift])
     if axis is None:
         if len(shifts) != 1:
             raise ValueError("roll of the flattened array takes one shift, got %d"
                              % len(shifts))
         flat = roll(reshape(x, (-1,)), shifts[0], axis=0)
         return reshape(flat, tuple(t.shape))
-    axes = [axis] if isinstance(axis, int) else [int(a) for a in axis]
+    axes = [axis] if isinstance(axis, (int, np.integer)) else [int(a) for a in axis]
+    # A shift beyond 64 bits: the same roll as its remainder by the size.
+    if any(not -2 ** 63 <= s < 2 ** 63 for s in shifts):
+        if len(shifts) == 1:
+            shifts = shifts * len(axes)
+        shifts = [s % t.shape[a] if t.shape[a] else 0 for s, a in zip(shifts, axes)]
     _core.roll_shifts(t.ndim, shifts, axes)
     key = ("roll", t.ndim, t.dtype, t.device, tuple(shifts), tuple(axes))
 
@@ -134,6 +149,7 @@ def roll(x, /, shift, *, axis=None):
 
 
 def _triangle(kind, x, k):
+    k = _offset(k)
     t = as_tensor(x)
     _core.check_triangle(list(t.shape))
     key = ("extract_triangle", kind, t.ndim, t.dtype, t.device, int(k))
@@ -163,7 +179,8 @@ def eye_kernel(n_rows, n_cols, k, dtype, device):
     """The identity-like n_rows x n_cols matrix of `dtype` on `device`
     (ptensor.eye), in the kernel's native framework (numpy on the host)."""
     dt = D.canonical(dtype)
-    key = ("eye", dt, device, int(k))
+    k = _offset(k)
+    key = ("eye", dt, device, k)
 
     def build():
         rt = ptensor_type(2, dt, device)

@@ -45,7 +45,7 @@ def _reduce(op, kind, x, axes, keepdims, dtype=None, correction=0.0):
         if requested is not None:
             attrs.append("dtype = %s" % requested)
         if correction:
-            attrs.append("correction = %r : f64" % float(correction))
+            attrs.append("correction = %.17e : f64" % float(correction))  # MLIR wants a "."
         if op == "find_index":
             where = "" if axes is None else " axis %d" % dims[0]
         else:

@@ -86,6 +86,22 @@ def test_module_functions_through_the_abi(fresh_cache, rng):
 
 
 @needs_compiler
+@pytest.mark.skipif(shutil.which("readelf") is None, reason="needs binutils' readelf")
+def test_libraries_record_the_compiler_support_library(fresh_cache):
+    # f64 -> f16 (a float16 sum, accumulated in f64) is a call of libgcc's
+    # __truncdfhf2 on x86: the library must name libgcc_s as needed, or it
+    # loads only in processes that happen to have loaded libgcc_s already.
+    x = np.arange(6, dtype=np.float16)
+    assert float(pt.sum(x)) == 15.0
+    libraries = [os.path.join(fresh_cache, f) for f in os.listdir(fresh_cache)
+                 if f.endswith(".so")]
+    assert libraries
+    needed = subprocess.run(["readelf", "-d"] + libraries, capture_output=True,
+                            text=True, check=True).stdout
+    assert "libgcc_s.so" in needed
+
+
+@needs_compiler
 def test_disk_cache_serves_a_machine_without_compiler(fresh_cache, rng):
     a = rand(rng, (5,), "f32")
     first = pt.exp(a)

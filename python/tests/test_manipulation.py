@@ -644,3 +644,24 @@ def test_extract_mask_errors():
         pt.extract_mask(x, np.ones(2, bool))
     with pytest.raises(pt.CompileError, match="extract_mask needs a bool mask, but got i8"):
         pt.extract_mask(x, np.ones((4, 3), np.int8))
+
+
+def test_offsets_and_shifts_beyond_64_bits():
+    # Found by the array API suite: numpy takes any Python int.
+    a = data("float32", (3, 4))
+    for k in (2 ** 63, 2 ** 64 - 1, -2 ** 63 - 1):
+        same(pt.triu(a, k=k), np.triu(a, k) if abs(k) < 2 ** 63 else
+             (np.zeros_like(a) if k > 0 else a))
+        same(pt.tril(a, k=k), a if k > 0 else np.zeros_like(a))
+    same(np.asarray(pt.eye(3, k=2 ** 64 - 1)), np.zeros((3, 3)))
+    assert pt.eye(0, k=-2 ** 63 - 1).shape == (0, 0)
+    same(pt.roll(a, 2 ** 64 - 1, axis=1), np.roll(a, 2 ** 64 - 1, axis=1))
+
+
+def test_masks_the_framework_indexes():
+    # A 0-d mask adds a dim; a mask of other sizes is numpy's IndexError.
+    x = np.zeros((2, 3))
+    X = pt.asarray(x)
+    assert X[pt.asarray(np.array(True))].shape == (1, 2, 3)
+    with pytest.raises(IndexError):
+        X[pt.asarray(np.ones(3, bool))]

@@ -125,3 +125,14 @@ def test_errors_name_the_rule():
         pt.max(np.zeros((0, 3), np.float32), axis=0)
     with pytest.raises(ValueError, match="argmax and argmin take one axis or none"):
         pt.argmax(np.zeros((2, 2), np.float32), axis=(0, 1))
+
+
+@pytest.mark.parametrize("correction", [1e-05, 1e20, 2.5e-07, 0.5])
+def test_correction_in_exponent_form(correction):
+    # The IR must spell the float with a "." (MLIR does not parse 1e-05);
+    # found by the array API suite.
+    x = np.arange(6.0).reshape(2, 3)
+    got = np.asarray(pt.var(x, axis=0, correction=correction))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = np.var(x, axis=0, ddof=correction)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
