@@ -1,0 +1,79 @@
+"""The array API's view functions against numpy, exactly: permute_dims,
+expand_dims, squeeze, flip, moveaxis, broadcast_to, broadcast_arrays and
+unstack, on numpy arrays and on ptensor.Array (whose results are Arrays and
+views of the input), and their errors."""
+
+import numpy as np
+import pytest
+
+import ptensor as pt
+
+A = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+
+def same(got, expected):
+    got = np.asarray(got)
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+
+
+CASES = [
+    (lambda m, x: m.permute_dims(x, (2, 0, 1)), lambda x: np.transpose(x, (2, 0, 1))),
+    (lambda m, x: m.permute_dims(x, (-1, 0, 1)), lambda x: np.transpose(x, (2, 0, 1))),
+    (lambda m, x: m.expand_dims(x, axis=1), lambda x: np.expand_dims(x, 1)),
+    (lambda m, x: m.expand_dims(x, axis=-1), lambda x: np.expand_dims(x, -1)),
+    (lambda m, x: m.squeeze(m.expand_dims(x, axis=0), 0), lambda x: x),
+    (lambda m, x: m.flip(x), lambda x: np.flip(x)),
+    (lambda m, x: m.flip(x, axis=(0, -1)), lambda x: np.flip(x, (0, -1))),
+    (lambda m, x: m.moveaxis(x, 0, -1), lambda x: np.moveaxis(x, 0, -1)),
+    (lambda m, x: m.moveaxis(x, (0, 1), (2, 0)), lambda x: np.moveaxis(x, (0, 1), (2, 0))),
+    (lambda m, x: m.broadcast_to(x[:, :1], (5, 2, 3, 4)),
+     lambda x: np.broadcast_to(x[:, :1], (5, 2, 3, 4))),
+]
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_views_match_numpy(case):
+    fn, ref = CASES[case]
+    same(fn(pt, A), ref(A))
+    got = fn(pt, pt.asarray(A))
+    assert isinstance(got, pt.Array)
+    same(got, ref(A))
+
+
+def test_views_share_memory():
+    x = np.arange(6.0).reshape(2, 3)
+    X = pt.asarray(x)
+    for v in (pt.permute_dims(X, (1, 0)), pt.flip(X), pt.expand_dims(X, axis=0),
+              pt.broadcast_to(X, (4, 2, 3))):
+        assert np.shares_memory(np.asarray(v), x)
+
+
+def test_broadcast_arrays_and_unstack():
+    a, b = np.ones((3, 1), np.int32), np.arange(4, dtype=np.int32)
+    got = pt.broadcast_arrays(a, b)
+    want = np.broadcast_arrays(a, b)
+    assert len(got) == 2
+    for g, w in zip(got, want):
+        same(g, w)
+    parts = pt.unstack(pt.asarray(A), axis=1)
+    assert isinstance(parts, tuple) and len(parts) == 3
+    for i, p in enumerate(parts):
+        same(p, A[:, i])
+    for i, p in enumerate(pt.unstack(A, axis=-1)):
+        same(p, A[..., i])
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="cannot squeeze dimension 1 of size 3"):
+        pt.squeeze(A, 1)
+    with pytest.raises(ValueError, match="axis 3 is out of range for a tensor of rank 3"):
+        pt.flip(A, axis=3)
+    with pytest.raises(pt.BroadcastError, match=r"cannot broadcast shapes \[2, 3, 4\] and "
+                                                r"\[2, 3, 5\]"):
+        pt.broadcast_to(A, (2, 3, 5))
+    with pytest.raises(pt.BroadcastError, match=r"cannot broadcast shape \[2, 3, 4\] to "
+                                                r"shape \[3, 4\]"):
+        pt.broadcast_to(A, (3, 4))
+    with pytest.raises(pt.BroadcastError):
+        pt.broadcast_arrays(np.ones(3), np.ones(4))
