@@ -35,6 +35,23 @@ SmallVector<Value> mlir::ptensor::delinearize(OpBuilder &b, Location loc,
   return ids;
 }
 
+/// Whether the first element of `memref` (its aligned pointer plus `offset`
+/// elements) is aligned to `align` bytes.
+static Value isFirstElementAligned(OpBuilder &b, Location loc, Value memref,
+                                   Value offset, int64_t align) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bytes = indexConstant(b, loc, elementBytes);
+  Value offsetBytes = arith::MulIOp::create(b, loc, offset, bytes);
+  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  Value alignment = indexConstant(b, loc, align);
+  Value misalignment = arith::RemUIOp::create(b, loc, address, alignment);
+  Value zero = indexConstant(b, loc, 0);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment,
+                               zero);
+}
+
 GuardedView mlir::ptensor::flatView(OpBuilder &b, Location loc, Value memref,
                                     Value count, int64_t align) {
   auto type = cast<MemRefType>(memref.getType());
@@ -53,15 +70,7 @@ GuardedView mlir::ptensor::flatView(OpBuilder &b, Location loc, Value memref,
                                arith::OrIOp::create(b, loc, sizeOne, strideOk));
     expected = arith::MulIOp::create(b, loc, expected, md.getSizes()[d]);
   }
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value bytes = indexConstant(b, loc, elementBytes);
-  Value offsetBytes = arith::MulIOp::create(b, loc, md.getOffset(), bytes);
-  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
-  Value alignment = indexConstant(b, loc, align);
-  Value misalignment = arith::RemUIOp::create(b, loc, address, alignment);
-  Value zero = indexConstant(b, loc, 0);
-  Value aligned = cmp(arith::CmpIPredicate::eq, misalignment, zero);
+  Value aligned = isFirstElementAligned(b, loc, memref, md.getOffset(), align);
   ok = arith::AndIOp::create(b, loc, ok, aligned);
   auto flatType = MemRefType::get(
       {ShapedType::kDynamic}, type.getElementType(),
@@ -88,15 +97,7 @@ GuardedView mlir::ptensor::rowView(OpBuilder &b, Location loc, Value memref,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest, zero);
     ok = arith::AndIOp::create(b, loc, ok, whole);
   }
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value bytes = indexConstant(b, loc, elementBytes);
-  Value offsetBytes = arith::MulIOp::create(b, loc, md.getOffset(), bytes);
-  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
-  Value alignment = indexConstant(b, loc, align);
-  Value misalignment = arith::RemUIOp::create(b, loc, address, alignment);
-  Value aligned =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment, zero);
+  Value aligned = isFirstElementAligned(b, loc, memref, md.getOffset(), align);
   ok = arith::AndIOp::create(b, loc, ok, aligned);
   SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
   strides.back() = 1;
