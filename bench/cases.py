@@ -116,12 +116,13 @@ def matmul(name, a, b, r, dtype="f32", op="matmul", pre_a=""):
             f"  return %r : {tr}\n}}\n")
 
 
-def manipulation(name, inputs, result, op_text):
+def manipulation(name, inputs, result, op_text, dtype_r="f32"):
     """@name(inputs...) -> result computed by one op: `op_text` formatted
-    with the operand names (%a, %b), their types (ta, tb) and tr."""
+    with the operand names (%a, %b), their types (ta, tb) and tr (f32
+    operands, a `dtype_r` result)."""
     names = ["%a", "%b"][:len(inputs)]
     types = [pt(shape, "f32") for shape in inputs]
-    tr = pt(result, "f32")
+    tr = pt(result, dtype_r)
     args = ", ".join(f"{n}: {t}" for n, t in zip(names, types))
     text = op_text.format(ta=types[0], tb=types[-1], tr=tr)
     return (f"func.func @{name}({args}) -> {tr} {{\n  %r = {text}\n"
@@ -129,6 +130,10 @@ def manipulation(name, inputs, result, op_text):
 
 
 TRANSPOSE = ("%bv = ptensor.permute_dims {b} [1, 0] : {tb} -> {tb}")
+
+#: The sort benchmarks' sizes (the issue's anchors: torch and CuPy on 2^24
+#: f32, torch's row-wise sort of 4096 x 4096).
+SORT_N, SORT_ROWS = 2 ** 24, 4096
 
 # name -> (IR, input specs [(shape, torch dtype name, layout)], torch expr,
 #          bytes moved per call)
@@ -221,6 +226,18 @@ CASES = {
                                    + pt([N, N], "f32") + " -> " + pt([N, N], "f32")
                                    + "\n  %r = ptensor.reshape %t"),
                   [([N, N], F32)], "a.T.reshape(-1)", 2 * N * N * 4),
+    # Sorting through CUB (fractions: the input read and the result written
+    # once; a radix sort moves several times that).
+    "sort_1d": (manipulation("sort_1d", [[SORT_N]], [SORT_N],
+                             "ptensor.sort %a : {ta} -> {tr}"),
+                [([SORT_N], F32)], "torch.sort(a).values", 2 * SORT_N * 4),
+    "argsort_1d": (manipulation("argsort_1d", [[SORT_N]], [SORT_N],
+                                "ptensor.argsort %a : {ta} -> {tr}", dtype_r="i64"),
+                   [([SORT_N], F32)], "torch.argsort(a, stable=True)", SORT_N * (4 + 8)),
+    "sort_rows": (manipulation("sort_rows", [[SORT_ROWS, SORT_ROWS]], [SORT_ROWS, SORT_ROWS],
+                               "ptensor.sort %a : {ta} -> {tr}"),
+                  [([SORT_ROWS, SORT_ROWS], F32)], "torch.sort(a, -1).values",
+                  2 * SORT_ROWS * SORT_ROWS * 4),
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }

@@ -179,7 +179,10 @@ def main():
                      "torch.stack([a, b])": lambda: cupy.stack([ca, cb]),
                      "torch.roll(a, 1, -1)": lambda: cupy.roll(ca, 1, -1),
                      "torch.tril(a)": lambda: cupy.tril(ca),
-                     "a.T.reshape(-1)": lambda: ca.T.reshape(-1)}.get(expr)
+                     "a.T.reshape(-1)": lambda: ca.T.reshape(-1),
+                     "torch.sort(a).values": lambda: cupy.sort(ca),
+                     "torch.argsort(a, stable=True)": lambda: cupy.argsort(ca),
+                     "torch.sort(a, -1).values": lambda: cupy.sort(ca, -1)}.get(expr)
             if name.startswith("chain"):
                 def chain_kernel(x, y):
                     return cupy.exp(-((x * y + 1.5) ** 2)) * 0.5 + x

@@ -23,6 +23,7 @@ set(PTENSOR_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/PTensor)
 add_library(PTensorConversion INTERFACE)
 target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
   PTensorLinalgToGPU PTensorReductionsToLoops PTensorContractionsToLibrary
+  PTensorSortToLibrary
   PTensorDeviceCopies
   PTensorRunTimeChecks)
 
@@ -37,6 +38,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorLinalgToGPU=LinalgToGPU
   PTensorReductionsToLoops=ReductionsToLoops
   PTensorContractionsToLibrary=ContractionsToLibrary
+  PTensorSortToLibrary=SortToLibrary
   PTensorDeviceCopies=DeviceCopies
   PTensorRunTimeChecks=RunTimeChecks
   PTensorConversion=Conversion

@@ -18,6 +18,13 @@ prepare() {
   ninja -C build
   rm -rf "$carry" && mkdir -p "$carry/cases" "$carry/bench" "$carry/pycache"
   cp build/lib/libptensor_runtime.so build/bin/ptensor-runtime-gpu-smoke "$carry/"
+  # The CUB code (GPU sorts): nvcc, in a standalone runtime build; loaded
+  # from beside libptensor_runtime.so.
+  cmake -S runtime -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DPTENSOR_RUNTIME_CUDA_KERNELS=ON \
+    -DPTENSOR_RUNTIME_BUILD_TESTS=OFF >/dev/null
+  ninja -C build-cuda ptensor_runtime_cuda
+  cp build-cuda/lib/libptensor_runtime_cuda.so "$carry/"
   echo "== exporting the CPU suite's cases for cuda:0"
   for t in test/Integration/CPU/*.py; do
     PATH="$root/build/bin:$PATH" PTENSOR_CASE_EXPORT_DIR="$carry/cases" \
@@ -30,7 +37,7 @@ prepare() {
   [ -s "$carry/compile-failures.txt" ] && { echo "some cases failed to compile"; exit 1; }
   echo "== compiling the benchmark and the Python GPU kernels"
   python3 bench/build.py "$carry/bench"
-  cp build/lib/libptensor_runtime.so "$carry/bench/"
+  cp build/lib/libptensor_runtime.so build-cuda/lib/libptensor_runtime_cuda.so "$carry/bench/"
   # ptensor._core is built there (Python 3.12) from these nanobind sources.
   cp -r "$(python3 -c 'import nanobind, os; print(os.path.dirname(nanobind.__file__))')" \
     "$carry/nanobind"

@@ -82,6 +82,8 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   pm.addPass(createConvertPTensorContractionsToLibrary(
       ConvertPTensorContractionsToLibraryOptions{/*host=*/true,
                                                  /*device=*/false}));
+  // Sorts through the runtime.
+  pm.addPass(createConvertPTensorSortToLibrary());
   // Run-time loop order (identity or reversed, by the operands' strides)
   // and contiguous fast path: dims coalesced when the run-time strides
   // allow (CSE merges the checks of a buffer read and written in place).

@@ -42,6 +42,7 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   // Matrix products through cuBLASLt (and OpenBLAS for host functions);
   // before generalization, which would hide the output's linalg.fill.
   pm.addPass(createConvertPTensorContractionsToLibrary());
+  pm.addPass(createConvertPTensorSortToLibrary());
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
   KernelConfig config = options.getKernelConfig();
   pm.addPass(createConvertPTensorLinalgToGPU(ConvertPTensorLinalgToGPUOptions{

@@ -52,6 +52,13 @@ def cached_kernel(key, build):
     return f
 
 
+def run_kernel(key, build, *args):
+    """Calls the kernel cached under `key` (see cached_kernel) with `args`;
+    None when it was only compiled into the cache (compile-only mode)."""
+    kernel = cached_kernel(key, build)
+    return None if kernel is None else kernel(*args)
+
+
 def wrap_function(name, arg_types, body_lines, result_values, result_types,
                   out_casts=None):
     """A func.func around `body_lines` (ops using %a0, %a1, ...).

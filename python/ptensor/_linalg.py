@@ -12,7 +12,7 @@ matrix products and runs generated loops or kernels for the rest.
 
 from . import _core
 from ._arrays import as_tensor
-from ._ir import cached_kernel, ptensor_type, wrap_function
+from ._ir import ptensor_type, run_kernel, wrap_function
 
 
 def _dims(shape):
@@ -48,9 +48,7 @@ def _contract(op, x1, x2, axis=-1, lhs_axes=(), rhs_axes=()):
         name = "ptensor_" + op
         return wrap_function(name, [ta, tb], [text], ["%r"], [rt]), name, device
 
-    kernel = cached_kernel(key, build)
-    # None: a CUDA kernel compiled into the cache in compile-only mode.
-    return None if kernel is None else kernel(x1, x2)
+    return run_kernel(key, build, x1, x2)
 
 
 def matmul(x1, x2, /):

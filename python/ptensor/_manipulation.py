@@ -18,7 +18,7 @@ import numpy as np
 from . import _core
 from . import _dtypes as D
 from ._arrays import as_tensor
-from ._ir import cached_kernel, ptensor_type, wrap_function
+from ._ir import ptensor_type, run_kernel, wrap_function
 
 
 #: Diagonal offsets beyond any matrix act like these (they keep `column -
@@ -40,12 +40,6 @@ def _array_list(values):
 
 def _common_device(tensors):
     return _core.common_placement([t.device or None for t in tensors]) or ""
-
-
-def _run(key, build, *args):
-    kernel = cached_kernel(key, build)
-    # None: a CUDA kernel compiled into the cache in compile-only mode.
-    return None if kernel is None else kernel(*args)
 
 
 def reshape(x, /, shape, *, copy=None):
@@ -80,7 +74,7 @@ def reshape(x, /, shape, *, copy=None):
         return (wrap_function("ptensor_reshape", [arg] + ["index"] * len(names), [text],
                               ["%r"], [rt]), "ptensor_reshape", t.device)
 
-    return _run(key, build, x, *[s for s in shape if s != -1])
+    return run_kernel(key, build, x, *[s for s in shape if s != -1])
 
 
 def _combine(kind, arrays, axis):
@@ -102,7 +96,7 @@ def _combine(kind, arrays, axis):
         return (wrap_function("ptensor_" + kind, types, [text], ["%r"], [rt]),
                 "ptensor_" + kind, device)
 
-    return _run(key, build, *arrays)
+    return run_kernel(key, build, *arrays)
 
 
 def concat(arrays, /, *, axis=0):
@@ -145,7 +139,7 @@ def roll(x, /, shift, *, axis=None):
             ", ".join(map(str, shifts)), ", ".join(map(str, axes)), ty, ty)
         return wrap_function("ptensor_roll", [ty], [text], ["%r"], [ty]), "ptensor_roll", t.device
 
-    return _run(key, build, x)
+    return run_kernel(key, build, x)
 
 
 def _triangle(kind, x, k):
@@ -161,7 +155,7 @@ def _triangle(kind, x, k):
         name = "ptensor_tri" + kind[0]
         return wrap_function(name, [ty], [text], ["%r"], [ty]), name, t.device
 
-    return _run(key, build, x)
+    return run_kernel(key, build, x)
 
 
 def tril(x, /, *, k=0):
@@ -188,7 +182,7 @@ def eye_kernel(n_rows, n_cols, k, dtype, device):
         return (wrap_function("ptensor_eye", ["index", "index"], [text], ["%r"], [rt]),
                 "ptensor_eye", device)
 
-    return _run(key, build, int(n_rows), int(n_cols))
+    return run_kernel(key, build, int(n_rows), int(n_cols))
 
 
 def extract_mask(x, mask, /):
@@ -206,7 +200,7 @@ def extract_mask(x, mask, /):
         return (wrap_function("ptensor_extract_mask", [tx, tm], [text], ["%r"], [rt]),
                 "ptensor_extract_mask", device)
 
-    return _run(key, build, x, mask)
+    return run_kernel(key, build, x, mask)
 
 
 def meshgrid(*arrays, indexing="xy"):
@@ -233,7 +227,7 @@ def meshgrid(*arrays, indexing="xy"):
         return (wrap_function("ptensor_meshgrid", types, [text], results, [rt] * n),
                 "ptensor_meshgrid", device)
 
-    out = _run(key, build, *arrays)
+    out = run_kernel(key, build, *arrays)
     if out is None:  # compile-only mode
         return [None] * len(tensors)
     return list(out) if isinstance(out, (tuple, list)) else [out]

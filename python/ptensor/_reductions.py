@@ -11,7 +11,7 @@ device, reduced dims, keepdims, dtype argument, correction).
 from . import _core
 from . import _dtypes as D
 from ._arrays import as_tensor
-from ._ir import cached_kernel, ptensor_type, wrap_function
+from ._ir import ptensor_type, run_kernel, wrap_function
 
 
 def _axes(axis):
@@ -55,9 +55,7 @@ def _reduce(op, kind, x, axes, keepdims, dtype=None, correction=0.0):
         name = "ptensor_" + kind
         return wrap_function(name, [arg], [text], ["%r"], [rt]), name, t.device
 
-    kernel = cached_kernel(key, build)
-    # None: a CUDA kernel compiled into the cache in compile-only mode.
-    return None if kernel is None else kernel(x)
+    return run_kernel(key, build, x)
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001

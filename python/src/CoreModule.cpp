@@ -22,6 +22,7 @@
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/Semantics/Overlap.h"
 #include "ptensor/Semantics/Reductions.h"
+#include "ptensor/Semantics/Sorting.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
@@ -288,6 +289,15 @@ NB_MODULE(_core, m) {
           throw ptensor::python::RuleError{*e};
       },
       nb::arg("shape"), "Checks that tril/triu apply to `shape`.");
+  m.def(
+      "sort_axis",
+      [](bool indices, int64_t axis, int64_t rank) {
+        auto kind = indices ? sem::SortKind::Indices : sem::SortKind::Values;
+        return unwrap(sem::sortAxis(kind, axis, rank));
+      },
+      nb::arg("indices"), nb::arg("axis"), nb::arg("rank"),
+      "The dim sort (argsort with `indices`) of a rank-`rank` tensor works "
+      "along: `axis` normalized; errors for 0-d and out-of-range axes.");
   m.def(
       "tensordot_axes",
       [](int64_t n, int64_t lhsRank, int64_t rhsRank) {

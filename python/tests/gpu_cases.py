@@ -263,9 +263,29 @@ def case_manipulation(xp):
             (eye_kernel(5, 6, 1, "f32", "cuda:0"), np.eye(5, 6, 1), "f32")]
 
 
+def case_sorting(xp):
+    """sort and argsort on the GPU (CUB): one line (radix sort) and rows
+    (segmented sort), ascending and descending, a transposed input, ties
+    (argsort: stable, so the indices are numpy's stable ones)."""
+    a, an = xp.rand((2000,), "f32")
+    m, mn = xp.rand((6, 300), "f64")
+    t, tn = xp.t(m), mn.T
+    # Ties: rounded to a few values (the wrapped array is a copy of these).
+    r, rn = xp.rand((5, 40), "f32")
+    ties = xp.wrap(np.round(rn * 4).astype(np.float32))
+    tiesn = np.round(rn * 4).astype(np.float32)
+    return [(pt.sort(a), np.sort(an), "f32"),
+            (pt.argsort(a), np.argsort(an, kind="stable"), "i64"),
+            (pt.sort(m, descending=True), -np.sort(-mn, axis=-1), "f64"),
+            (pt.sort(t, axis=0), np.sort(tn, axis=0), "f64"),
+            (pt.argsort(ties), np.argsort(tiesn, axis=-1, kind="stable"), "i64"),
+            (pt.argsort(ties, axis=0, descending=True),
+             4 - np.flip(np.argsort(np.flip(tiesn, 0), axis=0, kind="stable"), 0), "i64")]
+
+
 FUNCTIONAL_CASES = [case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
                     case_where, case_pointwise, case_flip_instantiate, case_reductions,
-                    case_linalg, case_manipulation]
+                    case_linalg, case_manipulation, case_sorting]
 OUT_CASES = [case_out_in_place]
 ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
 

@@ -51,7 +51,7 @@ def test_torch_out_cases(case):
 
 
 @needs_cupy
-@pytest.mark.parametrize("case", [G.case_binary_broadcast, G.case_pointwise],
+@pytest.mark.parametrize("case", [G.case_binary_broadcast, G.case_pointwise, G.case_sorting],
                          ids=lambda c: c.__name__)
 def test_cupy_cases(case):
     _check(G.CupyGPU(), case)

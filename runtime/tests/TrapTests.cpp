@@ -16,6 +16,7 @@
 #include "TestUtil.h"
 
 #include "ptensor/Runtime/PTensorRuntime.h"
+#include "ptensor/Runtime/Sort.h"
 
 #include <csignal>
 #include <cstdint>
@@ -84,6 +85,17 @@ void fillThroughDevice(void **args) {
 
 void createEvent(void **) { mgpuEventCreate(); }
 
+/// A GPU sort of 4 f32 when libptensor_runtime_cuda.so does not load (the
+/// scenarios point PTENSOR_RUNTIME_CUDA_LIBRARY at a missing file).
+void sortWithoutCudaLibrary(void **) {
+  static float keys[4] = {3, 1, 2, 0}, sorted[4];
+  static int64_t sizes[1] = {4}, strides[1] = {1};
+  auto address = [](const void *p) { return reinterpret_cast<intptr_t>(p); };
+  ptensor_rt_gpu_sort(PTENSOR_RT_SORT_F32, PTENSOR_RT_SORT_STABLE, 1, 0,
+                      address(sizes), address(keys), 0, address(strides),
+                      address(sorted), 0, address(strides), 0, 0, 0);
+}
+
 /// Calls `entry` under a trap and prints the status, the message and
 /// whether the caller's context is current again (and the only push left).
 ptensor_rt_status callChecked(const char *what, void (*entry)(void **),
@@ -126,6 +138,13 @@ int fakeDriverScenarios(const std::string &path) {
   EXPECT_EQ(callChecked("launch of an empty grid", launchEmptyGrid),
             PTENSOR_RT_ERROR_INVALID_ARGUMENT);
   EXPECT_CONTAINS(ptensor_rt_last_error(), "grid dimension x = 0");
+
+  setenv("PTENSOR_RUNTIME_CUDA_LIBRARY", "/nonexistent/libptensor_runtime_cuda.so",
+         1);
+  EXPECT_EQ(callChecked("GPU sort without its CUDA library", sortWithoutCudaLibrary),
+            PTENSOR_RT_ERROR_UNSUPPORTED);
+  EXPECT_CONTAINS(ptensor_rt_last_error(),
+                  "the GPU sort needs libptensor_runtime_cuda.so");
 
   unsigned host[4] = {0, 0, 0, 0};
   void *args[] = {host};

@@ -9,6 +9,7 @@
 #include "ptensor/Conversion/PTensorToLinalg/PTensorToLinalg.h"
 #include "ptensor/Conversion/ReductionsToLoops/ReductionsToLoops.h"
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+#include "ptensor/Conversion/SortToLibrary/SortToLibrary.h"
 
 namespace mlir::ptensor {
 

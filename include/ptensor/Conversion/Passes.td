@@ -231,6 +231,25 @@ def ConvertPTensorContractionsToLibrary
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
+def ConvertPTensorSortToLibrary
+    : Pass<"convert-ptensor-sort-to-library", "ModuleOp"> {
+  let summary = "ptensor.sort_along on buffers becomes a call of the "
+                "runtime's sort";
+  let description = [{
+    After bufferization: every `ptensor.sort_along` on memrefs (the
+    lowering of `ptensor.sort` and `ptensor.argsort`) becomes a call of
+    `ptensor_rt_cpu_sort`, or `ptensor_rt_gpu_sort` in functions marked
+    `ptensor.device` (ptensor/Runtime/Sort.h, docs/ABI.md), with the key
+    type code of its `dtype`, the flags (descending, stable), the rank and
+    dim, each buffer's aligned pointer and offset, and arrays of the sizes
+    and strides read from the memrefs at run time (host arrays: only the
+    buffers are on the device).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"];
+}
+
 def PTensorLowerRunTimeChecks
     : Pass<"ptensor-lower-run-time-checks", "ModuleOp"> {
   let summary = "Host `cf.assert` ops become calls of libptensor_runtime's "

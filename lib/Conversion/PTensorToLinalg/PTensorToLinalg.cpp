@@ -47,6 +47,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateCreationToLinalgPatterns(converter, patterns);
   populateManipulationToLinalgPatterns(converter, patterns);
   populateReshapeToMemRefPatterns(converter, patterns);
+  populateSortingToLinalgPatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
   populateWriteToLinalgPatterns(converter, patterns);
 }
@@ -137,8 +138,8 @@ struct ConvertPTensorToLinalgPass
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<PTensorDialect>();
-    // The lowering of the views and writes (builtin tensors only).
-    target.addLegalOp<StridedViewOp, StridedWriteOp>();
+    // The lowering of the views, writes and sorts (builtin tensors only).
+    target.addLegalOp<StridedViewOp, StridedWriteOp, SortAlongOp>();
     target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                            cf::ControlFlowDialect, linalg::LinalgDialect,
                            math::MathDialect, memref::MemRefDialect,

@@ -30,6 +30,9 @@ void populateCreationToLinalgPatterns(const TypeConverter &converter,
 void populateManipulationToLinalgPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
 
+/// sort and argsort to a copy sorted in place (ptensor.sort_along).
+void populateSortingToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
 /// reshape to a view, or a row-major copy and a view (chosen at run time).
 void populateReshapeToMemRefPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);

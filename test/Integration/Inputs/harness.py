@@ -574,6 +574,31 @@ class Func:
                           % (kind_, k), x, x.type.shape, fn(x.ref, k),
                           "extract_triangle %s %d" % (kind_, k))
 
+    def sort(self, x, axis=-1, descending=False, stable=True, indices=False):
+        """ptensor.sort (or ptensor.argsort with `indices`) along `axis`,
+        against numpy's stable argsort (descending: the stable ascending
+        order of the flipped line, flipped back, so ties keep their order
+        and NaNs come first)."""
+        ref_idx = sort_indices_ref(x.ref, x.dtype, axis, descending)
+        op = "argsort" if indices else "sort"
+        attrs = []
+        if descending:
+            attrs.append("descending = true")
+        if not stable:
+            attrs.append("stable = false")
+        attr_text = " {%s}" % ", ".join(attrs) if attrs else ""
+        text = ("%%(r)s = ptensor.%s %%(x)s axis %d%s : %%(T)s -> %%(R)s"
+                % (op, axis, attr_text))
+        desc = "%s axis %d%s" % (op, axis, attr_text)
+        if not indices:
+            ref = np.take_along_axis(np.asarray(x.ref), ref_idx, axis)
+            return self._view(text, x, x.type.shape, ref, desc)
+        rt = TType(x.type.shape, "i64")
+        name = self._fresh()
+        deps = self._line(text % {"r": name, "x": x.name, "T": x.type, "R": rt}, [x])
+        return Value(name, rt, ref_idx.astype(np.int64), deps, desc=desc,
+                     sources=[("x", x)])
+
     def extract_mask(self, x, mask):
         """ptensor.extract_mask: x[mask] (numpy's boolean indexing)."""
         k = len(mask.type.shape)

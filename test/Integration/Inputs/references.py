@@ -152,3 +152,20 @@ def tolerance(category, dt):
         return {"ulps": 1.0, "atol": 0.0, "ftz": True}
     return {"ulps": {"basic": 1.0, "transc": 4.0}.get(category, category), "atol": 0.0,
             "ftz": True}
+
+
+def sort_indices_ref(x, dt, axis, descending):
+    """The indices of a stable sort of `x` (dtype `dt`) along `axis`: numpy's
+    order (-0.0 equal to 0.0, NaNs last); descending keeps ties in input
+    order and puts NaNs first (the stable ascending order of the flipped
+    array, flipped back)."""
+    x = np.asarray(x)
+    if kind(dt) == "f":
+        x = to_f64(x)  # exact; numpy orders every float dtype the same way
+    if x.ndim == 0:
+        raise ValueError("sort of a 0-d array")
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    n = x.shape[axis]
+    flipped = np.argsort(np.flip(x, axis), axis=axis, kind="stable")
+    return n - 1 - np.flip(flipped, axis)

@@ -750,5 +750,6 @@ def PTensor_StridedWriteOp : PTensor_Op<"strided_write", [
 include "ptensor/Dialect/PTensor/IR/PTensorReductionOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorLinalgOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorManipulationOps.td"
+include "ptensor/Dialect/PTensor/IR/PTensorSortingOps.td"
 
 #endif // PTENSOR_OPS_TD

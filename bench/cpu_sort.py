@@ -1,0 +1,48 @@
+"""CPU sorts beside numpy (this machine's cores): median wall time of
+ptensor's sort/argsort (the runtime's radix sort) and numpy's on the same
+arrays, results compared exactly. Prints a markdown table for
+bench/RESULTS.md.
+
+    python3 bench/cpu_sort.py [--size N]
+"""
+
+import argparse
+
+import numpy as np
+
+import ptensor as pt
+from cpu_reductions import median_ms
+
+
+def cases(n):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n).astype(np.float32)
+    rows = x.reshape(n // 1000, 1000)
+    ints = rng.integers(0, 2 ** 16, n).astype(np.int64)
+    return [
+        ("sort float32", lambda: pt.sort(x), lambda: np.sort(x)),
+        ("argsort float32 (stable)", lambda: pt.argsort(x),
+         lambda: np.argsort(x, kind="stable")),
+        ("sort of rows (n/1000 x 1000)", lambda: pt.sort(rows), lambda: np.sort(rows)),
+        ("sort int64 in [0, 2^16)", lambda: pt.sort(ints), lambda: np.sort(ints)),
+        ("sort float64", lambda: pt.sort(x.astype(np.float64)),
+         lambda: np.sort(x.astype(np.float64))),
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=10 ** 7)
+    args = parser.parse_args()
+    print("| case (%d elements) | ptensor ms | numpy ms | numpy / ptensor | same result |"
+          % args.size)
+    print("|---|---|---|---|---|")
+    for name, ours, theirs in cases(args.size):
+        same = np.array_equal(np.asarray(ours()), np.asarray(theirs()))
+        t_ours, t_theirs = median_ms(ours, 5), median_ms(theirs, 5)
+        print("| %s | %.1f | %.1f | %.2fx | %s |" % (name, t_ours, t_theirs, t_theirs / t_ours,
+                                                     "yes" if same else "NO"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+//===- PTensorSortingOps.td - sort and argsort -------------*- tablegen -*-===//
+//
+// The PTensor RFC's sorting functions. Their rules (axis, result dtype,
+// order) are the semantics library's (ptensor/Semantics/Sorting.h).
+// Included by PTensorOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_SORTING_OPS_TD
+#define PTENSOR_SORTING_OPS_TD
+
+class PTensor_SortOp<string mnemonic, string what, string example>
+    : PTensor_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let description = [{
+    Sorts `input` along `axis` (negative axes count from the end; the
+    input must have rank 1 or more) and gives }] # what # [{ The result has
+    the input's shape, device and team.
+
+    The order is ascending, or descending with `descending`: integers and
+    bool (false before true) by value; floats by value with `-0.0` equal to
+    `0.0` and every NaN after `+inf` (numpy's order; descending puts NaNs
+    first). With `stable` (the default, as in the array API) equal elements
+    keep their input order, descending included; without it their order is
+    unspecified (argsort's indices stay deterministic).
+
+    ```mlir
+    }] # example # [{
+    ```
+  }];
+  let arguments = (ins PTensor:$input,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$descending,
+                       DefaultValuedAttr<BoolAttr, "true">:$stable);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $input (`axis` $axis^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+}
+
+def PTensor_SortValuesOp : PTensor_SortOp<"sort",
+    "the sorted values (numpy.sort, the array API's `sort`).",
+    "%s = ptensor.sort %a axis 0 {descending = true} : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>"> {
+  let summary = "sorts along an axis";
+}
+
+def PTensor_ArgsortOp : PTensor_SortOp<"argsort",
+    "the indices (i64) that sort it: element `i` of a row is the position "
+    "in the input row of the row's `i`-th element in sorted order "
+    "(numpy.argsort).",
+    "%i = ptensor.argsort %a : !ptensor.ptensor<?xf16> -> !ptensor.ptensor<?xi64>"> {
+  let summary = "the indices that sort along an axis";
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering-internal
+//===----------------------------------------------------------------------===//
+
+def PTensor_SortAlongOp : PTensor_Op<"sort_along", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface, [
+      "bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+      "getAliasingValues", "bufferize"]>]> {
+  let summary = "sorts along a dim into new buffers (lowering of sort/argsort)";
+  let description = [{
+    The lowering of `ptensor.sort` and `ptensor.argsort`
+    (convert-ptensor-to-linalg): reads `input` (any layout) and writes its
+    lines along `dim`, sorted in the order of `ptensor.sort` (with its
+    `descending` and `stable`) for elements of the semantic dtype `dtype`
+    (the input's element type with signedness: `ui8`, `i1`, `f16`, ...),
+    into `values` (the input's shape and element type) and/or, as i64
+    positions along `dim` (argsort), into `indices`. At least one of the two
+    is given; both are only written, never read.
+
+    On builtin tensors the results are the written `values` and `indices`
+    (destination-passing: one-shot bufferization writes their buffers); on
+    memrefs there are no results. convert-ptensor-sort-to-library makes it
+    a call of the runtime (docs/ABI.md: ptensor_rt_cpu_sort,
+    ptensor_rt_gpu_sort).
+
+    ```mlir
+    %v = ptensor.sort_along %x into values(%e : tensor<?x?xf32>) dim 1
+        {dtype = f32, descending = false, stable = true} : tensor<?x?xf32> -> tensor<?x?xf32>
+    ptensor.sort_along %b into indices(%i : memref<8xi64>) dim 0
+        {dtype = ui8, descending = true, stable = true} : memref<8xi8>
+    ```
+  }];
+  let arguments = (ins PTensor_Ranked:$input, Optional<PTensor_Ranked>:$values,
+                       Optional<PTensor_Ranked>:$indices, I64Attr:$dim,
+                       TypeAttr:$dtype, BoolAttr:$descending, BoolAttr:$stable);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $input `into` (`values` `(` $values^ `:` type($values) `)`)?
+    (`indices` `(` $indices^ `:` type($indices) `)`)? `dim` $dim attr-dict
+    `:` type($input) (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    /// The outputs given (values, then indices).
+    ::llvm::SmallVector<::mlir::Value> getOutputs();
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // PTENSOR_SORTING_OPS_TD

@@ -1,0 +1,160 @@
+//===- SortToLibrary.cpp - sorts as runtime calls --------------------------===//
+//
+// See Passes.td (convert-ptensor-sort-to-library) and the ABI in
+// ptensor/Runtime/Sort.h: the key type codes below are that header's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Conversion/SortToLibrary/SortToLibrary.h"
+
+#include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_CONVERTPTENSORSORTTOLIBRARY
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+
+/// ptensor_rt_sort_type (ptensor/Runtime/Sort.h).
+enum class SortType : int64_t {
+  Bool = 0, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64
+};
+
+/// ptensor_rt_cpu_sort's flag bits.
+enum SortFlags : int64_t { Descending = 1, Stable = 2 };
+
+std::optional<SortType> sortType(Type dtype) {
+  if (dtype.isInteger(1))
+    return SortType::Bool;
+  if (auto i = dyn_cast<IntegerType>(dtype)) {
+    int64_t log = i.getWidth() == 8    ? 0
+                  : i.getWidth() == 16 ? 1
+                  : i.getWidth() == 32 ? 2
+                  : i.getWidth() == 64 ? 3
+                                       : -1;
+    if (log < 0)
+      return std::nullopt;
+    int64_t first = int64_t(i.isUnsigned() ? SortType::U8 : SortType::I8);
+    return SortType(first + log);
+  }
+  if (dtype.isF16())
+    return SortType::F16;
+  if (dtype.isBF16())
+    return SortType::BF16;
+  if (dtype.isF32())
+    return SortType::F32;
+  if (dtype.isF64())
+    return SortType::F64;
+  return std::nullopt;
+}
+
+constexpr llvm::StringLiteral kCpuSort = "ptensor_rt_cpu_sort";
+constexpr llvm::StringLiteral kGpuSort = "ptensor_rt_gpu_sort";
+
+/// The declaration of ptensor_rt_cpu_sort or ptensor_rt_gpu_sort (one
+/// signature), once per module.
+func::FuncOp getSortFunction(OpBuilder &b, ModuleOp module, StringRef name) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  Type i64 = b.getI64Type(), index = b.getIndexType();
+  // type, flags, rank, dim, sizes, then (address, offset, strides) of the
+  // input, the values and the indices.
+  SmallVector<Type> inputs = {i64, i64, i64, i64, index};
+  for (int buffer = 0; buffer < 3; ++buffer)
+    inputs.append({index, i64, index});
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 b.getFunctionType(inputs, {}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// The aligned pointer, offset and the addresses of stack arrays of the
+/// strides and (with `withSizes`) the sizes of `buffer`.
+struct BufferArgs {
+  Value pointer, offset, sizes, strides;
+};
+
+BufferArgs bufferArgs(OpBuilder &b, Location loc, Value buffer,
+                      bool withSizes) {
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  BufferArgs args;
+  if (withSizes) {
+    Value sizes = buildIndexArray(b, loc, meta.getSizes());
+    args.sizes = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, sizes);
+  }
+  Value strides = buildIndexArray(b, loc, meta.getStrides());
+  args.strides =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, strides);
+  args.pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  args.offset = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                           meta.getOffset());
+  return args;
+}
+
+LogicalResult replaceWithCall(OpBuilder &b, SortAlongOp op) {
+  if (!isa<MemRefType>(op.getInput().getType()))
+    return op.emitOpError("on tensors: run one-shot bufferization first");
+  auto fn = op->getParentOfType<func::FuncOp>();
+  bool device = fn && fn->hasAttr(kDeviceAttrName);
+  std::optional<SortType> type = sortType(op.getDtype());
+  if (!type)
+    return op.emitOpError("no runtime sort for ") << op.getDtype();
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  };
+  int64_t flags = (op.getDescending() ? Descending : 0) |
+                  (op.getStable() ? Stable : 0);
+  auto rank = cast<MemRefType>(op.getInput().getType()).getRank();
+  // The outputs have the input's sizes.
+  BufferArgs input = bufferArgs(b, loc, op.getInput(), /*withSizes=*/true);
+  Value none = arith::ConstantIndexOp::create(b, loc, 0);
+  Value zero = constant(0);
+  BufferArgs absent{none, zero, none, none};
+  BufferArgs values = absent, indices = absent;
+  if (Value buffer = op.getValues())
+    values = bufferArgs(b, loc, buffer, /*withSizes=*/false);
+  if (Value buffer = op.getIndices())
+    indices = bufferArgs(b, loc, buffer, /*withSizes=*/false);
+  Value typeCode = constant(int64_t(*type));
+  Value flagBits = constant(flags);
+  Value rankValue = constant(rank);
+  Value dim = constant(op.getDimAttr().getInt());
+  SmallVector<Value> args = {typeCode, flagBits, rankValue, dim, input.sizes};
+  for (const BufferArgs &buffer : {input, values, indices})
+    args.append({buffer.pointer, buffer.offset, buffer.strides});
+  func::FuncOp callee = getSortFunction(b, op->getParentOfType<ModuleOp>(),
+                                       device ? kGpuSort : kCpuSort);
+  func::CallOp::create(b, loc, callee, args);
+  op.erase();
+  return success();
+}
+
+struct ConvertPTensorSortToLibraryPass
+    : public ptensor::impl::ConvertPTensorSortToLibraryBase<
+          ConvertPTensorSortToLibraryPass> {
+  void runOnOperation() override {
+    SmallVector<SortAlongOp> work;
+    getOperation().walk([&](SortAlongOp op) { work.push_back(op); });
+    OpBuilder b(&getContext());
+    for (SortAlongOp op : work)
+      if (failed(replaceWithCall(b, op)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

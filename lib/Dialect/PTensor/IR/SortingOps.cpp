@@ -1,0 +1,170 @@
+//===- SortingOps.cpp - sort, argsort and their in-place lowering op ------===//
+//
+// The meta step of sort and argsort (the rules are the semantics library's:
+// ptensor/Semantics/Sorting.h), and ptensor.sort_along: its verifier, its
+// memory effects on buffers and its in-place bufferization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Semantics/Sorting.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+using namespace mlir::bufferization;
+namespace sem = ::ptensor::semantics;
+
+/// The result type of a sort of `kind`: the input's shape, device and team,
+/// the kind's dtype.
+template <typename Adaptor>
+static LogicalResult inferSort(MLIRContext *context, sem::SortKind kind,
+                               std::optional<Location> loc, Adaptor adaptor,
+                               SmallVectorImpl<Type> &results) {
+  auto input = cast<PTensorType>(adaptor.getInput().getType());
+  sem::Result<int64_t> dim =
+      sem::sortAxis(kind, static_cast<int64_t>(adaptor.getAxis()), input.getRank());
+  if (!dim)
+    return emitOptionalError(loc, dim.getError().message);
+  std::optional<::ptensor::DType> dtype = toDType(input.getElementType());
+  if (!dtype)
+    return emitOptionalError(loc, sem::sortKindName(kind), ": ",
+                             input.getElementType(),
+                             " is not a ptensor dtype");
+  results.push_back(input.cloneWithShapeAndType(
+      input.getShape(),
+      toMLIRType(context, sem::sortResultDType(kind, *dtype))));
+  return success();
+}
+
+LogicalResult SortValuesOp::inferReturnTypes(MLIRContext *context,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &results) {
+  return inferSort(context, sem::SortKind::Values, loc, adaptor, results);
+}
+
+LogicalResult ArgsortOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return inferSort(context, sem::SortKind::Indices, loc, adaptor, results);
+}
+
+//===----------------------------------------------------------------------===//
+// SortAlongOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> SortAlongOp::getOutputs() {
+  SmallVector<Value> outputs;
+  if (Value values = getValues())
+    outputs.push_back(values);
+  if (Value indices = getIndices())
+    outputs.push_back(indices);
+  return outputs;
+}
+
+LogicalResult SortAlongOp::verify() {
+  auto input = cast<ShapedType>(getInput().getType());
+  bool onTensors = isa<RankedTensorType>(input);
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= input.getRank())
+    return emitOpError("expected dim in [0, ")
+           << input.getRank() << "), but got " << dim;
+  SmallVector<Value> outputs = getOutputs();
+  if (outputs.empty())
+    return emitOpError("expected values, indices or both");
+  for (Value output : outputs) {
+    auto type = cast<ShapedType>(output.getType());
+    if (isa<RankedTensorType>(type) != onTensors)
+      return emitOpError("expected the input and the outputs all tensors or "
+                         "all memrefs");
+    Type element =
+        output == getIndices() ? IntegerType::get(getContext(), 64)
+                               : input.getElementType();
+    if (type.getElementType() != element ||
+        failed(verifyCompatibleShape(type.getShape(), input.getShape())))
+      return emitOpError("expected ")
+             << (output == getIndices() ? "indices" : "values") << " of "
+             << element << " with the input's shape " << input.getShape()
+             << ", but got " << type;
+  }
+  Type dtype = getDtype();
+  if (!dtype.isIntOrFloat() || !input.getElementType().isIntOrFloat() ||
+      dtype.getIntOrFloatBitWidth() !=
+          input.getElementType().getIntOrFloatBitWidth())
+    return emitOpError("expected a dtype of the input's width, but got ")
+           << dtype << " for " << input.getElementType();
+  size_t expected = onTensors ? outputs.size() : 0;
+  if (getNumResults() != expected)
+    return emitOpError("expected ") << expected << " results, but got "
+                                    << getNumResults();
+  for (auto [output, result] : llvm::zip(outputs, getResults()))
+    if (output.getType() != result.getType())
+      return emitOpError("expected each result of its output's type");
+  return success();
+}
+
+void SortAlongOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (&operand == &getInputMutable())
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+bool SortAlongOp::bufferizesToMemoryRead(OpOperand &operand,
+                                         const AnalysisState &) {
+  // The outputs are only written (every element).
+  return &operand == &getInputMutable();
+}
+
+bool SortAlongOp::bufferizesToMemoryWrite(OpOperand &operand,
+                                          const AnalysisState &) {
+  return &operand != &getInputMutable();
+}
+
+AliasingValueList SortAlongOp::getAliasingValues(OpOperand &operand,
+                                                 const AnalysisState &) {
+  if (&operand == &getInputMutable())
+    return {};
+  // Results follow the outputs: values (if given), then indices.
+  // Operands: input, values (if given), indices (if given).
+  bool isValues = getValues() && operand.getOperandNumber() == 1;
+  unsigned result = isValues ? 0 : getNumResults() - 1;
+  return {{getResult(result), BufferRelation::Equivalent,
+           /*isDefinite=*/true}};
+}
+
+LogicalResult SortAlongOp::bufferize(RewriterBase &rewriter,
+                                     const BufferizationOptions &options,
+                                     BufferizationState &state) {
+  FailureOr<Value> input = getBuffer(rewriter, getInput(), options, state);
+  if (failed(input))
+    return failure();
+  Value values, indices;
+  SmallVector<Value> buffers;
+  for (Value output : getOutputs()) {
+    FailureOr<Value> buffer = getBuffer(rewriter, output, options, state);
+    if (failed(buffer))
+      return failure();
+    (output == getIndices() ? indices : values) = *buffer;
+    buffers.push_back(*buffer);
+  }
+  SortAlongOp::create(rewriter, getLoc(), TypeRange{}, *input, values,
+                      indices, getDimAttr(), getDtypeAttr(),
+                      getDescendingAttr(), getStableAttr());
+  replaceOpWithBufferizedValues(rewriter, *this, buffers);
+  return success();
+}

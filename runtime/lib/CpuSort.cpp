@@ -1,0 +1,312 @@
+//===- CpuSort.cpp - host sort along a dim ---------------------------------===//
+//
+// ptensor_rt_cpu_sort (Sort.h), on Highway's vectorized quicksort (VQSort,
+// Debian's libhwy: AVX2/AVX-512 with run-time dispatch; as fast as numpy's
+// sort, which uses the same family of SIMD sorts). Each input line is read
+// once into unsigned keys whose unsigned order is the sort's (SortKeys.h):
+//  - argsort: each key is made unique and stable by its position —
+//    (key << 32 | position) in 64 bits, or (key, position) as a 128-bit
+//    number for 64-bit keys and lines of 2^32 elements or more — and the
+//    sorted composites give the positions: a stable sort in both directions
+//    whatever VQSort does with ties;
+//  - sorted values: the keys alone are sorted (1-byte keys by counting), and
+//    the key gives the bits back, except for floats' zeros and NaNs (the key
+//    makes -0.0 equal to 0.0 and every NaN one largest key): when there are
+//    any, their blocks are rewritten with the input's zeros and NaNs in
+//    input order (one more pass over the input), so the result is that of a
+//    stable sort bit for bit.
+// Lines are independent: long work is split over threads
+// (PTENSOR_NUM_THREADS, default the hardware's), one Sorter each.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Runtime/Sort.h"
+
+#include "Errors.h"
+#include "SortArguments.h"
+
+#include <hwy/contrib/sort/vqsort.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <thread>
+#include <vector>
+
+using namespace ptensor::rt;
+
+namespace {
+
+/// A strided line of `n` elements of type T.
+template <typename T> struct Line {
+  T *base;
+  int64_t stride;
+  T &operator[](int64_t i) const { return base[i * stride]; }
+};
+
+/// Calls fn(i, element i) over the line; contiguous lines in a loop the
+/// compiler can vectorize.
+template <typename T, typename Fn> void readLine(Line<T> l, int64_t n, Fn fn) {
+  if (l.stride == 1) {
+    const T *p = l.base;
+    for (int64_t i = 0; i < n; ++i)
+      fn(i, p[i]);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    fn(i, l[i]);
+}
+
+/// Sets element j of the line to fn(j), likewise.
+template <typename T, typename Fn>
+void writeLine(Line<T> l, int64_t n, Fn fn) {
+  if (l.stride == 1) {
+    T *p = l.base;
+    for (int64_t j = 0; j < n; ++j)
+      p[j] = fn(j);
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j)
+    l[j] = fn(j);
+}
+
+/// Line `line` of a buffer at `base` with `strides` (line: row-major over
+/// the dims but `dim`).
+template <typename T>
+Line<T> lineOf(const SortArguments &c, const void *base,
+               const int64_t *strides, int64_t line) {
+  int64_t offset = 0;
+  for (int64_t d = c.rank - 1; d >= 0; --d) {
+    if (d == c.dim)
+      continue;
+    offset += (line % c.sizes[d]) * strides[d];
+    line /= c.sizes[d];
+  }
+  return {const_cast<T *>(static_cast<const T *>(base)) + offset,
+          strides[c.dim]};
+}
+
+/// The calling thread's VQSort (it holds scratch and is not shared).
+const hwy::Sorter &threadSorter() {
+  thread_local hwy::Sorter sorter;
+  return sorter;
+}
+
+/// An uninitialized array (no zeroing pass over scratch that is written
+/// before it is read); empty when `n` is 0, null when out of memory.
+template <typename T> struct Array {
+  std::unique_ptr<T[]> data;
+  bool allocate(int64_t n) {
+    if (n == 0)
+      return true;
+    data.reset(new (std::nothrow) T[size_t(n)]);
+    return data != nullptr;
+  }
+  T &operator[](int64_t i) const { return data[i]; }
+};
+
+/// Scratch of one thread, reused from line to line.
+template <typename U> struct Scratch {
+  Array<U> keys;
+  Array<uint64_t> composite;  ///< argsort, narrow keys
+  Array<hwy::uint128_t> wide; ///< argsort, 64-bit keys
+  Array<U> bits;              ///< values gathered by position
+};
+
+/// Sorts `keys` (n of them) ascending: VQSort, or counting for bytes.
+template <typename U> void sortKeys(U *keys, int64_t n) {
+  if constexpr (sizeof(U) == 1) {
+    std::array<int64_t, 256> counts{};
+    for (int64_t i = 0; i < n; ++i)
+      ++counts[keys[i]];
+    int64_t at = 0;
+    for (int v = 0; v < 256; ++v)
+      for (int64_t k = 0; k < counts[v]; ++k)
+        keys[at++] = U(v);
+  } else {
+    threadSorter()(keys, size_t(n), hwy::SortAscending());
+  }
+}
+
+/// The positions of the stable sorted order of s.keys[0, n) (the keys made
+/// unique by their positions), into `out`.
+template <typename U>
+void sortPositions(Scratch<U> &s, int64_t n, Line<int64_t> out) {
+  if (sizeof(U) <= 4 && n <= int64_t(UINT32_MAX)) {
+    for (int64_t i = 0; i < n; ++i)
+      s.composite[i] = (uint64_t(s.keys[i]) << 32) | uint64_t(i);
+    threadSorter()(s.composite.data.get(), size_t(n), hwy::SortAscending());
+    for (int64_t j = 0; j < n; ++j)
+      out[j] = int64_t(s.composite[j] & 0xFFFFFFFFu);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    s.wide[i].hi = uint64_t(s.keys[i]);
+    s.wide[i].lo = uint64_t(i);
+  }
+  threadSorter()(s.wide.data.get(), size_t(n), hwy::SortAscending());
+  for (int64_t j = 0; j < n; ++j)
+    out[j] = int64_t(s.wide[j].lo);
+}
+
+/// The sorted values of a float line whose sorted keys are s.keys: the
+/// blocks of zeros and NaNs (keys that do not give the bits back) rewritten
+/// with the input's zeros and NaNs in input order (a stable sort's).
+template <typename U>
+void rewriteSpecialBlocks(const SortArguments &c, Scratch<U> &s, Line<U> in,
+                          Line<U> out, int64_t n) {
+  const U zeroKey = sortKeyOf(U(0), c.format, c.descending);
+  const U nanKey = c.descending ? U(0) : U(~U(0));
+  for (U special : {zeroKey, nanKey}) {
+    const U *keys = s.keys.data.get();
+    auto [begin, end] = std::equal_range(keys, keys + n, special);
+    if (begin == end)
+      continue;
+    int64_t at = begin - keys;
+    for (int64_t i = 0; i < n && at < end - keys; ++i)
+      if (sortKeyOf(in[i], c.format, c.descending) == special)
+        out[at++] = in[i];
+  }
+}
+
+/// Sorts lines [first, last) of the call, whose elements order as O; false
+/// when out of memory.
+template <typename U, SortOrder O>
+bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
+  int64_t n = c.sizes[c.dim];
+  bool narrow = sizeof(U) <= 4 && n <= int64_t(UINT32_MAX);
+  // With both outputs the values are gathered through the positions.
+  bool gather = c.values && c.indices;
+  Scratch<U> s;
+  if (!s.keys.allocate(n) || !s.composite.allocate(c.indices && narrow ? n : 0) ||
+      !s.wide.allocate(c.indices && !narrow ? n : 0) ||
+      !s.bits.allocate(gather ? n : 0))
+    return false;
+  const U exponent = U(c.format.exponent), mantissa = U(c.format.mantissa);
+  // XOR with all ones complements: the descending keys.
+  const U flip = c.descending ? U(~U(0)) : U(0);
+  U *keys = s.keys.data.get();
+  for (int64_t line = first; line < last; ++line) {
+    Line<U> in = lineOf<U>(c, c.input, c.inputStrides, line);
+    readLine(in, n, [&](int64_t i, U b) {
+      keys[i] = U(ascendingKey<O>(b, exponent, mantissa) ^ flip);
+    });
+    if (c.indices) {
+      Line<int64_t> positions =
+          lineOf<int64_t>(c, c.indices, c.indexStrides, line);
+      if (gather)
+        readLine(in, n, [&](int64_t i, U b) { s.bits[i] = b; });
+      sortPositions(s, n, positions);
+      if (gather)
+        writeLine(lineOf<U>(c, c.values, c.valueStrides, line), n,
+                  [&](int64_t j) { return s.bits[positions[j]]; });
+      continue;
+    }
+    sortKeys(keys, n);
+    Line<U> out = lineOf<U>(c, c.values, c.valueStrides, line);
+    writeLine(out, n, [&](int64_t j) {
+      return bitsOfAscendingKey<O>(U(keys[j] ^ flip));
+    });
+    if constexpr (O == SortOrder::Float)
+      rewriteSpecialBlocks(c, s, in, out, n);
+  }
+  return true;
+}
+
+/// sortLines for the call's order.
+template <typename U>
+bool sortLinesOf(const SortArguments &c, int64_t first, int64_t last) {
+  switch (c.format.order) {
+  case SortOrder::Unsigned:
+    return sortLines<U, SortOrder::Unsigned>(c, first, last);
+  case SortOrder::Signed:
+    return sortLines<U, SortOrder::Signed>(c, first, last);
+  case SortOrder::Bool:
+    return sortLines<U, SortOrder::Bool>(c, first, last);
+  case SortOrder::Float:
+    return sortLines<U, SortOrder::Float>(c, first, last);
+  }
+  return false;
+}
+
+/// The threads a call of `work` elements uses.
+int64_t threadsFor(int64_t lines, int64_t work) {
+  static const int64_t available = [] {
+    if (const char *env = std::getenv("PTENSOR_NUM_THREADS")) {
+      long v = std::strtol(env, nullptr, 10);
+      if (v > 0)
+        return int64_t(v);
+    }
+    return int64_t(std::max(1u, std::thread::hardware_concurrency()));
+  }();
+  constexpr int64_t kWorkPerThread = int64_t(1) << 16;
+  return std::max<int64_t>(
+      1, std::min({available, lines, work / kWorkPerThread}));
+}
+
+template <typename U> bool sortAll(const SortArguments &c) {
+  int64_t lines = c.lines();
+  int64_t threads = threadsFor(lines, lines * c.sizes[c.dim]);
+  if (threads == 1)
+    return sortLinesOf<U>(c, 0, lines);
+  std::vector<char> ok(threads, 0);
+  std::vector<std::thread> workers;
+  int64_t started = 0;
+  try {
+    for (; started < threads; ++started) {
+      int64_t t = started;
+      workers.emplace_back([&c, &ok, t, threads, lines] {
+        ok[t] = sortLinesOf<U>(c, lines * t / threads,
+                                lines * (t + 1) / threads);
+      });
+    }
+  } catch (const std::exception &) {
+    // No thread for the rest: they run here.
+  }
+  for (int64_t t = started; t < threads; ++t)
+    ok[t] = sortLinesOf<U>(c, lines * t / threads, lines * (t + 1) / threads);
+  for (std::thread &w : workers)
+    w.join();
+  return std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
+}
+
+/// Runs the call; false with the error recorded.
+bool runSort(const SortArguments &c) {
+  if (c.lines() == 0 || c.sizes[c.dim] == 0)
+    return true;
+  bool ok = false;
+  switch (c.format.bytes) {
+  case 1: ok = sortAll<uint8_t>(c); break;
+  case 2: ok = sortAll<uint16_t>(c); break;
+  case 4: ok = sortAll<uint32_t>(c); break;
+  default: ok = sortAll<uint64_t>(c); break;
+  }
+  if (!ok)
+    return setErrorf(ErrorKind::OutOfMemory,
+                     "out of host memory for the scratch of a sort of "
+                     "lines of %lld elements",
+                     static_cast<long long>(c.sizes[c.dim]));
+  return true;
+}
+
+} // namespace
+
+extern "C" void ptensor_rt_cpu_sort(int64_t keyType, int64_t flags,
+                                    int64_t rank, int64_t dim, intptr_t sizes,
+                                    intptr_t input, int64_t inputOffset,
+                                    intptr_t inputStrides, intptr_t values,
+                                    int64_t valuesOffset,
+                                    intptr_t valuesStrides, intptr_t indices,
+                                    int64_t indicesOffset,
+                                    intptr_t indexStrides) {
+  // No object with a destructor is alive here: the jump skips this frame.
+  SortArguments c;
+  if (!decodeSortArguments("ptensor_rt_cpu_sort", keyType, flags, rank, dim,
+                           sizes, input, inputOffset, inputStrides, values,
+                           valuesOffset, valuesStrides, indices,
+                           indicesOffset, indexStrides, c) ||
+      !runSort(c))
+    leaveCompiledCode();
+}

@@ -1,0 +1,125 @@
+//===- SortKeys.h - the unsigned keys of the sort order --------*- C++ -*-===//
+///
+/// \file
+/// One owner of the sort order (docs/Semantics.md "Sorting") for the host
+/// sort (CpuSort.cpp) and the CUDA kernels around CUB (cuda/SortKernels.cu):
+/// each element becomes an unsigned key of its width whose unsigned order
+/// is the sort's — integers with the sign bit flipped, bool as 0/1, floats
+/// by their bits with negatives reversed, -0.0 made 0.0 and every NaN the
+/// largest key; complemented for a descending sort. Plain C++ that nvcc
+/// also compiles for the device.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_RUNTIME_LIB_SORTKEYS_H
+#define PTENSOR_RUNTIME_LIB_SORTKEYS_H
+
+#include "ptensor/Runtime/Sort.h"
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define PTENSOR_HOST_DEVICE __host__ __device__
+#else
+#define PTENSOR_HOST_DEVICE
+#endif
+
+namespace ptensor::rt {
+
+/// How the bits of an element order.
+enum class SortOrder : int32_t { Unsigned, Signed, Bool, Float };
+
+/// An element type of Sort.h: its width, its order and, for floats, the
+/// exponent and mantissa masks of its bits.
+struct SortFormat {
+  SortOrder order;
+  int32_t bytes;
+  uint64_t exponent, mantissa;
+};
+
+/// The format of a ptensor_rt_sort_type; false for an unknown code.
+inline bool sortFormatOf(int64_t type, SortFormat &f) {
+  switch (type) {
+  case PTENSOR_RT_SORT_BOOL: f = {SortOrder::Bool, 1, 0, 0}; return true;
+  case PTENSOR_RT_SORT_I8: f = {SortOrder::Signed, 1, 0, 0}; return true;
+  case PTENSOR_RT_SORT_I16: f = {SortOrder::Signed, 2, 0, 0}; return true;
+  case PTENSOR_RT_SORT_I32: f = {SortOrder::Signed, 4, 0, 0}; return true;
+  case PTENSOR_RT_SORT_I64: f = {SortOrder::Signed, 8, 0, 0}; return true;
+  case PTENSOR_RT_SORT_U8: f = {SortOrder::Unsigned, 1, 0, 0}; return true;
+  case PTENSOR_RT_SORT_U16: f = {SortOrder::Unsigned, 2, 0, 0}; return true;
+  case PTENSOR_RT_SORT_U32: f = {SortOrder::Unsigned, 4, 0, 0}; return true;
+  case PTENSOR_RT_SORT_U64: f = {SortOrder::Unsigned, 8, 0, 0}; return true;
+  case PTENSOR_RT_SORT_F16:
+    f = {SortOrder::Float, 2, 0x7C00, 0x03FF};
+    return true;
+  case PTENSOR_RT_SORT_BF16:
+    f = {SortOrder::Float, 2, 0x7F80, 0x007F};
+    return true;
+  case PTENSOR_RT_SORT_F32:
+    f = {SortOrder::Float, 4, 0x7F800000, 0x007FFFFF};
+    return true;
+  case PTENSOR_RT_SORT_F64:
+    f = {SortOrder::Float, 8, 0x7FF0000000000000ull, 0x000FFFFFFFFFFFFFull};
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The ascending key of bits `b` for order O (branch-free: the compiler
+/// vectorizes loops of it). U: the unsigned integer of the element's width.
+template <SortOrder O, typename U>
+PTENSOR_HOST_DEVICE inline U ascendingKey(U b, U exponent, U mantissa) {
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  if constexpr (O == SortOrder::Signed)
+    return U(b ^ sign);
+  if constexpr (O == SortOrder::Bool)
+    return U(b != 0);
+  if constexpr (O == SortOrder::Float) {
+    bool nan = (b & exponent) == exponent && (b & mantissa) != 0;
+    U zeroed = (b & U(~sign)) == 0 ? U(0) : b;
+    U key = (zeroed & sign) ? U(~zeroed) : U(zeroed | sign);
+    return nan ? U(~U(0)) : key;
+  }
+  return b;
+}
+
+/// The bits of the element whose ascending key is `key` for order O: exact
+/// for integers and bools; for floats exact but for the keys of zeros
+/// (always 0.0) and NaNs (never one), which do not tell the bits apart.
+template <SortOrder O, typename U>
+PTENSOR_HOST_DEVICE inline U bitsOfAscendingKey(U key) {
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  if constexpr (O == SortOrder::Signed)
+    return U(key ^ sign);
+  if constexpr (O == SortOrder::Float)
+    return (key & sign) ? U(key & U(~sign)) : U(~key);
+  return key;
+}
+
+/// The unsigned key of the element with bits `b`: ascendingKey of its
+/// order, complemented for a descending sort.
+template <typename U>
+PTENSOR_HOST_DEVICE inline U sortKeyOf(U b, const SortFormat &f,
+                                       bool descending) {
+  U exponent = U(f.exponent), mantissa = U(f.mantissa), key = b;
+  switch (f.order) {
+  case SortOrder::Unsigned:
+    key = ascendingKey<SortOrder::Unsigned>(b, exponent, mantissa);
+    break;
+  case SortOrder::Signed:
+    key = ascendingKey<SortOrder::Signed>(b, exponent, mantissa);
+    break;
+  case SortOrder::Bool:
+    key = ascendingKey<SortOrder::Bool>(b, exponent, mantissa);
+    break;
+  case SortOrder::Float:
+    key = ascendingKey<SortOrder::Float>(b, exponent, mantissa);
+    break;
+  }
+  return descending ? U(~key) : key;
+}
+
+} // namespace ptensor::rt
+
+#endif // PTENSOR_RUNTIME_LIB_SORTKEYS_H
