@@ -25,6 +25,10 @@ prepare() {
     -DPTENSOR_RUNTIME_BUILD_TESTS=OFF >/dev/null
   ninja -C build-cuda ptensor_runtime_cuda
   cp build-cuda/lib/libptensor_runtime_cuda.so "$carry/"
+  # The host sort's Highway (libhwy-dev here; not on the GPU machine).
+  for lib in libhwy.so.1 libhwy_contrib.so.1; do
+    cp -L "$(ldd build/lib/libptensor_runtime.so | awk -v l="$lib" '$1 == l {print $3}')" "$carry/"
+  done
   echo "== exporting the CPU suite's cases for cuda:0"
   for t in test/Integration/CPU/*.py; do
     PATH="$root/build/bin:$PATH" PTENSOR_CASE_EXPORT_DIR="$carry/cases" \

@@ -2,16 +2,21 @@
 //
 // libptensor_runtime_cuda: ptensor_cuda_sort (SortKernels.h), called by
 // libptensor_runtime's ptensor_rt_gpu_sort. Three steps on the caller's
-// stream:
-//   1. a gather kernel reads every element of the (strided) input and
-//      writes, line by line into contiguous scratch, its unsigned key
-//      (SortKeys.h: the one owner of the order), its position in the line
-//      and (for sorted values) its bits;
-//   2. CUB sorts the (key, position) pairs: DeviceRadixSort for one line,
-//      DeviceSegmentedSort::StableSortPairs for many (both stable, so ties
-//      keep their order in both directions);
-//   3. a scatter kernel writes element j of each output line (strided): the
-//      element at the j-th sorted position, and/or that position.
+// stream: a gather kernel reads the (strided) input line by line into
+// contiguous scratch, CUB sorts it — DeviceRadixSort for one line,
+// DeviceSegmentedSort for many, both stable, so ties keep their order in
+// both directions — and a scatter kernel writes the (strided) outputs.
+//  - argsort: the scratch holds each element's unsigned key (SortKeys.h:
+//    the one owner of the order) and its position; CUB sorts the pairs.
+//  - sorted values: only keys are sorted. Integers and bools as their
+//    unsigned keys, which give the bits back. Floats of one line as CUB's
+//    own float keys (__half, __nv_bfloat16, float, double), whose radix
+//    order is ours — -0.0 equal to 0.0, so their input order is kept, and
+//    NaNs after +inf (before it, descending) once the gather clears the
+//    sign of negative NaNs (the one bit that differs from numpy's result) —
+//    and which are written back as they are. Floats of many lines as
+//    (unsigned key, bits) pairs: the segmented sort compares short
+//    segments with `<`, which NaNs break.
 // Scratch comes from the runtime's caching allocator, released in stream
 // order.
 //
@@ -21,6 +26,8 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <cstdio>
 
@@ -64,7 +71,8 @@ __global__ void gatherKeys(Geometry g, Strides st, SortFormat f,
     if (bits)
       bits[i] = b;
     sortKeys[i] = sortKeyOf(b, f, descending);
-    positions[i] = int32_t(j);
+    if (positions)
+      positions[i] = int32_t(j);
   }
 }
 
@@ -80,6 +88,40 @@ __global__ void scatterSorted(Geometry g, Strides st, U *values,
       values[elementOffset(g, st.values, line, j)] = bits[line * g.n + p];
     if (indices)
       indices[elementOffset(g, st.indices, line, j)] = p;
+  }
+}
+
+/// The values path's gather: floats' bits (negative NaNs made positive),
+/// other orders' unsigned keys.
+template <typename U>
+__global__ void gatherValues(Geometry g, Strides st, SortFormat f,
+                             bool descending, const U *input, U *keys,
+                             int64_t total) {
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    U b = input[elementOffset(g, st.input, i / g.n, i % g.n)];
+    if (f.order != SortOrder::Float) {
+      keys[i] = sortKeyOf(b, f, descending);
+      continue;
+    }
+    U exponent = U(f.exponent), mantissa = U(f.mantissa);
+    bool nan = (b & exponent) == exponent && (b & mantissa) != 0;
+    keys[i] = nan ? U(b & U(~sign)) : b;
+  }
+}
+
+/// The values path's scatter: the sorted floats as they are, other
+/// orders' elements from their keys.
+template <typename U>
+__global__ void scatterValues(Geometry g, Strides st, SortFormat f,
+                              bool descending, U *values, const U *keys,
+                              int64_t total) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    U k = keys[i];
+    values[elementOffset(g, st.values, i / g.n, i % g.n)] =
+        f.order == SortOrder::Float ? k : sortBitsOf(k, f, descending);
   }
 }
 
@@ -120,48 +162,12 @@ int fail(char *error, size_t size, const char *what, cudaError_t status) {
   return 1;
 }
 
-template <typename U>
-int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
-              int64_t lines, char *error, size_t errorSize) {
-  int64_t total = lines * g.n;
-  auto stream = static_cast<cudaStream_t>(c.stream);
-  Scratch s(c);
-  U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
-  U *bits = c.values ? s.get<U>(total) : nullptr;
-  int32_t *positions = s.get<int32_t>(total),
-          *positions2 = s.get<int32_t>(total);
-  int64_t *offsets = lines > 1 ? s.get<int64_t>(lines + 1) : nullptr;
-  if (!keys || !keys2 || (c.values && !bits) || !positions || !positions2 ||
-      (lines > 1 && !offsets)) {
-    std::snprintf(error, errorSize, "out of device memory for the scratch "
-                  "of a sort of %lld elements", static_cast<long long>(total));
-    return 1;
-  }
-  unsigned blocks = blocksFor(total);
-  gatherKeys<U><<<blocks, 256, 0, stream>>>(
-      g, st, c.format, c.descending, static_cast<const U *>(c.input), keys,
-      positions, bits, total);
-  if (cudaError_t status = cudaGetLastError())
-    return fail(error, errorSize, "the sort's gather kernel", status);
-  cub::DoubleBuffer<U> keyBuffers(keys, keys2);
-  cub::DoubleBuffer<int32_t> positionBuffers(positions, positions2);
+/// Runs a CUB call `sort(temp, bytes)` the CUB way: once for the size of
+/// its temporary storage, then with it (from the scratch).
+template <typename Sort>
+int runCub(Scratch &s, Sort sort, char *error, size_t errorSize) {
   size_t tempBytes = 0;
-  cudaError_t status;
-  auto run = [&](void *temp) {
-    if (lines == 1)
-      return cub::DeviceRadixSort::SortPairs(temp, tempBytes, keyBuffers,
-                                             positionBuffers, total, 0,
-                                             int(sizeof(U) * 8), stream);
-    return cub::DeviceSegmentedSort::StableSortPairs(
-        temp, tempBytes, keyBuffers, positionBuffers, total, lines, offsets,
-        offsets + 1, stream);
-  };
-  if (lines > 1) {
-    lineOffsets<<<blocksFor(lines + 1), 256, 0, stream>>>(offsets, lines, g.n);
-    if ((status = cudaGetLastError()))
-      return fail(error, errorSize, "the sort's offsets kernel", status);
-  }
-  if ((status = run(nullptr)))
+  if (cudaError_t status = sort(nullptr, tempBytes))
     return fail(error, errorSize, "CUB's sort (temporary storage size)",
                 status);
   void *temp = s.get<char>(tempBytes > 0 ? tempBytes : 1);
@@ -170,14 +176,187 @@ int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
                   "temporary storage (%zu bytes)", tempBytes);
     return 1;
   }
-  if ((status = run(temp)))
+  if (cudaError_t status = sort(temp, tempBytes))
     return fail(error, errorSize, "CUB's sort", status);
+  return 0;
+}
+
+/// The offsets of the lines (lines + 1 of them) for the segmented sorts,
+/// or null for one line; false when out of memory or the kernel fails.
+int64_t *lineOffsetsFor(Scratch &s, const Geometry &g, int64_t lines,
+                        cudaStream_t stream, bool &ok) {
+  ok = true;
+  if (lines == 1)
+    return nullptr;
+  int64_t *offsets = s.get<int64_t>(lines + 1);
+  ok = offsets != nullptr;
+  if (ok) {
+    lineOffsets<<<blocksFor(lines + 1), 256, 0, stream>>>(offsets, lines, g.n);
+    ok = cudaGetLastError() == cudaSuccess;
+  }
+  return offsets;
+}
+
+int outOfMemory(char *error, size_t errorSize, int64_t total) {
+  std::snprintf(error, errorSize, "out of device memory for the scratch of "
+                "a sort of %lld elements", static_cast<long long>(total));
+  return 1;
+}
+
+/// argsort (and values with indices): (key, position) pairs.
+template <typename U>
+int sortPositions(const GpuSortCall &c, const Geometry &g, const Strides &st,
+                  int64_t lines, char *error, size_t errorSize) {
+  int64_t total = lines * g.n;
+  auto stream = static_cast<cudaStream_t>(c.stream);
+  Scratch s(c);
+  U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
+  U *bits = c.values ? s.get<U>(total) : nullptr;
+  int32_t *positions = s.get<int32_t>(total),
+          *positions2 = s.get<int32_t>(total);
+  bool ok;
+  int64_t *offsets = lineOffsetsFor(s, g, lines, stream, ok);
+  if (!keys || !keys2 || (c.values && !bits) || !positions || !positions2 ||
+      !ok)
+    return outOfMemory(error, errorSize, total);
+  unsigned blocks = blocksFor(total);
+  gatherKeys<U><<<blocks, 256, 0, stream>>>(
+      g, st, c.format, c.descending, static_cast<const U *>(c.input), keys,
+      positions, bits, total);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's gather kernel", status);
+  cub::DoubleBuffer<U> keyBuffers(keys, keys2);
+  cub::DoubleBuffer<int32_t> positionBuffers(positions, positions2);
+  auto sort = [&](void *temp, size_t &bytes) {
+    if (lines == 1)
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keyBuffers,
+                                             positionBuffers, total, 0,
+                                             int(sizeof(U) * 8), stream);
+    return cub::DeviceSegmentedSort::StableSortPairs(
+        temp, bytes, keyBuffers, positionBuffers, total, lines, offsets,
+        offsets + 1, stream);
+  };
+  if (int failed = runCub(s, sort, error, errorSize))
+    return failed;
   scatterSorted<U><<<blocks, 256, 0, stream>>>(
       g, st, static_cast<U *>(c.values), c.indices, positionBuffers.Current(),
       bits, total);
-  if ((status = cudaGetLastError()))
+  if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the sort's scatter kernel", status);
   return 0;
+}
+
+/// Sorted values only: keys of type K (CUB's float type, or U), ascending
+/// or, with `descending`, descending.
+template <typename U, typename K>
+int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
+               int64_t lines, bool descending, char *error,
+               size_t errorSize) {
+  static_assert(sizeof(U) == sizeof(K), "keys are the elements' bits");
+  int64_t total = lines * g.n;
+  auto stream = static_cast<cudaStream_t>(c.stream);
+  Scratch s(c);
+  U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
+  bool ok;
+  int64_t *offsets = lineOffsetsFor(s, g, lines, stream, ok);
+  if (!keys || !keys2 || !ok)
+    return outOfMemory(error, errorSize, total);
+  unsigned blocks = blocksFor(total);
+  gatherValues<U><<<blocks, 256, 0, stream>>>(
+      g, st, c.format, c.descending, static_cast<const U *>(c.input), keys,
+      total);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's gather kernel", status);
+  cub::DoubleBuffer<K> buffers(reinterpret_cast<K *>(keys),
+                               reinterpret_cast<K *>(keys2));
+  auto sort = [&](void *temp, size_t &bytes) {
+    using Radix = cub::DeviceRadixSort;
+    using Segmented = cub::DeviceSegmentedSort;
+    if (lines == 1)
+      return descending
+                 ? Radix::SortKeysDescending(temp, bytes, buffers, total, 0,
+                                             int(sizeof(K) * 8), stream)
+                 : Radix::SortKeys(temp, bytes, buffers, total, 0,
+                                   int(sizeof(K) * 8), stream);
+    return descending ? Segmented::StableSortKeysDescending(
+                            temp, bytes, buffers, total, lines, offsets,
+                            offsets + 1, stream)
+                      : Segmented::StableSortKeys(temp, bytes, buffers, total,
+                                                  lines, offsets, offsets + 1,
+                                                  stream);
+  };
+  if (int failed = runCub(s, sort, error, errorSize))
+    return failed;
+  scatterValues<U><<<blocks, 256, 0, stream>>>(
+      g, st, c.format, c.descending, static_cast<U *>(c.values),
+      reinterpret_cast<const U *>(buffers.Current()), total);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's scatter kernel", status);
+  return 0;
+}
+
+/// Sorted float values of many lines: DeviceSegmentedSort sorts short
+/// segments by comparisons, which NaNs break, so it gets the unsigned keys
+/// (SortKeys.h) with the elements' bits as values.
+template <typename U>
+int sortFloatLines(const GpuSortCall &c, const Geometry &g, const Strides &st,
+                   int64_t lines, char *error, size_t errorSize) {
+  int64_t total = lines * g.n;
+  auto stream = static_cast<cudaStream_t>(c.stream);
+  Scratch s(c);
+  U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
+  U *bits = s.get<U>(total), *bits2 = s.get<U>(total);
+  bool ok;
+  int64_t *offsets = lineOffsetsFor(s, g, lines, stream, ok);
+  if (!keys || !keys2 || !bits || !bits2 || !ok)
+    return outOfMemory(error, errorSize, total);
+  unsigned blocks = blocksFor(total);
+  gatherKeys<U><<<blocks, 256, 0, stream>>>(
+      g, st, c.format, c.descending, static_cast<const U *>(c.input), keys,
+      nullptr, bits, total);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's gather kernel", status);
+  cub::DoubleBuffer<U> keyBuffers(keys, keys2), bitBuffers(bits, bits2);
+  auto sort = [&](void *temp, size_t &bytes) {
+    return cub::DeviceSegmentedSort::StableSortPairs(
+        temp, bytes, keyBuffers, bitBuffers, total, lines, offsets,
+        offsets + 1, stream);
+  };
+  if (int failed = runCub(s, sort, error, errorSize))
+    return failed;
+  // Float order: scatterValues writes the sorted bits as they are.
+  scatterValues<U><<<blocks, 256, 0, stream>>>(
+      g, st, c.format, c.descending, static_cast<U *>(c.values),
+      bitBuffers.Current(), total);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's scatter kernel", status);
+  return 0;
+}
+
+/// The sort of a call whose elements are U's wide.
+template <typename U>
+int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
+              int64_t lines, char *error, size_t errorSize) {
+  if (c.indices)
+    return sortPositions<U>(c, g, st, lines, error, errorSize);
+  if (c.format.order != SortOrder::Float)
+    // The unsigned keys carry the direction.
+    return sortValues<U, U>(c, g, st, lines, false, error, errorSize);
+  if (lines > 1)
+    return sortFloatLines<U>(c, g, st, lines, error, errorSize);
+  bool down = c.descending;
+  if constexpr (sizeof(U) == 2) {
+    if (c.format.exponent == 0x7C00)
+      return sortValues<U, __half>(c, g, st, lines, down, error, errorSize);
+    return sortValues<U, __nv_bfloat16>(c, g, st, lines, down, error,
+                                        errorSize);
+  } else if constexpr (sizeof(U) == 4) {
+    return sortValues<U, float>(c, g, st, lines, down, error, errorSize);
+  } else if constexpr (sizeof(U) == 8) {
+    return sortValues<U, double>(c, g, st, lines, down, error, errorSize);
+  }
+  std::snprintf(error, errorSize, "no float of %d bytes", int(sizeof(U)));
+  return 1;
 }
 
 } // namespace

@@ -120,6 +120,22 @@ PTENSOR_HOST_DEVICE inline U sortKeyOf(U b, const SortFormat &f,
   return descending ? U(~key) : key;
 }
 
+/// The bits of the element whose key (sortKeyOf) is `key`: exact but for
+/// floats' zeros and NaNs (see bitsOfAscendingKey).
+template <typename U>
+PTENSOR_HOST_DEVICE inline U sortBitsOf(U key, const SortFormat &f,
+                                        bool descending) {
+  U ascending = descending ? U(~key) : key;
+  switch (f.order) {
+  case SortOrder::Signed:
+    return bitsOfAscendingKey<SortOrder::Signed>(ascending);
+  case SortOrder::Float:
+    return bitsOfAscendingKey<SortOrder::Float>(ascending);
+  default:
+    return ascending;
+  }
+}
+
 } // namespace ptensor::rt
 
 #endif // PTENSOR_RUNTIME_LIB_SORTKEYS_H
