@@ -6,8 +6,10 @@
 #   then, through the device tool, with carry [".carry"]:
 #   bash scripts/gpu-check.sh run       # there: runtime smoke test, every
 #                                       # numeric case of the CPU suite on
-#                                       # cuda:0, the Python GPU tests and the
-#                                       # benchmark; prints a summary
+#                                       # cuda:0 (the sort cases also under
+#                                       # compute-sanitizer), the Python GPU
+#                                       # tests and the benchmark; prints a
+#                                       # summary
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -93,6 +95,15 @@ run() {
     --executor "python3 -m ptensor.run" --jobs 12 > "$out/cases.log" 2>&1 ||
     status=1
   tail -15 "$out/cases.log"
+  echo "== compute-sanitizer (memcheck, initcheck, racecheck, synccheck) on the sort cases (CUB)"
+  local sanitizer="${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer"
+  for tool in memcheck initcheck racecheck synccheck; do
+    PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
+      --filter sorting --jobs 4 --executor \
+      "$sanitizer --tool $tool --error-exitcode 66 --print-limit 5 python3 -m ptensor.run" \
+      > "$out/sanitizer-$tool.log" 2>&1 && echo "$tool: clean ($(tail -1 "$out/sanitizer-$tool.log"))" ||
+      { echo "$tool: FAILED"; tail -8 "$out/sanitizer-$tool.log"; status=1; }
+  done
   echo "== Python GPU tests (torch, CuPy)"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python \
     python3 -m pytest -q python/tests/test_gpu.py 2>&1 | tail -5 || status=1

@@ -40,15 +40,9 @@ def _on_backing(x, numpy_like, torch):
 
 
 def _axes(axis, ndim):
+    """`axis` (an int or a sequence) normalized by the core's axis rule."""
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = []
-    for a in axes:
-        a = operator.index(a)
-        if not -ndim <= a < ndim:
-            raise ValueError("axis %d is out of range for a tensor of rank %d (expected %d <= "
-                             "axis < %d)" % (a, ndim, -ndim, ndim))
-        out.append(a % ndim)
-    return tuple(out)
+    return tuple(_core.normalize_axes([operator.index(a) for a in axes], ndim))
 
 
 def permute_dims(x, /, axes):

@@ -14,6 +14,7 @@
 #include "Kernel.h"
 
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
+#include "ptensor/Semantics/Axes.h"
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Casting.h"
 #include "ptensor/Semantics/Contraction.h"
@@ -22,6 +23,7 @@
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/Semantics/Overlap.h"
 #include "ptensor/Semantics/Reductions.h"
+#include "ptensor/Semantics/Searching.h"
 #include "ptensor/Semantics/Sorting.h"
 
 #include <nanobind/nanobind.h>
@@ -289,6 +291,21 @@ NB_MODULE(_core, m) {
           throw ptensor::python::RuleError{*e};
       },
       nb::arg("shape"), "Checks that tril/triu apply to `shape`.");
+  m.def(
+      "check_nonzero",
+      [](const std::vector<std::optional<int64_t>> &shape) {
+        if (std::optional<sem::Error> e = sem::checkNonzero(toShape(shape)))
+          throw ptensor::python::RuleError{*e};
+      },
+      nb::arg("shape"), "Checks that nonzero applies to `shape` (rank >= 1).");
+  m.def(
+      "normalize_axes",
+      [](const std::vector<int64_t> &axes, int64_t rank) {
+        return unwrap(sem::normalizeAxes(axes, rank));
+      },
+      nb::arg("axes"), nb::arg("rank"),
+      "`axes` of a rank-`rank` tensor, negative ones counted from the end; "
+      "errors for an axis out of range or given twice.");
   m.def(
       "sort_axis",
       [](bool indices, int64_t axis, int64_t rank) {

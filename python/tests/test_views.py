@@ -69,6 +69,12 @@ def test_errors():
         pt.squeeze(A, 1)
     with pytest.raises(ValueError, match="axis 3 is out of range for a tensor of rank 3"):
         pt.flip(A, axis=3)
+    # The core's axis rule (Semantics/Axes.h), like numpy's: no axis twice.
+    with pytest.raises(ValueError, match=r"expected distinct axes, but \[0, -3\] names "
+                                         r"dimension 0 twice"):
+        pt.flip(A, axis=(0, -3))
+    with pytest.raises(ValueError, match="names dimension 1 twice"):
+        pt.squeeze(np.ones((2, 1, 3)), (1, 1))
     with pytest.raises(pt.BroadcastError, match=r"cannot broadcast shapes \[2, 3, 4\] and "
                                                 r"\[2, 3, 5\]"):
         pt.broadcast_to(A, (2, 3, 5))

@@ -8,9 +8,8 @@
 //   bufferizes to a write into a subview of one result buffer. Elementwise
 //   producers fuse into the copy of their operand;
 // - extract_triangle is an elementwise generic that selects by the loop
-//   indices, fusable with its producers and consumers;
-// - extract_mask (host tensors) counts, allocates, then compacts in two
-//   loop nests.
+//   indices, fusable with its producers and consumers.
+// (extract_mask: CompactionToLinalg.cpp.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -322,120 +321,10 @@ struct ExtractTrianglePattern : public OpConversionPattern<ExtractTriangleOp> {
 /// row of the result. Both passes are loop nests over the mask's dims with
 /// the count (and the result) carried, so any layout of either operand is
 /// read in place.
-struct ExtractMaskPattern : public OpConversionPattern<ExtractMaskOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(ExtractMaskOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (op.getType().isOnGPU())
-      return rewriter.notifyMatchFailure(op, "extract_mask runs on the host");
-    auto type =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    Location loc = op.getLoc();
-    IndexMath m(rewriter, loc);
-    Value source = adaptor.getSource(), mask = adaptor.getMask();
-    int64_t k = op.getMask().getType().getRank();
-    int64_t rank = op.getSource().getType().getRank();
-    SmallVector<OpFoldResult> sourceSizes =
-        tensor::getMixedSizes(rewriter, loc, source);
-    SmallVector<OpFoldResult> maskSizes =
-        tensor::getMixedSizes(rewriter, loc, mask);
-    checkSizes(m, sourceSizes, maskSizes);
-
-    Value zero = m.value(m.index(0));
-    Value one = m.value(m.index(1));
-    SmallVector<Value> lbs(k, zero), steps(k, one);
-    SmallVector<Value> ubs = m.values(maskSizes);
-    // Pass 1: the number of true elements.
-    scf::LoopNest counting = scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps, ValueRange{zero},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange count) {
-          Value flag = tensor::ExtractOp::create(b, l, mask, ivs);
-          Value add = arith::SelectOp::create(b, l, flag, one, zero);
-          Value next = arith::AddIOp::create(b, l, count[0], add);
-          return scf::ValueVector{next};
-        });
-    Value count = counting.results[0];
-    // Pass 2: the compaction into a result of `count` rows.
-    SmallVector<OpFoldResult> resultSizes = {OpFoldResult(count)};
-    resultSizes.append(sourceSizes.begin() + k, sourceSizes.end());
-    Value result = emptyResult(rewriter, loc, type, resultSizes);
-    scf::LoopNest compaction = scf::buildLoopNest(
-        rewriter, loc, lbs, ubs, steps, ValueRange{result, zero},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange carried) {
-          Value flag = tensor::ExtractOp::create(b, l, mask, ivs);
-          auto pick = scf::IfOp::create(
-              b, l, flag,
-              [&](OpBuilder &tb, Location tl) {
-                Value updated = copyRow(tb, tl, source, carried[0], ivs,
-                                        carried[1], sourceSizes, k, rank);
-                Value next = arith::AddIOp::create(tb, tl, carried[1], one);
-                scf::YieldOp::create(tb, tl, ValueRange{updated, next});
-              },
-              [&](OpBuilder &eb, Location el) {
-                scf::YieldOp::create(eb, el, carried);
-              });
-          return scf::ValueVector(pick.getResults().begin(),
-                                  pick.getResults().end());
-        });
-    rewriter.replaceOp(op, compaction.results[0]);
-    return success();
-  }
-
-  /// `source[ivs]` (an element, or the sub-tensor of the last dims) stored
-  /// as row `row` of `result`.
-  static Value copyRow(OpBuilder &b, Location loc, Value source, Value result,
-                       ValueRange ivs, Value row,
-                       ArrayRef<OpFoldResult> sourceSizes, int64_t k,
-                       int64_t rank) {
-    if (k == rank) {
-      Value element = tensor::ExtractOp::create(b, loc, source, ivs);
-      return tensor::InsertOp::create(b, loc, element, result, ValueRange{row});
-    }
-    IntegerAttr zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-    SmallVector<OpFoldResult> sizes(k, one);
-    for (int64_t d = k; d < rank; ++d) {
-      offsets.push_back(zero);
-      sizes.push_back(sourceSizes[d]);
-    }
-    SmallVector<OpFoldResult> strides(rank, one);
-    auto resultType = cast<RankedTensorType>(result.getType());
-    auto rowType = RankedTensorType::get(resultType.getShape().drop_front(),
-                                         resultType.getElementType());
-    Value sub = tensor::ExtractSliceOp::create(b, loc, rowType, source, offsets,
-                                               sizes, strides);
-    SmallVector<OpFoldResult> rowOffsets = {OpFoldResult(row)};
-    SmallVector<OpFoldResult> rowSizes = {one};
-    for (int64_t d = k; d < rank; ++d) {
-      rowOffsets.push_back(zero);
-      rowSizes.push_back(sourceSizes[d]);
-    }
-    SmallVector<OpFoldResult> rowStrides(rank - k + 1, one);
-    return tensor::InsertSliceOp::create(b, loc, sub, result, rowOffsets,
-                                         rowSizes, rowStrides);
-  }
-
-  /// Run-time checks that the mask's sizes are the source's first ones.
-  static void checkSizes(IndexMath &m, ArrayRef<OpFoldResult> sourceSizes,
-                         ArrayRef<OpFoldResult> maskSizes) {
-    Value ok;
-    for (auto [d, size] : llvm::enumerate(maskSizes))
-      ok = m.andI(ok, m.eq(size, sourceSizes[d]));
-    if (!ok || matchPattern(ok, m_One()))
-      return;
-    SmallVector<Value> source = m.values(sourceSizes);
-    SmallVector<Value> mask = m.values(maskSizes);
-    buildShapesCheck(m.b, m.loc, ok, ShapeCheckKind::ExtractMask, source, mask);
-  }
-};
-
 } // namespace
 
 void mlir::ptensor::populateManipulationToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<CombinePattern, RollPattern, ExtractTrianglePattern,
-               ExtractMaskPattern>(
+  patterns.add<CombinePattern, RollPattern, ExtractTrianglePattern>(
       converter, patterns.getContext());
 }

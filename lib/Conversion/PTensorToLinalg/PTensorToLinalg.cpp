@@ -46,6 +46,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateContractionsToLinalgPatterns(converter, patterns);
   populateCreationToLinalgPatterns(converter, patterns);
   populateManipulationToLinalgPatterns(converter, patterns);
+  populateCompactionToLinalgPatterns(converter, patterns);
   populateReshapeToMemRefPatterns(converter, patterns);
   populateSortingToLinalgPatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
@@ -112,14 +113,17 @@ struct ConvertPTensorToLinalgPass
 
   /// Ops this lowering has for host tensors only say so on a GPU tensor.
   LogicalResult checkHostOnlyOps() {
-    WalkResult result = getOperation().walk([](ExtractMaskOp op) {
-      if (!op.getType().isOnGPU())
+    WalkResult result = getOperation().walk([](Operation *op) {
+      if (!isa<ExtractMaskOp, NonzeroOp>(op))
         return WalkResult::advance();
-      op.emitError() << "extract_mask of a GPU tensor (on "
-                     << op.getType().getDevice()
-                     << ") is not lowered yet: its count and compaction run "
-                        "on the host; copy the operands to the host "
-                        "(ptensor.copy) first";
+      auto type = cast<PTensorType>(op->getOperand(0).getType());
+      if (!type.isOnGPU())
+        return WalkResult::advance();
+      op->emitError() << op->getName().stripDialect()
+                      << " of a GPU tensor (on " << type.getDevice()
+                      << ") is not lowered yet: its count and compaction run "
+                         "on the host; copy the operands to the host "
+                         "(ptensor.copy) first";
       return WalkResult::interrupt();
     });
     return failure(result.wasInterrupted());

@@ -33,6 +33,9 @@ void populateManipulationToLinalgPatterns(const TypeConverter &converter,
 /// sort and argsort to a copy sorted in place (ptensor.sort_along).
 void populateSortingToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// extract_mask and nonzero: count, allocate, compact (host loop nests).
+void populateCompactionToLinalgPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
 /// reshape to a view, or a row-major copy and a view (chosen at run time).
 void populateReshapeToMemRefPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);

@@ -1,8 +1,8 @@
 // RUN: ptensor-opt %s -split-input-file -verify-diagnostics
 
-// One case per message of sort/argsort type inference
-// (ptensor/Semantics/Sorting.cpp) and of ptensor.sort_along's verifier
-// (SortingOps.cpp).
+// One case per message of sort/argsort/nonzero type inference
+// (ptensor/Semantics/Sorting.cpp, Searching.cpp) and of ptensor.sort_along's
+// verifier (SortingOps.cpp).
 
 func.func @sort_0d(%a: !ptensor.ptensor<f32>) {
   // expected-error @below {{sort of a 0-d tensor (expected a tensor of rank 1 or more)}}
@@ -26,6 +26,24 @@ func.func @argsort_type(%a: !ptensor.ptensor<3x4xf32>) {
   // expected-error @below {{'ptensor.argsort' op inferred type(s) '!ptensor.ptensor<3x4xi64>' are incompatible with return type(s) of operation '!ptensor.ptensor<3x4xf32>'}}
   // expected-error @below {{failed to infer returned types}}
   %0 = ptensor.argsort %a : !ptensor.ptensor<3x4xf32> -> !ptensor.ptensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @nonzero_0d(%a: !ptensor.ptensor<i32>) {
+  // expected-error @below {{nonzero of a 0-d tensor (expected a tensor of rank 1 or more)}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.nonzero %a : !ptensor.ptensor<i32> -> (!ptensor.ptensor<?xi64>)
+  return
+}
+
+// -----
+
+func.func @nonzero_results(%a: !ptensor.ptensor<3x4xi32>) {
+  // expected-error @below {{'ptensor.nonzero' op inferred type(s) '!ptensor.ptensor<?xi64>', '!ptensor.ptensor<?xi64>' are incompatible with return type(s) of operation '!ptensor.ptensor<?xi64>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.nonzero %a : !ptensor.ptensor<3x4xi32> -> (!ptensor.ptensor<?xi64>)
   return
 }
 

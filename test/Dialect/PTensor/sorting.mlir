@@ -3,7 +3,8 @@
 
 // Result types of sort and argsort (ptensor/Semantics/Sorting.h): the
 // input's shape, device and team; the input's dtype for sort, i64 for
-// argsort. The verifier rejects any other (sorting-invalid.mlir).
+// argsort; and of nonzero (Searching.h). The verifier rejects any other
+// (sorting-invalid.mlir).
 
 // CHECK-LABEL: func.func @sort(
 func.func @sort(%a: !ptensor.ptensor<?x4xf32>, %b: !ptensor.ptensor<7xui8, device = "cuda:0", team = 1>) {
@@ -22,6 +23,16 @@ func.func @argsort(%a: !ptensor.ptensor<?x4xbf16>, %b: !ptensor.ptensor<3xi1>) {
   %0 = ptensor.argsort %a axis -2 : !ptensor.ptensor<?x4xbf16> -> !ptensor.ptensor<?x4xi64>
   // CHECK: ptensor.argsort %{{.*}} {descending = true} : !ptensor.ptensor<3xi1> -> !ptensor.ptensor<3xi64>
   %1 = ptensor.argsort %b {descending = true} : !ptensor.ptensor<3xi1> -> !ptensor.ptensor<3xi64>
+  return
+}
+
+// nonzero: one dynamic i64 index tensor per dim, the input's device and team.
+// CHECK-LABEL: func.func @nonzero(
+func.func @nonzero(%a: !ptensor.ptensor<?x4xf32, team = 1>, %b: !ptensor.ptensor<7xi1>) {
+  // CHECK: %{{.*}}:2 = ptensor.nonzero %{{.*}} : !ptensor.ptensor<?x4xf32, team = 1> -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>)
+  %0:2 = ptensor.nonzero %a : !ptensor.ptensor<?x4xf32, team = 1> -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>)
+  // CHECK: ptensor.nonzero %{{.*}} : !ptensor.ptensor<7xi1> -> (!ptensor.ptensor<?xi64>)
+  %1 = ptensor.nonzero %b : !ptensor.ptensor<7xi1> -> (!ptensor.ptensor<?xi64>)
   return
 }
 

@@ -649,6 +649,19 @@ class Func:
             out.append(v)
         return out
 
+    def nonzero(self, x):
+        """The results of ptensor.nonzero (a list of i64 Values, one per
+        dim): numpy's nonzero (NaN is non-zero, -0.0 zero)."""
+        refs = np.nonzero(np.asarray(x.ref))
+        rt = TType([None], "i64")
+        name = self._fresh()
+        n = len(x.type.shape)
+        deps = self._line("%s:%d = ptensor.nonzero %s : %s -> (%s)" % (
+            name, n, x.name, x.type, ", ".join([str(rt)] * n)), [x])
+        return [Value("%s#%d" % (name, d), rt, np.asarray(ref, np.int64), deps,
+                      desc="nonzero", sources=[("x", x)])
+                for d, ref in enumerate(refs)]
+
     def dim(self, x, d):
         name = self._fresh()
         deps = self._line("%s = ptensor.dim %s, %d : %s" % (name, x.name, d, x.type), [x])

@@ -1,13 +1,15 @@
 //===- SortingOps.cpp - sort, argsort and their in-place lowering op ------===//
 //
-// The meta step of sort and argsort (the rules are the semantics library's:
-// ptensor/Semantics/Sorting.h), and ptensor.sort_along: its verifier, its
-// memory effects on buffers and its in-place bufferization.
+// The meta step of sort, argsort and nonzero (the rules are the semantics
+// library's: ptensor/Semantics/Sorting.h, Searching.h), and
+// ptensor.sort_along: its verifier, its memory effects on buffers and its
+// bufferization.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Semantics/Searching.h"
 #include "ptensor/Semantics/Sorting.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -53,6 +55,21 @@ LogicalResult ArgsortOp::inferReturnTypes(MLIRContext *context,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &results) {
   return inferSort(context, sem::SortKind::Indices, loc, adaptor, results);
+}
+
+LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  auto input = cast<PTensorType>(adaptor.getInput().getType());
+  ArrayRef<int64_t> shape = input.getShape();
+  if (std::optional<sem::Error> error =
+          sem::checkNonzero(sem::Shape(shape.begin(), shape.end())))
+    return emitOptionalError(loc, error->message);
+  auto indices = input.cloneWithShapeAndType(SmallVector<int64_t>{ShapedType::kDynamic},
+                                             IntegerType::get(context, 64));
+  results.append(input.getRank(), indices);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

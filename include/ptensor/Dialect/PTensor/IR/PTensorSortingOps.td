@@ -1,7 +1,8 @@
 //===- PTensorSortingOps.td - sort and argsort -------------*- tablegen -*-===//
 //
-// The PTensor RFC's sorting functions. Their rules (axis, result dtype,
-// order) are the semantics library's (ptensor/Semantics/Sorting.h).
+// The PTensor RFC's sorting functions and nonzero. Their rules (axis,
+// result dtype, order) are the semantics library's
+// (ptensor/Semantics/Sorting.h, Searching.h).
 // Included by PTensorOps.td.
 //
 //===----------------------------------------------------------------------===//
@@ -49,6 +50,29 @@ def PTensor_ArgsortOp : PTensor_SortOp<"argsort",
     "(numpy.argsort).",
     "%i = ptensor.argsort %a : !ptensor.ptensor<?xf16> -> !ptensor.ptensor<?xi64>"> {
   let summary = "the indices that sort along an axis";
+}
+
+def PTensor_NonzeroOp : PTensor_Op<"nonzero", [Pure, InferTypeOpAdaptor]> {
+  let summary = "the indices of the non-zero elements (one tensor per dim)";
+  let description = [{
+    The positions of the elements of `input` that are not zero (true for
+    bool, NaN counts as non-zero, `-0.0` as zero), in row-major order: result
+    `d` holds their indices along dim `d` (i64), so element `i` of the
+    results together is the `i`-th non-zero element's position (the array
+    API's `nonzero`, numpy's). Their size is the number of non-zero elements,
+    known only at run time (dynamic in the types). The input must have rank
+    1 or more. A count pass, then a pass writing the indices into results
+    allocated with the count (host tensors for now, like `extract_mask`).
+
+    ```mlir
+    %i:2 = ptensor.nonzero %m : !ptensor.ptensor<?x4xf32> -> (!ptensor.ptensor<?xi64>, !ptensor.ptensor<?xi64>)
+    ```
+  }];
+  let arguments = (ins PTensor:$input);
+  let results = (outs Variadic<PTensor>:$indices);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` `(` qualified(type($indices)) `)`
+  }];
 }
 
 //===----------------------------------------------------------------------===//
