@@ -130,45 +130,85 @@ template <typename U> void sortKeys(U *keys, int64_t n) {
   }
 }
 
-/// The positions of the stable sorted order of s.keys[0, n) (the keys made
-/// unique by their positions), into `out`.
-template <typename U>
-void sortPositions(Scratch<U> &s, int64_t n, Line<int64_t> out) {
-  if (sizeof(U) <= 4 && n <= int64_t(UINT32_MAX)) {
-    for (int64_t i = 0; i < n; ++i)
-      s.composite[i] = (uint64_t(s.keys[i]) << 32) | uint64_t(i);
-    threadSorter()(s.composite.data.get(), size_t(n), hwy::SortAscending());
-    for (int64_t j = 0; j < n; ++j)
-      out[j] = int64_t(s.composite[j] & 0xFFFFFFFFu);
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    s.wide[i].hi = uint64_t(s.keys[i]);
-    s.wide[i].lo = uint64_t(i);
-  }
-  threadSorter()(s.wide.data.get(), size_t(n), hwy::SortAscending());
-  for (int64_t j = 0; j < n; ++j)
-    out[j] = int64_t(s.wide[j].lo);
+/// Whether argsort's composites of `n` keys of type U fit 64 bits.
+template <typename U> bool narrowComposite(int64_t n) {
+  return sizeof(U) <= 4 && n <= int64_t(UINT32_MAX);
 }
 
-/// The sorted values of a float line whose sorted keys are s.keys: the
-/// blocks of zeros and NaNs (keys that do not give the bits back) rewritten
-/// with the input's zeros and NaNs in input order (a stable sort's).
+/// Sets composite i from key `key` of element i: (key << 32 | i) in 64
+/// bits, or (key, i) as a 128-bit number; unique, so their order is the
+/// stable order of the keys.
 template <typename U>
-void rewriteSpecialBlocks(const SortArguments &c, Scratch<U> &s, Line<U> in,
-                          Line<U> out, int64_t n) {
-  const U zeroKey = sortKeyOf(U(0), c.format, c.descending);
-  const U nanKey = c.descending ? U(0) : U(~U(0));
-  for (U special : {zeroKey, nanKey}) {
-    const U *keys = s.keys.data.get();
-    auto [begin, end] = std::equal_range(keys, keys + n, special);
-    if (begin == end)
-      continue;
-    int64_t at = begin - keys;
-    for (int64_t i = 0; i < n && at < end - keys; ++i)
-      if (sortKeyOf(in[i], c.format, c.descending) == special)
+void setComposite(Scratch<U> &s, bool narrow, int64_t i, U key) {
+  if (narrow) {
+    s.composite[i] = (uint64_t(key) << 32) | uint64_t(i);
+  } else {
+    s.wide[i].hi = uint64_t(key);
+    s.wide[i].lo = uint64_t(i);
+  }
+}
+
+/// Sorts the n composites and writes their positions to `out`.
+template <typename U>
+void sortPositions(Scratch<U> &s, bool narrow, int64_t n, Line<int64_t> out) {
+  if (narrow) {
+    threadSorter()(s.composite.data.get(), size_t(n), hwy::SortAscending());
+    writeLine(out, n, [&](int64_t j) {
+      return int64_t(s.composite[j] & 0xFFFFFFFFu);
+    });
+    return;
+  }
+  threadSorter()(s.wide.data.get(), size_t(n), hwy::SortAscending());
+  writeLine(out, n, [&](int64_t j) { return int64_t(s.wide[j].lo); });
+}
+
+/// A block of sorted keys whose bits the keys do not give back (floats'
+/// zeros or NaNs): [begin, end) and the key.
+template <typename U> struct SpecialBlock {
+  int64_t begin, end;
+  U key;
+};
+
+/// The blocks of zeros and NaNs among the sorted `keys` (empty ones too).
+template <typename U>
+std::array<SpecialBlock<U>, 2> specialBlocks(const SortArguments &c,
+                                             const U *keys, int64_t n) {
+  std::array<SpecialBlock<U>, 2> blocks;
+  const U special[2] = {sortKeyOf(U(0), c.format, c.descending),
+                        c.descending ? U(0) : U(~U(0))};
+  for (int b = 0; b < 2; ++b) {
+    auto [begin, end] = std::equal_range(keys, keys + n, special[b]);
+    blocks[b] = {begin - keys, end - keys, special[b]};
+  }
+  return blocks;
+}
+
+/// Rewrites the special blocks of a sorted output line with the input's
+/// zeros and NaNs in input order (a stable sort's).
+template <typename U>
+void rewriteSpecialBlocks(const SortArguments &c,
+                          const std::array<SpecialBlock<U>, 2> &blocks,
+                          Line<U> in, Line<U> out, int64_t n) {
+  for (const SpecialBlock<U> &block : blocks) {
+    int64_t at = block.begin;
+    for (int64_t i = 0; i < n && at < block.end; ++i)
+      if (sortKeyOf(in[i], c.format, c.descending) == block.key)
         out[at++] = in[i];
   }
+}
+
+/// Lines at least this long are sorted in their (contiguous) output
+/// instead of a scratch line: a pass less over memory, where short lines
+/// sort faster in a scratch line the cache keeps.
+constexpr int64_t kInOutputMinimum = int64_t(1) << 16;
+
+/// Whether the contiguous line `out` may hold the keys while `in` is still
+/// read: the two do not overlap.
+template <typename U> bool disjoint(Line<U> in, Line<U> out, int64_t n) {
+  const U *first = in.base, *last = in.base + (n - 1) * in.stride;
+  if (first > last)
+    std::swap(first, last);
+  return out.base + n <= first || out.base > last;
 }
 
 /// Sorts lines [first, last) of the call, whose elements order as O; false
@@ -176,41 +216,54 @@ void rewriteSpecialBlocks(const SortArguments &c, Scratch<U> &s, Line<U> in,
 template <typename U, SortOrder O>
 bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
   int64_t n = c.sizes[c.dim];
-  bool narrow = sizeof(U) <= 4 && n <= int64_t(UINT32_MAX);
+  bool narrow = narrowComposite<U>(n);
   // With both outputs the values are gathered through the positions.
   bool gather = c.values && c.indices;
   Scratch<U> s;
-  if (!s.keys.allocate(n) || !s.composite.allocate(c.indices && narrow ? n : 0) ||
+  if (!s.keys.allocate(c.indices ? 0 : n) ||
+      !s.composite.allocate(c.indices && narrow ? n : 0) ||
       !s.wide.allocate(c.indices && !narrow ? n : 0) ||
       !s.bits.allocate(gather ? n : 0))
     return false;
   const U exponent = U(c.format.exponent), mantissa = U(c.format.mantissa);
   // XOR with all ones complements: the descending keys.
   const U flip = c.descending ? U(~U(0)) : U(0);
-  U *keys = s.keys.data.get();
   for (int64_t line = first; line < last; ++line) {
     Line<U> in = lineOf<U>(c, c.input, c.inputStrides, line);
-    readLine(in, n, [&](int64_t i, U b) {
-      keys[i] = U(ascendingKey<O>(b, exponent, mantissa) ^ flip);
-    });
+    Line<U> out{nullptr, 0};
+    if (c.values)
+      out = lineOf<U>(c, c.values, c.valueStrides, line);
+    // Long lines of sorted values are sorted in the output itself where it
+    // is contiguous and apart from the input: no scratch.
     if (c.indices) {
+      readLine(in, n, [&](int64_t i, U b) {
+        setComposite(s, narrow, i,
+                     U(ascendingKey<O>(b, exponent, mantissa) ^ flip));
+      });
       Line<int64_t> positions =
           lineOf<int64_t>(c, c.indices, c.indexStrides, line);
       if (gather)
         readLine(in, n, [&](int64_t i, U b) { s.bits[i] = b; });
-      sortPositions(s, n, positions);
+      sortPositions(s, narrow, n, positions);
       if (gather)
-        writeLine(lineOf<U>(c, c.values, c.valueStrides, line), n,
-                  [&](int64_t j) { return s.bits[positions[j]]; });
+        writeLine(out, n, [&](int64_t j) { return s.bits[positions[j]]; });
       continue;
     }
+    bool inOutput = n >= kInOutputMinimum && out.stride == 1 &&
+                    disjoint(in, out, n);
+    U *keys = inOutput ? out.base : s.keys.data.get();
+    readLine(in, n, [&](int64_t i, U b) {
+      keys[i] = U(ascendingKey<O>(b, exponent, mantissa) ^ flip);
+    });
     sortKeys(keys, n);
-    Line<U> out = lineOf<U>(c, c.values, c.valueStrides, line);
+    std::array<SpecialBlock<U>, 2> blocks{};
+    if constexpr (O == SortOrder::Float)
+      blocks = specialBlocks(c, keys, n);
     writeLine(out, n, [&](int64_t j) {
       return bitsOfAscendingKey<O>(U(keys[j] ^ flip));
     });
     if constexpr (O == SortOrder::Float)
-      rewriteSpecialBlocks(c, s, in, out, n);
+      rewriteSpecialBlocks(c, blocks, in, out, n);
   }
   return true;
 }

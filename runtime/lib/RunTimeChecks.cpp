@@ -9,6 +9,9 @@
 
 #include "Errors.h"
 
+#include "ptensor/Semantics/Contraction.h"
+#include "ptensor/Semantics/Manipulation.h"
+
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
@@ -16,19 +19,18 @@
 #include <string_view>
 
 using namespace ptensor::rt;
+namespace sem = ptensor::semantics;
 
 namespace {
 thread_local ptensor_rt_trap *innermostTrap = nullptr;
 
-/// "[a, b, c]" of `rank` sizes `stride` apart.
-std::string formatSizes(const int64_t *sizes, int64_t rank, int64_t stride) {
-  std::string s = "[";
-  for (int64_t i = 0; i < rank; ++i) {
-    if (i)
-      s += ", ";
-    s += std::to_string(sizes[i * stride]);
-  }
-  return s + "]";
+/// The shape of `rank` sizes `stride` apart (compiled code passes shapes as
+/// memref<?xi64>).
+sem::Shape toShape(const int64_t *sizes, int64_t rank, int64_t stride) {
+  sem::Shape shape(static_cast<size_t>(rank));
+  for (int64_t i = 0; i < rank; ++i)
+    shape[i] = sizes[i * stride];
+  return shape;
 }
 
 /// Pops the calling thread's innermost trap, if any, and jumps to it with
@@ -103,8 +105,9 @@ PTENSOR_RT_EXPORT void ptensor_rt_broadcast_failed(
     // Scoped: the string is gone before the jump.
     std::string message =
         "cannot broadcast shape " +
-        formatSizes(source, sourceRank, sourceStride) + " to shape " +
-        formatSizes(target, targetRank, targetStride);
+        sem::formatShape(toShape(source, sourceRank, sourceStride)) +
+        " to shape " +
+        sem::formatShape(toShape(target, targetRank, targetStride));
     int64_t lead = targetRank - sourceRank;
     for (int64_t i = 0; i < sourceRank; ++i) {
       int64_t from = source[i * sourceStride];
@@ -126,71 +129,38 @@ PTENSOR_RT_EXPORT void ptensor_rt_contraction_failed(
     int64_t lhsStride, const int64_t *, const int64_t *rhs, int64_t rhsOffset,
     int64_t rhsRank, int64_t rhsStride, int64_t lhsDim, int64_t rhsDim,
     int64_t op) {
-  lhs += lhsOffset;
-  rhs += rhsOffset;
   {
-    // Scoped: the string is gone before the jump. The wording is the
-    // semantics library's contractionMismatchMessage (which the runtime
-    // does not link); `op` is RunTimeChecks.h's ContractionKind.
+    // Scoped: the strings are gone before the jump. `op` is RunTimeChecks.h's
+    // ContractionKind.
     static const char *const names[] = {"matmul", "vecdot", "tensordot"};
     const char *name = op >= 0 && op < 3 ? names[op] : "contraction";
-    std::string message =
-        std::string(name) + ": contracted dimensions differ: dimension " +
-        std::to_string(lhsDim) + " of shape " +
-        formatSizes(lhs, lhsRank, lhsStride) + " has size " +
-        std::to_string(lhs[lhsDim * lhsStride]) + " and dimension " +
-        std::to_string(rhsDim) + " of shape " +
-        formatSizes(rhs, rhsRank, rhsStride) + " has size " +
-        std::to_string(rhs[rhsDim * rhsStride]);
-    setError(ErrorKind::Broadcast, message);
+    setError(ErrorKind::Broadcast,
+             sem::contractionMismatchMessage(
+                 name, toShape(lhs + lhsOffset, lhsRank, lhsStride), lhsDim,
+                 toShape(rhs + rhsOffset, rhsRank, rhsStride), rhsDim));
   }
   leaveCompiledCode();
 }
+
 PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
     const int64_t *, const int64_t *lhs, int64_t lhsOffset, int64_t lhsRank,
     int64_t lhsStride, const int64_t *, const int64_t *rhs, int64_t rhsOffset,
     int64_t rhsRank, int64_t rhsStride, int64_t op, int64_t operand,
     int64_t dim) {
-  lhs += lhsOffset;
-  rhs += rhsOffset;
   {
-    // Scoped: the string is gone before the jump. The wording is the
-    // semantics library's reshapeMismatchMessage, combineMismatchMessage and
-    // extractMaskMismatchMessage (which the runtime does not link); `op` is
-    // RunTimeChecks.h's
+    // Scoped: the strings are gone before the jump. `op` is RunTimeChecks.h's
     // ShapeCheckKind.
-    auto elements = [](const int64_t *sizes, int64_t rank, int64_t stride) {
-      int64_t n = 1;
-      for (int64_t i = 0; i < rank; ++i) {
-        if (sizes[i * stride] < 0)
-          return std::string();
-        n *= sizes[i * stride];
-      }
-      return " (" + std::to_string(n) + " element" + (n == 1 ? "" : "s") + ")";
-    };
+    sem::Shape left = toShape(lhs + lhsOffset, lhsRank, lhsStride);
+    sem::Shape right = toShape(rhs + rhsOffset, rhsRank, rhsStride);
     std::string message;
-    if (op == 0) {
-      message = "reshape: cannot reshape shape " +
-                formatSizes(lhs, lhsRank, lhsStride) +
-                elements(lhs, lhsRank, lhsStride) + " into shape " +
-                formatSizes(rhs, rhsRank, rhsStride) +
-                elements(rhs, rhsRank, rhsStride);
-    } else if (op == 3) {
-      message = "extract_mask: the mask's shape " +
-                formatSizes(rhs, rhsRank, rhsStride) +
-                " does not match the first " + std::to_string(rhsRank) +
-                " dimensions of shape " + formatSizes(lhs, lhsRank, lhsStride);
-    } else {
-      bool concat = op == 1;
-      message = std::string(concat ? "concat" : "stack") + ": operand " +
-                std::to_string(operand) + " has shape " +
-                formatSizes(rhs, rhsRank, rhsStride) +
-                ", which differs from operand 0's shape " +
-                formatSizes(lhs, lhsRank, lhsStride) + " in dimension " +
-                std::to_string(dim) +
-                (concat ? " (only the concatenated one may differ)"
-                        : " (stacked operands have one shape)");
-    }
+    if (op == 0)
+      message = sem::reshapeMismatchMessage(left, right);
+    else if (op == 3)
+      message = sem::extractMaskMismatchMessage(left, right);
+    else
+      message = sem::combineMismatchMessage(
+          op == 1 ? sem::CombineKind::Concat : sem::CombineKind::Stack, left,
+          right, operand, dim);
     setError(ErrorKind::Broadcast, message);
   }
   leaveCompiledCode();
