@@ -30,6 +30,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdio>
+#include <utility>
 
 using namespace ptensor::rt;
 
@@ -246,8 +247,52 @@ int sortPositions(const GpuSortCall &c, const Geometry &g, const Strides &st,
   return 0;
 }
 
+/// Whether a buffer with `strides` holds the lines in the scratch's order:
+/// element j of line l at offset l * n + j (the sort dim last, unit stride,
+/// the other dims row-major).
+bool isLinear(const Geometry &g, const int64_t *strides) {
+  if (strides[g.dim] != 1)
+    return false;
+  int64_t expected = g.n;
+  for (int d = g.rank - 1; d >= 0; --d) {
+    if (d == g.dim)
+      continue;
+    if (g.sizes[d] != 1 && strides[d] != expected)
+      return false;
+    expected *= g.sizes[d];
+  }
+  return true;
+}
+
+/// The byte range [first, last] that a buffer with `strides` spans.
+std::pair<const char *, const char *> extent(const Geometry &g,
+                                             const int64_t *strides,
+                                             const void *base, int bytes) {
+  int64_t low = 0, high = 0;
+  for (int d = 0; d < g.rank; ++d) {
+    int64_t span = (g.sizes[d] - 1) * strides[d];
+    (span < 0 ? low : high) += span;
+  }
+  auto *p = static_cast<const char *>(base);
+  return {p + low * bytes, p + high * bytes + bytes - 1};
+}
+
+/// Whether the values may serve as the sort's first key buffer: laid out
+/// like the scratch and apart from the input (which the gather still reads).
+bool valuesAsKeys(const GpuSortCall &c, const Geometry &g, const Strides &st) {
+  if (!c.values || !isLinear(g, st.values))
+    return false;
+  int bytes = c.format.bytes;
+  auto [inFirst, inLast] = extent(g, st.input, c.input, bytes);
+  auto [outFirst, outLast] = extent(g, st.values, c.values, bytes);
+  return outLast < inFirst || inLast < outFirst;
+}
+
 /// Sorted values only: keys of type K (CUB's float type, or U), ascending
-/// or, with `descending`, descending.
+/// or, with `descending`, descending. Where the values buffer is laid out
+/// like the scratch, it is the sort's first buffer: floats then need no
+/// scatter pass (CUB's even number of passes leaves them there, else one
+/// copy).
 template <typename U, typename K>
 int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
                int64_t lines, bool descending, char *error,
@@ -256,7 +301,9 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
   int64_t total = lines * g.n;
   auto stream = static_cast<cudaStream_t>(c.stream);
   Scratch s(c);
-  U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
+  bool inValues = valuesAsKeys(c, g, st);
+  U *keys = inValues ? static_cast<U *>(c.values) : s.get<U>(total);
+  U *keys2 = s.get<U>(total);
   bool ok;
   int64_t *offsets = lineOffsetsFor(s, g, lines, stream, ok);
   if (!keys || !keys2 || !ok)
@@ -287,9 +334,19 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
   };
   if (int failed = runCub(s, sort, error, errorSize))
     return failed;
+  const U *sorted = reinterpret_cast<const U *>(buffers.Current());
+  if (inValues && c.format.order == SortOrder::Float) {
+    if (sorted == keys)
+      return 0;
+    if (cudaError_t status = cudaMemcpyAsync(c.values, sorted, total * sizeof(U),
+                                             cudaMemcpyDeviceToDevice, stream))
+      return fail(error, errorSize, "the sort's copy back", status);
+    return 0;
+  }
+  // In place when the keys are in the values (each element reads its own).
   scatterValues<U><<<blocks, 256, 0, stream>>>(
-      g, st, c.format, c.descending, static_cast<U *>(c.values),
-      reinterpret_cast<const U *>(buffers.Current()), total);
+      g, st, c.format, c.descending, static_cast<U *>(c.values), sorted,
+      total);
   if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the sort's scatter kernel", status);
   return 0;
