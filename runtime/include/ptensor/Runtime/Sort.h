@@ -63,9 +63,10 @@ PTENSOR_RT_EXPORT void ptensor_rt_cpu_sort(
 
 /// The same for device buffers of the runtime's current device, on the
 /// thread's compute stream (ptensor_rt_get_stream), like compiled kernels:
-/// a gather kernel makes the keys (as the host sort does) with each
-/// element's position, CUB sorts the pairs (its radix sort for one line,
-/// its segmented sort for many) and a scatter kernel writes the outputs.
+/// a gather kernel makes the keys (as the host sort does; with positions
+/// for argsort), CUB sorts them (its radix sort for one line, its segmented
+/// sort for many) and a scatter kernel writes the outputs (docs/Semantics.md
+/// "Sorting and nonzero").
 /// Needs libptensor_runtime_cuda.so (the runtime built with
 /// -DPTENSOR_RUNTIME_CUDA_KERNELS=ON; loaded on the first call), ranks up
 /// to 16 and at most 2^31 - 1 elements; otherwise, and on CUDA errors, the
