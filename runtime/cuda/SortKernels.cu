@@ -13,8 +13,9 @@
 //    own float keys (__half, __nv_bfloat16, float, double), whose radix
 //    order is ours — -0.0 equal to 0.0, so their input order is kept, and
 //    NaNs after +inf (before it, descending) once the gather clears the
-//    sign of negative NaNs (the one bit that differs from numpy's result) —
-//    and which are written back as they are. Floats of many lines as
+//    sign of negative NaNs; the NaNs then come out positive and ordered by
+//    their bits, the only difference from numpy's result — and which are
+//    written back as they are. Floats of many lines as
 //    (unsigned key, bits) pairs: the segmented sort compares short
 //    segments with `<`, which NaNs break.
 // Scratch comes from the runtime's caching allocator, released in stream

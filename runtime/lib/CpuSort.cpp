@@ -112,7 +112,7 @@ template <typename U> struct Scratch {
   Array<U> keys;
   Array<uint64_t> composite;  ///< argsort, narrow keys
   Array<hwy::uint128_t> wide; ///< argsort, 64-bit keys
-  Array<U> bits;              ///< values gathered by position
+  Array<U> bits; ///< values gathered by position; an input line kept
 };
 
 /// Sorts `keys` (n of them) ascending: VQSort, or counting for bytes.
@@ -175,7 +175,7 @@ std::array<SpecialBlock<U>, 2> specialBlocks(const SortArguments &c,
                                              const U *keys, int64_t n) {
   std::array<SpecialBlock<U>, 2> blocks;
   const U special[2] = {sortKeyOf(U(0), c.format, c.descending),
-                        c.descending ? U(0) : U(~U(0))};
+                        sortNaNKey<U>(c.descending)};
   for (int b = 0; b < 2; ++b) {
     auto [begin, end] = std::equal_range(keys, keys + n, special[b]);
     blocks[b] = {begin - keys, end - keys, special[b]};
@@ -223,7 +223,7 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
   if (!s.keys.allocate(c.indices ? 0 : n) ||
       !s.composite.allocate(c.indices && narrow ? n : 0) ||
       !s.wide.allocate(c.indices && !narrow ? n : 0) ||
-      !s.bits.allocate(gather ? n : 0))
+      !s.bits.allocate(c.values ? n : 0))
     return false;
   const U exponent = U(c.format.exponent), mantissa = U(c.format.mantissa);
   // XOR with all ones complements: the descending keys.
@@ -257,13 +257,21 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
     });
     sortKeys(keys, n);
     std::array<SpecialBlock<U>, 2> blocks{};
+    // The special blocks are rewritten from the input line: kept in
+    // scratch first when the output overwrites it (an output may be the
+    // input itself).
+    Line<U> source = in;
+    if (O == SortOrder::Float && !disjoint(in, out, n)) {
+      readLine(in, n, [&](int64_t i, U b) { s.bits[i] = b; });
+      source = {s.bits.data.get(), 1};
+    }
     if constexpr (O == SortOrder::Float)
       blocks = specialBlocks(c, keys, n);
     writeLine(out, n, [&](int64_t j) {
       return bitsOfAscendingKey<O>(U(keys[j] ^ flip));
     });
     if constexpr (O == SortOrder::Float)
-      rewriteSpecialBlocks(c, blocks, in, out, n);
+      rewriteSpecialBlocks(c, blocks, source, out, n);
   }
   return true;
 }

@@ -113,6 +113,8 @@ bool runGpuSort(const SortArguments &a) {
   call.release = releaseScratch;
   call.allocatorContext = &context;
   char error[512];
+  // The allocator records an out-of-memory error; nothing older may count.
+  clearError();
   if (fn(&call, error, sizeof error))
     return setError(lastErrorKind() == ErrorKind::OutOfMemory
                         ? ErrorKind::OutOfMemory

@@ -27,6 +27,9 @@ bool ptensor::rt::decodeSortArguments(
     return setErrorf(ErrorKind::InvalidArgument,
                      "%s: dim %lld of a rank-%lld buffer", function,
                      static_cast<long long>(dim), static_cast<long long>(rank));
+  if (!values && !indices)
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "%s: neither values nor indices to write", function);
   auto array = [](intptr_t p) { return reinterpret_cast<const int64_t *>(p); };
   int64_t bytes = out.format.bytes;
   out.descending = flags & PTENSOR_RT_SORT_DESCENDING;

@@ -66,6 +66,13 @@ inline bool sortFormatOf(int64_t type, SortFormat &f) {
   }
 }
 
+/// The key of every NaN (floats): the largest ascending key, complemented
+/// for a descending sort.
+template <typename U>
+PTENSOR_HOST_DEVICE inline U sortNaNKey(bool descending) {
+  return descending ? U(0) : U(~U(0));
+}
+
 /// The ascending key of bits `b` for order O (branch-free: the compiler
 /// vectorizes loops of it). U: the unsigned integer of the element's width.
 template <SortOrder O, typename U>
@@ -79,7 +86,7 @@ PTENSOR_HOST_DEVICE inline U ascendingKey(U b, U exponent, U mantissa) {
     bool nan = (b & exponent) == exponent && (b & mantissa) != 0;
     U zeroed = (b & U(~sign)) == 0 ? U(0) : b;
     U key = (zeroed & sign) ? U(~zeroed) : U(zeroed | sign);
-    return nan ? U(~U(0)) : key;
+    return nan ? sortNaNKey<U>(false) : key;
   }
   return b;
 }

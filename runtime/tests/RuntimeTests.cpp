@@ -26,7 +26,8 @@ const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"dlpack", runDLPackTests},
                          {"checks", runCheckTests},
                          {"gemm", runGemmTests},
-                         {"mgpu-traps", runMgpuTrapTests}};
+                         {"mgpu-traps", runMgpuTrapTests},
+                         {"sort", runSortTests}};
 
 int runSuite(const Suite &suite) {
   failureCount() = 0;

@@ -90,7 +90,7 @@ func.func @sort_along_values(%k: memref<4xf32>, %v: memref<4xf64>) {
 // -----
 
 func.func @sort_along_dtype(%k: memref<4xf32>, %v: memref<4xf32>) {
-  // expected-error @below {{'ptensor.sort_along' op expected a dtype of the input's width, but got 'f16' for 'f32'}}
+  // expected-error @below {{'ptensor.sort_along' op expected a dtype of the input's kind and width, but got 'f16' for 'f32'}}
   ptensor.sort_along %k into values(%v : memref<4xf32>) dim 0 {dtype = f16, descending = false, stable = true} : memref<4xf32>
   return
 }
@@ -100,5 +100,21 @@ func.func @sort_along_dtype(%k: memref<4xf32>, %v: memref<4xf32>) {
 func.func @sort_along_results(%k: tensor<4xf32>, %v: tensor<4xf32>) {
   // expected-error @below {{'ptensor.sort_along' op expected 1 results, but got 0}}
   ptensor.sort_along %k into values(%v : tensor<4xf32>) dim 0 {dtype = f32, descending = false, stable = true} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @sort_along_dtype_kind(%k: memref<4xf32>, %v: memref<4xf32>) {
+  // expected-error @below {{'ptensor.sort_along' op expected a dtype of the input's kind and width, but got 'i32' for 'f32'}}
+  ptensor.sort_along %k into values(%v : memref<4xf32>) dim 0 {dtype = i32, descending = false, stable = true} : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @sort_along_same_output(%k: memref<4xi64>, %o: memref<4xi64>) {
+  // expected-error @below {{'ptensor.sort_along' op expected values and indices in different buffers}}
+  ptensor.sort_along %k into values(%o : memref<4xi64>) indices(%o : memref<4xi64>) dim 0 {dtype = i64, descending = false, stable = true} : memref<4xi64>
   return
 }

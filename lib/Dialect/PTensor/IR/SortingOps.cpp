@@ -95,27 +95,37 @@ LogicalResult SortAlongOp::verify() {
   SmallVector<Value> outputs = getOutputs();
   if (outputs.empty())
     return emitOpError("expected values, indices or both");
-  for (Value output : outputs) {
-    auto type = cast<ShapedType>(output.getType());
+  if (getValues() && getValues() == getIndices())
+    return emitOpError("expected values and indices in different buffers");
+  // Operands: input, values (if given), indices (if given).
+  for (OpOperand &operand : getOperation()->getOpOperands().drop_front()) {
+    bool isIndices = !getValues() || operand.getOperandNumber() == 2;
+    auto type = cast<ShapedType>(operand.get().getType());
     if (isa<RankedTensorType>(type) != onTensors)
       return emitOpError("expected the input and the outputs all tensors or "
                          "all memrefs");
-    Type element =
-        output == getIndices() ? IntegerType::get(getContext(), 64)
-                               : input.getElementType();
+    Type element = isIndices ? IntegerType::get(getContext(), 64)
+                             : input.getElementType();
     if (type.getElementType() != element ||
         failed(verifyCompatibleShape(type.getShape(), input.getShape())))
       return emitOpError("expected ")
-             << (output == getIndices() ? "indices" : "values") << " of "
-             << element << " with the input's shape " << input.getShape()
+             << (isIndices ? "indices" : "values") << " of " << element
+             << " with the input's shape " << input.getShape()
              << ", but got " << type;
   }
+  // The dtype is the element type with signedness: the same float type,
+  // or an integer of the same width.
   Type dtype = getDtype();
-  if (!dtype.isIntOrFloat() || !input.getElementType().isIntOrFloat() ||
-      dtype.getIntOrFloatBitWidth() !=
-          input.getElementType().getIntOrFloatBitWidth())
-    return emitOpError("expected a dtype of the input's width, but got ")
-           << dtype << " for " << input.getElementType();
+  Type element = input.getElementType();
+  bool sameKind =
+      isa<FloatType>(element)
+          ? dtype == element
+          : isa<IntegerType>(element) && isa<IntegerType>(dtype) &&
+                dtype.getIntOrFloatBitWidth() == element.getIntOrFloatBitWidth();
+  if (!sameKind)
+    return emitOpError("expected a dtype of the input's kind and width, but "
+                       "got ")
+           << dtype << " for " << element;
   size_t expected = onTensors ? outputs.size() : 0;
   if (getNumResults() != expected)
     return emitOpError("expected ") << expected << " results, but got "
@@ -172,12 +182,19 @@ LogicalResult SortAlongOp::bufferize(RewriterBase &rewriter,
     return failure();
   Value values, indices;
   SmallVector<Value> buffers;
-  for (Value output : getOutputs()) {
+  if (Value output = getValues()) {
     FailureOr<Value> buffer = getBuffer(rewriter, output, options, state);
     if (failed(buffer))
       return failure();
-    (output == getIndices() ? indices : values) = *buffer;
-    buffers.push_back(*buffer);
+    values = *buffer;
+    buffers.push_back(values);
+  }
+  if (Value output = getIndices()) {
+    FailureOr<Value> buffer = getBuffer(rewriter, output, options, state);
+    if (failed(buffer))
+      return failure();
+    indices = *buffer;
+    buffers.push_back(indices);
   }
   SortAlongOp::create(rewriter, getLoc(), TypeRange{}, *input, values,
                       indices, getDimAttr(), getDtypeAttr(),
