@@ -144,3 +144,29 @@ def test_torch_cpu_tensors_give_torch_tensors():
     e = pt.exp(a.t())
     assert e.stride() == (1, 4)  # follows the input's layout
     assert torch.allclose(e, torch.exp(a.t()))
+
+
+@needs_torch
+def test_torch_nonzero_and_views():
+    """Functions that use the framework on CUDA arrays: nonzero (until the
+    dialect's op has a GPU lowering) and the view functions (_views.py),
+    against numpy."""
+    x = np.array([[0.0, 1.5, 0.0], [np.nan, 0.0, -0.0]], np.float32)
+    t = torch.from_numpy(x).cuda()
+    rows, cols = pt.nonzero(t)
+    assert rows.is_cuda and rows.dtype == torch.int64
+    np.testing.assert_array_equal(rows.cpu().numpy(), np.nonzero(x)[0])
+    np.testing.assert_array_equal(cols.cpu().numpy(), np.nonzero(x)[1])
+    for got, want in [(pt.permute_dims(t, (1, 0)), x.T),
+                      (pt.flip(t, axis=1), np.flip(x, 1)),
+                      (pt.expand_dims(t, axis=0), x[None]),
+                      (pt.squeeze(pt.expand_dims(t, axis=1), 1), x),
+                      (pt.broadcast_to(t[0], (4, 3)), np.broadcast_to(x[0], (4, 3))),
+                      (pt.moveaxis(t, 0, 1), np.moveaxis(x, 0, 1))]:
+        assert got.is_cuda
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
+    parts = pt.unstack(t, axis=1)
+    assert len(parts) == 3
+    np.testing.assert_array_equal(parts[2].cpu().numpy(), x[:, 2])
+    with pytest.raises(ValueError, match="cannot squeeze dimension 0 of size 2"):
+        pt.squeeze(t, 0)
