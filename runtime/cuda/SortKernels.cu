@@ -47,14 +47,8 @@ struct Geometry {
 /// The offset of element j of line `line` in a buffer with `strides`.
 __device__ int64_t elementOffset(const Geometry &g, const int64_t *strides,
                                  int64_t line, int64_t j) {
-  int64_t offset = j * strides[g.dim];
-  for (int d = g.rank - 1; d >= 0; --d) {
-    if (d == g.dim)
-      continue;
-    offset += (line % g.sizes[d]) * strides[d];
-    line /= g.sizes[d];
-  }
-  return offset;
+  return j * strides[g.dim] +
+         sortLineOffset(g.rank, g.dim, g.sizes, strides, line);
 }
 
 /// The strides of the three buffers, as kernel parameters.

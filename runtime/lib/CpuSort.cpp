@@ -77,13 +77,7 @@ void writeLine(Line<T> l, int64_t n, Fn fn) {
 template <typename T>
 Line<T> lineOf(const SortArguments &c, const void *base,
                const int64_t *strides, int64_t line) {
-  int64_t offset = 0;
-  for (int64_t d = c.rank - 1; d >= 0; --d) {
-    if (d == c.dim)
-      continue;
-    offset += (line % c.sizes[d]) * strides[d];
-    line /= c.sizes[d];
-  }
+  int64_t offset = sortLineOffset(c.rank, c.dim, c.sizes, strides, line);
   return {const_cast<T *>(static_cast<const T *>(base)) + offset,
           strides[c.dim]};
 }
@@ -239,11 +233,11 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
       readLine(in, n, [&](int64_t i, U b) {
         setComposite(s, narrow, i,
                      U(ascendingKey<O>(b, exponent, mantissa) ^ flip));
+        if (gather)
+          s.bits[i] = b;
       });
       Line<int64_t> positions =
           lineOf<int64_t>(c, c.indices, c.indexStrides, line);
-      if (gather)
-        readLine(in, n, [&](int64_t i, U b) { s.bits[i] = b; });
       sortPositions(s, narrow, n, positions);
       if (gather)
         writeLine(out, n, [&](int64_t j) { return s.bits[positions[j]]; });

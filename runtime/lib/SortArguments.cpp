@@ -27,7 +27,11 @@ bool ptensor::rt::decodeSortArguments(
     return setErrorf(ErrorKind::InvalidArgument,
                      "%s: dim %lld of a rank-%lld buffer", function,
                      static_cast<long long>(dim), static_cast<long long>(rank));
-  if (!values && !indices)
+  // An empty buffer may have address 0 (a GPU allocation of 0 bytes).
+  int64_t elements = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    elements *= reinterpret_cast<const int64_t *>(sizes)[d];
+  if (!values && !indices && elements != 0)
     return setErrorf(ErrorKind::InvalidArgument,
                      "%s: neither values nor indices to write", function);
   auto array = [](intptr_t p) { return reinterpret_cast<const int64_t *>(p); };

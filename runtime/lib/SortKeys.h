@@ -66,6 +66,24 @@ inline bool sortFormatOf(int64_t type, SortFormat &f) {
   }
 }
 
+/// The offset (in elements) of the first element of line `line` of a
+/// rank-`rank` buffer with `sizes` and `strides`, sorted along `dim`: the
+/// lines are numbered row-major over the other dims. One numbering for the
+/// host sort and the CUDA kernels.
+PTENSOR_HOST_DEVICE inline int64_t sortLineOffset(int64_t rank, int64_t dim,
+                                                  const int64_t *sizes,
+                                                  const int64_t *strides,
+                                                  int64_t line) {
+  int64_t offset = 0;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (d == dim)
+      continue;
+    offset += (line % sizes[d]) * strides[d];
+    line /= sizes[d];
+  }
+  return offset;
+}
+
 /// The key of every NaN (floats): the largest ascending key, complemented
 /// for a descending sort.
 template <typename U>

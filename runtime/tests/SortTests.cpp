@@ -46,12 +46,13 @@ void sortInPlace(void **args) {
                       address(x), 0, address(unit), 0, 0, 0);
 }
 
-/// argsort of six int32 with ties, descending.
+/// argsort of six int32 with ties, descending, with the sorted values too.
 void argsortDescending(void **args) {
   ptensor_rt_cpu_sort(PTENSOR_RT_SORT_I32,
                       PTENSOR_RT_SORT_STABLE | PTENSOR_RT_SORT_DESCENDING, 1,
-                      0, address(sizes), address(args[0]), 0, address(unit), 0,
-                      0, 0, address(args[1]), 0, address(unit));
+                      0, address(sizes), address(args[0]), 0, address(unit),
+                      address(args[2]), 0, address(unit), address(args[1]), 0,
+                      address(unit));
 }
 
 void noOutput(void **args) {
@@ -83,7 +84,8 @@ int ptensor::rt::test::runSortTests() {
 
   int32_t keys[6] = {3, 1, 3, 2, 1, 3};
   int64_t positions[6] = {};
-  void *argsortArgs[] = {keys, positions};
+  int32_t sorted[6] = {};
+  void *argsortArgs[] = {keys, positions, sorted};
   EXPECT_EQ(ptensor_rt_call_checked(argsortDescending, argsortArgs),
             PTENSOR_RT_SUCCESS);
   int64_t expected[6] = {0, 2, 5, 3, 1, 4};
@@ -91,6 +93,13 @@ int ptensor::rt::test::runSortTests() {
   for (int i = 0; i < 6; ++i) {
     std::printf(" %lld", static_cast<long long>(positions[i]));
     EXPECT_EQ(positions[i], expected[i]);
+  }
+  std::printf("\n");
+  int32_t sortedWant[6] = {3, 3, 3, 2, 1, 1};
+  std::printf("with values:");
+  for (int i = 0; i < 6; ++i) {
+    std::printf(" %d", sorted[i]);
+    EXPECT_EQ(sorted[i], sortedWant[i]);
   }
   std::printf("\n");
 
