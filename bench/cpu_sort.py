@@ -1,6 +1,7 @@
-"""CPU sorts beside numpy (this machine's cores): median wall time of
-ptensor's sort/argsort (the runtime's radix sort) and numpy's on the same
-arrays, results compared exactly. Prints a markdown table for
+"""CPU sorts and unique beside numpy (this machine's cores): median wall
+time of ptensor's sort/argsort (the runtime's sort) and unique_* (a sort,
+then the count → compact loops) and numpy's on the same arrays, results
+compared exactly. Prints a markdown table for
 bench/RESULTS.md.
 
     python3 bench/cpu_sort.py [--size N]
@@ -27,7 +28,24 @@ def cases(n):
         ("sort int64 in [0, 2^16)", lambda: pt.sort(ints), lambda: np.sort(ints)),
         ("sort float64", lambda: pt.sort(x.astype(np.float64)),
          lambda: np.sort(x.astype(np.float64))),
+        ("unique_values int64 in [0, 2^16)", lambda: pt.unique_values(ints),
+         lambda: np.unique(ints)),
+        ("unique_counts int64 in [0, 2^16)", lambda: pt.unique_counts(ints),
+         lambda: np.unique(ints, return_counts=True)),
+        ("unique_inverse float32", lambda: pt.unique_inverse(x),
+         lambda: np.unique(x, return_inverse=True)),
+        ("unique_all int64 in [0, 2^16)", lambda: pt.unique_all(ints),
+         lambda: np.unique(ints, return_index=True, return_inverse=True,
+                           return_counts=True)),
     ]
+
+
+def same_result(ours, theirs):
+    """Exact equality of one array or of tuples of arrays."""
+    if isinstance(theirs, tuple):
+        return len(ours) == len(theirs) and all(
+            np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(ours, theirs))
+    return np.array_equal(np.asarray(ours), np.asarray(theirs))
 
 
 def main():
@@ -38,7 +56,7 @@ def main():
           % args.size)
     print("|---|---|---|---|---|")
     for name, ours, theirs in cases(args.size):
-        same = np.array_equal(np.asarray(ours()), np.asarray(theirs()))
+        same = same_result(ours(), theirs())
         t_ours, t_theirs = median_ms(ours, 5), median_ms(theirs, 5)
         print("| %s | %.1f | %.1f | %.2fx | %s |" % (name, t_ours, t_theirs, t_theirs / t_ours,
                                                      "yes" if same else "NO"))

@@ -29,6 +29,9 @@ from ._manipulation import concat, extract_mask, meshgrid, reshape, roll, stack,
 from ._manipulation import __all__ as _manipulation_all
 from ._searching import nonzero
 from ._searching import __all__ as _searching_all
+from ._sets import (UniqueAllResult, UniqueCountsResult, UniqueInverseResult, unique_all,
+                    unique_counts, unique_inverse, unique_values)
+from ._sets import __all__ as _sets_all
 from ._sorting import argsort, sort
 from ._sorting import __all__ as _sorting_all
 from ._views import (broadcast_arrays, broadcast_to, expand_dims, flip, moveaxis,
@@ -59,7 +62,7 @@ def compile_module(ir, target="cpu"):
 
 
 __all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + list(
-    _manipulation_all) + list(_searching_all) + list(_sorting_all) + list(_views_all) + [
+    _manipulation_all) + list(_searching_all) + list(_sets_all) + list(_sorting_all) + list(_views_all) + [
     "BroadcastError", "CheckError", "CompileError", "DeviceError", "DTypeError",
     "ExecutionError", "OutOfMemoryError", "OverlapError",
     "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",

@@ -24,6 +24,7 @@
 #include "ptensor/Semantics/Overlap.h"
 #include "ptensor/Semantics/Reductions.h"
 #include "ptensor/Semantics/Searching.h"
+#include "ptensor/Semantics/Sets.h"
 #include "ptensor/Semantics/Sorting.h"
 
 #include <nanobind/nanobind.h>
@@ -306,6 +307,21 @@ NB_MODULE(_core, m) {
       nb::arg("axes"), nb::arg("rank"),
       "`axes` of a rank-`rank` tensor, negative ones counted from the end; "
       "errors for an axis out of range or given twice.");
+  m.def(
+      "unique_results",
+      [](const std::string &kind) {
+        std::optional<sem::UniqueKind> parsed = sem::uniqueKindFromName(kind);
+        if (!parsed)
+          throwValue("unknown kind of unique '" + kind +
+                     "' (expected all, counts, inverse or values)");
+        std::vector<std::string> names;
+        for (sem::UniqueResult result : sem::uniqueResults(*parsed))
+          names.push_back(sem::uniqueResultName(result));
+        return names;
+      },
+      nb::arg("kind"),
+      "The field names of unique_<kind>'s results, in the order of "
+      "ptensor.unique's results.");
   m.def(
       "sort_axis",
       [](bool indices, int64_t axis, int64_t rank) {

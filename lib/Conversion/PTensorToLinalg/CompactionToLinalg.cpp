@@ -1,15 +1,16 @@
 //===- CompactionToLinalg.cpp - ops whose result size is a count ----------===//
 //
 // extract_mask and nonzero have results whose size is the number of true
-// flags, known only at run time. On the host both are the same two loop
-// nests (countAndCompact): one counts, the results are allocated with the
-// count, the second writes the selected elements (or rows, or indices) in
-// row-major order, carrying the results and the next row. Any layout of
+// flags, known only at run time. On the host both are the count → compact
+// machinery (CountAndCompact.h): one loop nest counts, the results are
+// allocated with the count, the second writes the selected elements (or
+// rows, or indices) in row-major order. Any layout of
 // the operands is read in place. GPU tensors are refused before the
 // conversion (PTensorToLinalg.cpp: checkHostOnlyOps).
 //
 //===----------------------------------------------------------------------===//
 
+#include "CountAndCompact.h"
 #include "LoweringUtils.h"
 #include "PatternsInternal.h"
 
@@ -25,56 +26,6 @@ using namespace mlir;
 using namespace mlir::ptensor;
 
 namespace {
-
-/// The count → compact machinery of the ops whose result size is the
-/// number of true flags (extract_mask, nonzero), on the host: pass 1 counts
-/// the indices `ivs` of the loop nest over `ubs` where `flag(ivs)` is true;
-/// `allocate(count)` makes the results; pass 2 calls `store(results, ivs,
-/// row)` for those indices in row-major order (row 0, 1, ...) and returns
-/// the updated results, which are returned.
-using FlagFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
-using AllocateFn = function_ref<SmallVector<Value>(Value)>;
-using StoreFn = function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                                ValueRange, ValueRange, Value)>;
-static SmallVector<Value> countAndCompact(OpBuilder &b, Location loc,
-                                          ArrayRef<Value> ubs, FlagFn flag,
-                                          AllocateFn allocate, StoreFn store) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  SmallVector<Value> lbs(ubs.size(), zero), steps(ubs.size(), one);
-  scf::LoopNest counting = scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, ValueRange{zero},
-      [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange count) {
-        Value isTrue = flag(nb, l, ivs);
-        Value add = arith::SelectOp::create(nb, l, isTrue, one, zero);
-        Value next = arith::AddIOp::create(nb, l, count[0], add);
-        return scf::ValueVector{next};
-      });
-  SmallVector<Value> init = allocate(counting.results[0]);
-  size_t numResults = init.size();
-  init.push_back(zero);
-  scf::LoopNest compaction = scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, init,
-      [&](OpBuilder &nb, Location l, ValueRange ivs, ValueRange carried) {
-        Value isTrue = flag(nb, l, ivs);
-        ValueRange results = carried.drop_back();
-        Value row = carried.back();
-        auto pick = scf::IfOp::create(
-            nb, l, isTrue,
-            [&](OpBuilder &tb, Location tl) {
-              SmallVector<Value> updated = store(tb, tl, results, ivs, row);
-              updated.push_back(arith::AddIOp::create(tb, tl, row, one));
-              scf::YieldOp::create(tb, tl, updated);
-            },
-            [&](OpBuilder &eb, Location el) {
-              scf::YieldOp::create(eb, el, carried);
-            });
-        return scf::ValueVector(pick.getResults().begin(),
-                                pick.getResults().end());
-      });
-  return SmallVector<Value>(compaction.results.begin(),
-                            compaction.results.begin() + numResults);
-}
 
 struct ExtractMaskPattern : public OpConversionPattern<ExtractMaskOp> {
   using OpConversionPattern::OpConversionPattern;

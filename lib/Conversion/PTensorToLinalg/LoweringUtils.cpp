@@ -152,3 +152,14 @@ SmallVector<Value> mlir::ptensor::buildElementwiseGeneric(
       });
   return SmallVector<Value>(generic->getResults());
 }
+
+SmallVector<OpFoldResult>
+mlir::ptensor::rowMajorStrides(IndexMath &m, ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(sizes.size());
+  OpFoldResult stride = m.index(1);
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride = m.mul(stride, sizes[d]);
+  }
+  return strides;
+}

@@ -72,6 +72,10 @@ struct StridedView {
 /// Reads the strided metadata of a converted tensor (any layout).
 StridedView getStridedView(OpBuilder &b, Location loc, Value tensor);
 
+/// Row-major strides of `sizes` (the last dim's 1).
+SmallVector<OpFoldResult> rowMajorStrides(IndexMath &m,
+                                          ArrayRef<OpFoldResult> sizes);
+
 /// Materializes `view` of the converted tensor `source` as a tensor of
 /// `type` (a ptensor.strided_view: no copy).
 Value buildView(IndexMath &m, Value source, const StridedView &view,

@@ -48,6 +48,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateManipulationToLinalgPatterns(converter, patterns);
   populateCompactionToLinalgPatterns(converter, patterns);
   populateReshapeToMemRefPatterns(converter, patterns);
+  populateSetsToLinalgPatterns(converter, patterns);
   populateSortingToLinalgPatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
   populateWriteToLinalgPatterns(converter, patterns);
@@ -114,7 +115,7 @@ struct ConvertPTensorToLinalgPass
   /// Ops this lowering has for host tensors only say so on a GPU tensor.
   LogicalResult checkHostOnlyOps() {
     WalkResult result = getOperation().walk([](Operation *op) {
-      if (!isa<ExtractMaskOp, NonzeroOp>(op))
+      if (!isa<ExtractMaskOp, NonzeroOp, UniqueOp>(op))
         return WalkResult::advance();
       auto type = cast<PTensorType>(op->getOperand(0).getType());
       if (!type.isOnGPU())

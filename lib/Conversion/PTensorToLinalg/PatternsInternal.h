@@ -36,6 +36,9 @@ void populateSortingToLinalgPatterns(const TypeConverter &converter,
 /// extract_mask and nonzero: count, allocate, compact (host loop nests).
 void populateCompactionToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
+/// unique: a sort of the flattened input, then count → compact.
+void populateSetsToLinalgPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
 /// reshape to a view, or a row-major copy and a view (chosen at run time).
 void populateReshapeToMemRefPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);

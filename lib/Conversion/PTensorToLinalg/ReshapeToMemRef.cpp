@@ -32,18 +32,6 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// Row-major strides of `sizes`.
-static SmallVector<OpFoldResult> rowMajorStrides(IndexMath &m,
-                                                 ArrayRef<OpFoldResult> sizes) {
-  SmallVector<OpFoldResult> strides(sizes.size());
-  OpFoldResult stride = m.index(1);
-  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-    strides[d] = stride;
-    stride = m.mul(stride, sizes[d]);
-  }
-  return strides;
-}
-
 static OpFoldResult product(IndexMath &m, ArrayRef<OpFoldResult> sizes) {
   OpFoldResult n = m.index(1);
   for (OpFoldResult s : sizes)

@@ -662,6 +662,33 @@ class Func:
                       desc="nonzero", sources=[("x", x)])
                 for d, ref in enumerate(refs)]
 
+    def unique(self, x, kind_):
+        """The results of ptensor.unique <kind_> (a list of Values: values,
+        then indices, inverse_indices, counts as the kind has them), against
+        unique_ref (numpy's stable argsort, NaNs each distinct)."""
+        values, indices, inverse, counts = unique_ref(x.ref, x.dtype)
+        fields = {"all": ["values", "indices", "inverse_indices", "counts"],
+                  "counts": ["values", "counts"],
+                  "inverse": ["values", "inverse_indices"],
+                  "values": ["values"]}[kind_]
+        refs = {"values": values, "indices": indices, "inverse_indices": inverse,
+                "counts": counts}
+        types = {"values": TType([None], x.dtype),
+                 "inverse_indices": TType(x.type.shape, "i64")}
+        rts = [types.get(f, TType([None], "i64")) for f in fields]
+        name = self._fresh()
+        deps = self._line("%s:%d = ptensor.unique %s %s : %s -> (%s)" % (
+            name, len(fields), kind_, x.name, x.type, ", ".join(map(str, rts))), [x])
+        results = []
+        for i, (field, rt) in enumerate(zip(fields, rts)):
+            v = Value("%s#%d" % (name, i), rt, np.asarray(refs[field]), deps,
+                      desc="unique %s: %s" % (kind_, field), sources=[("x", x)])
+            if field == "values" and kind(x.dtype) == "f":
+                v.exact = to_f64(refs[field])
+                v.tol = tolerance("exact", x.dtype)
+            results.append(v)
+        return results
+
     def dim(self, x, d):
         name = self._fresh()
         deps = self._line("%s = ptensor.dim %s, %d : %s" % (name, x.name, d, x.type), [x])

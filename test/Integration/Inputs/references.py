@@ -169,3 +169,22 @@ def sort_indices_ref(x, dt, axis, descending):
     n = x.shape[axis]
     flipped = np.argsort(np.flip(x, axis), axis=axis, kind="stable")
     return n - 1 - np.flip(flipped, axis)
+
+
+def unique_ref(x, dt):
+    """The array API's unique_all of `x` (dtype `dt`) as numpy arrays:
+    values (in x's representation), indices, inverse_indices (x's shape),
+    counts. Equal is `==` (-0.0 equals 0.0, the first of them is kept; each
+    NaN is its own value); values ascend in numpy's order (NaNs last)."""
+    flat = np.asarray(x).reshape(-1)
+    keys = to_f64(flat) if kind(dt) == "f" else flat
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.ones(len(ordered), dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    first = np.nonzero(starts)[0]
+    inverse = np.empty(len(ordered), dtype=np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    counts = np.diff(np.append(first, len(ordered)))
+    return (flat[order[first]], order[first].astype(np.int64),
+            inverse.reshape(np.shape(x)), counts.astype(np.int64))

@@ -132,6 +132,15 @@ def PTensor_FindIndexKind : I32EnumAttr<"FindIndexKind", "kind of ptensor.find_i
   let cppNamespace = "::mlir::ptensor";
 }
 
+def PTensor_UniqueKind : I32EnumAttr<"UniqueKind", "kind of ptensor.unique", [
+  I32EnumAttrCase<"all", 0>,
+  I32EnumAttrCase<"counts", 1>,
+  I32EnumAttrCase<"inverse", 2>,
+  I32EnumAttrCase<"values", 3>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
 def PTensor_CombineKind : I32EnumAttr<"CombineKind", "kind of ptensor.combine", [
   I32EnumAttrCase<"concat", 0>,
   I32EnumAttrCase<"stack", 1>

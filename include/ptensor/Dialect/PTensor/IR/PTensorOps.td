@@ -751,5 +751,6 @@ include "ptensor/Dialect/PTensor/IR/PTensorReductionOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorLinalgOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorManipulationOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorSortingOps.td"
+include "ptensor/Dialect/PTensor/IR/PTensorSetOps.td"
 
 #endif // PTENSOR_OPS_TD
