@@ -131,9 +131,30 @@ def manipulation(name, inputs, result, op_text, dtype_r="f32"):
 
 TRANSPOSE = ("%bv = ptensor.permute_dims {b} [1, 0] : {tb} -> {tb}")
 
+
+def compaction(name, n, dtype, kind, result):
+    """@name(a: n x dtype) -> result #`result` of `kind` (a ptensor.nonzero
+    or ptensor.unique <kind>, whose results are all 1-D of a dynamic size)."""
+    ta = pt([n], dtype)
+    if kind == "nonzero":
+        types = [pt([None], "i64")]
+        op = "ptensor.nonzero %a"
+    else:
+        types = [pt([None], dtype), pt([None], "i64")][:1 + (kind == "counts")]
+        op = f"ptensor.unique {kind} %a"
+    tr = types[result]
+    return (f"func.func @{name}(%a: {ta}) -> {tr} {{\n"
+            f"  %r:{len(types)} = {op} : {ta} -> ({', '.join(types)})\n"
+            f"  return %r#{result} : {tr}\n}}\n")
+
 #: The sort benchmarks' sizes (the issue's anchors: torch and CuPy on 2^24
 #: f32, torch's row-wise sort of 4096 x 4096).
 SORT_N, SORT_ROWS = 2 ** 24, 4096
+#: The compaction benchmarks' sizes (the issue's anchors: nonzero of 2^26
+#: bools, half true; unique of 2^24 int64 in [0, 2^16)).
+NONZERO_N, UNIQUE_N = 2 ** 26, 2 ** 24
+#: A make_inputs dtype: int64 uniform in [0, 2^16).
+I64_U16 = "int64_u16"
 
 # name -> (IR, input specs [(shape, torch dtype name, layout)], torch expr,
 #          bytes moved per call)
@@ -238,6 +259,16 @@ CASES = {
                                "ptensor.sort %a : {ta} -> {tr}"),
                   [([SORT_ROWS, SORT_ROWS], F32)], "torch.sort(a, -1).values",
                   2 * SORT_ROWS * SORT_ROWS * 4),
+    # Compaction through CUB (fractions: the input read and the result
+    # written once).
+    "nonzero_1d": (compaction("nonzero_1d", NONZERO_N, "i1", "nonzero", 0),
+                   [([NONZERO_N], "bool")], "torch.nonzero(a, as_tuple=True)[0]",
+                   NONZERO_N * (1 + 8 // 2)),
+    "unique_i64": (compaction("unique_i64", UNIQUE_N, "i64", "values", 0),
+                   [([UNIQUE_N], I64_U16)], "torch.unique(a)", UNIQUE_N * 8),
+    "unique_counts_i64": (compaction("unique_counts_i64", UNIQUE_N, "i64", "counts", 1),
+                          [([UNIQUE_N], I64_U16)],
+                          "torch.unique(a, return_counts=True)[1]", UNIQUE_N * 8),
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }

@@ -1,6 +1,6 @@
 """CPU sorts and unique beside numpy (this machine's cores): median wall
 time of ptensor's sort/argsort (the runtime's sort) and unique_* (a sort,
-then the count → compact loops) and numpy's on the same arrays, results
+then the count → select steps) and numpy's on the same arrays, results
 compared exactly. Prints a markdown table for
 bench/RESULTS.md.
 

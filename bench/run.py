@@ -100,6 +100,13 @@ def time_sweep(directory, name, inputs, ref, failures):
 def make_inputs(specs, gen):
     out = []
     for shape, dtype in specs:
+        if dtype == "bool":  # half true
+            out.append(torch.rand(shape, generator=gen, device="cuda") < 0.5)
+            continue
+        if dtype == "int64_u16":  # uniform in [0, 2^16)
+            out.append(torch.randint(0, 2 ** 16, shape, generator=gen, device="cuda",
+                                     dtype=torch.int64))
+            continue
         if dtype.startswith("int"):
             out.append(torch.randint(-100, 100, shape, generator=gen, device="cuda",
                                      dtype=getattr(torch, dtype)))
@@ -182,7 +189,11 @@ def main():
                      "a.T.reshape(-1)": lambda: ca.T.reshape(-1),
                      "torch.sort(a).values": lambda: cupy.sort(ca),
                      "torch.argsort(a, stable=True)": lambda: cupy.argsort(ca),
-                     "torch.sort(a, -1).values": lambda: cupy.sort(ca, -1)}.get(expr)
+                     "torch.sort(a, -1).values": lambda: cupy.sort(ca, -1),
+                     "torch.nonzero(a, as_tuple=True)[0]": lambda: cupy.nonzero(ca)[0],
+                     "torch.unique(a)": lambda: cupy.unique(ca),
+                     "torch.unique(a, return_counts=True)[1]":
+                     lambda: cupy.unique(ca, return_counts=True)[1]}.get(expr)
             if name.startswith("chain"):
                 def chain_kernel(x, y):
                     return cupy.exp(-((x * y + 1.5) ** 2)) * 0.5 + x

@@ -6,10 +6,12 @@
 #   then, through the device tool, with carry [".carry"]:
 #   bash scripts/gpu-check.sh run       # there: runtime smoke test, every
 #                                       # numeric case of the CPU suite on
-#                                       # cuda:0 (the sort cases also under
+#                                       # cuda:0 (the CUB cases also under
 #                                       # compute-sanitizer), the Python GPU
 #                                       # tests and the benchmark; prints a
 #                                       # summary
+#   bash scripts/gpu-check.sh run python,bench   # some of the steps smoke,
+#                                       # cases, sanitizer, python, bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -20,7 +22,7 @@ prepare() {
   ninja -C build
   rm -rf "$carry" && mkdir -p "$carry/cases" "$carry/bench" "$carry/pycache"
   cp build/lib/libptensor_runtime.so build/bin/ptensor-runtime-gpu-smoke "$carry/"
-  # The CUB code (GPU sorts): nvcc, in a standalone runtime build; loaded
+  # The CUB code (GPU sorts, compaction): nvcc, in a standalone runtime build; loaded
   # from beside libptensor_runtime.so.
   cmake -S runtime -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DPTENSOR_RUNTIME_CUDA_KERNELS=ON \
@@ -77,6 +79,10 @@ build_core() {
     "$nb/src/nb_combined.cpp" -o "python/ptensor/_core$suffix"
 }
 
+# Whether step $1 is among the ones asked for ($steps: comma-separated, or
+# "all").
+wants() { [[ "$steps" == all || ",$steps," == *",$1,"* ]]; }
+
 run() {
   local out="${OUT:-/tmp/gpu-check}" status=0
   mkdir -p "$out"
@@ -84,37 +90,47 @@ run() {
   build_core || { echo "ptensor._core: build FAILED"; return 1; }
   export PTENSOR_RUNTIME_DIR="$carry" LD_LIBRARY_PATH="$carry:${LD_LIBRARY_PATH:-}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  if wants smoke; then
   echo "== runtime smoke test"
   # Launches block here, so a kernel fault is reported at its launch.
   PTENSOR_SYNC_LAUNCHES=1 "$carry/ptensor-runtime-gpu-smoke" > "$out/smoke.log" 2>&1 && echo "smoke: passed" ||
     { echo "smoke: FAILED"; tail -5 "$out/smoke.log"; status=1; }
-  echo "== CPU suite's numeric cases on cuda:0"
+  fi
   local cases="${TMPDIR:-/tmp}/ptensor-gpu-cases"
   rm -rf "$cases" && mkdir -p "$cases" && tar -C "$cases" -xJf "$carry/cases.tar.xz"
+  if wants cases; then
+  echo "== CPU suite's numeric cases on cuda:0"
   PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
     --executor "python3 -m ptensor.run" --jobs 12 > "$out/cases.log" 2>&1 ||
     status=1
   tail -15 "$out/cases.log"
-  echo "== compute-sanitizer (memcheck, initcheck, racecheck, synccheck) on the sort cases (CUB)"
+  fi
+  if wants sanitizer; then
+  echo "== compute-sanitizer (memcheck, initcheck, racecheck, synccheck) on the CUB cases (sort, nonzero, extract_mask, unique)"
   local sanitizer="${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer"
   for tool in memcheck initcheck racecheck synccheck; do
     PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
-      --filter sorting --jobs 4 --executor \
+      --filter 'sorting|nonzero|extract_mask|unique' --jobs 12 --executor \
       "$sanitizer --tool $tool --error-exitcode 66 --print-limit 5 python3 -m ptensor.run" \
       > "$out/sanitizer-$tool.log" 2>&1 && echo "$tool: clean ($(tail -1 "$out/sanitizer-$tool.log"))" ||
       { echo "$tool: FAILED"; tail -8 "$out/sanitizer-$tool.log"; status=1; }
   done
+  fi
+  if wants python; then
   echo "== Python GPU tests (torch, CuPy)"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python \
     python3 -m pytest -q python/tests/test_gpu.py 2>&1 | tail -5 || status=1
+  fi
+  if wants bench; then
   echo "== benchmark"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" ||
     status=1
+  fi
   return $status
 }
 
 case "${1:-}" in
   prepare) prepare ;;
-  run) run ;;
-  *) echo "usage: $0 prepare|run" >&2; exit 2 ;;
+  run) steps="${2:-all}"; run ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,bench]" >&2; exit 2 ;;
 esac

@@ -1,7 +1,6 @@
 """Array API searching functions beyond the reductions (argmax/argmin are in
-_reductions): `nonzero` — ptensor.nonzero over numpy arrays (host); torch
-and CuPy CUDA arrays use their framework's nonzero until the dialect's op
-has a GPU lowering (as extract_mask, it has none yet).
+_reductions): `nonzero` — ptensor.nonzero over numpy arrays (host) and
+torch/CuPy CUDA arrays (GPU: the count and the positions through CUB).
 
 The rule (rank 1 or more, one int64 index array per dim) is the compiler's
 (ptensor/Semantics/Searching.h, through _core). One
@@ -10,7 +9,6 @@ kernel per (rank, dtype, device), with dynamic sizes.
 
 from . import _core
 from ._arrays import as_tensor
-from ._views import _on_backing
 from ._ir import ptensor_type, run_kernel, wrap_function
 
 __all__ = ["nonzero"]
@@ -21,10 +19,6 @@ def nonzero(x, /):
     in row-major order: a tuple of one int64 array per dim of x."""
     t = as_tensor(x)
     _core.check_nonzero(list(t.shape))
-    if t.device:
-        # A GPU array: the framework's nonzero (one int64 array per dim).
-        return tuple(_on_backing(x, lambda xp, a: xp.nonzero(a),
-                                 lambda a: a.nonzero(as_tuple=True)))
     key = ("nonzero", t.ndim, t.dtype, t.device)
 
     def build():

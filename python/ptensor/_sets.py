@@ -1,13 +1,12 @@
-"""Array API set functions over numpy arrays (host): `unique_all`,
+"""Array API set functions over numpy arrays (host) and torch/CuPy CUDA
+arrays (GPU: CUB's sort, count, select and scan): `unique_all`,
 `unique_counts`, `unique_inverse` and `unique_values` (ptensor.unique).
 
 Which results each gives, and their order, is the compiler's
 (ptensor/Semantics/Sets.h, through _core); the named tuples take their
 field names from it. The order of the values is ptensor.sort's; `-0.0`
-equals `0.0` and each NaN is its own value. GPU arrays get the compiler's
-error until the op has a GPU lowering (its compaction runs on the host, as
-extract_mask's). One kernel per (kind, rank, dtype, device), with dynamic
-sizes.
+equals `0.0` and each NaN is its own value. One kernel per (kind, rank,
+dtype, device), with dynamic sizes.
 """
 
 from collections import namedtuple

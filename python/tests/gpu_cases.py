@@ -283,9 +283,40 @@ def case_sorting(xp):
              4 - np.flip(np.argsort(np.flip(tiesn, 0), axis=0, kind="stable"), 0), "i64")]
 
 
+def _part(results, i):
+    """Result i of a function with several, or None in compile-only mode
+    (the call gives None)."""
+    return None if results is None else results[i]
+
+
+def case_compaction(xp):
+    """nonzero, extract_mask and unique_* on the GPU (CUB's count, select
+    and scan): NaN non-zero, -0.0 zero; a row mask; unique of integers with
+    every result and of floats with NaNs (each distinct) and ±0."""
+    x = np.array([[0.0, 1.5, 0.0], [np.nan, 0.0, -0.0]], np.float32)
+    nz = pt.nonzero(xp.wrap(x))
+    ints = np.random.default_rng(5).integers(0, 50, 3000).astype(np.int64)
+    mask = ints % 3 == 0
+    picked = pt.extract_mask(xp.wrap(ints), xp.wrap(mask))
+    m, mn = xp.rand((40, 7), "f32")
+    row_mask = mn[:, 0] > 0.5
+    some_rows = pt.extract_mask(m, xp.wrap(row_mask))
+    u = pt.unique_all(xp.wrap(ints))
+    values, index, inverse, counts = np.unique(ints, return_index=True,
+                                               return_inverse=True, return_counts=True)
+    f = np.array([2.0, np.nan, -0.0, 0.0, np.nan, 2.0, -1.0], np.float32)
+    fu = pt.unique_counts(xp.wrap(f))
+    return [(_part(nz, 0), np.nonzero(x)[0], "i64"), (_part(nz, 1), np.nonzero(x)[1], "i64"),
+            (picked, ints[mask], "i64"), (some_rows, mn[row_mask], "f32"),
+            (_part(u, 0), values, "i64"), (_part(u, 1), index, "i64"),
+            (_part(u, 2), inverse, "i64"), (_part(u, 3), counts, "i64"),
+            (_part(fu, 0), np.array([-1.0, 0.0, 2.0, np.nan, np.nan]), "f32"),
+            (_part(fu, 1), np.array([1, 2, 2, 1, 1]), "i64")]
+
+
 FUNCTIONAL_CASES = [case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
                     case_where, case_pointwise, case_flip_instantiate, case_reductions,
-                    case_linalg, case_manipulation, case_sorting]
+                    case_linalg, case_manipulation, case_sorting, case_compaction]
 OUT_CASES = [case_out_in_place]
 ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
 

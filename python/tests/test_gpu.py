@@ -147,16 +147,35 @@ def test_torch_cpu_tensors_give_torch_tensors():
 
 
 @needs_torch
-def test_torch_nonzero_and_views():
-    """Functions that use the framework on CUDA arrays: nonzero (until the
-    dialect's op has a GPU lowering) and the view functions (_views.py),
-    against numpy."""
+def test_torch_compaction():
+    """nonzero, extract_mask and unique_* of torch CUDA tensors (compiled:
+    CUB's count, select and scan) against numpy, results on the device."""
     x = np.array([[0.0, 1.5, 0.0], [np.nan, 0.0, -0.0]], np.float32)
     t = torch.from_numpy(x).cuda()
     rows, cols = pt.nonzero(t)
     assert rows.is_cuda and rows.dtype == torch.int64
     np.testing.assert_array_equal(rows.cpu().numpy(), np.nonzero(x)[0])
     np.testing.assert_array_equal(cols.cpu().numpy(), np.nonzero(x)[1])
+    big = np.random.default_rng(0).integers(0, 1000, 1 << 20).astype(np.int64)
+    r = pt.unique_all(torch.from_numpy(big).cuda())
+    values, index, inverse, counts = np.unique(big, return_index=True,
+                                               return_inverse=True, return_counts=True)
+    for got, want in zip(r, (values, index, inverse, counts)):
+        assert got.is_cuda
+        np.testing.assert_array_equal(got.cpu().numpy(), want)
+    mask = big % 3 == 0
+    picked = pt.extract_mask(torch.from_numpy(big).cuda(), torch.from_numpy(mask).cuda())
+    np.testing.assert_array_equal(picked.cpu().numpy(), big[mask])
+    empty = pt.nonzero(torch.zeros(0, 4, device="cuda"))
+    assert [e.numel() for e in empty] == [0, 0]
+
+
+@needs_torch
+def test_torch_views():
+    """The view functions use the framework on CUDA arrays (_views.py),
+    against numpy."""
+    x = np.array([[0.0, 1.5, 0.0], [np.nan, 0.0, -0.0]], np.float32)
+    t = torch.from_numpy(x).cuda()
     for got, want in [(pt.permute_dims(t, (1, 0)), x.T),
                       (pt.flip(t, axis=1), np.flip(x, 1)),
                       (pt.expand_dims(t, axis=0), x[None]),

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CubSupport.cuh"
 #include "SortKernels.h"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -34,6 +35,7 @@
 #include <utility>
 
 using namespace ptensor::rt;
+using namespace ptensor::rt::gpu;
 
 namespace {
 
@@ -133,50 +135,6 @@ unsigned blocksFor(int64_t count) {
   return unsigned(blocks < 65536 ? (blocks > 0 ? blocks : 1) : 65536);
 }
 
-/// The scratch of one call, released (in stream order) on every path.
-struct Scratch {
-  const GpuSortCall &call;
-  void *pointers[8] = {};
-  int used = 0;
-  explicit Scratch(const GpuSortCall &c) : call(c) {}
-  ~Scratch() {
-    for (int i = 0; i < used; ++i)
-      call.release(call.allocatorContext, pointers[i]);
-  }
-  template <typename T> T *get(size_t count) {
-    void *p = call.allocate(call.allocatorContext, count * sizeof(T));
-    if (p)
-      pointers[used++] = p;
-    return static_cast<T *>(p);
-  }
-};
-
-/// Formats `what` failing with `status` into `error`; returns 1.
-int fail(char *error, size_t size, const char *what, cudaError_t status) {
-  std::snprintf(error, size, "%s failed: %s (%s)", what,
-                cudaGetErrorName(status), cudaGetErrorString(status));
-  return 1;
-}
-
-/// Runs a CUB call `sort(temp, bytes)` the CUB way: once for the size of
-/// its temporary storage, then with it (from the scratch).
-template <typename Sort>
-int runCub(Scratch &s, Sort sort, char *error, size_t errorSize) {
-  size_t tempBytes = 0;
-  if (cudaError_t status = sort(nullptr, tempBytes))
-    return fail(error, errorSize, "CUB's sort (temporary storage size)",
-                status);
-  void *temp = s.get<char>(tempBytes > 0 ? tempBytes : 1);
-  if (!temp) {
-    std::snprintf(error, errorSize, "out of device memory for CUB's "
-                  "temporary storage (%zu bytes)", tempBytes);
-    return 1;
-  }
-  if (cudaError_t status = sort(temp, tempBytes))
-    return fail(error, errorSize, "CUB's sort", status);
-  return 0;
-}
-
 /// The offsets of the lines (lines + 1 of them) for the segmented sorts,
 /// or null for one line; false when out of memory or the kernel fails.
 int64_t *lineOffsetsFor(Scratch &s, const Geometry &g, int64_t lines,
@@ -204,8 +162,8 @@ template <typename U>
 int sortPositions(const GpuSortCall &c, const Geometry &g, const Strides &st,
                   int64_t lines, char *error, size_t errorSize) {
   int64_t total = lines * g.n;
-  auto stream = static_cast<cudaStream_t>(c.stream);
-  Scratch s(c);
+  auto stream = static_cast<cudaStream_t>(c.shared.stream);
+  Scratch s(c.shared);
   U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
   U *bits = c.values ? s.get<U>(total) : nullptr;
   int32_t *positions = s.get<int32_t>(total),
@@ -232,7 +190,7 @@ int sortPositions(const GpuSortCall &c, const Geometry &g, const Strides &st,
         temp, bytes, keyBuffers, positionBuffers, total, lines, offsets,
         offsets + 1, stream);
   };
-  if (int failed = runCub(s, sort, error, errorSize))
+  if (int failed = runCub(s, "CUB's sort", sort, error, errorSize))
     return failed;
   scatterSorted<U><<<blocks, 256, 0, stream>>>(
       g, st, static_cast<U *>(c.values), c.indices, positionBuffers.Current(),
@@ -294,8 +252,8 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
                size_t errorSize) {
   static_assert(sizeof(U) == sizeof(K), "keys are the elements' bits");
   int64_t total = lines * g.n;
-  auto stream = static_cast<cudaStream_t>(c.stream);
-  Scratch s(c);
+  auto stream = static_cast<cudaStream_t>(c.shared.stream);
+  Scratch s(c.shared);
   bool inValues = valuesAsKeys(c, g, st);
   U *keys = inValues ? static_cast<U *>(c.values) : s.get<U>(total);
   U *keys2 = s.get<U>(total);
@@ -327,7 +285,7 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
                                                   lines, offsets, offsets + 1,
                                                   stream);
   };
-  if (int failed = runCub(s, sort, error, errorSize))
+  if (int failed = runCub(s, "CUB's sort", sort, error, errorSize))
     return failed;
   const U *sorted = reinterpret_cast<const U *>(buffers.Current());
   if (inValues && c.format.order == SortOrder::Float) {
@@ -354,8 +312,8 @@ template <typename U>
 int sortFloatLines(const GpuSortCall &c, const Geometry &g, const Strides &st,
                    int64_t lines, char *error, size_t errorSize) {
   int64_t total = lines * g.n;
-  auto stream = static_cast<cudaStream_t>(c.stream);
-  Scratch s(c);
+  auto stream = static_cast<cudaStream_t>(c.shared.stream);
+  Scratch s(c.shared);
   U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
   U *bits = s.get<U>(total), *bits2 = s.get<U>(total);
   bool ok;
@@ -374,7 +332,7 @@ int sortFloatLines(const GpuSortCall &c, const Geometry &g, const Strides &st,
         temp, bytes, keyBuffers, bitBuffers, total, lines, offsets,
         offsets + 1, stream);
   };
-  if (int failed = runCub(s, sort, error, errorSize))
+  if (int failed = runCub(s, "CUB's sort", sort, error, errorSize))
     return failed;
   // Float order: scatterValues writes the sorted bits as they are.
   scatterValues<U><<<blocks, 256, 0, stream>>>(

@@ -1,84 +1,25 @@
 //===- GpuSort.cpp - GPU sort along a dim through CUB ----------------------===//
 //
-// ptensor_rt_gpu_sort (Sort.h). The CUB code is compiled by nvcc into
-// libptensor_runtime_cuda.so (cuda/SortKernels.cu, built with
-// -DPTENSOR_RUNTIME_CUDA_KERNELS=ON), which this file loads with dlopen on
-// the first GPU sort — from the directory of libptensor_runtime itself, or
-// the file named by PTENSOR_RUNTIME_CUDA_LIBRARY — so the runtime keeps no
-// link-time CUDA dependency and builds without the toolkit. It runs on the
-// thread's compute stream with scratch from the caching allocator.
+// ptensor_rt_gpu_sort (Sort.h). The CUB code is in libptensor_runtime_cuda
+// (cuda/SortKernels.cu; loaded on the first GPU sort: CudaKernels.h). It
+// runs on the thread's compute stream with scratch from the caching
+// allocator.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Runtime/Sort.h"
 
-#include "DeviceAllocator.h"
+#include "CudaKernels.h"
 #include "DeviceContext.h"
 #include "Errors.h"
 #include "SortArguments.h"
 #include "SortKernels.h"
 
-#include <cstdlib>
-#include <mutex>
 #include <string>
-
-#include <dlfcn.h>
 
 using namespace ptensor::rt;
 
 namespace {
-
-/// The library's entry point, loaded once; null with the reason in `why`.
-GpuSortFn loadSortLibrary(std::string &why) {
-  static std::once_flag once;
-  static GpuSortFn fn = nullptr;
-  static std::string reason;
-  std::call_once(once, [] {
-    std::string path;
-    if (const char *env = std::getenv("PTENSOR_RUNTIME_CUDA_LIBRARY")) {
-      path = env;
-    } else {
-      Dl_info info;
-      if (dladdr(reinterpret_cast<void *>(&ptensor_rt_gpu_sort), &info) &&
-          info.dli_fname) {
-        path = info.dli_fname;
-        size_t slash = path.rfind('/');
-        path = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-      }
-      path += "libptensor_runtime_cuda.so";
-    }
-    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-      const char *error = dlerror();
-      reason = "the GPU sort needs libptensor_runtime_cuda.so (the runtime "
-               "built with -DPTENSOR_RUNTIME_CUDA_KERNELS=ON and the CUDA "
-               "toolkit), which did not load: " +
-               std::string(error ? error : path);
-      return;
-    }
-    fn = reinterpret_cast<GpuSortFn>(dlsym(handle, kGpuSortSymbol));
-    if (!fn)
-      reason = path + " has no " + kGpuSortSymbol;
-  });
-  why = reason;
-  return fn;
-}
-
-/// The device and stream of a call's scratch.
-struct AllocatorContext {
-  int device;
-  void *stream;
-};
-
-void *allocateScratch(void *context, size_t bytes) {
-  auto *c = static_cast<AllocatorContext *>(context);
-  void *p = nullptr;
-  return deviceAllocate(c->device, bytes, c->stream, &p) ? p : nullptr;
-}
-
-void releaseScratch(void *context, void *ptr) {
-  deviceFree(ptr, static_cast<AllocatorContext *>(context)->stream);
-}
 
 bool runGpuSort(const SortArguments &a) {
   if (a.rank > kMaxSortRank)
@@ -87,7 +28,8 @@ bool runGpuSort(const SortArguments &a) {
                      "takes ranks 1 to %d)",
                      static_cast<long long>(a.rank), kMaxSortRank);
   std::string why;
-  GpuSortFn fn = loadSortLibrary(why);
+  auto fn = reinterpret_cast<GpuSortFn>(
+      cudaKernelsSymbol(kGpuSortSymbol, "GPU sort", why));
   if (!fn)
     return setError(ErrorKind::Unsupported, why);
   GpuSortCall call{};
@@ -104,25 +46,9 @@ bool runGpuSort(const SortArguments &a) {
   call.input = a.input;
   call.values = a.values;
   call.indices = a.indices;
-  AllocatorContext context{defaultDevice(), ptensor_rt_get_stream()};
-  ScopedContext scope(context.device);
-  if (!scope.ok())
-    return false;
-  call.stream = context.stream;
-  call.allocate = allocateScratch;
-  call.release = releaseScratch;
-  call.allocatorContext = &context;
-  char error[512];
-  // The allocator records an out-of-memory error; nothing older may count.
-  clearError();
-  if (fn(&call, error, sizeof error))
-    return setError(lastErrorKind() == ErrorKind::OutOfMemory
-                        ? ErrorKind::OutOfMemory
-                        : ErrorKind::Cuda,
-                    error);
-  if (syncLaunches())
-    return ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS;
-  return true;
+  return runCudaKernels(call.shared, "", [&](char *error, size_t size) {
+    return fn(&call, error, size);
+  });
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #ifndef PTENSOR_RUNTIME_LIB_SORTKERNELS_H
 #define PTENSOR_RUNTIME_LIB_SORTKERNELS_H
 
+#include "CudaKernels.h"
 #include "SortKeys.h"
 
 #include <stddef.h>
@@ -33,12 +34,7 @@ struct GpuSortCall {
   const void *input; ///< element (0, ..., 0)
   void *values;      ///< element (0, ..., 0), or null: not written
   int64_t *indices;  ///< element (0, ..., 0), or null: not written
-  void *stream;     ///< the thread's compute stream (a CUstream)
-  /// Device memory in stream order from the caching allocator: null when
-  /// out of memory (the runtime has recorded the error).
-  void *(*allocate)(void *context, size_t bytes);
-  void (*release)(void *context, void *ptr);
-  void *allocatorContext;
+  CudaKernelsCall shared; ///< stream and scratch (runCudaKernels)
 };
 
 /// The entry point's name and type (extern "C" in the library).

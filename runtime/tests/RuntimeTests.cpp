@@ -3,7 +3,7 @@
 /// \file
 /// GPU-free tests of libptensor_runtime. Usage:
 ///   ptensor-runtime-tests
-///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|all
+///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|sort|compact|all
 /// Each suite prints its observations (checked by lit/FileCheck in
 /// test/Runtime) and "PASSED <suite>" or "FAILED <suite>: N check(s)".
 ///
@@ -27,7 +27,8 @@ const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"checks", runCheckTests},
                          {"gemm", runGemmTests},
                          {"mgpu-traps", runMgpuTrapTests},
-                         {"sort", runSortTests}};
+                         {"sort", runSortTests},
+                         {"compact", runCompactTests}};
 
 int runSuite(const Suite &suite) {
   failureCount() = 0;

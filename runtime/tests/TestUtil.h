@@ -133,6 +133,7 @@ int runCheckTests();
 int runGemmTests();
 int runMgpuTrapTests();
 int runSortTests();
+int runCompactTests();
 
 } // namespace ptensor::rt::test
 

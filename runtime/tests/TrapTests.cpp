@@ -15,6 +15,7 @@
 
 #include "TestUtil.h"
 
+#include "ptensor/Runtime/Compact.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
 #include "ptensor/Runtime/Sort.h"
 
@@ -96,6 +97,12 @@ void sortWithoutCudaLibrary(void **) {
                       address(sorted), 0, address(strides), 0, 0, 0);
 }
 
+/// A GPU count of 4 flags when libptensor_runtime_cuda.so does not load.
+void countWithoutCudaLibrary(void **) {
+  static uint8_t flags[4] = {1, 0, 1, 1};
+  ptensor_rt_gpu_count_true(reinterpret_cast<intptr_t>(flags), 4);
+}
+
 /// Calls `entry` under a trap and prints the status, the message and
 /// whether the caller's context is current again (and the only push left).
 ptensor_rt_status callChecked(const char *what, void (*entry)(void **),
@@ -145,6 +152,12 @@ int fakeDriverScenarios(const std::string &path) {
             PTENSOR_RT_ERROR_UNSUPPORTED);
   EXPECT_CONTAINS(ptensor_rt_last_error(),
                   "the GPU sort needs libptensor_runtime_cuda.so");
+  EXPECT_EQ(callChecked("GPU count without its CUDA library",
+                        countWithoutCudaLibrary),
+            PTENSOR_RT_ERROR_UNSUPPORTED);
+  EXPECT_CONTAINS(ptensor_rt_last_error(),
+                  "the GPU compaction (nonzero, extract_mask, unique) needs "
+                  "libptensor_runtime_cuda.so");
 
   unsigned host[4] = {0, 0, 0, 0};
   void *args[] = {host};

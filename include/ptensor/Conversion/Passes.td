@@ -233,8 +233,8 @@ def ConvertPTensorContractionsToLibrary
 
 def ConvertPTensorSortToLibrary
     : Pass<"convert-ptensor-sort-to-library", "ModuleOp"> {
-  let summary = "ptensor.sort_along on buffers becomes a call of the "
-                "runtime's sort";
+  let summary = "ptensor.sort_along and the compaction steps on buffers "
+                "become calls of the runtime";
   let description = [{
     After bufferization: every `ptensor.sort_along` on memrefs (the
     lowering of `ptensor.sort` and `ptensor.argsort`) becomes a call of
@@ -244,10 +244,18 @@ def ConvertPTensorSortToLibrary
     dim, each buffer's aligned pointer and offset, and arrays of the sizes
     and strides read from the memrefs at run time (host arrays: only the
     buffers are on the device).
+
+    Likewise `ptensor.count_true`, `ptensor.select_true` and
+    `ptensor.scatter_runs` (the lowering of nonzero, extract_mask and
+    unique) become calls of `ptensor_rt_cpu_<step>` or
+    `ptensor_rt_gpu_<step>` (ptensor/Runtime/Compact.h) with the address of
+    each 1-D buffer's first element and the size; a strided input is first
+    copied into a contiguous buffer (`linalg.copy`, freed after the call).
+    count_true's i64 result is the index the results are allocated with.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::memref::MemRefDialect"];
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def PTensorLowerRunTimeChecks

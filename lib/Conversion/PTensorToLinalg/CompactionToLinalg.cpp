@@ -1,16 +1,16 @@
 //===- CompactionToLinalg.cpp - ops whose result size is a count ----------===//
 //
 // extract_mask and nonzero have results whose size is the number of true
-// flags, known only at run time. On the host both are the count → compact
-// machinery (CountAndCompact.h): one loop nest counts, the results are
-// allocated with the count, the second writes the selected elements (or
-// rows, or indices) in row-major order. Any layout of
-// the operands is read in place. GPU tensors are refused before the
-// conversion (PTensorToLinalg.cpp: checkHostOnlyOps).
+// flags, known only at run time: both are the count → select machinery
+// (Compaction.h) — the flags in a new row-major bool tensor, their count,
+// the positions of the true ones — and then one parallel generic over the
+// results that unravels each position into indices (nonzero) or gathers
+// the source's element or row there (extract_mask). The same IR on the
+// host and the GPU; any layout of the operands is read in place.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CountAndCompact.h"
+#include "Compaction.h"
 #include "LoweringUtils.h"
 #include "PatternsInternal.h"
 
@@ -18,7 +18,6 @@
 #include "ptensor/Dialect/PTensor/Utils/ScalarConvert.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -33,8 +32,6 @@ struct ExtractMaskPattern : public OpConversionPattern<ExtractMaskOp> {
   LogicalResult
   matchAndRewrite(ExtractMaskOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getType().isOnGPU())
-      return rewriter.notifyMatchFailure(op, "extract_mask runs on the host");
     auto type =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Location loc = op.getLoc();
@@ -48,58 +45,41 @@ struct ExtractMaskPattern : public OpConversionPattern<ExtractMaskOp> {
         tensor::getMixedSizes(rewriter, loc, mask);
     checkSizes(m, sourceSizes, maskSizes);
 
-    auto flag = [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
-      return tensor::ExtractOp::create(b, l, mask, ivs);
+    Type maskType = op.getMask().getType().getElementType();
+    auto truth = [&](OpBuilder &b, Location l, Value element) {
+      return convertScalar(b, l, element, maskType, b.getI1Type());
     };
-    auto allocate = [&](Value count) {
-      SmallVector<OpFoldResult> resultSizes = {OpFoldResult(count)};
-      resultSizes.append(sourceSizes.begin() + k, sourceSizes.end());
-      return SmallVector<Value>{tensor::EmptyOp::create(rewriter, loc, resultSizes, type.getElementType())};
-    };
-    auto store = [&](OpBuilder &b, Location l, ValueRange results,
-                     ValueRange ivs, Value row) {
-      return SmallVector<Value>{
-          copyRow(b, l, source, results[0], ivs, row, sourceSizes, k, rank)};
-    };
-    SmallVector<Value> ubs = m.values(maskSizes);
-    rewriter.replaceOp(op,
-                       countAndCompact(rewriter, loc, ubs, flag, allocate,
-                                       store)[0]);
-    return success();
-  }
+    // A bool mask is its own flags.
+    Value flags = maskType.isInteger(1)
+                      ? mask
+                      : computeFlags(rewriter, loc, mask, truth);
+    Value positions = truePositions(rewriter, loc, flatten(rewriter, loc, flags));
 
-  /// `source[ivs]` (an element, or the sub-tensor of the last dims) stored
-  /// as row `row` of `result`.
-  static Value copyRow(OpBuilder &b, Location loc, Value source, Value result,
-                       ValueRange ivs, Value row,
-                       ArrayRef<OpFoldResult> sourceSizes, int64_t k,
-                       int64_t rank) {
-    if (k == rank) {
-      Value element = tensor::ExtractOp::create(b, loc, source, ivs);
-      return tensor::InsertOp::create(b, loc, element, result, ValueRange{row});
-    }
-    IntegerAttr zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
-    SmallVector<OpFoldResult> sizes(k, one);
-    for (int64_t d = k; d < rank; ++d) {
-      offsets.push_back(zero);
-      sizes.push_back(sourceSizes[d]);
-    }
-    SmallVector<OpFoldResult> strides(rank, one);
-    auto resultType = cast<RankedTensorType>(result.getType());
-    auto rowType = RankedTensorType::get(resultType.getShape().drop_front(),
-                                         resultType.getElementType());
-    Value sub = tensor::ExtractSliceOp::create(b, loc, rowType, source, offsets,
-                                               sizes, strides);
-    SmallVector<OpFoldResult> rowOffsets = {OpFoldResult(row)};
-    SmallVector<OpFoldResult> rowSizes = {one};
-    for (int64_t d = k; d < rank; ++d) {
-      rowOffsets.push_back(zero);
-      rowSizes.push_back(sourceSizes[d]);
-    }
-    SmallVector<OpFoldResult> rowStrides(rank - k + 1, one);
-    return tensor::InsertSliceOp::create(b, loc, sub, result, rowOffsets,
-                                         rowSizes, rowStrides);
+    // Row r of the result: the source at the mask position positions[r],
+    // all of its last rank - k dims.
+    SmallVector<Value> maskDims = m.values(maskSizes);
+    SmallVector<Value> dynamicSizes = {
+        tensor::DimOp::create(rewriter, loc, positions, 0)};
+    for (int64_t d = k; d < rank; ++d)
+      if (type.isDynamicDim(d - k + 1))
+        dynamicSizes.push_back(m.value(sourceSizes[d]));
+    int64_t resultRank = type.getRank();
+    AffineMap rowOnly = AffineMap::get(
+        resultRank, 0, rewriter.getAffineDimExpr(0), rewriter.getContext());
+    ElementwiseInput position{positions, rewriter.getI64Type(), rowOnly};
+    Value result = buildElementwiseGeneric(
+        rewriter, loc, {position}, {type}, dynamicSizes,
+        [&](OpBuilder &b, Location l, ValueRange values) {
+          Value linear =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), values[0]);
+          SmallVector<Value> ids = unravel(b, l, linear, maskDims);
+          for (int64_t d = 1; d < resultRank; ++d)
+            ids.push_back(linalg::IndexOp::create(b, l, d));
+          return SmallVector<Value>{
+              tensor::ExtractOp::create(b, l, source, ids)};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
   }
 
   /// Run-time checks that the mask's sizes are the source's first ones.
@@ -116,8 +96,8 @@ struct ExtractMaskPattern : public OpConversionPattern<ExtractMaskOp> {
   }
 };
 
-/// nonzero: the count → compact machinery with a flag per element (its
-/// truth value: not zero, NaN included) and one i64 result per dim.
+/// nonzero: the flags are the elements' truth values (not zero, NaN
+/// included); each position is unravelled into one i64 index per dim.
 struct NonzeroPattern : public OpConversionPattern<NonzeroOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -125,40 +105,38 @@ struct NonzeroPattern : public OpConversionPattern<NonzeroOp> {
   matchAndRewrite(NonzeroOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     PTensorType inputType = op.getInput().getType();
-    if (inputType.isOnGPU())
-      return rewriter.notifyMatchFailure(op, "nonzero runs on the host");
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     Type dtype = inputType.getElementType();
-    SmallVector<Value> ubs;
-    for (int64_t d = 0; d < inputType.getRank(); ++d)
-      ubs.push_back(tensor::DimOp::create(rewriter, loc, input, d));
-    auto flag = [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
-      Value element = tensor::ExtractOp::create(b, l, input, ivs);
+    auto truth = [&](OpBuilder &b, Location l, Value element) {
       return convertScalar(b, l, element, dtype, b.getI1Type());
     };
-    auto allocate = [&](Value count) {
-      SmallVector<Value> results;
-      for (Type t : op.getResultTypes()) {
-        auto type = cast<RankedTensorType>(getTypeConverter()->convertType(t));
-        results.push_back(tensor::EmptyOp::create(
-            rewriter, loc, type.getShape(), type.getElementType(),
-            ValueRange{count}));
-      }
-      return results;
-    };
-    auto store = [&](OpBuilder &b, Location l, ValueRange results,
-                     ValueRange ivs, Value row) {
-      SmallVector<Value> updated;
-      for (auto [result, iv] : llvm::zip(results, ivs)) {
-        Value index = arith::IndexCastOp::create(b, l, b.getI64Type(), iv);
-        updated.push_back(
-            tensor::InsertOp::create(b, l, index, result, ValueRange{row}));
-      }
-      return updated;
-    };
-    rewriter.replaceOp(op, countAndCompact(rewriter, loc, ubs, flag, allocate,
-                                           store));
+    Value flags = computeFlags(rewriter, loc, input, truth);
+    Value positions = truePositions(rewriter, loc, flatten(rewriter, loc, flags));
+    if (inputType.getRank() == 1) {
+      rewriter.replaceOp(op, positions);
+      return success();
+    }
+    IndexMath m(rewriter, loc);
+    SmallVector<Value> sizes =
+        m.values(tensor::getMixedSizes(rewriter, loc, input));
+    Type i64 = rewriter.getI64Type();
+    SmallVector<Type> resultTypes(inputType.getRank(), positions.getType());
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, getContext());
+    ElementwiseInput position{positions, i64, identity};
+    Value count = tensor::DimOp::create(rewriter, loc, positions, 0);
+    SmallVector<Value> indices = buildElementwiseGeneric(
+        rewriter, loc, {position}, resultTypes, ValueRange{count},
+        [&](OpBuilder &b, Location l, ValueRange values) {
+          Value linear =
+              arith::IndexCastOp::create(b, l, b.getIndexType(), values[0]);
+          SmallVector<Value> ids = unravel(b, l, linear, sizes);
+          SmallVector<Value> results;
+          for (Value id : ids)
+            results.push_back(arith::IndexCastOp::create(b, l, i64, id));
+          return results;
+        });
+    rewriter.replaceOp(op, indices);
     return success();
   }
 };

@@ -112,29 +112,9 @@ struct ConvertPTensorToLinalgPass
     return failure(result.wasInterrupted());
   }
 
-  /// Ops this lowering has for host tensors only say so on a GPU tensor.
-  LogicalResult checkHostOnlyOps() {
-    WalkResult result = getOperation().walk([](Operation *op) {
-      if (!isa<ExtractMaskOp, NonzeroOp, UniqueOp>(op))
-        return WalkResult::advance();
-      auto type = cast<PTensorType>(op->getOperand(0).getType());
-      if (!type.isOnGPU())
-        return WalkResult::advance();
-      op->emitError() << op->getName().stripDialect()
-                      << " of a GPU tensor (on " << type.getDevice()
-                      << ") is not lowered yet: its count and compaction run "
-                         "on the host; copy the operands to the host "
-                         "(ptensor.copy) first";
-      return WalkResult::interrupt();
-    });
-    return failure(result.wasInterrupted());
-  }
-
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     if (!deviceCopies && failed(checkNoDeviceCopies()))
-      return signalPassFailure();
-    if (failed(checkHostOnlyOps()))
       return signalPassFailure();
     if (failed(prepareWrites(getOperation())))
       return signalPassFailure();
@@ -143,8 +123,10 @@ struct ConvertPTensorToLinalgPass
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<PTensorDialect>();
-    // The lowering of the views, writes and sorts (builtin tensors only).
-    target.addLegalOp<StridedViewOp, StridedWriteOp, SortAlongOp>();
+    // The lowering of the views, writes, sorts and compaction steps (builtin
+    // tensors only).
+    target.addLegalOp<StridedViewOp, StridedWriteOp, SortAlongOp, CountTrueOp,
+                      SelectTrueOp, ScatterRunsOp>();
     target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                            cf::ControlFlowDialect, linalg::LinalgDialect,
                            math::MathDialect, memref::MemRefDialect,

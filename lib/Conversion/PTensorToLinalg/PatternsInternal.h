@@ -33,10 +33,10 @@ void populateManipulationToLinalgPatterns(const TypeConverter &converter,
 /// sort and argsort to a copy sorted in place (ptensor.sort_along).
 void populateSortingToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
-/// extract_mask and nonzero: count, allocate, compact (host loop nests).
+/// extract_mask and nonzero: flags, count, select, gather (Compaction.h).
 void populateCompactionToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);
-/// unique: a sort of the flattened input, then count → compact.
+/// unique: a sort of the flattened input, then count → select.
 void populateSetsToLinalgPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 /// reshape to a view, or a row-major copy and a view (chosen at run time).

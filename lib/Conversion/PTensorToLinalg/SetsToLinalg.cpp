@@ -1,21 +1,22 @@
 //===- SetsToLinalg.cpp - unique_* ----------------------------------------===//
 //
-// ptensor.unique on host tensors: the input is flattened (a view when its
-// layout allows, a copy made by bufferization otherwise) and sorted
-// ascending by `ptensor.sort_along` (stable, with the permutation, when
-// indices or inverse_indices are asked for). A sorted position starts a
-// run when it is the first or differs from the one before (`une` for
-// floats: each NaN starts its own run, -0.0 continues a run of 0.0). The
-// count → compact machinery (CountAndCompact.h) over those flags gives the
-// values, the first occurrences (the permutation at a run's start: a
-// stable sort keeps the smallest position first) and the run starts, which
-// one loop turns into counts. inverse_indices is one scatter loop: the run
-// number of each sorted position, stored at its input position. GPU
-// tensors are refused before the conversion (checkHostOnlyOps).
+// ptensor.unique: the input is flattened (a view when its layout allows, a
+// copy made by bufferization otherwise) and sorted ascending by
+// `ptensor.sort_along` (stable, with the permutation, when indices or
+// inverse_indices are asked for). A sorted position starts a run when it
+// is the first or differs from the one before (`une` for floats: each NaN
+// starts its own run, -0.0 continues a run of 0.0). The count → select
+// machinery (Compaction.h) over those flags gives the run starts; one
+// parallel generic over the runs gathers the values, the first occurrences
+// (the permutation at a run's start: a stable sort keeps the smallest
+// position first) and the counts (the next start, or n, less the start).
+// inverse_indices is `ptensor.scatter_runs` (each sorted position's run
+// number, stored at its input position), viewed in the input's shape. The
+// same IR on the host and the GPU.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CountAndCompact.h"
+#include "Compaction.h"
 #include "LoweringUtils.h"
 #include "PatternsInternal.h"
 
@@ -23,7 +24,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -32,25 +32,6 @@ namespace sem = ::ptensor::semantics;
 
 namespace {
 
-/// `input` as a 1-D tensor in row-major order.
-static Value flatten(OpBuilder &b, Location loc, Value input) {
-  auto type = cast<RankedTensorType>(input.getType());
-  if (type.getRank() == 1)
-    return input;
-  if (type.getRank() == 0) {
-    auto flatType = RankedTensorType::get({1}, type.getElementType());
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
-    return tensor::ExpandShapeOp::create(b, loc, flatType, input,
-                                         ArrayRef<ReassociationIndices>{},
-                                         sizes);
-  }
-  ReassociationIndices all;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all.push_back(d);
-  return tensor::CollapseShapeOp::create(b, loc, input,
-                                         ArrayRef<ReassociationIndices>{all});
-}
-
 /// The 1-D row-major `flat` in the shape `sizes` (a view, no copy; the
 /// rank of `like`).
 static Value unflatten(OpBuilder &b, Location loc, Value flat,
@@ -58,8 +39,9 @@ static Value unflatten(OpBuilder &b, Location loc, Value flat,
   auto flatType = cast<RankedTensorType>(flat.getType());
   auto type = RankedTensorType::get(like.getShape(), flatType.getElementType());
   if (type.getRank() == 1)
-    return type == flatType ? flat
-                            : tensor::CastOp::create(b, loc, type, flat).getResult();
+    return type == flatType
+               ? flat
+               : tensor::CastOp::create(b, loc, type, flat).getResult();
   IndexMath m(b, loc);
   StridedView view{b.getIndexAttr(0), SmallVector<OpFoldResult>(sizes),
                    rowMajorStrides(m, sizes)};
@@ -73,8 +55,6 @@ struct UniquePattern : public OpConversionPattern<UniqueOp> {
   matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     PTensorType inputType = op.getInput().getType();
-    if (inputType.isOnGPU())
-      return rewriter.notifyMatchFailure(op, "unique runs on the host");
     std::optional<sem::UniqueKind> kind =
         sem::uniqueKindFromName(stringifyUniqueKind(op.getKind()).str());
     if (!kind)
@@ -121,75 +101,44 @@ struct UniquePattern : public OpConversionPattern<UniqueOp> {
     Value sorted = sort.getResult(0);
     Value permutation = wantPermutation ? sort.getResult(1) : Value();
 
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    // Sorted position `ivs[0]` starts a run of equal values.
-    auto startsRun = [&](OpBuilder &b, Location l, ValueRange ivs) -> Value {
-      Value i = ivs[0];
-      Value isFirst =
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i, zero);
-      Value atLeastOne = arith::MaxUIOp::create(b, l, i, one);
-      Value before = arith::SubIOp::create(b, l, atLeastOne, one);
-      Value current = tensor::ExtractOp::create(b, l, sorted, ValueRange{i});
-      Value previous =
-          tensor::ExtractOp::create(b, l, sorted, ValueRange{before});
-      Value differs;
-      if (isa<FloatType>(element))
-        differs = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE,
-                                        current, previous);
-      else
-        differs = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne,
-                                        current, previous);
-      return arith::OrIOp::create(b, l, isFirst, differs);
-    };
+    // starts[i]: sorted position i starts a run of equal values.
+    Value starts = runStarts(rewriter, loc, sorted);
+    Value firsts = truePositions(rewriter, loc, starts);
+    Value runs = tensor::DimOp::create(rewriter, loc, firsts, 0);
 
-    // Compacted results: values, then indices and run starts as wanted.
-    auto allocate = [&](Value count) {
-      SmallVector<Value> results;
-      results.push_back(tensor::EmptyOp::create(rewriter, loc, dynamic,
-                                                element, ValueRange{count}));
-      if (wantIndices)
-        results.push_back(tensor::EmptyOp::create(rewriter, loc, dynamic, i64,
-                                                  ValueRange{count}));
-      if (wantCounts)
-        results.push_back(tensor::EmptyOp::create(rewriter, loc, dynamic, i64,
-                                                  ValueRange{count}));
-      return results;
-    };
-    auto store = [&](OpBuilder &b, Location l, ValueRange results,
-                     ValueRange ivs, Value row) {
-      Value i = ivs[0];
-      SmallVector<Value> updated;
-      Value value = tensor::ExtractOp::create(b, l, sorted, ValueRange{i});
-      updated.push_back(
-          tensor::InsertOp::create(b, l, value, results[0], ValueRange{row}));
-      unsigned next = 1;
-      if (wantIndices) {
-        Value first =
-            tensor::ExtractOp::create(b, l, permutation, ValueRange{i});
-        updated.push_back(tensor::InsertOp::create(b, l, first,
-                                                   results[next++],
-                                                   ValueRange{row}));
-      }
-      if (wantCounts) {
-        Value start = arith::IndexCastOp::create(b, l, i64, i);
-        updated.push_back(tensor::InsertOp::create(b, l, start,
-                                                   results[next++],
-                                                   ValueRange{row}));
-      }
-      return updated;
-    };
-    SmallVector<Value> compacted =
-        countAndCompact(rewriter, loc, {n}, startsRun, allocate, store);
-    Value values = compacted[0];
-    Value indices = wantIndices ? compacted[1] : Value();
-    Value counts;
+    // One generic over the runs: values, indices, counts as wanted.
+    SmallVector<Type> resultTypes = {RankedTensorType::get(dynamic, element)};
+    if (wantIndices)
+      resultTypes.push_back(RankedTensorType::get(dynamic, i64));
     if (wantCounts)
-      counts = countsFromStarts(rewriter, loc, compacted.back(), n);
+      resultTypes.push_back(RankedTensorType::get(dynamic, i64));
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, getContext());
+    ElementwiseInput first{firsts, i64, identity};
+    SmallVector<Value> perRun = buildElementwiseGeneric(
+        rewriter, loc, {first}, resultTypes, ValueRange{runs},
+        [&](OpBuilder &b, Location l, ValueRange values) {
+          Value start = values[0];
+          Value at = arith::IndexCastOp::create(b, l, b.getIndexType(), start);
+          SmallVector<Value> results = {
+              tensor::ExtractOp::create(b, l, sorted, ValueRange{at})};
+          if (wantIndices)
+            results.push_back(
+                tensor::ExtractOp::create(b, l, permutation, ValueRange{at}));
+          if (wantCounts)
+            results.push_back(runLength(b, l, firsts, start, runs, n));
+          return results;
+        });
+    Value values = perRun[0];
+    Value indices = wantIndices ? perRun[1] : Value();
+    Value counts = wantCounts ? perRun.back() : Value();
     Value inverse;
     if (wantInverse) {
+      Value init =
+          tensor::EmptyOp::create(rewriter, loc, dynamic, i64, ValueRange{n});
       Value flatInverse =
-          inverseIndices(rewriter, loc, permutation, n, startsRun);
+          ScatterRunsOp::create(rewriter, loc, TypeRange{init.getType()},
+                                starts, permutation, init)
+              .getResult(0);
       inverse = unflatten(rewriter, loc, flatInverse, inputTensorType,
                           inputSizes);
     }
@@ -215,61 +164,48 @@ struct UniquePattern : public OpConversionPattern<UniqueOp> {
     return success();
   }
 
-  /// The run lengths from the run starts `starts` (i64, ascending) in a
-  /// sorted line of `n` elements: start[j + 1] - start[j], and n - start
-  /// for the last run; computed in place, front to back.
-  static Value countsFromStarts(OpBuilder &b, Location loc, Value starts,
-                                Value n) {
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value runs = tensor::DimOp::create(b, loc, starts, 0);
-    Value total = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, runs, one, ValueRange{starts},
-        [&](OpBuilder &lb, Location l, Value j, ValueRange carried) {
-          Value counts = carried[0];
-          Value next = arith::AddIOp::create(lb, l, j, one);
-          Value isLast = arith::CmpIOp::create(
-              lb, l, arith::CmpIPredicate::eq, next, runs);
-          Value nextOrLast = arith::SelectOp::create(lb, l, isLast, j, next);
-          Value nextStart =
-              tensor::ExtractOp::create(lb, l, counts, ValueRange{nextOrLast});
-          Value end = arith::SelectOp::create(lb, l, isLast, total, nextStart);
-          Value start = tensor::ExtractOp::create(lb, l, counts, ValueRange{j});
-          Value count = arith::SubIOp::create(lb, l, end, start);
-          Value updated =
-              tensor::InsertOp::create(lb, l, count, counts, ValueRange{j});
-          scf::YieldOp::create(lb, l, updated);
+  /// The i1 flags of the 1-D `sorted`: position i is 0 or differs from
+  /// position i - 1 (`une` for floats).
+  static Value runStarts(OpBuilder &b, Location loc, Value sorted) {
+    Type element = cast<RankedTensorType>(sorted.getType()).getElementType();
+    return computeFlags(
+        b, loc, sorted, [&](OpBuilder &nb, Location l, Value current) {
+          Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+          Value one = arith::ConstantIndexOp::create(nb, l, 1);
+          Value i = linalg::IndexOp::create(nb, l, 0);
+          Value isFirst =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, i, zero);
+          Value atLeastOne = arith::MaxUIOp::create(nb, l, i, one);
+          Value before = arith::SubIOp::create(nb, l, atLeastOne, one);
+          Value previous =
+              tensor::ExtractOp::create(nb, l, sorted, ValueRange{before});
+          Value differs;
+          if (isa<FloatType>(element))
+            differs = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNE,
+                                            current, previous);
+          else
+            differs = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne,
+                                            current, previous);
+          return Value(arith::OrIOp::create(nb, l, isFirst, differs));
         });
-    return loop.getResult(0);
   }
 
-  /// inverse_indices of the flattened input (i64, `n` elements): the run
-  /// number of sorted position i (the runs started up to i, less one),
-  /// stored at the input position permutation[i].
-  static Value inverseIndices(OpBuilder &b, Location loc, Value permutation,
-                              Value n, FlagFn startsRun) {
-    Type i64 = b.getI64Type();
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  /// The length (i64) of the run starting at `start` (i64), the j-th of
+  /// `runs` whose starts are `firsts`, in a sorted line of `n`: the next
+  /// run's start, or n for the last run, less `start`.
+  static Value runLength(OpBuilder &b, Location loc, Value firsts, Value start,
+                         Value runs, Value n) {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value none = arith::ConstantIntOp::create(b, loc, i64, -1);
-    SmallVector<int64_t> dynamic = {ShapedType::kDynamic};
-    Value init = tensor::EmptyOp::create(b, loc, dynamic, i64, ValueRange{n});
-    auto loop = scf::ForOp::create(
-        b, loc, zero, n, one, ValueRange{init, none},
-        [&](OpBuilder &lb, Location l, Value i, ValueRange carried) {
-          Value starts = startsRun(lb, l, ValueRange{i});
-          Value step = arith::ExtUIOp::create(lb, l, i64, starts);
-          Value run = arith::AddIOp::create(lb, l, carried[1], step);
-          Value position =
-              tensor::ExtractOp::create(lb, l, permutation, ValueRange{i});
-          Value target =
-              arith::IndexCastOp::create(lb, l, lb.getIndexType(), position);
-          Value updated = tensor::InsertOp::create(lb, l, run, carried[0],
-                                                   ValueRange{target});
-          scf::YieldOp::create(lb, l, ValueRange{updated, run});
-        });
-    return loop.getResult(0);
+    Value j = linalg::IndexOp::create(b, loc, 0);
+    Value next = arith::AddIOp::create(b, loc, j, one);
+    Value isLast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, runs);
+    Value nextOrLast = arith::SelectOp::create(b, loc, isLast, j, next);
+    Value nextStart =
+        tensor::ExtractOp::create(b, loc, firsts, ValueRange{nextOrLast});
+    Value total = arith::IndexCastOp::create(b, loc, b.getI64Type(), n);
+    Value end = arith::SelectOp::create(b, loc, isLast, total, nextStart);
+    return arith::SubIOp::create(b, loc, end, start);
   }
 };
 

@@ -1,7 +1,8 @@
 //===- SortToLibrary.cpp - sorts as runtime calls --------------------------===//
 //
-// See Passes.td (convert-ptensor-sort-to-library) and the ABI in
-// ptensor/Runtime/Sort.h: the key type codes below are that header's.
+// See Passes.td (convert-ptensor-sort-to-library) and the ABIs in
+// ptensor/Runtime/Sort.h (the key type codes below are that header's) and
+// ptensor/Runtime/Compact.h (count_true, select_true, scatter_runs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -144,14 +146,134 @@ LogicalResult replaceWithCall(OpBuilder &b, SortAlongOp op) {
   return success();
 }
 
+/// The declaration of the runtime function `name` with `inputs` and
+/// `results`, once per module.
+func::FuncOp getRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                                TypeRange inputs, TypeRange results) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 b.getFunctionType(inputs, results));
+  fn.setPrivate();
+  return fn;
+}
+
+/// Whether the 1-D `type` has a static unit stride.
+bool isContiguous(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides[0] == 1;
+}
+
+/// The address (index) of element 0 of the contiguous 1-D `buffer`.
+Value elementAddress(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  unsigned bits = type.getElementTypeBitWidth();
+  Value bytes = arith::ConstantIndexOp::create(b, loc, bits < 8 ? 1 : bits / 8);
+  Value offsetBytes = arith::MulIOp::create(b, loc, meta.getOffset(), bytes);
+  return arith::AddIOp::create(b, loc, base, offsetBytes);
+}
+
+/// A contiguous copy of the 1-D `buffer` (a new allocation, added to
+/// `copies`; a linalg.copy, a kernel on the GPU), or `buffer` itself when
+/// it is contiguous.
+Value contiguous(OpBuilder &b, Location loc, Value buffer,
+                 SmallVectorImpl<Value> &copies) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (isContiguous(type))
+    return buffer;
+  auto copyType = MemRefType::get(type.getShape(), type.getElementType());
+  SmallVector<Value> dynamicSizes;
+  if (type.isDynamicDim(0))
+    dynamicSizes.push_back(memref::DimOp::create(b, loc, buffer, 0));
+  Value copy = memref::AllocOp::create(b, loc, copyType, dynamicSizes);
+  linalg::CopyOp::create(b, loc, buffer, copy);
+  copies.push_back(copy);
+  return copy;
+}
+
+/// The size of the 1-D `buffer` as an i64.
+Value lineSize(OpBuilder &b, Location loc, Value buffer) {
+  Value size = memref::DimOp::create(b, loc, buffer, 0);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+}
+
+/// `ptensor_rt_<cpu|gpu>_<step>` for the function `op` is in.
+std::string compactFunctionName(Operation *op, StringRef step) {
+  auto fn = op->getParentOfType<func::FuncOp>();
+  bool device = fn && fn->hasAttr(kDeviceAttrName);
+  return (Twine("ptensor_rt_") + (device ? "gpu_" : "cpu_") + step).str();
+}
+
+/// count_true, select_true, scatter_runs as calls of Compact.h.
+LogicalResult replaceWithCall(OpBuilder &b, Operation *op) {
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  Type i64 = b.getI64Type(), index = b.getIndexType();
+  auto module = op->getParentOfType<ModuleOp>();
+  // The inputs are read through contiguous copies where they are strided
+  // (a bool input of nonzero, say); the output is always a new buffer.
+  SmallVector<Value> addresses, copies;
+  Value output = isa<CountTrueOp>(op) ? Value() : op->getOperands().back();
+  for (Value operand : op->getOperands()) {
+    if (!isa<MemRefType>(operand.getType()))
+      return op->emitOpError("on tensors: run one-shot bufferization first");
+    if (operand == output &&
+        !isContiguous(cast<MemRefType>(operand.getType())))
+      return op->emitOpError("expected a contiguous output, but got ")
+             << operand.getType();
+    Value buffer = operand == output ? operand : contiguous(b, loc, operand, copies);
+    addresses.push_back(elementAddress(b, loc, buffer));
+  }
+  Value n = lineSize(b, loc, op->getOperand(0));
+  if (auto count = dyn_cast<CountTrueOp>(op)) {
+    func::FuncOp callee =
+        getRuntimeFunction(b, module, compactFunctionName(op, "count_true"),
+                           {index, i64}, {i64});
+    auto call = func::CallOp::create(b, loc, callee, {addresses[0], n});
+    Value result =
+        arith::IndexCastOp::create(b, loc, index, call.getResult(0));
+    count.getResult().replaceAllUsesWith(result);
+  } else if (isa<SelectTrueOp>(op)) {
+    func::FuncOp callee =
+        getRuntimeFunction(b, module, compactFunctionName(op, "select_true"),
+                           {index, i64, index}, {});
+    func::CallOp::create(b, loc, callee, {addresses[0], n, addresses[1]});
+  } else {
+    func::FuncOp callee =
+        getRuntimeFunction(b, module, compactFunctionName(op, "scatter_runs"),
+                           {index, index, i64, index}, {});
+    func::CallOp::create(b, loc, callee,
+                         {addresses[0], addresses[1], n, addresses[2]});
+  }
+  for (Value copy : copies)
+    memref::DeallocOp::create(b, loc, copy);
+  op->erase();
+  return success();
+}
+
 struct ConvertPTensorSortToLibraryPass
     : public ptensor::impl::ConvertPTensorSortToLibraryBase<
           ConvertPTensorSortToLibraryPass> {
   void runOnOperation() override {
-    SmallVector<SortAlongOp> work;
-    getOperation().walk([&](SortAlongOp op) { work.push_back(op); });
+    SmallVector<SortAlongOp> sorts;
+    SmallVector<Operation *> steps;
+    getOperation().walk([&](Operation *op) {
+      if (auto sort = dyn_cast<SortAlongOp>(op))
+        sorts.push_back(sort);
+      else if (isa<CountTrueOp, SelectTrueOp, ScatterRunsOp>(op))
+        steps.push_back(op);
+    });
     OpBuilder b(&getContext());
-    for (SortAlongOp op : work)
+    for (SortAlongOp op : sorts)
+      if (failed(replaceWithCall(b, op)))
+        return signalPassFailure();
+    for (Operation *op : steps)
       if (failed(replaceWithCall(b, op)))
         return signalPassFailure();
   }

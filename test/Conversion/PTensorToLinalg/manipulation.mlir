@@ -169,22 +169,23 @@ func.func @attributes(%a: !ptensor.ptensor<4x?xf32>, %v: f32) -> (index, index, 
 
 // -----
 
-// extract_mask: a run-time check of the mask's sizes, a counting loop nest,
-// the result allocated with the count, a compaction loop nest carrying the
-// result and the next row.
+// extract_mask (CompactionToLinalg.cpp): a run-time check of the mask's
+// sizes; the (bool) mask collapsed to 1-D as the flags; count_true and
+// select_true give the positions of the true ones; one
+// generic over them unravels each position over the mask's dims and
+// gathers the source element there.
 // CHECK-LABEL: func.func @extract_mask(
 // CHECK:         func.call @ptensor_rt_shapes_failed(
-// CHECK:         %[[COUNT:.*]] = scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%{{.*}} = %c0) -> (index) {
-// CHECK:           scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%[[N:.*]] = %{{.*}}) -> (index) {
-// CHECK:             %[[F:.*]] = tensor.extract %arg1
-// CHECK:             %[[ONE:.*]] = arith.select %[[F]], %c1, %c0
-// CHECK:             arith.addi %[[N]], %[[ONE]]
-// CHECK:         %[[E:.*]] = tensor.empty(%[[COUNT]]) : tensor<?xf32>
-// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[E]], %{{.*}} = %c0) -> (tensor<?xf32>, index) {
-// CHECK:           scf.for {{.*}} iter_args(%[[R:.*]] = %{{.*}}, %[[ROW:.*]] = %{{.*}}) -> (tensor<?xf32>, index) {
-// CHECK:             scf.if %{{.*}} -> (tensor<?xf32>, index) {
-// CHECK:               %[[V:.*]] = tensor.extract %arg0
-// CHECK:               tensor.insert %[[V]] into %[[R]][%[[ROW]]]
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1]] : tensor<?x4xi1> into tensor<?xi1>
+// CHECK:         %[[COUNT:.*]] = ptensor.count_true %[[FLAT]] : tensor<?xi1>
+// CHECK:         %[[E:.*]] = tensor.empty(%[[COUNT]]) : tensor<?xi64>
+// CHECK:         %[[POS:.*]] = ptensor.select_true %[[FLAT]] into %[[E]]
+// CHECK:         linalg.generic {{.*}} ins(%[[POS]] : tensor<?xi64>) outs(%{{.*}} : tensor<?xf32>)
+// CHECK:           %[[P:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:           %[[J:.*]] = arith.remui %[[P]], %c4 : index
+// CHECK:           %[[I:.*]] = arith.divui %[[P]], %c4 : index
+// CHECK:           %[[V:.*]] = tensor.extract %arg0[%[[I]], %[[J]]] : tensor<?x4xf32>
+// CHECK:           linalg.yield %[[V]] : f32
 func.func @extract_mask(%a: !ptensor.ptensor<?x4xf32>, %m: !ptensor.ptensor<?x4xi1>) -> !ptensor.ptensor<?xf32> {
   %r = ptensor.extract_mask %a, %m : (!ptensor.ptensor<?x4xf32>, !ptensor.ptensor<?x4xi1>) -> !ptensor.ptensor<?xf32>
   return %r : !ptensor.ptensor<?xf32>

@@ -2,7 +2,7 @@
 # and of fewer dims (rows selected); contiguous, transposed, sliced and
 # flipped operands and masks; static and dynamic shapes; no element, every
 # element and size-0 inputs; a computed mask (a comparison) and a consumer
-# of the result. Host only for now (the GPU lowering is not there yet).
+# of the result. Exported to the GPU check like every suite.
 # RUN: %python %s %t
 import os
 import sys
@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
 from harness import *  # noqa: E402,F403
 
-suite = Suite(__file__, host_only=True)
+suite = Suite(__file__)
 gen = Gen(37)
 
 ALL = ALL_DTYPES

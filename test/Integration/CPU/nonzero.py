@@ -1,7 +1,7 @@
 # nonzero against numpy: every dtype (NaN non-zero, -0.0 zero); ranks 1 to
 # 3; transposed, stepped and flipped inputs; static and dynamic shapes; no
 # non-zero element, all of them, size 0; a computed input (a comparison)
-# and a consumer of the indices. Host only for now (like extract_mask).
+# and a consumer of the indices. Exported to the GPU check.
 # RUN: %python %s %t
 import os
 import sys
@@ -9,7 +9,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
 from harness import *  # noqa: E402,F403
 
-suite = Suite(__file__, host_only=True)
+suite = Suite(__file__)
 gen = Gen(53)
 
 

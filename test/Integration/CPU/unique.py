@@ -4,7 +4,7 @@
 # stepped and flipped inputs (flattened in row-major order of the view);
 # static and dynamic shapes; size 0, 1, all equal, all distinct, already
 # sorted and reversed; a computed input and consumers of the results.
-# Host only for now (like nonzero).
+# Exported to the GPU check.
 # RUN: %python %s %t
 import os
 import sys
@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Inputs"))
 from harness import *  # noqa: E402,F403
 
-suite = Suite(__file__, host_only=True)
+suite = Suite(__file__)
 gen = Gen(61)
 
 

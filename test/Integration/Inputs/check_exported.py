@@ -11,6 +11,7 @@ non-zero when anything failed.
 import argparse
 import concurrent.futures
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -26,14 +27,15 @@ def main():
     p.add_argument("dir", help="directory written by PTENSOR_CASE_EXPORT_DIR")
     p.add_argument("--executor", default="ptensor-runner",
                    help="command taking FILE -e FUNC --input ... --output-dir DIR")
-    p.add_argument("--filter", default="", help="only cases whose path contains this")
+    p.add_argument("--filter", default="",
+                   help="only cases whose path matches this regular expression")
     p.add_argument("--timeout", type=int, default=300, help="seconds per case")
     p.add_argument("--jobs", "-j", type=int, default=1, help="cases run at once")
     args = p.parse_args()
 
     cmd = shlex.split(args.executor)
     cases = sorted(root for root, _, files in os.walk(args.dir)
-                   if "case.json" in files and args.filter in root)
+                   if "case.json" in files and re.search(args.filter, root))
     if not cases:
         print("no cases under %s" % args.dir)
         return 1

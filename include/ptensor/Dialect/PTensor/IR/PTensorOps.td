@@ -752,5 +752,6 @@ include "ptensor/Dialect/PTensor/IR/PTensorLinalgOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorManipulationOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorSortingOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorSetOps.td"
+include "ptensor/Dialect/PTensor/IR/PTensorCompactionOps.td"
 
 #endif // PTENSOR_OPS_TD

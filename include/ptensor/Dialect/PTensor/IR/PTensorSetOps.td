@@ -33,10 +33,10 @@ def PTensor_UniqueOp : PTensor_Op<"unique", [Pure, InferTypeOpAdaptor]> {
     unique values is known only at run time (dynamic in the types). All
     results have the input's device and team.
 
-    Lowering (host tensors for now, like `nonzero`): a stable sort of the
-    flattened input (with the permutation when indices or inverse_indices
-    are asked for), then the count → compact machinery over the flags "first
-    of its run".
+    Lowering (host and GPU): a stable sort of the flattened input (with the
+    permutation when indices or inverse_indices are asked for), then the
+    count → select steps over the flags "first of its run", a gather per
+    run and `ptensor.scatter_runs` for inverse_indices.
 
     ```mlir
     %v, %c = ptensor.unique counts %x : !ptensor.ptensor<?x?xi32> -> (!ptensor.ptensor<?xi32>, !ptensor.ptensor<?xi64>)

@@ -1,0 +1,56 @@
+//===- CompactTests.cpp - the host compaction steps through their C ABI ---===//
+///
+/// \file
+/// ptensor_rt_cpu_count_true, _select_true and _scatter_runs called as
+/// compiled code calls them: any non-zero byte is a true flag, the
+/// positions ascend and fill exactly the counted size, and scatter_runs
+/// gives each input position its run number.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "ptensor/Runtime/Compact.h"
+
+#include <cstdint>
+#include <cstdio>
+
+using namespace ptensor::rt::test;
+
+namespace {
+intptr_t address(const void *p) { return reinterpret_cast<intptr_t>(p); }
+} // namespace
+
+int ptensor::rt::test::runCompactTests() {
+  int failuresBefore = failureCount();
+  uint8_t flags[7] = {0, 1, 0, 2, 1, 0, 1};
+  int64_t count = ptensor_rt_cpu_count_true(address(flags), 7);
+  std::printf("count: %lld\n", static_cast<long long>(count));
+  EXPECT_EQ(count, 4);
+  // One guard element after the counted size must stay untouched.
+  int64_t positions[5] = {-1, -1, -1, -1, -7};
+  ptensor_rt_cpu_select_true(address(flags), 7, address(positions));
+  int64_t want[5] = {1, 3, 4, 6, -7};
+  std::printf("positions:");
+  for (int i = 0; i < 5; ++i) {
+    std::printf(" %lld", static_cast<long long>(positions[i]));
+    EXPECT_EQ(positions[i], want[i]);
+  }
+  std::printf("\n");
+  EXPECT_EQ(ptensor_rt_cpu_count_true(address(flags), 0), 0);
+
+  // The sorted line 1 1 2 5 5 5 of the input 5 1 5 2 1 5.
+  uint8_t starts[6] = {1, 0, 1, 1, 0, 0};
+  int64_t permutation[6] = {1, 4, 3, 0, 2, 5};
+  int64_t inverse[6] = {};
+  ptensor_rt_cpu_scatter_runs(address(starts), address(permutation), 6,
+                              address(inverse));
+  int64_t runs[6] = {2, 0, 2, 1, 0, 2};
+  std::printf("inverse:");
+  for (int i = 0; i < 6; ++i) {
+    std::printf(" %lld", static_cast<long long>(inverse[i]));
+    EXPECT_EQ(inverse[i], runs[i]);
+  }
+  std::printf("\n");
+  return failureCount() - failuresBefore;
+}
