@@ -1,4 +1,4 @@
-"""CPU sorts and unique beside numpy (this machine's cores): median wall
+"""CPU sorts, nonzero and unique beside numpy (this machine's cores): median wall
 time of ptensor's sort/argsort (the runtime's sort) and unique_* (a sort,
 then the count → select steps) and numpy's on the same arrays, results
 compared exactly. Prints a markdown table for
@@ -20,6 +20,7 @@ def cases(n):
     x = rng.standard_normal(n).astype(np.float32)
     rows = x.reshape(n // 1000, 1000)
     ints = rng.integers(0, 2 ** 16, n).astype(np.int64)
+    flags = rng.random(n) < 0.5
     return [
         ("sort float32", lambda: pt.sort(x), lambda: np.sort(x)),
         ("argsort float32 (stable)", lambda: pt.argsort(x),
@@ -28,6 +29,7 @@ def cases(n):
         ("sort int64 in [0, 2^16)", lambda: pt.sort(ints), lambda: np.sort(ints)),
         ("sort float64", lambda: pt.sort(x.astype(np.float64)),
          lambda: np.sort(x.astype(np.float64))),
+        ("nonzero of bools, half true", lambda: pt.nonzero(flags), lambda: np.nonzero(flags)),
         ("unique_values int64 in [0, 2^16)", lambda: pt.unique_values(ints),
          lambda: np.unique(ints)),
         ("unique_counts int64 in [0, 2^16)", lambda: pt.unique_counts(ints),

@@ -22,6 +22,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cstdio>
@@ -44,11 +45,30 @@ struct Plus {
   }
 };
 
+/// Element i of a strided buffer: base[i * stride].
+struct Scaled {
+  int64_t stride;
+  __host__ __device__ int64_t operator()(int64_t i) const {
+    return i * stride;
+  }
+};
+
+/// Calls `f(flags)` with the call's flags as a pointer when contiguous, or
+/// as an iterator over the strided bytes.
+template <typename F> int withFlags(const GpuCompactCall &c, F f) {
+  if (c.flagsStride == 1)
+    return f(c.flags);
+  auto offsets = thrust::make_transform_iterator(
+      thrust::counting_iterator<int64_t>(0), Scaled{c.flagsStride});
+  return f(thrust::make_permutation_iterator(c.flags, offsets));
+}
+
 __global__ void scatterRuns(const int64_t *runs, const int64_t *permutation,
-                            int64_t *inverse, int64_t n) {
+                            int64_t permutationStride, int64_t *inverse,
+                            int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x)
-    inverse[permutation[i]] = runs[i] - 1;
+    inverse[permutation[i * permutationStride]] = runs[i] - 1;
 }
 
 int countTrue(GpuCompactCall &c, cudaStream_t stream, char *error,
@@ -57,12 +77,16 @@ int countTrue(GpuCompactCall &c, cudaStream_t stream, char *error,
   int64_t *count = s.get<int64_t>(1);
   if (!count)
     return outOfMemoryFor(error, errorSize, "the count");
-  auto run = [&](void *temp, size_t &bytes) {
-    return cub::DeviceReduce::TransformReduce(temp, bytes, c.flags, count,
-                                              c.n, Plus{}, FlagToInt64{},
-                                              int64_t(0), stream);
-  };
-  if (runCub(s, "CUB's DeviceReduce::TransformReduce", run, error, errorSize))
+  int failed = withFlags(c, [&](auto flags) {
+    auto run = [&](void *temp, size_t &bytes) {
+      return cub::DeviceReduce::TransformReduce(temp, bytes, flags, count,
+                                                c.n, Plus{}, FlagToInt64{},
+                                                int64_t(0), stream);
+    };
+    return runCub(s, "CUB's DeviceReduce::TransformReduce", run, error,
+                  errorSize);
+  });
+  if (failed)
     return 1;
   if (cudaError_t status = cudaMemcpyAsync(&c.count, count, sizeof(int64_t),
                                            cudaMemcpyDeviceToHost, stream))
@@ -79,11 +103,13 @@ int selectTrue(GpuCompactCall &c, cudaStream_t stream, char *error,
   if (!selected)
     return outOfMemoryFor(error, errorSize, "the number selected");
   thrust::counting_iterator<int64_t> positions(0);
-  auto run = [&](void *temp, size_t &bytes) {
-    return cub::DeviceSelect::Flagged(temp, bytes, positions, c.flags,
-                                      c.output, selected, c.n, stream);
-  };
-  return runCub(s, "CUB's DeviceSelect::Flagged", run, error, errorSize);
+  return withFlags(c, [&](auto flags) {
+    auto run = [&](void *temp, size_t &bytes) {
+      return cub::DeviceSelect::Flagged(temp, bytes, positions, flags,
+                                        c.output, selected, c.n, stream);
+    };
+    return runCub(s, "CUB's DeviceSelect::Flagged", run, error, errorSize);
+  });
 }
 
 int scatterRunNumbers(GpuCompactCall &c, cudaStream_t stream, char *error,
@@ -92,16 +118,19 @@ int scatterRunNumbers(GpuCompactCall &c, cudaStream_t stream, char *error,
   int64_t *runs = s.get<int64_t>(size_t(c.n));
   if (!runs)
     return outOfMemoryFor(error, errorSize, "the run numbers");
-  auto starts = thrust::make_transform_iterator(c.flags, FlagToInt64{});
-  auto run = [&](void *temp, size_t &bytes) {
-    return cub::DeviceScan::InclusiveSum(temp, bytes, starts, runs, c.n,
-                                         stream);
-  };
-  if (runCub(s, "CUB's DeviceScan::InclusiveSum", run, error, errorSize))
+  int failed = withFlags(c, [&](auto flags) {
+    auto starts = thrust::make_transform_iterator(flags, FlagToInt64{});
+    auto run = [&](void *temp, size_t &bytes) {
+      return cub::DeviceScan::InclusiveSum(temp, bytes, starts, runs, c.n,
+                                           stream);
+    };
+    return runCub(s, "CUB's DeviceScan::InclusiveSum", run, error, errorSize);
+  });
+  if (failed)
     return 1;
   int64_t blocks = (c.n + 255) / 256;
   scatterRuns<<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
-      runs, c.permutation, c.output, c.n);
+      runs, c.permutation, c.permutationStride, c.output, c.n);
   if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the scatter kernel", status);
   return 0;

@@ -25,7 +25,9 @@ struct GpuCompactCall {
   CompactStep step;
   int64_t n;
   const uint8_t *flags;         ///< flags (count, select) or starts
+  int64_t flagsStride;          ///< in elements
   const int64_t *permutation;   ///< scatter_runs
+  int64_t permutationStride;    ///< in elements
   int64_t *output;              ///< positions (select) or inverse (scatter)
   int64_t count;                ///< count_true's result (written)
   CudaKernelsCall shared; ///< stream and scratch (runCudaKernels)

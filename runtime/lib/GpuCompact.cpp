@@ -40,19 +40,22 @@ bool runGpuCompact(GpuCompactCall &call, const char *what) {
 // No object with a destructor is alive in these frames when
 // leaveCompiledCode jumps over them.
 
-extern "C" int64_t ptensor_rt_gpu_count_true(intptr_t flags, int64_t n) {
+extern "C" int64_t ptensor_rt_gpu_count_true(intptr_t flags,
+                                              int64_t flagsStride, int64_t n) {
   if (n <= 0)
     return 0;
   GpuCompactCall call{};
   call.step = CompactStep::CountTrue;
   call.n = n;
   call.flags = reinterpret_cast<const uint8_t *>(flags);
+  call.flagsStride = flagsStride;
   if (!runGpuCompact(call, "ptensor_rt_gpu_count_true"))
     leaveCompiledCode();
   return call.count;
 }
 
-extern "C" void ptensor_rt_gpu_select_true(intptr_t flags, int64_t n,
+extern "C" void ptensor_rt_gpu_select_true(intptr_t flags,
+                                           int64_t flagsStride, int64_t n,
                                            intptr_t positions) {
   if (n <= 0)
     return;
@@ -60,21 +63,26 @@ extern "C" void ptensor_rt_gpu_select_true(intptr_t flags, int64_t n,
   call.step = CompactStep::SelectTrue;
   call.n = n;
   call.flags = reinterpret_cast<const uint8_t *>(flags);
+  call.flagsStride = flagsStride;
   call.output = reinterpret_cast<int64_t *>(positions);
   if (!runGpuCompact(call, "ptensor_rt_gpu_select_true"))
     leaveCompiledCode();
 }
 
 extern "C" void ptensor_rt_gpu_scatter_runs(intptr_t starts,
-                                            intptr_t permutation, int64_t n,
-                                            intptr_t inverse) {
+                                            int64_t startsStride,
+                                            intptr_t permutation,
+                                            int64_t permutationStride,
+                                            int64_t n, intptr_t inverse) {
   if (n <= 0)
     return;
   GpuCompactCall call{};
   call.step = CompactStep::ScatterRuns;
   call.n = n;
   call.flags = reinterpret_cast<const uint8_t *>(starts);
+  call.flagsStride = startsStride;
   call.permutation = reinterpret_cast<const int64_t *>(permutation);
+  call.permutationStride = permutationStride;
   call.output = reinterpret_cast<int64_t *>(inverse);
   if (!runGpuCompact(call, "ptensor_rt_gpu_scatter_runs"))
     leaveCompiledCode();

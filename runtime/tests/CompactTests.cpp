@@ -24,12 +24,12 @@ intptr_t address(const void *p) { return reinterpret_cast<intptr_t>(p); }
 int ptensor::rt::test::runCompactTests() {
   int failuresBefore = failureCount();
   uint8_t flags[7] = {0, 1, 0, 2, 1, 0, 1};
-  int64_t count = ptensor_rt_cpu_count_true(address(flags), 7);
+  int64_t count = ptensor_rt_cpu_count_true(address(flags), 1, 7);
   std::printf("count: %lld\n", static_cast<long long>(count));
   EXPECT_EQ(count, 4);
   // One guard element after the counted size must stay untouched.
   int64_t positions[5] = {-1, -1, -1, -1, -7};
-  ptensor_rt_cpu_select_true(address(flags), 7, address(positions));
+  ptensor_rt_cpu_select_true(address(flags), 1, 7, address(positions));
   int64_t want[5] = {1, 3, 4, 6, -7};
   std::printf("positions:");
   for (int i = 0; i < 5; ++i) {
@@ -37,13 +37,24 @@ int ptensor::rt::test::runCompactTests() {
     EXPECT_EQ(positions[i], want[i]);
   }
   std::printf("\n");
-  EXPECT_EQ(ptensor_rt_cpu_count_true(address(flags), 0), 0);
+  EXPECT_EQ(ptensor_rt_cpu_count_true(address(flags), 1, 0), 0);
+  // Every other flag, backwards from the last: 1 1 0 0.
+  int64_t strided = ptensor_rt_cpu_count_true(address(flags + 6), -2, 4);
+  int64_t stridedPositions[2] = {};
+  ptensor_rt_cpu_select_true(address(flags + 6), -2, 4,
+                             address(stridedPositions));
+  std::printf("strided: %lld at %lld %lld\n", static_cast<long long>(strided),
+              static_cast<long long>(stridedPositions[0]),
+              static_cast<long long>(stridedPositions[1]));
+  EXPECT_EQ(strided, 2);
+  EXPECT_EQ(stridedPositions[0], 0);
+  EXPECT_EQ(stridedPositions[1], 1);
 
   // The sorted line 1 1 2 5 5 5 of the input 5 1 5 2 1 5.
   uint8_t starts[6] = {1, 0, 1, 1, 0, 0};
   int64_t permutation[6] = {1, 4, 3, 0, 2, 5};
   int64_t inverse[6] = {};
-  ptensor_rt_cpu_scatter_runs(address(starts), address(permutation), 6,
+  ptensor_rt_cpu_scatter_runs(address(starts), 1, address(permutation), 1, 6,
                               address(inverse));
   int64_t runs[6] = {2, 0, 2, 1, 0, 2};
   std::printf("inverse:");

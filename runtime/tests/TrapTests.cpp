@@ -100,7 +100,7 @@ void sortWithoutCudaLibrary(void **) {
 /// A GPU count of 4 flags when libptensor_runtime_cuda.so does not load.
 void countWithoutCudaLibrary(void **) {
   static uint8_t flags[4] = {1, 0, 1, 1};
-  ptensor_rt_gpu_count_true(reinterpret_cast<intptr_t>(flags), 4);
+  ptensor_rt_gpu_count_true(reinterpret_cast<intptr_t>(flags), 1, 4);
 }
 
 /// Calls `entry` under a trap and prints the status, the message and

@@ -249,13 +249,13 @@ def ConvertPTensorSortToLibrary
     `ptensor.scatter_runs` (the lowering of nonzero, extract_mask and
     unique) become calls of `ptensor_rt_cpu_<step>` or
     `ptensor_rt_gpu_<step>` (ptensor/Runtime/Compact.h) with the address of
-    each 1-D buffer's first element and the size; a strided input is first
-    copied into a contiguous buffer (`linalg.copy`, freed after the call).
-    count_true's i64 result is the index the results are allocated with.
+    each 1-D buffer's first element, the inputs' strides (read at run
+    time) and the size; count_true's i64 result is the index the results
+    are allocated with.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect"];
+    "::mlir::memref::MemRefDialect"];
 }
 
 def PTensorLowerRunTimeChecks

@@ -14,7 +14,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -168,33 +167,20 @@ bool isContiguous(MemRefType type) {
          strides[0] == 1;
 }
 
-/// The address (index) of element 0 of the contiguous 1-D `buffer`.
-Value elementAddress(OpBuilder &b, Location loc, Value buffer) {
+/// The address (index) of element 0 of the 1-D `buffer` and its stride
+/// (i64, in elements), read at run time.
+std::pair<Value, Value> elementAddress(OpBuilder &b, Location loc,
+                                       Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   unsigned bits = type.getElementTypeBitWidth();
   Value bytes = arith::ConstantIndexOp::create(b, loc, bits < 8 ? 1 : bits / 8);
   Value offsetBytes = arith::MulIOp::create(b, loc, meta.getOffset(), bytes);
-  return arith::AddIOp::create(b, loc, base, offsetBytes);
-}
-
-/// A contiguous copy of the 1-D `buffer` (a new allocation, added to
-/// `copies`; a linalg.copy, a kernel on the GPU), or `buffer` itself when
-/// it is contiguous.
-Value contiguous(OpBuilder &b, Location loc, Value buffer,
-                 SmallVectorImpl<Value> &copies) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (isContiguous(type))
-    return buffer;
-  auto copyType = MemRefType::get(type.getShape(), type.getElementType());
-  SmallVector<Value> dynamicSizes;
-  if (type.isDynamicDim(0))
-    dynamicSizes.push_back(memref::DimOp::create(b, loc, buffer, 0));
-  Value copy = memref::AllocOp::create(b, loc, copyType, dynamicSizes);
-  linalg::CopyOp::create(b, loc, buffer, copy);
-  copies.push_back(copy);
-  return copy;
+  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  Value stride = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                            meta.getStrides()[0]);
+  return {address, stride};
 }
 
 /// The size of the 1-D `buffer` as an i64.
@@ -216,43 +202,43 @@ LogicalResult replaceWithCall(OpBuilder &b, Operation *op) {
   Location loc = op->getLoc();
   Type i64 = b.getI64Type(), index = b.getIndexType();
   auto module = op->getParentOfType<ModuleOp>();
-  // The inputs are read through contiguous copies where they are strided
-  // (a bool input of nonzero, say); the output is always a new buffer.
-  SmallVector<Value> addresses, copies;
+  // Inputs are passed as (address, stride), the output (always a new
+  // buffer) as its address.
+  SmallVector<Value> args;
   Value output = isa<CountTrueOp>(op) ? Value() : op->getOperands().back();
   for (Value operand : op->getOperands()) {
-    if (!isa<MemRefType>(operand.getType()))
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type)
       return op->emitOpError("on tensors: run one-shot bufferization first");
-    if (operand == output &&
-        !isContiguous(cast<MemRefType>(operand.getType())))
+    if (operand == output && !isContiguous(type))
       return op->emitOpError("expected a contiguous output, but got ")
              << operand.getType();
-    Value buffer = operand == output ? operand : contiguous(b, loc, operand, copies);
-    addresses.push_back(elementAddress(b, loc, buffer));
+    auto [address, stride] = elementAddress(b, loc, operand);
+    args.push_back(address);
+    if (operand != output)
+      args.push_back(stride);
   }
   Value n = lineSize(b, loc, op->getOperand(0));
   if (auto count = dyn_cast<CountTrueOp>(op)) {
     func::FuncOp callee =
         getRuntimeFunction(b, module, compactFunctionName(op, "count_true"),
-                           {index, i64}, {i64});
-    auto call = func::CallOp::create(b, loc, callee, {addresses[0], n});
+                           {index, i64, i64}, {i64});
+    auto call = func::CallOp::create(b, loc, callee, {args[0], args[1], n});
     Value result =
         arith::IndexCastOp::create(b, loc, index, call.getResult(0));
     count.getResult().replaceAllUsesWith(result);
   } else if (isa<SelectTrueOp>(op)) {
     func::FuncOp callee =
         getRuntimeFunction(b, module, compactFunctionName(op, "select_true"),
-                           {index, i64, index}, {});
-    func::CallOp::create(b, loc, callee, {addresses[0], n, addresses[1]});
+                           {index, i64, i64, index}, {});
+    func::CallOp::create(b, loc, callee, {args[0], args[1], n, args[2]});
   } else {
     func::FuncOp callee =
         getRuntimeFunction(b, module, compactFunctionName(op, "scatter_runs"),
-                           {index, index, i64, index}, {});
+                           {index, i64, index, i64, i64, index}, {});
     func::CallOp::create(b, loc, callee,
-                         {addresses[0], addresses[1], n, addresses[2]});
+                         {args[0], args[1], args[2], args[3], n, args[4]});
   }
-  for (Value copy : copies)
-    memref::DeallocOp::create(b, loc, copy);
   op->erase();
   return success();
 }

@@ -2,26 +2,25 @@
 
 // The compaction steps become calls of ptensor/Runtime/Compact.h: each
 // buffer as the address of its first element (aligned pointer + offset *
-// element bytes), the size as an i64; count_true's i64 result cast to the
-// index that sizes the results. A strided input is first copied into a
-// contiguous buffer (linalg.copy), freed after the call.
-// CHECK-DAG: func.func private @ptensor_rt_cpu_count_true(index, i64) -> i64
-// CHECK-DAG: func.func private @ptensor_rt_cpu_select_true(index, i64, index)
+// element bytes), each input with its stride read at run time (any
+// layout, no copy), the size as an i64; count_true's i64 result cast to the
+// index that sizes the results.
+// CHECK-DAG: func.func private @ptensor_rt_cpu_count_true(index, i64, i64) -> i64
+// CHECK-DAG: func.func private @ptensor_rt_cpu_select_true(index, i64, i64, index)
 // CHECK-LABEL: func.func @on_host(
 // CHECK-SAME: %[[F:.*]]: memref<?xi1, strided<[?], offset: ?>>, %[[P:.*]]: memref<?xi64>
-// CHECK: %[[COPY:.*]] = memref.alloc(%{{.*}}) : memref<?xi1>
-// CHECK: linalg.copy ins(%[[F]] : memref<?xi1, strided<[?], offset: ?>>) outs(%[[COPY]] : memref<?xi1>)
-// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[COPY]]
-// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[COPY]]
+// CHECK-NOT: linalg.copy
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}, %[[STRIDE:.*]] = memref.extract_strided_metadata %[[F]]
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[F]]
 // CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %c1
 // CHECK: %[[ADDR:.*]] = arith.addi %[[BASE]], %[[BYTES]]
+// CHECK: %[[STRIDE64:.*]] = arith.index_cast %[[STRIDE]] : index to i64
 // CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK: %[[COUNT:.*]] = call @ptensor_rt_cpu_count_true(%[[ADDR]], %[[N]]) : (index, i64) -> i64
+// CHECK: %[[COUNT:.*]] = call @ptensor_rt_cpu_count_true(%[[ADDR]], %[[STRIDE64]], %[[N]]) : (index, i64, i64) -> i64
 // CHECK: %[[RESULT:.*]] = arith.index_cast %[[COUNT]] : i64 to index
-// CHECK: memref.dealloc %[[COPY]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[P]]
 // CHECK: arith.muli %{{.*}}, %c8
-// CHECK: call @ptensor_rt_cpu_select_true(%{{.*}}, %{{.*}}, %{{.*}}) : (index, i64, index) -> ()
+// CHECK: call @ptensor_rt_cpu_select_true(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (index, i64, i64, index) -> ()
 // CHECK: return %[[RESULT]] : index
 func.func @on_host(%f: memref<?xi1, strided<[?], offset: ?>>, %p: memref<?xi64>) -> index {
   %n = ptensor.count_true %f : memref<?xi1, strided<[?], offset: ?>>
@@ -31,12 +30,10 @@ func.func @on_host(%f: memref<?xi1, strided<[?], offset: ?>>, %p: memref<?xi64>)
 
 // -----
 
-// In a device function: the GPU functions; contiguous buffers are passed
-// as they are.
-// CHECK: func.func private @ptensor_rt_gpu_scatter_runs(index, index, i64, index)
+// In a device function: the GPU functions.
+// CHECK: func.func private @ptensor_rt_gpu_scatter_runs(index, i64, index, i64, i64, index)
 // CHECK-LABEL: func.func @on_gpu(
-// CHECK-NOT: linalg.copy
-// CHECK: call @ptensor_rt_gpu_scatter_runs(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (index, index, i64, index) -> ()
+// CHECK: call @ptensor_rt_gpu_scatter_runs(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (index, i64, index, i64, i64, index) -> ()
 func.func @on_gpu(%s: memref<?xi1>, %perm: memref<?xi64>, %i: memref<?xi64>) attributes {ptensor.device = "cuda:0"} {
   ptensor.scatter_runs %s, %perm into %i : memref<?xi1>, memref<?xi64>, memref<?xi64>
   return
