@@ -274,7 +274,18 @@ def case_sorting(xp):
     r, rn = xp.rand((5, 40), "f32")
     ties = xp.wrap(np.round(rn * 4).astype(np.float32))
     tiesn = np.round(rn * 4).astype(np.float32)
-    return [(pt.sort(a), np.sort(an), "f32"),
+    # Long integer lines of narrow ranges (the radix sort over the bits
+    # where the keys differ): positive, across zero, all equal.
+    rng = np.random.default_rng(9)
+    narrow = (1000 + rng.integers(0, 100, 1 << 17)).astype(np.int16)
+    signed = rng.integers(-5, 5, 1 << 17).astype(np.int32)
+    same = np.full(1 << 17, 7, np.int64)
+    return [(pt.sort(xp.wrap(narrow)), np.sort(narrow), "i16"),
+            (pt.argsort(xp.wrap(narrow)), np.argsort(narrow, kind="stable"), "i64"),
+            (pt.sort(xp.wrap(signed), descending=True), -np.sort(-signed), "i32"),
+            (pt.argsort(xp.wrap(signed)), np.argsort(signed, kind="stable"), "i64"),
+            (pt.argsort(xp.wrap(same)), np.arange(1 << 17), "i64"),
+            (pt.sort(a), np.sort(an), "f32"),
             (pt.argsort(a), np.argsort(an, kind="stable"), "i64"),
             (pt.sort(m, descending=True), -np.sort(-mn, axis=-1), "f64"),
             (pt.sort(t, axis=0), np.sort(tn, axis=0), "f64"),

@@ -41,7 +41,7 @@ public:
   }
 
 private:
-  static constexpr int kSlots = 8;
+  static constexpr int kSlots = 12;
   const CudaKernelsCall &call;
   void *pointers[kSlots] = {};
   int used = 0;

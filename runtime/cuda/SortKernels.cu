@@ -18,8 +18,10 @@
 //    written back as they are. Floats of many lines as
 //    (unsigned key, bits) pairs: the segmented sort compares short
 //    segments with `<`, which NaNs break.
-// Scratch comes from the runtime's caching allocator, released in stream
-// order.
+// One line of integer keys is radix-sorted only over the bits where its
+// keys differ (one reduction first, radixBits): a narrow range of values
+// takes a few passes. Scratch comes from the runtime's caching allocator,
+// released in stream order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include "SortKernels.h"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -157,6 +160,67 @@ int outOfMemory(char *error, size_t errorSize, int64_t total) {
   return 1;
 }
 
+/// The AND and the OR of keys: the bits set in some and clear in others
+/// are `any ^ all`.
+template <typename U> struct KeyBits {
+  U all, any;
+};
+
+template <typename U> struct ToKeyBits {
+  __device__ KeyBits<U> operator()(U key) const { return {key, key}; }
+};
+
+template <typename U> struct CombineKeyBits {
+  __device__ KeyBits<U> operator()(KeyBits<U> a, KeyBits<U> b) const {
+    return {U(a.all & b.all), U(a.any | b.any)};
+  }
+};
+
+/// The bits [begin, end) of the radix sort of one line of `total` unsigned
+/// keys: those where the keys differ (the others are equal in every key,
+/// so the order by these bits alone is the same, and equal keys keep their
+/// order as the sort is stable). Integers of a narrow range — unique's
+/// usual input — then take a few radix passes instead of one per digit of
+/// the width. One reduction and a wait for the stream; the full width for
+/// short lines, where that would not pay.
+template <typename U>
+int radixBits(Scratch &s, const U *keys, int64_t total, cudaStream_t stream,
+              int &begin, int &end, char *error, size_t errorSize) {
+  begin = 0;
+  end = int(sizeof(U) * 8);
+  if (total < (int64_t(1) << 16))
+    return 0;
+  KeyBits<U> *result = s.get<KeyBits<U>>(1);
+  if (!result)
+    return outOfMemoryFor(error, errorSize, "the keys' bit range");
+  auto run = [&](void *temp, size_t &bytes) {
+    return cub::DeviceReduce::TransformReduce(
+        temp, bytes, keys, result, total, CombineKeyBits<U>{}, ToKeyBits<U>{},
+        KeyBits<U>{U(~U(0)), U(0)}, stream);
+  };
+  if (int failed = runCub(s, "CUB's DeviceReduce (key bits)", run, error,
+                          errorSize))
+    return failed;
+  KeyBits<U> bits;
+  if (cudaError_t status = cudaMemcpyAsync(&bits, result, sizeof bits,
+                                           cudaMemcpyDeviceToHost, stream))
+    return fail(error, errorSize, "copying the keys' bit range", status);
+  if (cudaError_t status = cudaStreamSynchronize(stream))
+    return fail(error, errorSize, "waiting for the keys' bit range", status);
+  uint64_t differ = uint64_t(U(bits.any ^ bits.all));
+  if (differ == 0) {
+    end = 1; // all keys equal: one pass keeps their order
+    return 0;
+  }
+  begin = 0;
+  while (!(differ >> begin & 1))
+    ++begin;
+  end = int(sizeof(U) * 8);
+  while (!(differ >> (end - 1) & 1))
+    --end;
+  return 0;
+}
+
 /// argsort (and values with indices): (key, position) pairs.
 template <typename U>
 int sortPositions(const GpuSortCall &c, const Geometry &g, const Strides &st,
@@ -179,13 +243,18 @@ int sortPositions(const GpuSortCall &c, const Geometry &g, const Strides &st,
       positions, bits, total);
   if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the sort's gather kernel", status);
+  int begin = 0, end = int(sizeof(U) * 8);
+  if (lines == 1 && c.format.order != SortOrder::Float)
+    if (int failed = radixBits(s, keys, total, stream, begin, end, error,
+                               errorSize))
+      return failed;
   cub::DoubleBuffer<U> keyBuffers(keys, keys2);
   cub::DoubleBuffer<int32_t> positionBuffers(positions, positions2);
   auto sort = [&](void *temp, size_t &bytes) {
     if (lines == 1)
       return cub::DeviceRadixSort::SortPairs(temp, bytes, keyBuffers,
-                                             positionBuffers, total, 0,
-                                             int(sizeof(U) * 8), stream);
+                                             positionBuffers, total, begin,
+                                             end, stream);
     return cub::DeviceSegmentedSort::StableSortPairs(
         temp, bytes, keyBuffers, positionBuffers, total, lines, offsets,
         offsets + 1, stream);
@@ -267,6 +336,11 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
       total);
   if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the sort's gather kernel", status);
+  int begin = 0, end = int(sizeof(K) * 8);
+  if (lines == 1 && c.format.order != SortOrder::Float)
+    if (int failed = radixBits(s, keys, total, stream, begin, end, error,
+                               errorSize))
+      return failed;
   cub::DoubleBuffer<K> buffers(reinterpret_cast<K *>(keys),
                                reinterpret_cast<K *>(keys2));
   auto sort = [&](void *temp, size_t &bytes) {
@@ -274,10 +348,10 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
     using Segmented = cub::DeviceSegmentedSort;
     if (lines == 1)
       return descending
-                 ? Radix::SortKeysDescending(temp, bytes, buffers, total, 0,
-                                             int(sizeof(K) * 8), stream)
-                 : Radix::SortKeys(temp, bytes, buffers, total, 0,
-                                   int(sizeof(K) * 8), stream);
+                 ? Radix::SortKeysDescending(temp, bytes, buffers, total,
+                                             begin, end, stream)
+                 : Radix::SortKeys(temp, bytes, buffers, total, begin, end,
+                                   stream);
     return descending ? Segmented::StableSortKeysDescending(
                             temp, bytes, buffers, total, lines, offsets,
                             offsets + 1, stream)
