@@ -838,11 +838,8 @@ def expected_of(v):
 class Suite:
     """Runs cases, collects failures, prints a summary."""
 
-    def __init__(self, test_file, host_only=False):
-        """`host_only`: ops the GPU lowering does not have yet; exporting
-        (PTENSOR_CASE_EXPORT_DIR, the GPU check) skips the whole file."""
+    def __init__(self, test_file):
         self.test = os.path.splitext(os.path.basename(test_file))[0]
-        self.skipped = host_only and bool(os.environ.get("PTENSOR_CASE_EXPORT_DIR"))
         self.failures = []
         self.cases = 0
         self.outputs = 0
@@ -885,8 +882,6 @@ class Suite:
     def check(self, fn, name=None):
         """Runs Func `fn` and compares all its results."""
         name = name or fn.name
-        if self.skipped:
-            return True
         self.cases += 1
         results = fn.results
         if self.export_dir:
@@ -976,9 +971,6 @@ class Suite:
         if not self.failures and not os.environ.get("PTENSOR_KEEP_TMP"):
             shutil.rmtree(self.tmp_root, ignore_errors=True)
         mode = "exported" if self.export_dir else "ran"
-        if self.skipped:
-            print("%s: skipped (host-only ops; not exported)" % self.test)
-            return 0
         print("%s: %s %d cases (%d runner calls), %d outputs, %d failures, %.1fs"
               % (self.test, mode, self.cases, self.runs, self.outputs,
                  len(self.failures), el))
