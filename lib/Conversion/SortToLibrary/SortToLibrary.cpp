@@ -63,23 +63,30 @@ std::optional<SortType> sortType(Type dtype) {
 constexpr llvm::StringLiteral kCpuSort = "ptensor_rt_cpu_sort";
 constexpr llvm::StringLiteral kGpuSort = "ptensor_rt_gpu_sort";
 
-/// The declaration of ptensor_rt_cpu_sort or ptensor_rt_gpu_sort (one
-/// signature), once per module.
-func::FuncOp getSortFunction(OpBuilder &b, ModuleOp module, StringRef name) {
+/// The declaration of the runtime function `name` with `inputs` and
+/// `results`, once per module.
+func::FuncOp getRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                                TypeRange inputs, TypeRange results) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(name))
     return fn;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 b.getFunctionType(inputs, results));
+  fn.setPrivate();
+  return fn;
+}
+
+/// The declaration of ptensor_rt_cpu_sort or ptensor_rt_gpu_sort (one
+/// signature), once per module.
+func::FuncOp getSortFunction(OpBuilder &b, ModuleOp module, StringRef name) {
   Type i64 = b.getI64Type(), index = b.getIndexType();
   // type, flags, rank, dim, sizes, then (address, offset, strides) of the
   // input, the values and the indices.
   SmallVector<Type> inputs = {i64, i64, i64, i64, index};
   for (int buffer = 0; buffer < 3; ++buffer)
     inputs.append({index, i64, index});
-  auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                 b.getFunctionType(inputs, {}));
-  fn.setPrivate();
-  return fn;
+  return getRuntimeFunction(b, module, name, inputs, {});
 }
 
 /// The aligned pointer, offset and the addresses of stack arrays of the
@@ -145,19 +152,6 @@ LogicalResult replaceWithCall(OpBuilder &b, SortAlongOp op) {
   return success();
 }
 
-/// The declaration of the runtime function `name` with `inputs` and
-/// `results`, once per module.
-func::FuncOp getRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
-                                TypeRange inputs, TypeRange results) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                 b.getFunctionType(inputs, results));
-  fn.setPrivate();
-  return fn;
-}
 
 /// Whether the 1-D `type` has a static unit stride.
 bool isContiguous(MemRefType type) {
