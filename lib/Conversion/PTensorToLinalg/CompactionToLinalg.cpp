@@ -45,14 +45,8 @@ struct ExtractMaskPattern : public OpConversionPattern<ExtractMaskOp> {
         tensor::getMixedSizes(rewriter, loc, mask);
     checkSizes(m, sourceSizes, maskSizes);
 
-    Type maskType = op.getMask().getType().getElementType();
-    auto truth = [&](OpBuilder &b, Location l, Value element) {
-      return convertScalar(b, l, element, maskType, b.getI1Type());
-    };
-    // A bool mask is its own flags.
-    Value flags = maskType.isInteger(1)
-                      ? mask
-                      : computeFlags(rewriter, loc, mask, truth);
+    // The mask is bool (the type inference's rule): its own flags.
+    Value flags = mask;
     Value positions = truePositions(rewriter, loc, flatten(rewriter, loc, flags));
 
     // Row r of the result: the source at the mask position positions[r],
