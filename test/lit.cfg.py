@@ -62,5 +62,10 @@ config.substitutions.insert(0, ("%python", config.python_executable))
 config.substitutions.append(("%ptensor_src", config.ptensor_src_root))
 config.substitutions.append(("%ptensor_lib", config.ptensor_lib_dir))
 
+# Team tests run under mpirun with libptensor_team (MPI).
+if shutil.which("mpirun") and os.path.exists(
+        os.path.join(config.ptensor_lib_dir, "libptensor_team.so")):
+    config.available_features.add("mpi")
+
 if shutil.which("ptxas", path=os.path.join(config.cuda_home or "/usr/local/cuda", "bin")):
     config.available_features.add("ptxas")

@@ -54,6 +54,7 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
     mlir::ptensor::PTensorToCPUPipelineOptions cpu;
     cpu.maxRecomputeOps = options.maxRecomputeOps;
     cpu.parallel = options.parallel;
+    cpu.teamSize = options.teamSize;
     if (failed(cpu.parseFromString(options.cpuPipelineOptions)))
       return llvm::createStringError("invalid ptensor-to-cpu-pipeline "
                                      "options '" +

@@ -30,6 +30,8 @@ std::string ValueType::str() const {
   os << dtypeName(dtype);
   if (!device.empty())
     os << ", device = \"" << device << "\"";
+  if (team)
+    os << ", team = " << team;
   os << ">";
   return s;
 }
@@ -54,6 +56,8 @@ static llvm::Expected<ValueType> toValueType(Type t, func::FuncOp f,
     v.isTensor = true;
     v.shape.assign(pt.getShape().begin(), pt.getShape().end());
     v.device = pt.getDeviceName().str();
+    if (pt.getTeam())
+      v.team = pt.getTeam().getInt();
     dtype = pt.getElementType();
   }
   v.isIndex = dtype.isIndex();

@@ -5,6 +5,7 @@
 #include "ArgumentCheck.h"
 #include "CodeCache.h"
 #include "PackedCall.h"
+#include "Team.h"
 
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
@@ -31,6 +32,10 @@ using namespace ::ptensor::jit;
 
 struct JITModule::Impl {
   std::vector<FunctionSignature> signatures;
+  /// The signatures of the compiled functions: with teams split over
+  /// processes, a team tensor's first dim is the block's (dynamic).
+  std::vector<FunctionSignature> callSignatures;
+  int64_t teamSize = 1;
   llvm::StringMap<void (*)(void **)> entryPoints;
   std::unique_ptr<ExecutionEngine> engine; ///< when compiled here
   /// Runs the engine's global constructors (for GPU modules: loading the
@@ -56,6 +61,31 @@ llvm::ArrayRef<FunctionSignature> JITModule::functions() const {
 }
 
 CodeSource JITModule::codeSource() const { return impl->source; }
+
+int64_t JITModule::teamSize() const { return impl->teamSize; }
+
+/// Whether a function of the module takes or returns team tensors.
+static bool usesTeams(llvm::ArrayRef<FunctionSignature> signatures) {
+  auto hasTeam = [](const ValueType &v) { return v.team != 0; };
+  return llvm::any_of(signatures, [&](const FunctionSignature &s) {
+    return llvm::any_of(s.args, hasTeam) || llvm::any_of(s.results, hasTeam);
+  });
+}
+
+/// `signatures` as the compiled code sees them when team tensors are split:
+/// their first dim is the block's.
+static std::vector<FunctionSignature>
+localSignatures(std::vector<FunctionSignature> signatures) {
+  auto localize = [](ValueType &v) {
+    if (v.team && !v.shape.empty())
+      v.shape.front() = mlir::ShapedType::kDynamic;
+  };
+  for (FunctionSignature &s : signatures) {
+    llvm::for_each(s.args, localize);
+    llvm::for_each(s.results, localize);
+  }
+  return signatures;
+}
 
 /// libptensor_runtime.so for GPU code: $PTENSOR_RUNTIME_LIBRARY, else this
 /// build's copy, else one next to the executable or in its ../lib (a tool
@@ -144,11 +174,26 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   if (!signatures)
     return signatures.takeError();
   impl->signatures = std::move(*signatures);
+  if (options.teamSize) {
+    impl->teamSize = *options.teamSize;
+  } else if (usesTeams(impl->signatures)) {
+    auto team = Team::join();
+    if (!team)
+      return team.takeError();
+    impl->teamSize = team->size;
+  }
+  if (impl->teamSize < 1)
+    return llvm::createStringError("team size must be at least 1, got %lld",
+                                   static_cast<long long>(impl->teamSize));
+  bool split = impl->teamSize > 1;
+  impl->callSignatures =
+      split ? localSignatures(impl->signatures) : impl->signatures;
 
   compiler::CompileOptions compileOptions;
   compileOptions.optLevel = options.optLevel;
   compileOptions.maxRecomputeOps = options.maxRecomputeOps;
   compileOptions.parallel = options.parallel;
+  compileOptions.teamSize = impl->teamSize;
   bool gpu = usesGPU(impl->signatures);
   compiler::Target target = compiler::resolveTarget(compileOptions, gpu);
   std::string optionsKey =
@@ -157,7 +202,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   // Parallel and GPU code need the async runtime's or libptensor_runtime's
   // symbols, which only the ExecutionEngine's shared-library loading
   // registers: compile it afresh.
-  std::string cacheDir = options.parallel || usesGPU(impl->signatures)
+  // Team code calls libptensor_team the same way.
+  std::string cacheDir = options.parallel || usesGPU(impl->signatures) || split
                              ? ""
                              : resolveCacheDir(options);
   std::string cachePath =
@@ -189,6 +235,9 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   std::string runtimeLibrary = findRuntimeLibrary();
   if (gpu || llvm::sys::fs::exists(runtimeLibrary))
     sharedLibs.push_back(runtimeLibrary);
+  std::string teamLibrary = split ? detail::findTeamLibrary() : "";
+  if (!teamLibrary.empty())
+    sharedLibs.push_back(teamLibrary);
   engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
@@ -228,16 +277,19 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
                                    " in the module (it has " +
                                    (known.empty() ? "none" : known) + ")");
   }
-  if (llvm::Error e = checkArguments(*sig, args))
+  // The compiled function's view of the signature (team blocks).
+  const FunctionSignature &callSig =
+      impl->callSignatures[sig - impl->signatures.data()];
+  if (llvm::Error e = checkArguments(callSig, args))
     return e;
   if (impl->engine)
     std::call_once(impl->initialized, [&] { impl->engine->initialize(); });
-  PackedCall call(*sig, args);
+  PackedCall call(callSig, args);
   ptensor_rt_status status = ptensor_rt_call_checked(
       impl->entryPoints.lookup(name), call.pointers());
   if (status != PTENSOR_RT_SUCCESS)
     return llvm::make_error<RunTimeCheckError>(
         status == PTENSOR_RT_ERROR_BROADCAST, ptensor_rt_last_error());
-  call.takeResults(*sig, args, results);
+  call.takeResults(callSig, args, results);
   return llvm::Error::success();
 }

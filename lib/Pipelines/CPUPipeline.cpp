@@ -27,13 +27,18 @@ using namespace mlir::ptensor;
 void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
                                                       unsigned maxRecompute,
                                                       bool deviceCopies,
-                                                      bool hostOnly) {
+                                                      bool hostOnly,
+                                                      int64_t teamSize) {
   pm.addPass(createCanonicalizerPass());
   // Broadcast before promotion: the casts promotion inserts then read the
   // (zero-stride) broadcast views and fuse with their consumers.
   pm.addPass(createPTensorLayout());
   pm.addPass(createPTensorBroadcast());
   pm.addPass(createPTensorPromoteTypes());
+  pm.addPass(createCanonicalizerPass());
+  // After broadcasting: an operand whose rows do not line up with the
+  // result's is an explicit ptensor.broadcast, which becomes a gather.
+  pm.addPass(createPTensorPartitionTeams(PTensorPartitionTeamsOptions{teamSize}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertPTensorToLinalg(
       ConvertPTensorToLinalgOptions{deviceCopies, hostOnly}));
@@ -68,7 +73,8 @@ void mlir::ptensor::addBufferization(OpPassManager &pm) {
 void mlir::ptensor::buildPTensorToCPUPipeline(
     OpPassManager &pm, const PTensorToCPUPipelineOptions &options) {
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps,
-                                    /*deviceCopies=*/false, /*hostOnly=*/true);
+                                    /*deviceCopies=*/false, /*hostOnly=*/true,
+                                    options.teamSize);
   // Static size-1 loop dims dropped on tensors (on memrefs the upstream
   // patterns do nothing); rank-reducing slices instead of reshapes, so that
   // empty-tensor elimination (in addBufferization) still sees the

@@ -7,6 +7,11 @@
 // binds each .npy to the next argument and writes results to DIR/outN.npy
 // and/or prints them numpy-style. Every error is a message and exit code 1.
 //
+// Under mpirun, a module with team tensors runs on every process
+// (docs/Teams.md): each reads the whole .npy inputs and passes its block of
+// the team ones (rows split along the first dim), team results are
+// gathered, and only rank 0 writes or prints.
+//
 // A module whose functions take or return "cuda" tensors is compiled with
 // ptensor-to-nvvm-pipeline and runs with libptensor_runtime: device inputs
 // are copied to GPU 0, device results back to the host. Without a CUDA
@@ -179,6 +184,40 @@ static StridedBuffer viewOf(HostArray &a) {
   return b;
 }
 
+/// This process's rows of `view`, a team tensor.
+static StridedBuffer blockOf(StridedBuffer view, const Team &team) {
+  if (view.sizes.empty() || team.size == 1)
+    return view;
+  auto [first, rows] = team.blockOf(view.sizes.front());
+  view.offset += first * view.strides.front();
+  view.sizes.front() = rows;
+  return view;
+}
+
+/// The whole of a team result from every process's block `local`
+/// (row-major).
+static llvm::Expected<HostArray> gatherBlocks(const HostArray &local,
+                                              const Team &team) {
+  if (local.rank() == 0 || team.size == 1)
+    return local;
+  auto rows = team.total(local.shape().front());
+  if (!rows)
+    return rows.takeError();
+  llvm::SmallVector<int64_t, 4> shape(local.shape().begin(),
+                                      local.shape().end());
+  shape.front() = *rows;
+  HostArray whole = HostArray::allocate(local.dtype(), shape);
+  int64_t bytes = local.numElements() * dtypeByteSize(local.dtype());
+  if (llvm::Error e = team.gather(local.numElements() ? local.elementPtrAtLinear(0)
+                                                      : nullptr,
+                                  bytes,
+                                  whole.numElements()
+                                      ? whole.elementPtrAtLinear(0)
+                                      : nullptr))
+    return std::move(e);
+  return whole;
+}
+
 /// Copies a (possibly strided) result into a row-major array.
 static HostArray toHostArray(const StridedBuffer &b) {
   HostArray out = HostArray::allocate(b.dtype, b.sizes);
@@ -240,6 +279,14 @@ static int run() {
       return fail("@" + entryPoint + " runs on a GPU: " +
                   llvm::toString(std::move(e)));
 
+  // With team tensors split over processes, this process's place.
+  Team team;
+  if ((*module)->teamSize() > 1) {
+    auto joined = Team::join();
+    if (!joined)
+      return fail(llvm::toString(joined.takeError()));
+    team = *joined;
+  }
   llvm::SmallVector<HostArray> arrays;
   llvm::SmallVector<Argument> args;
   std::vector<std::unique_ptr<runner::DeviceCopy>> deviceInputs;
@@ -257,8 +304,24 @@ static int run() {
       args.push_back(*s);
       continue;
     }
+    if (sig->args[i].team && sig->args[i].isWritten && team.size > 1)
+      return fail("input #" + llvm::Twine(i) +
+                  ": writing into a team tensor (out=) is not supported yet "
+                  "on more than one process");
     if (!sig->args[i].isOnGPU()) {
-      args.push_back(Argument::tensor(viewOf(a)));
+      StridedBuffer view = viewOf(a);
+      if (sig->args[i].team && !view.sizes.empty()) {
+        // The global shape is checked here, the block by the JIT.
+        const ValueType &type = sig->args[i];
+        if (!type.shape.empty() && !mlir::ShapedType::isDynamic(type.shape[0]) &&
+            view.sizes.size() == type.shape.size() &&
+            view.sizes[0] != type.shape[0])
+          return fail(llvm::formatv(
+              "input #{0}: expected {1} rows of team tensor {2}, got shape {3}",
+              i, type.shape[0], type.str(), shapeToString(a.shape())));
+        view = blockOf(view, team);
+      }
+      args.push_back(Argument::tensor(view));
       continue;
     }
     auto copy = runner::DeviceCopy::upload(viewOf(a));
@@ -288,7 +351,15 @@ static int run() {
   llvm::SmallVector<HostArray> outputs;
   for (auto [r, type] : llvm::zip(results, sig->results)) {
     if (!type.isOnGPU()) {
-      outputs.push_back(toHostArray(r.buffer));
+      HostArray local = toHostArray(r.buffer);
+      if (!type.team) {
+        outputs.push_back(std::move(local));
+        continue;
+      }
+      auto whole = gatherBlocks(local, team);
+      if (!whole)
+        return fail(llvm::toString(whole.takeError()));
+      outputs.push_back(std::move(*whole));
       continue;
     }
     std::vector<std::byte> storage;
@@ -311,6 +382,9 @@ static int run() {
       return fail(llvm::toString(host.takeError()));
     arrays[i] = toHostArray(*host);
   }
+  // Every process has the results; one writes them.
+  if (team.rank != 0)
+    return 0;
   if (!outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
       return fail("cannot create " + outputDir + ": " + ec.message());

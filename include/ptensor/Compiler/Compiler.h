@@ -57,6 +57,9 @@ struct CompileOptions {
   unsigned maxRecomputeOps = 16;
   /// Loop nests on all cores through MLIR's async runtime (CPU).
   bool parallel = false;
+  /// Number of processes of team 1 (CPU; docs/Teams.md): team tensors are
+  /// split over them. 1: one process holds every team tensor whole.
+  int64_t teamSize = 1;
   /// LLVM optimization level of the host code (0 to 3).
   unsigned optLevel = 3;
   /// More options of ptensor-to-cpu-pipeline and ptensor-to-nvvm-pipeline

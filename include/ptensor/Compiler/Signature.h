@@ -22,6 +22,7 @@ struct ValueType {
   bool isIndex = false; ///< a scalar of type `index` (passed as int64)
   llvm::SmallVector<int64_t, 4> shape;
   std::string device; ///< "" for host memory
+  int64_t team = 0;   ///< 0 for none, else the team (split along dim 0)
   /// Argument only: the function writes into it (`ptensor.write`).
   bool isWritten = false;
 

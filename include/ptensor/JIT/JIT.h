@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace ptensor::jit {
 
@@ -71,6 +72,26 @@ struct Result {
   std::shared_ptr<void> owner;
 };
 
+/// The team of processes this process belongs to (docs/Teams.md): team
+/// tensors of rank >= 1 are split along their first dim, rank r holding
+/// rows [blockOf(n).first, + blockOf(n).second) of n. One process (size 1)
+/// without MPI.
+struct Team {
+  int64_t rank = 0;
+  int64_t size = 1;
+
+  /// Joins the MPI job this process runs in (initializing MPI through
+  /// libptensor_team); one process when ptensor was built without MPI.
+  static llvm::Expected<Team> join();
+  /// Offset and number of this process's rows of `rows`.
+  std::pair<int64_t, int64_t> blockOf(int64_t rows) const;
+  /// The sum of `value` over the team.
+  llvm::Expected<int64_t> total(int64_t value) const;
+  /// Concatenates every process's `localBytes` at `local` in rank order
+  /// into `whole` (which holds the total) on every process.
+  llvm::Error gather(const void *local, int64_t localBytes, void *whole) const;
+};
+
 /// Options of compilation.
 struct JITOptions {
   /// LLVM optimization level of the generated code.
@@ -85,6 +106,9 @@ struct JITOptions {
   /// ~/.cache/ptensor. Empty string, or
   /// PTENSOR_DISABLE_CACHE=1, disables the disk cache.
   std::optional<std::string> cacheDir;
+  /// Processes that team tensors are split over; by default, for a module
+  /// with team tensors, the size of the MPI job (Team::join()).
+  std::optional<int64_t> teamSize;
 };
 
 /// Where a JITModule's code came from (for tests and latency reports).
@@ -113,6 +137,9 @@ public:
                      llvm::SmallVectorImpl<Result> &results);
 
   CodeSource codeSource() const;
+
+  /// The number of processes team tensors are split over (1: whole).
+  int64_t teamSize() const;
 
   struct Impl;
 

@@ -39,6 +39,11 @@ struct PTensorToCPUPipelineOptions
                      "give fresh outputs the inputs' order "
                      "(ptensor-coalesce-dims)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> teamSize{
+      *this, "team-size",
+      llvm::cl::desc("Number of processes of team 1 (ptensor-partition-teams; "
+                     "1: team tensors are whole on one process)"),
+      llvm::cl::init(1)};
 };
 
 /// ptensor ops on host data down to the LLVM dialect: promote-types, layout,
@@ -52,10 +57,12 @@ void buildPTensorToCPUPipeline(OpPassManager &pm,
 /// Copies to and from GPUs are errors unless `deviceCopies` (GPU pipeline:
 /// they become marked gpu.memcpy ops for ptensor-lower-device-copies).
 /// With `hostOnly` (CPU pipeline) functions on GPU tensors are errors.
+/// Team tensors are partitioned over `teamSize` processes.
 void buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
                                        unsigned maxRecomputeOps,
                                        bool deviceCopies = false,
-                                       bool hostOnly = false);
+                                       bool hostOnly = false,
+                                       int64_t teamSize = 1);
 
 /// Options of `ptensor-to-nvvm-pipeline`.
 struct PTensorToNVVMPipelineOptions

@@ -12,6 +12,7 @@
 #include "ptensor/Conversion/ContractionsToLibrary/ContractionsToLibrary.h"
 
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -170,10 +171,6 @@ bool takes(const Gemm &m, bool device) {
 /// `bias`, ptensor_rt_gpu_gemm_bias's three more arguments).
 func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name,
                              bool bias) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
   Type i64 = b.getI64Type(), index = b.getIndexType();
   SmallVector<Type> inputs(6, i64);
   for (int operand = 0; operand < 3; ++operand) {
@@ -184,10 +181,8 @@ func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name,
     inputs.push_back(index);
     inputs.append(2, i64);
   }
-  auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                 b.getFunctionType(inputs, b.getI1Type()));
-  fn.setPrivate();
-  return fn;
+  return getOrDeclareRuntimeFunction(b, module, name, inputs,
+                                     b.getI1Type());
 }
 
 /// An elementwise consumer of a gemm's f32 output that cuBLASLt applies in

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::ptensor {
@@ -50,6 +51,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateReshapeToMemRefPatterns(converter, patterns);
   populateSetsToLinalgPatterns(converter, patterns);
   populateSortingToLinalgPatterns(converter, patterns);
+  populateTeamsToRuntimePatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
   populateWriteToLinalgPatterns(converter, patterns);
 }
@@ -158,6 +160,11 @@ struct ConvertPTensorToLinalgPass
         writes.push_back(op);
     });
     orderReadsAfterWrites(writes);
+    // The team steps named their team's grid; lowered, nothing does.
+    for (auto grid : llvm::make_early_inc_range(
+             getOperation()->getRegion(0).getOps<shard::GridOp>()))
+      if (SymbolTable::symbolKnownUseEmpty(grid, getOperation()))
+        grid.erase();
   }
 };
 } // namespace

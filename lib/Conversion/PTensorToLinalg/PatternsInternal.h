@@ -45,6 +45,10 @@ void populateReshapeToMemRefPatterns(const TypeConverter &converter,
 
 /// broadcast, meshgrid and the views, as indexing maps or strided memref
 /// views.
+/// Team communication steps (ptensor.team_*) to slices and libptensor_team
+/// calls.
+void populateTeamsToRuntimePatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populateViewsToMemRefPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 

@@ -47,17 +47,11 @@ static constexpr llvm::StringLiteral kReshapeStrides =
 /// memref<?xi64>: source sizes and strides, target sizes, target strides
 /// written; returns whether a view is possible), declared once per module.
 static func::FuncOp getReshapeStridesFunction(OpBuilder &b, Operation *from) {
-  auto module = from->getParentOfType<ModuleOp>();
-  if (auto fn = module.lookupSymbol<func::FuncOp>(kReshapeStrides))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
   auto array = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
-  auto fn = func::FuncOp::create(
-      b, module.getLoc(), kReshapeStrides,
-      b.getFunctionType({array, array, array, array}, {b.getI1Type()}));
-  fn.setPrivate();
-  return fn;
+  return getOrDeclareRuntimeFunction(b, from->getParentOfType<ModuleOp>(),
+                                     kReshapeStrides,
+                                     {array, array, array, array},
+                                     {b.getI1Type()});
 }
 
 /// Asks the runtime whether `view` can be read as `sizes` without a copy;

@@ -22,22 +22,30 @@ static constexpr llvm::StringLiteral kContractionFailed =
 /// The runtime function told the shapes of a failed reshape or combine.
 static constexpr llvm::StringLiteral kShapesFailed = "ptensor_rt_shapes_failed";
 
-/// The private declaration of runtime function `name` taking two
-/// memref<?xi64> and `numI64` i64s, declared once per module.
-static func::FuncOp getFailureFunction(OpBuilder &b, Operation *from,
-                                       StringRef name, unsigned numI64) {
-  auto module = from->getParentOfType<ModuleOp>();
+func::FuncOp mlir::ptensor::getOrDeclareRuntimeFunction(OpBuilder &b,
+                                                       ModuleOp module,
+                                                       StringRef name,
+                                                       TypeRange inputs,
+                                                       TypeRange results) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(name))
     return fn;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 b.getFunctionType(inputs, results));
+  fn.setPrivate();
+  return fn;
+}
+
+/// The declaration of runtime function `name` taking two memref<?xi64> and
+/// `numI64` i64s.
+static func::FuncOp getFailureFunction(OpBuilder &b, Operation *from,
+                                       StringRef name, unsigned numI64) {
   auto sizes = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
   SmallVector<Type> inputs = {sizes, sizes};
   inputs.append(numI64, b.getI64Type());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                 b.getFunctionType(inputs, {}));
-  fn.setPrivate();
-  return fn;
+  return mlir::ptensor::getOrDeclareRuntimeFunction(
+      b, from->getParentOfType<ModuleOp>(), name, inputs, {});
 }
 
 Value mlir::ptensor::buildIndexArray(OpBuilder &b, Location loc,

@@ -63,20 +63,6 @@ std::optional<SortType> sortType(Type dtype) {
 constexpr llvm::StringLiteral kCpuSort = "ptensor_rt_cpu_sort";
 constexpr llvm::StringLiteral kGpuSort = "ptensor_rt_gpu_sort";
 
-/// The declaration of the runtime function `name` with `inputs` and
-/// `results`, once per module.
-func::FuncOp getRuntimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
-                                TypeRange inputs, TypeRange results) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                 b.getFunctionType(inputs, results));
-  fn.setPrivate();
-  return fn;
-}
-
 /// The declaration of ptensor_rt_cpu_sort or ptensor_rt_gpu_sort (one
 /// signature), once per module.
 func::FuncOp getSortFunction(OpBuilder &b, ModuleOp module, StringRef name) {
@@ -86,7 +72,7 @@ func::FuncOp getSortFunction(OpBuilder &b, ModuleOp module, StringRef name) {
   SmallVector<Type> inputs = {i64, i64, i64, i64, index};
   for (int buffer = 0; buffer < 3; ++buffer)
     inputs.append({index, i64, index});
-  return getRuntimeFunction(b, module, name, inputs, {});
+  return getOrDeclareRuntimeFunction(b, module, name, inputs, {});
 }
 
 /// The aligned pointer, offset and the addresses of stack arrays of the
@@ -215,7 +201,7 @@ LogicalResult replaceWithCall(OpBuilder &b, Operation *op) {
   Value n = lineSize(b, loc, op->getOperand(0));
   if (auto count = dyn_cast<CountTrueOp>(op)) {
     func::FuncOp callee =
-        getRuntimeFunction(b, module, compactFunctionName(op, "count_true"),
+        getOrDeclareRuntimeFunction(b, module, compactFunctionName(op, "count_true"),
                            {index, i64, i64}, {i64});
     auto call = func::CallOp::create(b, loc, callee, {args[0], args[1], n});
     Value result =
@@ -223,12 +209,12 @@ LogicalResult replaceWithCall(OpBuilder &b, Operation *op) {
     count.getResult().replaceAllUsesWith(result);
   } else if (isa<SelectTrueOp>(op)) {
     func::FuncOp callee =
-        getRuntimeFunction(b, module, compactFunctionName(op, "select_true"),
+        getOrDeclareRuntimeFunction(b, module, compactFunctionName(op, "select_true"),
                            {index, i64, i64, index}, {});
     func::CallOp::create(b, loc, callee, {args[0], args[1], n, args[2]});
   } else {
     func::FuncOp callee =
-        getRuntimeFunction(b, module, compactFunctionName(op, "scatter_runs"),
+        getOrDeclareRuntimeFunction(b, module, compactFunctionName(op, "scatter_runs"),
                            {index, i64, index, i64, i64, index}, {});
     func::CallOp::create(b, loc, callee,
                          {args[0], args[1], args[2], args[3], n, args[4]});

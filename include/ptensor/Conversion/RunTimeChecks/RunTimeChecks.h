@@ -10,7 +10,9 @@
 #ifndef PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H
 #define PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::ptensor {
@@ -21,6 +23,13 @@ namespace mlir::ptensor {
 /// The runtime function a failed host check calls with its message.
 inline constexpr llvm::StringLiteral kCheckFailedFunction =
     "ptensor_rt_check_failed";
+
+/// The private declaration of runtime function `name` with `inputs` and
+/// `results` in `module`, declared once (every call of libptensor_runtime
+/// from compiled code goes through this).
+func::FuncOp getOrDeclareRuntimeFunction(OpBuilder &b, ModuleOp module,
+                                         StringRef name, TypeRange inputs,
+                                         TypeRange results);
 
 /// A stack buffer (memref.alloca) holding the index values `sizes` as i64,
 /// cast to memref<?xi64>: how compiled code passes shapes to the runtime.

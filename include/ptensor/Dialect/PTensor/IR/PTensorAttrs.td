@@ -118,6 +118,16 @@ def PTensor_ReduceKind : I32EnumAttr<"ReduceKind", "kind of ptensor.reduce", [
   let cppNamespace = "::mlir::ptensor";
 }
 
+def PTensor_TeamReduceKind : I32EnumAttr<"TeamReduceKind",
+    "how ptensor.team_all_reduce combines the processes' values", [
+  I32EnumAttrCase<"max", 0>,
+  I32EnumAttrCase<"min", 1>,
+  I32EnumAttrCase<"prod", 2>,
+  I32EnumAttrCase<"sum", 3>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
 def PTensor_TestKind : I32EnumAttr<"TestKind", "kind of ptensor.test", [
   I32EnumAttrCase<"all", 0>,
   I32EnumAttrCase<"any", 1>

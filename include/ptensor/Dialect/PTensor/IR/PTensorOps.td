@@ -753,5 +753,6 @@ include "ptensor/Dialect/PTensor/IR/PTensorManipulationOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorSortingOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorSetOps.td"
 include "ptensor/Dialect/PTensor/IR/PTensorCompactionOps.td"
+include "ptensor/Dialect/PTensor/IR/PTensorTeamOps.td"
 
 #endif // PTENSOR_OPS_TD

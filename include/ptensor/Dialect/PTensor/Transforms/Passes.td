@@ -49,6 +49,46 @@ def PTensorBroadcast : Pass<"ptensor-broadcast"> {
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> {
+  let summary = "Turns ops on team tensors into ops on each process's block "
+                "plus the communication they need";
+  let description = [{
+    Compute follows data (docs/Teams.md): a tensor of team 1 of rank >= 1
+    is split along its first dim over the `team-size` processes (of N rows,
+    rank r holds N / P plus one when r < N % P, in rank order); a 0-d team
+    tensor is replicated. After this pass no type has a team: function
+    arguments and results are the process's blocks (first dim dynamic),
+    and each op works on local blocks, with communication where the data
+    it needs is elsewhere (`ptensor.team_*` ops on the team's
+    `shard.grid @ptensor_team1(shape = team-size)`):
+
+    - elementwise ops, `pointwise`, `where`, casts and broadcasts whose
+      source's first dim is the result's work on the blocks: no
+      communication;
+    - a broadcast whose source is not split like its result (a K-vector
+      against N x K, a 1 x K row, a 0-d tensor) gathers the source
+      (`team_gather`, if it is split) and broadcasts it to the block;
+    - reductions (`reduce` max/min/prod/sum, `test` any/all) over axes
+      without the first dim stay local; over the first dim they reduce the
+      block, combine the partial results (`team_all_reduce`) and keep the
+      result's block (`team_block`) if it has a first dim;
+    - `ptensor.dim` of the first dim is the global size (`team_sum` of the
+      blocks' sizes, or the static size);
+    - creation ops make the whole tensor and keep their block
+      (`team_block`); `copy` out of the team gathers, into it keeps the
+      block.
+
+    Any other op on team tensors is an error naming it. With team-size 1
+    the pass drops the teams and adds no communication.
+  }];
+  let options = [
+    Option<"teamSize", "team-size", "int64_t", /*default=*/"1",
+           "Number of processes of team 1 (the MPI job's size)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::shard::ShardDialect"];
+}
+
 def PTensorLayout : Pass<"ptensor-layout"> {
   let summary = "TensorIterator layout decisions: iteration order and output layout";
   let description = [{

@@ -1,0 +1,120 @@
+//===- PTensorTeamOps.td - communication of partitioned teams -*- tablegen -*-===//
+//
+// Lowering-internal ops that ptensor-partition-teams makes when it turns
+// ops on team tensors into ops on each process's block (docs/Teams.md):
+// they name the team by its `shard.grid` (one per team, its shape the
+// number of processes) and work on local, team-less ptensors.
+// convert-ptensor-to-linalg lowers them to slices and calls of
+// libptensor_team (ptensor/Runtime/Team.h: MPI). Included by PTensorOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_TEAM_OPS_TD
+#define PTENSOR_TEAM_OPS_TD
+
+include "mlir/IR/SymbolInterfaces.td"
+
+class PTensor_TeamOp<string mnemonic, list<Trait> traits = []>
+    : PTensor_Op<mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+  code commonExtraClassDeclaration = [{
+    /// The number of processes of the team (the grid's size).
+    int64_t getTeamSize();
+  }];
+  let extraClassDeclaration = commonExtraClassDeclaration;
+}
+
+def PTensor_TeamAllReduceOp : PTensor_TeamOp<"team_all_reduce",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "combine a value of every process of a team";
+  let description = [{
+    Every process gets the elementwise `kind` (sum, prod, max, min) of the
+    `partial` values of all processes of the team `grid`: the second step
+    of a reduction over the split dim. Bool values combine with max (any)
+    and min (all).
+
+    ```mlir
+    %total = ptensor.team_all_reduce sum %partial on @team1 : !ptensor.ptensor<4xf64>
+    ```
+  }];
+  let arguments = (ins PTensor:$partial, PTensor_TeamReduceKind:$kind,
+                       FlatSymbolRefAttr:$grid);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $kind $partial `on` $grid attr-dict `:` qualified(type($partial))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTensor_TeamGatherOp : PTensor_TeamOp<"team_gather", [Pure]> {
+  let summary = "the whole tensor from the blocks of every process";
+  let description = [{
+    Concatenates the row blocks (`block`, split along the first dim) of
+    all processes of team `grid` in rank order; every process gets the
+    whole tensor, whose first dim has `rows` elements (the sum of the
+    blocks' first dims). Used where an operand's split does not line up
+    with the result's (a replicated broadcast, a copy out of the team).
+
+    ```mlir
+    %whole = ptensor.team_gather %block, %n on @team1 : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$block, Index:$rows, FlatSymbolRefAttr:$grid);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $block `,` $rows `on` $grid attr-dict `:` qualified(type($block)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTensor_TeamBlockOp : PTensor_TeamOp<"team_block", [Pure]> {
+  let summary = "this process's block of a tensor every process has";
+  let description = [{
+    The rows of `whole` that this process holds in team `grid`: of N rows
+    over P processes, rank r holds N / P rows plus one when r < N % P,
+    from row r * (N / P) + min(r, N % P). A view (no copy).
+
+    ```mlir
+    %block = ptensor.team_block %whole on @team1 : !ptensor.ptensor<10x4xf32> -> !ptensor.ptensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$whole, FlatSymbolRefAttr:$grid);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $whole `on` $grid attr-dict `:` qualified(type($whole)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTensor_TeamBlockRowsOp : PTensor_TeamOp<"team_block_rows", [Pure]> {
+  let summary = "the number of rows of this process's block";
+  let description = [{
+    Of `rows` rows split over team `grid`, the number this process holds
+    (the `ptensor.team_block` rule).
+
+    ```mlir
+    %mine = ptensor.team_block_rows %n on @team1
+    ```
+  }];
+  let arguments = (ins Index:$rows, FlatSymbolRefAttr:$grid);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$rows `on` $grid attr-dict";
+}
+
+def PTensor_TeamSumOp : PTensor_TeamOp<"team_sum", [Pure]> {
+  let summary = "the sum over a team of an index of every process";
+  let description = [{
+    The global size of a split dim from the local ones.
+
+    ```mlir
+    %n = ptensor.team_sum %rows on @team1
+    ```
+  }];
+  let arguments = (ins Index:$value, FlatSymbolRefAttr:$grid);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$value `on` $grid attr-dict";
+}
+
+#endif // PTENSOR_TEAM_OPS_TD

@@ -1,0 +1,278 @@
+//===- TeamsToRuntime.cpp - team communication steps to MPI calls --------===//
+//
+// Lowers the ptensor.team_* steps that ptensor-partition-teams made to
+// slices (a process's block is a view) and calls of libptensor_team
+// (ptensor/Runtime/Team.h), each one MPI collective on MPI_COMM_WORLD.
+// Buffers cross the call as memref<?xi8> byte buffers (memref.view gives
+// them their element type), so the calls' reads and writes are visible to
+// bufferization and deallocation; the rank is a call of
+// ptensor_rt_team_rank.
+//
+// Why not upstream's convert-shard-to-mpi (MLIR 22): its mpi ops have no
+// memory effects (the deallocation pipeline refuses them), each all-reduce
+// splits a communicator that is never freed, and with the OpenMPI ABI it
+// names reduction ops and communicators wrongly (docs/Teams.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "PatternsInternal.h"
+
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+
+/// Codes of ptensor_rt_team_type and ptensor_rt_team_op (Team.h).
+enum TeamType : int64_t { I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
+enum TeamOpCode : int64_t { Sum, Prod, Max, Min };
+
+/// The runtime's code of `dtype` for all-reduce, or nullopt (f16, bf16).
+std::optional<int64_t> teamTypeCode(Type dtype) {
+  if (dtype.isInteger(1))
+    return U8;
+  if (auto i = dyn_cast<IntegerType>(dtype)) {
+    int64_t base = i.isUnsigned() ? U8 : I8;
+    switch (i.getWidth()) {
+    case 8:
+      return base;
+    case 16:
+      return base + 1;
+    case 32:
+      return base + 2;
+    case 64:
+      return base + 3;
+    }
+  }
+  if (dtype.isF32())
+    return F32;
+  if (dtype.isF64())
+    return F64;
+  return std::nullopt;
+}
+
+int64_t teamOpCode(TeamReduceKind kind) {
+  switch (kind) {
+  case TeamReduceKind::sum:
+    return Sum;
+  case TeamReduceKind::prod:
+    return Prod;
+  case TeamReduceKind::max:
+    return Max;
+  case TeamReduceKind::min:
+    return Min;
+  }
+  llvm_unreachable("unknown team reduction");
+}
+
+/// A fresh row-major buffer of `type`'s shape (sizes of `like`'s dims, or
+/// `rows` for the first one) as bytes, and the typed view of them.
+struct ByteBuffer {
+  Value bytes; ///< memref<?xi8>
+  Value typed; ///< memref<...xT>, identity layout
+  Value count; ///< number of elements (index)
+};
+
+ByteBuffer allocateBytes(OpBuilder &b, Location loc, RankedTensorType type,
+                         ArrayRef<Value> sizes) {
+  IndexMath m(b, loc);
+  OpFoldResult count = m.index(1);
+  for (Value s : sizes)
+    count = m.mul(count, s);
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  int64_t elementBytes = std::max<unsigned>(bits / 8, 1);
+  Value byteCount = m.value(m.mul(count, m.index(elementBytes)));
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  Value bytes = memref::AllocOp::create(b, loc, bytesType, ValueRange{byteCount});
+  SmallVector<Value> dynamicSizes;
+  for (auto [d, s] : llvm::enumerate(sizes))
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(s);
+  auto typedType = MemRefType::get(type.getShape(), type.getElementType());
+  Value zero = m.value(m.index(0));
+  Value typed =
+      memref::ViewOp::create(b, loc, typedType, bytes, zero, dynamicSizes);
+  return {bytes, typed, m.value(count)};
+}
+
+/// The sizes of every dim of tensor `t`.
+SmallVector<Value> tensorSizes(OpBuilder &b, Location loc, Value t) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0, r = cast<RankedTensorType>(t.getType()).getRank(); d < r;
+       ++d)
+    sizes.push_back(tensor::DimOp::create(b, loc, t, d));
+  return sizes;
+}
+
+/// Copies tensor `t` into a fresh row-major byte buffer.
+ByteBuffer copyToBytes(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  ByteBuffer buffer = allocateBytes(b, loc, type, tensorSizes(b, loc, t));
+  Value source = bufferization::ToBufferOp::create(
+      b, loc, getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
+      t, /*readOnly=*/true);
+  memref::CopyOp::create(b, loc, source, buffer.typed);
+  return buffer;
+}
+
+Value toTensor(OpBuilder &b, Location loc, RankedTensorType type, Value typed) {
+  return bufferization::ToTensorOp::create(b, loc, type, typed,
+                                           /*restrict=*/true,
+                                           /*writable=*/true);
+}
+
+/// This process's rank (a call of ptensor_rt_team_rank) as an index.
+Value teamRank(OpBuilder &b, Location loc, ModuleOp module) {
+  func::FuncOp rank = getOrDeclareRuntimeFunction(
+      b, module, "ptensor_rt_team_rank", {}, b.getI64Type());
+  Value r = func::CallOp::create(b, loc, rank, ValueRange{}).getResult(0);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), r);
+}
+
+/// Offset and size of this process's block of `rows` rows over `processes`
+/// (docs/Teams.md: the first rows % processes ranks hold one more).
+std::pair<Value, Value> blockOf(OpBuilder &b, Location loc, ModuleOp module,
+                                Value rows, int64_t processes) {
+  Value rank = teamRank(b, loc, module);
+  Value p = arith::ConstantIndexOp::create(b, loc, processes);
+  Value base = arith::DivUIOp::create(b, loc, rows, p);
+  Value rest = arith::RemUIOp::create(b, loc, rows, p);
+  Value extra = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank,
+                                      rest);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value extraRow = arith::SelectOp::create(b, loc, extra, one, zero);
+  Value size = arith::AddIOp::create(b, loc, base, extraRow);
+  Value before = arith::MulIOp::create(b, loc, rank, base);
+  Value extraBefore = arith::MinUIOp::create(b, loc, rank, rest);
+  Value offset = arith::AddIOp::create(b, loc, before, extraBefore);
+  return {offset, size};
+}
+
+struct TeamAllReducePattern : public OpConversionPattern<TeamAllReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamAllReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> type =
+        teamTypeCode(op.getPartial().getType().getElementType());
+    if (!type)
+      return op.emitOpError("cannot combine ")
+             << op.getPartial().getType().getElementType()
+             << " values over a team (f16 and bf16 are not supported yet)";
+    Location loc = op.getLoc();
+    ByteBuffer buffer = copyToBytes(rewriter, loc, adaptor.getPartial());
+    auto i64 = rewriter.getI64Type();
+    func::FuncOp callee = getOrDeclareRuntimeFunction(
+        rewriter, op->getParentOfType<ModuleOp>(), "ptensor_rt_team_allreduce",
+        {buffer.bytes.getType(), i64, i64, i64}, {});
+    Value count = arith::IndexCastOp::create(rewriter, loc, i64, buffer.count);
+    Value typeCode = arith::ConstantIntOp::create(rewriter, loc, *type, 64);
+    Value opCode =
+        arith::ConstantIntOp::create(rewriter, loc, teamOpCode(op.getKind()), 64);
+    func::CallOp::create(rewriter, loc, callee,
+                         ValueRange{buffer.bytes, count, typeCode, opCode});
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, buffer.typed));
+    return success();
+  }
+};
+
+struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamGatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getBlock());
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<Value> sizes = tensorSizes(rewriter, loc, adaptor.getBlock());
+    sizes.front() = adaptor.getRows();
+    ByteBuffer whole = allocateBytes(rewriter, loc, resultType, sizes);
+    func::FuncOp callee = getOrDeclareRuntimeFunction(
+        rewriter, op->getParentOfType<ModuleOp>(), "ptensor_rt_team_allgather",
+        {local.bytes.getType(), whole.bytes.getType()}, {});
+    func::CallOp::create(rewriter, loc, callee,
+                         ValueRange{local.bytes, whole.bytes});
+    rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, whole.typed));
+    return success();
+  }
+};
+
+struct TeamBlockPattern : public OpConversionPattern<TeamBlockOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamBlockOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value whole = adaptor.getWhole();
+    // Static sizes stay attributes: the slice's type keeps them.
+    SmallVector<OpFoldResult> blockSizes =
+        tensor::getMixedSizes(rewriter, loc, whole);
+    IndexMath m(rewriter, loc);
+    auto [offset, rows] =
+        blockOf(rewriter, loc, op->getParentOfType<ModuleOp>(),
+                m.value(blockSizes.front()), op.getTeamSize());
+    SmallVector<OpFoldResult> offsets(blockSizes.size(),
+                                      rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(blockSizes.size(),
+                                      rewriter.getIndexAttr(1));
+    offsets.front() = offset;
+    blockSizes.front() = rows;
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, resultType, whole, offsets, blockSizes, strides);
+    return success();
+  }
+};
+
+struct TeamBlockRowsPattern : public OpConversionPattern<TeamBlockRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamBlockRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto block = blockOf(rewriter, op.getLoc(), op->getParentOfType<ModuleOp>(),
+                         adaptor.getRows(), op.getTeamSize());
+    rewriter.replaceOp(op, block.second);
+    return success();
+  }
+};
+
+struct TeamSumPattern : public OpConversionPattern<TeamSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto i64 = rewriter.getI64Type();
+    func::FuncOp callee = getOrDeclareRuntimeFunction(
+        rewriter, op->getParentOfType<ModuleOp>(), "ptensor_rt_team_sum", i64,
+        i64);
+    Value value = arith::IndexCastOp::create(rewriter, loc, i64, adaptor.getValue());
+    Value sum = func::CallOp::create(rewriter, loc, callee, value).getResult(0);
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    sum);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::ptensor::populateTeamsToRuntimePatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<TeamAllReducePattern, TeamGatherPattern, TeamBlockPattern,
+               TeamBlockRowsPattern, TeamSumPattern>(converter,
+                                                     patterns.getContext());
+}

@@ -1,0 +1,86 @@
+//===- TeamOps.cpp - team_all_reduce, team_gather, team_block, ... -------===//
+//
+// The communication steps of partitioned team code: each names its team by
+// a 1-D `shard.grid` whose size is the number of processes; the tensors
+// are local blocks (no team in their types).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+/// The 1-D shard.grid `grid` names, or null after an error on `op`.
+static shard::GridOp lookupTeamGrid(Operation *op, FlatSymbolRefAttr grid,
+                                    SymbolTableCollection &symbols) {
+  auto found = symbols.lookupNearestSymbolFrom<shard::GridOp>(op, grid);
+  if (!found) {
+    op->emitOpError("expected ") << grid << " to name a shard.grid";
+    return nullptr;
+  }
+  if (found.getRank() != 1 || ShapedType::isDynamic(found.getShape()[0])) {
+    op->emitOpError("expected the team's grid ")
+        << grid << " to have one static dim (the number of processes)";
+    return nullptr;
+  }
+  return found;
+}
+
+/// Team tensors are partitioned already: a local block has no team.
+static LogicalResult verifyLocal(Operation *op) {
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto pt = dyn_cast<PTensorType>(t); pt && pt.getTeam())
+      return op->emitOpError("works on local blocks, but got the team tensor ")
+             << pt;
+  return success();
+}
+
+/// The result has the block's dtype and rank, and the same sizes past the
+/// first dim (the split one).
+static LogicalResult verifyRowsChange(Operation *op, PTensorType from,
+                                      PTensorType to) {
+  if (from.getElementType() != to.getElementType() ||
+      from.getRank() != to.getRank() || from.getRank() == 0 ||
+      from.getShape().drop_front() != to.getShape().drop_front() ||
+      from.getDevice() != to.getDevice())
+    return op->emitOpError("expected a result of rank >= 1 that differs from ")
+           << from << " only in its first dim, but got " << to;
+  return verifyLocal(op);
+}
+
+#define PTENSOR_TEAM_OP_COMMON(Op)                                             \
+  int64_t Op::getTeamSize() {                                                  \
+    SymbolTableCollection symbols;                                             \
+    return lookupTeamGrid(*this, getGridAttr(), symbols).getShape()[0];        \
+  }                                                                            \
+  LogicalResult Op::verifySymbolUses(SymbolTableCollection &symbols) {         \
+    return success(lookupTeamGrid(*this, getGridAttr(), symbols) != nullptr);  \
+  }
+
+PTENSOR_TEAM_OP_COMMON(TeamAllReduceOp)
+PTENSOR_TEAM_OP_COMMON(TeamGatherOp)
+PTENSOR_TEAM_OP_COMMON(TeamBlockOp)
+PTENSOR_TEAM_OP_COMMON(TeamBlockRowsOp)
+PTENSOR_TEAM_OP_COMMON(TeamSumOp)
+#undef PTENSOR_TEAM_OP_COMMON
+
+LogicalResult TeamAllReduceOp::verify() {
+  if (getPartial().getType().isOnGPU())
+    return emitOpError("runs on host data only (GPU teams are not built yet)");
+  return verifyLocal(*this);
+}
+
+LogicalResult TeamGatherOp::verify() {
+  return verifyRowsChange(*this, getBlock().getType(), getType());
+}
+
+LogicalResult TeamBlockOp::verify() {
+  if (!ShapedType::isDynamic(getType().getShape()[0]))
+    return emitOpError("expected a dynamic first dim (the block's rows "
+                       "depend on the rank), but got ")
+           << getType();
+  return verifyRowsChange(*this, getWhole().getType(), getType());
+}

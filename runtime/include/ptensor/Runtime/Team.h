@@ -1,0 +1,95 @@
+/*===- Team.h - MPI collectives for compiled team code -----------*- C -*-===*\
+|*                                                                            *|
+|* libptensor_team (built when MPI is found) is what compiled code of a      *|
+|* module with team tensors calls for communication (docs/Teams.md): the    *|
+|* process's rank and the team's size, an in-place all-reduce and the        *|
+|* all-gather of the row blocks of a tensor. Each is one MPI call on         *|
+|* MPI_COMM_WORLD (team 1, the only team today). MPI is initialized on the  *|
+|* first call (MPI_Init_thread, finalized at exit) unless the host did it.  *|
+|* A failed MPI call leaves compiled code through the caller's trap         *|
+|* (ptensor_rt_call_checked) with MPI's message.                            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef PTENSOR_RUNTIME_TEAM_H
+#define PTENSOR_RUNTIME_TEAM_H
+
+#include "ptensor/Runtime/Status.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Element types of ptensor_rt_team_allreduce (bool is reduced as i8).
+typedef enum {
+  PTENSOR_RT_TEAM_I8 = 0,
+  PTENSOR_RT_TEAM_I16 = 1,
+  PTENSOR_RT_TEAM_I32 = 2,
+  PTENSOR_RT_TEAM_I64 = 3,
+  PTENSOR_RT_TEAM_U8 = 4,
+  PTENSOR_RT_TEAM_U16 = 5,
+  PTENSOR_RT_TEAM_U32 = 6,
+  PTENSOR_RT_TEAM_U64 = 7,
+  PTENSOR_RT_TEAM_F32 = 8,
+  PTENSOR_RT_TEAM_F64 = 9,
+} ptensor_rt_team_type;
+
+/// Reductions of ptensor_rt_team_allreduce.
+typedef enum {
+  PTENSOR_RT_TEAM_SUM = 0,
+  PTENSOR_RT_TEAM_PROD = 1,
+  PTENSOR_RT_TEAM_MAX = 2,
+  PTENSOR_RT_TEAM_MIN = 3,
+} ptensor_rt_team_op;
+
+/// The calling thread's last error of the team functions that return a
+/// status or -1 (what MPI reported).
+PTENSOR_RT_EXPORT const char *ptensor_rt_team_last_error(void);
+
+/// Initializes MPI if nobody has; returns PTENSOR_RT_SUCCESS or an error
+/// (ptensor_rt_team_last_error says what MPI reported).
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_team_init(void);
+
+/// The number of processes of the team (MPI_COMM_WORLD's size), or -1
+/// when MPI cannot be initialized (ptensor_rt_team_last_error says why).
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_size(void);
+
+/// This process's rank in the team (0 to size - 1).
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_rank(void);
+
+/// Combines the `count` contiguous elements of `type` at `data` of every
+/// process with `op`, in place: afterwards every process holds the result.
+/// `data` is the compiled code's byte buffer (memref<?xi8>, MLIR's expanded
+/// calling convention: allocated and aligned pointers, offset, size,
+/// stride); bools are reduced as PTENSOR_RT_TEAM_U8 (max: any, min: all).
+PTENSOR_RT_EXPORT void ptensor_rt_team_allreduce(
+    int8_t *allocated, int8_t *data, int64_t offset, int64_t size,
+    int64_t stride, int64_t count, int64_t type, int64_t op);
+
+/// Concatenates the `localSize` bytes of `local` of every process in rank
+/// order into `full` (of the sum of all local sizes) on every process
+/// (MPI_Allgatherv). Both are memref<?xi8> like ptensor_rt_team_allreduce's.
+PTENSOR_RT_EXPORT void ptensor_rt_team_allgather(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *fullAllocated,
+    int8_t *full, int64_t fullOffset, int64_t fullSize, int64_t fullStride);
+
+/// The sum over the team of each process's `value` (the global size of a
+/// split dim), for compiled code.
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_sum(int64_t value);
+
+/// Host helpers (ptensor-runner gathering results): the sum of `value`
+/// over the team, or -1; and the all-gather of `localBytes` at `local`
+/// into `full`. Errors are returned, not raised in compiled code.
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_total(int64_t value);
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_team_gather(const void *local,
+                                                           int64_t localBytes,
+                                                           void *full);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PTENSOR_RUNTIME_TEAM_H */

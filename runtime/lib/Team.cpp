@@ -1,0 +1,233 @@
+//===- Team.cpp - MPI collectives for compiled team code -----------------===//
+//
+// Each entry point is one MPI call on MPI_COMM_WORLD with MPI_ERRORS_RETURN:
+// a failed call records MPI's message and leaves compiled code through the
+// caller's trap (ptensor_rt_check_failed), or returns a status to hosts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Runtime/Team.h"
+
+#include <mpi.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+/// The calling thread's last error of this library (libptensor_runtime's
+/// error state is private to it; compiled code hands this text to
+/// ptensor_rt_check_failed, hosts read ptensor_rt_team_last_error()).
+thread_local char lastError[768];
+thread_local ptensor_rt_status lastStatus = PTENSOR_RT_SUCCESS;
+
+/// Records the printf-style message as the last error; returns false.
+__attribute__((format(printf, 2, 3))) bool
+setErrorf(ptensor_rt_status status, const char *format, ...) {
+  int prefix = std::snprintf(lastError, sizeof(lastError), "ptensor team: ");
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(lastError + prefix, sizeof(lastError) - prefix, format, args);
+  va_end(args);
+  lastStatus = status;
+  return false;
+}
+
+ptensor_rt_status statusFrom(bool ok) {
+  return ok ? PTENSOR_RT_SUCCESS : lastStatus;
+}
+
+/// Records MPI's text for `code` as the last error, naming `what`.
+bool mpiFailed(int code, const char *what) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
+    std::snprintf(text, sizeof(text), "error code %d", code);
+  return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED, "%s failed: %s", what, text);
+}
+
+/// Initializes MPI once (thread level: funneled, compiled code calls from
+/// the thread that called the entry point) and makes world errors return.
+bool ensureInitialized() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    if (int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED,
+                                 &provided);
+        rc != MPI_SUCCESS)
+      return mpiFailed(rc, "MPI_Init_thread");
+    std::atexit([] {
+      int finalized = 0;
+      MPI_Finalized(&finalized);
+      if (!finalized)
+        MPI_Finalize();
+    });
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  return true;
+}
+
+/// Leaves compiled code with the recorded error.
+[[noreturn]] void leave() { ptensor_rt_check_failed(lastError); }
+
+MPI_Datatype mpiType(int64_t type) {
+  switch (type) {
+  case PTENSOR_RT_TEAM_I8:
+    return MPI_INT8_T;
+  case PTENSOR_RT_TEAM_I16:
+    return MPI_INT16_T;
+  case PTENSOR_RT_TEAM_I32:
+    return MPI_INT32_T;
+  case PTENSOR_RT_TEAM_I64:
+    return MPI_INT64_T;
+  case PTENSOR_RT_TEAM_U8:
+    return MPI_UINT8_T;
+  case PTENSOR_RT_TEAM_U16:
+    return MPI_UINT16_T;
+  case PTENSOR_RT_TEAM_U32:
+    return MPI_UINT32_T;
+  case PTENSOR_RT_TEAM_U64:
+    return MPI_UINT64_T;
+  case PTENSOR_RT_TEAM_F32:
+    return MPI_FLOAT;
+  case PTENSOR_RT_TEAM_F64:
+    return MPI_DOUBLE;
+  default:
+    return MPI_DATATYPE_NULL;
+  }
+}
+
+MPI_Op mpiOp(int64_t op) {
+  switch (op) {
+  case PTENSOR_RT_TEAM_SUM:
+    return MPI_SUM;
+  case PTENSOR_RT_TEAM_PROD:
+    return MPI_PROD;
+  case PTENSOR_RT_TEAM_MAX:
+    return MPI_MAX;
+  case PTENSOR_RT_TEAM_MIN:
+    return MPI_MIN;
+  default:
+    return MPI_OP_NULL;
+  }
+}
+
+/// MPI_Allgatherv of byte blocks of any size per process (counts as int:
+/// a block of 2 GiB or more is an error, not a truncation).
+bool gather(const void *local, int64_t localBytes, void *full) {
+  if (!ensureInitialized())
+    return false;
+  if (localBytes < 0 || localBytes > INT32_MAX)
+    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
+                     "a block of %lld bytes cannot be gathered (MPI "
+                     "counts are int: at most 2147483647 bytes per process)",
+                     static_cast<long long>(localBytes));
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> counts(size), displacements(size);
+  int mine = static_cast<int>(localBytes);
+  if (int rc = MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT,
+                             MPI_COMM_WORLD);
+      rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Allgather of the block sizes");
+  int64_t offset = 0;
+  for (int r = 0; r < size; ++r) {
+    if (offset > INT32_MAX)
+      return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
+                       "a gathered tensor of more than 2147483647 "
+                       "bytes is not supported (MPI displacements are int)");
+    displacements[r] = static_cast<int>(offset);
+    offset += counts[r];
+  }
+  if (int rc = MPI_Allgatherv(local, mine, MPI_BYTE, full, counts.data(),
+                              displacements.data(), MPI_BYTE, MPI_COMM_WORLD);
+      rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Allgatherv");
+  return true;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *ptensor_rt_team_last_error(void) { return lastError; }
+
+ptensor_rt_status ptensor_rt_team_init(void) {
+  return statusFrom(ensureInitialized());
+}
+
+int64_t ptensor_rt_team_size(void) {
+  if (!ensureInitialized())
+    return -1;
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+int64_t ptensor_rt_team_rank(void) {
+  if (!ensureInitialized())
+    leave();
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+void ptensor_rt_team_allreduce(int8_t *, int8_t *data, int64_t offset,
+                               int64_t, int64_t, int64_t count, int64_t type,
+                               int64_t op) {
+  if (!ensureInitialized())
+    leave();
+  MPI_Datatype mpiDtype = mpiType(type);
+  MPI_Op mpiOperation = mpiOp(op);
+  if (mpiDtype == MPI_DATATYPE_NULL || mpiOperation == MPI_OP_NULL ||
+      count < 0 || count > INT32_MAX) {
+    setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
+              "all-reduce of %lld elements of type code %lld with op code "
+              "%lld is not supported",
+              static_cast<long long>(count), static_cast<long long>(type),
+              static_cast<long long>(op));
+    leave();
+  }
+  if (int rc = MPI_Allreduce(MPI_IN_PLACE, data + offset,
+                             static_cast<int>(count), mpiDtype, mpiOperation,
+                             MPI_COMM_WORLD);
+      rc != MPI_SUCCESS) {
+    mpiFailed(rc, "MPI_Allreduce");
+    leave();
+  }
+}
+
+void ptensor_rt_team_allgather(int8_t *, int8_t *local, int64_t localOffset,
+                               int64_t localSize, int64_t, int8_t *,
+                               int8_t *full, int64_t fullOffset, int64_t,
+                               int64_t) {
+  if (!gather(local + localOffset, localSize, full + fullOffset))
+    leave();
+}
+
+int64_t ptensor_rt_team_sum(int64_t value) {
+  int64_t total = ptensor_rt_team_total(value);
+  if (total < 0)
+    leave();
+  return total;
+}
+
+ptensor_rt_status ptensor_rt_team_gather(const void *local, int64_t localBytes,
+                                         void *full) {
+  return statusFrom(gather(local, localBytes, full));
+}
+
+int64_t ptensor_rt_team_total(int64_t value) {
+  if (!ensureInitialized())
+    return -1;
+  if (int rc = MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM,
+                             MPI_COMM_WORLD);
+      rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Allreduce"), -1;
+  return value;
+}
+
+} // extern "C"

@@ -1,0 +1,52 @@
+// RUN: ptensor-opt %s -split-input-file -verify-diagnostics
+
+func.func @no_grid(%a: !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xf32> {
+  // expected-error @+1 {{expected @nowhere to name a shard.grid}}
+  %0 = ptensor.team_all_reduce sum %a on @nowhere : !ptensor.ptensor<4xf32>
+  return %0 : !ptensor.ptensor<4xf32>
+}
+
+// -----
+
+shard.grid @g2(shape = 2x2) {sym_visibility = "private"}
+func.func @grid_2d(%a: !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xf32> {
+  // expected-error @+1 {{expected the team's grid @g2 to have one static dim (the number of processes)}}
+  %0 = ptensor.team_all_reduce sum %a on @g2 : !ptensor.ptensor<4xf32>
+  return %0 : !ptensor.ptensor<4xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @team_type(%a: !ptensor.ptensor<4xf32, team = 1>) -> !ptensor.ptensor<4xf32, team = 1> {
+  // expected-error @+1 {{works on local blocks, but got the team tensor '!ptensor.ptensor<4xf32, team = 1>'}}
+  %0 = ptensor.team_all_reduce sum %a on @g : !ptensor.ptensor<4xf32, team = 1>
+  return %0 : !ptensor.ptensor<4xf32, team = 1>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @on_gpu(%a: !ptensor.ptensor<4xf32, device = "cuda:0">) -> !ptensor.ptensor<4xf32, device = "cuda:0"> {
+  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  %0 = ptensor.team_all_reduce sum %a on @g : !ptensor.ptensor<4xf32, device = "cuda:0">
+  return %0 : !ptensor.ptensor<4xf32, device = "cuda:0">
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @static_block(%a: !ptensor.ptensor<4x3xf32>) -> !ptensor.ptensor<2x3xf32> {
+  // expected-error @+1 {{expected a dynamic first dim (the block's rows depend on the rank), but got '!ptensor.ptensor<2x3xf32>'}}
+  %0 = ptensor.team_block %a on @g : !ptensor.ptensor<4x3xf32> -> !ptensor.ptensor<2x3xf32>
+  return %0 : !ptensor.ptensor<2x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @gather_shape(%a: !ptensor.ptensor<?x3xf32>, %n: index) -> !ptensor.ptensor<?x4xf32> {
+  // expected-error @+1 {{expected a result of rank >= 1 that differs from '!ptensor.ptensor<?x3xf32>' only in its first dim, but got '!ptensor.ptensor<?x4xf32>'}}
+  %0 = ptensor.team_gather %a, %n on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x4xf32>
+  return %0 : !ptensor.ptensor<?x4xf32>
+}

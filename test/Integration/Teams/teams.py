@@ -1,0 +1,123 @@
+# RUN: %python %s
+# REQUIRES: mpi
+"""Team tensors under mpirun -np 1..4 (docs/Teams.md): every result equals
+numpy's on the whole arrays, with uneven blocks (10 rows over 3 and 4
+processes), dynamic and static sizes, replicated broadcasts, reductions
+over and beside the split dim, creation with a team and copies out of it."""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+MODULE = r"""
+func.func @chain(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>, %s: f32) -> !ptensor.ptensor<?x3xf32, team = 1> {
+  %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.elementwise_binary multiply %0, %s : (!ptensor.ptensor<?x3xf32, team = 1>, f32) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %2 = ptensor.elementwise_unary exp %1 : (!ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  return %2 : !ptensor.ptensor<?x3xf32, team = 1>
+}
+func.func @row(%a: !ptensor.ptensor<10x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32, team = 1>, %r: !ptensor.ptensor<1x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
+  %0 = ptensor.elementwise_binary subtract %a, %v : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
+  %1 = ptensor.elementwise_binary multiply %0, %r : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<1x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %1 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @reductions(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<i1, team = 1>) {
+  %0 = ptensor.reduce sum %a axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  %1 = ptensor.reduce max %a axes [1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  %2 = ptensor.reduce min %a : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  %3 = ptensor.reduce max %a axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  %c = arith.constant 0.9 : f32
+  %big = ptensor.elementwise_binary_test greater %a, %c : (!ptensor.ptensor<?x3xf32, team = 1>, f32) -> !ptensor.ptensor<?x3xi1, team = 1>
+  %4 = ptensor.test any %big : !ptensor.ptensor<?x3xi1, team = 1> -> !ptensor.ptensor<i1, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<i1, team = 1>
+}
+func.func @ints(%a: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<i64, team = 1>, !ptensor.ptensor<i64, team = 1>) {
+  %0 = ptensor.reduce sum %a : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<i64, team = 1>
+  %1 = ptensor.reduce prod %a : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<i64, team = 1>
+  return %0, %1 : !ptensor.ptensor<i64, team = 1>, !ptensor.ptensor<i64, team = 1>
+}
+func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = ptensor.arange %c0, %n, %c1 : index -> !ptensor.ptensor<?xi64, team = 1>
+  %sq = ptensor.elementwise_binary multiply %r, %r : (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>) -> !ptensor.ptensor<?xi64, team = 1>
+  %whole = ptensor.copy %sq : !ptensor.ptensor<?xi64, team = 1> -> !ptensor.ptensor<?xi64>
+  return %sq, %whole : !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>
+}
+"""
+
+
+def run(tmp, processes, entry, inputs):
+    out = os.path.join(tmp, f"{entry}-{processes}")
+    command = ["mpirun", "-np", str(processes), "ptensor-runner",
+               os.path.join(tmp, "teams.mlir"), "-e", entry,
+               "--output-dir", out]
+    for path in inputs:
+        command += ["--input", path]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n"
+                 f"{done.stdout}{done.stderr}")
+    results = []
+    index = 0
+    while os.path.exists(os.path.join(out, f"out{index}.npy")):
+        results.append(np.load(os.path.join(out, f"out{index}.npy")))
+        index += 1
+    return results
+
+
+def check(name, processes, got, expected):
+    assert len(got) == len(expected), (name, processes, len(got))
+    for i, (g, e) in enumerate(zip(got, expected)):
+        e = np.asarray(e)
+        assert g.shape == e.shape, (name, processes, i, g.shape, e.shape)
+        assert g.dtype == e.dtype, (name, processes, i, g.dtype, e.dtype)
+        if g.dtype.kind == "f":
+            np.testing.assert_allclose(g, e, rtol=2e-6, atol=1e-6,
+                                       err_msg=f"{name} on {processes}: #{i}")
+        else:
+            np.testing.assert_array_equal(g, e, err_msg=f"{name} on {processes}: #{i}")
+
+
+def main():
+    rng = np.random.default_rng(19)
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "teams.mlir"), "w") as f:
+            f.write(MODULE)
+        arrays = {
+            "a": rng.random((10, 3), dtype=np.float32),
+            "b": rng.random((10, 3), dtype=np.float32),
+            "v": rng.random(3, dtype=np.float32),
+            "r": rng.random((1, 3), dtype=np.float32),
+            "s": np.array(0.5, dtype=np.float32),
+            "i": rng.integers(-3, 4, 7).astype(np.int32),
+            "n": np.array(11, dtype=np.int64),
+        }
+        paths = {}
+        for key, value in arrays.items():
+            paths[key] = os.path.join(tmp, key + ".npy")
+            np.save(paths[key], value)
+        a, b, v, r, s = (arrays[k] for k in "abvrs")
+        i = arrays["i"]
+        squares = np.arange(11, dtype=np.int64) ** 2
+        cases = [
+            ("chain", ["a", "b", "s"], [np.exp((a + b) * s)]),
+            ("row", ["a", "v", "r"], [(a - v) * r]),
+            ("reductions", ["a"], [a.sum(0), a.max(1), np.array(a.min()),
+                                   a.max(0), np.array((a > 0.9).any())]),
+            ("ints", ["i"], [np.array(i.sum(dtype=np.int64)),
+                             np.array(i.prod(dtype=np.int64))]),
+            ("created", ["n"], [squares, squares]),
+        ]
+        for processes in (1, 2, 3, 4):
+            for entry, names, expected in cases:
+                got = run(tmp, processes, entry, [paths[k] for k in names])
+                check(entry, processes, got, expected)
+    print("teams: all results equal numpy's on 1 to 4 processes")
+
+
+if __name__ == "__main__":
+    main()
