@@ -20,15 +20,25 @@
 // CHECK: ptensor.broadcast %[[V]] to (%[[ROWS]]) : !ptensor.ptensor<3xf32> -> !ptensor.ptensor<?x3xf32>
 // CHECK-NOT: team_sum
 
-// Over the split dim: local partial, all-reduce, the block of the result;
-// over other dims: local.
+// Over the split dim: a local partial (f64 for float sums: the one-process
+// accumulator, rounded once), combined over the team; the result keeps its
+// block. max/min gather the partials (MPI's MAX drops NaNs) and check at
+// run time that the dynamic axis is not empty everywhere. Over other dims:
+// local.
 // CHECK-LABEL: func.func @sums(
-// CHECK: %[[P:.*]] = ptensor.reduce sum %arg0 axes [0] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<3xf32>
-// CHECK: %[[T:.*]] = ptensor.team_all_reduce sum %[[P]] on @ptensor_team1 : !ptensor.ptensor<3xf32>
-// CHECK: %[[B:.*]] = ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<3xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[P:.*]] = ptensor.reduce sum %arg0 axes [0] {dtype = f64, ptensor.team_partial} : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<3xf64>
+// CHECK: %[[T:.*]] = ptensor.team_all_reduce sum %[[P]] on @ptensor_team1 : !ptensor.ptensor<3xf64>
+// CHECK: %[[C:.*]] = ptensor.cast %[[T]] : !ptensor.ptensor<3xf64> -> !ptensor.ptensor<3xf32>
+// CHECK: %[[B:.*]] = ptensor.team_block %[[C]] on @ptensor_team1 : !ptensor.ptensor<3xf32> -> !ptensor.ptensor<?xf32>
 // CHECK: %[[M:.*]] = ptensor.reduce max %arg0 axes [1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
-// CHECK: %[[N:.*]] = ptensor.reduce min %arg0 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<f32>
-// CHECK: %[[A:.*]] = ptensor.team_all_reduce min %[[N]] on @ptensor_team1 : !ptensor.ptensor<f32>
+// CHECK: %[[ROWS:.*]] = ptensor.team_sum
+// CHECK: %[[OK:.*]] = arith.cmpi ne, %[[ROWS]], %c0
+// CHECK: cf.assert %[[OK]], "min of an empty axis
+// CHECK: %[[N:.*]] = ptensor.reduce min %arg0 {ptensor.team_partial} : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<f32>
+// CHECK: %[[E:.*]] = ptensor.expand_dims %[[N]] 0
+// CHECK: %[[G:.*]] = ptensor.team_gather %[[E]], %[[C3]] on @ptensor_team1 : !ptensor.ptensor<1xf32> -> !ptensor.ptensor<3xf32>
+// CHECK: %[[A:.*]] = ptensor.reduce min %[[G]] axes [0] : !ptensor.ptensor<3xf32> -> !ptensor.ptensor<f32>
 // CHECK: return %[[B]], %[[M]], %[[A]]
 
 // CHECK-LABEL: func.func @rows(
@@ -79,4 +89,26 @@ func.func @create() -> !ptensor.ptensor<10xi64, team = 1> {
   %c10 = arith.constant 10 : index
   %r = ptensor.arange %c0, %c10, %c1 : index -> !ptensor.ptensor<10xi64, team = 1>
   return %r : !ptensor.ptensor<10xi64, team = 1>
+}
+// mean: f64 sums all-reduced, divided by the global count.
+// CHECK-LABEL: func.func @mean(
+// CHECK: %[[X:.*]] = ptensor.cast %arg0 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf64>
+// CHECK: %[[S:.*]] = ptensor.reduce sum %[[X]] axes [0] {keepdims = true}
+// CHECK: %[[T:.*]] = ptensor.team_all_reduce sum %[[S]]
+// CHECK: ptensor.elementwise_binary divide %[[T]], %{{.*}} : (!ptensor.ptensor<1x3xf64>, f64) -> !ptensor.ptensor<1x3xf64>
+
+func.func @mean(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf32, team = 1> {
+  %0 = ptensor.reduce mean %a axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  return %0 : !ptensor.ptensor<3xf32, team = 1>
+}
+
+// Other ops: the split operands gathered, the whole result computed on every
+// process, its block kept.
+// CHECK-LABEL: func.func @whole(
+// CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<10x3xf32>
+// CHECK: %[[T:.*]] = ptensor.permute_dims %[[W]] [1, 0] : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<3x10xf32>
+// CHECK: ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<3x10xf32> -> !ptensor.ptensor<?x10xf32>
+func.func @whole(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<3x10xf32, team = 1> {
+  %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3x10xf32, team = 1>
+  return %0 : !ptensor.ptensor<3x10xf32, team = 1>
 }

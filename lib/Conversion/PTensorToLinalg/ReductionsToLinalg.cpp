@@ -233,7 +233,8 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     Type dtype = op.getInput().getType().getElementType();
     Type resultDType = resultType.getElementType();
     ReductionBuilder rb{rewriter, loc, adaptor.getInput(), dtype, info->dims};
-    rb.checkNotEmpty(info->kind);
+    if (!op->hasAttr(kTeamPartialAttrName))
+      rb.checkNotEmpty(info->kind);
     Value result = lower(rb, *info, dtype, resultDType);
     if (info->keepdims)
       result = rb.keepDims(result, tensorType);

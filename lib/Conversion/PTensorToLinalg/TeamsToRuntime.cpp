@@ -238,17 +238,23 @@ struct TeamBlockPattern : public OpConversionPattern<TeamBlockOp> {
   }
 };
 
-struct TeamBlockRowsPattern : public OpConversionPattern<TeamBlockRowsOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// team_block_rows (the block's size) and team_block_start (its first
+/// row): one half each of the block rule.
+template <typename OpTy, bool start>
+struct TeamBlockIndexPattern : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(TeamBlockRowsOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto block = blockOf(rewriter, op.getLoc(), op->getParentOfType<ModuleOp>(),
-                         adaptor.getRows(), op.getTeamSize());
-    rewriter.replaceOp(op, block.second);
+    auto [first, rows] =
+        blockOf(rewriter, op.getLoc(), op->template getParentOfType<ModuleOp>(),
+                adaptor.getRows(), op.getTeamSize());
+    rewriter.replaceOp(op, start ? first : rows);
     return success();
   }
 };
+using TeamBlockRowsPattern = TeamBlockIndexPattern<TeamBlockRowsOp, false>;
+using TeamBlockStartPattern = TeamBlockIndexPattern<TeamBlockStartOp, true>;
 
 struct TeamSumPattern : public OpConversionPattern<TeamSumOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -273,6 +279,6 @@ struct TeamSumPattern : public OpConversionPattern<TeamSumOp> {
 void mlir::ptensor::populateTeamsToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<TeamAllReducePattern, TeamGatherPattern, TeamBlockPattern,
-               TeamBlockRowsPattern, TeamSumPattern>(converter,
+               TeamBlockRowsPattern, TeamBlockStartPattern, TeamSumPattern>(converter,
                                                      patterns.getContext());
 }

@@ -39,6 +39,41 @@ func.func @ints(%a: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<i64,
   %1 = ptensor.reduce prod %a : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<i64, team = 1>
   return %0, %1 : !ptensor.ptensor<i64, team = 1>, !ptensor.ptensor<i64, team = 1>
 }
+func.func @moments(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<1x3xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) {
+  %0 = ptensor.reduce mean %a axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  %1 = ptensor.reduce var %a axes [0] {keepdims = true, correction = 1.0 : f64} : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<1x3xf32, team = 1>
+  %2 = ptensor.reduce std %a : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  %3 = ptensor.reduce mean %a axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<1x3xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<3xf32, team = 1>
+}
+func.func @arg(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<3xi64, team = 1>, !ptensor.ptensor<i64, team = 1>, !ptensor.ptensor<1x1xi64, team = 1>) {
+  %0 = ptensor.find_index argmax %a axis 0 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xi64, team = 1>
+  %1 = ptensor.find_index argmin %a : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<i64, team = 1>
+  %2 = ptensor.find_index argmax %a {keepdims = true} : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<1x1xi64, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<3xi64, team = 1>, !ptensor.ptensor<i64, team = 1>, !ptensor.ptensor<1x1xi64, team = 1>
+}
+func.func @extrema(%a: !ptensor.ptensor<?x2xf16, team = 1>) -> (!ptensor.ptensor<2xf16, team = 1>, !ptensor.ptensor<2xf16, team = 1>, !ptensor.ptensor<2xf16, team = 1>) {
+  %0 = ptensor.reduce max %a axes [0] : !ptensor.ptensor<?x2xf16, team = 1> -> !ptensor.ptensor<2xf16, team = 1>
+  %1 = ptensor.reduce min %a axes [0] : !ptensor.ptensor<?x2xf16, team = 1> -> !ptensor.ptensor<2xf16, team = 1>
+  %2 = ptensor.reduce sum %a axes [0] : !ptensor.ptensor<?x2xf16, team = 1> -> !ptensor.ptensor<2xf16, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<2xf16, team = 1>, !ptensor.ptensor<2xf16, team = 1>, !ptensor.ptensor<2xf16, team = 1>
+}
+func.func @filled(%n: index, %v: f32) -> (!ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<f32, team = 1>) {
+  %c = ptensor.create (%n) fill %v : f32 -> !ptensor.ptensor<?x2xf32, team = 1>
+  %s = ptensor.reduce sum %c : !ptensor.ptensor<?x2xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  return %c, %s : !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<f32, team = 1>
+}
+func.func @views(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> (!ptensor.ptensor<3x10xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<4x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) {
+  %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3x10xf32, team = 1>
+  %1 = ptensor.flip %a [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  %2 = ptensor.extract_slice %a [1, 0] [4, 3] [2, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<4x3xf32, team = 1>
+  %3 = ptensor.sort %a axis 0 : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<3x10xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<4x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
+  %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
+  return %0 : !ptensor.ptensor<10x10xf32, team = 1>
+}
 func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -91,17 +126,24 @@ def main():
             "a": rng.random((10, 3), dtype=np.float32),
             "b": rng.random((10, 3), dtype=np.float32),
             "v": rng.random(3, dtype=np.float32),
+            "bt": None,
             "r": rng.random((1, 3), dtype=np.float32),
             "s": np.array(0.5, dtype=np.float32),
             "i": rng.integers(-3, 4, 7).astype(np.int32),
             "n": np.array(11, dtype=np.int64),
+            # Two rows over up to 4 processes: empty blocks; a NaN in the
+            # second row's first column.
+            "h": np.array([[1.5, -2.0], [np.nan, 3.0]], dtype=np.float16),
+            "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
+                           [2.0, 7.0, 3.0]], dtype=np.float32),
         }
+        arrays["bt"] = np.ascontiguousarray(arrays["b"].T)
         paths = {}
         for key, value in arrays.items():
             paths[key] = os.path.join(tmp, key + ".npy")
             np.save(paths[key], value)
         a, b, v, r, s = (arrays[k] for k in "abvrs")
-        i = arrays["i"]
+        i, h, t = arrays["i"], arrays["h"], arrays["t"]
         squares = np.arange(11, dtype=np.int64) ** 2
         cases = [
             ("chain", ["a", "b", "s"], [np.exp((a + b) * s)]),
@@ -111,6 +153,19 @@ def main():
             ("ints", ["i"], [np.array(i.sum(dtype=np.int64)),
                              np.array(i.prod(dtype=np.int64))]),
             ("created", ["n"], [squares, squares]),
+            ("views", ["a"], [a.T, a[::-1], a[1:8:2], np.sort(a, 0)]),
+            ("product", ["a", "bt"], [a @ b.T]),
+            ("filled", ["n", "s"], [np.full((11, 2), 0.5, np.float32),
+                                    np.array(11.0, np.float32)]),
+            ("moments", ["a"], [a.mean(0), a.var(0, ddof=1, keepdims=True),
+                                np.array(a.std()), a.mean(0)]),
+            # Ties across blocks: the first occurrence wins.
+            ("arg", ["t"], [t.argmax(0), np.array(t.argmin()),
+                            np.array(t.argmax()).reshape(1, 1)]),
+            ("arg", ["a"], [a.argmax(0), np.array(a.argmin()),
+                            np.array(a.argmax()).reshape(1, 1)]),
+            ("extrema", ["h"], [np.maximum.reduce(h, 0), np.minimum.reduce(h, 0),
+                                h.astype(np.float64).sum(0).astype(np.float16)]),
         ]
         for processes in (1, 2, 3, 4):
             for entry, names, expected in cases:

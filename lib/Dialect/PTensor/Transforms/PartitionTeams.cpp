@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PartitionTeams.h"
+
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,15 +31,12 @@ static bool hasTeam(Type t) {
   return pt && pt.getTeam();
 }
 
-/// `t` without its team: the type of the whole tensor on one process.
-static PTensorType wholeType(PTensorType t) {
+PTensorType mlir::ptensor::wholeType(PTensorType t) {
   return PTensorType::get(t.getContext(), t.getShape(), t.getElementType(),
                           t.getDevice(), nullptr);
 }
 
-/// The type of a process's block of team tensor `t`: no team, and a
-/// dynamic first dim (blocks differ in size) unless `t` is 0-d (replicated).
-static PTensorType blockType(PTensorType t) {
+PTensorType mlir::ptensor::blockType(PTensorType t) {
   SmallVector<int64_t> shape(t.getShape());
   if (!shape.empty())
     shape[0] = ShapedType::kDynamic;
@@ -45,103 +44,65 @@ static PTensorType blockType(PTensorType t) {
                           t.getDevice(), nullptr);
 }
 
-static Type localType(Type t) {
-  if (!hasTeam(t))
-    return t;
-  return blockType(cast<PTensorType>(t));
+void TeamPartitioner::localize(Value v) {
+  auto pt = dyn_cast<PTensorType>(v.getType());
+  if (!pt || !pt.getTeam())
+    return;
+  globalTypes[v] = pt;
+  v.setType(blockType(pt));
+  if (pt.getRank() > 0)
+    split.insert(v);
 }
 
-/// The normalized reduction axes of a reduce/test over `rank` dims (all
-/// when none are given).
-static SmallVector<int64_t> reducedAxes(std::optional<ArrayRef<int64_t>> axes,
-                                        int64_t rank) {
-  SmallVector<int64_t> result;
-  if (!axes) {
-    for (int64_t d = 0; d < rank; ++d)
-      result.push_back(d);
-    return result;
-  }
-  for (int64_t a : *axes)
-    result.push_back(a < 0 ? a + rank : a);
+void TeamPartitioner::markSplit(Value v, PTensorType global) {
+  globalTypes[v] = global;
+  split.insert(v);
+}
+
+Value TeamPartitioner::globalRows(OpBuilder &b, Location loc, Value v) {
+  PTensorType global = globalOf(v);
+  if (!global.isDynamicDim(0))
+    return arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
+  Value mine = DimOp::create(b, loc, v, 0);
+  return TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+}
+
+Value TeamPartitioner::gather(OpBuilder &b, Location loc, Value v) {
+  Value rows = globalRows(b, loc, v);
+  return TeamGatherOp::create(b, loc, wholeType(globalOf(v)), v, rows, grid);
+}
+
+Value TeamPartitioner::block(OpBuilder &b, Location loc, Value whole,
+                             PTensorType global) {
+  Value result = TeamBlockOp::create(b, loc, blockType(global), whole, grid);
+  markSplit(result, global);
   return result;
 }
 
-namespace {
+Value TeamPartitioner::blockStart(OpBuilder &b, Location loc, Value v) {
+  Value rows = globalRows(b, loc, v);
+  return TeamBlockStartOp::create(b, loc, b.getIndexType(), rows, grid);
+}
 
-struct PartitionTeamsPass
-    : public ptensor::impl::PTensorPartitionTeamsBase<PartitionTeamsPass> {
-  using Base::Base;
-
-  /// Values split along their first dim (team tensors of rank >= 1), of
-  /// their block type now.
-  DenseSet<Value> split;
-  /// The team type each localized value had.
-  DenseMap<Value, PTensorType> globalTypes;
-  FlatSymbolRefAttr grid;
-
-  bool isSplit(Value v) const { return split.contains(v); }
-  PTensorType globalOf(Value v) const { return globalTypes.lookup(v); }
-
-  /// Gives team value `v` its block type (records its team type, and that
-  /// it is split when it has a first dim).
-  void localize(Value v) {
-    auto pt = dyn_cast<PTensorType>(v.getType());
-    if (!pt || !pt.getTeam())
-      return;
-    globalTypes[v] = pt;
-    v.setType(blockType(pt));
-    if (pt.getRank() > 0)
-      split.insert(v);
+/// A global size that is the sum of the blocks of a split value
+/// (ptensor-broadcast takes result sizes from the operands) gives that
+/// value's block size without communication.
+Value TeamPartitioner::localRows(OpBuilder &b, Location loc,
+                                 PTensorType global, ArrayRef<Value> sizes) {
+  if (!global.isDynamicDim(0)) {
+    Value n = arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
+    return TeamBlockRowsOp::create(b, loc, b.getIndexType(), n, grid);
   }
-
-  /// Records `v` (a block) as split with team type `global`.
-  void markSplit(Value v, PTensorType global) {
-    globalTypes[v] = global;
-    split.insert(v);
-  }
-
-  /// The global size of the first dim of split value `v`: static, or the
-  /// sum of the blocks' sizes.
-  Value globalRows(OpBuilder &b, Location loc, Value v) {
-    PTensorType global = globalOf(v);
-    if (!global.isDynamicDim(0))
-      return arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
-    Value mine = DimOp::create(b, loc, v, 0);
-    return TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
-  }
-
-  /// The whole tensor of split value `v`, on every process.
-  Value gather(OpBuilder &b, Location loc, Value v) {
-    Value rows = globalRows(b, loc, v);
-    return TeamGatherOp::create(b, loc, wholeType(globalOf(v)), v, rows, grid);
-  }
-
-  /// This process's block of `whole` (which every process has), a split
-  /// value of team type `global`.
-  Value block(OpBuilder &b, Location loc, Value whole, PTensorType global) {
-    Value result = TeamBlockOp::create(b, loc, blockType(global), whole, grid);
-    markSplit(result, global);
-    return result;
-  }
-
-  LogicalResult partitionElementwise(Operation *op);
-  void partitionBroadcast(BroadcastOp op);
-  LogicalResult partitionReduction(Operation *op, ArrayRef<int64_t> axes,
-                                   TeamReduceKind kind);
-  void partitionCopy(CopyOp op);
-  void partitionCreation(Operation *op);
-  LogicalResult partitionOp(Operation *op);
-  LogicalResult partitionFunction(func::FuncOp f);
-  void dropTeams(func::FuncOp f);
-
-  void runOnOperation() override;
-};
-
-} // namespace
+  if (auto sum = sizes.front().getDefiningOp<TeamSumOp>())
+    if (auto dim = sum.getValue().getDefiningOp<DimOp>();
+        dim && dim.getDim() == 0)
+      return dim.getResult();
+  return TeamBlockRowsOp::create(b, loc, b.getIndexType(), sizes.front(), grid);
+}
 
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
 /// blocks line up, nothing moves.
-LogicalResult PartitionTeamsPass::partitionElementwise(Operation *op) {
+LogicalResult TeamPartitioner::partitionElementwise(Operation *op) {
   auto result = cast<PTensorType>(op->getResult(0).getType());
   for (Value operand : op->getOperands())
     if (isSplit(operand) && globalOf(operand).getRank() != result.getRank())
@@ -153,23 +114,7 @@ LogicalResult PartitionTeamsPass::partitionElementwise(Operation *op) {
   return success();
 }
 
-/// This process's rows of a broadcast result of team type `global` with
-/// dynamic sizes `sizes`. A global size that is the sum of the blocks of a
-/// split value (ptensor-broadcast takes result sizes from the operands)
-/// gives that value's block size without communication.
-static Value localRowsOf(OpBuilder &b, Location loc, PTensorType global,
-                         ArrayRef<Value> sizes, FlatSymbolRefAttr grid) {
-  if (!global.isDynamicDim(0)) {
-    Value n = arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
-    return TeamBlockRowsOp::create(b, loc, b.getIndexType(), n, grid);
-  }
-  if (auto sum = sizes.front().getDefiningOp<TeamSumOp>())
-    if (auto dim = sum.getValue().getDefiningOp<DimOp>(); dim && dim.getDim() == 0)
-      return dim.getResult();
-  return TeamBlockRowsOp::create(b, loc, b.getIndexType(), sizes.front(), grid);
-}
-
-void PartitionTeamsPass::partitionBroadcast(BroadcastOp op) {
+void TeamPartitioner::partitionBroadcast(BroadcastOp op) {
   PTensorType global = op.getType();
   if (global.getRank() == 0) {
     localize(op.getResult());
@@ -191,7 +136,7 @@ void PartitionTeamsPass::partitionBroadcast(BroadcastOp op) {
   } else {
     if (isSplit(source))
       input = gather(b, loc, source);
-    rows = localRowsOf(b, loc, global, sizes, grid);
+    rows = localRows(b, loc, global, sizes);
   }
   if (global.isDynamicDim(0))
     sizes.front() = rows;
@@ -203,36 +148,7 @@ void PartitionTeamsPass::partitionBroadcast(BroadcastOp op) {
   op.erase();
 }
 
-LogicalResult PartitionTeamsPass::partitionReduction(Operation *op,
-                                                     ArrayRef<int64_t> axes,
-                                                     TeamReduceKind kind) {
-  Value input = op->getOperand(0);
-  Value result = op->getResult(0);
-  auto global = cast<PTensorType>(result.getType());
-  if (!isSplit(input) || !llvm::is_contained(axes, 0)) {
-    localize(result); // the rows stay where they are
-    return success();
-  }
-  // Reduce the block, combine the partial results of all processes, keep
-  // the result's block.
-  result.setType(wholeType(global));
-  OpBuilder b(op->getContext());
-  b.setInsertionPointAfter(op);
-  Location loc = op->getLoc();
-  Value total =
-      TeamAllReduceOp::create(b, loc, result.getType(), result,
-                              TeamReduceKindAttr::get(b.getContext(), kind),
-                              grid);
-  Value final = total;
-  if (global.getRank() > 0)
-    final = block(b, loc, total, global);
-  else
-    globalTypes[final] = global;
-  result.replaceAllUsesExcept(final, total.getDefiningOp());
-  return success();
-}
-
-void PartitionTeamsPass::partitionCopy(CopyOp op) {
+void TeamPartitioner::partitionCopy(CopyOp op) {
   Value source = op.getSource();
   PTensorType to = op.getType();
   bool fromTeam = globalOf(source) != nullptr;
@@ -256,14 +172,29 @@ void PartitionTeamsPass::partitionCopy(CopyOp op) {
   op.erase();
 }
 
-/// Creation ops make the whole tensor and keep their block.
-/// TODO(teams): make only the block (arange/linspace from the block's
-/// offset), docs/Teams.md "Left".
-void PartitionTeamsPass::partitionCreation(Operation *op) {
+/// `create` makes only the block; `arange` and `linspace` make the whole
+/// tensor and keep their block, so that every element is the one-process
+/// value bit for bit (docs/Teams.md "Left").
+void TeamPartitioner::partitionCreation(Operation *op) {
   Value result = op->getResult(0);
   auto global = cast<PTensorType>(result.getType());
   if (global.getRank() == 0) {
     localize(result);
+    return;
+  }
+  if (auto create = dyn_cast<CreateOp>(op)) {
+    OpBuilder b(op);
+    SmallVector<Value> sizes(create.getDynamicSizes());
+    Value rows = localRows(b, op->getLoc(), global, sizes);
+    if (global.isDynamicDim(0))
+      sizes.front() = rows;
+    else
+      sizes.insert(sizes.begin(), rows);
+    auto local = CreateOp::create(b, op->getLoc(), blockType(global), sizes,
+                                  create.getFill());
+    markSplit(local, global);
+    result.replaceAllUsesWith(local.getResult());
+    op->erase();
     return;
   }
   result.setType(wholeType(global));
@@ -273,7 +204,7 @@ void PartitionTeamsPass::partitionCreation(Operation *op) {
   result.replaceAllUsesExcept(local, local.getDefiningOp());
 }
 
-LogicalResult PartitionTeamsPass::partitionOp(Operation *op) {
+LogicalResult TeamPartitioner::partitionOp(Operation *op) {
   bool onTeam = llvm::any_of(op->getOperands(), [&](Value v) {
     return globalTypes.contains(v);
   }) || llvm::any_of(op->getResultTypes(), hasTeam);
@@ -293,53 +224,64 @@ LogicalResult PartitionTeamsPass::partitionOp(Operation *op) {
     }
     return success();
   }
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    std::optional<TeamReduceKind> kind;
-    switch (reduce.getKind()) {
-    case ReduceKind::sum:
-      kind = TeamReduceKind::sum;
-      break;
-    case ReduceKind::prod:
-      kind = TeamReduceKind::prod;
-      break;
-    case ReduceKind::max:
-      kind = TeamReduceKind::max;
-      break;
-    case ReduceKind::min:
-      kind = TeamReduceKind::min;
-      break;
-    default:
-      break;
-    }
-    auto axes = reducedAxes(reduce.getAxes(),
-                            reduce.getInput().getType().getRank());
-    if (!kind && isSplit(reduce.getInput()) && llvm::is_contained(axes, 0))
-      return op->emitOpError("on a team: ")
-             << stringifyReduceKind(reduce.getKind())
-             << " over the split first dim is not supported yet (sum, prod, "
-                "max and min are)";
-    return partitionReduction(op, axes, kind.value_or(TeamReduceKind::sum));
-  }
-  if (auto test = dyn_cast<TestOp>(op)) {
-    auto axes = reducedAxes(test.getAxes(), test.getInput().getType().getRank());
-    return partitionReduction(op, axes,
-                              test.getKind() == TestKind::any
-                                  ? TeamReduceKind::max
-                                  : TeamReduceKind::min);
-  }
+  if (isa<ReduceOp, TestOp, FindIndexOp>(op))
+    return partitionReduction(op);
   if (auto copy = dyn_cast<CopyOp>(op))
     return partitionCopy(copy), success();
   if (isa<CreateOp, ArangeOp, LinspaceOp>(op))
     return partitionCreation(op), success();
   if (isa<func::ReturnOp>(op))
     return success();
-  return op->emitOpError("on team tensors is not supported yet (docs/Teams.md "
-                         "lists the ops that are)");
+  if (isa<func::CallOp>(op)) { // the callee is partitioned alike
+    for (Value r : op->getResults())
+      localize(r);
+    return success();
+  }
+  if (isa<WriteOp, StridedWriteOp>(op) || op->getNumRegions() != 0)
+    return op->emitOpError("on team tensors is not supported yet (docs/Teams.md "
+                           "lists the ops that are)");
+  return partitionWhole(op);
 }
 
-LogicalResult PartitionTeamsPass::partitionFunction(func::FuncOp f) {
+/// Every other op (views across the split dim, manipulation, linear
+/// algebra, sorting, sets): the split operands are gathered, every process
+/// computes the whole result and keeps its block. Correct for any op, at
+/// the price of moving whole tensors (docs/Teams.md says which ops have a
+/// partitioned form instead).
+LogicalResult TeamPartitioner::partitionWhole(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  for (OpOperand &operand : op->getOpOperands())
+    if (isSplit(operand.get()))
+      operand.set(gather(b, loc, operand.get()));
+  b.setInsertionPointAfter(op);
+  for (Value result : op->getResults()) {
+    auto global = dyn_cast<PTensorType>(result.getType());
+    if (!global || !global.getTeam())
+      continue;
+    result.setType(wholeType(global));
+    if (global.getRank() == 0) {
+      globalTypes[result] = global;
+      continue;
+    }
+    Value local = block(b, loc, result, global);
+    result.replaceAllUsesExcept(local, local.getDefiningOp());
+  }
+  return success();
+}
+
+namespace {
+
+struct PartitionTeamsPass
+    : public ptensor::impl::PTensorPartitionTeamsBase<PartitionTeamsPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+/// Rewrites the body of `f` op by op.
+LogicalResult partitionFunction(TeamPartitioner &partitioner, func::FuncOp f) {
   for (BlockArgument arg : f.getArguments())
-    localize(arg);
+    partitioner.localize(arg);
   SmallVector<Operation *> ops;
   f.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
     ops.push_back(op);
@@ -347,13 +289,13 @@ LogicalResult PartitionTeamsPass::partitionFunction(func::FuncOp f) {
     return isa<PointwiseOp>(op) ? WalkResult::skip() : WalkResult::advance();
   });
   for (Operation *op : ops)
-    if (failed(partitionOp(op)))
+    if (failed(partitioner.partitionOp(op)))
       return failure();
   return success();
 }
 
 /// With one process a team tensor is the whole tensor.
-void PartitionTeamsPass::dropTeams(func::FuncOp f) {
+void dropTeams(func::FuncOp f) {
   auto drop = [](Value v) {
     if (hasTeam(v.getType()))
       v.setType(wholeType(cast<PTensorType>(v.getType())));
@@ -361,6 +303,8 @@ void PartitionTeamsPass::dropTeams(func::FuncOp f) {
   f.walk([&](Block *block) { llvm::for_each(block->getArguments(), drop); });
   f.walk([&](Operation *op) { llvm::for_each(op->getResults(), drop); });
 }
+
+} // namespace
 
 void PartitionTeamsPass::runOnOperation() {
   ModuleOp module = getOperation();
@@ -388,6 +332,7 @@ void PartitionTeamsPass::runOnOperation() {
     return signalPassFailure();
   }
   auto functions = llvm::to_vector(module.getOps<func::FuncOp>());
+  FlatSymbolRefAttr grid;
   if (teamSize > 1) {
     OpBuilder b(module.getBodyRegion());
     auto gridOp = shard::GridOp::create(b, module.getLoc(), kTeamGrid,
@@ -395,20 +340,27 @@ void PartitionTeamsPass::runOnOperation() {
     gridOp.setPrivate();
     grid = FlatSymbolRefAttr::get(gridOp.getSymNameAttr());
   }
+  TeamPartitioner partitioner(grid, teamSize);
   for (func::FuncOp f : functions) {
     if (teamSize == 1)
       dropTeams(f);
-    else if (failed(partitionFunction(f)))
+    else if (failed(partitionFunction(partitioner, f)))
       return signalPassFailure();
-    SmallVector<Type> results;
-    if (!f.isExternal())
+    SmallVector<Type> args, results;
+    if (f.isExternal()) {
+      auto convert = [&](Type t) -> Type {
+        if (!hasTeam(t))
+          return t;
+        auto pt = cast<PTensorType>(t);
+        return teamSize == 1 ? wholeType(pt) : blockType(pt);
+      };
+      args = llvm::map_to_vector(f.getArgumentTypes(), convert);
+      results = llvm::map_to_vector(f.getResultTypes(), convert);
+    } else {
+      args = llvm::to_vector(f.getBody().getArgumentTypes());
       results = llvm::to_vector(
           f.getBody().back().getTerminator()->getOperandTypes());
-    else
-      results = llvm::map_to_vector(f.getResultTypes(), localType);
-    SmallVector<Type> args =
-        f.isExternal() ? llvm::map_to_vector(f.getArgumentTypes(), localType)
-                       : llvm::to_vector(f.getBody().getArgumentTypes());
+    }
     f.setType(FunctionType::get(&getContext(), args, results));
   }
 }

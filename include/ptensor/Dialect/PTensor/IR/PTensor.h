@@ -40,6 +40,13 @@ void registerPTensorDialect(DialectRegistry &registry);
 /// The signless type that stores values of semantic dtype `t` (ui8 -> i8);
 /// other types are their own storage.
 Type getStorageType(Type t);
+
+/// Marks a reduction (reduce, find_index) that ptensor-partition-teams made
+/// over one process's block: its result is combined with the other
+/// processes', so an empty block gives the kind's identity instead of the
+/// run-time error of max/min/argmax/argmin over an empty axis.
+inline constexpr llvm::StringLiteral kTeamPartialAttrName =
+    "ptensor.team_partial";
 } // namespace ptensor
 } // namespace mlir
 

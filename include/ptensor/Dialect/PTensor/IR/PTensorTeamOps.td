@@ -103,6 +103,22 @@ def PTensor_TeamBlockRowsOp : PTensor_TeamOp<"team_block_rows", [Pure]> {
   let assemblyFormat = "$rows `on` $grid attr-dict";
 }
 
+def PTensor_TeamBlockStartOp : PTensor_TeamOp<"team_block_start", [Pure]> {
+  let summary = "the first row of this process's block";
+  let description = [{
+    Of `rows` rows split over team `grid`, the index of the first row this
+    process holds (the `ptensor.team_block` rule): what turns a local index
+    into a global one.
+
+    ```mlir
+    %first = ptensor.team_block_start %n on @team1
+    ```
+  }];
+  let arguments = (ins Index:$rows, FlatSymbolRefAttr:$grid);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$rows `on` $grid attr-dict";
+}
+
 def PTensor_TeamSumOp : PTensor_TeamOp<"team_sum", [Pure]> {
   let summary = "the sum over a team of an index of every process";
   let description = [{

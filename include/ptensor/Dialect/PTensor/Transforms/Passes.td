@@ -68,18 +68,22 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
     - a broadcast whose source is not split like its result (a K-vector
       against N x K, a 1 x K row, a 0-d tensor) gathers the source
       (`team_gather`, if it is split) and broadcasts it to the block;
-    - reductions (`reduce` max/min/prod/sum, `test` any/all) over axes
-      without the first dim stay local; over the first dim they reduce the
-      block, combine the partial results (`team_all_reduce`) and keep the
-      result's block (`team_block`) if it has a first dim;
+    - reductions (`reduce`, `test`, `find_index`) over axes without the
+      first dim stay local; over the first dim they reduce the block and
+      combine the partial results over the team (all-reduce of f64 sums,
+      gathered extrema so that NaNs propagate, two-pass var/std, gathered
+      argmax/argmin candidates) and keep the result's block
+      (`team_block`) if it has a first dim;
     - `ptensor.dim` of the first dim is the global size (`team_sum` of the
       blocks' sizes, or the static size);
-    - creation ops make the whole tensor and keep their block
-      (`team_block`); `copy` out of the team gathers, into it keeps the
-      block.
+    - `create` makes only the block; `arange`/`linspace` make the whole
+      tensor and keep their block; `copy` out of the team gathers, into it
+      keeps the block; calls pass blocks (the callee is partitioned too);
+    - every other op gathers its split operands, computes the whole result
+      on every process and keeps the result's block.
 
-    Any other op on team tensors is an error naming it. With team-size 1
-    the pass drops the teams and adds no communication.
+    `write` into a team tensor and ops with regions (other than
+    `pointwise`) are errors naming the op. With team-size 1 the pass drops the teams and adds no communication.
   }];
   let options = [
     Option<"teamSize", "team-size", "int64_t", /*default=*/"1",

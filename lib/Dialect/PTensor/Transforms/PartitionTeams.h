@@ -1,0 +1,98 @@
+//===- PartitionTeams.h - state of ptensor-partition-teams -------*- C++ -*-===//
+//
+// The pass rewrites a function op by op, in order. TeamPartitioner holds
+// what it knows about the values rewritten so far (which are split, their
+// team types) and the helpers that make communication steps; the
+// reductions across a team live in TeamReductions.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_PARTITIONTEAMS_H
+#define PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_PARTITIONTEAMS_H
+
+#include "ptensor/Dialect/PTensor/IR/PTensor.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::ptensor {
+
+/// `t` without its team: the type of the whole tensor on one process.
+PTensorType wholeType(PTensorType t);
+
+/// The type of a process's block of team tensor `t`: no team, and a
+/// dynamic first dim (blocks differ in size) unless `t` is 0-d (replicated).
+PTensorType blockType(PTensorType t);
+
+class TeamPartitioner {
+public:
+  TeamPartitioner(FlatSymbolRefAttr grid, int64_t teamSize)
+      : grid(grid), teamSize(teamSize) {}
+
+  /// Rewrites `op` (its operands are rewritten already); fails with an
+  /// error on `op` for what is not supported on a team.
+  LogicalResult partitionOp(Operation *op);
+
+  /// Gives team value `v` its block type (records its team type, and that
+  /// it is split when it has a first dim).
+  void localize(Value v);
+
+private:
+  bool isSplit(Value v) const { return split.contains(v); }
+  PTensorType globalOf(Value v) const { return globalTypes.lookup(v); }
+  /// Records `v` (a block) as split with team type `global`.
+  void markSplit(Value v, PTensorType global);
+
+  /// The global size of the first dim of split value `v`: static, or the
+  /// sum of the blocks' sizes.
+  Value globalRows(OpBuilder &b, Location loc, Value v);
+  /// The whole tensor of split value `v`, on every process.
+  Value gather(OpBuilder &b, Location loc, Value v);
+  /// This process's block of `whole` (which every process has), a split
+  /// value of team type `global`.
+  Value block(OpBuilder &b, Location loc, Value whole, PTensorType global);
+  /// This process's rows of a broadcast result of team type `global`.
+  Value localRows(OpBuilder &b, Location loc, PTensorType global,
+                  ArrayRef<Value> sizes);
+  /// The first row of this process's block of split value `v`.
+  Value blockStart(OpBuilder &b, Location loc, Value v);
+
+  LogicalResult partitionElementwise(Operation *op);
+  void partitionBroadcast(BroadcastOp op);
+  void partitionCopy(CopyOp op);
+  void partitionCreation(Operation *op);
+  LogicalResult partitionWhole(Operation *op);
+
+  // TeamReductions.cpp: reductions whose reduced dims include the split one.
+  LogicalResult partitionReduction(Operation *op);
+  Value combineSum(OpBuilder &b, Location loc, Operation *op);
+  Value combineExtremum(OpBuilder &b, Location loc, Operation *op,
+                        ReduceKind kind);
+  Value combineMoments(OpBuilder &b, Location loc, ReduceOp op);
+  Value combineFindIndex(OpBuilder &b, Location loc, FindIndexOp op);
+  Value combineTest(OpBuilder &b, Location loc, TestOp op);
+  /// The kind's extremum over the team of `partial` (whole-shaped, every
+  /// process's own): gathered along a new first dim and reduced locally, so
+  /// that NaNs propagate like a one-process max/min.
+  Value gatherReduce(OpBuilder &b, Location loc, Value partial,
+                     ReduceKind kind);
+  /// Fails at run time, like a one-process reduction, when the split dim
+  /// of `input` is empty on every process (kinds without identity).
+  void checkNotEmpty(OpBuilder &b, Location loc, Operation *op, Value input);
+  /// The number of elements a reduction over `dims` of split `input`
+  /// combines, as f64 (the divisor of mean and var).
+  Value globalCount(OpBuilder &b, Location loc, Value input,
+                    ArrayRef<int64_t> dims);
+
+  /// Values split along their first dim, of their block type now.
+  DenseSet<Value> split;
+  /// The team type each localized value had.
+  DenseMap<Value, PTensorType> globalTypes;
+  FlatSymbolRefAttr grid;
+  int64_t teamSize;
+};
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_PARTITIONTEAMS_H
