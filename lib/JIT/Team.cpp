@@ -25,6 +25,8 @@ struct TeamLibrary {
   decltype(&ptensor_rt_team_total) total = nullptr;
   decltype(&ptensor_rt_team_gather) gather = nullptr;
   decltype(&ptensor_rt_team_last_error) lastError = nullptr;
+  decltype(&ptensor_rt_team_get_counters) getCounters = nullptr;
+  decltype(&ptensor_rt_team_reset_counters) resetCounters = nullptr;
   std::string error; ///< why it could not be loaded
 };
 
@@ -56,8 +58,11 @@ const TeamLibrary &teamLibrary() {
     get(library.total, "ptensor_rt_team_total");
     get(library.gather, "ptensor_rt_team_gather");
     get(library.lastError, "ptensor_rt_team_last_error");
+    get(library.getCounters, "ptensor_rt_team_get_counters");
+    get(library.resetCounters, "ptensor_rt_team_reset_counters");
     if (!library.init || !library.size || !library.rank || !library.total ||
-        !library.gather || !library.lastError)
+        !library.gather || !library.lastError || !library.getCounters ||
+        !library.resetCounters)
       library.error = path + " lacks the ptensor_rt_team_* functions";
   });
   return library;
@@ -134,4 +139,19 @@ llvm::Error Team::gather(const void *local, int64_t localBytes,
   if (lib.gather(local, localBytes, whole) != PTENSOR_RT_SUCCESS)
     return teamError(lib);
   return llvm::Error::success();
+}
+
+Team::Traffic Team::traffic() const {
+  const TeamLibrary &lib = teamLibrary();
+  if (!lib.error.empty())
+    return {};
+  ptensor_rt_team_counters counters;
+  lib.getCounters(&counters);
+  return {counters.collectives, counters.bytes, counters.seconds};
+}
+
+void Team::resetTraffic() const {
+  const TeamLibrary &lib = teamLibrary();
+  if (lib.error.empty())
+    lib.resetCounters();
 }

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,27 @@ setErrorf(ptensor_rt_status status, const char *format, ...) {
 ptensor_rt_status statusFrom(bool ok) {
   return ok ? PTENSOR_RT_SUCCESS : lastStatus;
 }
+
+/// The counters of compiled code's collectives (one thread calls them:
+/// MPI_THREAD_FUNNELED).
+ptensor_rt_team_counters counters;
+
+/// Counts one collective of `bytes` from its construction to its end.
+class Counted {
+public:
+  explicit Counted(int64_t bytes) : start(std::chrono::steady_clock::now()) {
+    ++counters.collectives;
+    counters.bytes += bytes;
+  }
+  ~Counted() {
+    counters.seconds += std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+  }
+
+private:
+  std::chrono::steady_clock::time_point start;
+};
 
 /// Records MPI's text for `code` as the last error, naming `what`.
 bool mpiFailed(int code, const char *what) {
@@ -155,6 +177,12 @@ extern "C" {
 
 const char *ptensor_rt_team_last_error(void) { return lastError; }
 
+void ptensor_rt_team_get_counters(ptensor_rt_team_counters *out) {
+  *out = counters;
+}
+
+void ptensor_rt_team_reset_counters(void) { counters = {}; }
+
 ptensor_rt_status ptensor_rt_team_init(void) {
   return statusFrom(ensureInitialized());
 }
@@ -191,12 +219,17 @@ void ptensor_rt_team_allreduce(int8_t *, int8_t *data, int64_t offset,
               static_cast<long long>(op));
     leave();
   }
-  if (int rc = MPI_Allreduce(MPI_IN_PLACE, data + offset,
-                             static_cast<int>(count), mpiDtype, mpiOperation,
-                             MPI_COMM_WORLD);
-      rc != MPI_SUCCESS) {
+  int typeSize = 0;
+  MPI_Type_size(mpiDtype, &typeSize);
+  int rc;
+  {
+    Counted counted(count * typeSize);
+    rc = MPI_Allreduce(MPI_IN_PLACE, data + offset, static_cast<int>(count),
+                       mpiDtype, mpiOperation, MPI_COMM_WORLD);
+  }
+  if (rc != MPI_SUCCESS) {
     mpiFailed(rc, "MPI_Allreduce");
-    leave();
+    leave(); // no object with a destructor is alive here
   }
 }
 
@@ -204,12 +237,21 @@ void ptensor_rt_team_allgather(int8_t *, int8_t *local, int64_t localOffset,
                                int64_t localSize, int64_t, int8_t *,
                                int8_t *full, int64_t fullOffset, int64_t,
                                int64_t) {
-  if (!gather(local + localOffset, localSize, full + fullOffset))
+  bool ok;
+  {
+    Counted counted(localSize);
+    ok = gather(local + localOffset, localSize, full + fullOffset);
+  }
+  if (!ok)
     leave();
 }
 
 int64_t ptensor_rt_team_sum(int64_t value) {
-  int64_t total = ptensor_rt_team_total(value);
+  int64_t total;
+  {
+    Counted counted(sizeof(value));
+    total = ptensor_rt_team_total(value);
+  }
   if (total < 0)
     leave();
   return total;

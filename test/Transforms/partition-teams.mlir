@@ -112,3 +112,17 @@ func.func @whole(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<3
   %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3x10xf32, team = 1>
   return %0 : !ptensor.ptensor<3x10xf32, team = 1>
 }
+
+// Views that keep the rows, and a matmul whose rows are the lhs's, stay on
+// the block: only the rhs is gathered.
+// CHECK-LABEL: func.func @rows_kept(
+// CHECK: %[[F:.*]] = ptensor.flip %arg0 [1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[E:.*]] = ptensor.expand_dims %[[F]] -1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3x1xf32>
+// CHECK-NEXT: %[[W:.*]] = ptensor.team_gather %arg1, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<3x4xf32>
+// CHECK-NEXT: ptensor.matmul %arg0, %[[W]] : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<3x4xf32>) -> !ptensor.ptensor<?x4xf32>
+func.func @rows_kept(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.ptensor<3x4xf32, team = 1>) -> (!ptensor.ptensor<?x3x1xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>) {
+  %0 = ptensor.flip %a [1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.expand_dims %0 -1 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3x1xf32, team = 1>
+  %2 = ptensor.matmul %a, %w : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>) -> !ptensor.ptensor<?x4xf32, team = 1>
+  return %1, %2 : !ptensor.ptensor<?x3x1xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>
+}

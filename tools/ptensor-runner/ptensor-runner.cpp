@@ -332,6 +332,8 @@ static int run() {
     deviceInputs.push_back(std::move(*copy));
   }
   llvm::SmallVector<Result> results;
+  if (team.size > 1)
+    team.resetTraffic();
   if (llvm::Error e = (*module)->invoke(entryPoint, args, results))
     return fail(llvm::toString(std::move(e)));
   auto called = std::chrono::steady_clock::now();
@@ -345,6 +347,14 @@ static int run() {
         (*module)->codeSource() == CodeSource::DiskCache ? "disk cache"
                                                          : "compiled",
         ms(called - compiled));
+    if ((*module)->teamSize() > 1) {
+      Team::Traffic traffic = team.traffic();
+      llvm::errs() << llvm::formatv(
+          "rank {0} of {1}: {2} collectives, {3} bytes sent, {4:f2} ms "
+          "communicating\n",
+          team.rank, team.size, traffic.collectives, traffic.bytes,
+          traffic.seconds * 1e3);
+    }
   }
 
   // Written arguments (out=) are results too: they come back in place.

@@ -90,6 +90,15 @@ struct Team {
   /// Concatenates every process's `localBytes` at `local` in rank order
   /// into `whole` (which holds the total) on every process.
   llvm::Error gather(const void *local, int64_t localBytes, void *whole) const;
+
+  /// What this process's compiled code communicated since the last reset.
+  struct Traffic {
+    int64_t collectives = 0; ///< all-reduces, all-gathers, sums
+    int64_t bytes = 0;       ///< bytes this process contributed
+    double seconds = 0;      ///< time spent in them
+  };
+  Traffic traffic() const;
+  void resetTraffic() const;
 };
 
 /// Options of compilation.

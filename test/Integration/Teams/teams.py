@@ -74,6 +74,13 @@ func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptenso
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
 }
+func.func @local_views(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.ptensor<3x4xf32, team = 1>, %v: !ptensor.ptensor<3xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) {
+  %0 = ptensor.flip %a [1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.expand_dims %a 1 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x1x3xf32, team = 1>
+  %2 = ptensor.matmul %a, %w : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>) -> !ptensor.ptensor<?x4xf32, team = 1>
+  %3 = ptensor.matmul %a, %v : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>
+}
 func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -127,6 +134,7 @@ def main():
             "b": rng.random((10, 3), dtype=np.float32),
             "v": rng.random(3, dtype=np.float32),
             "bt": None,
+            "w": rng.random((3, 4), dtype=np.float32),
             "r": rng.random((1, 3), dtype=np.float32),
             "s": np.array(0.5, dtype=np.float32),
             "i": rng.integers(-3, 4, 7).astype(np.int32),
@@ -155,6 +163,8 @@ def main():
             ("created", ["n"], [squares, squares]),
             ("views", ["a"], [a.T, a[::-1], a[1:8:2], np.sort(a, 0)]),
             ("product", ["a", "bt"], [a @ b.T]),
+            ("local_views", ["a", "w", "v"], [a[:, ::-1], a[:, None, :],
+                                              a @ arrays["w"], a @ v]),
             ("filled", ["n", "s"], [np.full((11, 2), 0.5, np.float32),
                                     np.array(11.0, np.float32)]),
             ("moments", ["a"], [a.mean(0), a.var(0, ddof=1, keepdims=True),

@@ -100,6 +100,29 @@ Value TeamPartitioner::localRows(OpBuilder &b, Location loc,
   return TeamBlockRowsOp::create(b, loc, b.getIndexType(), sizes.front(), grid);
 }
 
+/// Whether `op` is a view whose result's first dim is its split source's
+/// (it transposes, flips, inserts or drops other dims): a view of the block.
+bool TeamPartitioner::keepsRows(Operation *op) const {
+  if (op->getNumOperands() == 0 || !isSplit(op->getOperand(0)))
+    return false;
+  int64_t rank = globalOf(op->getOperand(0)).getRank();
+  auto touchesFirst = [&](ArrayRef<int64_t> axes) {
+    return llvm::any_of(axes, [&](int64_t a) { return a == 0 || a == -rank; });
+  };
+  if (auto permute = dyn_cast<PermuteDimsOp>(op))
+    return permute.getAxes().front() == 0;
+  if (auto flip = dyn_cast<FlipOp>(op))
+    return !touchesFirst(flip.getAxes());
+  if (auto squeeze = dyn_cast<SqueezeOp>(op))
+    return !touchesFirst(squeeze.getAxes());
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    // The new dim's position in the result (negative: from the end).
+    int64_t axis = static_cast<int64_t>(expand.getAxis());
+    return (axis < 0 ? axis + rank + 1 : axis) != 0;
+  }
+  return false;
+}
+
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
 /// blocks line up, nothing moves.
 LogicalResult TeamPartitioner::partitionElementwise(Operation *op) {
@@ -226,6 +249,20 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
   }
   if (isa<ReduceOp, TestOp, FindIndexOp>(op))
     return partitionReduction(op);
+  if (keepsRows(op)) { // a view of the block
+    localize(op->getResult(0));
+    return success();
+  }
+  if (auto matmul = dyn_cast<MatmulOp>(op);
+      matmul && isSplit(matmul.getLhs()) &&
+      globalOf(matmul.getLhs()).getRank() == 2) {
+    // The lhs's rows are the result's: only the rhs moves.
+    OpBuilder b(op);
+    if (isSplit(matmul.getRhs()))
+      matmul.getRhsMutable().assign(gather(b, op->getLoc(), matmul.getRhs()));
+    localize(matmul.getResult());
+    return success();
+  }
   if (auto copy = dyn_cast<CopyOp>(op))
     return partitionCopy(copy), success();
   if (isa<CreateOp, ArangeOp, LinspaceOp>(op))

@@ -58,6 +58,7 @@ private:
   /// The first row of this process's block of split value `v`.
   Value blockStart(OpBuilder &b, Location loc, Value v);
 
+  bool keepsRows(Operation *op) const;
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void partitionCopy(CopyOp op);

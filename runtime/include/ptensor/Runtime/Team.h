@@ -44,6 +44,19 @@ typedef enum {
   PTENSOR_RT_TEAM_MIN = 3,
 } ptensor_rt_team_op;
 
+/// What this process's compiled code communicated since the counters were
+/// last reset: the collectives it took part in (all-reduce, all-gather,
+/// sum), the bytes it contributed, and the time spent in them.
+typedef struct {
+  int64_t collectives;
+  int64_t bytes;
+  double seconds;
+} ptensor_rt_team_counters;
+
+PTENSOR_RT_EXPORT void ptensor_rt_team_get_counters(
+    ptensor_rt_team_counters *counters);
+PTENSOR_RT_EXPORT void ptensor_rt_team_reset_counters(void);
+
 /// The calling thread's last error of the team functions that return a
 /// status or -1 (what MPI reported).
 PTENSOR_RT_EXPORT const char *ptensor_rt_team_last_error(void);

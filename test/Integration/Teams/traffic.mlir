@@ -1,0 +1,32 @@
+// REQUIRES: mpi
+// What each program sends, against the minimum (docs/Teams.md): aligned
+// elementwise work sends nothing; a sum over the split dim one all-reduce
+// of the result (3 f64 partials: 24 bytes); a vector broadcast against the
+// rows one all-gather of the process's part of the vector.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %python %S/../Inputs/make_npy.py %t/a.npy float32 10x3
+// RUN: %python %S/../Inputs/make_npy.py %t/v.npy float32 3
+// RUN: mpirun -np 2 ptensor-runner %s -e chain --input %t/a.npy --input %t/a.npy --output-dir %t/chain --report-latency 2>&1 | FileCheck %s --check-prefix=CHAIN
+// CHAIN-DAG: rank 0 of 2: 0 collectives, 0 bytes sent
+// CHAIN-DAG: rank 1 of 2: 0 collectives, 0 bytes sent
+// RUN: mpirun -np 2 ptensor-runner %s -e colsum --input %t/a.npy --output-dir %t/colsum --report-latency 2>&1 | FileCheck %s --check-prefix=SUM
+// SUM-DAG: rank 0 of 2: 1 collectives, 24 bytes sent
+// SUM-DAG: rank 1 of 2: 1 collectives, 24 bytes sent
+// RUN: mpirun -np 2 ptensor-runner %s -e row --input %t/a.npy --input %t/v.npy --output-dir %t/row --report-latency 2>&1 | FileCheck %s --check-prefix=ROW
+// Of 3 elements (12 bytes) over 2 processes, rank 0 holds 2 and rank 1 one.
+// ROW-DAG: rank 0 of 2: 1 collectives, 8 bytes sent
+// ROW-DAG: rank 1 of 2: 1 collectives, 4 bytes sent
+
+func.func @chain(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
+  %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
+  %1 = ptensor.elementwise_unary exp %0 : (!ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %1 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @colsum(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<3xf32, team = 1> {
+  %0 = ptensor.reduce sum %a axes [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  return %0 : !ptensor.ptensor<3xf32, team = 1>
+}
+func.func @row(%a: !ptensor.ptensor<10x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
+  %0 = ptensor.elementwise_binary multiply %a, %v : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+}
