@@ -31,6 +31,10 @@ if config.ptensor_sanitize:
                                           "detect_stack_use_after_return=1:"
                                           "allow_user_poisoning=0")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    # MPICH's UCX patches mmap in place when libptensor_team loads (its
+    # "bistro" hooks), which crashes under ASan's interceptors; UCX works
+    # without the hooks.
+    config.environment["UCX_MEM_MMAP_HOOK_MODE"] = "none"
 
 # %sanitized_host runs an uninstrumented program (Python) that loads code
 # linked against ptensor's instrumented libraries (a module calling the

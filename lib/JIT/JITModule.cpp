@@ -9,6 +9,7 @@
 
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
+#include "ptensor/Support/HostArray.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 using namespace mlir;
@@ -36,6 +38,7 @@ struct JITModule::Impl {
   /// processes, a team tensor's first dim is the block's (dynamic).
   std::vector<FunctionSignature> callSignatures;
   int64_t teamSize = 1;
+  Team team; ///< this process's place when teamSize > 1
   llvm::StringMap<void (*)(void **)> entryPoints;
   std::unique_ptr<ExecutionEngine> engine; ///< when compiled here
   /// Runs the engine's global constructors (for GPU modules: loading the
@@ -63,6 +66,8 @@ llvm::ArrayRef<FunctionSignature> JITModule::functions() const {
 CodeSource JITModule::codeSource() const { return impl->source; }
 
 int64_t JITModule::teamSize() const { return impl->teamSize; }
+
+const Team &JITModule::team() const { return impl->team; }
 
 /// Whether a function of the module takes or returns team tensors.
 static bool usesTeams(llvm::ArrayRef<FunctionSignature> signatures) {
@@ -186,6 +191,17 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     return llvm::createStringError("team size must be at least 1, got %lld",
                                    static_cast<long long>(impl->teamSize));
   bool split = impl->teamSize > 1;
+  if (split) {
+    auto team = Team::join();
+    if (!team)
+      return team.takeError();
+    if (team->size != impl->teamSize)
+      return llvm::createStringError(
+          "compiled for a team of %lld processes, but this MPI job has %lld",
+          static_cast<long long>(impl->teamSize),
+          static_cast<long long>(team->size));
+    impl->team = *team;
+  }
   impl->callSignatures =
       split ? localSignatures(impl->signatures) : impl->signatures;
 
@@ -265,6 +281,91 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
 
 char RunTimeCheckError::ID = 0;
 
+HostArray (::ptensor::jit::copyToHostArray)(const StridedBuffer &b) {
+  HostArray out = HostArray::allocate(b.dtype, b.sizes);
+  size_t es = dtypeByteSize(b.dtype);
+  auto *base = static_cast<const std::byte *>(b.data);
+  llvm::SmallVector<int64_t, 4> index(b.sizes.size(), 0);
+  for (int64_t linear = 0, n = out.numElements(); linear < n; ++linear) {
+    int64_t offset = b.offset;
+    for (size_t d = 0; d < index.size(); ++d)
+      offset += index[d] * b.strides[d];
+    std::memcpy(out.elementPtrAtLinear(linear), base + offset * es, es);
+    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
+      if (++index[d] < b.sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+/// `args` with each team tensor replaced by this process's block of it (a
+/// view); the whole tensor's static first dim is checked here, the block's
+/// by checkArguments.
+static llvm::Error takeBlocks(const FunctionSignature &sig, const Team &team,
+                              llvm::ArrayRef<Argument> args,
+                              llvm::SmallVectorImpl<Argument> &blocks) {
+  blocks.assign(args.begin(), args.end());
+  for (auto [i, type] : llvm::enumerate(sig.args)) {
+    if (!type.team || type.shape.empty() || i >= blocks.size() ||
+        !blocks[i].buffer)
+      continue;
+    if (type.isWritten)
+      return llvm::createStringError(
+          "@%s: argument #%zu (%s) is written (out=); writing into a team "
+          "tensor is not supported yet on more than one process",
+          sig.name.c_str(), i, type.str().c_str());
+    StridedBuffer &b = *blocks[i].buffer;
+    if (b.sizes.size() != type.shape.size())
+      continue; // checkArguments names the rank
+    if (!mlir::ShapedType::isDynamic(type.shape[0]) &&
+        b.sizes[0] != type.shape[0])
+      return llvm::createStringError(
+          "@%s: argument #%zu (%s): expected %lld rows, got %lld",
+          sig.name.c_str(), i, type.str().c_str(),
+          static_cast<long long>(type.shape[0]),
+          static_cast<long long>(b.sizes[0]));
+    auto [start, rows] = team.blockOf(b.sizes[0]);
+    b.offset += start * b.strides[0];
+    b.sizes[0] = rows;
+  }
+  return llvm::Error::success();
+}
+
+/// Replaces each team result of rank >= 1 (this process's block) by the
+/// whole tensor gathered from every process, row-major.
+static llvm::Error gatherResults(const FunctionSignature &sig,
+                                 const Team &team,
+                                 llvm::SmallVectorImpl<Result> &results) {
+  for (auto [result, type] : llvm::zip(results, sig.results)) {
+    if (!type.team || type.shape.empty())
+      continue;
+    const StridedBuffer &b = result.buffer;
+    HostArray local = copyToHostArray(b);
+    size_t elementSize = dtypeByteSize(b.dtype);
+    auto rows = team.total(b.sizes.front());
+    if (!rows)
+      return rows.takeError();
+    llvm::SmallVector<int64_t, 4> shape(b.sizes.begin(), b.sizes.end());
+    shape.front() = *rows;
+    auto whole = std::make_shared<HostArray>(HostArray::allocate(b.dtype, shape));
+    if (llvm::Error e = team.gather(local.data(),
+                                    local.numElements() * elementSize,
+                                    whole->data()))
+      return e;
+    Result gathered;
+    gathered.buffer.data = whole->data();
+    gathered.buffer.dtype = b.dtype;
+    gathered.buffer.sizes.assign(shape.begin(), shape.end());
+    auto strides = HostArray::rowMajorStrides(shape);
+    gathered.buffer.strides.assign(strides.begin(), strides.end());
+    gathered.owner = whole;
+    result = std::move(gathered);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error JITModule::invoke(llvm::StringRef name,
                               llvm::ArrayRef<Argument> args,
                               llvm::SmallVectorImpl<Result> &results) {
@@ -280,6 +381,13 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
   // The compiled function's view of the signature (team blocks).
   const FunctionSignature &callSig =
       impl->callSignatures[sig - impl->signatures.data()];
+  // Team arguments: this process's block of each.
+  llvm::SmallVector<Argument> blocks;
+  if (impl->teamSize > 1) {
+    if (llvm::Error e = takeBlocks(*sig, impl->team, args, blocks))
+      return e;
+    args = blocks;
+  }
   if (llvm::Error e = checkArguments(callSig, args))
     return e;
   if (impl->engine)
@@ -291,5 +399,7 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
     return llvm::make_error<RunTimeCheckError>(
         status == PTENSOR_RT_ERROR_BROADCAST, ptensor_rt_last_error());
   call.takeResults(callSig, args, results);
+  if (impl->teamSize > 1)
+    return gatherResults(*sig, impl->team, results);
   return llvm::Error::success();
 }

@@ -4,6 +4,7 @@
 
 #include "ptensor/JIT/JIT.h"
 #include "ptensor/Runtime/Team.h"
+#include "ptensor/Semantics/Teams.h"
 
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
@@ -115,8 +116,8 @@ llvm::Expected<Team> Team::join() {
 }
 
 std::pair<int64_t, int64_t> Team::blockOf(int64_t rows) const {
-  int64_t base = rows / size, rest = rows % size;
-  return {rank * base + std::min(rank, rest), base + (rank < rest ? 1 : 0)};
+  semantics::TeamBlock block = semantics::teamBlock(rows, rank, size);
+  return {block.start, block.rows};
 }
 
 llvm::Expected<int64_t> Team::total(int64_t value) const {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Runtime/Team.h"
+#include "ptensor/Semantics/Teams.h"
 
 #include <mpi.h>
 
@@ -202,6 +203,19 @@ int64_t ptensor_rt_team_rank(void) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
 }
+
+/// This process's block of `rows` (MPI is initialized by then: compiled
+/// code asks for blocks of tensors it already has).
+static ptensor::semantics::TeamBlock myBlock(int64_t rows) {
+  return ptensor::semantics::teamBlock(rows, ptensor_rt_team_rank(),
+                                       ptensor_rt_team_size());
+}
+
+int64_t ptensor_rt_team_block_start(int64_t rows) {
+  return myBlock(rows).start;
+}
+
+int64_t ptensor_rt_team_block_rows(int64_t rows) { return myBlock(rows).rows; }
 
 void ptensor_rt_team_allreduce(int8_t *, int8_t *data, int64_t offset,
                                int64_t, int64_t, int64_t count, int64_t type,

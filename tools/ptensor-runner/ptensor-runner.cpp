@@ -35,6 +35,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -87,6 +88,13 @@ static llvm::cl::opt<bool>
                   llvm::cl::desc("Print compile and first-call times to "
                                  "stderr"),
                   llvm::cl::cat(runnerCategory));
+
+static llvm::cl::opt<unsigned> repeat(
+    "repeat",
+    llvm::cl::desc("Call the function N more times and print the median "
+                   "time of a call to stderr (with teams: each rank's)"),
+    llvm::cl::value_desc("N"), llvm::cl::init(0),
+    llvm::cl::cat(runnerCategory));
 
 /// The value of a 0-d array as a scalar argument of `dtype` when it
 /// converts exactly (an f64 0.5 for an f32 parameter, an i64 3 for an i8),
@@ -184,60 +192,6 @@ static StridedBuffer viewOf(HostArray &a) {
   return b;
 }
 
-/// This process's rows of `view`, a team tensor.
-static StridedBuffer blockOf(StridedBuffer view, const Team &team) {
-  if (view.sizes.empty() || team.size == 1)
-    return view;
-  auto [first, rows] = team.blockOf(view.sizes.front());
-  view.offset += first * view.strides.front();
-  view.sizes.front() = rows;
-  return view;
-}
-
-/// The whole of a team result from every process's block `local`
-/// (row-major).
-static llvm::Expected<HostArray> gatherBlocks(const HostArray &local,
-                                              const Team &team) {
-  if (local.rank() == 0 || team.size == 1)
-    return local;
-  auto rows = team.total(local.shape().front());
-  if (!rows)
-    return rows.takeError();
-  llvm::SmallVector<int64_t, 4> shape(local.shape().begin(),
-                                      local.shape().end());
-  shape.front() = *rows;
-  HostArray whole = HostArray::allocate(local.dtype(), shape);
-  int64_t bytes = local.numElements() * dtypeByteSize(local.dtype());
-  if (llvm::Error e = team.gather(local.numElements() ? local.elementPtrAtLinear(0)
-                                                      : nullptr,
-                                  bytes,
-                                  whole.numElements()
-                                      ? whole.elementPtrAtLinear(0)
-                                      : nullptr))
-    return std::move(e);
-  return whole;
-}
-
-/// Copies a (possibly strided) result into a row-major array.
-static HostArray toHostArray(const StridedBuffer &b) {
-  HostArray out = HostArray::allocate(b.dtype, b.sizes);
-  size_t es = dtypeByteSize(b.dtype);
-  auto *base = static_cast<const std::byte *>(b.data);
-  llvm::SmallVector<int64_t, 4> index(b.sizes.size(), 0);
-  for (int64_t linear = 0, n = out.numElements(); linear < n; ++linear) {
-    int64_t offset = b.offset;
-    for (size_t d = 0; d < index.size(); ++d)
-      offset += index[d] * b.strides[d];
-    std::memcpy(out.elementPtrAtLinear(linear), base + offset * es, es);
-    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
-      if (++index[d] < b.sizes[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return out;
-}
-
 static int run() {
   auto file = llvm::MemoryBuffer::getFile(inputFile);
   if (!file)
@@ -280,13 +234,7 @@ static int run() {
                   llvm::toString(std::move(e)));
 
   // With team tensors split over processes, this process's place.
-  Team team;
-  if ((*module)->teamSize() > 1) {
-    auto joined = Team::join();
-    if (!joined)
-      return fail(llvm::toString(joined.takeError()));
-    team = *joined;
-  }
+  const Team &team = (*module)->team();
   llvm::SmallVector<HostArray> arrays;
   llvm::SmallVector<Argument> args;
   std::vector<std::unique_ptr<runner::DeviceCopy>> deviceInputs;
@@ -304,24 +252,8 @@ static int run() {
       args.push_back(*s);
       continue;
     }
-    if (sig->args[i].team && sig->args[i].isWritten && team.size > 1)
-      return fail("input #" + llvm::Twine(i) +
-                  ": writing into a team tensor (out=) is not supported yet "
-                  "on more than one process");
     if (!sig->args[i].isOnGPU()) {
-      StridedBuffer view = viewOf(a);
-      if (sig->args[i].team && !view.sizes.empty()) {
-        // The global shape is checked here, the block by the JIT.
-        const ValueType &type = sig->args[i];
-        if (!type.shape.empty() && !mlir::ShapedType::isDynamic(type.shape[0]) &&
-            view.sizes.size() == type.shape.size() &&
-            view.sizes[0] != type.shape[0])
-          return fail(llvm::formatv(
-              "input #{0}: expected {1} rows of team tensor {2}, got shape {3}",
-              i, type.shape[0], type.str(), shapeToString(a.shape())));
-        view = blockOf(view, team);
-      }
-      args.push_back(Argument::tensor(view));
+      args.push_back(Argument::tensor(viewOf(a)));
       continue;
     }
     auto copy = runner::DeviceCopy::upload(viewOf(a));
@@ -337,6 +269,26 @@ static int run() {
   if (llvm::Error e = (*module)->invoke(entryPoint, args, results))
     return fail(llvm::toString(std::move(e)));
   auto called = std::chrono::steady_clock::now();
+  // The first call's communication (repeated calls add to the counters).
+  Team::Traffic traffic = team.size > 1 ? team.traffic() : Team::Traffic{};
+  if (repeat > 0) {
+    std::vector<double> times;
+    for (unsigned i = 0; i < repeat; ++i) {
+      llvm::SmallVector<Result> again;
+      auto before = std::chrono::steady_clock::now();
+      if (llvm::Error e = (*module)->invoke(entryPoint, args, again))
+        return fail(llvm::toString(std::move(e)));
+      times.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - before)
+                          .count());
+    }
+    std::sort(times.begin(), times.end());
+    llvm::errs() << llvm::formatv("median of {0} calls: {1:f3} ms", repeat,
+                                  times[times.size() / 2]);
+    if (team.size > 1)
+      llvm::errs() << " (rank " << team.rank << " of " << team.size << ")";
+    llvm::errs() << "\n";
+  }
   if (reportLatency) {
     auto ms = [](auto d) {
       return std::chrono::duration<double, std::milli>(d).count();
@@ -347,36 +299,26 @@ static int run() {
         (*module)->codeSource() == CodeSource::DiskCache ? "disk cache"
                                                          : "compiled",
         ms(called - compiled));
-    if ((*module)->teamSize() > 1) {
-      Team::Traffic traffic = team.traffic();
+    if (team.size > 1)
       llvm::errs() << llvm::formatv(
           "rank {0} of {1}: {2} collectives, {3} bytes sent, {4:f2} ms "
           "communicating\n",
           team.rank, team.size, traffic.collectives, traffic.bytes,
           traffic.seconds * 1e3);
-    }
   }
 
   // Written arguments (out=) are results too: they come back in place.
   llvm::SmallVector<HostArray> outputs;
   for (auto [r, type] : llvm::zip(results, sig->results)) {
     if (!type.isOnGPU()) {
-      HostArray local = toHostArray(r.buffer);
-      if (!type.team) {
-        outputs.push_back(std::move(local));
-        continue;
-      }
-      auto whole = gatherBlocks(local, team);
-      if (!whole)
-        return fail(llvm::toString(whole.takeError()));
-      outputs.push_back(std::move(*whole));
+      outputs.push_back(copyToHostArray(r.buffer));
       continue;
     }
     std::vector<std::byte> storage;
     auto host = runner::download(r.buffer, storage);
     if (!host)
       return fail(llvm::toString(host.takeError()));
-    outputs.push_back(toHostArray(*host));
+    outputs.push_back(copyToHostArray(*host));
   }
   // Written device arguments come back into their host arrays.
   size_t written = 0;
@@ -390,7 +332,7 @@ static int run() {
     auto host = runner::download(copy.view(), storage);
     if (!host)
       return fail(llvm::toString(host.takeError()));
-    arrays[i] = toHostArray(*host);
+    arrays[i] = copyToHostArray(*host);
   }
   // Every process has the results; one writes them.
   if (team.rank != 0)

@@ -15,6 +15,7 @@
 #define PTENSOR_JIT_JIT_H
 
 #include "ptensor/Compiler/Signature.h"
+#include "ptensor/Support/HostArray.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -38,6 +39,9 @@ struct StridedBuffer {
   llvm::SmallVector<int64_t, 4> sizes;
   llvm::SmallVector<int64_t, 4> strides;
 };
+
+/// A row-major copy of `b` (any strides).
+HostArray copyToHostArray(const StridedBuffer &b);
 
 /// One argument of a call: a strided buffer or a scalar (held as double or
 /// int64 and converted to the parameter's type).
@@ -142,6 +146,10 @@ public:
   /// Calls `name`. Checks the number of arguments, dtypes, ranks, static
   /// sizes and that no written argument partially overlaps another one; a
   /// failed run-time check of the compiled code is a RunTimeCheckError.
+  /// With teams split over processes (teamSize() > 1) every process passes
+  /// the whole team tensors and gets whole results: the call passes this
+  /// process's block of each team argument (a view) and gathers team
+  /// results from every process's block (docs/Teams.md).
   llvm::Error invoke(llvm::StringRef name, llvm::ArrayRef<Argument> args,
                      llvm::SmallVectorImpl<Result> &results);
 
@@ -149,6 +157,8 @@ public:
 
   /// The number of processes team tensors are split over (1: whole).
   int64_t teamSize() const;
+  /// This process's place in the team (rank 0 of 1 when not split).
+  const Team &team() const;
 
   struct Impl;
 

@@ -130,32 +130,26 @@ Value toTensor(OpBuilder &b, Location loc, RankedTensorType type, Value typed) {
                                            /*writable=*/true);
 }
 
-/// This process's rank (a call of ptensor_rt_team_rank) as an index.
-Value teamRank(OpBuilder &b, Location loc, ModuleOp module) {
-  func::FuncOp rank = getOrDeclareRuntimeFunction(
-      b, module, "ptensor_rt_team_rank", {}, b.getI64Type());
-  Value r = func::CallOp::create(b, loc, rank, ValueRange{}).getResult(0);
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), r);
+/// The runtime's answer for `rows` (index) of the i64 -> i64 function
+/// `name`.
+Value callIndexFunction(OpBuilder &b, Location loc, ModuleOp module,
+                        StringRef name, Value rows) {
+  auto i64 = b.getI64Type();
+  func::FuncOp callee = getOrDeclareRuntimeFunction(b, module, name, i64, i64);
+  Value value = arith::IndexCastOp::create(b, loc, i64, rows);
+  Value result = func::CallOp::create(b, loc, callee, value).getResult(0);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), result);
 }
 
-/// Offset and size of this process's block of `rows` rows over `processes`
-/// (docs/Teams.md: the first rows % processes ranks hold one more).
+/// First row and size of this process's block of `rows` rows: the
+/// runtime applies the one rule (ptensor::semantics::teamBlock).
 std::pair<Value, Value> blockOf(OpBuilder &b, Location loc, ModuleOp module,
-                                Value rows, int64_t processes) {
-  Value rank = teamRank(b, loc, module);
-  Value p = arith::ConstantIndexOp::create(b, loc, processes);
-  Value base = arith::DivUIOp::create(b, loc, rows, p);
-  Value rest = arith::RemUIOp::create(b, loc, rows, p);
-  Value extra = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rank,
-                                      rest);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value extraRow = arith::SelectOp::create(b, loc, extra, one, zero);
-  Value size = arith::AddIOp::create(b, loc, base, extraRow);
-  Value before = arith::MulIOp::create(b, loc, rank, base);
-  Value extraBefore = arith::MinUIOp::create(b, loc, rank, rest);
-  Value offset = arith::AddIOp::create(b, loc, before, extraBefore);
-  return {offset, size};
+                                Value rows) {
+  Value start =
+      callIndexFunction(b, loc, module, "ptensor_rt_team_block_start", rows);
+  Value size =
+      callIndexFunction(b, loc, module, "ptensor_rt_team_block_rows", rows);
+  return {start, size};
 }
 
 struct TeamAllReducePattern : public OpConversionPattern<TeamAllReduceOp> {
@@ -221,9 +215,8 @@ struct TeamBlockPattern : public OpConversionPattern<TeamBlockOp> {
     SmallVector<OpFoldResult> blockSizes =
         tensor::getMixedSizes(rewriter, loc, whole);
     IndexMath m(rewriter, loc);
-    auto [offset, rows] =
-        blockOf(rewriter, loc, op->getParentOfType<ModuleOp>(),
-                m.value(blockSizes.front()), op.getTeamSize());
+    auto [offset, rows] = blockOf(rewriter, loc, op->getParentOfType<ModuleOp>(),
+                                  m.value(blockSizes.front()));
     SmallVector<OpFoldResult> offsets(blockSizes.size(),
                                       rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(blockSizes.size(),
@@ -248,7 +241,7 @@ struct TeamBlockIndexPattern : public OpConversionPattern<OpTy> {
                   ConversionPatternRewriter &rewriter) const override {
     auto [first, rows] =
         blockOf(rewriter, op.getLoc(), op->template getParentOfType<ModuleOp>(),
-                adaptor.getRows(), op.getTeamSize());
+                adaptor.getRows());
     rewriter.replaceOp(op, start ? first : rows);
     return success();
   }
@@ -261,15 +254,10 @@ struct TeamSumPattern : public OpConversionPattern<TeamSumOp> {
   LogicalResult
   matchAndRewrite(TeamSumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto i64 = rewriter.getI64Type();
-    func::FuncOp callee = getOrDeclareRuntimeFunction(
-        rewriter, op->getParentOfType<ModuleOp>(), "ptensor_rt_team_sum", i64,
-        i64);
-    Value value = arith::IndexCastOp::create(rewriter, loc, i64, adaptor.getValue());
-    Value sum = func::CallOp::create(rewriter, loc, callee, value).getResult(0);
-    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
-                                                    sum);
+    rewriter.replaceOp(op, callIndexFunction(rewriter, op.getLoc(),
+                                             op->getParentOfType<ModuleOp>(),
+                                             "ptensor_rt_team_sum",
+                                             adaptor.getValue()));
     return success();
   }
 };

@@ -25,16 +25,12 @@ func.func @gather(%a: !ptensor.ptensor<?x3xi64>, %n: index) -> !ptensor.ptensor<
   return %0 : !ptensor.ptensor<?x3xi64>
 }
 
-// 10 rows over 4 processes: rank r holds 2 + (r < 2) rows from 2r + min(r, 2).
+// The block: the runtime applies the one rule (ptensor::semantics::teamBlock).
 // CHECK-LABEL: func.func @block(
-// CHECK: %[[R:.*]] = call @ptensor_rt_team_rank() : () -> i64
-// CHECK: %[[RANK:.*]] = arith.index_cast %[[R]] : i64 to index
-// CHECK: %[[EXTRA:.*]] = arith.cmpi ult, %[[RANK]], %c2
-// CHECK: %[[ONE:.*]] = arith.select %[[EXTRA]], %c1, %c0
-// CHECK: %[[ROWS:.*]] = arith.addi %[[ONE]], %c2
-// CHECK: %[[BEFORE:.*]] = arith.muli %[[RANK]], %c2
-// CHECK: %[[MIN:.*]] = arith.minui %[[RANK]], %c2
-// CHECK: %[[OFF:.*]] = arith.addi %[[BEFORE]], %[[MIN]]
+// CHECK: %[[START:.*]] = call @ptensor_rt_team_block_start(%c10_i64) : (i64) -> i64
+// CHECK: %[[OFF:.*]] = arith.index_cast %[[START]] : i64 to index
+// CHECK: %[[N:.*]] = call @ptensor_rt_team_block_rows(%c10_i64) : (i64) -> i64
+// CHECK: %[[ROWS:.*]] = arith.index_cast %[[N]] : i64 to index
 // CHECK: tensor.extract_slice %{{.*}}[%[[OFF]], 0] [%[[ROWS]], 3] [1, 1] : tensor<10x3xf32> to tensor<?x3xf32>
 func.func @block(%a: !ptensor.ptensor<10x3xf32>) -> !ptensor.ptensor<?x3xf32> {
   %0 = ptensor.team_block %a on @ptensor_team1 : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<?x3xf32>

@@ -89,6 +89,11 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather(
     int64_t localSize, int64_t localStride, int8_t *fullAllocated,
     int8_t *full, int64_t fullOffset, int64_t fullSize, int64_t fullStride);
 
+/// This process's block of `rows` rows split over the team
+/// (ptensor::semantics::teamBlock): its first row and its number of rows.
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_start(int64_t rows);
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_rows(int64_t rows);
+
 /// The sum over the team of each process's `value` (the global size of a
 /// split dim), for compiled code.
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_sum(int64_t value);
