@@ -28,6 +28,7 @@ struct TeamLibrary {
   decltype(&ptensor_rt_team_last_error) lastError = nullptr;
   decltype(&ptensor_rt_team_get_counters) getCounters = nullptr;
   decltype(&ptensor_rt_team_reset_counters) resetCounters = nullptr;
+  decltype(&ptensor_rt_team_abort) abort = nullptr;
   std::string error; ///< why it could not be loaded
 };
 
@@ -61,9 +62,10 @@ const TeamLibrary &teamLibrary() {
     get(library.lastError, "ptensor_rt_team_last_error");
     get(library.getCounters, "ptensor_rt_team_get_counters");
     get(library.resetCounters, "ptensor_rt_team_reset_counters");
+    get(library.abort, "ptensor_rt_team_abort");
     if (!library.init || !library.size || !library.rank || !library.total ||
         !library.gather || !library.lastError || !library.getCounters ||
-        !library.resetCounters)
+        !library.resetCounters || !library.abort)
       library.error = path + " lacks the ptensor_rt_team_* functions";
   });
   return library;
@@ -155,4 +157,10 @@ void Team::resetTraffic() const {
   const TeamLibrary &lib = teamLibrary();
   if (lib.error.empty())
     lib.resetCounters();
+}
+
+void Team::abortJob(int code) const {
+  const TeamLibrary &lib = teamLibrary();
+  if (size > 1 && lib.error.empty())
+    lib.abort(code);
 }

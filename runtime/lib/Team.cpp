@@ -178,6 +178,12 @@ extern "C" {
 
 const char *ptensor_rt_team_last_error(void) { return lastError; }
 
+void ptensor_rt_team_abort(int64_t code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, static_cast<int>(code));
+}
+
 void ptensor_rt_team_get_counters(ptensor_rt_team_counters *out) {
   *out = counters;
 }

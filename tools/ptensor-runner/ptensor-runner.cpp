@@ -212,8 +212,11 @@ static int run() {
            1;
   auto compiled = std::chrono::steady_clock::now();
   const FunctionSignature *sig = (*module)->lookup(entryPoint);
-  auto fail = [](const llvm::Twine &message) {
+  // With teams split over processes, a failing process ends the job: the
+  // others may be waiting for it in a collective.
+  auto fail = [&](const llvm::Twine &message) {
     llvm::WithColor::error(llvm::errs(), "ptensor-runner") << message << "\n";
+    (*module)->team().abortJob(1);
     return 1;
   };
   if (!sig)

@@ -103,6 +103,10 @@ struct Team {
   };
   Traffic traffic() const;
   void resetTraffic() const;
+  /// Ends every process of the job with exit status `code` when there is
+  /// more than one (MPI_Abort): a failed process must not leave the others
+  /// waiting in a collective.
+  void abortJob(int code) const;
 };
 
 /// Options of compilation.

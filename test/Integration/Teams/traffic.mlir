@@ -30,3 +30,15 @@ func.func @row(%a: !ptensor.ptensor<10x3xf32, team = 1>, %v: !ptensor.ptensor<3x
   %0 = ptensor.elementwise_binary multiply %a, %v : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
   return %0 : !ptensor.ptensor<10x3xf32, team = 1>
 }
+
+// A process that fails ends the job instead of leaving the others waiting
+// in a collective (here the gather of the result): a first dim that is 1
+// only at run time is not broadcast across processes (docs/Teams.md), and
+// the process without that row stops.
+// RUN: %python %S/../Inputs/make_npy.py %t/one.npy float32 1x3
+// RUN: not timeout 120 mpirun -np 2 ptensor-runner %s -e dynamic_one --input %t/a.npy --input %t/one.npy 2>&1 | FileCheck %s --check-prefix=ABORT
+// ABORT: ptensor-runner: error: ptensor runtime: operand sizes of an elementwise op differ at run time
+func.func @dynamic_one(%a: !ptensor.ptensor<?x3xf32, team = 1>, %r: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1> {
+  %0 = ptensor.elementwise_binary add %a, %r : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  return %0 : !ptensor.ptensor<?x3xf32, team = 1>
+}

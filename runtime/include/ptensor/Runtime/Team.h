@@ -57,6 +57,11 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_get_counters(
     ptensor_rt_team_counters *counters);
 PTENSOR_RT_EXPORT void ptensor_rt_team_reset_counters(void);
 
+/// Ends every process of the job (MPI_Abort) with exit status `code`: what
+/// a host does when one process fails while the others may be waiting for
+/// it in a collective.
+PTENSOR_RT_EXPORT void ptensor_rt_team_abort(int64_t code);
+
 /// The calling thread's last error of the team functions that return a
 /// status or -1 (what MPI reported).
 PTENSOR_RT_EXPORT const char *ptensor_rt_team_last_error(void);
