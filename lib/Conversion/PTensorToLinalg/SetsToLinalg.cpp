@@ -20,7 +20,7 @@
 #include "LoweringUtils.h"
 #include "PatternsInternal.h"
 
-#include "ptensor/Semantics/Sets.h"
+#include "ptensor/Dialect/PTensor/IR/SetKinds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -55,11 +55,8 @@ struct UniquePattern : public OpConversionPattern<UniqueOp> {
   matchAndRewrite(UniqueOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     PTensorType inputType = op.getInput().getType();
-    std::optional<sem::UniqueKind> kind =
-        sem::uniqueKindFromName(stringifyUniqueKind(op.getKind()).str());
-    if (!kind)
-      return rewriter.notifyMatchFailure(op, "unknown kind of unique");
-    std::vector<sem::UniqueResult> wanted = sem::uniqueResults(*kind);
+    std::vector<sem::UniqueResult> wanted =
+        sem::uniqueResults(getSemanticUniqueKind(op.getKind()));
     auto wants = [&](sem::UniqueResult result) {
       return llvm::is_contained(wanted, result);
     };

@@ -7,25 +7,35 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
-#include "ptensor/Semantics/Sets.h"
+#include "ptensor/Dialect/PTensor/IR/SetKinds.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
 namespace sem = ::ptensor::semantics;
+
+sem::UniqueKind mlir::ptensor::getSemanticUniqueKind(UniqueKind kind) {
+  switch (kind) {
+  case UniqueKind::all:
+    return sem::UniqueKind::All;
+  case UniqueKind::counts:
+    return sem::UniqueKind::Counts;
+  case UniqueKind::inverse:
+    return sem::UniqueKind::Inverse;
+  case UniqueKind::values:
+    return sem::UniqueKind::Values;
+  }
+  llvm_unreachable("unknown unique kind");
+}
 
 LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   auto input = cast<PTensorType>(adaptor.getInput().getType());
-  std::optional<sem::UniqueKind> kind =
-      sem::uniqueKindFromName(stringifyUniqueKind(adaptor.getKind()).str());
-  if (!kind)
-    return emitOptionalError(loc, "unique: unknown kind ",
-                             stringifyUniqueKind(adaptor.getKind()));
+  sem::UniqueKind kind = getSemanticUniqueKind(adaptor.getKind());
   SmallVector<int64_t> dynamic = {ShapedType::kDynamic};
   Type i64 = IntegerType::get(context, 64);
-  for (sem::UniqueResult result : sem::uniqueResults(*kind)) {
+  for (sem::UniqueResult result : sem::uniqueResults(kind)) {
     switch (result) {
     case sem::UniqueResult::Values:
       results.push_back(
