@@ -160,6 +160,7 @@ struct ConvertPTensorToLinalgPass
         writes.push_back(op);
     });
     orderReadsAfterWrites(writes);
+    computeTeamBlocksOnly(getOperation());
     // The team steps named their team's grid; lowered, nothing does.
     for (auto grid : llvm::make_early_inc_range(
              getOperation()->getRegion(0).getOps<shard::GridOp>()))

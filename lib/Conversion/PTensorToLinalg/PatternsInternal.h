@@ -45,6 +45,16 @@ void populateReshapeToMemRefPatterns(const TypeConverter &converter,
 
 /// broadcast, meshgrid and the views, as indexing maps or strided memref
 /// views.
+/// Marks the slice that is a process's team block.
+inline constexpr llvm::StringLiteral kTeamBlockAttrName = "ptensor.team_block";
+
+/// Computes only the block of a team tensor made by a linalg op used by
+/// nothing else (creation ops, elementwise work on gathered operands): the
+/// producer is tiled to the block's slice (upstream's
+/// replaceExtractSliceWithTiledProducer), so each element is computed
+/// exactly as for the whole tensor.
+void computeTeamBlocksOnly(ModuleOp module);
+
 /// Team communication steps (ptensor.team_*) to slices and libptensor_team
 /// calls.
 void populateTeamsToRuntimePatterns(const TypeConverter &converter,

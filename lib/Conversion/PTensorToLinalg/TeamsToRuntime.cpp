@@ -25,7 +25,9 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -225,8 +227,9 @@ struct TeamBlockPattern : public OpConversionPattern<TeamBlockOp> {
     blockSizes.front() = rows;
     auto resultType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+    auto slice = rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, resultType, whole, offsets, blockSizes, strides);
+    slice->setAttr(kTeamBlockAttrName, rewriter.getUnitAttr());
     return success();
   }
 };
@@ -263,6 +266,29 @@ struct TeamSumPattern : public OpConversionPattern<TeamSumOp> {
 };
 
 } // namespace
+
+void mlir::ptensor::computeTeamBlocksOnly(ModuleOp module) {
+  SmallVector<tensor::ExtractSliceOp> blocks;
+  module.walk([&](tensor::ExtractSliceOp slice) {
+    if (slice->hasAttr(kTeamBlockAttrName))
+      blocks.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : blocks) {
+    slice->removeAttr(kTeamBlockAttrName);
+    auto producer = slice.getSource().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !producer->hasOneUse() || !producer.hasPureTensorSemantics())
+      continue;
+    OpBuilder b(slice);
+    FailureOr<TilingResult> tiled = tensor::replaceExtractSliceWithTiledProducer(
+        b, slice, cast<OpResult>(slice.getSource()));
+    if (failed(tiled) || tiled->tiledValues.size() != 1 ||
+        tiled->tiledValues.front().getType() != slice.getType())
+      continue;
+    slice.replaceAllUsesWith(tiled->tiledValues.front());
+    slice.erase();
+    producer->erase();
+  }
+}
 
 void mlir::ptensor::populateTeamsToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {

@@ -32,9 +32,29 @@ func.func @gather(%a: !ptensor.ptensor<?x3xi64>, %n: index) -> !ptensor.ptensor<
 // CHECK: %[[N:.*]] = call @ptensor_rt_team_block_rows(%c10_i64) : (i64) -> i64
 // CHECK: %[[ROWS:.*]] = arith.index_cast %[[N]] : i64 to index
 // CHECK: tensor.extract_slice %{{.*}}[%[[OFF]], 0] [%[[ROWS]], 3] [1, 1] : tensor<10x3xf32> to tensor<?x3xf32>
+// CHECK-NOT: ptensor.team_block
 func.func @block(%a: !ptensor.ptensor<10x3xf32>) -> !ptensor.ptensor<?x3xf32> {
   %0 = ptensor.team_block %a on @ptensor_team1 : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<?x3xf32>
   return %0 : !ptensor.ptensor<?x3xf32>
+}
+
+// A block of a tensor made by a linalg op used by nothing else: only the
+// block is computed (the producer tiled to the slice), each element by the
+// whole tensor's formula (here the index plus the block's first row).
+// CHECK-LABEL: func.func @arange_block(
+// CHECK: %[[START:.*]] = call @ptensor_rt_team_block_start
+// CHECK: %[[FIRST:.*]] = arith.index_cast %[[START]] : i64 to index
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<?xi64>)
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: affine.apply #{{.*}}()[%[[I]], %[[FIRST]]]
+// CHECK-NOT: ptensor.team_block
+func.func @arange_block() -> !ptensor.ptensor<?xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %r = ptensor.arange %c0, %c10, %c1 : index -> !ptensor.ptensor<10xi64>
+  %0 = ptensor.team_block %r on @ptensor_team1 : !ptensor.ptensor<10xi64> -> !ptensor.ptensor<?xi64>
+  return %0 : !ptensor.ptensor<?xi64>
 }
 
 // CHECK-LABEL: func.func @sum(

@@ -77,8 +77,11 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
     - `ptensor.dim` of the first dim is the global size (`team_sum` of the
       blocks' sizes, or the static size);
     - `create` makes only the block; `arange`/`linspace` make the whole
-      tensor and keep their block; `copy` out of the team gathers, into it
-      keeps the block; calls pass blocks (the callee is partitioned too);
+      tensor and keep their block (convert-ptensor-to-linalg then computes
+      only the block); views that keep the first dim and matmuls of a
+      split 2-D lhs work on the block (the rhs is gathered); `copy` out of
+      the team gathers, into it keeps the block; calls pass blocks (the
+      callee is partitioned too);
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
