@@ -138,33 +138,34 @@ MPI_Op mpiOp(int64_t op) {
   }
 }
 
-/// MPI_Allgatherv of byte blocks of any size per process (counts as int:
-/// a block of 2 GiB or more is an error, not a truncation).
+/// MPI_Allgatherv of byte blocks of any size per process. The sizes are
+/// exchanged first (as int64), so that every process sees the same sizes
+/// and refuses a gather MPI's int counts cannot express alike (no process
+/// is left waiting in the second collective).
 bool gather(const void *local, int64_t localBytes, void *full) {
   if (!ensureInitialized())
     return false;
-  if (localBytes < 0 || localBytes > INT32_MAX)
-    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
-                     "a block of %lld bytes cannot be gathered (MPI "
-                     "counts are int: at most 2147483647 bytes per process)",
-                     static_cast<long long>(localBytes));
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<int> counts(size), displacements(size);
-  int mine = static_cast<int>(localBytes);
-  if (int rc = MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT,
-                             MPI_COMM_WORLD);
+  std::vector<int64_t> sizes(size);
+  if (int rc = MPI_Allgather(&localBytes, 1, MPI_INT64_T, sizes.data(), 1,
+                             MPI_INT64_T, MPI_COMM_WORLD);
       rc != MPI_SUCCESS)
     return mpiFailed(rc, "MPI_Allgather of the block sizes");
+  std::vector<int> counts(size), displacements(size);
   int64_t offset = 0;
   for (int r = 0; r < size; ++r) {
-    if (offset > INT32_MAX)
+    if (sizes[r] < 0 || sizes[r] > INT32_MAX || offset > INT32_MAX)
       return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
-                       "a gathered tensor of more than 2147483647 "
-                       "bytes is not supported (MPI displacements are int)");
+                       "gathering blocks of %lld bytes (process %d) into "
+                       "more than 2147483647 bytes is not supported (MPI "
+                       "counts and displacements are int)",
+                       static_cast<long long>(sizes[r]), r);
+    counts[r] = static_cast<int>(sizes[r]);
     displacements[r] = static_cast<int>(offset);
-    offset += counts[r];
+    offset += sizes[r];
   }
+  int mine = static_cast<int>(localBytes);
   if (int rc = MPI_Allgatherv(local, mine, MPI_BYTE, full, counts.data(),
                               displacements.data(), MPI_BYTE, MPI_COMM_WORLD);
       rc != MPI_SUCCESS)

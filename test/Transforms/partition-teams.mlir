@@ -33,7 +33,8 @@
 // CHECK: %[[B:.*]] = ptensor.team_block %[[C]] on @ptensor_team1 : !ptensor.ptensor<3xf32> -> !ptensor.ptensor<?xf32>
 // CHECK: %[[M:.*]] = ptensor.reduce max %arg0 axes [1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
 // CHECK: %[[ROWS:.*]] = ptensor.team_sum
-// CHECK: %[[OK:.*]] = arith.cmpi ne, %[[ROWS]], %c0
+// CHECK: %[[COUNT:.*]] = arith.muli %[[ROWS]], %c3
+// CHECK: %[[OK:.*]] = arith.cmpi ne, %[[COUNT]], %c0
 // CHECK: cf.assert %[[OK]], "min of an empty axis
 // CHECK: %[[N:.*]] = ptensor.reduce min %arg0 {ptensor.team_partial} : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<f32>
 // CHECK: %[[E:.*]] = ptensor.expand_dims %[[N]] 0

@@ -101,7 +101,10 @@ struct Team {
     int64_t bytes = 0;       ///< bytes this process contributed
     double seconds = 0;      ///< time spent in them
   };
+  /// This process's traffic since the last resetTraffic() (zero without
+  /// libptensor_team).
   Traffic traffic() const;
+  /// Sets the traffic counters to zero (before a call to be measured).
   void resetTraffic() const;
   /// Ends every process of the job with exit status `code` when there is
   /// more than one (MPI_Abort): a failed process must not leave the others

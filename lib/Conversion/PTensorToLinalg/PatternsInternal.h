@@ -43,8 +43,6 @@ void populateSetsToLinalgPatterns(const TypeConverter &converter,
 void populateReshapeToMemRefPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 
-/// broadcast, meshgrid and the views, as indexing maps or strided memref
-/// views.
 /// Marks the slice that is a process's team block.
 inline constexpr llvm::StringLiteral kTeamBlockAttrName = "ptensor.team_block";
 
@@ -59,6 +57,9 @@ void computeTeamBlocksOnly(ModuleOp module);
 /// calls.
 void populateTeamsToRuntimePatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
+
+/// broadcast, meshgrid and the views, as indexing maps or strided memref
+/// views.
 void populateViewsToMemRefPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 

@@ -5,8 +5,10 @@
 // (ptensor/Runtime/Team.h), each one MPI collective on MPI_COMM_WORLD.
 // Buffers cross the call as memref<?xi8> byte buffers (memref.view gives
 // them their element type), so the calls' reads and writes are visible to
-// bufferization and deallocation; the rank is a call of
-// ptensor_rt_team_rank.
+// bufferization and deallocation; a block's first row and size are calls
+// of ptensor_rt_team_block_start/rows (the one rule,
+// ptensor::semantics::teamBlock). The type and op codes below are
+// ptensor/Runtime/Team.h's.
 //
 // Why not upstream's convert-shard-to-mpi (MLIR 22): its mpi ops have no
 // memory effects (the deallocation pipeline refuses them), each all-reduce

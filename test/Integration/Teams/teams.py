@@ -81,6 +81,18 @@ func.func @local_views(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.pte
   %3 = ptensor.matmul %a, %v : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>
 }
+func.func @bools(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi64, team = 1>) {
+  %c = arith.constant 0.5 : f32
+  %m = ptensor.elementwise_binary_test greater %a, %c : (!ptensor.ptensor<?x3xf32, team = 1>, f32) -> !ptensor.ptensor<?x3xi1, team = 1>
+  %0 = ptensor.reduce sum %m axes [0] {dtype = i1} : !ptensor.ptensor<?x3xi1, team = 1> -> !ptensor.ptensor<3xi1, team = 1>
+  %1 = ptensor.reduce prod %m axes [0] {dtype = i1} : !ptensor.ptensor<?x3xi1, team = 1> -> !ptensor.ptensor<3xi1, team = 1>
+  %2 = ptensor.reduce sum %m axes [0] : !ptensor.ptensor<?x3xi1, team = 1> -> !ptensor.ptensor<3xi64, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi64, team = 1>
+}
+func.func @batched(%a: !ptensor.ptensor<10x3xf32, team = 1>, %c: !ptensor.ptensor<2x3x4xf32, team = 1>) -> !ptensor.ptensor<2x10x4xf32, team = 1> {
+  %0 = ptensor.matmul %a, %c : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<2x3x4xf32, team = 1>) -> !ptensor.ptensor<2x10x4xf32, team = 1>
+  return %0 : !ptensor.ptensor<2x10x4xf32, team = 1>
+}
 func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -135,6 +147,7 @@ def main():
             "v": rng.random(3, dtype=np.float32),
             "bt": None,
             "w": rng.random((3, 4), dtype=np.float32),
+            "c": rng.random((2, 3, 4), dtype=np.float32),
             "r": rng.random((1, 3), dtype=np.float32),
             "s": np.array(0.5, dtype=np.float32),
             "i": rng.integers(-3, 4, 7).astype(np.int32),
@@ -163,6 +176,11 @@ def main():
             ("created", ["n"], [squares, squares]),
             ("views", ["a"], [a.T, a[::-1], a[1:8:2], np.sort(a, 0)]),
             ("product", ["a", "bt"], [a @ b.T]),
+            ("batched", ["a", "c"], [a @ arrays["c"]]),
+            # numpy's bool sum is an or, its bool product an and.
+            ("bools", ["a"], [np.sum(a > 0.5, 0, dtype=bool),
+                              np.prod(a > 0.5, 0, dtype=bool),
+                              np.sum(a > 0.5, 0)]),
             ("local_views", ["a", "w", "v"], [a[:, ::-1], a[:, None, :],
                                               a @ arrays["w"], a @ v]),
             ("filled", ["n", "s"], [np.full((11, 2), 0.5, np.float32),

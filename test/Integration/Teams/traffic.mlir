@@ -31,14 +31,24 @@ func.func @row(%a: !ptensor.ptensor<10x3xf32, team = 1>, %v: !ptensor.ptensor<3x
   return %0 : !ptensor.ptensor<10x3xf32, team = 1>
 }
 
-// A process that fails ends the job instead of leaving the others waiting
-// in a collective (here the gather of the result): a first dim that is 1
-// only at run time is not broadcast across processes (docs/Teams.md), and
-// the process without that row stops.
+// A first dim that is 1 only at run time is not broadcast across
+// processes (docs/Teams.md): every process finds out (the check compares
+// global sizes) and the job ends with the message, never waits.
 // RUN: %python %S/../Inputs/make_npy.py %t/one.npy float32 1x3
 // RUN: not timeout 120 mpirun -np 2 ptensor-runner %s -e dynamic_one --input %t/a.npy --input %t/one.npy 2>&1 | FileCheck %s --check-prefix=ABORT
-// ABORT: ptensor-runner: error: ptensor runtime: operand sizes of an elementwise op differ at run time
+// ABORT: ptensor-runner: error: ptensor runtime: a team tensor's first dim is 1 at run time where the result has more rows
 func.func @dynamic_one(%a: !ptensor.ptensor<?x3xf32, team = 1>, %r: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1> {
   %0 = ptensor.elementwise_binary add %a, %r : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
   return %0 : !ptensor.ptensor<?x3xf32, team = 1>
+}
+
+// A reduction over dims that are empty on every process fails like one
+// process's, on every process (the count is global), not only where a block
+// is empty.
+// RUN: %python %S/../Inputs/make_npy.py %t/empty.npy float32 4x0
+// RUN: not timeout 120 mpirun -np 2 ptensor-runner %s -e empty_max --input %t/empty.npy 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: ptensor-runner: error: ptensor runtime: max of an empty axis
+func.func @empty_max(%a: !ptensor.ptensor<4x?xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1> {
+  %0 = ptensor.reduce max %a : !ptensor.ptensor<4x?xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  return %0 : !ptensor.ptensor<f32, team = 1>
 }

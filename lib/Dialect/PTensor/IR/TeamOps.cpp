@@ -79,9 +79,11 @@ LogicalResult TeamGatherOp::verify() {
 }
 
 LogicalResult TeamBlockOp::verify() {
+  if (failed(verifyRowsChange(*this, getWhole().getType(), getType())))
+    return failure();
   if (!ShapedType::isDynamic(getType().getShape()[0]))
     return emitOpError("expected a dynamic first dim (the block's rows "
                        "depend on the rank), but got ")
            << getType();
-  return verifyRowsChange(*this, getWhole().getType(), getType());
+  return success();
 }

@@ -11,6 +11,7 @@
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <set>
@@ -110,7 +111,7 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
     return llvm::any_of(axes, [&](int64_t a) { return a == 0 || a == -rank; });
   };
   if (auto permute = dyn_cast<PermuteDimsOp>(op))
-    return permute.getAxes().front() == 0;
+    return touchesFirst(permute.getAxes().front());
   if (auto flip = dyn_cast<FlipOp>(op))
     return !touchesFirst(flip.getAxes());
   if (auto squeeze = dyn_cast<SqueezeOp>(op))
@@ -137,6 +138,35 @@ LogicalResult TeamPartitioner::partitionElementwise(Operation *op) {
   return success();
 }
 
+/// An aligned broadcast keeps the source's rows; a dynamic source first dim
+/// that is 1 at run time where the result has more rows would need the row
+/// on every process. That is checked (with global sizes: every process
+/// fails alike) unless the requested size is the source's own.
+void TeamPartitioner::checkNotStretched(OpBuilder &b, Location loc,
+                                        Value source, PTensorType global,
+                                        ArrayRef<Value> sizes) {
+  if (!globalOf(source).isDynamicDim(0))
+    return; // a static size is 1 (not aligned) or the result's
+  Value requested;
+  if (global.isDynamicDim(0)) {
+    requested = sizes.front();
+    if (auto sum = requested.getDefiningOp<TeamSumOp>())
+      if (auto dim = sum.getValue().getDefiningOp<DimOp>();
+          dim && dim.getSource() == source)
+        return; // the source's own rows
+  } else {
+    requested = arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
+  }
+  Value rows = globalRows(b, loc, source);
+  Value ok =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rows, requested);
+  cf::AssertOp::create(
+      b, loc, ok,
+      "ptensor: a team tensor's first dim is 1 at run time where the result "
+      "has more rows; across processes only a static 1 is broadcast "
+      "(docs/Teams.md)");
+}
+
 void TeamPartitioner::partitionBroadcast(BroadcastOp op) {
   PTensorType global = op.getType();
   if (global.getRank() == 0) {
@@ -156,6 +186,7 @@ void TeamPartitioner::partitionBroadcast(BroadcastOp op) {
   Value input = source, rows;
   if (aligned) {
     rows = DimOp::create(b, loc, source, 0);
+    checkNotStretched(b, loc, source, global, sizes);
   } else {
     if (isSplit(source))
       input = gather(b, loc, source);
@@ -255,7 +286,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
   }
   if (auto matmul = dyn_cast<MatmulOp>(op);
       matmul && isSplit(matmul.getLhs()) &&
-      globalOf(matmul.getLhs()).getRank() == 2) {
+      globalOf(matmul.getLhs()).getRank() == 2 &&
+      cast<PTensorType>(matmul.getRhs().getType()).getRank() <= 2) {
     // The lhs's rows are the result's: only the rhs moves.
     OpBuilder b(op);
     if (isSplit(matmul.getRhs()))
@@ -364,6 +396,16 @@ void PartitionTeamsPass::runOnOperation() {
     }) << ": only team 1 (all processes of the MPI job) is supported yet";
     return signalPassFailure();
   }
+  WalkResult onGPU = module.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (auto pt = dyn_cast<PTensorType>(t); pt && pt.getTeam() && pt.isOnGPU())
+        return op->emitOpError("works on the GPU team tensor ")
+                   << pt << "; GPU teams are not supported yet (docs/Teams.md)",
+               WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (onGPU.wasInterrupted())
+    return signalPassFailure();
   if (teamSize < 1) {
     module.emitError() << "team-size must be at least 1, got " << teamSize;
     return signalPassFailure();

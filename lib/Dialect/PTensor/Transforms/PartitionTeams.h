@@ -25,6 +25,8 @@ PTensorType wholeType(PTensorType t);
 /// dynamic first dim (blocks differ in size) unless `t` is 0-d (replicated).
 PTensorType blockType(PTensorType t);
 
+/// The rewriting state of ptensor-partition-teams over one module: which
+/// values are split blocks, their team types, and team 1's grid and size.
 class TeamPartitioner {
 public:
   TeamPartitioner(FlatSymbolRefAttr grid, int64_t teamSize)
@@ -61,6 +63,8 @@ private:
   bool keepsRows(Operation *op) const;
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
+  void checkNotStretched(OpBuilder &b, Location loc, Value source,
+                         PTensorType global, ArrayRef<Value> sizes);
   void partitionCopy(CopyOp op);
   void partitionCreation(Operation *op);
   LogicalResult partitionWhole(Operation *op);
@@ -82,9 +86,14 @@ private:
   /// of `input` is empty on every process (kinds without identity).
   void checkNotEmpty(OpBuilder &b, Location loc, Operation *op, Value input);
   /// The number of elements a reduction over `dims` of split `input`
-  /// combines, as f64 (the divisor of mean and var).
+  /// combines (the same on every process), as an index, and as f64 (the
+  /// divisor of mean and var).
+  Value globalCountIndex(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> dims);
   Value globalCount(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> dims);
+  /// `v` of every process stacked along a new first dim of size teamSize.
+  Value gatherAlongNewDim(OpBuilder &b, Location loc, Value v);
 
   /// Values split along their first dim, of their block type now.
   DenseSet<Value> split;

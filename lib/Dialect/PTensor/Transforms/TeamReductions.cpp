@@ -13,8 +13,9 @@
 //   argmax,       local extremum and global index gathered, the first
 //   argmin        process holding the extremum wins (blocks are in row
 //                 order, so first occurrences stay first).
-// Empty blocks give the kind's identity (kTeamPartialAttrName); an axis
-// empty on every process fails at run time like a one-process reduction.
+// Empty blocks give the kind's identity (kTeamPartialAttrName); reduced
+// dims with no element in all (the global count, the same on every
+// process) fail at run time like a one-process reduction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,34 +77,48 @@ static Value expandFront(OpBuilder &b, Location loc, Value v) {
   return ExpandDimsOp::create(b, loc, v, b.getI64IntegerAttr(0));
 }
 
-Value TeamPartitioner::gatherReduce(OpBuilder &b, Location loc, Value partial,
-                                    ReduceKind kind) {
-  Value row = expandFront(b, loc, partial);
+Value TeamPartitioner::gatherAlongNewDim(OpBuilder &b, Location loc,
+                                         Value v) {
+  Value row = expandFront(b, loc, v);
   auto rowType = cast<PTensorType>(row.getType());
   SmallVector<int64_t> shape(rowType.getShape());
   shape.front() = teamSize;
-  auto gatheredType = rowType.cloneWithShapeAndType(shape,
-                                                    rowType.getElementType());
+  auto gatheredType =
+      rowType.cloneWithShapeAndType(shape, rowType.getElementType());
   Value processes = arith::ConstantIndexOp::create(b, loc, teamSize);
-  Value gathered =
-      TeamGatherOp::create(b, loc, gatheredType, row, processes, grid);
+  return TeamGatherOp::create(b, loc, gatheredType, row, processes, grid);
+}
+
+Value TeamPartitioner::gatherReduce(OpBuilder &b, Location loc, Value partial,
+                                    ReduceKind kind) {
+  Value gathered = gatherAlongNewDim(b, loc, partial);
   return reduce(b, loc, kind, gathered, ArrayRef<int64_t>{0},
                 /*keepdims=*/false);
 }
 
 void TeamPartitioner::checkNotEmpty(OpBuilder &b, Location loc, Operation *op,
                                     Value input) {
-  if (!globalOf(input).isDynamicDim(0))
-    return; // a static empty axis is a verifier error
   std::optional<ReductionInfo> info = getReductionInfo(op);
-  Value rows = globalRows(b, loc, input);
+  PTensorType global = globalOf(input);
+  if (llvm::none_of(info->dims,
+                    [&](int64_t d) { return global.isDynamicDim(d); }))
+    return; // a static empty axis is a verifier error
+  // The global count is the same on every process: all fail together.
+  Value count = globalCountIndex(b, loc, input, info->dims);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rows, zero);
+  Value ok =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count, zero);
   cf::AssertOp::create(b, loc, ok, sem::emptyReductionMessage(info->kind));
 }
 
 Value TeamPartitioner::globalCount(OpBuilder &b, Location loc, Value input,
                                    ArrayRef<int64_t> dims) {
+  return indexTo(b, loc, globalCountIndex(b, loc, input, dims),
+                 b.getF64Type());
+}
+
+Value TeamPartitioner::globalCountIndex(OpBuilder &b, Location loc,
+                                        Value input, ArrayRef<int64_t> dims) {
   auto local = cast<PTensorType>(input.getType());
   Value count = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t d : dims) {
@@ -116,7 +131,7 @@ Value TeamPartitioner::globalCount(OpBuilder &b, Location loc, Value input,
       size = arith::ConstantIndexOp::create(b, loc, local.getDimSize(d));
     count = arith::MulIOp::create(b, loc, count, size);
   }
-  return indexTo(b, loc, count, b.getF64Type());
+  return count;
 }
 
 Value TeamPartitioner::combineSum(OpBuilder &b, Location loc, Operation *op) {
@@ -129,9 +144,12 @@ Value TeamPartitioner::combineSum(OpBuilder &b, Location loc, Operation *op) {
   Operation *partial = clonePartial(b, op, partialType);
   if (isFloat)
     partial->setAttr("dtype", TypeAttr::get(b.getF64Type()));
-  auto kind = cast<ReduceOp>(op).getKind() == ReduceKind::sum
-                  ? TeamReduceKind::sum
-                  : TeamReduceKind::prod;
+  bool isSum = cast<ReduceOp>(op).getKind() == ReduceKind::sum;
+  // A bool sum (dtype = i1) is a logical or, a bool product an and: the
+  // max and min of the bytes.
+  TeamReduceKind kind = isSum ? TeamReduceKind::sum : TeamReduceKind::prod;
+  if (dtype.isInteger(1))
+    kind = isSum ? TeamReduceKind::max : TeamReduceKind::min;
   Value total = TeamAllReduceOp::create(
       b, loc, partialType, partial->getResult(0),
       TeamReduceKindAttr::get(b.getContext(), kind), grid);
@@ -243,18 +261,8 @@ Value TeamPartitioner::combineFindIndex(OpBuilder &b, Location loc,
   Value globalIndex = binary(b, loc, BinaryOpKind::add, index,
                              indexTo(b, loc, offset, b.getI64Type()));
   // Gathered along a new first dim (one row per process).
-  auto gatherRows = [&](Value v) -> Value {
-    Value row = expandFront(b, loc, v);
-    auto rowType = cast<PTensorType>(row.getType());
-    SmallVector<int64_t> shape(rowType.getShape());
-    shape.front() = teamSize;
-    Value processes = arith::ConstantIndexOp::create(b, loc, teamSize);
-    return TeamGatherOp::create(
-        b, loc, rowType.cloneWithShapeAndType(shape, rowType.getElementType()),
-        row, processes, grid);
-  };
-  Value values = gatherRows(value);
-  Value indices = gatherRows(globalIndex);
+  Value values = gatherAlongNewDim(b, loc, value);
+  Value indices = gatherAlongNewDim(b, loc, globalIndex);
   // The winning process of each element, as a one-hot mask over processes.
   Value winner = FindIndexOp::create(
       b, loc, FindIndexKindAttr::get(b.getContext(), op.getKind()), values,

@@ -75,9 +75,12 @@ Combiner mlir::ptensor::getCombiner(StringRef kind, Type dtype) {
   auto pick = [&](Combiner f, Combiner si, Combiner ui) {
     return isFloat ? f : isUnsigned ? ui : si;
   };
+  // A bool sum (dtype = i1) is numpy's bool add: a logical or.
+  Combiner add = isFloat               ? Combiner::AddF
+                 : dtype.isInteger(1)  ? Combiner::Or
+                                       : Combiner::AddI;
   return llvm::StringSwitch<Combiner>(kind)
-      .Cases({"sum", "mean", "var", "std"},
-             isFloat ? Combiner::AddF : Combiner::AddI)
+      .Cases({"sum", "mean", "var", "std"}, add)
       .Case("prod", isFloat ? Combiner::MulF : Combiner::MulI)
       .Case("max", pick(Combiner::MaxF, Combiner::MaxSI, Combiner::MaxUI))
       .Case("min", pick(Combiner::MinF, Combiner::MinSI, Combiner::MinUI))

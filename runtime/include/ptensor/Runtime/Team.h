@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-/// Element types of ptensor_rt_team_allreduce (bool is reduced as i8).
+/// Element types of ptensor_rt_team_allreduce (bools are U8 bytes).
 typedef enum {
   PTENSOR_RT_TEAM_I8 = 0,
   PTENSOR_RT_TEAM_I16 = 1,
@@ -53,8 +53,10 @@ typedef struct {
   double seconds;
 } ptensor_rt_team_counters;
 
+/// Reads the counters into `counters`.
 PTENSOR_RT_EXPORT void ptensor_rt_team_get_counters(
     ptensor_rt_team_counters *counters);
+/// Sets the counters to zero (hosts do before a call they measure).
 PTENSOR_RT_EXPORT void ptensor_rt_team_reset_counters(void);
 
 /// Ends every process of the job (MPI_Abort) with exit status `code`: what
@@ -81,7 +83,8 @@ PTENSOR_RT_EXPORT int64_t ptensor_rt_team_rank(void);
 /// process with `op`, in place: afterwards every process holds the result.
 /// `data` is the compiled code's byte buffer (memref<?xi8>, MLIR's expanded
 /// calling convention: allocated and aligned pointers, offset, size,
-/// stride); bools are reduced as PTENSOR_RT_TEAM_U8 (max: any, min: all).
+/// stride); bools are reduced as PTENSOR_RT_TEAM_U8 bytes (max: any,
+/// min: all).
 PTENSOR_RT_EXPORT void ptensor_rt_team_allreduce(
     int8_t *allocated, int8_t *data, int64_t offset, int64_t size,
     int64_t stride, int64_t count, int64_t type, int64_t op);
