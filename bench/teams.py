@@ -51,6 +51,8 @@ def run(tmp, processes, entry, inputs, repeat):
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     medians = [float(m) for m in re.findall(r"median of \d+ calls: ([\d.]+) ms",
                                             done.stderr)]
+    if not medians:
+        raise RuntimeError(f"no timing from {' '.join(command)}:\n{done.stderr}")
     traffic = re.search(r"rank 0 of \d+: (\d+) collectives, (\d+) bytes",
                         done.stderr)
     sent = (f"{traffic.group(1)} / {traffic.group(2)} B" if traffic

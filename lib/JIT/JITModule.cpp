@@ -39,6 +39,7 @@ struct JITModule::Impl {
   std::vector<FunctionSignature> callSignatures;
   int64_t teamSize = 1;
   Team team; ///< this process's place when teamSize > 1
+  bool teamBlocks = false; ///< JITOptions::teamBlocks
   llvm::StringMap<void (*)(void **)> entryPoints;
   std::unique_ptr<ExecutionEngine> engine; ///< when compiled here
   /// Runs the engine's global constructors (for GPU modules: loading the
@@ -179,6 +180,7 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   if (!signatures)
     return signatures.takeError();
   impl->signatures = std::move(*signatures);
+  impl->teamBlocks = options.teamBlocks;
   if (options.teamSize) {
     impl->teamSize = *options.teamSize;
   } else if (usesTeams(impl->signatures)) {
@@ -281,10 +283,25 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
 
 char RunTimeCheckError::ID = 0;
 
+bool (::ptensor::jit::isRowMajor)(const StridedBuffer &b) {
+  int64_t expected = 1;
+  for (int64_t d = static_cast<int64_t>(b.sizes.size()) - 1; d >= 0; --d) {
+    if (b.sizes[d] != 1 && b.strides[d] != expected)
+      return false;
+    expected *= b.sizes[d];
+  }
+  return true;
+}
+
 HostArray (::ptensor::jit::copyToHostArray)(const StridedBuffer &b) {
   HostArray out = HostArray::allocate(b.dtype, b.sizes);
   size_t es = dtypeByteSize(b.dtype);
   auto *base = static_cast<const std::byte *>(b.data);
+  if (isRowMajor(b)) { // one copy
+    if (out.numElements())
+      std::memcpy(out.data(), base + b.offset * es, out.numElements() * es);
+    return out;
+  }
   llvm::SmallVector<int64_t, 4> index(b.sizes.size(), 0);
   for (int64_t linear = 0, n = out.numElements(); linear < n; ++linear) {
     int64_t offset = b.offset;
@@ -300,39 +317,6 @@ HostArray (::ptensor::jit::copyToHostArray)(const StridedBuffer &b) {
   return out;
 }
 
-/// `args` with each team tensor replaced by this process's block of it (a
-/// view); the whole tensor's static first dim is checked here, the block's
-/// by checkArguments.
-static llvm::Error takeBlocks(const FunctionSignature &sig, const Team &team,
-                              llvm::ArrayRef<Argument> args,
-                              llvm::SmallVectorImpl<Argument> &blocks) {
-  blocks.assign(args.begin(), args.end());
-  for (auto [i, type] : llvm::enumerate(sig.args)) {
-    if (!type.team || type.shape.empty() || i >= blocks.size() ||
-        !blocks[i].buffer)
-      continue;
-    if (type.isWritten)
-      return llvm::createStringError(
-          "@%s: argument #%zu (%s) is written (out=); writing into a team "
-          "tensor is not supported yet on more than one process",
-          sig.name.c_str(), i, type.str().c_str());
-    StridedBuffer &b = *blocks[i].buffer;
-    if (b.sizes.size() != type.shape.size())
-      continue; // checkArguments names the rank
-    if (!mlir::ShapedType::isDynamic(type.shape[0]) &&
-        b.sizes[0] != type.shape[0])
-      return llvm::createStringError(
-          "@%s: argument #%zu (%s): expected %lld rows, got %lld",
-          sig.name.c_str(), i, type.str().c_str(),
-          static_cast<long long>(type.shape[0]),
-          static_cast<long long>(b.sizes[0]));
-    auto [start, rows] = team.blockOf(b.sizes[0]);
-    b.offset += start * b.strides[0];
-    b.sizes[0] = rows;
-  }
-  return llvm::Error::success();
-}
-
 /// Replaces each team result of rank >= 1 (this process's block) by the
 /// whole tensor gathered from every process, row-major.
 static llvm::Error gatherResults(const FunctionSignature &sig,
@@ -341,26 +325,17 @@ static llvm::Error gatherResults(const FunctionSignature &sig,
   for (auto [result, type] : llvm::zip(results, sig.results)) {
     if (!type.team || type.shape.empty())
       continue;
-    const StridedBuffer &b = result.buffer;
-    HostArray local = copyToHostArray(b);
-    size_t elementSize = dtypeByteSize(b.dtype);
-    auto rows = team.total(b.sizes.front());
-    if (!rows)
-      return rows.takeError();
-    llvm::SmallVector<int64_t, 4> shape(b.sizes.begin(), b.sizes.end());
-    shape.front() = *rows;
-    auto whole = std::make_shared<HostArray>(HostArray::allocate(b.dtype, shape));
-    if (llvm::Error e = team.gather(local.data(),
-                                    local.numElements() * elementSize,
-                                    whole->data()))
-      return e;
+    auto whole = team.gatherBlocks(result.buffer);
+    if (!whole)
+      return whole.takeError();
+    auto owner = std::make_shared<HostArray>(std::move(*whole));
     Result gathered;
-    gathered.buffer.data = whole->data();
-    gathered.buffer.dtype = b.dtype;
-    gathered.buffer.sizes.assign(shape.begin(), shape.end());
-    auto strides = HostArray::rowMajorStrides(shape);
-    gathered.buffer.strides.assign(strides.begin(), strides.end());
-    gathered.owner = whole;
+    gathered.buffer.data = owner->data();
+    gathered.buffer.dtype = owner->dtype();
+    gathered.buffer.sizes.assign(owner->shape().begin(), owner->shape().end());
+    gathered.buffer.strides.assign(owner->strides().begin(),
+                                   owner->strides().end());
+    gathered.owner = owner;
     result = std::move(gathered);
   }
   return llvm::Error::success();
@@ -383,8 +358,9 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
       impl->callSignatures[sig - impl->signatures.data()];
   // Team arguments: this process's block of each.
   llvm::SmallVector<Argument> blocks;
-  if (impl->teamSize > 1) {
-    if (llvm::Error e = takeBlocks(*sig, impl->team, args, blocks))
+  bool wholeTensors = impl->teamSize > 1 && !impl->teamBlocks;
+  if (wholeTensors) {
+    if (llvm::Error e = impl->team.blockArguments(*sig, args, blocks))
       return e;
     args = blocks;
   }
@@ -399,7 +375,7 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
     return llvm::make_error<RunTimeCheckError>(
         status == PTENSOR_RT_ERROR_BROADCAST, ptensor_rt_last_error());
   call.takeResults(callSig, args, results);
-  if (impl->teamSize > 1)
+  if (wholeTensors)
     return gatherResults(*sig, impl->team, results);
   return llvm::Error::success();
 }

@@ -164,3 +164,70 @@ void Team::abortJob(int code) const {
   if (size > 1 && lib.error.empty())
     lib.abort(code);
 }
+
+StridedBuffer Team::block(StridedBuffer whole) const {
+  if (whole.sizes.empty() || size == 1)
+    return whole;
+  auto [start, rows] = blockOf(whole.sizes.front());
+  whole.offset += start * whole.strides.front();
+  whole.sizes.front() = rows;
+  return whole;
+}
+
+llvm::Expected<HostArray> Team::gatherBlocks(const StridedBuffer &block) const {
+  if (block.sizes.empty() || size == 1)
+    return copyToHostArray(block);
+  // A row-major block is sent from where it is; others are packed first.
+  HostArray packed;
+  const std::byte *local = static_cast<const std::byte *>(block.data) +
+                           block.offset * dtypeByteSize(block.dtype);
+  if (!isRowMajor(block)) {
+    packed = copyToHostArray(block);
+    local = packed.data();
+  }
+  int64_t elements = 1;
+  for (int64_t s : block.sizes)
+    elements *= s;
+  auto rows = total(block.sizes.front());
+  if (!rows)
+    return rows.takeError();
+  llvm::SmallVector<int64_t, 4> shape(block.sizes.begin(), block.sizes.end());
+  shape.front() = *rows;
+  HostArray whole = HostArray::allocate(block.dtype, shape);
+  if (llvm::Error e = gather(local, elements * dtypeByteSize(block.dtype),
+                             whole.data()))
+    return std::move(e);
+  return whole;
+}
+
+/// `args` with each team tensor replaced by this process's block of it (a
+/// view); the whole tensor's static first dim is checked here, the block's
+/// by checkArguments.
+llvm::Error Team::blockArguments(const FunctionSignature &sig,
+                                 llvm::ArrayRef<Argument> args,
+                                 llvm::SmallVectorImpl<Argument> &blocks) const {
+  blocks.assign(args.begin(), args.end());
+  for (auto [i, type] : llvm::enumerate(sig.args)) {
+    if (!type.team || type.shape.empty() || i >= blocks.size() ||
+        !blocks[i].buffer)
+      continue;
+    if (type.isWritten)
+      return llvm::createStringError(
+          "@%s: argument #%zu (%s) is written (out=); writing into a team "
+          "tensor is not supported yet on more than one process",
+          sig.name.c_str(), i, type.str().c_str());
+    StridedBuffer &b = *blocks[i].buffer;
+    if (b.sizes.size() != type.shape.size())
+      continue; // checkArguments names the rank
+    if (!mlir::ShapedType::isDynamic(type.shape[0]) &&
+        b.sizes[0] != type.shape[0])
+      return llvm::createStringError(
+          "@%s: argument #%zu (%s): expected %lld rows, got %lld",
+          sig.name.c_str(), i, type.str().c_str(),
+          static_cast<long long>(type.shape[0]),
+          static_cast<long long>(b.sizes[0]));
+    b = block(b);
+  }
+  return llvm::Error::success();
+}
+

@@ -40,6 +40,10 @@ struct StridedBuffer {
   llvm::SmallVector<int64_t, 4> strides;
 };
 
+/// Whether `b`'s elements are packed in row-major order (size-1 dims'
+/// strides ignored).
+bool isRowMajor(const StridedBuffer &b);
+
 /// A row-major copy of `b` (any strides).
 HostArray copyToHostArray(const StridedBuffer &b);
 
@@ -94,6 +98,18 @@ struct Team {
   /// Concatenates every process's `localBytes` at `local` in rank order
   /// into `whole` (which holds the total) on every process.
   llvm::Error gather(const void *local, int64_t localBytes, void *whole) const;
+  /// This process's block of `whole` (a view of its rows; rank 0 as is).
+  StridedBuffer block(StridedBuffer whole) const;
+  /// `args` of a call of `sig` with each team tensor replaced by this
+  /// process's block (a view); checks the whole tensor's static first dim
+  /// (checkArguments checks the rest against the block) and refuses written
+  /// team arguments.
+  llvm::Error blockArguments(const FunctionSignature &sig,
+                             llvm::ArrayRef<Argument> args,
+                             llvm::SmallVectorImpl<Argument> &blocks) const;
+  /// The whole tensor, row-major, from every process's `block` (of rank
+  /// >= 1) in rank order, on every process.
+  llvm::Expected<HostArray> gatherBlocks(const StridedBuffer &block) const;
 
   /// What this process's compiled code communicated since the last reset.
   struct Traffic {
@@ -129,6 +145,11 @@ struct JITOptions {
   /// Processes that team tensors are split over; by default, for a module
   /// with team tensors, the size of the MPI job (Team::join()).
   std::optional<int64_t> teamSize;
+  /// With teams split over processes, invoke() passes team arguments and
+  /// returns team results as they are: this process's blocks (Team::block,
+  /// Team::gatherBlocks), for hosts that chain team functions or time them
+  /// without the gather. By default they are whole tensors on every process.
+  bool teamBlocks = false;
 };
 
 /// Where a JITModule's code came from (for tests and latency reports).
@@ -156,7 +177,8 @@ public:
   /// With teams split over processes (teamSize() > 1) every process passes
   /// the whole team tensors and gets whole results: the call passes this
   /// process's block of each team argument (a view) and gathers team
-  /// results from every process's block (docs/Teams.md).
+  /// results from every process's block (docs/Teams.md); with
+  /// JITOptions::teamBlocks, blocks in and blocks out.
   llvm::Error invoke(llvm::StringRef name, llvm::ArrayRef<Argument> args,
                      llvm::SmallVectorImpl<Result> &results);
 
