@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <thread>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -182,6 +183,11 @@ const char *ptensor_rt_team_last_error(void) { return lastError; }
 void ptensor_rt_team_abort(int64_t code) {
   std::fflush(stdout);
   std::fflush(stderr);
+  // The launcher forwards output through pipes and stops forwarding when
+  // the job is torn down: give this process's message (and those of the
+  // others, which often fail the same way at the same time) a moment to
+  // get out before the abort.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   MPI_Abort(MPI_COMM_WORLD, static_cast<int>(code));
 }
 

@@ -61,7 +61,8 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_reset_counters(void);
 
 /// Ends every process of the job (MPI_Abort) with exit status `code`: what
 /// a host does when one process fails while the others may be waiting for
-/// it in a collective.
+/// it in a collective. Waits 300 ms first, so that the messages the
+/// processes printed reach the launcher before it tears the job down.
 PTENSOR_RT_EXPORT void ptensor_rt_team_abort(int64_t code);
 
 /// The calling thread's last error of the team functions that return a
