@@ -127,3 +127,19 @@ func.func @rows_kept(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.ptens
   %2 = ptensor.matmul %a, %w : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>) -> !ptensor.ptensor<?x4xf32, team = 1>
   return %1, %2 : !ptensor.ptensor<?x3x1xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>
 }
+
+// shape and size of a split tensor are global: the block's, with the first
+// dim summed over the team; nothing is gathered.
+// CHECK-LABEL: func.func @queries(
+// CHECK-NOT: team_gather
+// CHECK: %[[D:.*]] = ptensor.dim %arg0, 0
+// CHECK: %[[N:.*]] = ptensor.team_sum %[[D]] on @ptensor_team1
+// CHECK: %[[D2:.*]] = ptensor.dim %arg0, 0
+// CHECK: %[[N2:.*]] = ptensor.team_sum %[[D2]] on @ptensor_team1
+// CHECK: %[[S:.*]] = arith.muli %[[N2]], %c3
+// CHECK: return %[[N]], %[[S]] : index, index
+func.func @queries(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (index, index) {
+  %m, %n = ptensor.shape %a : !ptensor.ptensor<?x3xf32, team = 1>
+  %s = ptensor.size %a : !ptensor.ptensor<?x3xf32, team = 1>
+  return %m, %s : index, index
+}

@@ -93,6 +93,16 @@ func.func @batched(%a: !ptensor.ptensor<10x3xf32, team = 1>, %c: !ptensor.ptenso
   %0 = ptensor.matmul %a, %c : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<2x3x4xf32, team = 1>) -> !ptensor.ptensor<2x10x4xf32, team = 1>
   return %0 : !ptensor.ptensor<2x10x4xf32, team = 1>
 }
+func.func @queries(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<?xi64>, !ptensor.ptensor<?x?xf32>) {
+  %m, %n = ptensor.shape %a : !ptensor.ptensor<?x3xf32, team = 1>
+  %s = ptensor.size %a : !ptensor.ptensor<?x3xf32, team = 1>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %r = ptensor.arange %c0, %s, %c1 : index -> !ptensor.ptensor<?xi64>
+  %o = ptensor.create (%m, %n) fill %one : f32 -> !ptensor.ptensor<?x?xf32>
+  return %r, %o : !ptensor.ptensor<?xi64>, !ptensor.ptensor<?x?xf32>
+}
 func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -174,6 +184,9 @@ def main():
             ("ints", ["i"], [np.array(i.sum(dtype=np.int64)),
                              np.array(i.prod(dtype=np.int64))]),
             ("created", ["n"], [squares, squares]),
+            # shape and size are the global ones (no gather).
+            ("queries", ["a"], [np.arange(30, dtype=np.int64),
+                                np.ones((10, 3), np.float32)]),
             ("views", ["a"], [a.T, a[::-1], a[1:8:2], np.sort(a, 0)]),
             ("product", ["a", "bt"], [a @ b.T]),
             ("batched", ["a", "c"], [a @ arrays["c"]]),

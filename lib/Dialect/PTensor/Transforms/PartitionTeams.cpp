@@ -280,6 +280,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
   }
   if (isa<ReduceOp, TestOp, FindIndexOp>(op))
     return partitionReduction(op);
+  if (isa<ShapeOp, SizeOp, RankOp>(op) && isSplit(op->getOperand(0)))
+    return partitionShapeQuery(op), success();
   if (keepsRows(op)) { // a view of the block
     localize(op->getResult(0));
     return success();
@@ -310,6 +312,28 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return op->emitOpError("on team tensors is not supported yet (docs/Teams.md "
                            "lists the ops that are)");
   return partitionWhole(op);
+}
+
+/// shape, size and rank of a split tensor are its global ones: the block's,
+/// with the first dim's size summed over the team (or static).
+void TeamPartitioner::partitionShapeQuery(Operation *op) {
+  Value source = op->getOperand(0);
+  OpBuilder b(op);
+  b.setInsertionPointAfter(op);
+  Location loc = op->getLoc();
+  if (auto shape = dyn_cast<ShapeOp>(op)) {
+    Value rows = globalRows(b, loc, source);
+    shape.getSizes().front().replaceAllUsesExcept(rows, rows.getDefiningOp());
+    return;
+  }
+  if (auto size = dyn_cast<SizeOp>(op)) {
+    auto rank = cast<PTensorType>(source.getType()).getRank();
+    SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    Value count = globalCountIndex(b, loc, source, dims);
+    size.getResult().replaceAllUsesWith(count);
+    size.erase();
+  }
+  // rank: the block's is the tensor's.
 }
 
 /// Every other op (views across the split dim, manipulation, linear

@@ -68,6 +68,7 @@ private:
   void partitionCopy(CopyOp op);
   void partitionCreation(Operation *op);
   LogicalResult partitionWhole(Operation *op);
+  void partitionShapeQuery(Operation *op);
 
   // TeamReductions.cpp: reductions whose reduced dims include the split one.
   LogicalResult partitionReduction(Operation *op);
