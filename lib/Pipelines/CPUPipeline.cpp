@@ -40,8 +40,6 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
   // result's is an explicit ptensor.broadcast, which becomes a gather.
   pm.addPass(createPTensorPartitionTeams(PTensorPartitionTeamsOptions{teamSize}));
   pm.addPass(createCanonicalizerPass());
-  // One team_sum per split value (they become calls, which CSE cannot merge).
-  pm.addPass(createCSEPass());
   pm.addPass(createConvertPTensorToLinalg(
       ConvertPTensorToLinalgOptions{deviceCopies, hostOnly}));
   pm.addPass(createPTensorFuseElementwise(
