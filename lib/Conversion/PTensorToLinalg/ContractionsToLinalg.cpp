@@ -31,15 +31,6 @@ namespace sem = ::ptensor::semantics;
 
 namespace {
 
-/// The run-time sizes of every dim of the tensor `v`.
-SmallVector<Value> sizesOf(OpBuilder &b, Location loc, Value v) {
-  SmallVector<Value> sizes;
-  for (int64_t d = 0, e = cast<RankedTensorType>(v.getType()).getRank(); d < e;
-       ++d)
-    sizes.push_back(tensor::DimOp::create(b, loc, v, d));
-  return sizes;
-}
-
 /// The map reading an operand whose dims line up with `loops`.
 AffineMap operandMap(MLIRContext *ctx, int64_t numLoops,
                      ArrayRef<int64_t> loops, const std::vector<bool> &stretched) {

@@ -163,3 +163,11 @@ mlir::ptensor::rowMajorStrides(IndexMath &m, ArrayRef<OpFoldResult> sizes) {
   }
   return strides;
 }
+
+SmallVector<Value> mlir::ptensor::sizesOf(OpBuilder &b, Location loc, Value v) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0, e = cast<RankedTensorType>(v.getType()).getRank(); d < e;
+       ++d)
+    sizes.push_back(tensor::DimOp::create(b, loc, v, d));
+  return sizes;
+}

@@ -54,6 +54,9 @@ LogicalResult collectElementwiseInputs(ConversionPatternRewriter &rewriter,
                                        SmallVectorImpl<ElementwiseInput> &inputs,
                                        SmallVectorImpl<Value> &dynamicSizes);
 
+/// The run-time sizes (tensor.dim) of every dim of the ranked tensor `v`.
+SmallVector<Value> sizesOf(OpBuilder &b, Location loc, Value v);
+
 /// The semantic dtype of a ptensor or builtin scalar type.
 Type getDType(Type type);
 

@@ -108,19 +108,10 @@ ByteBuffer allocateBytes(OpBuilder &b, Location loc, RankedTensorType type,
   return {bytes, typed, m.value(count)};
 }
 
-/// The sizes of every dim of tensor `t`.
-SmallVector<Value> tensorSizes(OpBuilder &b, Location loc, Value t) {
-  SmallVector<Value> sizes;
-  for (int64_t d = 0, r = cast<RankedTensorType>(t.getType()).getRank(); d < r;
-       ++d)
-    sizes.push_back(tensor::DimOp::create(b, loc, t, d));
-  return sizes;
-}
-
 /// Copies tensor `t` into a fresh row-major byte buffer.
 ByteBuffer copyToBytes(OpBuilder &b, Location loc, Value t) {
   auto type = cast<RankedTensorType>(t.getType());
-  ByteBuffer buffer = allocateBytes(b, loc, type, tensorSizes(b, loc, t));
+  ByteBuffer buffer = allocateBytes(b, loc, type, sizesOf(b, loc, t));
   Value source = bufferization::ToBufferOp::create(
       b, loc, getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
       t, /*readOnly=*/true);
@@ -195,7 +186,7 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
     ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getBlock());
     auto resultType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    SmallVector<Value> sizes = tensorSizes(rewriter, loc, adaptor.getBlock());
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getBlock());
     sizes.front() = adaptor.getRows();
     ByteBuffer whole = allocateBytes(rewriter, loc, resultType, sizes);
     func::FuncOp callee = getOrDeclareRuntimeFunction(
