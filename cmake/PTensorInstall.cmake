@@ -25,7 +25,8 @@ target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
   PTensorLinalgToGPU PTensorReductionsToLoops PTensorContractionsToLibrary
   PTensorSortToLibrary
   PTensorDeviceCopies
-  PTensorRunTimeChecks)
+  PTensorRunTimeChecks
+  PTensorHostParallel)
 
 # In-tree name -> exported name (PTensor::<name>).
 set(PTENSOR_EXPORTED_LIBRARIES
@@ -41,6 +42,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorSortToLibrary=SortToLibrary
   PTensorDeviceCopies=DeviceCopies
   PTensorRunTimeChecks=RunTimeChecks
+  PTensorHostParallel=HostParallel
   PTensorConversion=Conversion
   PTensorPipelines=Pipelines
   PTensorInitAll=InitAll

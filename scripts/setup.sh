@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 build="${PTENSOR_BUILD_DIR:-$root/build}"
 
-apt_packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools liblld-22-dev
+apt_packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools liblld-22-dev libomp-22-dev
               cmake ninja-build g++ libdlpack-dev libopenblas0 libhwy-dev
               mpich libmpich-dev)
 [ "$mode" = sanitize ] && apt_packages+=(clang-22 libclang-rt-22-dev)

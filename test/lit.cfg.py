@@ -73,3 +73,12 @@ if shutil.which("mpirun") and os.path.exists(
 
 if shutil.which("ptxas", path=os.path.join(config.cuda_home or "/usr/local/cuda", "bin")):
     config.available_features.add("ptxas")
+
+# Host math is vectorized through glibc's vector math library where the
+# system has it (x86-64 glibc 2.35+).
+import ctypes
+try:
+    ctypes.CDLL("libmvec.so.1")._ZGVbN4v_tanhf
+    config.available_features.add("libmvec")
+except (OSError, AttributeError):
+    pass

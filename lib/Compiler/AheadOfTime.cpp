@@ -8,8 +8,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -24,15 +24,21 @@ using namespace mlir;
 namespace ptensor::compiler {
 
 /// Records in `compiled` which shared libraries the external functions that
-/// `module` calls come from: MLIR's async runtime (`mlirAsyncRuntime*`) and
+/// `module` calls come from: the OpenMP runtime (`__kmpc_*`) and
 /// libptensor_runtime (`mgpu*` for GPU launches, memory and streams,
 /// `ptensor_rt_*` for failed run-time checks).
 static void findRuntimeLibraries(ModuleOp module, CompiledObject &compiled) {
+  // OpenMP's runtime calls appear only in the translation to LLVM IR.
+  module.walk([&](Operation *op) {
+    if (isa<omp::OpenMPDialect>(op->getDialect()))
+      compiled.usesOpenMPRuntime = true;
+  });
   for (LLVM::LLVMFuncOp f : module.getOps<LLVM::LLVMFuncOp>()) {
     if (!f.isExternal())
       continue;
     llvm::StringRef name = f.getName();
-    compiled.usesAsyncRuntime |= name.starts_with("mlirAsyncRuntime");
+    compiled.usesOpenMPRuntime |=
+        name.starts_with("__kmpc_") || name.starts_with("omp_");
     compiled.usesRuntime |=
         name.starts_with("mgpu") || name.starts_with("ptensor_rt_");
   }
@@ -92,8 +98,8 @@ compileToObject(ModuleOp module, const CompileOptions &options,
   if (!tm)
     return tm.takeError();
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), tm->get());
-  if (llvm::Error e = makeOptimizingTransformer(options.optLevel, 0,
-                                                tm->get())(llvmModule.get()))
+  if (llvm::Error e =
+          optimizeHostModule(*llvmModule, **tm, options.optLevel))
     return std::move(e);
   addPackedEntryPoints(*llvmModule);
   std::string json =

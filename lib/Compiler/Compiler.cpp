@@ -4,6 +4,7 @@
 
 #include "ptensor/InitAll.h"
 #include "ptensor/Pipelines/Pipelines.h"
+#include "ptensor/Semantics/Threads.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -42,6 +43,16 @@ Target resolveTarget(const CompileOptions &options,
   return usesGPU ? Target::CUDA : Target::CPU;
 }
 
+unsigned resolveThreadCount(const CompileOptions &options) {
+  if (!options.parallel || !*getOpenMPRuntimeLibrary())
+    return 0;
+  unsigned threads = options.numThreads
+                         ? options.numThreads
+                         : ::ptensor::semantics::hostThreadCount(
+                               static_cast<unsigned>(options.teamSize));
+  return threads > 1 ? threads : 0;
+}
+
 /// Adds the pipeline of `target` with `options` to `pm`, or fails naming
 /// the options that are wrong.
 static llvm::Error buildPipeline(OpPassManager &pm, Target target,
@@ -53,7 +64,9 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
   if (target == Target::CPU) {
     mlir::ptensor::PTensorToCPUPipelineOptions cpu;
     cpu.maxRecomputeOps = options.maxRecomputeOps;
-    cpu.parallel = options.parallel;
+    unsigned threads = resolveThreadCount(options);
+    cpu.parallel = threads > 1;
+    cpu.numThreads = threads;
     cpu.teamSize = options.teamSize;
     if (failed(cpu.parseFromString(options.cpuPipelineOptions)))
       return llvm::createStringError("invalid ptensor-to-cpu-pipeline "
@@ -96,7 +109,7 @@ llvm::Error lowerToLLVMDialect(ModuleOp module,
   return llvm::Error::success();
 }
 
-const char *getAsyncRuntimeLibrary() { return PTENSOR_ASYNC_RUNTIME_LIBRARY; }
+const char *getOpenMPRuntimeLibrary() { return PTENSOR_OPENMP_LIBRARY; }
 
 void initializeHostTarget() {
   static std::once_flag once;

@@ -105,17 +105,20 @@ llvm::Error linkSharedLibrary(const CompiledObject &compiled,
     args.insert(args.end(), {runtime, "-rpath", runtimeDir.str(), "-rpath",
                              "$ORIGIN"});
   }
-  if (compiled.usesAsyncRuntime) {
-    llvm::StringRef async = getAsyncRuntimeLibrary();
-    if (!llvm::sys::fs::exists(async))
+  if (compiled.usesOpenMPRuntime) {
+    llvm::StringRef openmp = getOpenMPRuntimeLibrary();
+    if (!llvm::sys::fs::exists(openmp))
       return llvm::createStringError(
-          "parallel=true code needs MLIR's async runtime, and %s is missing",
-          async.str().c_str());
-    args.insert(args.end(), {async.str(), "-rpath",
-                             llvm::sys::path::parent_path(async).str()});
+          "parallel code needs the OpenMP runtime, and '%s' is missing",
+          openmp.str().c_str());
+    args.insert(args.end(), {openmp.str(), "-rpath",
+                             llvm::sys::path::parent_path(openmp).str()});
   }
   if (std::string libm = getMathLibraryPath(); !libm.empty())
     args.push_back(libm);
+  // Vectorized loops call libmvec's variants of libm's functions.
+  if (std::string libmvec = getVectorMathLibrary(); !libmvec.empty())
+    args.insert(args.end(), {"--as-needed", libmvec, "--no-as-needed"});
   if (std::string support = getSupportLibraryPath(); !support.empty())
     args.push_back(support);
 

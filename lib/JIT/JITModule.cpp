@@ -12,7 +12,6 @@
 #include "ptensor/Support/HostArray.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -119,7 +118,8 @@ static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
 }
 
 /// Loads a cached object into a fresh LLJIT that resolves libc/libm
-/// symbols from the process.
+/// symbols from the process, and libptensor_runtime's and libmvec's from
+/// those libraries.
 static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
@@ -139,6 +139,17 @@ static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
   if (!runtime)
     return runtime.takeError();
   (*jit)->getMainJITDylib().addGenerator(std::move(*runtime));
+  // Vectorized loops call libmvec, parallel ones the OpenMP runtime.
+  for (std::string library : {compiler::getVectorMathLibrary(),
+                              std::string(compiler::getOpenMPRuntimeLibrary())}) {
+    if (library.empty() || !llvm::sys::fs::exists(library))
+      continue;
+    auto symbols = llvm::orc::DynamicLibrarySearchGenerator::Load(
+        library.c_str(), (*jit)->getDataLayout().getGlobalPrefix());
+    if (!symbols)
+      return symbols.takeError();
+    (*jit)->getMainJITDylib().addGenerator(std::move(*symbols));
+  }
   if (llvm::Error e = (*jit)->addObjectFile(std::move(*buffer)))
     return e;
   for (const FunctionSignature &s : impl.signatures) {
@@ -214,14 +225,14 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   compileOptions.teamSize = impl->teamSize;
   bool gpu = usesGPU(impl->signatures);
   compiler::Target target = compiler::resolveTarget(compileOptions, gpu);
+  unsigned threads = compiler::resolveThreadCount(compileOptions);
   std::string optionsKey =
-      llvm::formatv("{0}|O{1}|r{2}", compiler::getTargetName(target),
-                    options.optLevel, options.maxRecomputeOps);
-  // Parallel and GPU code need the async runtime's or libptensor_runtime's
-  // symbols, which only the ExecutionEngine's shared-library loading
-  // registers: compile it afresh.
+      llvm::formatv("{0}|O{1}|r{2}|t{3}", compiler::getTargetName(target),
+                    options.optLevel, options.maxRecomputeOps, threads);
+  // GPU code needs libptensor_runtime's symbols registered the way only the
+  // ExecutionEngine's shared-library loading does: compile it afresh.
   // Team code calls libptensor_team the same way.
-  std::string cacheDir = options.parallel || usesGPU(impl->signatures) || split
+  std::string cacheDir = usesGPU(impl->signatures) || split
                              ? ""
                              : resolveCacheDir(options);
   std::string cachePath =
@@ -240,16 +251,27 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
 
   ExecutionEngineOptions engineOptions;
   // `transformer` is a function_ref: the std::function must outlive create().
+  auto machine = compiler::createHostTargetMachine(options.optLevel);
+  if (!machine)
+    return machine.takeError();
+  std::shared_ptr<llvm::TargetMachine> optimizer = std::move(*machine);
+  unsigned optLevel = options.optLevel;
   std::function<llvm::Error(llvm::Module *)> transformer =
-      makeOptimizingTransformer(options.optLevel, 0, nullptr);
+      [optimizer, optLevel](llvm::Module *m) {
+        return compiler::optimizeHostModule(*m, *optimizer, optLevel);
+      };
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableObjectDump = !cachePath.empty();
   SmallVector<StringRef> sharedLibs;
-  if (options.parallel)
-    sharedLibs.push_back(compiler::getAsyncRuntimeLibrary());
-  // GPU code and failed run-time checks call libptensor_runtime.
+  if (threads > 0)
+    sharedLibs.push_back(compiler::getOpenMPRuntimeLibrary());
+  std::string vectorMath = compiler::getVectorMathLibrary();
+  if (!vectorMath.empty())
+    sharedLibs.push_back(vectorMath);
+  // Host allocations, GPU code and failed run-time checks call
+  // libptensor_runtime.
   std::string runtimeLibrary = findRuntimeLibrary();
   if (gpu || llvm::sys::fs::exists(runtimeLibrary))
     sharedLibs.push_back(runtimeLibrary);

@@ -87,7 +87,8 @@ void PackedCall::takeResults(const FunctionSignature &sig,
         owner = std::shared_ptr<void>(
             allocated, [](void *p) { ptensor_rt_free(p, /*stream=*/nullptr); });
       else if (!owner)
-        owner = std::shared_ptr<void>(allocated, [](void *p) { std::free(p); });
+        owner = std::shared_ptr<void>(allocated,
+                                      [](void *p) { ptensor_rt_host_free(p); });
       r.owner = owner;
     }
     results.push_back(std::move(r));

@@ -7,7 +7,6 @@
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Async/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -45,6 +44,7 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
   pm.addPass(createPTensorFuseElementwise(
       PTensorFuseElementwiseOptions{maxRecompute}));
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createPTensorSimplifyPowers());
   pm.addPass(createCSEPass());
 }
 
@@ -101,19 +101,22 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   // interleaved lanes (scf.parallel over their outputs).
   pm.addPass(createConvertPTensorReductionsToLoops());
   if (options.parallel) {
-    // scf.parallel loop nests split into async tasks of at least
-    // `min-task-size` iterations (small tensors stay on one thread).
+    // Loop nests as omp.parallel + omp.wsloop on `num-threads` threads,
+    // each taken only when it has at least 2 x `min-task-size` iterations
+    // (smaller ones stay on the calling thread).
     pm.addPass(createConvertLinalgToParallelLoopsPass());
-    AsyncParallelForPassOptions asyncOptions;
-    asyncOptions.asyncDispatch = true;
-    asyncOptions.minTaskSize = options.minTaskSize;
-    asyncOptions.numWorkerThreads =
-        std::max(1u, std::thread::hardware_concurrency());
-    pm.addPass(createAsyncParallelForPass(asyncOptions));
-    pm.addPass(createAsyncToAsyncRuntimePass());
-    pm.addPass(createAsyncRuntimeRefCountingPass());
-    pm.addPass(createAsyncRuntimeRefCountingOptPass());
-    pm.addPass(createConvertAsyncToLLVMPass());
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads =
+        options.numThreads
+            ? options.numThreads
+            : std::max(1u, std::thread::hardware_concurrency());
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+    // The conversion wraps each loop body in a memref.alloca_scope (a
+    // stack save/restore per iteration, which keeps LLVM from vectorizing
+    // the loop); bodies without allocas lose it again.
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createPTensorParallelThreshold(
+        PTensorParallelThresholdOptions{2 * int64_t(options.minTaskSize)}));
   } else {
     pm.addPass(createConvertLinalgToLoopsPass());
   }
@@ -136,10 +139,13 @@ void mlir::ptensor::addHostToLLVM(OpPassManager &pm, bool withGPULaunches) {
   if (withGPULaunches)
     pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createPTensorUseHostAllocator());
   ConvertFuncToLLVMPassOptions funcOptions;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
   // Failed checks go to the caller's trap, not abort() (RunTimeChecks.h).
   pm.addPass(createPTensorLowerRunTimeChecks());
+  // After the checks: its patterns would lower cf.assert to abort().
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

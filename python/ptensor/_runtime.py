@@ -291,9 +291,18 @@ def free_device(ptr):
         runtime().ptensor_rt_free(ptr, None)
 
 
+#: The `device` of the host allocator (PTENSOR_RT_HOST_DEVICE).
+HOST_DEVICE = -1
+
+
 def allocator_stats(device=0):
-    """The runtime's caching-allocator counters of `device` as a dict (the
-    memory of GPU results that ptensor allocated)."""
+    """The runtime's caching-allocator counters of `device` as a dict: a GPU
+    ordinal (the memory of GPU results that ptensor allocated), or "cpu"
+    (also -1) for host buffers of compiled code."""
+    if device in ("cpu", HOST_DEVICE):
+        device = HOST_DEVICE
+    elif isinstance(device, str) and device.startswith("cuda"):
+        device = int(device.partition(":")[2] or 0)
     st = AllocatorStats()
     rt = runtime()
     if rt.ptensor_rt_get_allocator_stats(device, ctypes.byref(st)) != 0:

@@ -35,6 +35,8 @@ struct InteropState {
   nb::object torchFromCapsule;
   void (*setDevice)(int) = nullptr;
   int (*freeDevice)(void *, void *) = nullptr;
+  /// Host results go back to the runtime's caching host allocator.
+  void (*freeHost)(void *) = nullptr;
   bool syncLaunches = false;
   /// Per DType, its name as a Python str (dict values compare by identity
   /// first, so lookups go through this table).
@@ -440,7 +442,17 @@ nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
   return out;
 }
 
+/// Releases a host result's memory (from compiled code's allocator).
+void freeHostResult(void *p) {
+  if (auto free = state().freeHost)
+    free(p);
+  else
+    std::free(p);
+}
+
 } // namespace
+
+void setHostFree(void (*free)(void *)) { state().freeHost = free; }
 
 nb::object exportArray(ResultBuffer &r, Framework framework,
                        bool asPTensorArray) {
@@ -452,7 +464,7 @@ nb::object exportArray(ResultBuffer &r, Framework framework,
   if (n == 0 || !r.data) {
     if (r.owns && r.allocated) {
       if (r.device < 0)
-        std::free(r.allocated);
+        freeHostResult(r.allocated);
       else if (s.freeDevice)
         s.freeDevice(r.allocated, nullptr);
     }
@@ -462,7 +474,8 @@ nb::object exportArray(ResultBuffer &r, Framework framework,
     nb::object owner;
     if (r.owns && r.allocated) {
       if (r.device < 0)
-        owner = nb::capsule(r.allocated, [](void *p) noexcept { std::free(p); });
+        owner = nb::capsule(r.allocated,
+                            [](void *p) noexcept { freeHostResult(p); });
       else
         owner = nb::capsule(r.allocated, [](void *p) noexcept {
           if (auto free = state().freeDevice)

@@ -74,6 +74,10 @@ struct ResultBuffer {
   nb::object viewOf;
 };
 
+/// Makes `free` (libptensor_runtime's ptensor_rt_host_free, found by the
+/// first kernel loaded) release owned host results; std::free until then.
+void setHostFree(void (*free)(void *));
+
 /// The array of `framework` over `result` (a ptensor.Array when
 /// `asPTensorArray`).
 nb::object exportArray(ResultBuffer &result, Framework framework,

@@ -241,6 +241,9 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
         dlsym(runtime, "ptensor_rt_last_error"));
     if (!callChecked_ || !lastError_)
       callChecked_ = nullptr;
+    if (auto hostFree = reinterpret_cast<void (*)(void *)>(
+            dlsym(runtime, "ptensor_rt_host_free")))
+      setHostFree(hostFree);
     dlclose(runtime);
   }
 }

@@ -27,9 +27,10 @@ std::string format(const char *fmt, ...) {
 }
 } // namespace
 
-CachingAllocator::CachingAllocator(AllocatorBackend backend, int device,
-                                   bool cachingEnabled)
-    : backend_(backend), device_(device), cachingEnabled_(cachingEnabled) {}
+CachingAllocator::CachingAllocator(AllocatorBackend backend, std::string place,
+                                   bool cachingEnabled, size_t cacheLimit)
+    : backend_(backend), place_(std::move(place)),
+      cachingEnabled_(cachingEnabled), cacheLimit_(cacheLimit) {}
 
 CachingAllocator::~CachingAllocator() {
   std::string ignored;
@@ -67,12 +68,12 @@ std::string CachingAllocator::outOfMemoryMessage(size_t requested) const {
   size_t freeBytes = 0, totalBytes = 0;
   if (backend_.memoryInfo &&
       backend_.memoryInfo(backend_.context, &freeBytes, &totalBytes))
-    return format("out of memory allocating %zu bytes on cuda:%d (free %zu "
+    return format("out of memory allocating %zu bytes on %s (free %zu "
                   "bytes of %zu)",
-                  requested, device_, freeBytes, totalBytes);
-  return format("out of memory allocating %zu bytes on cuda:%d (free memory "
+                  requested, place_.c_str(), freeBytes, totalBytes);
+  return format("out of memory allocating %zu bytes on %s (free memory "
                 "unknown)",
-                requested, device_);
+                requested, place_.c_str());
 }
 
 AllocStatus CachingAllocator::allocate(size_t bytes, const void *stream,
@@ -82,9 +83,9 @@ AllocStatus CachingAllocator::allocate(size_t bytes, const void *stream,
     return AllocStatus::Ok;
   size_t size = roundSize(bytes);
   if (size == 0) {
-    *error = format("cannot allocate %zu bytes on cuda:%d: the size is too "
+    *error = format("cannot allocate %zu bytes on %s: the size is too "
                     "large to round to a size class",
-                    bytes, device_);
+                    bytes, place_.c_str());
     return AllocStatus::InvalidArgument;
   }
 
@@ -109,15 +110,18 @@ AllocStatus CachingAllocator::allocate(size_t bytes, const void *stream,
       return AllocStatus::OutOfMemory;
     }
     if (status != BackendStatus::Ok || !ptr) {
-      *error = format("allocating %zu bytes on cuda:%d failed: ", bytes,
-                      device_) +
+      *error = format("allocating %zu bytes on %s failed: ", bytes,
+                      place_.c_str()) +
                (backendError.empty() ? "the backend returned no memory"
                                      : backendError);
       return AllocStatus::Error;
     }
     ++stats_.alloc_count;
   }
-  live_.emplace(ptr, size);
+  // Assigned, not emplaced: a block freed with free() behind the allocator's
+  // back (docs/ABI.md asks for ptensor_rt_host_free) leaves a stale entry
+  // that the backend may hand out again.
+  live_.insert_or_assign(ptr, size);
   stats_.bytes_in_use += size;
   if (stats_.bytes_in_use > stats_.peak_bytes_in_use)
     stats_.peak_bytes_in_use = stats_.bytes_in_use;
@@ -132,8 +136,8 @@ bool CachingAllocator::deallocate(void *ptr, const void *stream,
     return true;
   case FreeStatus::NotOwned:
     *error = format("free of pointer %p, which is not a live allocation of "
-                    "cuda:%d (double free, or memory from another allocator)",
-                    ptr, device_);
+                    "%s (double free, or memory from another allocator)",
+                    ptr, place_.c_str());
     return false;
   case FreeStatus::Error:
     break;
@@ -153,15 +157,16 @@ CachingAllocator::tryDeallocate(void *ptr, const void *stream,
   size_t size = it->second;
   live_.erase(it);
   stats_.bytes_in_use -= size;
-  if (cachingEnabled_) {
+  if (cachingEnabled_ && stats_.bytes_cached <= cacheLimit_ &&
+      size <= cacheLimit_ - stats_.bytes_cached) {
     pools_[{streamKey(stream), size}].push_back(ptr);
     stats_.bytes_cached += size;
     return FreeStatus::Freed;
   }
   std::string backendError;
   if (!backend_.deallocate(backend_.context, ptr, &backendError)) {
-    *error = format("freeing %p (%zu bytes) on cuda:%d failed: ", ptr, size,
-                    device_) +
+    *error = format("freeing %p (%zu bytes) on %s failed: ", ptr, size,
+                    place_.c_str()) +
              backendError;
     return FreeStatus::Error;
   }
@@ -194,8 +199,8 @@ bool CachingAllocator::releaseCacheLocked(std::string *error) {
   if (backend_.synchronize) {
     std::string syncError;
     if (!backend_.synchronize(backend_.context, &syncError)) {
-      *error = format("releasing the allocator cache of cuda:%d failed: ",
-                      device_) +
+      *error = format("releasing the allocator cache of %s failed: ",
+                      place_.c_str()) +
                syncError;
       return false;
     }
@@ -205,9 +210,9 @@ bool CachingAllocator::releaseCacheLocked(std::string *error) {
     for (void *ptr : pool.second) {
       std::string backendError;
       if (!backend_.deallocate(backend_.context, ptr, &backendError) && ok) {
-        *error = format("freeing cached block %p (%zu bytes) on cuda:%d "
+        *error = format("freeing cached block %p (%zu bytes) on %s "
                         "failed: ",
-                        ptr, pool.first.second, device_) +
+                        ptr, pool.first.second, place_.c_str()) +
                  backendError;
         ok = false; // Keep going: release as much as possible.
       }

@@ -1,9 +1,9 @@
 //===- CachingAllocator.h - Size-class caching allocator -------*- C++ -*-===//
 ///
 /// \file
-/// Bookkeeping of the caching device allocator, independent of CUDA: the
-/// memory itself comes from an AllocatorBackend (function pointers), so unit
-/// tests can plug in malloc/free fakes.
+/// Bookkeeping of the caching allocators (one per GPU, one for the host),
+/// independent of where memory comes from: an AllocatorBackend (function
+/// pointers) provides it: the CUDA driver, malloc, or a unit test's fake.
 ///
 /// Policy (modelled on PyTorch's caching allocator, without block splitting):
 ///  * Requests are rounded up to a size class: a multiple of 512 bytes for
@@ -15,7 +15,8 @@
 ///    reusable by any stream.
 ///  * When the backend reports out of memory, the whole cache is released
 ///    (after backend.synchronize) and the request retried once.
-///  * With caching disabled every free goes straight to the backend.
+///  * With caching disabled every free goes straight to the backend, and so
+///    does a free that would take the cached bytes over the cache limit.
 ///
 /// Thread safety: all member functions are safe to call concurrently (one
 /// mutex per allocator). Backend calls are made with the mutex held.
@@ -72,8 +73,9 @@ public:
   static constexpr size_t kSmallLimit = size_t(1) << 20;
   static constexpr size_t kLargeGranule = size_t(2) << 20;
 
-  /// `device` only appears in messages ("cuda:<device>").
-  CachingAllocator(AllocatorBackend backend, int device, bool cachingEnabled);
+  /// `place` only appears in messages ("cuda:0", "the host").
+  CachingAllocator(AllocatorBackend backend, std::string place,
+                   bool cachingEnabled, size_t cacheLimit = SIZE_MAX);
   ~CachingAllocator();
   CachingAllocator(const CachingAllocator &) = delete;
   CachingAllocator &operator=(const CachingAllocator &) = delete;
@@ -126,8 +128,10 @@ private:
   std::string outOfMemoryMessage(size_t requested) const;
 
   AllocatorBackend backend_;
-  int device_;
+  std::string place_;
   bool cachingEnabled_;
+  /// Most bytes kept in freed blocks.
+  size_t cacheLimit_;
   mutable std::mutex mutex_;
   /// Live blocks: pointer -> size class.
   std::unordered_map<const void *, size_t> live_;

@@ -3,6 +3,7 @@
 #include "DeviceAllocator.h"
 
 #include "CachingAllocator.h"
+#include "HostAllocator.h"
 #include "DeviceContext.h"
 #include "Errors.h"
 
@@ -107,7 +108,8 @@ CachingAllocator &allocatorFor(int device) {
   backend.memoryInfo = cudaMemoryInfo;
   backend.synchronize = cudaSynchronize;
   auto *created = new CachingAllocator(
-      backend, device, CachingAllocator::cachingEnabledFromEnv());
+      backend, "cuda:" + std::to_string(device),
+      CachingAllocator::cachingEnabledFromEnv());
   allocators[device].store(created, std::memory_order_release);
   return *created;
 }
@@ -206,6 +208,10 @@ ptensor_rt_get_allocator_stats(int device, ptensor_rt_allocator_stats *out) {
   if (!out)
     return statusFrom(setError(ErrorKind::InvalidArgument,
                                "ptensor_rt_get_allocator_stats: out is NULL"));
+  if (device == PTENSOR_RT_HOST_DEVICE) {
+    *out = hostAllocator().stats();
+    return PTENSOR_RT_SUCCESS;
+  }
   if (!validDevice(device))
     return statusFrom(false);
   CachingAllocator *allocator = allocators[device].load(std::memory_order_acquire);
@@ -214,6 +220,10 @@ ptensor_rt_get_allocator_stats(int device, ptensor_rt_allocator_stats *out) {
 }
 
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_reset_peak_stats(int device) {
+  if (device == PTENSOR_RT_HOST_DEVICE) {
+    hostAllocator().resetPeak();
+    return PTENSOR_RT_SUCCESS;
+  }
   if (!validDevice(device))
     return statusFrom(false);
   if (CachingAllocator *a = allocators[device].load(std::memory_order_acquire))
@@ -228,6 +238,9 @@ PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_empty_cache(void) {
     if (!a.emptyCache(&error) && ok)
       ok = setError(ErrorKind::Cuda, error);
   });
+  std::string error;
+  if (!hostAllocator().emptyCache(&error) && ok)
+    ok = setError(ErrorKind::InvalidArgument, error);
   return statusFrom(ok);
 }
 } // extern "C"

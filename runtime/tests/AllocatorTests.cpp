@@ -128,7 +128,7 @@ void testSizeClasses() {
 
 void testReuseAndStats() {
   FakeDevice device;
-  CachingAllocator a(device.backend(), 0, /*cachingEnabled=*/true);
+  CachingAllocator a(device.backend(), "cuda:0", /*cachingEnabled=*/true);
   void *p1 = mustAllocate(a, 1, kStreamA);
   void *p2 = mustAllocate(a, 1000, kStreamA);
   void *p3 = mustAllocate(a, (1u << 20) + 1, kStreamA);
@@ -177,7 +177,7 @@ void testReuseAndStats() {
 
 void testStreams() {
   FakeDevice device;
-  CachingAllocator a(device.backend(), 0, true);
+  CachingAllocator a(device.backend(), "cuda:0", true);
   void *p = mustAllocate(a, 4096, kStreamA);
   mustFree(a, p, kStreamA);
   void *q = mustAllocate(a, 4096, kStreamB);
@@ -195,7 +195,7 @@ void testStreams() {
 
 void testEdgeCases() {
   FakeDevice device;
-  CachingAllocator a(device.backend(), 3, true);
+  CachingAllocator a(device.backend(), "cuda:3", true);
   void *p = reinterpret_cast<void *>(0x1);
   std::string error;
   EXPECT_TRUE(a.allocate(0, kStreamA, &p, &error) == AllocStatus::Ok);
@@ -229,7 +229,7 @@ void testEdgeCases() {
 /// emptied pools does not synchronize.
 void testTryDeallocateAndCycles() {
   FakeDevice device;
-  CachingAllocator a(device.backend(), 0, true);
+  CachingAllocator a(device.backend(), "cuda:0", true);
   int local = 0;
   std::string error;
   EXPECT_TRUE(a.tryDeallocate(&local, kStreamA, &error) ==
@@ -268,7 +268,7 @@ void testCachingDisabledByEnv() {
   EXPECT_TRUE(!enabled);
 
   FakeDevice device;
-  CachingAllocator a(device.backend(), 0, enabled);
+  CachingAllocator a(device.backend(), "cuda:0", enabled);
   void *p = mustAllocate(a, 1000, kStreamA);
   mustFree(a, p, kStreamA);
   void *q = mustAllocate(a, 1000, kStreamA);
@@ -283,7 +283,7 @@ void testCachingDisabledByEnv() {
 void testOutOfMemory() {
   FakeDevice device;
   device.capacity = 4096;
-  CachingAllocator a(device.backend(), 0, true);
+  CachingAllocator a(device.backend(), "cuda:0", true);
   void *p = mustAllocate(a, 2048, kStreamA);
   mustFree(a, p, kStreamA); // 2048 cached; only 2048 left in the "device".
   void *q = mustAllocate(a, 3000, kStreamA); // Needs the cache released.
@@ -311,7 +311,7 @@ void testOutOfMemory() {
 
 void testThreads() {
   FakeDevice device;
-  CachingAllocator a(device.backend(), 0, true);
+  CachingAllocator a(device.backend(), "cuda:0", true);
   constexpr int kThreads = 4, kIterations = 2000;
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {

@@ -10,10 +10,10 @@
 // Numbers: test/Integration/CPU/write_order.py.
 
 // CHECK-LABEL: llvm.func @add_scalar_in_place(
-// CHECK-NOT:     llvm.call @malloc
+// CHECK-NOT:     llvm.call @ptensor_rt_host_alloc
 // CHECK:         llvm.fadd
-// CHECK-NOT:     llvm.call @malloc
-// CHECK-NOT:     llvm.call @free
+// CHECK-NOT:     llvm.call @ptensor_rt_host_alloc
+// CHECK-NOT:     llvm.call @ptensor_rt_host_free
 // CHECK:         llvm.return
 // LOOPS-LABEL: func.func @add_scalar_in_place(
 // LOOPS-NOT:     memref.alloc
@@ -46,9 +46,9 @@ func.func @multiply_in_place(%a: !ptensor.ptensor<4x3xf32>, %b: !ptensor.ptensor
 // would already have overwritten; one-shot bufferize copies the flipped
 // input to a temporary first (a second loop), then adds into `a`.
 // CHECK-LABEL: llvm.func @write_flipped_into_source(
-// CHECK:         llvm.call @malloc
+// CHECK:         llvm.call @ptensor_rt_host_alloc
 // CHECK:         llvm.fadd
-// CHECK:         llvm.call @free
+// CHECK:         llvm.call @ptensor_rt_host_free
 // LOOPS-LABEL: func.func @write_flipped_into_source(
 // LOOPS:         %[[T:.*]] = memref.alloc
 // LOOPS:         linalg.generic {{.*}} outs(%[[T]]

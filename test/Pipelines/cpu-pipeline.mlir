@@ -24,8 +24,8 @@
 // each scalar op appears once in each and only the result buffer is
 // allocated.
 // CHECK-LABEL: llvm.func @fused_chain(
-// CHECK-COUNT-1: llvm.call @malloc
-// CHECK-NOT:     llvm.call @malloc
+// CHECK-COUNT-1: llvm.call @ptensor_rt_host_alloc
+// CHECK-NOT:     llvm.call @ptensor_rt_host_alloc
 // CHECK:         %[[S:.*]] = llvm.fadd %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:    %[[M:.*]] = llvm.fmul %[[S]], %{{.*}} : f32
 // CHECK-NEXT:    %[[N:.*]] = llvm.fneg %[[M]] : f32
@@ -37,7 +37,7 @@
 // CHECK-NOT:     llvm.fadd
 // CHECK-NOT:     llvm.fmul
 // CHECK-NOT:     llvm.fneg
-// CHECK-NOT:     llvm.call @malloc
+// CHECK-NOT:     llvm.call @ptensor_rt_host_alloc
 // CHECK:         llvm.return
 func.func @fused_chain(%a: !ptensor.ptensor<?xf32>, %b: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
   %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
@@ -75,7 +75,7 @@ func.func @shared_producer(%a: !ptensor.ptensor<?xf32>, %b: !ptensor.ptensor<?xf
 // CHECK-LABEL: llvm.func @half_broadcast(
 // CHECK:         llvm.call @ptensor_rt_broadcast_failed(
 // CHECK-NOT:     llvm.call @abort
-// CHECK:         llvm.call @malloc
+// CHECK:         llvm.call @ptensor_rt_host_alloc
 // CHECK-COUNT-2: llvm.fpext %{{.*}} : f16 to f32
 // CHECK:         %[[S:.*]] = llvm.fadd %{{.*}}, %{{.*}} : f32
 // CHECK:         %[[H:.*]] = llvm.fptrunc %[[S]] : f32 to f16
@@ -109,7 +109,7 @@ func.func @return_argument(%a: !ptensor.ptensor<?xf16>) -> !ptensor.ptensor<?xf1
 
 // Creation ops and math functions: libm calls for transcendental kinds.
 // CHECK-LABEL: llvm.func @creation_and_libm(
-// CHECK:         llvm.call @malloc
+// CHECK:         llvm.call @ptensor_rt_host_alloc
 // CHECK:         llvm.call @expf(%{{.*}}) : (f32) -> f32
 func.func @creation_and_libm(%n: index, %v: f32) -> !ptensor.ptensor<?xf32> {
   %c = ptensor.create (%n) fill %v : f32 -> !ptensor.ptensor<?xf32>
@@ -124,10 +124,10 @@ func.func @creation_and_libm(%n: index, %v: f32) -> !ptensor.ptensor<?xf32> {
 // when the row is read with unit stride, the strided one otherwise): one
 // branch and twice two loop headers, one buffer.
 // CHECK-LABEL: llvm.func @static_broadcast_fused(
-// CHECK-COUNT-1: llvm.call @malloc
+// CHECK-COUNT-1: llvm.call @ptensor_rt_host_alloc
 // CHECK-COUNT-5: llvm.cond_br
 // CHECK-NOT:     llvm.cond_br
-// CHECK-NOT:     llvm.call @malloc
+// CHECK-NOT:     llvm.call @ptensor_rt_host_alloc
 // CHECK:         llvm.return
 func.func @static_broadcast_fused(%a: !ptensor.ptensor<4x1xf32>, %b: !ptensor.ptensor<5xf32>) -> !ptensor.ptensor<4x5xf32> {
   %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<4x1xf32>, !ptensor.ptensor<5xf32>) -> !ptensor.ptensor<4x5xf32>

@@ -10,16 +10,16 @@
 
 // CHECK-LABEL: llvm.func @to_device(
 // CHECK:         llvm.call @mgpuMemAlloc
-// CHECK:         llvm.call @malloc
+// CHECK:         llvm.call @ptensor_rt_host_alloc
 // CHECK:         llvm.call @mgpuMemcpy
 // CHECK:         llvm.call @mgpuStreamSynchronize
-// CHECK:         llvm.call @free
+// CHECK:         llvm.call @ptensor_rt_host_free
 // CHECK:         llvm.return
 
 // The host destination is not device memory; the staging buffer is.
 // CHECK-LABEL: llvm.func @to_host(
 // CHECK-NOT:     llvm.call @mgpuMemAlloc
-// CHECK:         llvm.call @malloc
+// CHECK:         llvm.call @ptensor_rt_host_alloc
 // CHECK:         llvm.call @mgpuMemAlloc
 // CHECK:         gpu.launch_func
 // CHECK:         llvm.call @mgpuMemcpy
@@ -31,7 +31,7 @@
 // CHECK-LABEL: llvm.func @roundtrip(
 // CHECK:         llvm.call @mgpuMemcpy
 // CHECK:         gpu.launch_func
-// CHECK:         llvm.call @malloc
+// CHECK:         llvm.call @ptensor_rt_host_alloc
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         llvm.call @mgpuMemcpy
 // CHECK:         llvm.call @mgpuMemFree

@@ -76,8 +76,10 @@ static llvm::cl::opt<std::string>
              llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> parallel(
     "parallel",
-    llvm::cl::desc("Run large loop nests on all cores (MLIR async runtime)"),
-    llvm::cl::cat(runnerCategory));
+    llvm::cl::desc("Run large loop nests on several threads (OpenMP; "
+                   "PTENSOR_NUM_THREADS, default the CPUs available; "
+                   "--parallel=false: one)"),
+    llvm::cl::init(true), llvm::cl::cat(runnerCategory));
 static llvm::cl::opt<bool> compileOnly(
     "compile-only",
     llvm::cl::desc("Stop after compiling (checks the GPU pipeline without a "

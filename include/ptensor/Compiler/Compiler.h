@@ -55,8 +55,12 @@ struct CompileOptions {
   mlir::ptensor::KernelConfig kernels;
   /// Fusion's recomputation limit (ptensor-fuse-elementwise).
   unsigned maxRecomputeOps = 16;
-  /// Loop nests on all cores through MLIR's async runtime (CPU).
-  bool parallel = false;
+  /// Large loop nests run on several threads through the OpenMP runtime
+  /// (CPU) when the thread count is above 1.
+  bool parallel = true;
+  /// Threads of parallel loop nests; 0: semantics::hostThreadCount()
+  /// (PTENSOR_NUM_THREADS, else the CPUs available).
+  unsigned numThreads = 0;
   /// Number of processes of team 1 (CPU; docs/Teams.md): team tensors are
   /// split over them. 1: one process holds every team tensor whole.
   int64_t teamSize = 1;
@@ -69,6 +73,10 @@ struct CompileOptions {
   std::string cpuPipelineOptions;
   std::string gpuPipelineOptions;
 };
+
+/// Whether `options` compile parallel host code, and with how many threads
+/// (0: serial code).
+unsigned resolveThreadCount(const CompileOptions &options);
 
 /// `options.target` with Auto resolved for a module that does (or does not)
 /// take or return GPU tensors.
@@ -90,10 +98,23 @@ void initializeHostTarget();
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(unsigned optLevel);
 
-/// MLIR's async runtime (libmlir_async_runtime.so of the LLVM installation
-/// ptensor was built with), which parallel CPU code calls: the JIT loads it,
-/// ptensor-compile links it.
-const char *getAsyncRuntimeLibrary();
+/// Optimizes host code (`module`, with `machine`'s triple and data layout)
+/// at `optLevel` (0 to 3): LLVM's default pipeline with loop and SLP
+/// vectorization, and the vector forms of libm's functions from glibc's
+/// libmvec (HostOptimizer.cpp) where `machine`'s CPU can run them.
+llvm::Error optimizeHostModule(llvm::Module &module,
+                               llvm::TargetMachine &machine,
+                               unsigned optLevel);
+
+/// The path of glibc's vector math library (libmvec), which optimized host
+/// code calls: the JIT loads it, ptensor-compile links it; empty where the
+/// system has none (the code then calls the scalar functions).
+std::string getVectorMathLibrary();
+
+/// LLVM's OpenMP runtime (libomp, found when ptensor was built), which
+/// parallel CPU code calls: the JIT loads it, ptensor-compile links it.
+/// Empty when the build found none (host code is then serial).
+const char *getOpenMPRuntimeLibrary();
 
 /// A module compiled ahead of time: host object code with the entry points
 /// and the signature JSON of docs/ABI.md.
@@ -102,8 +123,8 @@ struct CompiledObject {
   std::string object;
   /// The target it was compiled for (never Auto).
   Target target = Target::CPU;
-  /// The code calls MLIR's async runtime (parallel CPU loop nests).
-  bool usesAsyncRuntime = false;
+  /// The code calls the OpenMP runtime (parallel CPU loop nests).
+  bool usesOpenMPRuntime = false;
   /// The code calls libptensor_runtime (GPU launches and memory, or a
   /// run-time check's failure report).
   bool usesRuntime = false;
@@ -133,10 +154,9 @@ compileSourceToObject(llvm::StringRef source, llvm::StringRef bufferName,
 
 /// Links `compiled` into the shared library `outputPath` with the linker
 /// built into ptensor (LLD, in process: no C compiler or linker on PATH).
-/// The library needs libc and libm, libptensor_runtime.so from
-/// `runtimeDir` for CUDA (found through an rpath to it and to the
-/// library's own directory), and MLIR's async runtime when the code uses
-/// it. The file appears atomically: on failure nothing is left behind.
+/// The library needs libc, libm and libmvec, libptensor_runtime.so from
+/// `runtimeDir` (found through an rpath to it and to the library's own
+/// directory), and the OpenMP runtime when the code is parallel. The file appears atomically: on failure nothing is left behind.
 llvm::Error linkSharedLibrary(const CompiledObject &compiled,
                               llvm::StringRef outputPath,
                               llvm::StringRef runtimeDir);

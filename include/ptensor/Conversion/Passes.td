@@ -275,4 +275,41 @@ def PTensorLowerRunTimeChecks
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PTensorParallelThreshold
+    : Pass<"ptensor-parallel-threshold", "ModuleOp"> {
+  let summary = "Parallel host loop nests run on threads only when large";
+  let description = [{
+    Runs after `convert-scf-to-openmp`: every outermost `omp.parallel`
+    whose worksharing loop nest has bounds defined outside it gets an `if`
+    clause, true when the nest has at least `min-iterations` iterations
+    (the product of its trip counts). A smaller nest runs on the calling
+    thread (OpenMP's serialized parallel region: no thread wake-up), so
+    that small tensors pay nothing for being parallel. Regions that
+    already have an `if` clause are left alone.
+  }];
+  let options = [
+    Option<"minIterations", "min-iterations", "int64_t", "524288",
+           "Fewest iterations of a loop nest that runs on threads">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::omp::OpenMPDialect"];
+}
+
+def PTensorUseHostAllocator
+    : Pass<"ptensor-use-host-allocator", "ModuleOp"> {
+  let summary = "Host buffers come from libptensor_runtime's caching host "
+                "allocator";
+  let description = [{
+    Runs after `finalize-memref-to-llvm`: the `malloc` and `free` its
+    lowering of `memref.alloc`/`memref.dealloc` calls become
+    `ptensor_rt_host_alloc` and `ptensor_rt_host_free` (the declarations
+    are renamed; a call of either anywhere in the module moves with them).
+    The runtime keeps freed blocks for reuse by size class, so a result of
+    the same size as one freed before costs no page faults, and a failed
+    allocation is an error for the caller (out of memory, with the size),
+    not a null pointer.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // PTENSOR_CONVERSION_PASSES_TD

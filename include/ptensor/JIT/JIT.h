@@ -134,9 +134,10 @@ struct JITOptions {
   unsigned optLevel = 3;
   /// Fusion's recomputation limit (see ptensor-fuse-elementwise).
   unsigned maxRecomputeOps = 16;
-  /// Runs loop nests of large tensors on all cores (MLIR's async runtime,
-  /// libmlir_async_runtime.so). Such modules are not cached on disk.
-  bool parallel = false;
+  /// Runs loop nests of large tensors on several threads (the OpenMP
+  /// runtime, libomp): PTENSOR_NUM_THREADS of them, else
+  /// the CPUs available (semantics::hostThreadCount; 1: serial code).
+  bool parallel = true;
   /// Directory of the one disk cache (ptensor/Cache/DiskCache.h): the
   /// value of PTENSOR_CACHE_DIR, else $XDG_CACHE_HOME/ptensor or
   /// ~/.cache/ptensor. Empty string, or

@@ -26,13 +26,20 @@ struct PTensorToCPUPipelineOptions
       llvm::cl::init(16)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
-      llvm::cl::desc("Run loop nests in parallel on MLIR's async runtime "
-                     "(the code then needs libmlir_async_runtime.so)"),
+      llvm::cl::desc("Run large loop nests on threads through OpenMP "
+                     "(the code then needs the OpenMP runtime, libomp; the "
+                     "compile driver turns this on by default)"),
       llvm::cl::init(false)};
+  PassOptions::Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("Threads of parallel loop nests (OpenMP num_threads; "
+                     "0: the cores of this machine)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int32_t> minTaskSize{
       *this, "min-task-size",
-      llvm::cl::desc("Smallest number of iterations of one parallel task"),
-      llvm::cl::init(65536)};
+      llvm::cl::desc("Fewest iterations per thread: a loop nest with fewer "
+                     "than twice as many runs on the calling thread"),
+      llvm::cl::init(262144)};
   PassOptions::Option<bool> reorderLoops{
       *this, "reorder-loops",
       llvm::cl::desc("Version loop nests on their run-time loop order and "

@@ -447,33 +447,32 @@ class Func:
         return out
 
     # -- views --------------------------------------------------------------
-    def _view(self, text_fmt, x, shape, ref, desc):
+    def _view(self, text_fmt, x, shape, view, desc):
+        """A view op of `x`; `view` maps an array to the same view of it."""
         rt = TType(shape, x.dtype)
         name = self._fresh()
         deps = self._line(text_fmt % {"r": name, "x": x.name, "T": x.type, "R": rt}, [x])
-        v = Value(name, rt, np.asarray(ref), deps, desc=desc, sources=[("x", x)])
-        if kind(x.dtype) == "f":
-            v.exact = to_f64(ref)
-            v.tol = tolerance("exact", x.dtype)
+        v = Value(name, rt, np.asarray(view(x.ref)), deps, desc=desc, sources=[("x", x)])
+        _view_tolerance(v, x, view)
         return v
 
     def permute_dims(self, x, axes):
         shape = [x.type.shape[a] for a in axes]
         return self._view("%%(r)s = ptensor.permute_dims %%(x)s [%s] : %%(T)s -> %%(R)s"
                           % ", ".join(map(str, axes)), x, shape,
-                          np.transpose(x.ref, axes), "permute_dims%s" % (list(axes),))
+                          lambda a: np.transpose(a, axes), "permute_dims%s" % (list(axes),))
 
     def flip(self, x, axes):
         return self._view("%%(r)s = ptensor.flip %%(x)s [%s] : %%(T)s -> %%(R)s"
                           % ", ".join(map(str, axes)), x, x.type.shape,
-                          np.flip(x.ref, axis=tuple(axes)), "flip%s" % (list(axes),))
+                          lambda a: np.flip(a, axis=tuple(axes)), "flip%s" % (list(axes),))
 
     def extract_slice(self, x, offsets, sizes, steps):
         idx = [o + np.arange(s) * st for o, s, st in zip(offsets, sizes, steps)]
-        ref = x.ref[np.ix_(*idx)] if idx else x.ref
         j = lambda l: ", ".join(map(str, l))
         return self._view("%%(r)s = ptensor.extract_slice %%(x)s [%s] [%s] [%s] : %%(T)s -> %%(R)s"
-                          % (j(offsets), j(sizes), j(steps)), x, sizes, ref,
+                          % (j(offsets), j(sizes), j(steps)), x, sizes,
+                          lambda a: a[np.ix_(*idx)] if idx else a,
                           "extract_slice%s" % ([offsets, sizes, steps],))
 
     def expand_dims(self, x, axis):
@@ -481,14 +480,14 @@ class Func:
         ax = axis if axis >= 0 else len(shape) + 1 + axis
         shape.insert(ax, 1)
         return self._view("%%(r)s = ptensor.expand_dims %%(x)s %d : %%(T)s -> %%(R)s" % axis,
-                          x, shape, np.expand_dims(x.ref, ax), "expand_dims %d" % axis)
+                          x, shape, lambda a: np.expand_dims(a, ax), "expand_dims %d" % axis)
 
     def squeeze(self, x, axes):
         shape = [d for i, d in enumerate(x.type.shape)
                  if i not in [a % len(x.type.shape) for a in axes]]
         return self._view("%%(r)s = ptensor.squeeze %%(x)s [%s] : %%(T)s -> %%(R)s"
                           % ", ".join(map(str, axes)), x, shape,
-                          np.squeeze(x.ref, axis=tuple(axes)), "squeeze")
+                          lambda a: np.squeeze(a, axis=tuple(axes)), "squeeze")
 
     def broadcast(self, x, shape, dyn_sizes=()):
         """shape: result type shape (None = dynamic); dyn_sizes: index Values
@@ -502,10 +501,9 @@ class Func:
         deps = self._line("%s = ptensor.broadcast %s to (%s) : %s -> %s"
                           % (name, x.name, ", ".join(v.name for v in dyn_sizes), x.type, rt),
                           [x] + list(dyn_sizes))
-        ref = np.broadcast_to(x.ref, actual)
-        v = Value(name, rt, ref, deps, desc="broadcast", sources=[("x", x)])
-        if kind(x.dtype) == "f":
-            v.exact, v.tol = to_f64(ref), tolerance("exact", x.dtype)
+        view = lambda a: np.broadcast_to(a, actual)  # noqa: E731
+        v = Value(name, rt, view(x.ref), deps, desc="broadcast", sources=[("x", x)])
+        _view_tolerance(v, x, view)
         return v
 
     # -- manipulation ---------------------------------------------------------
@@ -562,16 +560,17 @@ class Func:
         return v
 
     def roll(self, x, shifts, axes):
-        ref = np.roll(x.ref, shifts if len(shifts) > 1 else shifts[0], axis=tuple(axes))
         j = lambda l: ", ".join(map(str, l))  # noqa: E731
         return self._view("%%(r)s = ptensor.roll %%(x)s shifts [%s] axes [%s] : %%(T)s -> %%(R)s"
-                          % (j(shifts), j(axes)), x, x.type.shape, ref,
+                          % (j(shifts), j(axes)), x, x.type.shape,
+                          lambda a: np.roll(a, shifts if len(shifts) > 1 else shifts[0],
+                                            axis=tuple(axes)),
                           "roll %s %s" % (list(shifts), list(axes)))
 
     def triangle(self, kind_, x, k=0):
         fn = np.tril if kind_ == "lower" else np.triu
         return self._view("%%(r)s = ptensor.extract_triangle %s %%(x)s offset %d : %%(T)s -> %%(R)s"
-                          % (kind_, k), x, x.type.shape, fn(x.ref, k),
+                          % (kind_, k), x, x.type.shape, lambda a: fn(a, k),
                           "extract_triangle %s %d" % (kind_, k))
 
     def sort(self, x, axis=-1, descending=False, stable=True, indices=False):
@@ -591,8 +590,8 @@ class Func:
                 % (op, axis, attr_text))
         desc = "%s axis %d%s" % (op, axis, attr_text)
         if not indices:
-            ref = np.take_along_axis(np.asarray(x.ref), ref_idx, axis)
-            return self._view(text, x, x.type.shape, ref, desc)
+            return self._view(text, x, x.type.shape,
+                              lambda a: np.take_along_axis(np.asarray(a), ref_idx, axis), desc)
         rt = TType(x.type.shape, "i64")
         name = self._fresh()
         deps = self._line(text % {"r": name, "x": x.name, "T": x.type, "R": rt}, [x])
@@ -735,6 +734,19 @@ class Func:
 # ---------------------------------------------------------------------------
 # Random inputs
 # ---------------------------------------------------------------------------
+
+def _view_tolerance(v, x, view):
+    """A float view `v` of `x` (through `view`, an array -> view function):
+    the same view of x's unrounded reference and x's tolerance when `x` is a
+    computed value (a view moves its elements without rounding them), else
+    exact."""
+    if kind(x.dtype) != "f":
+        return
+    if x.exact is not None and x.tol is not None:
+        v.exact, v.tol = view(np.asarray(x.exact)), dict(x.tol)
+    else:
+        v.exact, v.tol = to_f64(v.ref), tolerance("exact", x.dtype)
+
 
 def float_specials(dt):
     fmt = cmp.FLOAT_FORMATS[dt]

@@ -18,7 +18,15 @@
 namespace mlir::ptensor {
 
 #define GEN_PASS_DECL_PTENSORLOWERRUNTIMECHECKS
+#define GEN_PASS_DECL_PTENSORUSEHOSTALLOCATOR
 #include "ptensor/Conversion/Passes.h.inc"
+
+/// The runtime functions host buffers come from and go back to
+/// (ptensor-use-host-allocator; runtime/lib/HostAllocator.cpp).
+inline constexpr llvm::StringLiteral kHostAllocFunction =
+    "ptensor_rt_host_alloc";
+inline constexpr llvm::StringLiteral kHostFreeFunction =
+    "ptensor_rt_host_free";
 
 /// The runtime function a failed host check calls with its message.
 inline constexpr llvm::StringLiteral kCheckFailedFunction =

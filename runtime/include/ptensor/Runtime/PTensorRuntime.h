@@ -61,12 +61,31 @@ PTENSOR_RT_EXPORT int ptensor_rt_cuda_available(void);
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_device_count(int *count);
 
 //===----------------------------------------------------------------------===//
-// Caching device allocator
+// Caching allocators (one per device, one for host memory)
 //===----------------------------------------------------------------------===//
 
-/// Counters of one device's caching allocator. Sizes are in bytes and count
-/// rounded block sizes: requests are rounded up to a multiple of 512 bytes up
-/// to 1 MiB, and to a multiple of 2 MiB above.
+/// The `device` of the host allocator in the functions below.
+#define PTENSOR_RT_HOST_DEVICE (-1)
+
+/// Allocates `bytes` of host memory from the caching host allocator (how
+/// compiled code allocates its host buffers: results and temporaries).
+/// Blocks are malloc blocks rounded up to the size classes below; freed
+/// ones are kept for reuse up to PTENSOR_HOST_CACHE_BYTES (default an
+/// eighth of the machine's memory; PTENSOR_DISABLE_CACHING_ALLOCATOR=1
+/// keeps none). Never returns on failure: the error (out of memory, naming
+/// the size and the free memory; a negative size) leaves compiled code
+/// through the caller's trap like a failed check (Status.h); with no trap
+/// the process prints it and aborts.
+PTENSOR_RT_EXPORT void *ptensor_rt_host_alloc(size_t bytes);
+
+/// Returns a block of ptensor_rt_host_alloc (a host result of compiled
+/// code) to the host allocator's cache. Other malloc'd pointers are passed
+/// to free(); NULL is a no-op.
+PTENSOR_RT_EXPORT void ptensor_rt_host_free(void *ptr);
+
+/// Counters of one device's (or the host's) caching allocator. Sizes are in
+/// bytes and count rounded block sizes: requests are rounded up to a
+/// multiple of 512 bytes up to 1 MiB, and to a multiple of 2 MiB above.
 typedef struct ptensor_rt_allocator_stats {
   /// Bytes in blocks handed out and not yet freed.
   uint64_t bytes_in_use;
@@ -102,7 +121,7 @@ ptensor_rt_get_allocator_stats(int device, ptensor_rt_allocator_stats *out);
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_reset_peak_stats(int device);
 
 /// Returns every cached (freed, unused) block of every device to the driver,
-/// after synchronizing the device's context.
+/// after synchronizing the device's context, and the host's to free().
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_empty_cache(void);
 
 //===----------------------------------------------------------------------===//

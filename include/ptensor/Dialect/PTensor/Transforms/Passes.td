@@ -144,6 +144,19 @@ def PTensorCopiesToLinalg : Pass<"ptensor-copies-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PTensorSimplifyPowers : Pass<"ptensor-simplify-powers"> {
+  let summary = "`math.powf` by a constant 2 or 1 as a product or its operand";
+  let description = [{
+    `x ** 2` (array API `pow`/`square`-like code and `pointwise` bodies)
+    becomes `x * x` and `x ** 1` becomes `x`: the same values for every `x`
+    (one rounding, like a correctly rounded pow; NaN, infinities and -0.0
+    included), without a call of `powf` per element. Other constant
+    exponents keep `math.powf` (a cube rounds twice; a square root differs
+    from `pow(x, 0.5)` at -0.0 and -inf).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
   let summary = "Run-time loop order and contiguous fast path of elementwise loop nests";
   let description = [{

@@ -1,0 +1,158 @@
+"""CPU elementwise work beside numpy and numexpr (issue 18's table): median
+wall time of ptensor's compiled functions (the Python package, host arrays)
+and of numpy's and numexpr's on the same arrays, results compared.
+
+Runs each thread count in a fresh process (PTENSOR_NUM_THREADS is read once
+per process; numexpr gets the same count) and prints a markdown table for
+bench/RESULTS.md:
+
+    python3 bench/cpu_elementwise.py [--threads 1,2] [--large 10000000]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def median_s(fn, repeats=9, inner=1):
+    fn()  # compiles (or loads) the kernel
+    fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - start) / inner)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def same(a, b, rtol):
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    return bool(np.allclose(a, b, rtol=rtol, atol=1e-6, equal_nan=True))
+
+
+def cases(large):
+    import ml_dtypes
+    import numexpr as ne
+
+    import ptensor as pt
+
+    rng = np.random.default_rng(0)
+
+    @pt.pointwise
+    def chain(x, y):
+        return pt.math.exp(-((x * y + 1.5) ** 2)) * 0.5 + x
+
+    def numpy_chain(x, y):
+        return np.exp(-((x * y + 1.5) ** 2)) * 0.5 + x
+
+    out = []
+    small = rng.random(1000, dtype=np.float32)
+    out.append(("add of 10^3 (us per call)", 1e6,
+                lambda: pt.add(small, small), lambda: np.add(small, small),
+                lambda: ne.evaluate("a + a", local_dict={"a": small}), 1e-6))
+    for n in (10 ** 6, large):
+        x = rng.random(n, dtype=np.float32) * 4 - 2
+        exps = "10^%d" % round(np.log10(n))
+        unary = [
+            ("exp", pt.exp, np.exp, "exp(a)"),
+            ("log", pt.log, np.log, "log(a)"),
+            ("sin", pt.sin, np.sin, "sin(a)"),
+            ("tanh", pt.tanh, np.tanh, "tanh(a)"),
+            ("sigmoid", pt.sigmoid,
+             lambda a: 1 / (1 + np.exp(-a)), "1 / (1 + exp(-a))"),
+        ]
+        for name, ours, theirs, expr in unary:
+            arg = np.abs(x) + 1e-3 if name == "log" else x
+            out.append(("%s of %s" % (name, exps), 1e3,
+                        lambda f=ours, a=arg: f(a), lambda f=theirs, a=arg: f(a),
+                        lambda e=expr, a=arg: ne.evaluate(e, local_dict={"a": a}), 4e-6))
+        erf_arg = x
+        out.append(("erf of %s (numpy has none)" % exps, 1e3, lambda a=erf_arg: pt.erf(a),
+                    None, None, None))
+    x = rng.random(large, dtype=np.float32)
+    y = rng.random(large, dtype=np.float32)
+    into = np.empty_like(x)
+    out.append(("add of 10^7, new result", 1e3, lambda: pt.add(x, y), lambda: np.add(x, y),
+                lambda: ne.evaluate("a + b", local_dict={"a": x, "b": y}), 1e-6))
+    out.append(("add of 10^7 into out=", 1e3, lambda: pt.add(x, y, out=into),
+                lambda: np.add(x, y, out=into),
+                lambda: ne.evaluate("a + b", local_dict={"a": x, "b": y}, out=into), 1e-6))
+    sq = rng.random((3000, 3000), dtype=np.float32)
+    out.append(("a.T + a, 3000^2", 1e3, lambda: pt.add(pt.permute_dims(sq, (1, 0)), sq),
+                lambda: sq.T + sq, lambda: ne.evaluate("b + a", local_dict={"a": sq, "b": sq.T}),
+                1e-6))
+    out.append(("5-op chain of 10^7 (one fused kernel; numpy: 5 passes)", 1e3,
+                lambda: chain(x, y), lambda: numpy_chain(x, y),
+                lambda: ne.evaluate("exp(-((a * b + 1.5) ** 2)) * 0.5 + a",
+                                    local_dict={"a": x, "b": y}), 4e-6))
+    h = (rng.random(large, dtype=np.float32) * 4 - 2)
+    for name, dtype in (("float16", np.float16), ("bfloat16", ml_dtypes.bfloat16)):
+        hx = h.astype(dtype)
+        out.append(("exp of 10^7 %s (numpy: float32)" % name, 1e3, lambda a=hx: pt.exp(a),
+                    lambda: np.exp(h), None, 1e-2))
+    return out
+
+
+def run_one():
+    """One process: measures every case, prints JSON."""
+    large = int(os.environ.get("BENCH_LARGE", 10 ** 7))
+    rows = []
+    for name, scale, ours, numpy_fn, numexpr_fn, rtol in cases(large):
+        inner = 200 if scale == 1e6 else 1
+        row = {"case": name, "ptensor": median_s(ours, inner=inner) * scale}
+        if numpy_fn is not None:
+            row["numpy"] = median_s(numpy_fn, inner=inner) * scale
+            row["same"] = same(ours(), numpy_fn(), rtol)
+        if numexpr_fn is not None:
+            row["numexpr"] = median_s(numexpr_fn, inner=inner) * scale
+        rows.append(row)
+    print(json.dumps(rows))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--large", type=int, default=10 ** 7)
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        return run_one()
+    counts = [t for t in args.threads.split(",") if t]
+    runs = {}
+    for t in counts:
+        env = dict(os.environ, PTENSOR_NUM_THREADS=t, NUMEXPR_MAX_THREADS=t,
+                   NUMEXPR_NUM_THREADS=t, BENCH_LARGE=str(args.large))
+        done = subprocess.run([sys.executable, __file__, "--one"], env=env, check=True,
+                              capture_output=True, text=True)
+        runs[t] = json.loads(done.stdout.strip().splitlines()[-1])
+    head = "| case (float32 unless named; ms unless named) |"
+    line = "|---|"
+    for t in counts:
+        head += " ptensor %s thr | numpy | numexpr %s thr | numpy / ptensor |" % (t, t)
+        line += "---|---|---|---|"
+    print(head + " same result |")
+    print(line + "---|")
+    fmt = lambda v: "%.3g" % v if v is not None else "—"
+    for i, row in enumerate(runs[counts[0]]):
+        text = "| %s |" % row["case"]
+        for t in counts:
+            r = runs[t][i]
+            ratio = r["numpy"] / r["ptensor"] if "numpy" in r else None
+            text += " %s | %s | %s | %s |" % (fmt(r["ptensor"]), fmt(r.get("numpy")),
+                                               fmt(r.get("numexpr")),
+                                               "%.2fx" % ratio if ratio else "—")
+        sames = [runs[t][i].get("same") for t in counts]
+        text += " %s |" % ("—" if sames[0] is None else ("yes" if all(sames) else "NO"))
+        print(text)
+
+
+if __name__ == "__main__":
+    main()

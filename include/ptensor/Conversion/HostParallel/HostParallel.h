@@ -1,0 +1,21 @@
+//===- HostParallel.h - parallel host loop nests -----------------*- C++ -*-===//
+//
+// Host loop nests run on threads through OpenMP (upstream
+// convert-scf-to-openmp); ptensor-parallel-threshold keeps small ones on
+// the calling thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_CONVERSION_HOSTPARALLEL_HOSTPARALLEL_H
+#define PTENSOR_CONVERSION_HOSTPARALLEL_HOSTPARALLEL_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::ptensor {
+
+#define GEN_PASS_DECL_PTENSORPARALLELTHRESHOLD
+#include "ptensor/Conversion/Passes.h.inc"
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_CONVERSION_HOSTPARALLEL_HOSTPARALLEL_H

@@ -1,0 +1,74 @@
+"""Host execution: the caching host allocator (results reuse freed blocks,
+counted by allocator_stats("cpu")), failed host allocations as exceptions,
+and parallel code giving the serial answer."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ptensor as pt
+
+CREATE = """
+func.func @big(%n: index) -> !ptensor.ptensor<?xf32> {
+  %z = arith.constant 0.0 : f32
+  %r = ptensor.create (%n) fill %z : f32 -> !ptensor.ptensor<?xf32>
+  return %r : !ptensor.ptensor<?xf32>
+}
+"""
+
+
+def test_results_reuse_freed_blocks():
+    x = pt.asarray(np.linspace(-5, 5, 300_000, dtype=np.float32))
+    for _ in range(3):
+        y = pt.exp(x)
+    del y
+    before = pt.allocator_stats("cpu")
+    for _ in range(20):
+        y = pt.exp(x)
+        del y
+    after = pt.allocator_stats("cpu")
+    # Every result of the loop came from the cache: no new block.
+    assert after["reuse_count"] - before["reuse_count"] == 20
+    assert after["alloc_count"] == before["alloc_count"]
+    np.testing.assert_allclose(np.asarray(pt.exp(x)), np.exp(np.linspace(-5, 5, 300_000, dtype=np.float32)),
+                               rtol=4e-7)
+
+
+def test_host_stats_accept_cpu_and_host_device():
+    assert pt.allocator_stats("cpu") == pt.allocator_stats(-1)
+    assert set(pt.allocator_stats("cpu")) == {"bytes_in_use", "bytes_cached", "peak_bytes_in_use",
+                                              "alloc_count", "reuse_count"}
+
+
+def test_failed_host_allocation_raises():
+    lib = pt.compile_module(CREATE)
+    with pytest.raises(pt.OutOfMemoryError, match=r"out of memory allocating 43980465111[0-9]{2} bytes "
+                                                  r"on the host \(free \d+ bytes of \d+\)"):
+        lib["big"](2**40)
+    # The process goes on: a small one works.
+    np.testing.assert_array_equal(np.asarray(lib["big"](5)), np.zeros(5, np.float32))
+
+
+PARALLEL = """
+import numpy as np, ptensor as pt
+r = np.random.default_rng(5)
+x = r.standard_normal((700, 1500)).astype(np.float32)
+ax = pt.asarray(x)
+out = [pt.exp(ax) * 2 - ax, pt.sum(ax, axis=1), pt.max(ax, axis=0), pt.mean(ax)]
+np.savez(%r, *[np.asarray(o) for o in out])
+"""
+
+
+def test_one_and_several_threads_agree(tmp_path):
+    results = {}
+    for threads in ("1", "2", "3"):
+        path = str(tmp_path / ("t%s.npz" % threads))
+        env = dict(os.environ, PTENSOR_NUM_THREADS=threads)
+        subprocess.run([sys.executable, "-c", PARALLEL % path], env=env, check=True)
+        results[threads] = np.load(path)
+    for threads in ("2", "3"):
+        for key in results["1"].files:
+            np.testing.assert_array_equal(results[threads][key], results["1"][key])
