@@ -29,10 +29,12 @@ prepare() {
     -DPTENSOR_RUNTIME_BUILD_TESTS=OFF >/dev/null
   ninja -C build-cuda ptensor_runtime_cuda
   cp build-cuda/lib/libptensor_runtime_cuda.so "$carry/"
-  # The host sort's Highway (libhwy-dev here; not on the GPU machine).
+  # The host sort's Highway (libhwy-dev here; not on the GPU machine), and
+  # the OpenMP runtime parallel host code calls (LLVM's; no LLVM there).
   for lib in libhwy.so.1 libhwy_contrib.so.1; do
     cp -L "$(ldd build/lib/libptensor_runtime.so | awk -v l="$lib" '$1 == l {print $3}')" "$carry/"
   done
+  cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
   echo "== exporting the CPU suite's cases for cuda:0"
   for t in test/Integration/CPU/*.py; do
     PATH="$root/build/bin:$PATH" PTENSOR_CASE_EXPORT_DIR="$carry/cases" \
@@ -56,8 +58,9 @@ prepare() {
   # With the pip-installed package (setup.sh), which has the same IR
   # builders and cache keys as the source tree the GPU machine runs.
   PTENSOR_CACHE_DIR="$carry/pycache" python3 python/tests/gpu_cases.py
-  # The CPU kernels test_gpu.py's torch-CPU case reuses.
-  PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
+  # The CPU kernels test_gpu.py's torch-CPU case reuses, split for the GPU
+  # machine's 16 cores (the thread count is part of their cache keys).
+  PTENSOR_NUM_THREADS=16 PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
     python3 -m pytest -q python/tests/test_ops.py >/dev/null
   # The cases' cubins compress about 5x; the carry is limited to 64 MiB.
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
@@ -89,6 +92,8 @@ run() {
   echo "== building ptensor._core for $(python3 --version)"
   build_core || { echo "ptensor._core: build FAILED"; return 1; }
   export PTENSOR_RUNTIME_DIR="$carry" LD_LIBRARY_PATH="$carry:${LD_LIBRARY_PATH:-}"
+  # Host kernels were compiled here for 16 threads (prepare).
+  export PTENSOR_NUM_THREADS=16
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   if wants smoke; then
   echo "== runtime smoke test"

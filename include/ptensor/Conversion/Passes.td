@@ -279,20 +279,31 @@ def PTensorParallelThreshold
     : Pass<"ptensor-parallel-threshold", "ModuleOp"> {
   let summary = "Parallel host loop nests run on threads only when large";
   let description = [{
-    Runs after `convert-scf-to-openmp`: every outermost `omp.parallel`
-    whose worksharing loop nest has bounds defined outside it gets an `if`
-    clause, true when the nest has at least `min-iterations` iterations
-    (the product of its trip counts). A smaller nest runs on the calling
-    thread (OpenMP's serialized parallel region: no thread wake-up), so
-    that small tensors pay nothing for being parallel. Regions that
-    already have an `if` clause are left alone.
+    Runs after `convert-scf-to-openmp`. An outermost `omp.parallel` that is
+    exactly one worksharing loop nest (bounds defined outside it, one body
+    block, no reductions or privatization: what the conversion makes of an
+    elementwise `scf.parallel`) is versioned on the nest's iteration count
+    (the product of its trip counts):
+
+    ```mlir
+    scf.if %large {        // iterations >= min-iterations
+      omp.parallel { omp.wsloop { omp.loop_nest ... } }
+    } else {
+      scf.for ... { <the body> }   // the calling thread, no runtime call
+    }
+    ```
+
+    Other outermost regions get an `if` clause with the same condition
+    (OpenMP serializes them when small, at the cost of a runtime call).
+    Regions that already have an `if` clause are left alone.
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t", "524288",
            "Fewest iterations of a loop nest that runs on threads">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::omp::OpenMPDialect"];
+                           "::mlir::omp::OpenMPDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def PTensorUseHostAllocator

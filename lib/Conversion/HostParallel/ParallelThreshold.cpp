@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_PTENSORPARALLELTHRESHOLD
@@ -29,6 +31,39 @@ bool definedAbove(ValueRange values, Operation *op) {
   return llvm::all_of(values, [&](Value v) {
     return !op->isAncestor(v.getParentRegion()->getParentOp());
   });
+}
+
+/// The loop nest of `parallel` when the region is exactly one worksharing
+/// loop over a single-block body (what convert-scf-to-openmp makes of an
+/// scf.parallel), else null.
+omp::LoopNestOp soleLoopNest(omp::ParallelOp parallel, omp::LoopNestOp nest) {
+  Block &block = parallel.getRegion().front();
+  if (!parallel.getRegion().hasOneBlock() || block.getOperations().size() != 2)
+    return {};
+  auto wsloop = dyn_cast<omp::WsloopOp>(block.front());
+  if (!wsloop || wsloop.getRegion().front().getOperations().size() != 1 ||
+      &wsloop.getRegion().front().front() != nest.getOperation() ||
+      !nest.getRegion().hasOneBlock() || wsloop.getReductionVars().size() ||
+      wsloop.getPrivateVars().size() || parallel.getPrivateVars().size() ||
+      parallel.getReductionVars().size())
+    return {};
+  return nest;
+}
+
+/// Builds, at `b`'s insertion point, `nest`'s loops as a serial scf.for nest
+/// running a copy of its body.
+void buildSerialNest(OpBuilder &b, Location loc, omp::LoopNestOp nest) {
+  IRMapping mapping;
+  Block &body = nest.getRegion().front();
+  for (auto [lower, upper, step, iv] :
+       llvm::zip(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
+                 nest.getLoopSteps(), body.getArguments())) {
+    auto loop = scf::ForOp::create(b, loc, lower, upper, step);
+    mapping.map(iv, loop.getInductionVar());
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
 }
 
 struct ParallelThreshold
@@ -63,7 +98,16 @@ struct ParallelThreshold
           b, loc, type, b.getIntegerAttr(type, minIterations));
       Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                           iterations, threshold);
-      parallel.getIfExprMutable().assign(large);
+      if (!soleLoopNest(parallel, nest)) {
+        // Serialized by the OpenMP runtime when small (a call remains).
+        parallel.getIfExprMutable().assign(large);
+        continue;
+      }
+      // Small nests run a serial copy: no OpenMP runtime call at all.
+      auto branch = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
+      parallel->moveBefore(branch.thenBlock()->getTerminator());
+      b.setInsertionPoint(branch.elseBlock()->getTerminator());
+      buildSerialNest(b, loc, nest);
     }
   }
 };

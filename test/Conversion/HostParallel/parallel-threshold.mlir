@@ -49,3 +49,40 @@ func.func @nest(%n: index, %m: index, %cond: i1, %buf: memref<?x?xf32>) {
   }
   return
 }
+
+// A region that is one worksharing loop nest is versioned instead: the
+// parallel region when large, a serial copy of the nest (scf.for loops, the
+// body cloned) on the calling thread when small: no OpenMP runtime call.
+// CHECK-LABEL: func.func @versioned(
+// CHECK-SAME:    %[[N:.*]]: index, %[[M:.*]]: index, %[[BUF:.*]]: memref<?x?xf32>
+// CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : index
+// CHECK:         scf.if %[[LARGE]] {
+// CHECK-NEXT:      omp.parallel num_threads(%{{.*}} : i32) {
+// CHECK-NEXT:        omp.wsloop {
+// CHECK-NEXT:          omp.loop_nest (%[[I:.*]], %[[J:.*]]) : index = (%[[C0:.*]], %[[C0]]) to (%[[N]], %[[M]]) step (%[[C1:.*]], %[[C1]]) {
+// CHECK-NEXT:            memref.store %{{.*}}, %[[BUF]][%[[I]], %[[J]]]
+// CHECK:         } else {
+// CHECK-NEXT:      scf.for %[[SI:.*]] = %[[C0]] to %[[N]] step %[[C1]] {
+// CHECK-NEXT:        scf.for %[[SJ:.*]] = %[[C0]] to %[[M]] step %[[C1]] {
+// CHECK-NEXT:          memref.store %{{.*}}, %[[BUF]][%[[SI]], %[[SJ]]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NOT:     omp.yield
+// CHECK:         return
+func.func @versioned(%n: index, %m: index, %buf: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = arith.constant 2 : i32
+  %f = arith.constant 1.0 : f32
+  omp.parallel num_threads(%t : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i, %j) : index = (%c0, %c0) to (%n, %m) step (%c1, %c1) {
+        memref.store %f, %buf[%i, %j] : memref<?x?xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
