@@ -58,9 +58,8 @@ prepare() {
   # With the pip-installed package (setup.sh), which has the same IR
   # builders and cache keys as the source tree the GPU machine runs.
   PTENSOR_CACHE_DIR="$carry/pycache" python3 python/tests/gpu_cases.py
-  # The CPU kernels test_gpu.py's torch-CPU case reuses, split for the GPU
-  # machine's 16 cores (the thread count is part of their cache keys).
-  PTENSOR_NUM_THREADS=16 PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
+  # The CPU kernels test_gpu.py's torch-CPU case reuses.
+  PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
     python3 -m pytest -q python/tests/test_ops.py >/dev/null
   # The cases' cubins compress about 5x; the carry is limited to 64 MiB.
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
@@ -92,8 +91,6 @@ run() {
   echo "== building ptensor._core for $(python3 --version)"
   build_core || { echo "ptensor._core: build FAILED"; return 1; }
   export PTENSOR_RUNTIME_DIR="$carry" LD_LIBRARY_PATH="$carry:${LD_LIBRARY_PATH:-}"
-  # Host kernels were compiled here for 16 threads (prepare).
-  export PTENSOR_NUM_THREADS=16
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   if wants smoke; then
   echo "== runtime smoke test"

@@ -4,7 +4,6 @@
 
 #include "ptensor/InitAll.h"
 #include "ptensor/Pipelines/Pipelines.h"
-#include "ptensor/Semantics/Threads.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -12,6 +11,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <mutex>
@@ -43,14 +43,9 @@ Target resolveTarget(const CompileOptions &options,
   return usesGPU ? Target::CUDA : Target::CPU;
 }
 
-unsigned resolveThreadCount(const CompileOptions &options) {
-  if (!options.parallel || !*getOpenMPRuntimeLibrary())
-    return 0;
-  unsigned threads = options.numThreads
-                         ? options.numThreads
-                         : ::ptensor::semantics::hostThreadCount(
-                               static_cast<unsigned>(options.teamSize));
-  return threads > 1 ? threads : 0;
+bool compilesParallel(const CompileOptions &options) {
+  return options.parallel && *getOpenMPRuntimeLibrary() &&
+         llvm::sys::fs::exists(getOpenMPRuntimeLibrary());
 }
 
 /// Adds the pipeline of `target` with `options` to `pm`, or fails naming
@@ -64,9 +59,8 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
   if (target == Target::CPU) {
     mlir::ptensor::PTensorToCPUPipelineOptions cpu;
     cpu.maxRecomputeOps = options.maxRecomputeOps;
-    unsigned threads = resolveThreadCount(options);
-    cpu.parallel = threads > 1;
-    cpu.numThreads = threads;
+    cpu.parallel = compilesParallel(options);
+    cpu.numThreads = options.numThreads;
     cpu.teamSize = options.teamSize;
     if (failed(cpu.parseFromString(options.cpuPipelineOptions)))
       return llvm::createStringError("invalid ptensor-to-cpu-pipeline "

@@ -135,6 +135,14 @@ bool wrapScalarCalls(llvm::Module &module, const VectorVariant &variant) {
   llvm::Type *element = scalar->getReturnType();
   if (!element->isFloatingPointTy())
     return false;
+  if (llvm::Function *existing =
+          module.getFunction(wrapperName(variant.scalar))) {
+    // Optimized before: the wrapper is there already.
+    scalar->replaceUsesWithIf(existing, [&](llvm::Use &use) {
+      return use.getUser() != existing;
+    });
+    return true;
+  }
   llvm::LLVMContext &context = module.getContext();
   auto *vectorType = llvm::FixedVectorType::get(element, variant.lanes);
   llvm::SmallVector<llvm::Type *> vectorParams(variant.arity, vectorType);

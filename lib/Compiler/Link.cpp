@@ -99,8 +99,8 @@ llvm::Error linkSharedLibrary(const CompiledObject &compiled,
     std::string runtime = (runtimeDir + "/libptensor_runtime.so").str();
     if (!llvm::sys::fs::exists(runtime))
       return llvm::createStringError(
-          "the compiled code calls libptensor_runtime.so (GPU kernels or "
-          "run-time checks), and %s is missing",
+          "the compiled code calls libptensor_runtime.so (host buffers, GPU "
+          "kernels or run-time checks), and %s is missing",
           runtime.c_str());
     args.insert(args.end(), {runtime, "-rpath", runtimeDir.str(), "-rpath",
                              "$ORIGIN"});

@@ -225,10 +225,10 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   compileOptions.teamSize = impl->teamSize;
   bool gpu = usesGPU(impl->signatures);
   compiler::Target target = compiler::resolveTarget(compileOptions, gpu);
-  unsigned threads = compiler::resolveThreadCount(compileOptions);
+  bool parallel = compiler::compilesParallel(compileOptions);
   std::string optionsKey =
-      llvm::formatv("{0}|O{1}|r{2}|t{3}", compiler::getTargetName(target),
-                    options.optLevel, options.maxRecomputeOps, threads);
+      llvm::formatv("{0}|O{1}|r{2}|p{3}", compiler::getTargetName(target),
+                    options.optLevel, options.maxRecomputeOps, int(parallel));
   // GPU code needs libptensor_runtime's symbols registered the way only the
   // ExecutionEngine's shared-library loading does: compile it afresh.
   // Team code calls libptensor_team the same way.
@@ -265,7 +265,7 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableObjectDump = !cachePath.empty();
   SmallVector<StringRef> sharedLibs;
-  if (threads > 0)
+  if (parallel)
     sharedLibs.push_back(compiler::getOpenMPRuntimeLibrary());
   std::string vectorMath = compiler::getVectorMathLibrary();
   if (!vectorMath.empty())

@@ -17,8 +17,6 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-#include <algorithm>
-#include <thread>
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -101,22 +99,20 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   // interleaved lanes (scf.parallel over their outputs).
   pm.addPass(createConvertPTensorReductionsToLoops());
   if (options.parallel) {
-    // Loop nests as omp.parallel + omp.wsloop on `num-threads` threads,
-    // each taken only when it has at least 2 x `min-task-size` iterations
-    // (smaller ones stay on the calling thread).
+    // Loop nests as omp.parallel + omp.wsloop on `num-threads` threads
+    // (0: as many as the machine running the code has), each taken only
+    // when it has at least 2 x `min-task-size` iterations (smaller ones stay
+    // on the calling thread).
     pm.addPass(createConvertLinalgToParallelLoopsPass());
     ConvertSCFToOpenMPPassOptions openmp;
-    openmp.numThreads =
-        options.numThreads
-            ? options.numThreads
-            : std::max(1u, std::thread::hardware_concurrency());
+    openmp.numThreads = options.numThreads;
     pm.addPass(createConvertSCFToOpenMPPass(openmp));
     // The conversion wraps each loop body in a memref.alloca_scope (a
     // stack save/restore per iteration, which keeps LLVM from vectorizing
     // the loop); bodies without allocas lose it again.
     pm.addPass(createCanonicalizerPass());
-    pm.addPass(createPTensorParallelThreshold(
-        PTensorParallelThresholdOptions{2 * int64_t(options.minTaskSize)}));
+    pm.addPass(createPTensorParallelThreshold(PTensorParallelThresholdOptions{
+        2 * int64_t(options.minTaskSize), options.teamSize}));
   } else {
     pm.addPass(createConvertLinalgToLoopsPass());
   }

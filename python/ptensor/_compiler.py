@@ -116,9 +116,7 @@ def cache_key(ir, target, chip=None):
     """The machine-independent key of a compiled library."""
     if chip is None:
         chip = chip_for(target)
-    # Host code is split for the thread count (PTENSOR_NUM_THREADS).
-    options = "" if target == "cuda" else "threads=%d" % _core.host_thread_count()
-    return _core.cache_key("shared-library", target, chip if target == "cuda" else "", options, ir)
+    return _core.cache_key("shared-library", target, chip if target == "cuda" else "", "", ir)
 
 
 def _run_compiler(compiler, ir, target, chip, dest):

@@ -9,7 +9,6 @@
 #include "Cache.h"
 
 #include "ptensor/Cache/DiskCache.h"
-#include "ptensor/Semantics/Threads.h"
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -35,9 +34,6 @@ void ptensor::python::registerCache(nb::module_ &m) {
       },
       nb::arg("kind"), nb::arg("target"), nb::arg("chip"), nb::arg("options"),
       nb::arg("source"), "The machine-independent key of compiled code.");
-  m.def("host_thread_count", [] { return ptensor::semantics::hostThreadCount(); },
-        "Threads of parallel host code (PTENSOR_NUM_THREADS, else the CPUs "
-        "available; part of CPU cache keys).");
   m.def("cache_entry_path", &cache::entryPath, nb::arg("directory"),
         nb::arg("key"), nb::arg("extension"));
   m.def("cache_companion_path", &cache::companionPath, nb::arg("path"),

@@ -157,6 +157,9 @@ CachingAllocator::tryDeallocate(void *ptr, const void *stream,
   size_t size = it->second;
   live_.erase(it);
   stats_.bytes_in_use -= size;
+  if (backend_.usableSize && backend_.usableSize(backend_.context, ptr) < size)
+    return FreeStatus::NotOwned; // a stale record: the caller frees it
+
   if (cachingEnabled_ && stats_.bytes_cached <= cacheLimit_ &&
       size <= cacheLimit_ - stats_.bytes_cached) {
     pools_[{streamKey(stream), size}].push_back(ptr);

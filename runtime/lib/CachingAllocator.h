@@ -60,6 +60,10 @@ struct AllocatorBackend {
   /// Waits for all queued device work; called before cached blocks are
   /// returned to the backend, since they may still be used by queued work.
   bool (*synchronize)(void *context, std::string *error) = nullptr;
+  /// The usable size of a live block (malloc_usable_size): a block smaller
+  /// than its recorded size class was freed behind the allocator's back and
+  /// the address reused, and is not cached.
+  size_t (*usableSize)(void *context, void *ptr) = nullptr;
 };
 
 /// Outcome of CachingAllocator::allocate.

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Runtime/Sort.h"
+#include "ptensor/Semantics/Threads.h"
 
 #include "Errors.h"
 #include "SortArguments.h"
@@ -288,14 +289,8 @@ bool sortLinesOf(const SortArguments &c, int64_t first, int64_t last) {
 
 /// The threads a call of `work` elements uses.
 int64_t threadsFor(int64_t lines, int64_t work) {
-  static const int64_t available = [] {
-    if (const char *env = std::getenv("PTENSOR_NUM_THREADS")) {
-      long v = std::strtol(env, nullptr, 10);
-      if (v > 0)
-        return int64_t(v);
-    }
-    return int64_t(std::max(1u, std::thread::hardware_concurrency()));
-  }();
+  static const int64_t available =
+      int64_t(ptensor::semantics::hostThreadCount());
   constexpr int64_t kWorkPerThread = int64_t(1) << 16;
   return std::max<int64_t>(
       1, std::min({available, lines, work / kWorkPerThread}));

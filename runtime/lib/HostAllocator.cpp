@@ -19,6 +19,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <string>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
@@ -48,6 +49,8 @@ bool mallocDeallocate(void *, void *ptr, std::string *) {
   std::free(ptr);
   return true;
 }
+
+size_t mallocUsableSize(void *, void *ptr) { return malloc_usable_size(ptr); }
 
 bool hostMemoryInfo(void *, size_t *freeBytes, size_t *totalBytes) {
   struct sysinfo info;
@@ -82,6 +85,7 @@ CachingAllocator &ptensor::rt::hostAllocator() {
     backend.allocate = mallocAllocate;
     backend.deallocate = mallocDeallocate;
     backend.memoryInfo = hostMemoryInfo;
+    backend.usableSize = mallocUsableSize;
     return new CachingAllocator(backend, "the host",
                                 CachingAllocator::cachingEnabledFromEnv(),
                                 hostCacheLimit());

@@ -56,10 +56,11 @@ struct CompileOptions {
   /// Fusion's recomputation limit (ptensor-fuse-elementwise).
   unsigned maxRecomputeOps = 16;
   /// Large loop nests run on several threads through the OpenMP runtime
-  /// (CPU) when the thread count is above 1.
+  /// (CPU).
   bool parallel = true;
-  /// Threads of parallel loop nests; 0: semantics::hostThreadCount()
-  /// (PTENSOR_NUM_THREADS, else the CPUs available).
+  /// Threads of parallel loop nests; 0: asked where the code runs
+  /// (ptensor_rt_host_threads: PTENSOR_NUM_THREADS, else the CPUs
+  /// available; one thread runs the serial copies).
   unsigned numThreads = 0;
   /// Number of processes of team 1 (CPU; docs/Teams.md): team tensors are
   /// split over them. 1: one process holds every team tensor whole.
@@ -74,9 +75,9 @@ struct CompileOptions {
   std::string gpuPipelineOptions;
 };
 
-/// Whether `options` compile parallel host code, and with how many threads
-/// (0: serial code).
-unsigned resolveThreadCount(const CompileOptions &options);
+/// Whether `options` compile parallel host code: asked for, and the OpenMP
+/// runtime the code would call exists.
+bool compilesParallel(const CompileOptions &options);
 
 /// `options.target` with Auto resolved for a module that does (or does not)
 /// take or return GPU tensors.

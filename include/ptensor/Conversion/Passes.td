@@ -157,7 +157,7 @@ def ConvertPTensorReductionsToLoops
     innermost loop is a reduction and whose body marks its combiner
     (convert-ptensor-to-linalg marks them) becomes
     - an `scf.parallel` nest over the kept loops (one output element each;
-      the CPU pipeline's `parallel=true` turns it into tasks),
+      the CPU pipeline's `parallel=true` runs it on OpenMP threads),
     - inside it `scf.for` loops over the reduced dims carrying the
       accumulators as loop values (not through memory),
     - the innermost loop folded into the accumulators: integer, bitwise
@@ -279,29 +279,41 @@ def PTensorParallelThreshold
     : Pass<"ptensor-parallel-threshold", "ModuleOp"> {
   let summary = "Parallel host loop nests run on threads only when large";
   let description = [{
-    Runs after `convert-scf-to-openmp`. An outermost `omp.parallel` that is
-    exactly one worksharing loop nest (bounds defined outside it, one body
-    block, no reductions or privatization: what the conversion makes of an
-    elementwise `scf.parallel`) is versioned on the nest's iteration count
-    (the product of its trip counts):
+    Runs after `convert-scf-to-openmp`. An outermost `omp.parallel` without
+    a `num_threads` clause gets the thread count of the machine the code
+    runs on: a call of libptensor_runtime's
+    `ptensor_rt_host_threads(team-size)` (PTENSOR_NUM_THREADS, else the
+    CPUs available shared among a team's processes). An outermost region
+    that is exactly one worksharing loop nest (exclusive bounds defined
+    outside it, one body block, no reductions, privatization or nested
+    OpenMP ops: what the conversion makes of an elementwise `scf.parallel`)
+    is then versioned on the nest's iteration count (the product of its
+    trip counts) and the thread count:
 
     ```mlir
-    scf.if %large {        // iterations >= min-iterations
-      omp.parallel { omp.wsloop { omp.loop_nest ... } }
+    scf.if %large {        // iterations >= min-iterations and threads > 1
+      omp.parallel num_threads(%threads) { omp.wsloop { omp.loop_nest ... } }
     } else {
       scf.for ... { <the body> }   // the calling thread, no runtime call
     }
     ```
 
+    A nest whose body may leave compiled code through the caller's trap (a
+    `cf.assert`, an allocation, a call of the runtime) is only the serial
+    copy: traps are per thread and must not jump over OpenMP's frames.
     Other outermost regions get an `if` clause with the same condition
-    (OpenMP serializes them when small, at the cost of a runtime call).
-    Regions that already have an `if` clause are left alone.
+    (OpenMP serializes them, at the cost of a runtime call). Regions that
+    already have an `if` clause, and nests with inclusive bounds (which
+    convert-scf-to-openmp does not make), are left alone.
   }];
   let options = [
     Option<"minIterations", "min-iterations", "int64_t", "524288",
            "Fewest iterations of a loop nest that runs on threads">,
+    Option<"teamSize", "team-size", "int64_t", "1",
+           "Processes of the team the code runs in (they share the CPUs)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::omp::OpenMPDialect",
                            "::mlir::scf::SCFDialect"];
 }

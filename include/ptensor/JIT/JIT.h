@@ -135,8 +135,8 @@ struct JITOptions {
   /// Fusion's recomputation limit (see ptensor-fuse-elementwise).
   unsigned maxRecomputeOps = 16;
   /// Runs loop nests of large tensors on several threads (the OpenMP
-  /// runtime, libomp): PTENSOR_NUM_THREADS of them, else
-  /// the CPUs available (semantics::hostThreadCount; 1: serial code).
+  /// runtime, libomp): PTENSOR_NUM_THREADS of them where the code runs,
+  /// else the CPUs available (ptensor_rt_host_threads; 1: serial).
   bool parallel = true;
   /// Directory of the one disk cache (ptensor/Cache/DiskCache.h): the
   /// value of PTENSOR_CACHE_DIR, else $XDG_CACHE_HOME/ptensor or

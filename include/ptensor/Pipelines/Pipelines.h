@@ -33,7 +33,8 @@ struct PTensorToCPUPipelineOptions
   PassOptions::Option<unsigned> numThreads{
       *this, "num-threads",
       llvm::cl::desc("Threads of parallel loop nests (OpenMP num_threads; "
-                     "0: the cores of this machine)"),
+                     "0: asked at run time: PTENSOR_NUM_THREADS, else the "
+                     "CPUs available)"),
       llvm::cl::init(0)};
   PassOptions::Option<int32_t> minTaskSize{
       *this, "min-task-size",

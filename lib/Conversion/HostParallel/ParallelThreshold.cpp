@@ -2,7 +2,12 @@
 
 #include "ptensor/Conversion/HostParallel/HostParallel.h"
 
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -34,8 +39,8 @@ bool definedAbove(ValueRange values, Operation *op) {
 }
 
 /// The loop nest of `parallel` when the region is exactly one worksharing
-/// loop over a single-block body (what convert-scf-to-openmp makes of an
-/// scf.parallel), else null.
+/// loop over a single-block body with exclusive bounds and no OpenMP ops
+/// inside (what convert-scf-to-openmp makes of an scf.parallel), else null.
 omp::LoopNestOp soleLoopNest(omp::ParallelOp parallel, omp::LoopNestOp nest) {
   Block &block = parallel.getRegion().front();
   if (!parallel.getRegion().hasOneBlock() || block.getOperations().size() != 2)
@@ -43,11 +48,32 @@ omp::LoopNestOp soleLoopNest(omp::ParallelOp parallel, omp::LoopNestOp nest) {
   auto wsloop = dyn_cast<omp::WsloopOp>(block.front());
   if (!wsloop || wsloop.getRegion().front().getOperations().size() != 1 ||
       &wsloop.getRegion().front().front() != nest.getOperation() ||
-      !nest.getRegion().hasOneBlock() || wsloop.getReductionVars().size() ||
-      wsloop.getPrivateVars().size() || parallel.getPrivateVars().size() ||
-      parallel.getReductionVars().size())
+      !nest.getRegion().hasOneBlock() || nest.getLoopInclusive() ||
+      wsloop.getReductionVars().size() || wsloop.getPrivateVars().size() ||
+      parallel.getPrivateVars().size() || parallel.getReductionVars().size())
     return {};
-  return nest;
+  bool nestedOpenMP = false;
+  nest.getRegion().walk([&](Operation *op) {
+    nestedOpenMP |= op != nest.getOperation() &&
+                    isa<omp::OpenMPDialect>(op->getDialect()) &&
+                    !isa<omp::YieldOp>(op);
+  });
+  return nestedOpenMP ? omp::LoopNestOp() : nest;
+}
+
+/// Whether `nest`'s body may leave compiled code through the caller's trap
+/// (a failed check, allocation or runtime call): the traps are per thread
+/// and jump over the frames between, which must not include the OpenMP
+/// runtime's, so such a nest stays on the calling thread.
+bool mayLeaveThroughTrap(omp::LoopNestOp nest) {
+  bool leaves = false;
+  nest.getRegion().walk([&](Operation *op) {
+    if (isa<cf::AssertOp, memref::AllocOp>(op))
+      leaves = true;
+    else if (auto call = dyn_cast<func::CallOp>(op))
+      leaves |= call.getCallee().starts_with("ptensor_rt_");
+  });
+  return leaves;
 }
 
 /// Builds, at `b`'s insertion point, `nest`'s loops as a serial scf.for nest
@@ -70,6 +96,20 @@ struct ParallelThreshold
     : mlir::ptensor::impl::PTensorParallelThresholdBase<ParallelThreshold> {
   using Base::Base;
 
+  /// The thread count at run time (ptensor_rt_host_threads(team-size)),
+  /// built before `parallel`.
+  Value buildThreadCount(OpBuilder &b, Location loc) {
+    ModuleOp module = getOperation();
+    Type i32 = b.getI32Type();
+    Type i64 = b.getI64Type();
+    func::FuncOp fn = getOrDeclareRuntimeFunction(
+        b, module, kHostThreadsFunction, TypeRange{i64}, TypeRange{i32});
+    Value processes = arith::ConstantOp::create(
+        b, loc, i64, b.getIntegerAttr(i64, teamSize));
+    auto call = func::CallOp::create(b, loc, fn, ValueRange{processes});
+    return call.getResult(0);
+  }
+
   void runOnOperation() override {
     SmallVector<omp::ParallelOp> outermost;
     getOperation()->walk([&](omp::ParallelOp op) {
@@ -78,12 +118,19 @@ struct ParallelThreshold
     });
     for (omp::ParallelOp parallel : outermost) {
       omp::LoopNestOp nest = findLoopNest(parallel);
-      if (!nest || !definedAbove(nest.getLoopLowerBounds(), parallel) ||
+      if (!nest || nest.getLoopInclusive() ||
+          !definedAbove(nest.getLoopLowerBounds(), parallel) ||
           !definedAbove(nest.getLoopUpperBounds(), parallel) ||
           !definedAbove(nest.getLoopSteps(), parallel))
         continue;
       OpBuilder b(parallel);
       Location loc = parallel.getLoc();
+      bool versioned = static_cast<bool>(soleLoopNest(parallel, nest));
+      if (versioned && mayLeaveThroughTrap(nest)) {
+        buildSerialNest(b, loc, nest);
+        parallel.erase();
+        continue;
+      }
       Type type = nest.getLoopLowerBounds().front().getType();
       Value iterations = arith::ConstantOp::create(
           b, loc, type, b.getIntegerAttr(type, 1));
@@ -98,7 +145,17 @@ struct ParallelThreshold
           b, loc, type, b.getIntegerAttr(type, minIterations));
       Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                           iterations, threshold);
-      if (!soleLoopNest(parallel, nest)) {
+      if (!parallel.getNumThreads()) {
+        // The thread count where the code runs; one thread is serial.
+        Value threads = buildThreadCount(b, loc);
+        Value one = arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                              b.getI32IntegerAttr(1));
+        Value several = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sgt, threads, one);
+        large = arith::AndIOp::create(b, loc, large, several);
+        parallel.getNumThreadsMutable().assign(threads);
+      }
+      if (!versioned) {
         // Serialized by the OpenMP runtime when small (a call remains).
         parallel.getIfExprMutable().assign(large);
         continue;

@@ -1,4 +1,5 @@
 // RUN: ptensor-opt %s --ptensor-parallel-threshold=min-iterations=1000 | FileCheck %s
+// RUN: ptensor-opt %s --ptensor-parallel-threshold="min-iterations=1000 team-size=4" | FileCheck %s --check-prefix=TEAM
 
 // An outermost parallel region gets an `if`: the product of its loop
 // nest's trip counts against the threshold (a nest with fewer iterations
@@ -16,7 +17,13 @@
 // CHECK:         %[[P1:.*]] = arith.muli %[[P0]], %[[T1]] : index
 // CHECK:         %[[LIMIT:.*]] = arith.constant 1000 : index
 // CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %[[P1]], %[[LIMIT]] : index
-// CHECK:         omp.parallel if(%[[LARGE]]) {
+// Without a num_threads clause the count is asked at run time (the team
+// size, here 1, shares the CPUs); one thread is serial.
+// CHECK:         %[[PROCS:.*]] = arith.constant 1 : i64
+// CHECK:         %[[THREADS:.*]] = call @ptensor_rt_host_threads(%[[PROCS]]) : (i64) -> i32
+// CHECK:         %[[SEVERAL:.*]] = arith.cmpi sgt, %[[THREADS]], %{{.*}} : i32
+// CHECK:         %[[BOTH:.*]] = arith.andi %[[LARGE]], %[[SEVERAL]] : i1
+// CHECK:         omp.parallel if(%[[BOTH]]) num_threads(%[[THREADS]] : i32) {
 // An inner region and one with its own `if` are left alone.
 // CHECK:           omp.parallel {
 // CHECK:         omp.parallel if(%{{.*}}) {
@@ -79,6 +86,59 @@ func.func @versioned(%n: index, %m: index, %buf: memref<?x?xf32>) {
     omp.wsloop {
       omp.loop_nest (%i, %j) : index = (%c0, %c0) to (%n, %m) step (%c1, %c1) {
         memref.store %f, %buf[%i, %j] : memref<?x?xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// A nest whose body may leave through the caller's trap (a check, an
+// allocation, a runtime call) runs only serially: traps must not jump over
+// OpenMP's frames.
+// CHECK-LABEL: func.func @checked(
+// CHECK-NOT:     omp.
+// CHECK:         scf.for
+// CHECK:           cf.assert
+// CHECK-NOT:     omp.
+// CHECK:         return
+func.func @checked(%n: index, %ok: i1, %buf: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = arith.constant 2 : i32
+  %f = arith.constant 1.0 : f32
+  omp.parallel num_threads(%t : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        cf.assert %ok, "bad"
+        memref.store %f, %buf[%i] : memref<?xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// Inclusive bounds (which convert-scf-to-openmp does not make) are left
+// alone: the trip count and a serial copy would both need the last
+// iteration.
+// CHECK-LABEL: func.func @inclusive(
+// CHECK-NOT:     scf.if
+// CHECK:         omp.parallel num_threads(
+// TEAM-LABEL:  func.func @nest(
+// TEAM:          %[[PROCS:.*]] = arith.constant 4 : i64
+// TEAM:          call @ptensor_rt_host_threads(%[[PROCS]])
+func.func @inclusive(%n: index, %buf: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = arith.constant 2 : i32
+  %f = arith.constant 1.0 : f32
+  omp.parallel num_threads(%t : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) inclusive step (%c1) {
+        memref.store %f, %buf[%i] : memref<?xf32>
         omp.yield
       }
     }

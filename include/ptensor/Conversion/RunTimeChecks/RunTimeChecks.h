@@ -28,6 +28,11 @@ inline constexpr llvm::StringLiteral kHostAllocFunction =
 inline constexpr llvm::StringLiteral kHostFreeFunction =
     "ptensor_rt_host_free";
 
+/// The runtime function parallel loop nests take their thread count from
+/// (ptensor-parallel-threshold).
+inline constexpr llvm::StringLiteral kHostThreadsFunction =
+    "ptensor_rt_host_threads";
+
 /// The runtime function a failed host check calls with its message.
 inline constexpr llvm::StringLiteral kCheckFailedFunction =
     "ptensor_rt_check_failed";

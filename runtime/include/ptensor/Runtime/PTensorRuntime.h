@@ -78,6 +78,13 @@ PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_device_count(int *count);
 /// the process prints it and aborts.
 PTENSOR_RT_EXPORT void *ptensor_rt_host_alloc(size_t bytes);
 
+/// The number of threads a parallel loop nest of compiled host code runs
+/// on: PTENSOR_NUM_THREADS if set, else the CPUs of this process's affinity
+/// mask shared among `processes` (the processes of a team on one machine;
+/// 1 otherwise). Read at run time, so one compiled library follows the
+/// machine and the environment it runs in.
+PTENSOR_RT_EXPORT int32_t ptensor_rt_host_threads(int64_t processes);
+
 /// Returns a block of ptensor_rt_host_alloc (a host result of compiled
 /// code) to the host allocator's cache. Other malloc'd pointers are passed
 /// to free(); NULL is a no-op.
