@@ -297,28 +297,31 @@ static int run() {
                           .count());
     }
     std::sort(times.begin(), times.end());
-    llvm::errs() << llvm::formatv("median of {0} calls: {1:f3} ms", repeat,
-                                  times[times.size() / 2]);
+    std::string line = llvm::formatv("median of {0} calls: {1:f3} ms", repeat,
+                                     times[times.size() / 2]);
     if (team.size > 1)
-      llvm::errs() << " (rank " << team.rank << " of " << team.size << ")";
-    llvm::errs() << "\n";
+      line += llvm::formatv(" (rank {0} of {1})", team.rank, team.size);
+    llvm::errs() << line + "\n"; // one write (see the report below)
   }
   if (reportLatency) {
     auto ms = [](auto d) {
       return std::chrono::duration<double, std::milli>(d).count();
     };
-    llvm::errs() << llvm::formatv(
+    // One write of the whole report: stderr is unbuffered, and the lines of
+    // a team's processes must not interleave mid-line.
+    std::string report = llvm::formatv(
         "compile: {0:f2} ms ({1}), first call: {2:f2} ms\n",
         ms(compiled - start),
         (*module)->codeSource() == CodeSource::DiskCache ? "disk cache"
                                                          : "compiled",
         ms(called - compiled));
     if (team.size > 1)
-      llvm::errs() << llvm::formatv(
+      report += llvm::formatv(
           "rank {0} of {1}: {2} collectives, {3} bytes sent, {4:f2} ms "
           "communicating\n",
           team.rank, team.size, traffic.collectives, traffic.bytes,
           traffic.seconds * 1e3);
+    llvm::errs() << report;
   }
 
   // Written arguments (out=) are results too: they come back in place.
