@@ -51,13 +51,27 @@ def empty(framework, shape, dtype, device):
     return empty_like_framework(framework, shape, dtype, device)
 
 
+_classes = None
+
+
+def _array_classes():
+    """(Array, Tensor, StridedBuffer), imported on first use (the modules
+    import this one) and kept: an import statement per call costs more than
+    the call of a small kernel."""
+    global _classes
+    if _classes is None:
+        from ._array import Array
+        from ._arrays import StridedBuffer, Tensor
+
+        _classes = (Array, Tensor, StridedBuffer)
+    return _classes
+
+
 def classify(x):
     """("array", backing) for a ptensor.Array, ("description", Tensor) for a
     Tensor or StridedBuffer, ("sequence", numpy array) for a list or tuple,
     ("other", None) for anything else (read through DLPack)."""
-    from ._array import Array
-    from ._arrays import StridedBuffer, Tensor
-
+    Array, Tensor, StridedBuffer = _array_classes()
     if isinstance(x, Array):
         return "array", x._array
     if isinstance(x, Tensor):
@@ -71,9 +85,7 @@ def classify(x):
 
 def wrap_array(a):
     """A result of a call with a ptensor.Array operand: an Array over `a`."""
-    from ._array import Array
-
-    return Array._new(a)
+    return _array_classes()[0]._new(a)
 
 
 def default_gpu_framework():
