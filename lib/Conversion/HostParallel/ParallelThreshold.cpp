@@ -11,6 +11,7 @@
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_PTENSORPARALLELTHRESHOLD
@@ -31,34 +32,27 @@ omp::LoopNestOp findLoopNest(omp::ParallelOp parallel) {
   return nest;
 }
 
-/// Whether every value of `values` is defined outside `op`.
-bool definedAbove(ValueRange values, Operation *op) {
-  return llvm::all_of(values, [&](Value v) {
-    return !op->isAncestor(v.getParentRegion()->getParentOp());
-  });
-}
-
-/// The loop nest of `parallel` when the region is exactly one worksharing
-/// loop over a single-block body with exclusive bounds and no OpenMP ops
-/// inside (what convert-scf-to-openmp makes of an scf.parallel), else null.
-omp::LoopNestOp soleLoopNest(omp::ParallelOp parallel, omp::LoopNestOp nest) {
+/// Whether `parallel` is exactly the worksharing loop `nest` over a
+/// single-block body with no reductions, privatization or OpenMP ops inside
+/// (what convert-scf-to-openmp makes of an scf.parallel).
+bool isSoleLoopNest(omp::ParallelOp parallel, omp::LoopNestOp nest) {
   Block &block = parallel.getRegion().front();
   if (!parallel.getRegion().hasOneBlock() || block.getOperations().size() != 2)
-    return {};
+    return false;
   auto wsloop = dyn_cast<omp::WsloopOp>(block.front());
   if (!wsloop || wsloop.getRegion().front().getOperations().size() != 1 ||
       &wsloop.getRegion().front().front() != nest.getOperation() ||
-      !nest.getRegion().hasOneBlock() || nest.getLoopInclusive() ||
-      wsloop.getReductionVars().size() || wsloop.getPrivateVars().size() ||
-      parallel.getPrivateVars().size() || parallel.getReductionVars().size())
-    return {};
+      !nest.getRegion().hasOneBlock() || wsloop.getReductionVars().size() ||
+      wsloop.getPrivateVars().size() || parallel.getPrivateVars().size() ||
+      parallel.getReductionVars().size())
+    return false;
   bool nestedOpenMP = false;
   nest.getRegion().walk([&](Operation *op) {
     nestedOpenMP |= op != nest.getOperation() &&
                     isa<omp::OpenMPDialect>(op->getDialect()) &&
                     !isa<omp::YieldOp>(op);
   });
-  return nestedOpenMP ? omp::LoopNestOp() : nest;
+  return !nestedOpenMP;
 }
 
 /// Whether `nest`'s body may leave compiled code through the caller's trap
@@ -118,14 +112,15 @@ struct ParallelThreshold
     });
     for (omp::ParallelOp parallel : outermost) {
       omp::LoopNestOp nest = findLoopNest(parallel);
+      Region &region = parallel.getRegion();
       if (!nest || nest.getLoopInclusive() ||
-          !definedAbove(nest.getLoopLowerBounds(), parallel) ||
-          !definedAbove(nest.getLoopUpperBounds(), parallel) ||
-          !definedAbove(nest.getLoopSteps(), parallel))
+          !areValuesDefinedAbove(nest.getLoopLowerBounds(), region) ||
+          !areValuesDefinedAbove(nest.getLoopUpperBounds(), region) ||
+          !areValuesDefinedAbove(nest.getLoopSteps(), region))
         continue;
       OpBuilder b(parallel);
       Location loc = parallel.getLoc();
-      bool versioned = static_cast<bool>(soleLoopNest(parallel, nest));
+      bool versioned = isSoleLoopNest(parallel, nest);
       if (versioned && mayLeaveThroughTrap(nest)) {
         buildSerialNest(b, loc, nest);
         parallel.erase();
