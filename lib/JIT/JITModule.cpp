@@ -315,8 +315,12 @@ bool (::ptensor::jit::isRowMajor)(const StridedBuffer &b) {
   return true;
 }
 
-HostArray (::ptensor::jit::copyToHostArray)(const StridedBuffer &b) {
-  HostArray out = HostArray::allocate(b.dtype, b.sizes);
+llvm::Expected<HostArray>(::ptensor::jit::copyToHostArray)(
+    const StridedBuffer &b) {
+  llvm::Expected<HostArray> allocated = HostArray::tryAllocate(b.dtype, b.sizes);
+  if (!allocated)
+    return allocated.takeError();
+  HostArray out = std::move(*allocated);
   size_t es = dtypeByteSize(b.dtype);
   auto *base = static_cast<const std::byte *>(b.data);
   if (isRowMajor(b)) { // one copy

@@ -182,7 +182,10 @@ llvm::Expected<HostArray> Team::gatherBlocks(const StridedBuffer &block) const {
   const std::byte *local = static_cast<const std::byte *>(block.data) +
                            block.offset * dtypeByteSize(block.dtype);
   if (!isRowMajor(block)) {
-    packed = copyToHostArray(block);
+    llvm::Expected<HostArray> copy = copyToHostArray(block);
+    if (!copy)
+      return copy.takeError();
+    packed = std::move(*copy);
     local = packed.data();
   }
   int64_t elements = 1;
@@ -193,9 +196,11 @@ llvm::Expected<HostArray> Team::gatherBlocks(const StridedBuffer &block) const {
     return rows.takeError();
   llvm::SmallVector<int64_t, 4> shape(block.sizes.begin(), block.sizes.end());
   shape.front() = *rows;
-  HostArray whole = HostArray::allocate(block.dtype, shape);
+  llvm::Expected<HostArray> whole = HostArray::tryAllocate(block.dtype, shape);
+  if (!whole)
+    return whole.takeError();
   if (llvm::Error e = gather(local, elements * dtypeByteSize(block.dtype),
-                             whole.data()))
+                             whole->data()))
     return std::move(e);
   return whole;
 }

@@ -239,6 +239,42 @@ std::optional<Error> ptensor::semantics::checkTriangle(const Shape &shape) {
   return std::nullopt;
 }
 
+const char *ptensor::semantics::sizedOpName(SizedOp op) {
+  switch (op) {
+  case SizedOp::Create:
+    return "create";
+  case SizedOp::Eye:
+    return "eye";
+  case SizedOp::BroadcastTo:
+    return "broadcast_to";
+  case SizedOp::Reshape:
+    return "reshape";
+  case SizedOp::Linspace:
+    return "linspace";
+  }
+  return nullptr;
+}
+
+std::string ptensor::semantics::negativeSizeMessage(SizedOp op,
+                                                    const Shape &shape) {
+  const char *name = sizedOpName(op);
+  std::string text = std::string(name ? name : "a creation") + ": invalid size";
+  // reshape allows one -1 (inferred): name a size below -1, else a second -1.
+  bool oneInferred = op == SizedOp::Reshape;
+  auto invalid = std::find_if(shape.begin(), shape.end(),
+                              [&](int64_t s) { return s < (oneInferred ? -1 : 0); });
+  if (oneInferred && invalid == shape.end()) {
+    invalid = std::find(shape.begin(), shape.end(), -1);
+    if (invalid != shape.end())
+      invalid = std::find(std::next(invalid), shape.end(), -1);
+  }
+  if (invalid != shape.end())
+    text += " " + std::to_string(*invalid) + " at dimension " +
+            std::to_string(invalid - shape.begin());
+  return text + " of shape " + formatRequested(shape) +
+         (oneInferred ? " (expected >= 0, or -1 once)" : " (expected >= 0)");
+}
+
 std::optional<Error> ptensor::semantics::checkEye(const Shape &shape) {
   if (shape.size() != 2)
     return Error{ErrorKind::Value,

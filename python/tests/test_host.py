@@ -52,6 +52,34 @@ def test_failed_host_allocation_raises():
     np.testing.assert_array_equal(np.asarray(lib["big"](5)), np.zeros(5, np.float32))
 
 
+SIZED = """
+func.func @grid(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
+  %v = arith.constant 2.0 : f32
+  %t = ptensor.create (%n, %m) fill %v : f32 -> !ptensor.ptensor<?x?xf32>
+  return %t : !ptensor.ptensor<?x?xf32>
+}
+func.func @regrid(%a: !ptensor.ptensor<?xf32>, %n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
+  %t = ptensor.reshape %a [%n, %m] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x?xf32>
+  return %t : !ptensor.ptensor<?x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("n, m, dim", [(-3, 2, 0), (2, -3, 1), (-3, -2, 0)])
+def test_negative_run_time_sizes_raise(n, m, dim):
+    """A negative size given at run time is a CheckError naming it and the
+    shape; before, (-3, -2) made a 6-element buffer and reached numpy as a
+    (-3, -2) array. reshape's element count (6 = -3 * -2) is checked too."""
+    lib = pt.compile_module(SIZED)
+    bad = n if dim == 0 else m
+    with pytest.raises(pt.CheckError, match=r"create: invalid size %d at dimension %d of shape \[%d, %d\]"
+                       % (bad, dim, n, m)):
+        lib["grid"](n, m)
+    with pytest.raises(pt.CheckError, match=r"reshape: invalid size %d at dimension %d" % (bad, dim)):
+        lib["regrid"](np.arange(abs(n * m), dtype=np.float32), n, m)
+    np.testing.assert_array_equal(np.asarray(lib["grid"](2, 3)), np.full((2, 3), 2, np.float32))
+
+
 PARALLEL = """
 import numpy as np, ptensor as pt
 r = np.random.default_rng(5)

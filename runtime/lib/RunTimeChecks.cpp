@@ -165,4 +165,19 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
   }
   leaveCompiledCode();
 }
+
+PTENSOR_RT_EXPORT void ptensor_rt_size_failed(const int64_t *,
+                                              const int64_t *shape,
+                                              int64_t shapeOffset,
+                                              int64_t shapeRank,
+                                              int64_t shapeStride, int64_t op) {
+  {
+    // Scoped: the string is gone before the jump.
+    setError(ErrorKind::InvalidArgument,
+             sem::negativeSizeMessage(
+                 static_cast<sem::SizedOp>(op),
+                 toShape(shape + shapeOffset, shapeRank, shapeStride)));
+  }
+  leaveCompiledCode();
+}
 } // extern "C"

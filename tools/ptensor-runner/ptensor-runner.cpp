@@ -329,7 +329,7 @@ static int run() {
   for (auto [r, type] : llvm::zip(results, sig->results)) {
     if (!type.isOnGPU()) {
       auto whole = type.team ? team.gatherBlocks(r.buffer)
-                             : llvm::Expected<HostArray>(copyToHostArray(r.buffer));
+                             : copyToHostArray(r.buffer);
       if (!whole)
         return fail(llvm::toString(whole.takeError()));
       outputs.push_back(std::move(*whole));
@@ -339,7 +339,10 @@ static int run() {
     auto host = runner::download(r.buffer, storage);
     if (!host)
       return fail(llvm::toString(host.takeError()));
-    outputs.push_back(copyToHostArray(*host));
+    auto result = copyToHostArray(*host);
+    if (!result)
+      return fail(llvm::toString(result.takeError()));
+    outputs.push_back(std::move(*result));
   }
   // Written device arguments come back into their host arrays.
   size_t written = 0;
@@ -353,7 +356,10 @@ static int run() {
     auto host = runner::download(copy.view(), storage);
     if (!host)
       return fail(llvm::toString(host.takeError()));
-    arrays[i] = copyToHostArray(*host);
+    auto written = copyToHostArray(*host);
+    if (!written)
+      return fail(llvm::toString(written.takeError()));
+    arrays[i] = std::move(*written);
   }
   // Every process has the results; one writes them.
   if (team.rank != 0)

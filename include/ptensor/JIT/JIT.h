@@ -44,8 +44,9 @@ struct StridedBuffer {
 /// strides ignored).
 bool isRowMajor(const StridedBuffer &b);
 
-/// A row-major copy of `b` (any strides).
-HostArray copyToHostArray(const StridedBuffer &b);
+/// A row-major copy of `b` (any strides); an error for sizes that no array
+/// can have (a negative size, a byte size past int64).
+llvm::Expected<HostArray> copyToHostArray(const StridedBuffer &b);
 
 /// One argument of a call: a strided buffer or a scalar (held as double or
 /// int64 and converted to the parameter's type).

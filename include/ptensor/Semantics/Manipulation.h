@@ -94,6 +94,27 @@ std::optional<Error> checkTriangle(const Shape &shape);
 /// Checks the dtype and shape of eye: a 2-D result; any dtype.
 std::optional<Error> checkEye(const Shape &shape);
 
+/// The ops whose result sizes the caller gives at run time, as the run-time
+/// size check names them; the values are the runtime ABI's
+/// (ptensor_rt_size_failed's `op`).
+enum class SizedOp {
+  Create = 0,
+  Eye = 1,
+  BroadcastTo = 2,
+  Reshape = 3,
+  Linspace = 4
+};
+
+/// The array API's name of `op` ("create", "eye", "broadcast_to", ...), or
+/// nullptr for a value outside the enum.
+const char *sizedOpName(SizedOp op);
+
+/// The message of a run-time size below zero: the first negative size of
+/// `shape` (the requested shape, with its real sizes), e.g. "create:
+/// invalid size -3 at dimension 0 of shape [-3, 4] (expected >= 0)". A
+/// reshape's shape may hold one -1 (the inferred size).
+std::string negativeSizeMessage(SizedOp op, const Shape &shape);
+
 } // namespace ptensor::semantics
 
 #endif // PTENSOR_SEMANTICS_MANIPULATION_H

@@ -388,7 +388,7 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
 }
 
 struct ConvertPTensorContractionsToLibraryPass
-    : public ptensor::impl::ConvertPTensorContractionsToLibraryBase<
+    : public mlir::ptensor::impl::ConvertPTensorContractionsToLibraryBase<
           ConvertPTensorContractionsToLibraryPass> {
   using Base::Base;
   void runOnOperation() override {

@@ -4,6 +4,8 @@
 #include "PatternsInternal.h"
 #include "ScalarOps.h"
 
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -12,6 +14,7 @@
 
 using namespace mlir;
 using namespace mlir::ptensor;
+namespace sem = ::ptensor::semantics;
 
 namespace {
 
@@ -32,6 +35,8 @@ struct CreatePattern : public OpConversionPattern<CreateOp> {
   matchAndRewrite(CreateOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    buildSizesCheck(rewriter, op.getLoc(), sem::SizedOp::Create,
+                    type.getShape(), adaptor.getDynamicSizes());
     rewriter.replaceOp(op, buildFilled(rewriter, op.getLoc(), type,
                                        adaptor.getDynamicSizes(),
                                        adaptor.getFill(), op.getFill().getType(),
@@ -68,6 +73,8 @@ struct EyePattern : public OpConversionPattern<EyeOp> {
     auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     int64_t offset = op.getOffset();
     Type dtype = op.getType().getElementType();
+    buildSizesCheck(rewriter, op.getLoc(), sem::SizedOp::Eye, type.getShape(),
+                    adaptor.getDynamicSizes());
     SmallVector<Value> results = buildElementwiseGeneric(
         rewriter, op.getLoc(), {}, type, adaptor.getDynamicSizes(),
         [&](OpBuilder &b, Location l, ValueRange) {
@@ -187,6 +194,9 @@ struct LinspacePattern : public OpConversionPattern<LinspaceOp> {
     Location loc = op.getLoc();
     Type t = op.getStart().getType();
     Value start = adaptor.getStart(), stop = adaptor.getStop();
+    buildSizesCheck(rewriter, loc, sem::SizedOp::Linspace,
+                    ArrayRef<int64_t>{ShapedType::kDynamic},
+                    ValueRange{adaptor.getNum()});
     Value length =
         resolveLength(rewriter, loc, op.getType(), adaptor.getNum(), "linspace");
     // step = (stop - start) / (endpoint ? num - 1 : num), num - 1 >= 1.

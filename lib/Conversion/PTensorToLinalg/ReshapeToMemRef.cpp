@@ -166,6 +166,8 @@ struct ReshapePattern : public OpConversionPattern<ReshapeOp> {
       asRequested.push_back(size);
       known = m.mul(known, size);
     }
+    buildSizesCheck(m.b, m.loc, ::ptensor::semantics::SizedOp::Reshape,
+                    asRequested);
     OpFoldResult count = product(m, sourceSizes);
     if (inferred >= 0) {
       int64_t size = resultType.getDimSize(inferred);

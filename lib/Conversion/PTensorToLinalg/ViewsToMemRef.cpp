@@ -30,6 +30,7 @@
 
 using namespace mlir;
 using namespace mlir::ptensor;
+namespace sem = ::ptensor::semantics;
 
 /// Reads the strided metadata of a converted tensor.
 StridedView mlir::ptensor::getStridedView(OpBuilder &b, Location loc,
@@ -200,6 +201,7 @@ struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
     }
     for (OpFoldResult size : view.sizes)
       sourceSizes.push_back(m.value(size));
+    buildSizesCheck(m.b, m.loc, sem::SizedOp::BroadcastTo, target);
     buildBroadcastCheck(m.b, m.loc, sourceSizes, targetSizes);
     int64_t lead = dst.getRank() - src.getRank();
     StridedView result{view.offset, target, {}};
@@ -265,6 +267,8 @@ struct StaticBroadcastPattern : public OpConversionPattern<BroadcastOp> {
     if (!src.hasStaticShape() || failed(map))
       return rewriter.notifyMatchFailure(op, "needs a run-time broadcast");
     Type tensorType = getTypeConverter()->convertType(dst);
+    buildSizesCheck(rewriter, op.getLoc(), sem::SizedOp::BroadcastTo,
+                    dst.getShape(), op.getDynamicSizes());
     ElementwiseInput input{adaptor.getSource(), src.getElementType(), *map};
     SmallVector<Value> results = buildElementwiseGeneric(
         rewriter, op.getLoc(), input, tensorType, op.getDynamicSizes(),

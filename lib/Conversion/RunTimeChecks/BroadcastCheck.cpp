@@ -3,9 +3,11 @@
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
@@ -21,6 +23,9 @@ static constexpr llvm::StringLiteral kContractionFailed =
 
 /// The runtime function told the shapes of a failed reshape or combine.
 static constexpr llvm::StringLiteral kShapesFailed = "ptensor_rt_shapes_failed";
+
+/// The runtime function told a requested shape with a negative size.
+static constexpr llvm::StringLiteral kSizeFailed = "ptensor_rt_size_failed";
 
 func::FuncOp mlir::ptensor::getOrDeclareRuntimeFunction(OpBuilder &b,
                                                        ModuleOp module,
@@ -124,4 +129,47 @@ void mlir::ptensor::buildShapesCheck(OpBuilder &b, Location loc, Value ok,
     func::CallOp::create(then, l, callee, args);
     scf::YieldOp::create(then, l);
   });
+}
+
+void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
+                                    ::ptensor::semantics::SizedOp op,
+                                    ArrayRef<OpFoldResult> shape) {
+  SmallVector<Value> unknown;
+  for (OpFoldResult size : shape)
+    if (!getConstantIntValue(size))
+      unknown.push_back(cast<Value>(size));
+  if (unknown.empty())
+    return;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative;
+  for (Value value : unknown) {
+    Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        value, zero);
+    negative = negative ? arith::OrIOp::create(b, loc, negative, below).getResult()
+                        : below;
+  }
+  func::FuncOp callee = getOrDeclareRuntimeFunction(
+      b, b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>(),
+      kSizeFailed,
+      {MemRefType::get({ShapedType::kDynamic}, b.getI64Type()), b.getI64Type()},
+      {});
+  scf::IfOp::create(b, loc, negative, [&](OpBuilder &then, Location l) {
+    SmallVector<Value> sizes;
+    for (OpFoldResult size : shape)
+      sizes.push_back(getValueOrCreateConstantIndexOp(then, l, size));
+    Value requested = buildIndexArray(then, l, sizes);
+    Value kind = arith::ConstantIntOp::create(then, l, then.getI64Type(),
+                                              static_cast<int64_t>(op));
+    func::CallOp::create(then, l, callee, ValueRange{requested, kind});
+    scf::YieldOp::create(then, l);
+  });
+}
+
+void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
+                                    ::ptensor::semantics::SizedOp op,
+                                    ArrayRef<int64_t> staticShape,
+                                    ValueRange dynamicSizes) {
+  if (dynamicSizes.empty())
+    return;
+  buildSizesCheck(b, loc, op, getMixedValues(staticShape, dynamicSizes, b));
 }

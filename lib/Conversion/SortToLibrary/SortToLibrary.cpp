@@ -224,7 +224,7 @@ LogicalResult replaceWithCall(OpBuilder &b, Operation *op) {
 }
 
 struct ConvertPTensorSortToLibraryPass
-    : public ptensor::impl::ConvertPTensorSortToLibraryBase<
+    : public mlir::ptensor::impl::ConvertPTensorSortToLibraryBase<
           ConvertPTensorSortToLibraryPass> {
   void runOnOperation() override {
     SmallVector<SortAlongOp> sorts;

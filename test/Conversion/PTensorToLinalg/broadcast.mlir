@@ -60,6 +60,10 @@ func.func @static_broadcast_generic(%a: !ptensor.ptensor<4x1xf32>) -> !ptensor.p
 // CHECK-DAG:   #[[ZERO:.*]] = affine_map<(d0) -> (0)>
 // CHECK-LABEL: func.func @static_source_dynamic_target(
 // CHECK-SAME:    %[[A:.*]]: tensor<1xi64>, %[[N:.*]]: index)
+// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
+// CHECK:         scf.if %[[NEG]] {
+// CHECK:           func.call @ptensor_rt_size_failed
+// CHECK:         }
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xi64>
 // CHECK:         linalg.generic {indexing_maps = [#[[ZERO]], #{{.*}}]
 // CHECK-SAME:      ins(%[[A]] : tensor<1xi64>) outs(%[[E]] : tensor<?xi64>)
@@ -71,17 +75,25 @@ func.func @static_source_dynamic_target(%a: !ptensor.ptensor<1xi64>, %n: index) 
 // -----
 
 // A dynamic source: a view of the source buffer with stride 0 for the new
-// leading dim and for every source dim of size 1 (select), after one
-// run-time check that each source size is 1 or the target size; when it
-// fails, both shapes (real sizes) go to the runtime's
+// leading dim and for every source dim of size 1 (select), after a check
+// that no requested size is negative (ptensor_rt_size_failed, op 2:
+// broadcast_to) and one run-time check that each source size is 1 or the
+// target size; when it fails, both shapes (real sizes) go to the runtime's
 // ptensor_rt_broadcast_failed, declared once per module.
 // CHECK-LABEL: func.func private @ptensor_rt_broadcast_failed(memref<?xi64>, memref<?xi64>)
 // CHECK-LABEL: func.func @dynamic_broadcast_view(
 // CHECK-SAME:    %[[A:.*]]: tensor<?x4xf32>, %[[N:.*]]: index) -> tensor<3x?x4xf32>
 // CHECK:         %[[BUF:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<?x4xf32> to memref<?x4xf32, strided<[?, ?], offset: ?>>
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[BUF]]
-// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
+// CHECK:         scf.if %[[NEG]] {
+// CHECK:           %[[REQ:.*]] = memref.alloca() : memref<3xi64>
+// CHECK:           %[[REQD:.*]] = memref.cast %[[REQ]] : memref<3xi64> to memref<?xi64>
+// CHECK:           %[[KIND:.*]] = arith.constant 2 : i64
+// CHECK:           func.call @ptensor_rt_size_failed(%[[REQD]], %[[KIND]])
+// CHECK:         }
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         %[[IS1:.*]] = arith.cmpi eq, %[[SIZES]]#0, %[[ONE]] : index
 // CHECK:         %[[ISN:.*]] = arith.cmpi eq, %[[SIZES]]#0, %[[N]] : index
 // CHECK:         %[[OK0:.*]] = arith.ori %[[IS1]], %[[ISN]] : i1

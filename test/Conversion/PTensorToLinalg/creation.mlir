@@ -2,10 +2,24 @@
 
 // create -> tensor.empty + linalg.fill with the fill value converted to the
 // dtype; arange / linspace -> a generic without inputs whose body computes
-// the value from linalg.index.
+// the value from linalg.index. A size given at run time is checked first:
+// a negative one calls ptensor_rt_size_failed with the requested shape and
+// the op (0: create, 4: linspace).
 
+// CHECK-LABEL: func.func private @ptensor_rt_size_failed(memref<?xi64>, i64)
 // CHECK-LABEL: func.func @create_fill(
 // CHECK-SAME:    %[[N:.*]]: index, %[[V:.*]]: f64) -> tensor<4x?xf16>
+// CHECK:         %[[Z:.*]] = arith.constant 0 : index
+// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %[[Z]] : index
+// CHECK:         scf.if %[[NEG]] {
+// CHECK:           %[[SHAPE:.*]] = memref.alloca() : memref<2xi64>
+// CHECK:           memref.store %{{.*}}, %[[SHAPE]][%{{.*}}] : memref<2xi64>
+// CHECK:           %[[NI:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK:           memref.store %[[NI]], %[[SHAPE]][%{{.*}}] : memref<2xi64>
+// CHECK:           %[[DYN:.*]] = memref.cast %[[SHAPE]] : memref<2xi64> to memref<?xi64>
+// CHECK:           %[[OP:.*]] = arith.constant 0 : i64
+// CHECK:           func.call @ptensor_rt_size_failed(%[[DYN]], %[[OP]])
+// CHECK:         }
 // CHECK:         %[[H:.*]] = arith.truncf %[[V]] : f64 to f16
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<4x?xf16>
 // CHECK:         %[[F:.*]] = linalg.fill ins(%[[H]] : f16) outs(%[[E]] : tensor<4x?xf16>) -> tensor<4x?xf16>
@@ -17,9 +31,10 @@ func.func @create_fill(%n: index, %v: f64) -> !ptensor.ptensor<4x?xf16> {
 
 // -----
 
-// An integer fill of a bool tensor is `!= 0`.
+// An integer fill of a bool tensor is `!= 0`. Static sizes need no check.
 // CHECK-LABEL: func.func @create_bool(
 // CHECK-SAME:    %[[V:.*]]: i32)
+// CHECK-NOT:     ptensor_rt_size_failed
 // CHECK:         %[[B:.*]] = arith.cmpi ne, %[[V]], %{{.*}} : i32
 // CHECK:         linalg.fill ins(%[[B]] : i1) outs(%{{.*}} : tensor<2x2xi1>)
 func.func @create_bool(%v: i32) -> !ptensor.ptensor<2x2xi1> {
@@ -83,6 +98,10 @@ func.func @arange_static_float(%a: f64, %b: f64, %s: f64) -> !ptensor.ptensor<10
 // element is exactly `stop` (select on index == num - 1 and index > 0).
 // CHECK-LABEL: func.func @linspace_endpoint(
 // CHECK-SAME:    %[[LO:.*]]: f64, %[[HI:.*]]: f64, %[[N:.*]]: index) -> tensor<?xf32>
+// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
+// CHECK:         scf.if %[[NEG]] {
+// CHECK:           func.call @ptensor_rt_size_failed(%{{.*}}, %{{.*}})
+// CHECK:         }
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         %[[NM1:.*]] = arith.subi %[[N]], %[[ONE]] : index
 // CHECK:         %[[DIV:.*]] = arith.maxsi %[[NM1]], %[[ONE]] : index

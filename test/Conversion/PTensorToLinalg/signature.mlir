@@ -12,7 +12,7 @@
 // CHECK:         %[[R:.*]] = call @callee(%[[A]]) : (tensor<4xi8>) -> tensor<4xi8>
 // CHECK:         return %[[R]], %[[S]] : tensor<4xi8>, f32
 // CHECK:       func.func private @decl(tensor<?x3xbf16>, index) -> tensor<i1>
-// CHECK-NOT:   ptensor
+// CHECK-NOT:   !ptensor
 func.func @callee(%a: !ptensor.ptensor<4xui8>) -> !ptensor.ptensor<4xui8> {
   return %a : !ptensor.ptensor<4xui8>
 }

@@ -21,12 +21,13 @@
 // RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_FAKE_CUDA_MAX_ALLOC=1024 PTENSOR_DISABLE_CACHE=1 ptensor-runner %s -e fill --input %t.small.npy --output-dir %t.out
 // RUN: %python -c "import numpy as np, sys; r = np.load('%t.out/out0.npy'); sys.exit(0 if r.shape == (100,) else f'shape {r.shape}')"
 
-// A negative dynamic size: the compiled code computes the byte size without
-// a check, so mgpuMemAlloc gets -12 bytes as an unsigned number and refuses
-// it (before, the caching allocator's "too large to round" error aborted).
+// A negative dynamic size: the compiled code checks the requested shape in
+// host code before it asks for device memory (before, mgpuMemAlloc got -12
+// bytes as an unsigned number; the runtime's own refusal of such sizes is
+// tested in test/Runtime/mgpu-traps.test).
 // RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_DISABLE_CACHE=1 not ptensor-runner %s -e fill --input %t.neg.npy 2>&1 | FileCheck %s --check-prefix=NEG
 // NEG-NOT: aborting
-// NEG: ptensor-runner: error: ptensor runtime: device allocation of 18446744073709551604 bytes: the size is negative (-12 as a signed number) or absurdly large (over 2^62 bytes); was a dynamic size negative?
+// NEG: ptensor-runner: error: ptensor runtime: create: invalid size -3 at dimension 0 of shape [-3] (expected >= 0)
 // NEG-NOT: aborting
 
 // The same size computed from two sizes (2 - 5 = -3).

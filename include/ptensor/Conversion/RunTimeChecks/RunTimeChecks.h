@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "ptensor/Semantics/Manipulation.h"
 
 namespace mlir::ptensor {
 
@@ -84,6 +85,19 @@ enum class ShapeCheckKind : int64_t {
 void buildShapesCheck(OpBuilder &b, Location loc, Value ok,
                       ShapeCheckKind kind, ValueRange lhs, ValueRange rhs,
                       int64_t operand = 0, int64_t dim = 0);
+
+/// Builds, at `b`'s insertion point in host code, a check that every size
+/// of `shape` (the requested result shape of `op`, static sizes as
+/// constants) is >= 0: when one is negative, the runtime's
+/// `ptensor_rt_size_failed(memref<?xi64>, i64)` is called with the shape
+/// and never returns. Builds nothing when every size is a constant.
+void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp op,
+                     ArrayRef<OpFoldResult> shape);
+
+/// buildSizesCheck of the shape `staticShape` whose dynamic sizes
+/// (ShapedType::kDynamic) are `dynamicSizes`, in order.
+void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp op,
+                     ArrayRef<int64_t> staticShape, ValueRange dynamicSizes);
 
 } // namespace mlir::ptensor
 

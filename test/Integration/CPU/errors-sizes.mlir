@@ -1,0 +1,60 @@
+// A negative size given at run time (an index argument) is an error naming
+// the op, the size, its dimension and the requested shape, with exit status
+// 1 and no output file: before, create of (-3, -2) made a 6-element buffer
+// and the runner died in an LLVM ERROR writing a (-3, -2) array, and a
+// reshape of 6 elements into (-3, -2) passed the element-count check.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %python -c "import numpy as np; np.save('%t/m3.npy', np.int64(-3)); np.save('%t/m2.npy', np.int64(-2)); np.save('%t/two.npy', np.int64(2)); np.save('%t/one.npy', np.ones(1, np.float32)); np.save('%t/six.npy', np.arange(6, dtype=np.float32))"
+
+// RUN: not ptensor-runner %t/create.mlir -e create --input %t/m3.npy --input %t/m2.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=CREATE
+// CREATE: ptensor-runner: error: ptensor runtime: create: invalid size -3 at dimension 0 of shape [-3, -2] (expected >= 0)
+// RUN: not ls %t/out
+// RUN: not ptensor-runner %t/create.mlir -e create --input %t/two.npy --input %t/m2.npy 2>&1 | FileCheck %s --check-prefix=CREATE1
+// CREATE1: error: ptensor runtime: create: invalid size -2 at dimension 1 of shape [2, -2] (expected >= 0)
+// RUN: ptensor-runner %t/create.mlir -e create --input %t/two.npy --input %t/two.npy --print | FileCheck %s --check-prefix=OK
+// OK: out0 (f32, shape (2, 2)
+
+// RUN: not ptensor-runner %t/eye.mlir -e eye --input %t/m3.npy 2>&1 | FileCheck %s --check-prefix=EYE
+// EYE: error: ptensor runtime: eye: invalid size -3 at dimension 0 of shape [-3, 3] (expected >= 0)
+
+// RUN: not ptensor-runner %t/linspace.mlir -e linspace --input %t/m3.npy 2>&1 | FileCheck %s --check-prefix=LINSPACE
+// LINSPACE: error: ptensor runtime: linspace: invalid size -3 at dimension 0 of shape [-3] (expected >= 0)
+
+// RUN: not ptensor-runner %t/broadcast.mlir -e broadcast --input %t/one.npy --input %t/m3.npy 2>&1 | FileCheck %s --check-prefix=BROADCAST
+// BROADCAST: error: ptensor runtime: broadcast_to: invalid size -3 at dimension 0 of shape [-3] (expected >= 0)
+
+// RUN: not ptensor-runner %t/reshape.mlir -e reshape --input %t/six.npy --input %t/m3.npy --input %t/m2.npy 2>&1 | FileCheck %s --check-prefix=RESHAPE
+// RESHAPE: error: ptensor runtime: reshape: invalid size -3 at dimension 0 of shape [-3, -2] (expected >= 0, or -1 once)
+
+//--- create.mlir
+func.func @create(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
+  %v = arith.constant 1.0 : f32
+  %t = ptensor.create (%n, %m) fill %v : f32 -> !ptensor.ptensor<?x?xf32>
+  return %t : !ptensor.ptensor<?x?xf32>
+}
+
+//--- eye.mlir
+func.func @eye(%n: index) -> !ptensor.ptensor<?x3xf32> {
+  %t = ptensor.eye (%n) : !ptensor.ptensor<?x3xf32>
+  return %t : !ptensor.ptensor<?x3xf32>
+}
+
+//--- linspace.mlir
+func.func @linspace(%n: index) -> !ptensor.ptensor<?xf64> {
+  %lo = arith.constant 0.0 : f64
+  %hi = arith.constant 1.0 : f64
+  %t = ptensor.linspace %lo, %hi, %n : f64 -> !ptensor.ptensor<?xf64>
+  return %t : !ptensor.ptensor<?xf64>
+}
+
+//--- broadcast.mlir
+func.func @broadcast(%a: !ptensor.ptensor<1xf32>, %n: index) -> !ptensor.ptensor<?xf32> {
+  %t = ptensor.broadcast %a to (%n) : !ptensor.ptensor<1xf32> -> !ptensor.ptensor<?xf32>
+  return %t : !ptensor.ptensor<?xf32>
+}
+
+//--- reshape.mlir
+func.func @reshape(%a: !ptensor.ptensor<?xf32>, %n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
+  %t = ptensor.reshape %a [%n, %m] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x?xf32>
+  return %t : !ptensor.ptensor<?x?xf32>
+}
