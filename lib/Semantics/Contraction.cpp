@@ -142,8 +142,11 @@ Result<Contraction> ptensor::semantics::vecdotContraction(const Shape &lhs,
     return zeroDimOperand(name, lhs, rhs);
   int64_t lhsRank = lhs.size(), rhsRank = rhs.size();
   int64_t minRank = std::min(lhsRank, rhsRank);
-  int64_t fromEnd = axis < 0 ? -axis : lhsRank - axis;
-  if (axis >= (lhsRank == rhsRank ? lhsRank : 0) || fromEnd > minRank)
+  // Compared before negating: -axis overflows for INT64_MIN.
+  bool inRange = axis < 0 ? axis >= -minRank
+                          : axis < (lhsRank == rhsRank ? lhsRank : 0) &&
+                                lhsRank - axis <= minRank;
+  if (!inRange)
     return Error{ErrorKind::Value,
                  "vecdot: axis " + std::to_string(axis) +
                      " is out of range for shapes " + formatShape(lhs) +
@@ -153,6 +156,7 @@ Result<Contraction> ptensor::semantics::vecdotContraction(const Shape &lhs,
                           ? ", or 0 to " + std::to_string(lhsRank - 1)
                           : std::string()) +
                      ")"};
+  int64_t fromEnd = axis < 0 ? -axis : lhsRank - axis;
   Result<DType> dtype = contractionDType(name, lhsDType, rhsDType);
   if (!dtype)
     return dtype.getError();

@@ -13,9 +13,8 @@ using namespace ptensor::semantics;
 int64_t ptensor::semantics::numElements(const Shape &shape) {
   int64_t n = 1;
   for (int64_t s : shape) {
-    if (s == kDynamicSize)
+    if (s == kDynamicSize || __builtin_mul_overflow(n, s, &n))
       return kDynamicSize;
-    n *= s;
   }
   return n;
 }
@@ -63,8 +62,10 @@ Result<Shape> ptensor::semantics::reshapeResultShape(const Shape &source,
                                          std::to_string(s) + " in shape " +
                                          formatRequested(requested) +
                                          " (expected >= 0, or -1 once)"};
-    } else {
-      known *= s;
+    } else if (__builtin_mul_overflow(known, s, &known)) {
+      return Error{ErrorKind::Value,
+                   "reshape: shape " + formatRequested(requested) +
+                       " has more elements than int64 can count"};
     }
   }
   Shape result = requested;

@@ -19,7 +19,8 @@
 
 namespace ptensor::semantics {
 
-/// The number of elements of `shape`, or kDynamicSize when a dim is dynamic.
+/// The number of elements of `shape`, or kDynamicSize when a dim is dynamic
+/// or the count overflows int64 (no array of that shape exists at run time).
 int64_t numElements(const Shape &shape);
 
 /// The result shape of reshaping `source` to `requested`: sizes >= 0, at

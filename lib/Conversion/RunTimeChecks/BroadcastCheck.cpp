@@ -134,10 +134,16 @@ void mlir::ptensor::buildShapesCheck(OpBuilder &b, Location loc, Value ok,
 void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
                                     ::ptensor::semantics::SizedOp op,
                                     ArrayRef<OpFoldResult> shape) {
+  // Attributes are the types' static sizes (and reshape's -1); a constant
+  // Value below zero is checked like any run-time size (the check folds to
+  // a call that always fails, as the function would at run time).
   SmallVector<Value> unknown;
-  for (OpFoldResult size : shape)
-    if (!getConstantIntValue(size))
-      unknown.push_back(cast<Value>(size));
+  for (OpFoldResult size : shape) {
+    auto value = dyn_cast<Value>(size);
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    if (value && !(constant && *constant >= 0))
+      unknown.push_back(value);
+  }
   if (unknown.empty())
     return;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);

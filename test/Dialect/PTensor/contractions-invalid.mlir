@@ -84,6 +84,17 @@ func.func @vecdot_axis_positive(%a: !ptensor.ptensor<2x3xf32>, %b: !ptensor.pten
 
 // -----
 
+// Found by scripts/fuzz-mlir.py under UBSan: the range check negated the
+// axis, which overflows for INT64_MIN.
+func.func @vecdot_axis_min(%a: !ptensor.ptensor<2x3xf32>, %b: !ptensor.ptensor<2x3xf32>) {
+  // expected-error @below {{vecdot: axis -9223372036854775808 is out of range for shapes [2, 3] and [2, 3] (expected -2 to -1, or 0 to 1)}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.vecdot %a, %b {axis = -9223372036854775808 : i64} : (!ptensor.ptensor<2x3xf32>, !ptensor.ptensor<2x3xf32>) -> !ptensor.ptensor<2xf32>
+  return
+}
+
+// -----
+
 func.func @vecdot_0d(%a: !ptensor.ptensor<f32>, %b: !ptensor.ptensor<3xf32>) {
   // expected-error @below {{vecdot needs operands of rank 1 or more, but got shapes [] and [3]}}
   // expected-error @below {{failed to infer returned types}}

@@ -39,6 +39,27 @@ func.func @reshape_indivisible(%a: !ptensor.ptensor<4x6xf32>) {
 
 // -----
 
+// Found by scripts/fuzz-mlir.py under UBSan: the product of the sizes
+// overflowed int64 (undefined behaviour) before it was compared.
+func.func @reshape_overflow(%a: !ptensor.ptensor<4x6xf32>) {
+  // expected-error @below {{reshape: shape [5, 9223372036854775807] has more elements than int64 can count}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.reshape %a [5, 9223372036854775807] : !ptensor.ptensor<4x6xf32> -> !ptensor.ptensor<5x?xf32>
+  return
+}
+
+// -----
+
+// A source whose element count overflows int64 is not statically known.
+func.func @reshape_huge_source(%a: !ptensor.ptensor<4611686018427387904x4xf32>) {
+  // expected-error @below {{reshape: cannot infer the -1 in shape [0, -1] beside a dimension of size 0}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.reshape %a [0, -1] : !ptensor.ptensor<4611686018427387904x4xf32> -> !ptensor.ptensor<0x?xf32>
+  return
+}
+
+// -----
+
 func.func @reshape_zero(%a: !ptensor.ptensor<0x6xf32>) {
   // expected-error @below {{reshape: cannot infer the -1 in shape [0, -1] beside a dimension of size 0}}
   // expected-error @below {{failed to infer returned types}}

@@ -14,6 +14,10 @@
 // RUN: ptensor-runner %t/create.mlir -e create --input %t/two.npy --input %t/two.npy --print | FileCheck %s --check-prefix=OK
 // OK: out0 (f32, shape (2, 2)
 
+// A constant negative size is the same error (when the function runs).
+// RUN: not ptensor-runner %t/constant.mlir -e constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
+// CONSTANT: error: ptensor runtime: create: invalid size -3 at dimension 1 of shape [2, -3] (expected >= 0)
+
 // RUN: not ptensor-runner %t/eye.mlir -e eye --input %t/m3.npy 2>&1 | FileCheck %s --check-prefix=EYE
 // EYE: error: ptensor runtime: eye: invalid size -3 at dimension 0 of shape [-3, 3] (expected >= 0)
 
@@ -31,6 +35,14 @@ func.func @create(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
   %v = arith.constant 1.0 : f32
   %t = ptensor.create (%n, %m) fill %v : f32 -> !ptensor.ptensor<?x?xf32>
   return %t : !ptensor.ptensor<?x?xf32>
+}
+
+//--- constant.mlir
+func.func @constant() -> !ptensor.ptensor<2x?xi32> {
+  %n = arith.constant -3 : index
+  %v = arith.constant 7 : i32
+  %t = ptensor.create (%n) fill %v : i32 -> !ptensor.ptensor<2x?xi32>
+  return %t : !ptensor.ptensor<2x?xi32>
 }
 
 //--- eye.mlir

@@ -90,7 +90,8 @@ void buildShapesCheck(OpBuilder &b, Location loc, Value ok,
 /// of `shape` (the requested result shape of `op`, static sizes as
 /// constants) is >= 0: when one is negative, the runtime's
 /// `ptensor_rt_size_failed(memref<?xi64>, i64)` is called with the shape
-/// and never returns. Builds nothing when every size is a constant.
+/// and never returns. Builds nothing when every size is an attribute or a
+/// constant >= 0.
 void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp op,
                      ArrayRef<OpFoldResult> shape);
 
