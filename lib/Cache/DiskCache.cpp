@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -49,19 +50,35 @@ std::string cache::companionPath(const std::string &codePath,
   return fs::path(codePath).replace_extension("." + extension).string();
 }
 
+/// The SHA-256 of the file `path` as KEY.id records it ("sha256 <hex>"),
+/// or "" when it cannot be read.
+static std::string checksumLine(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return "";
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  if (in.bad())
+    return "";
+  return "sha256 " + cache::sha256Hex(bytes);
+}
+
 bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
   std::error_code ec;
   if (!fs::is_regular_file(codePath, ec))
     return false;
-  if (buildId.empty())
-    return true; // a cache filled elsewhere, used where no compiler is
   std::ifstream in(companionPath(codePath, "id"));
-  std::string recorded;
+  std::string recorded, checksum;
   if (!in || !std::getline(in, recorded))
+    return buildId.empty(); // a cache filled elsewhere, used where no
+                            // compiler is (entries of older ptensors)
+  if (!buildId.empty() && recorded != buildId)
     return false;
-  return recorded == buildId;
+  // A truncated or corrupted code file no longer has the recorded checksum.
+  if (!std::getline(in, checksum))
+    return buildId.empty();
+  return checksum == checksumLine(codePath);
 }
-
 std::string cache::writeAtomically(const std::string &path,
                                    const std::string &bytes) {
   fs::path target(path);
@@ -100,5 +117,9 @@ std::string cache::writeAtomically(const std::string &path,
 
 std::string cache::recordBuildId(const std::string &codePath,
                                  const std::string &buildId) {
-  return writeAtomically(companionPath(codePath, "id"), buildId + "\n");
+  std::string checksum = checksumLine(codePath);
+  if (checksum.empty())
+    return "cannot read " + codePath + " to record its checksum";
+  return writeAtomically(companionPath(codePath, "id"),
+                         buildId + "\n" + checksum + "\n");
 }

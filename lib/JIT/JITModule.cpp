@@ -163,6 +163,18 @@ static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
   return llvm::Error::success();
 }
 
+/// Warns on stderr, once per process, that compiled code is not cached.
+static void warnCacheUnwritableOnce(llvm::StringRef dir,
+                                    const std::string &why) {
+  static std::once_flag warned;
+  std::call_once(warned, [&] {
+    llvm::errs() << "ptensor: warning: cannot write the disk cache " << dir
+                 << " (" << why
+                 << "); compiled code runs from memory (set "
+                    "PTENSOR_CACHE_DIR to a writable directory)\n";
+  });
+}
+
 llvm::Expected<std::unique_ptr<JITModule>>
 JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
                    const JITOptions &options) {
@@ -291,13 +303,22 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     impl->entryPoints[s.name] = *fn;
   }
   if (!cachePath.empty()) {
-    // Best effort: a cache that cannot be written only costs speed.
+    // Best effort: a cache that cannot be written only costs speed (the
+    // code runs from memory), said once per process.
     std::string tmp = cachePath + ".tmp" +
                       std::to_string(llvm::sys::Process::getProcessId());
-    if (!llvm::sys::fs::create_directories(cacheDir))
+    llvm::Error written = llvm::Error::success();
+    if (std::error_code ec = llvm::sys::fs::create_directories(cacheDir)) {
+      written = llvm::createStringError(ec, "cannot create %s: %s",
+                                        cacheDir.c_str(), ec.message().c_str());
+    } else {
       (*engine)->dumpToObjectFile(tmp);
-    if (llvm::sys::fs::exists(tmp))
-      llvm::consumeError(publishCacheFile(tmp, cachePath, source));
+      written = llvm::sys::fs::exists(tmp)
+                    ? publishCacheFile(tmp, cachePath, source)
+                    : llvm::createStringError("cannot write " + tmp);
+    }
+    if (written)
+      warnCacheUnwritableOnce(cacheDir, llvm::toString(std::move(written)));
   }
   impl->engine = std::move(*engine);
   return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));

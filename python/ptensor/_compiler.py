@@ -73,22 +73,61 @@ def find_compiler():
 
 
 _private_cache = None
+_unwritable = {}  # cache directory -> why it cannot be written
+_warned = set()  # cache directories whose warning was given
+
+
+def _private_dir():
+    """A temporary directory of this process, removed at exit."""
+    global _private_cache
+    if _private_cache is None:
+        _private_cache = tempfile.mkdtemp(prefix="ptensor-nocache-")
+        atexit.register(shutil.rmtree, _private_cache, True)
+    return _private_cache
 
 
 def cache_dir():
     """The disk cache's directory (created on demand): $PTENSOR_CACHE_DIR,
     else $XDG_CACHE_HOME/ptensor or ~/.cache/ptensor; with
     PTENSOR_DISABLE_CACHE=1 a temporary directory of this process, removed
-    at exit."""
-    global _private_cache
+    at exit. A directory that cannot be created is read as empty (see
+    _writable_dir for where kernels are then compiled)."""
     path = _core.cache_directory()
     if not path:
-        if _private_cache is None:
-            _private_cache = tempfile.mkdtemp(prefix="ptensor-nocache-")
-            atexit.register(shutil.rmtree, _private_cache, True)
-        return _private_cache
-    os.makedirs(path, exist_ok=True)
+        return _private_dir()
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        _unwritable.setdefault(path, str(e))
     return path
+
+
+def _cache_unwritable(path, why):
+    """Notes that the cache directory `path` cannot be written, and warns
+    once: kernels are compiled into a directory of this process."""
+    _unwritable.setdefault(path, why)
+    if path not in _warned:
+        _warned.add(path)
+        log.warning("cannot write the kernel cache %s (%s): compiling into a directory of "
+                    "this process instead (set PTENSOR_CACHE_DIR to a writable directory)",
+                    path, _unwritable[path])
+
+
+def _writable_dir(path):
+    """`path` if kernels can be written there (a probe file is created and
+    removed once per directory), else a directory of this process."""
+    if path == _private_cache:
+        return path
+    if path not in _unwritable:
+        try:
+            fd, probe = tempfile.mkstemp(prefix=".probe-", dir=path)
+            os.close(fd)
+            os.unlink(probe)
+            return path
+        except OSError as e:
+            _unwritable[path] = str(e)
+    _cache_unwritable(path, _unwritable[path])
+    return _private_dir()
 
 
 def compiler_build_id(compiler=None):
@@ -162,7 +201,8 @@ def compile_ir(ir, target="cpu", load=True):
         lib = _loaded.get(key)
         if lib is not None:
             return lib
-        path = _core.cache_entry_path(cache_dir(), key, "so")
+        directory = cache_dir()
+        path = _core.cache_entry_path(directory, key, "so")
         compiler = find_compiler()
         if not _is_current(path, compiler):
             if compiler is None:
@@ -170,8 +210,19 @@ def compile_ir(ir, target="cpu", load=True):
                     "this ptensor has no compiler (ptensor._compile), and no cached kernel "
                     "%s.so (target %s) is in the cache directory %s (PTENSOR_CACHE_DIR); "
                     "compile it on a machine with the compiler and copy the cache."
-                    % (key, target, cache_dir()), "", ir)
-            _compile_into_cache(compiler, ir, target, chip, path)
+                    % (key, target, directory), "", ir)
+            writable = _writable_dir(directory)
+            if writable != directory:
+                path = _core.cache_entry_path(writable, key, "so")
+            if not _is_current(path, compiler):
+                try:
+                    _compile_into_cache(compiler, ir, target, chip, path)
+                except RuntimeError as e:  # a write failed (a full disk)
+                    if writable == _private_cache or isinstance(e, CompileError):
+                        raise
+                    _cache_unwritable(directory, str(e))
+                    path = _core.cache_entry_path(_private_dir(), key, "so")
+                    _compile_into_cache(compiler, ir, target, chip, path)
         if not load or (target == "cuda" and _runtime_optional()):
             # Loading CUDA kernels runs their module constructors, which
             # need a driver: compile-only mode never loads them.

@@ -2,6 +2,7 @@
 atomic writes, loading without a compiler), compiler errors as exceptions,
 and calling a hand-written module through the library ABI."""
 
+import hashlib
 import os
 import re
 import shutil
@@ -122,7 +123,6 @@ def test_cache_key_is_the_documented_sha256():
     """The one cache's key (ptensor/Cache/DiskCache.h) is SHA-256 of its
     NUL-separated parts; sources of every length around the 64-byte block
     and its 56-byte padding limit check the hash itself."""
-    import hashlib
     for n in list(range(0, 140)) + [1000, 4097]:
         source = "x" * n
         parts = ["ptensor-cache", _core.CACHE_FORMAT_VERSION, "shared-library", "cuda",
@@ -153,6 +153,13 @@ def test_cache_entries_are_current_for_their_build(tmp_path):
     assert _core.cache_is_current(path, "build 1")
     assert not _core.cache_is_current(path, "build 2")
     assert sorted(os.listdir(tmp_path / "d")) == ["k.id", "k.so"]  # no temporaries
+    with open(path[:-3] + ".id") as f:  # the build, then the code's checksum
+        assert f.read() == "build 1\nsha256 %s\n" % hashlib.sha256(b"code").hexdigest()
+    # Code changed after the .id was written (corrupted, truncated, replaced):
+    # not current, for any build.
+    _core.cache_write(path, "cod3")
+    assert not _core.cache_is_current(path, "build 1")
+    assert not _core.cache_is_current(path, "")
     with pytest.raises(RuntimeError, match="cannot"):
         _core.cache_write(os.path.join(path, "x"), "")  # a file as directory
 
@@ -164,8 +171,8 @@ def test_stale_cache_entries_are_rebuilt(fresh_cache, rng):
     (so,) = [f for f in os.listdir(fresh_cache) if f.endswith(".so")]
     path = os.path.join(fresh_cache, so)
     ident = path[:-3] + ".id"
-    with open(ident) as f:  # the compiler's build identity
-        assert f.read().strip() == _compiler.compiler_build_id()
+    with open(ident) as f:  # the compiler's build identity, then the checksum
+        assert f.readline().strip() == _compiler.compiler_build_id()
     # Made by another build of the compiler: rebuilt, the identity rewritten.
     with open(ident, "w") as f:
         f.write("another build\n")
@@ -176,13 +183,14 @@ def test_stale_cache_entries_are_rebuilt(fresh_cache, rng):
     assert_matches(pt.negative(a), -a, "f32")
     assert os.path.getmtime(path) > 1
     with open(ident) as f:
-        assert f.read().strip() != "another build"
+        assert f.readline().strip() != "another build"
 
 
 @needs_compiler
 def test_corrupted_cache_entries_are_rebuilt(fresh_cache):
-    """A truncated library (a disk full, a copy cut short) is detected when
-    it fails to load and compiled again; so is an entry without its .id (a
+    """A truncated library (a disk full, a copy cut short) or one with a
+    changed byte no longer has the checksum its .id records and is compiled
+    again; so is an entry without its .id (a
     compile killed before it finished). Each step is a new process (a
     library stays mapped in the process that loaded it)."""
     env = dict(os.environ, PTENSOR_CACHE_DIR=str(fresh_cache))
@@ -201,9 +209,60 @@ def test_corrupted_cache_entries_are_rebuilt(fresh_cache):
         f.truncate(100)
     run()
     assert os.path.getsize(path) > 100
+    # One byte changed in place: the library may still load, but its
+    # checksum (in KEY.id) no longer matches, so it is compiled again.
+    with open(path, "r+b") as f:
+        f.seek(os.path.getsize(path) // 2)
+        byte = f.read(1)
+        f.seek(-1, 1)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    corrupted = open(path, "rb").read()
+    run()
+    assert open(path, "rb").read() != corrupted
     os.unlink(path[:-3] + ".id")
     run()
     assert os.path.exists(path[:-3] + ".id")
+
+
+_TWO_KERNELS = ("import numpy as np, ptensor as pt; a = np.arange(1, 6, dtype=np.float32); "
+                "np.testing.assert_allclose(pt.sqrt(a), np.sqrt(a), rtol=1e-6); "
+                "np.testing.assert_allclose(pt.log(a) * 2, np.log(a) * 2, rtol=1e-6); "
+                "np.testing.assert_array_equal(pt.maximum(a, 3), np.maximum(a, 3)); print('ok')")
+
+
+@needs_compiler
+def test_unwritable_cache_directory_compiles_in_the_process(tmp_path):
+    """A cache directory that cannot be created or written (here: below a
+    regular file) costs speed, not results: kernels are compiled into a
+    directory of the process, with one warning for the whole process."""
+    (tmp_path / "file").write_text("")
+    env = dict(os.environ, PTENSOR_CACHE_DIR=str(tmp_path / "file" / "cache"))
+    out = subprocess.run([sys.executable, "-c", _TWO_KERNELS], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+    assert out.stderr.count("cannot write the kernel cache") == 1, out.stderr
+    assert "compiling into a directory of this process instead" in out.stderr
+
+
+@needs_compiler
+def test_processes_filling_one_cache_at_once(tmp_path):
+    """Two, then four processes compile the same kernels into one empty
+    cache at the same time: every process gets right results (no process
+    loads a half-written entry) and the entries left are current."""
+    for n in (2, 4):
+        cache = tmp_path / ("c%d" % n)
+        env = dict(os.environ, PTENSOR_CACHE_DIR=str(cache))
+        procs = [subprocess.Popen([sys.executable, "-c", _TWO_KERNELS], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(n)]
+        for p in procs:
+            stdout, stderr = p.communicate(timeout=300)
+            assert p.returncode == 0 and stdout.strip() == "ok", stderr
+        entries = [f for f in os.listdir(cache) if f.endswith(".so")]
+        assert len(entries) == 3, os.listdir(cache)
+        for f in entries:
+            assert _core.cache_is_current(str(cache / f), _compiler.compiler_build_id())
+        assert not [f for f in os.listdir(cache) if f.startswith(".")]  # no temporaries left
 
 
 def test_disable_cache_keeps_nothing_on_disk(tmp_path):
@@ -330,6 +389,29 @@ for n, cls in ((1 << 20, pt.OutOfMemoryError), (-3, pt.CheckError)):
 print("the process goes on")
 """
 
+# A GPU fill copied to the host: the result needs neither torch nor CuPy
+# (the stand-in driver's memory is host memory).
+FILL_CUDA_TO_HOST = """
+func.func @fill(%n: index) -> !ptensor.ptensor<?xf32> {
+  %v = arith.constant 1.0 : f32
+  %t = ptensor.create (%n) fill %v : f32 -> !ptensor.ptensor<?xf32, device = "cuda:0">
+  %h = ptensor.copy %t : !ptensor.ptensor<?xf32, device = "cuda:0"> -> !ptensor.ptensor<?xf32>
+  return %h : !ptensor.ptensor<?xf32>
+}
+"""
+
+_FAULT_CHILD = """
+import sys
+import ptensor as pt
+fill = pt.compile_module(sys.argv[1], target="cuda")["fill"]
+for i in range(3):
+    try:
+        r = fill(10)
+        print(i, "ok" if r.shape == (10,) else "shape %s" % (r.shape,))
+    except pt.PTensorError as e:
+        print(i, type(e).__name__, e)
+"""
+
 
 def test_device_allocation_failures_raise(tmp_path):
     """On the stand-in CUDA driver (runtime/tests/fake_cuda.c) with a 1 KiB
@@ -352,3 +434,34 @@ def test_device_allocation_failures_raise(tmp_path):
     assert "CheckError @fill: ptensor runtime: create: invalid size -3 at dimension 0 of " \
         "shape [-3] (expected >= 0)" in out.stdout
     assert "the process goes on" in out.stdout
+
+
+@pytest.mark.parametrize("fault, cls, message", [
+    ("device-alloc:1", "OutOfMemoryError", "injected fault: device-alloc #1 (device allocation) fails"),
+    ("launch:2", "ExecutionError", "injected fault: launch #2 (kernel launch) fails"),
+    ("module-load:1", "ExecutionError", "the GPU kernels of this code were not loaded when it was "
+                                        "loaded: injected fault: module-load #1"),
+])
+def test_injected_device_faults_are_exceptions(tmp_path, fault, cls, message):
+    """PTENSOR_RT_FAULT on the stand-in CUDA driver: a failed device
+    allocation or launch raises in that call and the next call works; a
+    failed module load (when the library is loaded, outside any call) is
+    kept and raised by every call of that library, and the process goes
+    on."""
+    build = os.environ.get("PTENSOR_BUILD_DIR", "")
+    fake = os.path.join(build, "lib", "libptensor_fake_cuda.so")
+    if not build or not os.path.exists(fake) or not shutil.which("ptxas", path=os.environ.get(
+            "PATH", "") + os.pathsep + "/usr/local/cuda/bin"):
+        pytest.skip("needs the build's libptensor_fake_cuda.so and ptxas")
+    env = dict(os.environ, PTENSOR_CUDA_DRIVER_LIBRARY=fake, PTENSOR_RT_FAULT=fault,
+               PTENSOR_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", _FAULT_CHILD, FILL_CUDA_TO_HOST], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3, out.stdout + out.stderr
+    failing = [l for l in lines if not l.endswith(" ok")]
+    expected_failures = 3 if fault.startswith("module-load") else 1
+    assert len(failing) == expected_failures, out.stdout
+    for line in failing:
+        assert cls in line and message in line, line

@@ -52,6 +52,36 @@ def test_failed_host_allocation_raises():
     np.testing.assert_array_equal(np.asarray(lib["big"](5)), np.zeros(5, np.float32))
 
 
+FAULTS = """
+import numpy as np, ptensor as pt
+x = np.linspace(-3, 3, 5000, dtype=np.float32)
+for i in range(6):
+    try:
+        r = np.asarray(pt.exp(x) * 2)
+        np.testing.assert_allclose(r, np.exp(x) * 2, rtol=1e-6)
+        print(i, "ok")
+    except pt.OutOfMemoryError as e:
+        print(i, "OutOfMemoryError", e)
+"""
+
+
+def test_injected_host_allocation_failure_is_reported_and_the_next_call_works():
+    """PTENSOR_RT_FAULT=host-alloc:N fails the N-th buffer compiled host code
+    asks for: that call raises OutOfMemoryError naming the injected fault;
+    every other call gives numpy's result (the runtime and its allocator
+    cache are intact after the jump out of the compiled code)."""
+    env = dict(os.environ, PTENSOR_RT_FAULT="host-alloc:3")
+    out = subprocess.run([sys.executable, "-c", FAULTS], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    failed = [l for l in lines if "OutOfMemoryError" in l]
+    assert len(failed) == 1, out.stdout
+    assert "injected fault: host-alloc #3 (host allocation) fails (PTENSOR_RT_FAULT=host-alloc:3)" \
+        in failed[0]
+    assert sum(l.endswith(" ok") for l in lines) == 5, out.stdout
+
+
 SIZED = """
 func.func @grid(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
   %v = arith.constant 2.0 : f32

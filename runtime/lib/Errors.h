@@ -64,6 +64,10 @@ ptensor_rt_status statusFrom(bool ok);
 /// the caller's frame: the jump skips it (RunTimeChecks.cpp).
 [[noreturn]] void leaveCompiledCode();
 
+/// Whether the calling thread runs compiled code under a trap
+/// (ptensor_rt_call_checked), so that a failure can leave through it.
+bool insideTrap();
+
 /// Fails the mgpu* call that compiled code made, with the calling thread's
 /// recorded error: through the innermost trap like leaveCompiledCode (the
 /// caller of ptensor_rt_call_checked gets the error's status), or, when the

@@ -15,6 +15,7 @@
 
 #include "CachingAllocator.h"
 #include "Errors.h"
+#include "FaultInjection.h"
 #include "HostAllocator.h"
 
 #include <cstdlib>
@@ -103,6 +104,8 @@ PTENSOR_RT_EXPORT void *ptensor_rt_host_alloc(size_t bytes) {
               bytes);
     leaveCompiledCode();
   }
+  if (injectFault(FaultSite::HostAlloc, "host allocation"))
+    leaveCompiledCode();
   void *ptr = nullptr;
   std::string error;
   switch (hostAllocator().allocate(bytes, /*stream=*/nullptr, &ptr, &error)) {

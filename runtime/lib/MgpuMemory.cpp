@@ -14,6 +14,7 @@
 #include "DeviceAllocator.h"
 #include "DeviceContext.h"
 #include "Errors.h"
+#include "FaultInjection.h"
 
 #include <atomic>
 #include <cstdio>
@@ -152,7 +153,10 @@ bool memAlloc(uint64_t bytes, void *stream, bool isHostShared, void **out) {
   *out = nullptr;
   if (bytes == 0)
     return true;
-  if (!checkAllocationSize(bytes, isHostShared ? "host-shared" : "device"))
+  if (!checkAllocationSize(bytes, isHostShared ? "host-shared" : "device") ||
+      injectFault(FaultSite::DeviceAlloc, isHostShared
+                                              ? "host-shared allocation"
+                                              : "device allocation"))
     return false;
   if (isHostShared)
     return allocateManaged(bytes, out);

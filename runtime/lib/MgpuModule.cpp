@@ -6,18 +6,23 @@
 /// wrapper around an internal function that returns false with the error
 /// recorded, and the wrapper then fails the call (failCompiledCall in
 /// Errors.h: through the caller's trap when there is one, else the process
-/// exits or aborts).
+/// exits or aborts). A module load outside any trap (compiled code's global
+/// constructor) is kept for the module's first use instead
+/// (DeferredLoadError).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "DeviceContext.h"
 #include "Errors.h"
+#include "FaultInjection.h"
 #include "ModuleCache.h"
 
 #include <atomic>
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <string>
 
 using namespace ptensor::rt;
 
@@ -94,11 +99,42 @@ bool prepareSharedMemory(const ScopedContext &scope, int device,
 // The work of the entry points below, which may hold RAII objects (see
 // require in Errors.h).
 
+/// A module load that failed outside any trap, kept for the first use of
+/// the module. Compiled code loads its kernels when it is itself loaded (a
+/// global constructor of the JIT module or the shared library), where no
+/// caller can receive an error: such a failure returns a null module, and
+/// mgpuModuleGetFunction, which runs inside the compiled call and its trap,
+/// reports it.
+struct DeferredLoadError {
+  std::mutex mutex;
+  ErrorKind kind = ErrorKind::None;
+  std::string message;
+};
+
+DeferredLoadError &deferredLoadError() {
+  static DeferredLoadError deferred;
+  return deferred;
+}
+
+/// `loaded`, or, for a failed load outside any trap, true with a null
+/// module and the error kept (see DeferredLoadError).
+bool deferOutsideTrap(bool loaded, CUmodule *module) {
+  if (loaded || insideTrap())
+    return loaded;
+  DeferredLoadError &deferred = deferredLoadError();
+  std::lock_guard<std::mutex> lock(deferred.mutex);
+  deferred.kind = lastErrorKind();
+  deferred.message = lastErrorMessage();
+  *module = nullptr;
+  clearError();
+  return true;
+}
+
 bool moduleLoad(void *data, size_t size, CUmodule *module) {
   ModuleImage image;
   image.data = data;
   image.size = size;
-  return loadModule(defaultDevice(), image, module);
+  return deferOutsideTrap(loadModule(defaultDevice(), image, module), module);
 }
 
 bool moduleLoadJIT(void *data, int optLevel, CUmodule *module) {
@@ -113,7 +149,26 @@ bool moduleLoadJIT(void *data, int optLevel, CUmodule *module) {
   image.size = data ? std::strlen(static_cast<const char *>(data)) + 1 : 0;
   image.isPtx = true;
   image.optLevel = optLevel;
-  return loadModule(defaultDevice(), image, module);
+  return deferOutsideTrap(loadModule(defaultDevice(), image, module), module);
+}
+
+/// getFunction, with the deferred load error for a null module.
+bool moduleFunction(CUmodule module, const char *name, CUfunction *function) {
+  if (module)
+    return getFunction(module, name, function);
+  *function = nullptr;
+  DeferredLoadError &deferred = deferredLoadError();
+  std::lock_guard<std::mutex> lock(deferred.mutex);
+  if (deferred.kind == ErrorKind::None)
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "mgpuModuleGetFunction('%s'): the module is null",
+                     name ? name : "(null)");
+  std::string cause = deferred.message;
+  if (cause.rfind(kMessagePrefix, 0) == 0)
+    cause.erase(0, std::strlen(kMessagePrefix));
+  return setError(deferred.kind, "the GPU kernels of this code were not "
+                                 "loaded when it was loaded: " +
+                                     cause);
 }
 
 /// A launch's grid (and cluster) and block shapes.
@@ -124,6 +179,8 @@ struct LaunchShape {
 
 bool launchKernel(CUfunction f, const LaunchShape &shape, int32_t smem,
                   void *stream, void **params, void **extra) {
+  if (injectFault(FaultSite::Launch, "kernel launch"))
+    return false;
   int device = defaultDevice();
   ScopedContext scope(device);
   if (!scope.ok())
@@ -217,8 +274,8 @@ PTENSOR_RT_EXPORT void mgpuModuleUnload(void *module) {
 }
 
 PTENSOR_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
-  return resultOrFail<CUfunction>(getFunction, static_cast<CUmodule>(module),
-                                  name);
+  return resultOrFail<CUfunction>(moduleFunction,
+                                  static_cast<CUmodule>(module), name);
 }
 
 PTENSOR_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,

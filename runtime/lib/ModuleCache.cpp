@@ -4,6 +4,7 @@
 
 #include "DeviceContext.h"
 #include "Errors.h"
+#include "FaultInjection.h"
 
 #include <atomic>
 #include <cstdint>
@@ -111,6 +112,8 @@ bool loadUncached(const ScopedContext &scope, int device,
 
 bool loadModule(int device, const ModuleImage &image, CUmodule *module) {
   *module = nullptr;
+  if (injectFault(FaultSite::ModuleLoad, "module load"))
+    return false;
   if (!image.data || image.size == 0)
     return setError(ErrorKind::InvalidArgument,
                     "mgpuModuleLoad: the GPU binary is null or empty "

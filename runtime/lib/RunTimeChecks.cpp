@@ -55,6 +55,8 @@ void leaveThroughTrap() {
   std::abort();
 }
 
+bool ptensor::rt::insideTrap() { return innermostTrap != nullptr; }
+
 /// As leaveCompiledCode, but with no trap the mgpu* entry points' fatal
 /// path: exit status 1 for a missing driver, abort otherwise.
 [[noreturn]] void ptensor::rt::failCompiledCall() {

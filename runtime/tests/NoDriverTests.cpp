@@ -52,14 +52,23 @@ void testMgpuEntryPointsExit() {
   EXPECT_EQ(alloc.exitCode, 1);
   EXPECT_CONTAINS(alloc.output, "ptensor runtime: no CUDA driver found");
 
+  // A module load outside a trap (compiled code loads its kernels in a
+  // global constructor) returns a null module and keeps the error; the
+  // first use of the module, inside the compiled call, fails with it.
   static const char blob[] = "not a cubin";
   ChildResult module = runInChild([] {
-    mgpuModuleLoad(const_cast<char *>(blob), sizeof(blob));
+    void *loaded = mgpuModuleLoad(const_cast<char *>(blob), sizeof(blob));
+    std::printf("module %s\n", loaded ? "loaded" : "null");
+    std::fflush(stdout);
+    mgpuModuleGetFunction(loaded, "kernel");
     return 42;
   });
-  report("mgpuModuleLoad", module);
+  report("mgpuModuleLoad, then mgpuModuleGetFunction", module);
   EXPECT_EQ(module.exitCode, 1);
-  EXPECT_CONTAINS(module.output, "ptensor runtime: no CUDA driver found");
+  EXPECT_CONTAINS(module.output, "module null");
+  EXPECT_CONTAINS(module.output,
+                  "ptensor runtime: the GPU kernels of this code were not "
+                  "loaded when it was loaded: no CUDA driver found");
 }
 
 void testLibraryWithoutSymbols() {

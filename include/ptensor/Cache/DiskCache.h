@@ -10,15 +10,17 @@
 //              shared libraries)
 //   KEY.mlir   the IR it was compiled from (for inspection, and named by
 //              the compiler's diagnostics)
-//   KEY.id     the build identity of the compiler that made it, written
-//              last
+//   KEY.id     the build identity of the compiler that made it and the
+//              SHA-256 of KEY.EXT ("sha256 <hex>"), written last
 // KEY is the SHA-256 of the cache format version, the kind of code, the
 // target description (target, chip, options) and the IR text. The build id
 // is not part of KEY, so that a cache filled by a machine with the compiler
 // serves one without it (the GPU host); where a compiler is at hand an
 // entry whose KEY.id names another build is not current and is rebuilt.
 // Every file is written to a temporary name and renamed, so concurrent
-// writers and a compile killed halfway never leave an entry that is used.
+// writers and a compile killed halfway never leave an entry that is used;
+// the checksum catches a code file changed afterwards (truncated, corrupted,
+// or replaced by a concurrent writer after the .id was written).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,8 +65,11 @@ std::string entryPath(const std::string &directory, const std::string &key,
 std::string companionPath(const std::string &codePath,
                           const std::string &extension);
 
-/// Whether the entry `codePath` (KEY.EXT) can be used: it exists and, when
-/// `buildId` is non-empty, its KEY.id records that build.
+/// Whether the entry `codePath` (KEY.EXT) can be used: it exists, its KEY.id
+/// records build `buildId` (any build when `buildId` is empty: a cache
+/// filled elsewhere, read where no compiler is) and the code file still has
+/// the SHA-256 recorded there. Without a KEY.id only an empty `buildId`
+/// accepts the entry.
 bool isCurrent(const std::string &codePath, const std::string &buildId);
 
 /// Writes `bytes` to `path` atomically (a temporary file in the same
@@ -72,8 +77,9 @@ bool isCurrent(const std::string &codePath, const std::string &buildId);
 /// message naming the path.
 std::string writeAtomically(const std::string &path, const std::string &bytes);
 
-/// Records `buildId` as the maker of the entry `codePath` (its KEY.id),
-/// atomically; call it after the code and its IR are written.
+/// Records `buildId` as the maker of the entry `codePath` and the code
+/// file's SHA-256 (its KEY.id), atomically; call it after the code and its
+/// IR are written.
 std::string recordBuildId(const std::string &codePath,
                           const std::string &buildId);
 

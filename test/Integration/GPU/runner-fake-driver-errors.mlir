@@ -30,6 +30,21 @@
 // NEG: ptensor-runner: error: ptensor runtime: create: invalid size -3 at dimension 0 of shape [-3] (expected >= 0)
 // NEG-NOT: aborting
 
+// Injected faults (PTENSOR_RT_FAULT, runtime/lib/FaultInjection.h): the
+// first device allocation, module load or kernel launch fails; each is an
+// error with exit status 1, never an abort. The kernels load when the JIT
+// module initializes, outside the call's trap: the load error is kept and
+// reported by the call (before, the process aborted).
+// RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_DISABLE_CACHE=1 PTENSOR_RT_FAULT=device-alloc:1 not ptensor-runner %s -e fill --input %t.small.npy 2>&1 | FileCheck %s --check-prefix=FAULT-ALLOC
+// FAULT-ALLOC-NOT: aborting
+// FAULT-ALLOC: ptensor-runner: error: ptensor runtime: injected fault: device-alloc #1 (device allocation) fails (PTENSOR_RT_FAULT=device-alloc:1)
+// RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_DISABLE_CACHE=1 PTENSOR_RT_FAULT=module-load:1 not ptensor-runner %s -e fill --input %t.small.npy 2>&1 | FileCheck %s --check-prefix=FAULT-LOAD
+// FAULT-LOAD-NOT: aborting
+// FAULT-LOAD: ptensor-runner: error: ptensor runtime: the GPU kernels of this code were not loaded when it was loaded: injected fault: module-load #1 (module load) fails
+// RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_DISABLE_CACHE=1 PTENSOR_RT_FAULT=launch:1 not ptensor-runner %s -e fill --input %t.small.npy 2>&1 | FileCheck %s --check-prefix=FAULT-LAUNCH
+// FAULT-LAUNCH-NOT: aborting
+// FAULT-LAUNCH: ptensor-runner: error: ptensor runtime: injected fault: launch #1 (kernel launch) fails
+
 // The same size computed from two sizes (2 - 5 = -3).
 // RUN: %python -c "import numpy as np; np.save('%t.two.npy', np.int64(2)); np.save('%t.five.npy', np.int64(5))"
 // RUN: env PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so PTENSOR_DISABLE_CACHE=1 not ptensor-runner %s -e fill_difference --input %t.two.npy --input %t.five.npy 2>&1 | FileCheck %s --check-prefix=NEG
