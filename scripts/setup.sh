@@ -5,7 +5,9 @@
 # and, for CI (after `test`):
 #   bash scripts/setup.sh sanitize  the Clang 22 build with AddressSanitizer
 #                                   and UndefinedBehaviorSanitizer
-#                                   (build-sanitize/) and the lit suite on it
+#                                   (build-sanitize/) and the lit suite on it,
+#                                   then the runtime with ThreadSanitizer
+#                                   (build-tsan/) and its suites
 set -euo pipefail
 mode="${1:-test}"
 cd "$(dirname "$0")/.."
@@ -111,6 +113,21 @@ sanitize() {
   ninja -C "$dir"
   echo "== running the lit suite under ASan/UBSan"
   /usr/lib/llvm-22/bin/lit -sv "$dir/test"
+  # ThreadSanitizer cannot share a build with ASan; the runtime (plain C++,
+  # the code compiled kernels share between threads) builds alone.
+  local tsan="${PTENSOR_TSAN_BUILD_DIR:-$root/build-tsan}"
+  echo "== building the runtime with Clang 22 + ThreadSanitizer in $tsan"
+  cmake -G Ninja -S "$root/runtime" -B "$tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
+    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
+    -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS=-fsanitize=thread \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+    -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
+  ninja -C "$tsan" ptensor-runtime-tests
+  echo "== runtime suites under ThreadSanitizer"
+  for suite in threads allocator checks sort compact; do
+    TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$tsan/bin/ptensor-runtime-tests" "$suite"
+  done
 }
 
 install

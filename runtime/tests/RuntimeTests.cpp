@@ -3,7 +3,8 @@
 /// \file
 /// GPU-free tests of libptensor_runtime. Usage:
 ///   ptensor-runtime-tests
-///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|sort|compact|all
+///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|sort|compact|
+///       threads|all
 /// Each suite prints its observations (checked by lit/FileCheck in
 /// test/Runtime) and "PASSED <suite>" or "FAILED <suite>: N check(s)".
 ///
@@ -28,7 +29,8 @@ const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"gemm", runGemmTests},
                          {"mgpu-traps", runMgpuTrapTests},
                          {"sort", runSortTests},
-                         {"compact", runCompactTests}};
+                         {"compact", runCompactTests},
+                         {"threads", runThreadTests}};
 
 int runSuite(const Suite &suite) {
   failureCount() = 0;

@@ -134,6 +134,7 @@ int runGemmTests();
 int runMgpuTrapTests();
 int runSortTests();
 int runCompactTests();
+int runThreadTests();
 
 } // namespace ptensor::rt::test
 
