@@ -77,9 +77,7 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
   // patterns do nothing); rank-reducing slices instead of reshapes, so that
   // empty-tensor elimination (in addBufferization) still sees the
   // destination and bufferization adds no copies.
-  LinalgFoldUnitExtentDimsPassOptions unitDims;
-  unitDims.useRankReducingSlices = true;
-  pm.addPass(createLinalgFoldUnitExtentDimsPass(unitDims));
+  pm.addPass(createPTensorFoldUnitDims());
   pm.addPass(createCanonicalizerPass());
   addBufferization(pm);
   // Matrix products through OpenBLAS (generated loops where it declines).

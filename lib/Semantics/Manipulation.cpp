@@ -256,8 +256,9 @@ const char *ptensor::semantics::sizedOpName(SizedOp op) {
   return nullptr;
 }
 
-std::string ptensor::semantics::negativeSizeMessage(SizedOp op,
-                                                    const Shape &shape) {
+std::string ptensor::semantics::invalidSizeMessage(SizedOp op,
+                                                   const Shape &shape,
+                                                   int64_t elementBytes) {
   const char *name = sizedOpName(op);
   std::string text = std::string(name ? name : "a creation") + ": invalid size";
   // reshape allows one -1 (inferred): name a size below -1, else a second -1.
@@ -269,9 +270,12 @@ std::string ptensor::semantics::negativeSizeMessage(SizedOp op,
     if (invalid != shape.end())
       invalid = std::find(std::next(invalid), shape.end(), -1);
   }
-  if (invalid != shape.end())
-    text += " " + std::to_string(*invalid) + " at dimension " +
-            std::to_string(invalid - shape.begin());
+  if (invalid == shape.end())
+    return std::string(name ? name : "a creation") + ": shape " +
+           formatRequested(shape) + " of " + std::to_string(elementBytes) +
+           "-byte elements needs more than 2^62 bytes";
+  text += " " + std::to_string(*invalid) + " at dimension " +
+          std::to_string(invalid - shape.begin());
   return text + " of shape " + formatRequested(shape) +
          (oneInferred ? " (expected >= 0, or -1 once)" : " (expected >= 0)");
 }

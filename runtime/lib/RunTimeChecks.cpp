@@ -172,13 +172,15 @@ PTENSOR_RT_EXPORT void ptensor_rt_size_failed(const int64_t *,
                                               const int64_t *shape,
                                               int64_t shapeOffset,
                                               int64_t shapeRank,
-                                              int64_t shapeStride, int64_t op) {
+                                              int64_t shapeStride, int64_t op,
+                                              int64_t elementBytes) {
   {
     // Scoped: the string is gone before the jump.
     setError(ErrorKind::InvalidArgument,
-             sem::negativeSizeMessage(
+             sem::invalidSizeMessage(
                  static_cast<sem::SizedOp>(op),
-                 toShape(shape + shapeOffset, shapeRank, shapeStride)));
+                 toShape(shape + shapeOffset, shapeRank, shapeStride),
+                 elementBytes));
   }
   leaveCompiledCode();
 }

@@ -110,11 +110,14 @@ enum class SizedOp {
 /// nullptr for a value outside the enum.
 const char *sizedOpName(SizedOp op);
 
-/// The message of a run-time size below zero: the first negative size of
-/// `shape` (the requested shape, with its real sizes), e.g. "create:
-/// invalid size -3 at dimension 0 of shape [-3, 4] (expected >= 0)". A
-/// reshape's shape may hold one -1 (the inferred size).
-std::string negativeSizeMessage(SizedOp op, const Shape &shape);
+/// The message of a requested shape (with its real sizes) that no array can
+/// have: its first negative size, e.g. "create: invalid size -3 at dimension
+/// 0 of shape [-3, 4] (expected >= 0)" (a reshape's shape may hold one -1,
+/// the inferred size), else its size in bytes with elements of
+/// `elementBytes` bytes: "create: shape [3037000500, 3037000500] of 8-byte
+/// elements needs more than 2^62 bytes".
+std::string invalidSizeMessage(SizedOp op, const Shape &shape,
+                               int64_t elementBytes);
 
 } // namespace ptensor::semantics
 

@@ -36,7 +36,8 @@ struct CreatePattern : public OpConversionPattern<CreateOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     buildSizesCheck(rewriter, op.getLoc(), sem::SizedOp::Create,
-                    type.getShape(), adaptor.getDynamicSizes());
+                    type.getShape(), adaptor.getDynamicSizes(),
+                    getElementBytes(type.getElementType()));
     rewriter.replaceOp(op, buildFilled(rewriter, op.getLoc(), type,
                                        adaptor.getDynamicSizes(),
                                        adaptor.getFill(), op.getFill().getType(),
@@ -74,7 +75,8 @@ struct EyePattern : public OpConversionPattern<EyeOp> {
     int64_t offset = op.getOffset();
     Type dtype = op.getType().getElementType();
     buildSizesCheck(rewriter, op.getLoc(), sem::SizedOp::Eye, type.getShape(),
-                    adaptor.getDynamicSizes());
+                    adaptor.getDynamicSizes(),
+                    getElementBytes(type.getElementType()));
     SmallVector<Value> results = buildElementwiseGeneric(
         rewriter, op.getLoc(), {}, type, adaptor.getDynamicSizes(),
         [&](OpBuilder &b, Location l, ValueRange) {
@@ -196,7 +198,8 @@ struct LinspacePattern : public OpConversionPattern<LinspaceOp> {
     Value start = adaptor.getStart(), stop = adaptor.getStop();
     buildSizesCheck(rewriter, loc, sem::SizedOp::Linspace,
                     ArrayRef<int64_t>{ShapedType::kDynamic},
-                    ValueRange{adaptor.getNum()});
+                    ValueRange{adaptor.getNum()},
+                    getElementBytes(op.getType().getElementType()));
     Value length =
         resolveLength(rewriter, loc, op.getType(), adaptor.getNum(), "linspace");
     // step = (stop - start) / (endpoint ? num - 1 : num), num - 1 >= 1.

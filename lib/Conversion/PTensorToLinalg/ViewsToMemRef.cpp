@@ -201,7 +201,8 @@ struct BroadcastViewPattern : ViewPattern<BroadcastOp> {
     }
     for (OpFoldResult size : view.sizes)
       sourceSizes.push_back(m.value(size));
-    buildSizesCheck(m.b, m.loc, sem::SizedOp::BroadcastTo, target);
+    buildSizesCheck(m.b, m.loc, sem::SizedOp::BroadcastTo, target,
+                    getElementBytes(dst.getElementType()));
     buildBroadcastCheck(m.b, m.loc, sourceSizes, targetSizes);
     int64_t lead = dst.getRank() - src.getRank();
     StridedView result{view.offset, target, {}};
@@ -268,7 +269,8 @@ struct StaticBroadcastPattern : public OpConversionPattern<BroadcastOp> {
       return rewriter.notifyMatchFailure(op, "needs a run-time broadcast");
     Type tensorType = getTypeConverter()->convertType(dst);
     buildSizesCheck(rewriter, op.getLoc(), sem::SizedOp::BroadcastTo,
-                    dst.getShape(), op.getDynamicSizes());
+                    dst.getShape(), op.getDynamicSizes(),
+                    getElementBytes(dst.getElementType()));
     ElementwiseInput input{adaptor.getSource(), src.getElementType(), *map};
     SmallVector<Value> results = buildElementwiseGeneric(
         rewriter, op.getLoc(), input, tensorType, op.getDynamicSizes(),

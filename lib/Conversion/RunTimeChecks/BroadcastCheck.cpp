@@ -131,42 +131,62 @@ void mlir::ptensor::buildShapesCheck(OpBuilder &b, Location loc, Value ok,
   });
 }
 
+/// The largest byte size a requested shape may need (as the runtime's
+/// allocators: no machine has 2^62 bytes).
+static constexpr int64_t kMaxShapeBytes = int64_t(1) << 62;
+
 void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
                                     ::ptensor::semantics::SizedOp op,
-                                    ArrayRef<OpFoldResult> shape) {
+                                    ArrayRef<OpFoldResult> shape,
+                                    int64_t elementBytes) {
   // Attributes are the types' static sizes (and reshape's -1); a constant
   // Value below zero is checked like any run-time size (the check folds to
   // a call that always fails, as the function would at run time).
-  SmallVector<Value> unknown;
-  for (OpFoldResult size : shape) {
-    auto value = dyn_cast<Value>(size);
+  bool anyUnknown = llvm::any_of(shape, [](OpFoldResult size) {
     std::optional<int64_t> constant = getConstantIntValue(size);
-    if (value && !(constant && *constant >= 0))
-      unknown.push_back(value);
-  }
-  if (unknown.empty())
+    return isa<Value>(size) && !(constant && *constant >= 0);
+  });
+  if (!anyUnknown)
     return;
+  // Invalid: a size below zero, or sizes whose product (0 counted as 1, as
+  // strides still span the other dims) times the element size exceeds
+  // kMaxShapeBytes. The product is checked before each multiplication, so
+  // it never overflows unnoticed.
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value negative;
-  for (Value value : unknown) {
-    Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        value, zero);
-    negative = negative ? arith::OrIOp::create(b, loc, negative, below).getResult()
-                        : below;
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value limit = arith::ConstantIndexOp::create(b, loc, kMaxShapeBytes);
+  Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
+  Value invalid;
+  // Folded as built: static sizes add no ops.
+  for (OpFoldResult size : shape) {
+    Value value = getValueOrCreateConstantIndexOp(b, loc, size);
+    Value negative = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::slt, value, zero);
+    Value extent = b.createOrFold<arith::MaxSIOp>(loc, value, one);
+    Value room = b.createOrFold<arith::DivUIOp>(loc, limit, extent);
+    Value tooLarge = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ugt, bytes, room);
+    Value either = b.createOrFold<arith::OrIOp>(loc, negative, tooLarge);
+    invalid = invalid ? b.createOrFold<arith::OrIOp>(loc, invalid, either)
+                      : either;
+    bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);
   }
   func::FuncOp callee = getOrDeclareRuntimeFunction(
       b, b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>(),
       kSizeFailed,
-      {MemRefType::get({ShapedType::kDynamic}, b.getI64Type()), b.getI64Type()},
+      {MemRefType::get({ShapedType::kDynamic}, b.getI64Type()), b.getI64Type(),
+       b.getI64Type()},
       {});
-  scf::IfOp::create(b, loc, negative, [&](OpBuilder &then, Location l) {
+  scf::IfOp::create(b, loc, invalid, [&](OpBuilder &then, Location l) {
     SmallVector<Value> sizes;
     for (OpFoldResult size : shape)
       sizes.push_back(getValueOrCreateConstantIndexOp(then, l, size));
     Value requested = buildIndexArray(then, l, sizes);
     Value kind = arith::ConstantIntOp::create(then, l, then.getI64Type(),
                                               static_cast<int64_t>(op));
-    func::CallOp::create(then, l, callee, ValueRange{requested, kind});
+    Value width =
+        arith::ConstantIntOp::create(then, l, then.getI64Type(), elementBytes);
+    func::CallOp::create(then, l, callee, ValueRange{requested, kind, width});
     scf::YieldOp::create(then, l);
   });
 }
@@ -174,8 +194,15 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
 void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
                                     ::ptensor::semantics::SizedOp op,
                                     ArrayRef<int64_t> staticShape,
-                                    ValueRange dynamicSizes) {
+                                    ValueRange dynamicSizes,
+                                    int64_t elementBytes) {
   if (dynamicSizes.empty())
     return;
-  buildSizesCheck(b, loc, op, getMixedValues(staticShape, dynamicSizes, b));
+  SmallVector<OpFoldResult> shape =
+      getMixedValues(staticShape, dynamicSizes, b);
+  buildSizesCheck(b, loc, op, shape, elementBytes);
+}
+
+int64_t mlir::ptensor::getElementBytes(Type elementType) {
+  return (elementType.getIntOrFloatBitWidth() + 7) / 8;
 }

@@ -61,7 +61,7 @@ func.func @static_broadcast_generic(%a: !ptensor.ptensor<4x1xf32>) -> !ptensor.p
 // CHECK-LABEL: func.func @static_source_dynamic_target(
 // CHECK-SAME:    %[[A:.*]]: tensor<1xi64>, %[[N:.*]]: index)
 // CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
-// CHECK:         scf.if %[[NEG]] {
+// CHECK:         scf.if %{{.*}} {
 // CHECK:           func.call @ptensor_rt_size_failed
 // CHECK:         }
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xi64>
@@ -87,11 +87,13 @@ func.func @static_source_dynamic_target(%a: !ptensor.ptensor<1xi64>, %n: index) 
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[BUF]]
 // CHECK:         %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
-// CHECK:         scf.if %[[NEG]] {
+// CHECK:         arith.ori %[[NEG]], %{{.*}} : i1
+// CHECK:         scf.if %{{.*}} {
 // CHECK:           %[[REQ:.*]] = memref.alloca() : memref<3xi64>
 // CHECK:           %[[REQD:.*]] = memref.cast %[[REQ]] : memref<3xi64> to memref<?xi64>
 // CHECK:           %[[KIND:.*]] = arith.constant 2 : i64
-// CHECK:           func.call @ptensor_rt_size_failed(%[[REQD]], %[[KIND]])
+// CHECK:           %[[WIDTH:.*]] = arith.constant 4 : i64
+// CHECK:           func.call @ptensor_rt_size_failed(%[[REQD]], %[[KIND]], %[[WIDTH]])
 // CHECK:         }
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         %[[IS1:.*]] = arith.cmpi eq, %[[SIZES]]#0, %[[ONE]] : index

@@ -3,22 +3,30 @@
 // create -> tensor.empty + linalg.fill with the fill value converted to the
 // dtype; arange / linspace -> a generic without inputs whose body computes
 // the value from linalg.index. A size given at run time is checked first:
-// a negative one calls ptensor_rt_size_failed with the requested shape and
-// the op (0: create, 4: linspace).
+// a negative one, or a shape of more than 2^62 bytes (4 x ? f16: 8 bytes per
+// unit of the run-time size), calls ptensor_rt_size_failed with the
+// requested shape, the op (0: create, 4: linspace) and the element size.
 
-// CHECK-LABEL: func.func private @ptensor_rt_size_failed(memref<?xi64>, i64)
+// CHECK-LABEL: func.func private @ptensor_rt_size_failed(memref<?xi64>, i64, i64)
 // CHECK-LABEL: func.func @create_fill(
 // CHECK-SAME:    %[[N:.*]]: index, %[[V:.*]]: f64) -> tensor<4x?xf16>
-// CHECK:         %[[Z:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[Z:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[LIMIT:.*]] = arith.constant 4611686018427387904 : index
+// CHECK-DAG:     %[[BYTES4:.*]] = arith.constant 8 : index
 // CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %[[Z]] : index
-// CHECK:         scf.if %[[NEG]] {
+// CHECK:         %[[EXT:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK:         %[[ROOM:.*]] = arith.divui %[[LIMIT]], %[[EXT]] : index
+// CHECK:         %[[BIG:.*]] = arith.cmpi ult, %[[ROOM]], %[[BYTES4]] : index
+// CHECK:         %[[BAD:.*]] = arith.ori %[[NEG]], %[[BIG]] : i1
+// CHECK:         scf.if %[[BAD]] {
 // CHECK:           %[[SHAPE:.*]] = memref.alloca() : memref<2xi64>
 // CHECK:           memref.store %{{.*}}, %[[SHAPE]][%{{.*}}] : memref<2xi64>
 // CHECK:           %[[NI:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK:           memref.store %[[NI]], %[[SHAPE]][%{{.*}}] : memref<2xi64>
 // CHECK:           %[[DYN:.*]] = memref.cast %[[SHAPE]] : memref<2xi64> to memref<?xi64>
 // CHECK:           %[[OP:.*]] = arith.constant 0 : i64
-// CHECK:           func.call @ptensor_rt_size_failed(%[[DYN]], %[[OP]])
+// CHECK:           %[[WIDTH:.*]] = arith.constant 2 : i64
+// CHECK:           func.call @ptensor_rt_size_failed(%[[DYN]], %[[OP]], %[[WIDTH]])
 // CHECK:         }
 // CHECK:         %[[H:.*]] = arith.truncf %[[V]] : f64 to f16
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<4x?xf16>
@@ -99,8 +107,8 @@ func.func @arange_static_float(%a: f64, %b: f64, %s: f64) -> !ptensor.ptensor<10
 // CHECK-LABEL: func.func @linspace_endpoint(
 // CHECK-SAME:    %[[LO:.*]]: f64, %[[HI:.*]]: f64, %[[N:.*]]: index) -> tensor<?xf32>
 // CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
-// CHECK:         scf.if %[[NEG]] {
-// CHECK:           func.call @ptensor_rt_size_failed(%{{.*}}, %{{.*}})
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           func.call @ptensor_rt_size_failed(%{{.*}}, %{{.*}}, %{{.*}})
 // CHECK:         }
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         %[[NM1:.*]] = arith.subi %[[N]], %[[ONE]] : index

@@ -520,6 +520,17 @@ func.func @extract_slice_negative_read(%a: !ptensor.ptensor<?xf32>) {
 
 // -----
 
+// Found by scripts/fuzz-mlir.py under UBSan: the last element read was
+// computed with an overflowing multiplication (undefined behaviour).
+func.func @extract_slice_step_overflow(%a: !ptensor.ptensor<?x4xf32>) {
+  // expected-error @below {{slice of dimension 1: offset 1 + (size 2 - 1) * step 9223372036854775807 overflows int64}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.extract_slice %a [0, 1] [3, 2] [1, 9223372036854775807] : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<3x2xf32>
+  return
+}
+
+// -----
+
 func.func @extract_slice_zero_step(%a: !ptensor.ptensor<4x8xf32>) {
   // expected-error @below {{step of dimension 1 must be non-zero}}
   // expected-error @below {{failed to infer returned types}}

@@ -14,6 +14,12 @@
 // RUN: ptensor-runner %t/create.mlir -e create --input %t/two.npy --input %t/two.npy --print | FileCheck %s --check-prefix=OK
 // OK: out0 (f32, shape (2, 2)
 
+// Sizes whose product overflows: checked before any multiplication can wrap
+// (before, 3037000500^2 f64 wrapped to a small allocation and crashed).
+// RUN: %python -c "import numpy as np; np.save('%t/big.npy', np.int64(3037000500))"
+// RUN: not ptensor-runner %t/create.mlir -e create --input %t/big.npy --input %t/big.npy 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: error: ptensor runtime: create: shape [3037000500, 3037000500] of 4-byte elements needs more than 2^62 bytes
+
 // A constant negative size is the same error (when the function runs).
 // RUN: not ptensor-runner %t/constant.mlir -e constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
 // CONSTANT: error: ptensor runtime: create: invalid size -3 at dimension 1 of shape [2, -3] (expected >= 0)

@@ -86,19 +86,24 @@ void buildShapesCheck(OpBuilder &b, Location loc, Value ok,
                       ShapeCheckKind kind, ValueRange lhs, ValueRange rhs,
                       int64_t operand = 0, int64_t dim = 0);
 
-/// Builds, at `b`'s insertion point in host code, a check that every size
-/// of `shape` (the requested result shape of `op`, static sizes as
-/// constants) is >= 0: when one is negative, the runtime's
-/// `ptensor_rt_size_failed(memref<?xi64>, i64)` is called with the shape
-/// and never returns. Builds nothing when every size is an attribute or a
-/// constant >= 0.
+/// Builds, at `b`'s insertion point in host code, a check of the requested
+/// result shape `shape` of `op` (static sizes as constants) with elements of
+/// `elementBytes` bytes: every size is >= 0 and the shape needs at most 2^62
+/// bytes (sizes of 0 counted as 1; checked without overflow). When not, the
+/// runtime's `ptensor_rt_size_failed(memref<?xi64>, i64 op, i64
+/// elementBytes)` is called with the shape and never returns. Builds nothing
+/// when every size is an attribute or a constant >= 0.
 void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp op,
-                     ArrayRef<OpFoldResult> shape);
+                     ArrayRef<OpFoldResult> shape, int64_t elementBytes);
 
 /// buildSizesCheck of the shape `staticShape` whose dynamic sizes
 /// (ShapedType::kDynamic) are `dynamicSizes`, in order.
 void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp op,
-                     ArrayRef<int64_t> staticShape, ValueRange dynamicSizes);
+                     ArrayRef<int64_t> staticShape, ValueRange dynamicSizes,
+                     int64_t elementBytes);
+
+/// The bytes of one element of `elementType` in memory (i1: one byte).
+int64_t getElementBytes(Type elementType);
 
 } // namespace mlir::ptensor
 

@@ -536,7 +536,13 @@ LogicalResult ExtractSliceOp::inferReturnTypes(
     int64_t dim = src.getDimSize(d);
     if (sizes[d] == 0)
       continue;
-    int64_t last = offsets[d] + (sizes[d] - 1) * steps[d];
+    int64_t span = 0, last = 0;
+    if (__builtin_mul_overflow(sizes[d] - 1, steps[d], &span) ||
+        __builtin_add_overflow(offsets[d], span, &last))
+      return emitOptionalError(loc, "slice of dimension ", d, ": offset ",
+                               offsets[d], " + (size ", sizes[d],
+                               " - 1) * step ", steps[d],
+                               " overflows int64");
     bool dynamic = ShapedType::isDynamic(dim);
     if (offsets[d] < 0 || last < 0 ||
         (!dynamic && (offsets[d] >= dim || last >= dim)))

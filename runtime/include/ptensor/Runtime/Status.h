@@ -140,16 +140,18 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
     const int64_t *rhs, int64_t rhsOffset, int64_t rhsRank, int64_t rhsStride,
     int64_t op, int64_t operand, int64_t dim) __attribute__((noreturn));
 
-/// Called by compiled code when a size the caller gave at run time is
-/// negative: `shape` is the requested shape with its real sizes, `op` the
-/// op that asked (semantics::SizedOp: 0 create, 1 eye, 2 broadcast_to,
-/// 3 reshape, 4 linspace). The error kind is INVALID_ARGUMENT. The shape is
-/// passed as `memref<?xi64>` like ptensor_rt_broadcast_failed's.
+/// Called by compiled code when a shape the caller gave at run time has a
+/// negative size or needs more than 2^62 bytes: `shape` is the requested
+/// shape with its real sizes, `op` the op that asked (semantics::SizedOp:
+/// 0 create, 1 eye, 2 broadcast_to, 3 reshape, 4 linspace), `elementBytes`
+/// the size of its elements. The error kind is INVALID_ARGUMENT. The shape
+/// is passed as `memref<?xi64>` like ptensor_rt_broadcast_failed's.
 PTENSOR_RT_EXPORT void ptensor_rt_size_failed(const int64_t *shapeAllocated,
                                               const int64_t *shape,
                                               int64_t shapeOffset,
                                               int64_t shapeRank,
-                                              int64_t shapeStride, int64_t op)
+                                              int64_t shapeStride, int64_t op,
+                                              int64_t elementBytes)
     __attribute__((noreturn));
 
 #ifdef __cplusplus

@@ -157,6 +157,21 @@ def PTensorSimplifyPowers : Pass<"ptensor-simplify-powers"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PTensorFoldUnitDims : Pass<"ptensor-fold-unit-dims"> {
+  let summary = "Static size-1 loop dims of linalg ops dropped, through rank-reducing slices";
+  let description = [{
+    Upstream's `linalg-fold-unit-extent-dims` with rank-reducing
+    `tensor.extract_slice`/`insert_slice` instead of reshapes (so that
+    empty-tensor elimination still sees the destination and bufferization
+    adds no copies), except for ops with a loop of static size 0: they do no
+    work, and a rank-reducing slice of a tensor with a 0-size dim does not
+    verify in MLIR 22 (`offset 0 is out-of-bounds: 0 >= 0`), which failed
+    the CPU pipeline on, e.g., a sum over a `0x1` tensor.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
   let summary = "Run-time loop order and contiguous fast path of elementwise loop nests";
   let description = [{
