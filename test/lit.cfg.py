@@ -74,6 +74,10 @@ if shutil.which("mpirun") and os.path.exists(
 if shutil.which("ptxas", path=os.path.join(config.cuda_home or "/usr/local/cuda", "bin")):
     config.available_features.add("ptxas")
 
+# The libFuzzer target exists in the Clang sanitizer build only.
+if shutil.which("ptensor-fuzz-parse", path=config.ptensor_tools_dir):
+    config.available_features.add("libfuzzer")
+
 # Host math is vectorized through glibc's vector math library where the
 # system has it (x86-64 glibc 2.35+).
 import ctypes

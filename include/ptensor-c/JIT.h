@@ -189,8 +189,12 @@ static inline PTensorJITArg ptensorJITArgI64(int64_t value) {
 ///
 /// A run-time check inside the compiled code that fails returns
 /// PTENSOR_STATUS_BROADCAST_ERROR (two dynamic sizes that do not broadcast;
-/// the message names both shapes with their real sizes) or
-/// PTENSOR_STATUS_CHECK_FAILED; the process goes on. Memory the call had
+/// the message names both shapes with their real sizes),
+/// PTENSOR_STATUS_INVALID_ARGUMENT (a negative size, or a shape of more than
+/// 2^62 bytes) or PTENSOR_STATUS_CHECK_FAILED; a runtime call of the compiled
+/// code that fails returns PTENSOR_STATUS_RESOURCE_EXHAUSTED (out of host or
+/// device memory) or PTENSOR_STATUS_DEVICE_ERROR (no CUDA driver, a failed
+/// CUDA call); the process goes on. Memory the call had
 /// allocated before the failing check is not freed.
 ///
 /// Thread-safe (see PTensorJITModule).

@@ -10,6 +10,7 @@
 
 #include "ptensor-c/JIT.h"
 #include "ptensor/JIT/JIT.h"
+#include "ptensor/Runtime/Status.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -108,6 +109,26 @@ static std::string notFoundMessage(jit::JITModule &module,
          (known.empty() ? "none" : known) + ")";
 }
 
+/// The C API's status for a failure inside compiled code (the runtime's
+/// ptensor_rt_status).
+static PTensorStatus statusOfRunTimeFailure(int status) {
+  switch (status) {
+  case PTENSOR_RT_ERROR_BROADCAST:
+    return PTENSOR_STATUS_BROADCAST_ERROR;
+  case PTENSOR_RT_ERROR_OUT_OF_MEMORY:
+    return PTENSOR_STATUS_RESOURCE_EXHAUSTED;
+  case PTENSOR_RT_ERROR_INVALID_ARGUMENT:
+    return PTENSOR_STATUS_INVALID_ARGUMENT;
+  case PTENSOR_RT_ERROR_NO_DRIVER:
+  case PTENSOR_RT_ERROR_CUDA:
+    return PTENSOR_STATUS_DEVICE_ERROR;
+  case PTENSOR_RT_ERROR_UNSUPPORTED:
+    return PTENSOR_STATUS_UNSUPPORTED;
+  default:
+    return PTENSOR_STATUS_CHECK_FAILED;
+  }
+}
+
 PTensorStatus ptensorJITInvoke(PTensorJITModule module, const char *function,
                                const PTensorJITArg *args, intptr_t numArgs,
                                DLManagedTensor **results, intptr_t numResults,
@@ -173,8 +194,7 @@ PTensorStatus ptensorJITInvoke(PTensorJITModule module, const char *function,
     PTensorStatus status = PTENSOR_STATUS_INVALID_ARGUMENT;
     error = llvm::handleErrors(
         std::move(error), [&](std::unique_ptr<jit::RunTimeCheckError> e) {
-          status = e->isBroadcast() ? PTENSOR_STATUS_BROADCAST_ERROR
-                                    : PTENSOR_STATUS_CHECK_FAILED;
+          status = statusOfRunTimeFailure(e->getStatus());
           return llvm::Error(std::move(e));
         });
     return fail(status, std::move(error), errorMessage);

@@ -326,6 +326,10 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
 
 char RunTimeCheckError::ID = 0;
 
+bool RunTimeCheckError::isBroadcast() const {
+  return status == PTENSOR_RT_ERROR_BROADCAST;
+}
+
 bool (::ptensor::jit::isRowMajor)(const StridedBuffer &b) {
   int64_t expected = 1;
   for (int64_t d = static_cast<int64_t>(b.sizes.size()) - 1; d >= 0; --d) {
@@ -419,8 +423,7 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
   ptensor_rt_status status = ptensor_rt_call_checked(
       impl->entryPoints.lookup(name), call.pointers());
   if (status != PTENSOR_RT_SUCCESS)
-    return llvm::make_error<RunTimeCheckError>(
-        status == PTENSOR_RT_ERROR_BROADCAST, ptensor_rt_last_error());
+    return llvm::make_error<RunTimeCheckError>(status, ptensor_rt_last_error());
   call.takeResults(callSig, args, results);
   if (wholeTensors)
     return gatherResults(*sig, impl->team, results);

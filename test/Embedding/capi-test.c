@@ -80,6 +80,11 @@ static const char *kJITModule =
     "  %0 = ptensor.elementwise_unary_test isnan %x : (!ptensor.ptensor<?xf32>)"
     " -> !ptensor.ptensor<?xi1>\n"
     "  return %0 : !ptensor.ptensor<?xi1>\n"
+    "}\n"
+    "func.func @fill(%n: index) -> !ptensor.ptensor<?xf32> {\n"
+    "  %v = arith.constant 2.0 : f32\n"
+    "  %0 = ptensor.create (%n) fill %v : f32 -> !ptensor.ptensor<?xf32>\n"
+    "  return %0 : !ptensor.ptensor<?xf32>\n"
     "}\n";
 
 //===----------------------------------------------------------------------===//
@@ -414,6 +419,26 @@ static void testJIT(void) {
     if (status == PTENSOR_STATUS_OK) {
       const double *r = (const double *)result->dl_tensor.data;
       CHECK(result->dl_tensor.shape[0] == 3 && r[0] == 12 && r[2] == 16);
+      result->deleter(result);
+    }
+
+    /* Failures of the compiled code's runtime calls map to their own
+       statuses: a negative size is an invalid argument, a host allocation
+       the machine cannot give is RESOURCE_EXHAUSTED. */
+    PTensorJITArg size = ptensorJITArgI64(-3);
+    status = ptensorJITInvoke(module, "fill", &size, 1, &result, 1, &message);
+    CHECK(result == NULL);
+    report("negative size", status, message);
+    size = ptensorJITArgI64((int64_t)1 << 40);
+    status = ptensorJITInvoke(module, "fill", &size, 1, &result, 1, &message);
+    CHECK(result == NULL);
+    report("4 TiB result", status, message);
+    size = ptensorJITArgI64(5);
+    status = ptensorJITInvoke(module, "fill", &size, 1, &result, 1, &message);
+    report("after the failures", status, message);
+    if (status == PTENSOR_STATUS_OK) {
+      const float *r = (const float *)result->dl_tensor.data;
+      CHECK(result->dl_tensor.shape[0] == 5 && r[0] == 2 && r[4] == 2);
       result->deleter(result);
     }
   }

@@ -204,16 +204,21 @@ private:
 class RunTimeCheckError : public llvm::ErrorInfo<RunTimeCheckError> {
 public:
   static char ID;
-  RunTimeCheckError(bool broadcast, std::string message)
-      : broadcast(broadcast), message(std::move(message)) {}
-  bool isBroadcast() const { return broadcast; }
+  /// `status` is the runtime's (a ptensor_rt_status of
+  /// ptensor/Runtime/Status.h: BROADCAST, CHECK_FAILED, OUT_OF_MEMORY,
+  /// INVALID_ARGUMENT, CUDA, ...).
+  RunTimeCheckError(int status, std::string message)
+      : status(status), message(std::move(message)) {}
+  int getStatus() const { return status; }
+  /// Whether run-time sizes did not broadcast.
+  bool isBroadcast() const;
   void log(llvm::raw_ostream &os) const override { os << message; }
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();
   }
 
 private:
-  bool broadcast;
+  int status;
   std::string message;
 };
 

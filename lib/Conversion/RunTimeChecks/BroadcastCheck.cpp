@@ -160,13 +160,16 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
   // Folded as built: static sizes add no ops.
   for (OpFoldResult size : shape) {
     Value value = getValueOrCreateConstantIndexOp(b, loc, size);
-    Value negative = b.createOrFold<arith::CmpIOp>(
-        loc, arith::CmpIPredicate::slt, value, zero);
     Value extent = b.createOrFold<arith::MaxSIOp>(loc, value, one);
     Value room = b.createOrFold<arith::DivUIOp>(loc, limit, extent);
-    Value tooLarge = b.createOrFold<arith::CmpIOp>(
+    Value either = b.createOrFold<arith::CmpIOp>(
         loc, arith::CmpIPredicate::ugt, bytes, room);
-    Value either = b.createOrFold<arith::OrIOp>(loc, negative, tooLarge);
+    // Attributes (static sizes, reshape's -1) are never negative sizes.
+    if (isa<Value>(size)) {
+      Value negative = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::slt, value, zero);
+      either = b.createOrFold<arith::OrIOp>(loc, negative, either);
+    }
     invalid = invalid ? b.createOrFold<arith::OrIOp>(loc, invalid, either)
                       : either;
     bytes = b.createOrFold<arith::MulIOp>(loc, bytes, extent);

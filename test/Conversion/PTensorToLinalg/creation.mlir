@@ -13,10 +13,10 @@
 // CHECK-DAG:     %[[Z:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[LIMIT:.*]] = arith.constant 4611686018427387904 : index
 // CHECK-DAG:     %[[BYTES4:.*]] = arith.constant 8 : index
-// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %[[Z]] : index
 // CHECK:         %[[EXT:.*]] = arith.maxsi %[[N]], %{{.*}} : index
 // CHECK:         %[[ROOM:.*]] = arith.divui %[[LIMIT]], %[[EXT]] : index
 // CHECK:         %[[BIG:.*]] = arith.cmpi ult, %[[ROOM]], %[[BYTES4]] : index
+// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %[[Z]] : index
 // CHECK:         %[[BAD:.*]] = arith.ori %[[NEG]], %[[BIG]] : i1
 // CHECK:         scf.if %[[BAD]] {
 // CHECK:           %[[SHAPE:.*]] = memref.alloca() : memref<2xi64>

@@ -15,16 +15,16 @@
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[LIMIT:.*]] = arith.constant 4611686018427387904 : index
 // CHECK-DAG:     %[[F32:.*]] = arith.constant 4 : index
-// CHECK:         %[[NNEG:.*]] = arith.cmpi slt, %[[N]], %[[Z]] : index
 // CHECK:         %[[NEXT:.*]] = arith.maxsi %[[N]], %[[ONE]] : index
 // CHECK:         %[[NROOM:.*]] = arith.divui %[[LIMIT]], %[[NEXT]] : index
 // CHECK:         %[[NBIG:.*]] = arith.cmpi ult, %[[NROOM]], %[[F32]] : index
+// CHECK:         %[[NNEG:.*]] = arith.cmpi slt, %[[N]], %[[Z]] : index
 // CHECK:         %[[NBAD:.*]] = arith.ori %[[NNEG]], %[[NBIG]] : i1
 // CHECK:         %[[BYTES:.*]] = arith.muli %[[NEXT]], %[[F32]] : index
-// CHECK:         %[[MNEG:.*]] = arith.cmpi slt, %[[M]], %[[Z]] : index
 // CHECK:         %[[MEXT:.*]] = arith.maxsi %[[M]], %[[ONE]] : index
 // CHECK:         %[[MROOM:.*]] = arith.divui %[[LIMIT]], %[[MEXT]] : index
 // CHECK:         %[[MBIG:.*]] = arith.cmpi ugt, %[[BYTES]], %[[MROOM]] : index
+// CHECK:         %[[MNEG:.*]] = arith.cmpi slt, %[[M]], %[[Z]] : index
 // CHECK:         %[[MBAD:.*]] = arith.ori %[[MNEG]], %[[MBIG]] : i1
 // CHECK:         %[[ANY:.*]] = arith.ori %[[NBAD]], %[[MBAD]] : i1
 // CHECK:         scf.if %[[ANY]] {
@@ -46,6 +46,7 @@ func.func @eye(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
 // as 1; the run-time size is checked.
 // CHECK-LABEL: func.func @reshape(
 // CHECK-SAME:    %[[A:.*]]: tensor<?xf32>, %[[N:.*]]: index)
+// CHECK-NOT:     arith.cmpi slt, %c-1
 // CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
 // CHECK:         scf.if %{{.*}} {
 // CHECK:           %[[MINUS1:.*]] = arith.constant -1 : index
