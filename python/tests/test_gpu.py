@@ -84,6 +84,49 @@ def test_result_memory_is_released():
     assert pt.allocator_stats(0)["bytes_in_use"] == before
 
 
+_FAULT_CHILD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import torch, ptensor as pt, gpu_cases as G
+fill = pt.compile_module(G.FILL_IR, target="cuda")["fill"]
+for i in range(3):
+    try:
+        r = fill(1000)
+        torch.cuda.synchronize()
+        print(i, "ok" if tuple(r.shape) == (1000,) and bool((r == 1).all()) else "wrong")
+    except pt.PTensorError as e:
+        print(i, type(e).__name__, e)
+"""
+
+
+@needs_torch
+@pytest.mark.parametrize("fault, cls, message, failures", [
+    ("device-alloc:2", "OutOfMemoryError", "injected fault: device-alloc #2 (device allocation)", 1),
+    ("launch:1", "ExecutionError", "injected fault: launch #1 (kernel launch)", 1),
+    ("module-load:1", "ExecutionError", "the GPU kernels of this code were not loaded when it was "
+                                        "loaded: injected fault: module-load #1", 3),
+])
+def test_injected_faults_on_the_gpu(fault, cls, message, failures):
+    """PTENSOR_RT_FAULT on a real GPU: the failing call raises, the others
+    give right results (a failed module load is kept and raised by every
+    call of that library); the process goes on."""
+    import os
+    import subprocess
+    import sys
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", _FAULT_CHILD, here],
+                         env=dict(os.environ, PTENSOR_RT_FAULT=fault), capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 3, out.stdout + out.stderr
+    failing = [l for l in lines if not l.endswith(" ok")]
+    assert len(failing) == failures, out.stdout
+    for line in failing:
+        assert cls in line and message in line, line
+
+
 @needs_torch
 def test_device_out_of_memory_is_an_exception():
     """A device allocation the GPU cannot hold raises (the runtime leaves the

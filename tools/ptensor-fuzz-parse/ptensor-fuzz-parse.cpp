@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace {
 
@@ -46,7 +47,9 @@ mlir::MLIRContext &context() {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer reads to a NUL past the end, as every file buffer has
+  // (libFuzzer's input has none): a std::string copy supplies it.
+  std::string text(reinterpret_cast<const char *>(data), size);
   mlir::ParserConfig config(&context());
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, config);

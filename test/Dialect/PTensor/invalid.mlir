@@ -247,6 +247,20 @@ func.func @pointwise_yield_count(%a: !ptensor.ptensor<4xf32>) {
 
 // -----
 
+// Found by the libFuzzer target (tools/ptensor-fuzz-parse): the verifier
+// cast the terminator to ptensor.yield before the terminator trait was
+// checked (an assertion in checked builds, undefined behaviour otherwise).
+func.func @pointwise_other_terminator(%a: f32) {
+  // expected-error @below {{'ptensor.pointwise' op body must end with ptensor.yield}}
+  %0 = ptensor.pointwise (%a) promotion [DEFAULT] : (f32) -> (!ptensor.ptensor<f32>) {
+  ^bb0(%x: f32):
+    tensor.yield %x : f32
+  }
+  return
+}
+
+// -----
+
 func.func @pointwise_yield_not_scalar(%a: !ptensor.ptensor<4xf32>, %v: vector<2xf32>) {
   // expected-error @below {{'ptensor.pointwise' op yielded value #0 must be a scalar (integer, index or float), got 'vector<2xf32>'}}
   %0 = ptensor.pointwise (%a) promotion [DEFAULT] : (!ptensor.ptensor<4xf32>) -> (!ptensor.ptensor<4xf32>) {

@@ -203,7 +203,11 @@ LogicalResult PointwiseOp::verify() {
              << arg.getArgNumber()
              << " must be a scalar (integer, index or float), got "
              << arg.getType();
-  auto yield = cast<YieldOp>(body.getTerminator());
+  // Checked here: the terminator trait is verified after this verifier.
+  auto yield = dyn_cast_or_null<YieldOp>(
+      body.empty() ? nullptr : &body.back());
+  if (!yield)
+    return emitOpError("body must end with ptensor.yield");
   if (yield.getValues().size() != getResults().size())
     return emitOpError("body must yield one scalar per output: expected ")
            << getResults().size() << " values, got "
