@@ -619,7 +619,12 @@ int childMode(const char *mode) {
   if (std::strcmp(mode, "--child-bad-ptx") == 0) {
     char ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n"
                  ".visible .entry broken() { bogus.instruction; }\n";
-    mgpuModuleLoadJIT(ptx, 2);
+    // Outside a trap the failed load is kept (compiled code loads its
+    // kernels in a global constructor): the first use reports it.
+    void *module = mgpuModuleLoadJIT(ptx, 2);
+    if (module)
+      return 4;
+    mgpuModuleGetFunction(module, "broken");
     return 0; // Not reached.
   }
   if (std::strcmp(mode, "--child-bad-device") == 0) {
