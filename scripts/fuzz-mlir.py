@@ -193,23 +193,25 @@ class Mutator:
 
     # Consistent mutations: the same change in every type of the chunk, so
     # that more mutants verify and reach the pipelines.
-    def _in_ptensor_types(self, text, pattern, choose):
-        """`text` with `pattern` replaced inside every !ptensor.ptensor<...>
-        type by the same replacement, picked by `choose` from the matches."""
+    def _in_ptensor_types(self, text, before, group, after, choose):
+        """`text` with one match of `group` (between the lookbehind `before`
+        and the lookahead `after`) replaced inside every !ptensor.ptensor<...>
+        type by the same replacement, picked by `choose`."""
         types = PTENSOR_TYPE.findall(text)
+        pattern = before + "(" + group + ")" + after
         found = sorted({m for t in types for m in re.findall(pattern, t)})
         if not found:
             return text
         old, new = self.rng.choice(found), choose()
-        return PTENSOR_TYPE.sub(
-            lambda m: re.sub(pattern.replace(r"(\w+)", re.escape(old)).replace(r"(\d+)", re.escape(old)),
-                             new, m.group(0)), text)
+        exact = before + re.escape(old) + after
+        return PTENSOR_TYPE.sub(lambda m: re.sub(exact, new, m.group(0)), text)
 
     def dtype_everywhere(self, text):
-        return self._in_ptensor_types(text, r"(?<=[<x])(\w+)(?=[,>])", lambda: self.rng.choice(DTYPES[:13]))
+        return self._in_ptensor_types(text, r"(?<=[<x])", r"[a-z]\w*", r"(?=[,>])",
+                                      lambda: self.rng.choice(DTYPES[:13]))
 
     def dim_everywhere(self, text):
-        return self._in_ptensor_types(text, r"(?<=[<x])(\d+)(?=x)",
+        return self._in_ptensor_types(text, r"(?<=[<x])", r"\d+", r"(?=x)",
                                       lambda: self.rng.choice(["0", "1", "2", "3", "17", "?"]))
 
     def placement_everywhere(self, text):
@@ -316,7 +318,8 @@ def main():
     else:
         seeds = chunks_of(args.paths or [os.path.join(args.source_dir, "test")])
         # Not the fuzzer's own regressions: they are replayed as they are.
-        seeds = [s for s in seeds if "Fuzz" + os.sep + "regressions" not in s[0]]
+        seeds = [s for s in seeds
+                 if os.path.join("Fuzz", "Inputs", "regressions") not in s[0]]
         if not seeds:
             ap.error("no .mlir seeds under %s" % (args.paths or "test"))
         rng = random.Random(args.seed)

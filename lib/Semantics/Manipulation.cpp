@@ -252,6 +252,8 @@ const char *ptensor::semantics::sizedOpName(SizedOp op) {
     return "reshape";
   case SizedOp::Linspace:
     return "linspace";
+  case SizedOp::Arange:
+    return "arange";
   }
   return nullptr;
 }

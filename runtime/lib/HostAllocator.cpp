@@ -94,34 +94,39 @@ CachingAllocator &ptensor::rt::hostAllocator() {
   return *allocator;
 }
 
-extern "C" {
-PTENSOR_RT_EXPORT void *ptensor_rt_host_alloc(size_t bytes) {
+namespace {
+/// ptensor_rt_host_alloc's work, which may hold objects with destructors
+/// (the error text): false with the error recorded on failure.
+bool hostAllocate(size_t bytes, void **out) {
   // A negative dynamic size arrives as a huge unsigned one.
-  if (bytes > (size_t(1) << 62)) {
-    setErrorf(ErrorKind::InvalidArgument,
-              "cannot allocate %zu bytes on the host: the size is negative "
-              "or larger than 2^62 bytes",
-              bytes);
-    leaveCompiledCode();
-  }
+  if (bytes > (size_t(1) << 62))
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "cannot allocate %zu bytes on the host: the size is "
+                     "negative or larger than 2^62 bytes",
+                     bytes);
   if (injectFault(FaultSite::HostAlloc, "host allocation"))
-    leaveCompiledCode();
-  void *ptr = nullptr;
+    return false;
   std::string error;
-  switch (hostAllocator().allocate(bytes, /*stream=*/nullptr, &ptr, &error)) {
+  switch (hostAllocator().allocate(bytes, /*stream=*/nullptr, out, &error)) {
   case AllocStatus::Ok:
-    return ptr;
-  case AllocStatus::OutOfMemory:
-    setError(ErrorKind::OutOfMemory, error);
-    break;
+    return true;
   case AllocStatus::InvalidArgument:
-    setError(ErrorKind::InvalidArgument, error);
-    break;
+    return setError(ErrorKind::InvalidArgument, error);
+  case AllocStatus::OutOfMemory:
   case AllocStatus::Error:
-    setError(ErrorKind::OutOfMemory, error);
     break;
   }
-  leaveCompiledCode();
+  return setError(ErrorKind::OutOfMemory, error);
+}
+} // namespace
+
+extern "C" {
+// Only trivially destructible objects in this frame: the failure jumps.
+PTENSOR_RT_EXPORT void *ptensor_rt_host_alloc(size_t bytes) {
+  void *ptr = nullptr;
+  if (!hostAllocate(bytes, &ptr))
+    leaveCompiledCode();
+  return ptr;
 }
 
 PTENSOR_RT_EXPORT void ptensor_rt_host_free(void *ptr) {

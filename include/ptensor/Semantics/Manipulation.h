@@ -103,7 +103,8 @@ enum class SizedOp {
   Eye = 1,
   BroadcastTo = 2,
   Reshape = 3,
-  Linspace = 4
+  Linspace = 4,
+  Arange = 5
 };
 
 /// The array API's name of `op` ("create", "eye", "broadcast_to", ...), or

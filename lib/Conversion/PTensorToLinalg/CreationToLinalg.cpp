@@ -170,6 +170,9 @@ struct ArangePattern : public OpConversionPattern<ArangeOp> {
     Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
     n = arith::MaxSIOp::create(rewriter, loc, n, zero);
     n = arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), n);
+    buildSizesCheck(rewriter, loc, sem::SizedOp::Arange,
+                    ArrayRef<int64_t>{ShapedType::kDynamic}, ValueRange{n},
+                    getElementBytes(op.getType().getElementType()));
     Value length = resolveLength(rewriter, loc, op.getType(), n, "arange");
     auto tensorType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));

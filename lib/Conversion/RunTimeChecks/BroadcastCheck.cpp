@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 /// The runtime function told the sizes of a failed broadcast (MLIR's default
@@ -142,11 +144,21 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
   // Attributes are the types' static sizes (and reshape's -1); a constant
   // Value below zero is checked like any run-time size (the check folds to
   // a call that always fails, as the function would at run time).
-  bool anyUnknown = llvm::any_of(shape, [](OpFoldResult size) {
+  // Nothing to check when every size is known, none negative (attributes
+  // never are: static sizes and reshape's -1) and the bytes fit.
+  bool known = true;
+  int64_t knownBytes = elementBytes;
+  for (OpFoldResult size : shape) {
     std::optional<int64_t> constant = getConstantIntValue(size);
-    return isa<Value>(size) && !(constant && *constant >= 0);
-  });
-  if (!anyUnknown)
+    if (!constant || (isa<Value>(size) && *constant < 0) ||
+        __builtin_mul_overflow(knownBytes, std::max<int64_t>(*constant, 1),
+                               &knownBytes) ||
+        knownBytes > kMaxShapeBytes) {
+      known = false;
+      break;
+    }
+  }
+  if (known)
     return;
   // Invalid: a size below zero, or sizes whose product (0 counted as 1, as
   // strides still span the other dims) times the element size exceeds
@@ -199,8 +211,6 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
                                     ArrayRef<int64_t> staticShape,
                                     ValueRange dynamicSizes,
                                     int64_t elementBytes) {
-  if (dynamicSizes.empty())
-    return;
   SmallVector<OpFoldResult> shape =
       getMixedValues(staticShape, dynamicSizes, b);
   buildSizesCheck(b, loc, op, shape, elementBytes);

@@ -20,6 +20,14 @@
 // RUN: not ptensor-runner %t/create.mlir -e create --input %t/big.npy --input %t/big.npy 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: error: ptensor runtime: create: shape [3037000500, 3037000500] of 4-byte elements needs more than 2^62 bytes
 
+// A static shape that needs more than 2^62 bytes fails when the code runs
+// (before, 2^31 x 2^31 f64 wrapped to a 0-byte allocation); so does an
+// arange whose length does.
+// RUN: not ptensor-runner %t/static.mlir -e static 2>&1 | FileCheck %s --check-prefix=STATIC
+// STATIC: error: ptensor runtime: create: shape [2147483648, 2147483648] of 8-byte elements needs more than 2^62 bytes
+// RUN: not ptensor-runner %t/arange.mlir -e arange 2>&1 | FileCheck %s --check-prefix=ARANGE
+// ARANGE: error: ptensor runtime: arange: shape [4611686018427387904] of 8-byte elements needs more than 2^62 bytes
+
 // A constant negative size is the same error (when the function runs).
 // RUN: not ptensor-runner %t/constant.mlir -e constant 2>&1 | FileCheck %s --check-prefix=CONSTANT
 // CONSTANT: error: ptensor runtime: create: invalid size -3 at dimension 1 of shape [2, -3] (expected >= 0)
@@ -49,6 +57,22 @@ func.func @constant() -> !ptensor.ptensor<2x?xi32> {
   %v = arith.constant 7 : i32
   %t = ptensor.create (%n) fill %v : i32 -> !ptensor.ptensor<2x?xi32>
   return %t : !ptensor.ptensor<2x?xi32>
+}
+
+//--- static.mlir
+func.func @static() -> !ptensor.ptensor<2147483648x2147483648xf64> {
+  %v = arith.constant 1.0 : f64
+  %t = ptensor.create () fill %v : f64 -> !ptensor.ptensor<2147483648x2147483648xf64>
+  return %t : !ptensor.ptensor<2147483648x2147483648xf64>
+}
+
+//--- arange.mlir
+func.func @arange() -> !ptensor.ptensor<?xi64> {
+  %start = arith.constant 0 : i64
+  %stop = arith.constant 4611686018427387904 : i64
+  %step = arith.constant 1 : i64
+  %t = ptensor.arange %start, %stop, %step : i64 -> !ptensor.ptensor<?xi64>
+  return %t : !ptensor.ptensor<?xi64>
 }
 
 //--- eye.mlir

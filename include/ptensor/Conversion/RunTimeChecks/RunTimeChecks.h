@@ -92,7 +92,8 @@ void buildShapesCheck(OpBuilder &b, Location loc, Value ok,
 /// bytes (sizes of 0 counted as 1; checked without overflow). When not, the
 /// runtime's `ptensor_rt_size_failed(memref<?xi64>, i64 op, i64
 /// elementBytes)` is called with the shape and never returns. Builds nothing
-/// when every size is an attribute or a constant >= 0.
+/// when every size is known (an attribute or a constant >= 0) and the bytes
+/// fit; a static shape that does not fit fails when the code runs.
 void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp op,
                      ArrayRef<OpFoldResult> shape, int64_t elementBytes);
 

@@ -143,7 +143,8 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
 /// Called by compiled code when a shape the caller gave at run time has a
 /// negative size or needs more than 2^62 bytes: `shape` is the requested
 /// shape with its real sizes, `op` the op that asked (semantics::SizedOp:
-/// 0 create, 1 eye, 2 broadcast_to, 3 reshape, 4 linspace), `elementBytes`
+/// 0 create, 1 eye, 2 broadcast_to, 3 reshape, 4 linspace, 5 arange),
+/// `elementBytes`
 /// the size of its elements. The error kind is INVALID_ARGUMENT. The shape
 /// is passed as `memref<?xi64>` like ptensor_rt_broadcast_failed's.
 PTENSOR_RT_EXPORT void ptensor_rt_size_failed(const int64_t *shapeAllocated,
