@@ -27,9 +27,14 @@ if config.ptensor_sanitize:
     # instrumented copy of BumpPtrAllocator's inline code for memory that the
     # uninstrumented copy never unpoisons (use-after-poison inside LLD's
     # link). Compiler-inserted checks (heap, stack, scope) stay on.
+    # allocator_may_return_null=1: a failed malloc returns null, as without
+    # ASan (which otherwise aborts on requests beyond its 1 TiB limit), so
+    # the out-of-memory paths (a 4 TiB result in capi.test) are tested here
+    # too.
     config.environment["ASAN_OPTIONS"] = ("detect_leaks=0:abort_on_error=0:"
                                           "detect_stack_use_after_return=1:"
-                                          "allow_user_poisoning=0")
+                                          "allow_user_poisoning=0:"
+                                          "allocator_may_return_null=1")
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     # MPICH's UCX patches mmap in place when libptensor_team loads (its
     # "bistro" hooks), which crashes under ASan's interceptors; UCX works
