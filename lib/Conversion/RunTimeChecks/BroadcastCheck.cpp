@@ -26,7 +26,8 @@ static constexpr llvm::StringLiteral kContractionFailed =
 /// The runtime function told the shapes of a failed reshape or combine.
 static constexpr llvm::StringLiteral kShapesFailed = "ptensor_rt_shapes_failed";
 
-/// The runtime function told a requested shape with a negative size.
+/// The runtime function told a requested shape with a negative size or too
+/// many bytes.
 static constexpr llvm::StringLiteral kSizeFailed = "ptensor_rt_size_failed";
 
 func::FuncOp mlir::ptensor::getOrDeclareRuntimeFunction(OpBuilder &b,
@@ -141,11 +142,10 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
                                     ::ptensor::semantics::SizedOp op,
                                     ArrayRef<OpFoldResult> shape,
                                     int64_t elementBytes) {
-  // Attributes are the types' static sizes (and reshape's -1); a constant
-  // Value below zero is checked like any run-time size (the check folds to
-  // a call that always fails, as the function would at run time).
   // Nothing to check when every size is known, none negative (attributes
-  // never are: static sizes and reshape's -1) and the bytes fit.
+  // never are: static sizes and reshape's -1) and the bytes fit. A constant
+  // Value below zero, or a static shape too large, gets the check, which
+  // folds to a call that always fails, as the function would at run time.
   bool known = true;
   int64_t knownBytes = elementBytes;
   for (OpFoldResult size : shape) {
