@@ -67,13 +67,16 @@ def _array_classes():
     return _classes
 
 
+def array_type():
+    """ptensor.Array (its arrays are read through their backing array)."""
+    return _array_classes()[0]
+
+
 def classify(x):
-    """("array", backing) for a ptensor.Array, ("description", Tensor) for a
-    Tensor or StridedBuffer, ("sequence", numpy array) for a list or tuple,
-    ("other", None) for anything else (read through DLPack)."""
-    Array, Tensor, StridedBuffer = _array_classes()
-    if isinstance(x, Array):
-        return "array", x._array
+    """("description", Tensor) for a Tensor or StridedBuffer, ("sequence",
+    numpy array) for a list or tuple, ("other", None) for anything else
+    (read through DLPack)."""
+    _, Tensor, StridedBuffer = _array_classes()
     if isinstance(x, Tensor):
         return "description", x
     if isinstance(x, StridedBuffer):

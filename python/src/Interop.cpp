@@ -2,6 +2,7 @@
 
 #include "Interop.h"
 
+#include "DLPackExchange.h"
 #include "Errors.h"
 #include "NumPyArrays.h"
 
@@ -25,6 +26,12 @@ struct InteropState {
   PyTypeObject *ndarrayType = nullptr;
   PyTypeObject *torchTensorType = nullptr;
   PyTypeObject *cupyArrayType = nullptr;
+  PyTypeObject *arrayType = nullptr; ///< ptensor.Array
+  /// torch's DLPack C exchange table (null when this torch has none).
+  const dlpack::ExchangeAPI *torchExchange = nullptr;
+  /// Whether framework tensors are read and made through their DLPack C
+  /// exchange tables (set_dlpack_exchange: off only to measure the gain).
+  bool useExchange = true;
   nb::dict numpyDTypes; ///< numpy dtype -> ptensor dtype name
   nb::dict torchDTypes; ///< torch dtype -> ptensor dtype name
   nb::object torchRawStream;
@@ -239,6 +246,32 @@ nb::dlpack::dtype toDLPackDType(DType dtype) {
   return t;
 }
 
+/// The dtype of a DLPack tensor, or a DType error naming it.
+DType dtypeOfDLPack(nb::dlpack::dtype t) {
+  std::optional<DType> dtype = fromDLPackDType(t);
+  if (!dtype)
+    throwDType("DLPack dtype (code " + std::to_string(t.code) + ", " +
+               std::to_string(t.bits) + " bits, " + std::to_string(t.lanes) +
+               " lanes) is not supported");
+  return *dtype;
+}
+
+/// The device ordinal of a DLPack tensor (-1: host memory), or a Device
+/// error naming it.
+int deviceOfDLPack(int32_t type, int32_t id) {
+  switch (type) {
+  case dlpack::kDeviceCPU:
+  case dlpack::kDeviceCUDAHost:
+    return -1;
+  case dlpack::kDeviceCUDA:
+  case dlpack::kDeviceCUDAManaged:
+    return id;
+  default:
+    throwDevice("DLPack device type " + std::to_string(type) +
+                " is not supported (expected CPU or CUDA)");
+  }
+}
+
 ArrayView fromDLPack(nb::handle x) {
   nb::ndarray<> a;
   try {
@@ -250,25 +283,8 @@ ArrayView fromDLPack(nb::handle x) {
             .c_str());
   }
   ArrayView v;
-  std::optional<DType> dtype = fromDLPackDType(a.dtype());
-  if (!dtype)
-    throwDType("DLPack dtype (code " + std::to_string(a.dtype().code) + ", " +
-               std::to_string(a.dtype().bits) + " bits, " +
-               std::to_string(a.dtype().lanes) +
-               " lanes) is not supported");
-  v.dtype = *dtype;
-  switch (a.device_type()) {
-  case nb::device::cpu::value:
-  case nb::device::cuda_host::value:
-    break;
-  case nb::device::cuda::value:
-  case nb::device::cuda_managed::value:
-    v.device = a.device_id();
-    break;
-  default:
-    throwDevice("DLPack device type " + std::to_string(a.device_type()) +
-                " is not supported (expected CPU or CUDA)");
-  }
+  v.dtype = dtypeOfDLPack(a.dtype());
+  v.device = deviceOfDLPack(a.device_type(), a.device_id());
   v.data = static_cast<char *>(a.data());
   for (size_t i = 0; i < a.ndim(); ++i) {
     v.shape.push_back(static_cast<int64_t>(a.shape(i)));
@@ -277,6 +293,28 @@ ArrayView fromDLPack(nb::handle x) {
   v.framework = Framework::DLPack;
   v.owner = nb::borrow(x);
   v.keep = nb::cast(a);
+  return v;
+}
+
+/// A tensor of a framework with a DLPack C exchange table (torch): one C
+/// call instead of a Python lookup per attribute.
+ArrayView fromExchange(nb::handle x, const dlpack::ExchangeAPI &api,
+                       Framework framework) {
+  dlpack::DLTensor t = dlpack::readTensor(api, x);
+  ArrayView v;
+  v.dtype = dtypeOfDLPack(t.dtype);
+  v.device = deviceOfDLPack(t.device.device_type, t.device.device_id);
+  v.data = static_cast<char *>(t.data) + t.byte_offset;
+  v.shape.assign(t.shape, t.shape + t.ndim);
+  if (t.strides) {
+    v.strides.assign(t.strides, t.strides + t.ndim);
+  } else { // compact row-major
+    v.strides.assign(t.ndim, 1);
+    for (int32_t d = t.ndim - 1; d > 0; --d)
+      v.strides[d - 1] = v.strides[d] * v.shape[d];
+  }
+  v.framework = framework;
+  v.owner = nb::borrow(x);
   return v;
 }
 
@@ -345,21 +383,32 @@ ArrayView importArray(nb::handle x) {
   InteropState &s = state();
   if (isInstance(x, s.ndarrayType))
     return fromNumPy(x);
-  if (!s.torchTensorType)
+  if (!s.torchTensorType) {
     s.torchTensorType = lookupType("torch", "Tensor");
+    if (s.torchTensorType)
+      s.torchExchange = dlpack::exchangeAPIOf(s.torchTensorType);
+  }
   if (isInstance(x, s.torchTensorType))
-    return fromTorch(x);
+    return s.torchExchange && s.useExchange
+               ? fromExchange(x, *s.torchExchange, Framework::Torch)
+               : fromTorch(x);
   if (!s.cupyArrayType)
     s.cupyArrayType = lookupType("cupy", "ndarray");
   if (isInstance(x, s.cupyArrayType))
     return fromCuPy(x);
-  nb::object kind = s.hooks.attr("classify")(x);
-  std::string k = nb::cast<std::string>(kind[0]);
-  if (k == "array") { // ptensor.Array: its backing array
-    ArrayView v = importArray(kind[1]);
+  if (!s.arrayType)
+    s.arrayType = reinterpret_cast<PyTypeObject *>(
+        s.hooks.attr("array_type")().release().ptr()); // kept: a class
+  if (isInstance(x, s.arrayType)) { // ptensor.Array: its backing array
+    ArrayView v = importArray(nb::borrow(x).attr("_array"));
     v.isPTensorArray = true;
     return v;
   }
+  if (s.useExchange)
+    if (const dlpack::ExchangeAPI *api = dlpack::exchangeAPIOf(Py_TYPE(x.ptr())))
+      return fromExchange(x, *api, Framework::DLPack);
+  nb::object kind = s.hooks.attr("classify")(x);
+  std::string k = nb::cast<std::string>(kind[0]);
   if (k == "description")
     return fromDescription(kind[1]);
   if (k == "sequence")
@@ -368,6 +417,17 @@ ArrayView importArray(nb::handle x) {
 }
 
 namespace {
+
+/// Drops the reference a framework tensor made by dlpack::makeTensor holds
+/// on its owner (the result's memory, or the operand it views), from
+/// whichever thread the framework frees it on.
+void releaseOwner(void *owner) {
+  if (!Py_IsInitialized())
+    return; // interpreter gone: so is the owner
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject *>(owner));
+  PyGILState_Release(gil);
+}
 
 nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
   std::vector<size_t> shape(r.shape.begin(), r.shape.end());
@@ -407,7 +467,12 @@ nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
       s.torchFromCapsule = s.hooks.attr("torch_from_capsule")();
     // Without an owner nanobind copies, which only the framework's export
     // can do.
-    if (s.torchFromCapsule.is_none() || !owner.is_valid()) {
+    if (s.torchExchange && s.useExchange && owner.is_valid()) {
+      out = dlpack::makeTensor(*s.torchExchange, data, r.device, dt,
+                               r.shape.data(), strides.data(),
+                               static_cast<int32_t>(shape.size()),
+                               releaseOwner, owner.inc_ref().ptr());
+    } else if (s.torchFromCapsule.is_none() || !owner.is_valid()) {
       out = nb::ndarray<nb::pytorch>(data, shape.size(), shape.data(), owner,
                                      strides.data(), dt, deviceType, deviceId)
                 .cast();
@@ -508,6 +573,9 @@ void synchronizeInputs(const std::vector<const ArrayView *> &operands) {
       continue;
     if (v->framework == Framework::Torch && torchDone != v->device) {
       torchDone = v->device;
+      if (s.torchExchange && s.useExchange && !s.syncLaunches &&
+          !dlpack::currentCUDAStream(*s.torchExchange, v->device))
+        continue;
       if (!s.torchRawStream.is_valid())
         s.torchRawStream = s.hooks.attr("torch_raw_stream")();
       if (!s.syncLaunches && s.torchRawStream.is_valid() &&
@@ -549,6 +617,29 @@ void registerInterop(nb::module_ &m) {
       },
       nb::arg("hooks"),
       "Sets the package's Python side of interop (ptensor/_interop.py).");
+  m.def(
+      "set_dlpack_exchange",
+      [](bool on) {
+        bool old = state().useExchange;
+        state().useExchange = on;
+        return old;
+      },
+      nb::arg("on"),
+      "Whether torch tensors (and other frameworks' with a DLPack C "
+      "exchange table) are read and made through that table (default) or "
+      "through Python attribute lookups; returns the previous setting. "
+      "For measurements (bench/host_latency.py).");
+  m.def(
+      "has_dlpack_exchange",
+      [](nb::handle x) {
+        PyTypeObject *type = PyType_Check(x.ptr())
+                                 ? reinterpret_cast<PyTypeObject *>(x.ptr())
+                                 : Py_TYPE(x.ptr());
+        return dlpack::exchangeAPIOf(type) != nullptr;
+      },
+      nb::arg("x"),
+      "Whether `x` (a tensor or its type) has a usable DLPack C exchange "
+      "table.");
 }
 
 } // namespace ptensor::python

@@ -70,7 +70,7 @@ def test_results_are_torch_cuda_tensors_without_copies():
 
 
 @needs_torch
-def test_result_memory_is_released():
+def test_result_memory_is_released(exchange):
     xp = G.TorchGPU()
     a, _ = xp.rand((64, 33), "f32")
     b, _ = xp.rand((33,), "f32")
@@ -82,6 +82,67 @@ def test_result_memory_is_released():
     del r
     gc.collect()
     assert pt.allocator_stats(0)["bytes_in_use"] == before
+
+
+@needs_torch
+def test_torch_has_a_dlpack_c_exchange_table():
+    """torch >= 2.10 publishes DLPack's C exchange table: tensors are read
+    and results made through it (python/src/DLPackExchange.cpp)."""
+    version = tuple(int(p) for p in torch.__version__.split(".")[:2])
+    if version < (2, 10):
+        pytest.skip("torch %s predates the DLPack C exchange API" % torch.__version__)
+    from ptensor import _core
+
+    assert _core.has_dlpack_exchange(torch.Tensor)
+
+
+@pytest.fixture(params=[True, False], ids=["exchange", "attributes"])
+def exchange(request):
+    """Both ways of reading torch tensors: the C exchange table and the
+    attribute lookups used where torch has no table."""
+    from ptensor import _core
+
+    old = _core.set_dlpack_exchange(request.param)
+    yield request.param
+    _core.set_dlpack_exchange(old)
+
+
+@needs_torch
+@pytest.mark.parametrize("case", [G.case_binary_broadcast, G.case_unary_transposed,
+                                  G.case_flip_instantiate, G.case_mixed_dtypes],
+                         ids=lambda c: c.__name__)
+def test_torch_cases_both_ways(case, exchange):
+    _check(G.TorchGPU(), case)
+
+
+@needs_torch
+def test_work_on_torchs_current_stream_is_waited_for(exchange):
+    """Inputs written on a non-default torch stream, read by compiled code
+    (CUDA's legacy default stream) while that stream is current: ptensor
+    waits for it (the table's current_work_stream, or torch's raw stream)."""
+    a = torch.zeros(1 << 22, device="cuda")
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(200_000_000)  # ~0.1 s of GPU time before the fill
+        a.fill_(3.0)
+        r = pt.add(a, a)
+    torch.cuda.synchronize()
+    assert torch.equal(r, torch.full_like(a, 6.0))
+
+
+@needs_torch
+def test_torch_results_outlive_their_inputs(exchange):
+    """A result that views an operand (a reshape) keeps it alive; owned
+    results free their memory (test_result_memory_is_released)."""
+    a = torch.arange(12, dtype=torch.float32, device="cuda")
+    v = pt.reshape(a, (3, 4))
+    del a
+    gc.collect()
+    assert torch.equal(v, torch.arange(12, dtype=torch.float32, device="cuda").reshape(3, 4))
+    h = pt.add(torch.ones(5, dtype=torch.bfloat16), 1.0)  # host bf16 torch result
+    assert h.dtype == torch.bfloat16 and h.device.type == "cpu"
+    assert torch.equal(h, torch.full((5,), 2.0, dtype=torch.bfloat16))
 
 
 _FAULT_CHILD = """

@@ -1,0 +1,152 @@
+//===- DLPackExchange.cpp - DLPack's C exchange API, consumer side -------===//
+
+#include "DLPackExchange.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+namespace ptensor::python::dlpack {
+
+namespace {
+
+/// The table in `capsule` ("dlpack_exchange_api"), or in an integer
+/// address (the older attribute), walking back to major version 1.
+const ExchangeAPI *tableOf(PyObject *attribute) {
+  void *p = nullptr;
+  if (PyCapsule_CheckExact(attribute))
+    p = PyCapsule_GetPointer(attribute, "dlpack_exchange_api");
+  else if (PyLong_Check(attribute))
+    p = PyLong_AsVoidPtr(attribute);
+  if (!p) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  auto *api = static_cast<const ExchangeAPI *>(p);
+  while (api && api->version.major > kMajorVersion)
+    api = api->previous;
+  if (!api || api->version.major != kMajorVersion ||
+      !api->dltensorFromPyObject || !api->managedTensorToPyObject)
+    return nullptr;
+  return api;
+}
+
+/// The attribute of `type`, new name first.
+const ExchangeAPI *lookUp(PyTypeObject *type) {
+  for (const char *name :
+       {"__dlpack_c_exchange_api__", "__c_dlpack_exchange_api__"}) {
+    PyObject *attribute =
+        PyObject_GetAttrString(reinterpret_cast<PyObject *>(type), name);
+    if (!attribute) {
+      PyErr_Clear();
+      continue;
+    }
+    const ExchangeAPI *api = tableOf(attribute);
+    Py_DECREF(attribute); // the table lives as long as the framework
+    if (api)
+      return api;
+  }
+  return nullptr;
+}
+
+/// A managed tensor and the sizes and strides it points to, in one
+/// allocation.
+struct Exported {
+  ManagedTensorVersioned managed;
+  void (*release)(void *);
+  void *context;
+  int64_t dims[]; // shape, then strides
+};
+
+void deleteExported(ManagedTensorVersioned *self) {
+  auto *e = reinterpret_cast<Exported *>(self);
+  if (e->release)
+    e->release(e->context);
+  std::free(e);
+}
+
+} // namespace
+
+const ExchangeAPI *exchangeAPIOf(PyTypeObject *type) {
+  // Types are few and immortal in practice; the GIL orders the callers.
+  static auto *known = new std::unordered_map<PyTypeObject *, const ExchangeAPI *>();
+  auto it = known->find(type);
+  if (it != known->end())
+    return it->second;
+  const ExchangeAPI *api = lookUp(type);
+  known->emplace(type, api);
+  return api;
+}
+
+/// The framework's exception after one of its functions failed, or an
+/// error naming the function when it set none.
+[[noreturn]] void raiseFailure(const char *function, nb::handle object) {
+  if (PyErr_Occurred())
+    throw nb::python_error();
+  throw std::runtime_error(std::string("DLPack C exchange function ") +
+                           function + " failed for a " +
+                           nb::type_name(object.type()).c_str() +
+                           " without saying why");
+}
+
+DLTensor readTensor(const ExchangeAPI &api, nb::handle object) {
+  DLTensor t;
+  if (api.dltensorFromPyObject(object.ptr(), &t) != 0)
+    raiseFailure("dltensor_from_py_object_no_sync", object);
+  return t;
+}
+
+void *currentCUDAStream(const ExchangeAPI &api, int device) {
+  void *stream = nullptr;
+  if (!api.currentWorkStream ||
+      api.currentWorkStream(kDeviceCUDA, device, &stream) != 0) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  return stream;
+}
+
+nb::object makeTensor(const ExchangeAPI &api, void *data, int device,
+                      nb::dlpack::dtype dtype, const int64_t *shape,
+                      const int64_t *strides, int32_t rank,
+                      void (*release)(void *context), void *context) {
+  size_t dimBytes = sizeof(int64_t) * 2 * static_cast<size_t>(rank);
+  auto *e = static_cast<Exported *>(std::malloc(sizeof(Exported) + dimBytes));
+  if (!e) {
+    if (release)
+      release(context);
+    throw std::bad_alloc();
+  }
+  std::memcpy(e->dims, shape, dimBytes / 2);
+  std::memcpy(e->dims + rank, strides, dimBytes / 2);
+  e->release = release;
+  e->context = context;
+  ManagedTensorVersioned &m = e->managed;
+  m.version = {kMajorVersion, 1};
+  m.managerContext = e;
+  m.deleter = deleteExported;
+  m.flags = 0;
+  m.tensor = DLTensor();
+  m.tensor.data = data;
+  m.tensor.device.device_type = device < 0 ? kDeviceCPU : kDeviceCUDA;
+  m.tensor.device.device_id = device < 0 ? 0 : device;
+  m.tensor.ndim = rank;
+  m.tensor.dtype = dtype;
+  m.tensor.shape = e->dims;
+  m.tensor.strides = e->dims + rank;
+  m.tensor.byte_offset = 0;
+  void *object = nullptr;
+  if (api.managedTensorToPyObject(&m, &object) != 0) { // owns `m` from here
+    if (PyErr_Occurred())
+      throw nb::python_error();
+    throw std::runtime_error("DLPack C exchange function "
+                             "managed_tensor_to_py_object_no_sync failed "
+                             "without saying why");
+  }
+  return nb::steal(static_cast<PyObject *>(object));
+}
+
+} // namespace ptensor::python::dlpack
