@@ -104,6 +104,18 @@ def measure(bench_dir, kernel, a, b, failures):
             failures.append("ptensor.add: result differs from torch")
         else:
             out["frontend_us"] = _host_per_call_us(lambda: pt.add(a, b), sync, calls=1000)
+            # The same calls reading torch tensors through Python attribute
+            # lookups (the path without torch's DLPack C exchange table).
+            from ptensor import _core
+
+            out["exchange"] = _core.has_dlpack_exchange(torch.Tensor)
+            old = _core.set_dlpack_exchange(False)
+            try:
+                out["frontend_attributes_us"] = _host_per_call_us(lambda: pt.add(a, b), sync,
+                                                                  calls=1000)
+                out["library_attributes_us"] = _host_per_call_us(lambda: kernel(a, b), sync)
+            finally:
+                _core.set_dlpack_exchange(old)
     except Exception as e:  # noqa: BLE001 - reported, the rest of the bench goes on
         failures.append("ptensor.add: %s: %s" % (type(e).__name__, e))
     try:  # the CPU: a 1000-element add on numpy arrays, beside numpy's own
@@ -133,6 +145,10 @@ def report_lines(m):
              % f(m.get("library_us")),
              "| ptensor.add (Python frontend, torch tensors in and out) | %s |"
              % f(m.get("frontend_us")),
+             "| the same two, torch tensors read through Python attributes instead of "
+             "torch's DLPack C exchange table (%s here) | %s, %s |"
+             % ("present" if m.get("exchange") else "absent",
+                f(m.get("library_attributes_us")), f(m.get("frontend_attributes_us"))),
              "| torch eager `a + b` | %s |" % f(m.get("torch_us")),
              "| CPU: ptensor.add of 1000 float32 (numpy arrays in and out) | %s |"
              % f(m.get("cpu_us")),
