@@ -21,6 +21,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 
 namespace ptensor::python {
@@ -64,9 +67,6 @@ struct Operand {
 /// and run nothing; operands may describe arrays that do not exist here.
 thread_local bool compileOnly = false;
 
-/// Compiled kernels of one op, by the key of a call.
-using KernelTable = std::unordered_map<std::string, nb::object>;
-
 /// Appends "t:f32," / "s:i64," per operand.
 std::string specKey(const std::vector<Operand> &operands) {
   std::string key;
@@ -103,6 +103,7 @@ struct Plan {
   std::vector<std::vector<size_t>> groups;
   bool empty = false;
 
+  Plan() = default;
   Plan(std::vector<int64_t> broadcast,
        const std::vector<std::vector<int64_t>> &strides, bool coalesce)
       : shape(std::move(broadcast)) {
@@ -160,6 +161,111 @@ struct Plan {
   }
 };
 
+/// What a call derives from its operands' dtypes, shapes, strides and
+/// placement before it runs: reused by the next call with the same
+/// signature, which then skips placement, broadcasting, dimension
+/// coalescing and the kernel lookup.
+struct CallPlan {
+  nb::object kernel; ///< a Kernel
+  Plan plan;
+  std::vector<std::vector<int64_t>> taskStrides; ///< per tensor operand
+  ResultFramework result;
+};
+
+/// Compiled kernels of one op, by the key of a call, and the plans of its
+/// last few call signatures (calls without out=).
+struct KernelTable {
+  /// Shared with the calls using it: another thread may replace the memo
+  /// while a call runs with the GIL released.
+  struct Memo {
+    std::vector<int64_t> signature;
+    std::shared_ptr<const CallPlan> plan;
+  };
+  static constexpr size_t kMemos = 4;
+
+  std::unordered_map<std::string, nb::object> kernels;
+  std::array<std::optional<Memo>, kMemos> memos;
+  size_t nextMemo = 0; ///< replaced next (round robin)
+
+  std::shared_ptr<const CallPlan>
+  find(const std::vector<int64_t> &signature) const {
+    for (const std::optional<Memo> &m : memos)
+      if (m && m->signature == signature)
+        return m->plan;
+    return nullptr;
+  }
+  std::shared_ptr<const CallPlan> remember(std::vector<int64_t> signature,
+                                           CallPlan plan) {
+    std::optional<Memo> &m = memos[nextMemo];
+    nextMemo = (nextMemo + 1) % kMemos;
+    m = Memo{std::move(signature),
+             std::make_shared<const CallPlan>(std::move(plan))};
+    return m->plan;
+  }
+  void clear() {
+    kernels.clear();
+    for (std::optional<Memo> &m : memos)
+      m.reset();
+  }
+};
+
+/// Everything a call's plan depends on: per operand tensor-or-scalar and
+/// dtype, and for tensors the device, framework, rank, sizes and strides;
+/// then the result dtypes and whether dimensions are coalesced.
+void callSignature(const std::vector<Operand> &operands,
+                   const std::vector<DType> &resultDTypes, bool coalesce,
+                   std::vector<int64_t> &signature) {
+  signature.clear();
+  for (const Operand &op : operands) {
+    signature.push_back(op.isTensor);
+    signature.push_back(static_cast<int64_t>(op.dtype));
+    if (!op.isTensor)
+      continue;
+    const ArrayView &a = op.array;
+    signature.push_back(a.device);
+    signature.push_back(static_cast<int64_t>(a.framework));
+    signature.push_back(a.isPTensorArray);
+    signature.push_back(static_cast<int64_t>(a.shape.size()));
+    signature.insert(signature.end(), a.shape.begin(), a.shape.end());
+    signature.insert(signature.end(), a.strides.begin(), a.strides.end());
+  }
+  signature.push_back(-1);
+  for (DType d : resultDTypes)
+    signature.push_back(static_cast<int64_t>(d));
+  signature.push_back(coalesce);
+}
+
+/// Runs `p` on `operands` (whose signature made `p`) and returns the
+/// results as new arrays.
+nb::object runPlan(const CallPlan &p, std::vector<Operand> &operands,
+                   size_t numResults) {
+  std::vector<CallOperand> call;
+  call.reserve(operands.size());
+  size_t t = 0;
+  for (Operand &op : operands) {
+    if (op.isTensor) {
+      call.push_back(CallOperand::tensor(&op.array, op.array.data,
+                                         p.plan.taskShape, p.taskStrides[t++]));
+    } else {
+      CallOperand c;
+      c.scalar = op.object;
+      call.push_back(c);
+    }
+  }
+  Kernel &kernel = nb::cast<Kernel &>(p.kernel);
+  std::vector<ResultBuffer> results = kernel.invoke(call);
+  if (numResults == 1) {
+    p.plan.restore(results[0]);
+    return exportArray(results[0], p.result.framework, p.result.wrap);
+  }
+  nb::list out;
+  for (ResultBuffer &r : results) {
+    p.plan.restore(r);
+    out.append(exportArray(r, p.result.framework, p.result.wrap));
+  }
+  return nb::tuple(out);
+}
+
 std::vector<sem::Placement> placements(const std::vector<const ArrayView *> &arrays) {
   std::vector<sem::Placement> out;
   for (const ArrayView *a : arrays)
@@ -176,11 +282,20 @@ std::vector<sem::Placement> placements(const std::vector<const ArrayView *> &arr
 nb::object execute(KernelTable &table, std::vector<Operand> &operands,
                    const std::vector<DType> &resultDTypes, nb::handle outs,
                    nb::handle build, bool coalesce) {
+  size_t numResults = resultDTypes.size();
+  // New results only: out= operands are checked (shapes, casts, overlap) on
+  // every call.
+  bool memoize = outs.is_none() && !compileOnly;
+  std::vector<int64_t> signature;
+  if (memoize) {
+    callSignature(operands, resultDTypes, coalesce, signature);
+    if (std::shared_ptr<const CallPlan> p = table.find(signature))
+      return runPlan(*p, operands, numResults);
+  }
   std::vector<const ArrayView *> tensors;
   for (Operand &op : operands)
     if (op.isTensor)
       tensors.push_back(&op.array);
-  size_t numResults = resultDTypes.size();
   std::vector<nb::object> outObjects(numResults);
   std::vector<ArrayView> outArrays(numResults);
   bool anyOut = false;
@@ -251,8 +366,8 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
       key += std::string(dtypeName(o.dtype)) + ",";
   else
     key += "-";
-  auto it = compileOnly ? table.end() : table.find(key);
-  if (it == table.end()) {
+  auto it = compileOnly ? table.kernels.end() : table.kernels.find(key);
+  if (it == table.kernels.end()) {
     nb::object outDTypes = nb::none();
     if (anyOut) {
       nb::list l;
@@ -268,28 +383,46 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
                                           nb::tuple(results), outDTypes);
     if (compileOnly || kernel.is_none())
       return nb::none();
-    it = table.emplace(key, kernel).first;
+    it = table.kernels.emplace(key, kernel).first;
+  }
+  if (memoize) {
+    CallPlan p;
+    p.kernel = it->second;
+    p.plan = plan;
+    for (const std::vector<int64_t> &strides : inStrides)
+      p.taskStrides.push_back(plan.taskStrides(strides));
+    p.result = {framework, wrap};
+    std::shared_ptr<const CallPlan> remembered =
+        table.remember(std::move(signature), std::move(p));
+    return runPlan(*remembered, operands, numResults);
   }
   Kernel &kernel = nb::cast<Kernel &>(it->second);
 
+  // The strides each operand is passed with (the call points into them).
+  std::vector<std::vector<int64_t>> taskStrides;
+  for (const std::vector<int64_t> &strides : inStrides)
+    taskStrides.push_back(plan.taskStrides(strides));
+  if (anyOut)
+    for (const ArrayView &o : outArrays)
+      taskStrides.push_back(plan.taskStrides(o.strides));
   std::vector<CallOperand> call;
   size_t t = 0;
   for (Operand &op : operands) {
     if (op.isTensor) {
-      call.push_back({&op.array, op.array.data, plan.taskShape,
-                      plan.taskStrides(inStrides[t++]), {}});
+      call.push_back(CallOperand::tensor(&op.array, op.array.data,
+                                         plan.taskShape, taskStrides[t++]));
     } else {
       CallOperand c;
       c.scalar = op.object;
-      call.push_back(std::move(c));
+      call.push_back(c);
     }
   }
   if (anyOut) {
     std::vector<size_t> written;
     for (size_t i = 0; i < numResults; ++i) {
       written.push_back(call.size());
-      call.push_back({&outArrays[i], outArrays[i].data, plan.taskShape,
-                      plan.taskStrides(outArrays[i].strides), {}});
+      call.push_back(CallOperand::tensor(&outArrays[i], outArrays[i].data,
+                                         plan.taskShape, taskStrides[t++]));
     }
     checkWrittenOperands(call, written, "operand");
   }

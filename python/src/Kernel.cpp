@@ -12,7 +12,7 @@
 #include <cmath>
 #include <dlfcn.h>
 #include <cstring>
-#include <unordered_set>
+#include <memory>
 
 namespace ptensor::python {
 
@@ -152,11 +152,11 @@ void convertScalar(DType dtype, bool isIndex, nb::handle value,
 /// sizes..., strides...}, allocated = aligned = the lowest address the
 /// view touches (negative strides move element 0 above it).
 void appendDescriptor(std::vector<int64_t> &words, char *data, size_t itemSize,
-                      const std::vector<int64_t> &shape,
-                      const std::vector<int64_t> &strides) {
+                      const int64_t *shape, const int64_t *strides,
+                      size_t rank) {
   int64_t low = 0;
   bool empty = false;
-  for (size_t d = 0; d < shape.size(); ++d) {
+  for (size_t d = 0; d < rank; ++d) {
     if (shape[d] == 0)
       empty = true;
     else if (strides[d] < 0)
@@ -168,9 +168,56 @@ void appendDescriptor(std::vector<int64_t> &words, char *data, size_t itemSize,
   words.push_back(base);
   words.push_back(base);
   words.push_back(-low);
-  words.insert(words.end(), shape.begin(), shape.end());
-  words.insert(words.end(), strides.begin(), strides.end());
+  words.insert(words.end(), shape, shape + rank);
+  words.insert(words.end(), strides, strides + rank);
 }
+
+/// Storage of one call's argument words and pointers.
+struct CallScratch {
+  std::vector<int64_t> words;
+  std::vector<size_t> start;
+  std::vector<uint64_t> scalars;
+  std::vector<void *> descriptorAddresses;
+  std::vector<void *> pointers;
+  std::vector<const ArrayView *> arrays;
+};
+
+/// The thread's CallScratch, reused from call to call (no allocation once
+/// grown), or a fresh one for a call made while the thread's is in use (a
+/// scalar's __float__ that calls ptensor).
+class ScratchLease {
+public:
+  ScratchLease() {
+    if (!busy()) {
+      busy() = true;
+      scratch_ = &shared();
+      leased_ = true;
+    } else {
+      own_ = std::make_unique<CallScratch>();
+      scratch_ = own_.get();
+    }
+  }
+  ~ScratchLease() {
+    if (leased_)
+      busy() = false;
+  }
+  ScratchLease(const ScratchLease &) = delete;
+  ScratchLease &operator=(const ScratchLease &) = delete;
+  CallScratch &operator*() { return *scratch_; }
+
+private:
+  static CallScratch &shared() {
+    thread_local CallScratch scratch;
+    return scratch;
+  }
+  static bool &busy() {
+    thread_local bool inUse = false;
+    return inUse;
+  }
+  CallScratch *scratch_;
+  std::unique_ptr<CallScratch> own_;
+  bool leased_ = false;
+};
 
 } // namespace
 
@@ -186,8 +233,8 @@ void checkWrittenOperands(const std::vector<CallOperand> &operands,
     if (!view.isScalar) {
       view.address = reinterpret_cast<uintptr_t>(op.data);
       view.itemSize = static_cast<unsigned>(dtypeByteSize(op.array->dtype));
-      view.sizes = op.shape;
-      view.strides = op.strides;
+      view.sizes.assign(op.shape, op.shape + op.rank);
+      view.strides.assign(op.strides, op.strides + op.rank);
       view.device = op.array->deviceName();
     }
     views.push_back(std::move(view));
@@ -273,28 +320,39 @@ std::vector<ResultBuffer>
 Kernel::invoke(const std::vector<CallOperand> &operands) {
   // Words: the results' descriptors first (written by the callee), then one
   // descriptor per tensor operand; scalars get one word each.
-  std::vector<int64_t> words;
-  size_t resultWords = 0;
+  ScratchLease lease;
+  CallScratch &scratch = *lease;
+  std::vector<int64_t> &words = scratch.words;
+  size_t resultWords = 0, numWords = 0;
   for (const sem::TensorParameter &r : results_)
     resultWords += 3 + 2 * r.shape.size();
+  numWords = resultWords;
+  for (const CallOperand &op : operands)
+    numWords += op.array ? 3 + 2 * op.rank : 0;
+  words.clear();
+  words.reserve(numWords); // no reallocation: descriptors are addressed below
   words.resize(resultWords);
-  std::vector<size_t> start;
-  std::vector<uint64_t> scalars(operands.size());
+  std::vector<size_t> &start = scratch.start;
+  start.assign(operands.size(), 0);
+  std::vector<uint64_t> &scalars = scratch.scalars;
+  scalars.assign(operands.size(), 0);
   for (size_t i = 0; i < operands.size(); ++i) {
     const CallOperand &op = operands[i];
     const Parameter &p = params_[i];
-    start.push_back(words.size());
+    start[i] = words.size();
     if (p.isTensor)
       appendDescriptor(words, op.data, dtypeByteSize(p.dtype), op.shape,
-                       op.strides);
+                       op.strides, op.rank);
     else
       convertScalar(p.dtype, p.isIndex, op.scalar, scalars[i]);
   }
-  std::vector<void *> pointers;
+  std::vector<void *> &pointers = scratch.pointers;
+  pointers.clear();
   void *resultAddress = words.data();
   if (!results_.empty())
     pointers.push_back(&resultAddress);
-  std::vector<void *> descriptorAddresses(operands.size());
+  std::vector<void *> &descriptorAddresses = scratch.descriptorAddresses;
+  descriptorAddresses.assign(operands.size(), nullptr);
   for (size_t i = 0; i < operands.size(); ++i) {
     if (params_[i].isTensor) {
       descriptorAddresses[i] = words.data() + start[i];
@@ -311,7 +369,8 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
       break;
     }
   if (cuda_) {
-    std::vector<const ArrayView *> arrays;
+    std::vector<const ArrayView *> &arrays = scratch.arrays;
+    arrays.clear();
     for (const CallOperand &op : operands)
       if (op.array)
         arrays.push_back(op.array);
@@ -330,7 +389,7 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
     raiseCallError(status, "@" + name_ + ": " + lastError_());
 
   std::vector<ResultBuffer> out;
-  std::unordered_set<int64_t> seen;
+  out.reserve(results_.size());
   size_t k = 0;
   for (const sem::TensorParameter &r : results_) {
     size_t rank = r.shape.size();
@@ -347,15 +406,18 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
       b.data += offset * static_cast<int64_t>(dtypeByteSize(r.dtype));
     b.device = r.device.empty() ? -1 : gpu;
     k += 3 + 2 * rank;
-    // A view of an operand's memory is not freed by the result.
-    b.owns = allocated != 0 && !seen.count(allocated);
+    // A view of an operand's memory, or of an earlier result's, is not
+    // freed by the result.
+    b.owns = allocated != 0;
+    for (const ResultBuffer &earlier : out)
+      if (reinterpret_cast<int64_t>(earlier.allocated) == allocated)
+        b.owns = false;
     for (size_t i = 0; i < operands.size() && b.owns; ++i)
       if (params_[i].isTensor &&
           words[start[i]] == allocated) {
         b.owns = false;
         b.viewOf = operands[i].array ? operands[i].array->owner : nb::object();
       }
-    seen.insert(allocated);
     out.push_back(std::move(b));
   }
   return out;
@@ -394,7 +456,7 @@ nb::object Kernel::call(nb::args args) {
     if (std::optional<sem::Error> error = sem::checkTensorArgument(
             params_[i].tensor, {a.dtype, a.shape, a.deviceName()}))
       throwRule(error->kind, which(i) + ": " + error->message);
-    operands[i] = {&a, a.data, a.shape, a.strides, {}};
+    operands[i] = CallOperand::tensor(&a, a.data, a.shape, a.strides);
     tensors.push_back(&a);
     if (params_[i].isWritten)
       written.push_back(i);

@@ -30,9 +30,18 @@ struct Parameter {
 struct CallOperand {
   const ArrayView *array = nullptr; ///< null for scalars
   char *data = nullptr;
-  std::vector<int64_t> shape;
-  std::vector<int64_t> strides;
+  /// The sizes and strides (in elements) passed, `rank` of each: the
+  /// caller's storage, alive for the call.
+  const int64_t *shape = nullptr;
+  const int64_t *strides = nullptr;
+  size_t rank = 0;
   nb::handle scalar;
+
+  static CallOperand tensor(const ArrayView *array, char *data,
+                            const std::vector<int64_t> &shape,
+                            const std::vector<int64_t> &strides) {
+    return {array, data, shape.data(), strides.data(), shape.size(), {}};
+  }
 };
 
 /// Raises OverlapError when a written operand (`written`, indices into

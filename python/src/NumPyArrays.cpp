@@ -98,16 +98,23 @@ static int typeNumber(DType dtype) {
 nb::object newNumPyArray(char *data, const std::vector<int64_t> &shape,
                          const std::vector<int64_t> &strides, DType dtype,
                          nb::object owner) {
-  std::vector<npy_intp> sizes(shape.begin(), shape.end());
-  std::vector<npy_intp> byteStrides;
+  size_t rank = shape.size();
+  if (rank > NPY_MAXDIMS)
+    throw nb::value_error(("a result of rank " + std::to_string(rank) +
+                           " cannot be a numpy array (at most " +
+                           std::to_string(NPY_MAXDIMS) + " dimensions)")
+                              .c_str());
+  npy_intp sizes[NPY_MAXDIMS], byteStrides[NPY_MAXDIMS];
   auto itemSize = static_cast<npy_intp>(dtypeByteSize(dtype));
-  for (int64_t s : strides)
-    byteStrides.push_back(s * itemSize);
+  for (size_t d = 0; d < rank; ++d) {
+    sizes[d] = shape[d];
+    byteStrides[d] = strides[d] * itemSize;
+  }
   PyArray_Descr *descr = PyArray_DescrFromType(typeNumber(dtype));
   // Steals the reference to descr.
   PyObject *array = PyArray_NewFromDescr(
-      &PyArray_Type, descr, static_cast<int>(sizes.size()), sizes.data(),
-      byteStrides.data(), data, NPY_ARRAY_WRITEABLE, nullptr);
+      &PyArray_Type, descr, static_cast<int>(rank), sizes, byteStrides, data,
+      NPY_ARRAY_WRITEABLE, nullptr);
   if (!array)
     throw nb::python_error();
   nb::object result = nb::steal(array);

@@ -325,7 +325,15 @@ def case_compaction(xp):
             (_part(fu, 1), np.array([1, 2, 2, 1, 1]), "i64")]
 
 
-FUNCTIONAL_CASES = [case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
+def case_contiguous_add_and_reshape_view(xp):
+    """A compact 1-D add and a reshape that is a view of its operand (the
+    kernels of test_gpu.py's stream and lifetime tests)."""
+    a, an = xp.rand((1 << 12,), "f32")
+    b, bn = xp.rand((12,), "f32")
+    return [(pt.add(a, a), an + an, "f32"), (pt.reshape(b, (3, 4)), bn.reshape(3, 4), "f32")]
+
+
+FUNCTIONAL_CASES = [case_contiguous_add_and_reshape_view, case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
                     case_where, case_pointwise, case_flip_instantiate, case_reductions,
                     case_linalg, case_manipulation, case_sorting, case_compaction]
 OUT_CASES = [case_out_in_place]

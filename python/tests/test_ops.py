@@ -281,3 +281,51 @@ def test_any_dlpack_producer(rng):
     r = pt.add(_DLPackOnly(a), _DLPackOnly(b[::-1]))
     assert isinstance(r, np.ndarray)
     assert_matches(r, a + b[::-1], "f32", rtol=0, atol=0)
+
+
+def test_call_plans_follow_the_signature(rng):
+    """A call reuses the plan of an earlier call with the same dtypes,
+    shapes, strides and framework (python/src/Execute.cpp, the last four
+    signatures of each op): calls that alternate among more signatures
+    than that, differing only in strides, dtype, shape or weak scalars,
+    each get their own results."""
+    base = rng.standard_normal((6, 8)).astype(np.float32)
+    variants = [base, base.T, base[:, ::2], base[::-1], base.astype(np.float64),
+                base[:3], base.astype(np.int32), pt.asarray(base)]
+    for _ in range(3):
+        for v in variants:
+            got = pt.add(v, v)
+            expected = np.asarray(v) + np.asarray(v)
+            assert type(got) is type(v)
+            assert got.dtype == v.dtype and got.shape == v.shape
+            np.testing.assert_array_equal(np.asarray(got), expected)
+        for scalar in (2, 2.5, True):
+            np.testing.assert_array_equal(pt.multiply(base, scalar), base * np.float32(scalar))
+    assert pt.add(base, base).strides == (base + base).strides
+    assert pt.add(base.T, base.T).strides == (base.T + base.T).strides
+
+
+def test_call_plans_under_threads(rng):
+    """Threads calling one op with alternating signatures: a plan another
+    thread replaces while a call runs (the GIL released) stays alive for
+    that call."""
+    import threading
+
+    base = rng.standard_normal((64, 48)).astype(np.float32)
+    variants = [base, base.T, base[:, ::2], base[::-1], base[:7], base.astype(np.float64)]
+    errors = []
+
+    def work(k):
+        try:
+            for i in range(300):
+                v = variants[(i + k) % len(variants)]
+                np.testing.assert_array_equal(pt.add(v, v), v + v)
+        except Exception as e:  # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
