@@ -175,6 +175,37 @@ static void warnCacheUnwritableOnce(llvm::StringRef dir,
   });
 }
 
+/// The free space below which the disk cache is not written: LLVM's object
+/// writer (ExecutionEngine::dumpToObjectFile) ends the process with
+/// report_fatal_error when a write fails.
+static constexpr uint64_t kMinCacheFreeBytes = uint64_t(64) << 20;
+
+/// Whether compiled code can be written to `tmp` in `dir` (created if
+/// needed): the file opens for writing and the disk has room. Checked first
+/// because LLVM's object writer prints its own error on each failed open
+/// and aborts on a failed write.
+static llvm::Error checkCacheWritable(const std::string &dir,
+                                      const std::string &tmp) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError(ec, "cannot create %s: %s", dir.c_str(),
+                                   ec.message().c_str());
+  int fd = -1;
+  if (std::error_code ec = llvm::sys::fs::openFileForWrite(tmp, fd))
+    return llvm::createStringError(ec, "cannot write %s: %s", tmp.c_str(),
+                                   ec.message().c_str());
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  llvm::ErrorOr<llvm::sys::fs::space_info> space =
+      llvm::sys::fs::disk_space(dir);
+  if (space && space->available < kMinCacheFreeBytes) {
+    llvm::sys::fs::remove(tmp);
+    return llvm::createStringError(
+        "only %llu bytes free (the cache needs %llu)",
+        static_cast<unsigned long long>(space->available),
+        static_cast<unsigned long long>(kMinCacheFreeBytes));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<JITModule>>
 JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
                    const JITOptions &options) {
@@ -308,9 +339,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     std::string tmp = cachePath + ".tmp" +
                       std::to_string(llvm::sys::Process::getProcessId());
     llvm::Error written = llvm::Error::success();
-    if (std::error_code ec = llvm::sys::fs::create_directories(cacheDir)) {
-      written = llvm::createStringError(ec, "cannot create %s: %s",
-                                        cacheDir.c_str(), ec.message().c_str());
+    if (llvm::Error refused = checkCacheWritable(cacheDir, tmp)) {
+      written = std::move(refused);
     } else {
       (*engine)->dumpToObjectFile(tmp);
       written = llvm::sys::fs::exists(tmp)

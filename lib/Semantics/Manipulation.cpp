@@ -1,6 +1,7 @@
 //===- Manipulation.cpp - reshape, combine, roll, triangles, eye ----------===//
 
 #include "ptensor/Semantics/Manipulation.h"
+#include "ptensor/Semantics/Limits.h"
 
 #include "ptensor/Semantics/Axes.h"
 #include "ptensor/Semantics/Promotion.h"
@@ -260,26 +261,25 @@ const char *ptensor::semantics::sizedOpName(SizedOp op) {
 
 std::string ptensor::semantics::invalidSizeMessage(SizedOp op,
                                                    const Shape &shape,
-                                                   int64_t elementBytes) {
-  const char *name = sizedOpName(op);
-  std::string text = std::string(name ? name : "a creation") + ": invalid size";
-  // reshape allows one -1 (inferred): name a size below -1, else a second -1.
-  bool oneInferred = op == SizedOp::Reshape;
-  auto invalid = std::find_if(shape.begin(), shape.end(),
-                              [&](int64_t s) { return s < (oneInferred ? -1 : 0); });
-  if (oneInferred && invalid == shape.end()) {
-    invalid = std::find(shape.begin(), shape.end(), -1);
-    if (invalid != shape.end())
-      invalid = std::find(std::next(invalid), shape.end(), -1);
-  }
-  if (invalid == shape.end())
-    return std::string(name ? name : "a creation") + ": shape " +
-           formatRequested(shape) + " of " + std::to_string(elementBytes) +
-           "-byte elements needs more than 2^62 bytes";
-  text += " " + std::to_string(*invalid) + " at dimension " +
-          std::to_string(invalid - shape.begin());
-  return text + " of shape " + formatRequested(shape) +
-         (oneInferred ? " (expected >= 0, or -1 once)" : " (expected >= 0)");
+                                                   int64_t elementBytes,
+                                                   int64_t inferredDim) {
+  std::string name = sizedOpName(op) ? sizedOpName(op) : "a creation";
+  auto invalid = shape.end();
+  for (auto it = shape.begin(); it != shape.end() && invalid == shape.end(); ++it)
+    if (*it < 0 && !(*it == -1 && it - shape.begin() == inferredDim))
+      invalid = it;
+  if (invalid != shape.end())
+    return name + ": invalid size " + std::to_string(*invalid) +
+           " at dimension " + std::to_string(invalid - shape.begin()) +
+           " of shape " + formatRequested(shape) + " (expected >= 0)";
+  // Sizes of 0 count as 1 in the bound: strides still span the other dims.
+  bool hasZero = std::find(shape.begin(), shape.end(), 0) != shape.end();
+  return name + ": shape " + formatRequested(shape) + " of " +
+         std::to_string(elementBytes) + "-byte elements needs more than " +
+         kMaxArrayBytesText + " bytes" +
+         (hasZero ? " (sizes of 0 counted as 1: the strides of the other "
+                    "dimensions span that much)"
+                  : "");
 }
 
 std::optional<Error> ptensor::semantics::checkEye(const Shape &shape) {

@@ -18,6 +18,8 @@
 #include "FaultInjection.h"
 #include "HostAllocator.h"
 
+#include "ptensor/Semantics/Limits.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <malloc.h>
@@ -99,11 +101,11 @@ namespace {
 /// (the error text): false with the error recorded on failure.
 bool hostAllocate(size_t bytes, void **out) {
   // A negative dynamic size arrives as a huge unsigned one.
-  if (bytes > (size_t(1) << 62))
+  if (bytes > static_cast<size_t>(ptensor::semantics::kMaxArrayBytes))
     return setErrorf(ErrorKind::InvalidArgument,
                      "cannot allocate %zu bytes on the host: the size is "
-                     "negative or larger than 2^62 bytes",
-                     bytes);
+                     "negative or larger than %s bytes",
+                     bytes, ptensor::semantics::kMaxArrayBytesText);
   if (injectFault(FaultSite::HostAlloc, "host allocation"))
     return false;
   std::string error;

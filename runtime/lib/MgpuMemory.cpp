@@ -16,6 +16,8 @@
 #include "Errors.h"
 #include "FaultInjection.h"
 
+#include "ptensor/Semantics/Limits.h"
+
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -40,8 +42,9 @@ ManagedSet &managed() {
 
 /// Largest request mgpuMemAlloc passes on. MLIR's lowering computes the
 /// byte size from dynamic sizes, so a negative size arrives as a huge
-/// unsigned one; no device has 2^62 bytes.
-constexpr uint64_t kMaxAllocationBytes = uint64_t(1) << 62;
+/// unsigned one.
+constexpr uint64_t kMaxAllocationBytes =
+    static_cast<uint64_t>(ptensor::semantics::kMaxArrayBytes);
 
 /// Refuses a request above kMaxAllocationBytes; `what` names the memory.
 bool checkAllocationSize(uint64_t bytes, const char *what) {
@@ -49,10 +52,11 @@ bool checkAllocationSize(uint64_t bytes, const char *what) {
     return true;
   return setErrorf(ErrorKind::InvalidArgument,
                    "%s allocation of %llu bytes: the size is negative (%lld "
-                   "as a signed number) or absurdly large (over 2^62 "
+                   "as a signed number) or absurdly large (over %s "
                    "bytes); was a dynamic size negative?",
                    what, static_cast<unsigned long long>(bytes),
-                   static_cast<long long>(bytes));
+                   static_cast<long long>(bytes),
+                   ptensor::semantics::kMaxArrayBytesText);
 }
 
 /// Records `p` as a managed allocation, for takeManaged.

@@ -8,7 +8,7 @@
 /// Errors.h: through the caller's trap when there is one, else the process
 /// exits or aborts). A module load outside any trap (compiled code's global
 /// constructor) is kept for the module's first use instead
-/// (DeferredLoadError).
+/// (FailedLoad).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +21,11 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 using namespace ptensor::rt;
 
@@ -99,35 +102,67 @@ bool prepareSharedMemory(const ScopedContext &scope, int device,
 // The work of the entry points below, which may hold RAII objects (see
 // require in Errors.h).
 
-/// A module load that failed outside any trap, kept for the first use of
-/// the module. Compiled code loads its kernels when it is itself loaded (a
+/// Module loads that failed outside any trap, kept for the first use of
+/// each module. Compiled code loads its kernels when it is itself loaded (a
 /// global constructor of the JIT module or the shared library), where no
-/// caller can receive an error: such a failure returns a null module, and
+/// caller can receive an error: such a load returns a handle of its own (the
+/// address of its FailedLoad, never given to the driver), and
 /// mgpuModuleGetFunction, which runs inside the compiled call and its trap,
-/// reports it.
-struct DeferredLoadError {
-  std::mutex mutex;
-  ErrorKind kind = ErrorKind::None;
+/// reports that load's error; mgpuModuleUnload forgets it.
+struct FailedLoad {
+  ErrorKind kind;
   std::string message;
 };
 
-DeferredLoadError &deferredLoadError() {
-  static DeferredLoadError deferred;
-  return deferred;
+struct FailedLoads {
+  std::mutex mutex;
+  std::unordered_map<CUmodule, std::unique_ptr<FailedLoad>> byHandle;
+  /// Whether byHandle was ever filled: launches skip the lock otherwise.
+  std::atomic<bool> any{false};
+};
+
+FailedLoads &failedLoads() {
+  static FailedLoads *loads = new FailedLoads(); // used by static destructors
+  return *loads;
 }
 
-/// `loaded`, or, for a failed load outside any trap, true with a null
-/// module and the error kept (see DeferredLoadError).
+/// The error of the failed load `module` (null when it is none).
+std::optional<FailedLoad> failedLoadOf(CUmodule module) {
+  FailedLoads &loads = failedLoads();
+  if (!loads.any.load(std::memory_order_acquire))
+    return std::nullopt;
+  std::lock_guard<std::mutex> lock(loads.mutex);
+  auto it = loads.byHandle.find(module);
+  if (it == loads.byHandle.end())
+    return std::nullopt;
+  return *it->second;
+}
+
+/// `loaded`, or, for a failed load outside any trap, true with the handle
+/// of a FailedLoad that keeps the error.
 bool deferOutsideTrap(bool loaded, CUmodule *module) {
   if (loaded || insideTrap())
     return loaded;
-  DeferredLoadError &deferred = deferredLoadError();
-  std::lock_guard<std::mutex> lock(deferred.mutex);
-  deferred.kind = lastErrorKind();
-  deferred.message = lastErrorMessage();
-  *module = nullptr;
+  auto failed = std::make_unique<FailedLoad>(
+      FailedLoad{lastErrorKind(), lastErrorMessage()});
+  *module = reinterpret_cast<CUmodule>(failed.get());
+  FailedLoads &loads = failedLoads();
+  {
+    std::lock_guard<std::mutex> lock(loads.mutex);
+    loads.byHandle.emplace(*module, std::move(failed));
+  }
+  loads.any.store(true, std::memory_order_release);
   clearError();
   return true;
+}
+
+/// Forgets the failed load `module`; false when it is none.
+bool forgetFailedLoad(CUmodule module) {
+  FailedLoads &loads = failedLoads();
+  if (!loads.any.load(std::memory_order_acquire))
+    return false;
+  std::lock_guard<std::mutex> lock(loads.mutex);
+  return loads.byHandle.erase(module) != 0;
 }
 
 bool moduleLoad(void *data, size_t size, CUmodule *module) {
@@ -152,23 +187,22 @@ bool moduleLoadJIT(void *data, int optLevel, CUmodule *module) {
   return deferOutsideTrap(loadModule(defaultDevice(), image, module), module);
 }
 
-/// getFunction, with the deferred load error for a null module.
+/// getFunction, or the error of a module whose load failed outside a trap.
 bool moduleFunction(CUmodule module, const char *name, CUfunction *function) {
-  if (module)
-    return getFunction(module, name, function);
   *function = nullptr;
-  DeferredLoadError &deferred = deferredLoadError();
-  std::lock_guard<std::mutex> lock(deferred.mutex);
-  if (deferred.kind == ErrorKind::None)
+  if (std::optional<FailedLoad> failed = failedLoadOf(module)) {
+    std::string cause = failed->message;
+    if (cause.rfind(kMessagePrefix, 0) == 0)
+      cause.erase(0, std::strlen(kMessagePrefix));
+    return setError(failed->kind, "the GPU kernels of this code were not "
+                                  "loaded when it was loaded: " +
+                                      cause);
+  }
+  if (!module)
     return setErrorf(ErrorKind::InvalidArgument,
                      "mgpuModuleGetFunction('%s'): the module is null",
                      name ? name : "(null)");
-  std::string cause = deferred.message;
-  if (cause.rfind(kMessagePrefix, 0) == 0)
-    cause.erase(0, std::strlen(kMessagePrefix));
-  return setError(deferred.kind, "the GPU kernels of this code were not "
-                                 "loaded when it was loaded: " +
-                                     cause);
+  return getFunction(module, name, function);
 }
 
 /// A launch's grid (and cluster) and block shapes.
@@ -270,7 +304,8 @@ PTENSOR_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 PTENSOR_RT_EXPORT void mgpuModuleUnload(void *module) {
-  require(unloadModule(static_cast<CUmodule>(module)));
+  if (!forgetFailedLoad(static_cast<CUmodule>(module)))
+    require(unloadModule(static_cast<CUmodule>(module)));
 }
 
 PTENSOR_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {

@@ -173,14 +173,15 @@ PTENSOR_RT_EXPORT void ptensor_rt_size_failed(const int64_t *,
                                               int64_t shapeOffset,
                                               int64_t shapeRank,
                                               int64_t shapeStride, int64_t op,
-                                              int64_t elementBytes) {
+                                              int64_t elementBytes,
+                                              int64_t inferredDim) {
   {
     // Scoped: the string is gone before the jump.
     setError(ErrorKind::InvalidArgument,
              sem::invalidSizeMessage(
                  static_cast<sem::SizedOp>(op),
                  toShape(shape + shapeOffset, shapeRank, shapeStride),
-                 elementBytes));
+                 elementBytes, inferredDim));
   }
   leaveCompiledCode();
 }

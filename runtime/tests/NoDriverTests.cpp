@@ -53,19 +53,26 @@ void testMgpuEntryPointsExit() {
   EXPECT_CONTAINS(alloc.output, "ptensor runtime: no CUDA driver found");
 
   // A module load outside a trap (compiled code loads its kernels in a
-  // global constructor) returns a null module and keeps the error; the
-  // first use of the module, inside the compiled call, fails with it.
+  // global constructor) returns a handle of its own that keeps the error;
+  // the first use of the module, inside the compiled call, fails with it.
+  // Each failed load keeps its own: unloading one leaves the other's.
   static const char blob[] = "not a cubin";
   ChildResult module = runInChild([] {
-    void *loaded = mgpuModuleLoad(const_cast<char *>(blob), sizeof(blob));
-    std::printf("module %s\n", loaded ? "loaded" : "null");
+    void *first = mgpuModuleLoad(const_cast<char *>(blob), sizeof(blob));
+    void *second = mgpuModuleLoad(const_cast<char *>(blob), sizeof(blob));
+    std::printf("handles %s\n", first && second && first != second
+                                    ? "distinct"
+                                    : "not distinct");
+    mgpuModuleUnload(first); // forgets its error, needs no driver
+    std::printf("first unloaded\n");
     std::fflush(stdout);
-    mgpuModuleGetFunction(loaded, "kernel");
+    mgpuModuleGetFunction(second, "kernel");
     return 42;
   });
   report("mgpuModuleLoad, then mgpuModuleGetFunction", module);
   EXPECT_EQ(module.exitCode, 1);
-  EXPECT_CONTAINS(module.output, "module null");
+  EXPECT_CONTAINS(module.output, "handles distinct");
+  EXPECT_CONTAINS(module.output, "first unloaded");
   EXPECT_CONTAINS(module.output,
                   "ptensor runtime: the GPU kernels of this code were not "
                   "loaded when it was loaded: no CUDA driver found");

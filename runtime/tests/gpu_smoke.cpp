@@ -622,7 +622,7 @@ int childMode(const char *mode) {
     // Outside a trap the failed load is kept (compiled code loads its
     // kernels in a global constructor): the first use reports it.
     void *module = mgpuModuleLoadJIT(ptx, 2);
-    if (module)
+    if (!module) // the failed load's own handle, not null
       return 4;
     mgpuModuleGetFunction(module, "broken");
     return 0; // Not reached.

@@ -113,12 +113,12 @@ const char *sizedOpName(SizedOp op);
 
 /// The message of a requested shape (with its real sizes) that no array can
 /// have: its first negative size, e.g. "create: invalid size -3 at dimension
-/// 0 of shape [-3, 4] (expected >= 0)" (a reshape's shape may hold one -1,
-/// the inferred size), else its size in bytes with elements of
-/// `elementBytes` bytes: "create: shape [3037000500, 3037000500] of 8-byte
-/// elements needs more than 2^62 bytes".
+/// 0 of shape [-3, 4] (expected >= 0)" (the -1 at `inferredDim`, a
+/// reshape's inferred size, is not one), else its size in bytes with
+/// elements of `elementBytes` bytes: "create: shape [3037000500,
+/// 3037000500] of 8-byte elements needs more than 2^62 bytes" (kMaxArrayBytes).
 std::string invalidSizeMessage(SizedOp op, const Shape &shape,
-                               int64_t elementBytes);
+                               int64_t elementBytes, int64_t inferredDim = -1);
 
 } // namespace ptensor::semantics
 

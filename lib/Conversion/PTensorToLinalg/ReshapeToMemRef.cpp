@@ -167,7 +167,8 @@ struct ReshapePattern : public OpConversionPattern<ReshapeOp> {
       known = m.mul(known, size);
     }
     buildSizesCheck(m.b, m.loc, ::ptensor::semantics::SizedOp::Reshape,
-                    asRequested, getElementBytes(resultType.getElementType()));
+                    asRequested, getElementBytes(resultType.getElementType()),
+                    inferred);
     OpFoldResult count = product(m, sourceSizes);
     if (inferred >= 0) {
       int64_t size = resultType.getDimSize(inferred);

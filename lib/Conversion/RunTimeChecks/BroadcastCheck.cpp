@@ -1,6 +1,7 @@
 //===- BroadcastCheck.cpp - run-time shape checks with real sizes ---------===//
 
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+#include "ptensor/Semantics/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -135,13 +136,14 @@ void mlir::ptensor::buildShapesCheck(OpBuilder &b, Location loc, Value ok,
 }
 
 /// The largest byte size a requested shape may need (as the runtime's
-/// allocators: no machine has 2^62 bytes).
-static constexpr int64_t kMaxShapeBytes = int64_t(1) << 62;
+/// allocators).
+static constexpr int64_t kMaxShapeBytes = ::ptensor::semantics::kMaxArrayBytes;
 
 void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
                                     ::ptensor::semantics::SizedOp op,
                                     ArrayRef<OpFoldResult> shape,
-                                    int64_t elementBytes) {
+                                    int64_t elementBytes,
+                                    int64_t inferredDim) {
   // Nothing to check when every size is known, none negative (attributes
   // never are: static sizes and reshape's -1) and the bytes fit. A constant
   // Value below zero, or a static shape too large, gets the check, which
@@ -190,7 +192,7 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
       b, b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>(),
       kSizeFailed,
       {MemRefType::get({ShapedType::kDynamic}, b.getI64Type()), b.getI64Type(),
-       b.getI64Type()},
+       b.getI64Type(), b.getI64Type()},
       {});
   scf::IfOp::create(b, loc, invalid, [&](OpBuilder &then, Location l) {
     SmallVector<Value> sizes;
@@ -201,7 +203,10 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
                                               static_cast<int64_t>(op));
     Value width =
         arith::ConstantIntOp::create(then, l, then.getI64Type(), elementBytes);
-    func::CallOp::create(then, l, callee, ValueRange{requested, kind, width});
+    Value inferred =
+        arith::ConstantIntOp::create(then, l, then.getI64Type(), inferredDim);
+    func::CallOp::create(then, l, callee,
+                         ValueRange{requested, kind, width, inferred});
     scf::YieldOp::create(then, l);
   });
 }

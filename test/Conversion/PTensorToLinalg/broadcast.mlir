@@ -93,7 +93,7 @@ func.func @static_source_dynamic_target(%a: !ptensor.ptensor<1xi64>, %n: index) 
 // CHECK:           %[[REQD:.*]] = memref.cast %[[REQ]] : memref<3xi64> to memref<?xi64>
 // CHECK:           %[[KIND:.*]] = arith.constant 2 : i64
 // CHECK:           %[[WIDTH:.*]] = arith.constant 4 : i64
-// CHECK:           func.call @ptensor_rt_size_failed(%[[REQD]], %[[KIND]], %[[WIDTH]])
+// CHECK:           func.call @ptensor_rt_size_failed(%[[REQD]], %[[KIND]], %[[WIDTH]], %{{.*}})
 // CHECK:         }
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         %[[IS1:.*]] = arith.cmpi eq, %[[SIZES]]#0, %[[ONE]] : index

@@ -7,7 +7,7 @@
 // unit of the run-time size), calls ptensor_rt_size_failed with the
 // requested shape, the op (0: create, 4: linspace) and the element size.
 
-// CHECK-LABEL: func.func private @ptensor_rt_size_failed(memref<?xi64>, i64, i64)
+// CHECK-LABEL: func.func private @ptensor_rt_size_failed(memref<?xi64>, i64, i64, i64)
 // CHECK-LABEL: func.func @create_fill(
 // CHECK-SAME:    %[[N:.*]]: index, %[[V:.*]]: f64) -> tensor<4x?xf16>
 // CHECK-DAG:     %[[Z:.*]] = arith.constant 0 : index
@@ -26,7 +26,7 @@
 // CHECK:           %[[DYN:.*]] = memref.cast %[[SHAPE]] : memref<2xi64> to memref<?xi64>
 // CHECK:           %[[OP:.*]] = arith.constant 0 : i64
 // CHECK:           %[[WIDTH:.*]] = arith.constant 2 : i64
-// CHECK:           func.call @ptensor_rt_size_failed(%[[DYN]], %[[OP]], %[[WIDTH]])
+// CHECK:           func.call @ptensor_rt_size_failed(%[[DYN]], %[[OP]], %[[WIDTH]], %{{.*}})
 // CHECK:         }
 // CHECK:         %[[H:.*]] = arith.truncf %[[V]] : f64 to f16
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<4x?xf16>
@@ -108,7 +108,7 @@ func.func @arange_static_float(%a: f64, %b: f64, %s: f64) -> !ptensor.ptensor<10
 // CHECK-SAME:    %[[LO:.*]]: f64, %[[HI:.*]]: f64, %[[N:.*]]: index) -> tensor<?xf32>
 // CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
 // CHECK:         scf.if %{{.*}} {
-// CHECK:           func.call @ptensor_rt_size_failed(%{{.*}}, %{{.*}}, %{{.*}})
+// CHECK:           func.call @ptensor_rt_size_failed(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK:         }
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:         %[[NM1:.*]] = arith.subi %[[N]], %[[ONE]] : index

@@ -8,7 +8,7 @@
 // shape (static sizes as constants), the op (semantics::SizedOp: 1 eye,
 // 3 reshape) and the element size.
 
-// CHECK-LABEL: func.func private @ptensor_rt_size_failed(memref<?xi64>, i64, i64)
+// CHECK-LABEL: func.func private @ptensor_rt_size_failed(memref<?xi64>, i64, i64, i64)
 // CHECK-LABEL: func.func @eye(
 // CHECK-SAME:    %[[N:.*]]: index, %[[M:.*]]: index)
 // CHECK-DAG:     %[[Z:.*]] = arith.constant 0 : index
@@ -32,7 +32,8 @@
 // CHECK:           %[[REQD:.*]] = memref.cast %[[REQ]] : memref<2xi64> to memref<?xi64>
 // CHECK:           %[[KIND:.*]] = arith.constant 1 : i64
 // CHECK:           %[[WIDTH:.*]] = arith.constant 4 : i64
-// CHECK:           func.call @ptensor_rt_size_failed(%[[REQD]], %[[KIND]], %[[WIDTH]])
+// CHECK:           %[[NONE:.*]] = arith.constant -1 : i64
+// CHECK:           func.call @ptensor_rt_size_failed(%[[REQD]], %[[KIND]], %[[WIDTH]], %[[NONE]])
 // CHECK:         }
 // CHECK:         tensor.empty(%[[N]], %[[M]]) : tensor<?x?xf32>
 func.func @eye(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
@@ -43,7 +44,8 @@ func.func @eye(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
 // -----
 
 // reshape: the -1 (inferred) is a constant of the requested shape, counted
-// as 1; the run-time size is checked.
+// as 1; the run-time size is checked, and the runtime is told which size is
+// the inferred one (1), so that a run-time -1 at dimension 0 is named.
 // CHECK-LABEL: func.func @reshape(
 // CHECK-SAME:    %[[A:.*]]: tensor<?xf32>, %[[N:.*]]: index)
 // CHECK-NOT:     arith.cmpi slt, %c-1
@@ -54,7 +56,8 @@ func.func @eye(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
 // CHECK:           arith.index_cast %[[N]] : index to i64
 // CHECK:           arith.index_cast %[[MINUS1]] : index to i64
 // CHECK:           %[[KIND:.*]] = arith.constant 3 : i64
-// CHECK:           func.call @ptensor_rt_size_failed(%{{.*}}, %[[KIND]], %{{.*}})
+// CHECK:           %[[INFERRED:.*]] = arith.constant 1 : i64
+// CHECK:           func.call @ptensor_rt_size_failed(%{{.*}}, %[[KIND]], %{{.*}}, %[[INFERRED]])
 // CHECK:         }
 func.func @reshape(%a: !ptensor.ptensor<?xf32>, %n: index) -> !ptensor.ptensor<?x?xf32> {
   %0 = ptensor.reshape %a [%n, -1] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x?xf32>

@@ -4,7 +4,7 @@
 // and the runner died in an LLVM ERROR writing a (-3, -2) array, and a
 // reshape of 6 elements into (-3, -2) passed the element-count check.
 // RUN: rm -rf %t && split-file %s %t
-// RUN: %python -c "import numpy as np; np.save('%t/m3.npy', np.int64(-3)); np.save('%t/m2.npy', np.int64(-2)); np.save('%t/two.npy', np.int64(2)); np.save('%t/one.npy', np.ones(1, np.float32)); np.save('%t/six.npy', np.arange(6, dtype=np.float32))"
+// RUN: %python -c "import numpy as np; np.save('%t/m3.npy', np.int64(-3)); np.save('%t/m2.npy', np.int64(-2)); np.save('%t/two.npy', np.int64(2)); np.save('%t/one.npy', np.ones(1, np.float32)); np.save('%t/six.npy', np.arange(6, dtype=np.float32)); np.save('%t/m1.npy', np.int64(-1)); np.save('%t/zero.npy', np.int64(0))"
 
 // RUN: not ptensor-runner %t/create.mlir -e create --input %t/m3.npy --input %t/m2.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=CREATE
 // CREATE: ptensor-runner: error: ptensor runtime: create: invalid size -3 at dimension 0 of shape [-3, -2] (expected >= 0)
@@ -42,7 +42,15 @@
 // BROADCAST: error: ptensor runtime: broadcast_to: invalid size -3 at dimension 0 of shape [-3] (expected >= 0)
 
 // RUN: not ptensor-runner %t/reshape.mlir -e reshape --input %t/six.npy --input %t/m3.npy --input %t/m2.npy 2>&1 | FileCheck %s --check-prefix=RESHAPE
-// RESHAPE: error: ptensor runtime: reshape: invalid size -3 at dimension 0 of shape [-3, -2] (expected >= 0, or -1 once)
+// RESHAPE: error: ptensor runtime: reshape: invalid size -3 at dimension 0 of shape [-3, -2] (expected >= 0)
+
+// A -1 given at run time is no inferred size: the static -1 is (dimension 1).
+// RUN: not ptensor-runner %t/reshape-inferred.mlir -e reshape --input %t/six.npy --input %t/m1.npy 2>&1 | FileCheck %s --check-prefix=RESHAPE-INFERRED
+// RESHAPE-INFERRED: error: ptensor runtime: reshape: invalid size -1 at dimension 0 of shape [-1, -1] (expected >= 0)
+
+// A 0 size counts as 1 in the byte bound: the message says so.
+// RUN: not ptensor-runner %t/create3.mlir -e create3 --input %t/zero.npy --input %t/big.npy --input %t/big.npy 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: error: ptensor runtime: create: shape [0, 3037000500, 3037000500] of 4-byte elements needs more than 2^62 bytes (sizes of 0 counted as 1: the strides of the other dimensions span that much)
 
 //--- create.mlir
 func.func @create(%n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
@@ -93,6 +101,19 @@ func.func @linspace(%n: index) -> !ptensor.ptensor<?xf64> {
 func.func @broadcast(%a: !ptensor.ptensor<1xf32>, %n: index) -> !ptensor.ptensor<?xf32> {
   %t = ptensor.broadcast %a to (%n) : !ptensor.ptensor<1xf32> -> !ptensor.ptensor<?xf32>
   return %t : !ptensor.ptensor<?xf32>
+}
+
+//--- reshape-inferred.mlir
+func.func @reshape(%a: !ptensor.ptensor<?xf32>, %n: index) -> !ptensor.ptensor<?x?xf32> {
+  %t = ptensor.reshape %a [%n, -1] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x?xf32>
+  return %t : !ptensor.ptensor<?x?xf32>
+}
+
+//--- create3.mlir
+func.func @create3(%n: index, %m: index, %k: index) -> !ptensor.ptensor<?x?x?xf32> {
+  %v = arith.constant 1.0 : f32
+  %t = ptensor.create (%n, %m, %k) fill %v : f32 -> !ptensor.ptensor<?x?x?xf32>
+  return %t : !ptensor.ptensor<?x?x?xf32>
 }
 
 //--- reshape.mlir

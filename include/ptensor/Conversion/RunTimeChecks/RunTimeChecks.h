@@ -88,14 +88,17 @@ void buildShapesCheck(OpBuilder &b, Location loc, Value ok,
 
 /// Builds, at `b`'s insertion point in host code, a check of the requested
 /// result shape `shape` of `op` (static sizes as constants) with elements of
-/// `elementBytes` bytes: every size is >= 0 and the shape needs at most 2^62
-/// bytes (sizes of 0 counted as 1; checked without overflow). When not, the
-/// runtime's `ptensor_rt_size_failed(memref<?xi64>, i64 op, i64
-/// elementBytes)` is called with the shape and never returns. Builds nothing
+/// `elementBytes` bytes: every size is >= 0 and the shape needs at most
+/// semantics::kMaxArrayBytes (sizes of 0 counted as 1; checked without
+/// overflow). `inferredDim` is the index of a reshape's static -1 (the
+/// inferred size, not checked), or -1. When the check fails, the runtime's
+/// `ptensor_rt_size_failed(memref<?xi64>, i64 op, i64 elementBytes, i64
+/// inferredDim)` is called with the shape and never returns. Builds nothing
 /// when every size is known (an attribute or a constant >= 0) and the bytes
 /// fit; a static shape that does not fit fails when the code runs.
 void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp op,
-                     ArrayRef<OpFoldResult> shape, int64_t elementBytes);
+                     ArrayRef<OpFoldResult> shape, int64_t elementBytes,
+                     int64_t inferredDim = -1);
 
 /// buildSizesCheck of the shape `staticShape` whose dynamic sizes
 /// (ShapedType::kDynamic) are `dynamicSizes`, in order.

@@ -144,15 +144,17 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
 /// negative size or needs more than 2^62 bytes: `shape` is the requested
 /// shape with its real sizes, `op` the op that asked (semantics::SizedOp:
 /// 0 create, 1 eye, 2 broadcast_to, 3 reshape, 4 linspace, 5 arange),
-/// `elementBytes`
-/// the size of its elements. The error kind is INVALID_ARGUMENT. The shape
-/// is passed as `memref<?xi64>` like ptensor_rt_broadcast_failed's.
+/// `elementBytes` the size of its elements, `inferredDim` the index of a
+/// reshape's inferred size (its -1 is not an error) or -1. The error kind
+/// is INVALID_ARGUMENT. The shape is passed as `memref<?xi64>` like
+/// ptensor_rt_broadcast_failed's.
 PTENSOR_RT_EXPORT void ptensor_rt_size_failed(const int64_t *shapeAllocated,
                                               const int64_t *shape,
                                               int64_t shapeOffset,
                                               int64_t shapeRank,
                                               int64_t shapeStride, int64_t op,
-                                              int64_t elementBytes)
+                                              int64_t elementBytes,
+                                              int64_t inferredDim)
     __attribute__((noreturn));
 
 #ifdef __cplusplus
