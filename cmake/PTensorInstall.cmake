@@ -25,6 +25,7 @@ target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
   PTensorLinalgToGPU PTensorReductionsToLoops PTensorContractionsToLibrary
   PTensorSortToLibrary
   PTensorDeviceCopies
+  PTensorGPUModules
   PTensorRunTimeChecks
   PTensorHostParallel)
 
@@ -41,6 +42,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorContractionsToLibrary=ContractionsToLibrary
   PTensorSortToLibrary=SortToLibrary
   PTensorDeviceCopies=DeviceCopies
+  PTensorGPUModules=GPUModules
   PTensorRunTimeChecks=RunTimeChecks
   PTensorHostParallel=HostParallel
   PTensorConversion=Conversion

@@ -21,7 +21,8 @@ prepare() {
   set -e
   ninja -C build
   rm -rf "$carry" && mkdir -p "$carry/cases" "$carry/bench" "$carry/pycache"
-  cp build/lib/libptensor_runtime.so build/bin/ptensor-runtime-gpu-smoke "$carry/"
+  cp build/lib/libptensor_runtime.so build/lib/libptensor_runtime_vqsort.so \
+    build/bin/ptensor-runtime-gpu-smoke "$carry/"
   # The CUB code (GPU sorts, compaction): nvcc, in a standalone runtime build; loaded
   # from beside libptensor_runtime.so.
   cmake -S runtime -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -32,7 +33,7 @@ prepare() {
   # The host sort's Highway (libhwy-dev here; not on the GPU machine), and
   # the OpenMP runtime parallel host code calls (LLVM's; no LLVM there).
   for lib in libhwy.so.1 libhwy_contrib.so.1; do
-    cp -L "$(ldd build/lib/libptensor_runtime.so | awk -v l="$lib" '$1 == l {print $3}')" "$carry/"
+    cp -L "$(ldd build/lib/libptensor_runtime_vqsort.so | awk -v l="$lib" '$1 == l {print $3}')" "$carry/"
   done
   cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
   echo "== exporting the CPU suite's cases for cuda:0"
@@ -47,7 +48,8 @@ prepare() {
   [ -s "$carry/compile-failures.txt" ] && { echo "some cases failed to compile"; exit 1; }
   echo "== compiling the benchmark and the Python GPU kernels"
   python3 bench/build.py "$carry/bench"
-  cp build/lib/libptensor_runtime.so build-cuda/lib/libptensor_runtime_cuda.so "$carry/bench/"
+  cp build/lib/libptensor_runtime.so build/lib/libptensor_runtime_vqsort.so \
+    build-cuda/lib/libptensor_runtime_cuda.so "$carry/bench/"
   # ptensor._core is built there (Python 3.12) from these nanobind sources.
   cp -r "$(python3 -c 'import nanobind, os; print(os.path.dirname(nanobind.__file__))')" \
     "$carry/nanobind"

@@ -56,6 +56,9 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   // ones kernels call into their gpu.module.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createGpuKernelOutliningPass());
+  // One gpu.module: one backend run and one ptxas process per compile, one
+  // module load per run.
+  pm.addPass(createPTensorMergeGpuModules());
   pm.addPass(createLoopInvariantCodeMotionPass());
 
   GpuNVVMAttachTargetOptions target;

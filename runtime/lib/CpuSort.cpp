@@ -2,7 +2,8 @@
 //
 // ptensor_rt_cpu_sort (Sort.h), on Highway's vectorized quicksort (VQSort,
 // Debian's libhwy: AVX2/AVX-512 with run-time dispatch; as fast as numpy's
-// sort, which uses the same family of SIMD sorts). Each input line is read
+// sort, which uses the same family of SIMD sorts; loaded on the first
+// sort, HostSort.h). Each input line is read
 // once into unsigned keys whose unsigned order is the sort's (SortKeys.h):
 //  - argsort: each key is made unique and stable by its position —
 //    (key << 32 | position) in 64 bits, or (key, position) as a 128-bit
@@ -24,9 +25,8 @@
 #include "ptensor/Semantics/Threads.h"
 
 #include "Errors.h"
+#include "HostSort.h"
 #include "SortArguments.h"
-
-#include <hwy/contrib/sort/vqsort.h>
 
 #include <algorithm>
 #include <array>
@@ -83,12 +83,6 @@ Line<T> lineOf(const SortArguments &c, const void *base,
           strides[c.dim]};
 }
 
-/// The calling thread's VQSort (it holds scratch and is not shared).
-const hwy::Sorter &threadSorter() {
-  thread_local hwy::Sorter sorter;
-  return sorter;
-}
-
 /// An uninitialized array (no zeroing pass over scratch that is written
 /// before it is read); empty when `n` is 0, null when out of memory.
 template <typename T> struct Array {
@@ -106,7 +100,7 @@ template <typename T> struct Array {
 template <typename U> struct Scratch {
   Array<U> keys;
   Array<uint64_t> composite;  ///< argsort, narrow keys
-  Array<hwy::uint128_t> wide; ///< argsort, 64-bit keys
+  Array<Key128> wide; ///< argsort, 64-bit keys
   Array<U> bits; ///< values gathered by position; an input line kept
 };
 
@@ -121,7 +115,7 @@ template <typename U> void sortKeys(U *keys, int64_t n) {
       for (int64_t k = 0; k < counts[v]; ++k)
         keys[at++] = U(v);
   } else {
-    threadSorter()(keys, size_t(n), hwy::SortAscending());
+    sortAscending(keys, size_t(n));
   }
 }
 
@@ -147,13 +141,13 @@ void setComposite(Scratch<U> &s, bool narrow, int64_t i, U key) {
 template <typename U>
 void sortPositions(Scratch<U> &s, bool narrow, int64_t n, Line<int64_t> out) {
   if (narrow) {
-    threadSorter()(s.composite.data.get(), size_t(n), hwy::SortAscending());
+    sortAscending(s.composite.data.get(), size_t(n));
     writeLine(out, n, [&](int64_t j) {
       return int64_t(s.composite[j] & 0xFFFFFFFFu);
     });
     return;
   }
-  threadSorter()(s.wide.data.get(), size_t(n), hwy::SortAscending());
+  sortAscending(s.wide.data.get(), size_t(n));
   writeLine(out, n, [&](int64_t j) { return int64_t(s.wide[j].lo); });
 }
 
@@ -357,6 +351,6 @@ extern "C" void ptensor_rt_cpu_sort(int64_t keyType, int64_t flags,
                            sizes, input, inputOffset, inputStrides, values,
                            valuesOffset, valuesStrides, indices,
                            indicesOffset, indexStrides, c) ||
-      !runSort(c))
+      !loadHostSort() || !runSort(c))
     leaveCompiledCode();
 }

@@ -5,6 +5,7 @@
 #include "DeviceAllocator.h"
 #include "DeviceContext.h"
 #include "Errors.h"
+#include "SiblingLibrary.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -21,24 +22,8 @@ void *loadLibrary(std::string &error) {
   static void *handle = nullptr;
   static std::string reason;
   std::call_once(once, [] {
-    std::string path;
-    if (const char *env = std::getenv("PTENSOR_RUNTIME_CUDA_LIBRARY")) {
-      path = env;
-    } else {
-      Dl_info info;
-      if (dladdr(reinterpret_cast<void *>(&cudaKernelsSymbol), &info) &&
-          info.dli_fname) {
-        path = info.dli_fname;
-        size_t slash = path.rfind('/');
-        path = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-      }
-      path += "libptensor_runtime_cuda.so";
-    }
-    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-      const char *text = dlerror();
-      reason = text ? text : path;
-    }
+    handle = openSiblingLibrary("libptensor_runtime_cuda.so",
+                                "PTENSOR_RUNTIME_CUDA_LIBRARY", reason);
   });
   error = reason;
   return handle;

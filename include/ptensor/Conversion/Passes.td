@@ -147,6 +147,28 @@ def PTensorLowerDeviceCopies
     "::mlir::scf::SCFDialect"];
 }
 
+def PTensorMergeGpuModules
+    : Pass<"ptensor-merge-gpu-modules", "ModuleOp"> {
+  let summary = "Puts the kernels of a module into one gpu.module per target";
+  let description = [{
+    Runs after gpu-kernel-outlining, which gives every launch a gpu.module
+    of its own: each would be compiled on its own (an LLVM backend run and
+    a ptxas process per module) and loaded on its own at run time. The
+    modules with the same targets and attributes become one: the first
+    keeps its name, the others' symbols move into it, and `gpu.launch_func`
+    ops refer to the moved kernels there.
+    - Outlined kernels all carry their function's name: a moved kernel
+      whose name is taken is renamed after its old module (unique among
+      the modules), e.g. `@f_kernel_0::@f_kernel` becomes
+      `@f_kernel::@f_kernel_0`.
+    - A helper symbol that several modules hold (the functions outlining
+      copies into each kernel's module, their declarations) is kept once
+      when the copies are the same text; a different symbol of the same
+      name gets a `_m<N>` suffix, and the uses in its old module follow.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def ConvertPTensorReductionsToLoops
     : Pass<"convert-ptensor-reductions-to-loops", "ModuleOp"> {
   let summary = "Lowers host reduction generics to loops with accumulators "

@@ -1,0 +1,22 @@
+//===- GPUModules.h - one gpu.module per compiled module ---------*- C++ -*-===//
+//
+// Kernel outlining gives every launch a gpu.module of its own; each one is
+// then compiled on its own (an LLVM backend run and a ptxas process) and
+// loaded on its own at run time. ptensor-merge-gpu-modules puts the kernels
+// of a module that share a target into one gpu.module.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_CONVERSION_GPUMODULES_GPUMODULES_H
+#define PTENSOR_CONVERSION_GPUMODULES_GPUMODULES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::ptensor {
+
+#define GEN_PASS_DECL_PTENSORMERGEGPUMODULES
+#include "ptensor/Conversion/Passes.h.inc"
+
+} // namespace mlir::ptensor
+
+#endif // PTENSOR_CONVERSION_GPUMODULES_GPUMODULES_H
