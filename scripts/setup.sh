@@ -7,7 +7,9 @@
 #                                   and UndefinedBehaviorSanitizer
 #                                   (build-sanitize/) and the lit suite on it,
 #                                   then the runtime with ThreadSanitizer
-#                                   (build-tsan/) and its suites
+#                                   (build-tsan/) and its suites, and the C
+#                                   API's threads test on the whole stack
+#                                   with ThreadSanitizer (build-tsan-capi/)
 set -euo pipefail
 mode="${1:-test}"
 cd "$(dirname "$0")/.."
@@ -128,6 +130,21 @@ sanitize() {
   for suite in threads allocator checks sort compact; do
     TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$tsan/bin/ptensor-runtime-tests" "$suite"
   done
+  # The whole stack under ThreadSanitizer for the C API's threads test
+  # (test/Embedding/capi-threads.c: four threads call one compiled function
+  # while four compile and call modules of their own): ptensor's compiler,
+  # JIT, C API and runtime instrumented, LLVM/MLIR not.
+  local tsan_capi="${PTENSOR_TSAN_CAPI_BUILD_DIR:-$root/build-tsan-capi}"
+  echo "== building the C API with Clang 22 + ThreadSanitizer in $tsan_capi"
+  cmake -G Ninja -S "$root" -B "$tsan_capi" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
+    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1" \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
+    -DPTENSOR_SANITIZE_THREAD=ON >/dev/null
+  ninja -C "$tsan_capi" ptensor-capi-threads-test ptensor_runtime
+  echo "== the C API's threads test under ThreadSanitizer"
+  TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$tsan_capi/bin/ptensor-capi-threads-test"
 }
 
 install
