@@ -4,6 +4,7 @@ tensors, each phase timed in a fresh process.
 
     first_call.py prepare CACHE_DIR   # here: cold compile into an empty cache
     first_call.py run CACHE_DIR       # GPU machine: warm on-disk cache
+    first_call.py profile CACHE_DIR   # GPU machine: the first call's profile
 
 `prepare` (where ptensor-compile is) empties CACHE_DIR and times the cold
 path up to the compiled kernel: import, IR generation, cache miss and
@@ -99,7 +100,30 @@ def run(cache):
     return 0 if correct else 1
 
 
+def profile(cache):
+    """`run`'s first ptensor call under cProfile: where its time goes (the
+    20 entries of most cumulative time)."""
+    import cProfile
+    import pstats
+
+    os.environ["PTENSOR_CACHE_DIR"] = cache
+    import torch
+
+    a = torch.ones(N, device="cuda")
+    torch.cuda.synchronize()
+    import ptensor as pt
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    pt.add(a, a)
+    torch.cuda.synchronize()
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(20)
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("prepare", "run"):
+    modes = {"prepare": prepare, "run": run, "profile": profile}
+    if len(sys.argv) != 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    sys.exit(prepare(sys.argv[2]) if sys.argv[1] == "prepare" else run(sys.argv[2]))
+    sys.exit(modes[sys.argv[1]](sys.argv[2]))

@@ -11,7 +11,8 @@
 #                                       # tests and the benchmark; prints a
 #                                       # summary
 #   bash scripts/gpu-check.sh run python,bench   # some of the steps smoke,
-#                                       # cases, sanitizer, python, bench
+#                                       # cases, sanitizer, python, profile,
+#                                       # bench
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -125,6 +126,12 @@ run() {
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python \
     python3 -m pytest -q python/tests/test_gpu.py 2>&1 | tail -5 || status=1
   fi
+  if wants profile; then
+  echo "== where the first call's time goes (warm on-disk cache, fresh process)"
+  PTENSOR_CACHE_DIR="$carry/bench/first_call_cache" \
+    PTENSOR_RUNTIME_LIBRARY="$carry/bench/libptensor_runtime.so" \
+    python3 bench/first_call.py profile "$carry/bench/first_call_cache" 2>&1 | head -45 || status=1
+  fi
   if wants bench; then
   echo "== benchmark"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" ||
@@ -136,5 +143,5 @@ run() {
 case "${1:-}" in
   prepare) prepare ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,bench]" >&2; exit 2 ;;
 esac
