@@ -97,10 +97,16 @@ pack() {
     cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
       -DPTENSOR_STATIC_TOOLS=ON "${ld[@]}"
   fi
-  ninja -C "$build" ptensor-runner ptensor_runtime
+  ninja -C "$build" ptensor-runner ptensor_runtime ptensor_runtime_vqsort
   rm -rf "$pack_dir" && mkdir -p "$pack_dir/inputs" "$pack_dir/expected"
   strip -o "$pack_dir/ptensor-runner" "$build/bin/ptensor-runner"
   strip --strip-unneeded -o "$pack_dir/libptensor_runtime.so" "$build/lib/libptensor_runtime.so"
+  # The host sort's library (loaded beside the runtime) and its Highway.
+  strip --strip-unneeded -o "$pack_dir/libptensor_runtime_vqsort.so" \
+    "$build/lib/libptensor_runtime_vqsort.so"
+  for lib in libhwy.so.1 libhwy_contrib.so.1; do
+    cp -L "$(ldd "$build/lib/libptensor_runtime_vqsort.so" | awk -v l="$lib" '$1 == l {print $3}')" "$pack_dir/"
+  done
   echo "== ptensor-runner: $(stat -c %s "$build/bin/ptensor-runner") bytes," \
     "stripped $(stat -c %s "$pack_dir/ptensor-runner")"
   ldd "$pack_dir/ptensor-runner"
@@ -123,7 +129,7 @@ run() {
   local tmp="${TMPDIR:-/tmp}/ptensor-gpu-runner" status=0 passed=0 failed=0
   rm -rf "$tmp" && mkdir -p "$tmp/out"
   xz -dc "$pack_dir/ptensor-runner.xz" > "$tmp/ptensor-runner" && chmod +x "$tmp/ptensor-runner"
-  cp "$pack_dir/libptensor_runtime.so" "$tmp/"
+  cp "$pack_dir"/lib*.so* "$tmp/"
   export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
   command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

@@ -23,6 +23,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -336,8 +337,11 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   if (!cachePath.empty()) {
     // Best effort: a cache that cannot be written only costs speed (the
     // code runs from memory), said once per process.
+    // One name per process and compile: threads may compile one key at once.
+    static std::atomic<unsigned> compiles{0};
     std::string tmp = cachePath + ".tmp" +
-                      std::to_string(llvm::sys::Process::getProcessId());
+                      std::to_string(llvm::sys::Process::getProcessId()) +
+                      "-" + std::to_string(compiles.fetch_add(1));
     llvm::Error written = llvm::Error::success();
     if (llvm::Error refused = checkCacheWritable(cacheDir, tmp)) {
       written = std::move(refused);

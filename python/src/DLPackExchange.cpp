@@ -13,8 +13,8 @@ namespace ptensor::python::dlpack {
 
 namespace {
 
-/// The table in `capsule` ("dlpack_exchange_api"), or in an integer
-/// address (the older attribute), walking back to major version 1.
+/// The table in `attribute` (a capsule "dlpack_exchange_api", or an integer
+/// address: the older attribute), walking back to major version 1.
 const ExchangeAPI *tableOf(PyObject *attribute) {
   void *p = nullptr;
   if (PyCapsule_CheckExact(attribute))
@@ -34,22 +34,35 @@ const ExchangeAPI *tableOf(PyObject *attribute) {
   return api;
 }
 
-/// The attribute of `type`, new name first.
-const ExchangeAPI *lookUp(PyTypeObject *type) {
+/// What a type has: its table (null for none), the object that holds the
+/// table, and a weak reference to the type.
+struct TypeEntry {
+  nb::object type;   ///< weakref.ref(type)
+  nb::object holder; ///< the attribute the table came from
+  const ExchangeAPI *api = nullptr;
+};
+
+/// The entry of `type`, new attribute name first.
+TypeEntry lookUp(PyTypeObject *type) {
+  TypeEntry entry;
+  auto *object = reinterpret_cast<PyObject *>(type);
+  entry.type = nb::steal(PyWeakref_NewRef(object, nullptr));
+  if (!entry.type.is_valid())
+    PyErr_Clear(); // not weakly referenceable: looked up each time
   for (const char *name :
        {"__dlpack_c_exchange_api__", "__c_dlpack_exchange_api__"}) {
-    PyObject *attribute =
-        PyObject_GetAttrString(reinterpret_cast<PyObject *>(type), name);
-    if (!attribute) {
+    nb::object attribute = nb::steal(PyObject_GetAttrString(object, name));
+    if (!attribute.is_valid()) {
       PyErr_Clear();
       continue;
     }
-    const ExchangeAPI *api = tableOf(attribute);
-    Py_DECREF(attribute); // the table lives as long as the framework
-    if (api)
-      return api;
+    if (const ExchangeAPI *api = tableOf(attribute.ptr())) {
+      entry.holder = attribute;
+      entry.api = api;
+      break;
+    }
   }
-  return nullptr;
+  return entry;
 }
 
 /// A managed tensor and the sizes and strides it points to, in one
@@ -71,13 +84,17 @@ void deleteExported(ManagedTensorVersioned *self) {
 } // namespace
 
 const ExchangeAPI *exchangeAPIOf(PyTypeObject *type) {
-  // Types are few and immortal in practice; the GIL orders the callers.
-  static auto *known = new std::unordered_map<PyTypeObject *, const ExchangeAPI *>();
+  // The GIL orders the callers; never destroyed (interpreter teardown).
+  static auto *known = new std::unordered_map<PyTypeObject *, TypeEntry>();
   auto it = known->find(type);
-  if (it != known->end())
-    return it->second;
-  const ExchangeAPI *api = lookUp(type);
-  known->emplace(type, api);
+  if (it != known->end() && it->second.type.is_valid() &&
+      PyWeakref_GetObject(it->second.type.ptr()) ==
+          reinterpret_cast<PyObject *>(type))
+    return it->second.api;
+  TypeEntry entry = lookUp(type);
+  const ExchangeAPI *api = entry.api;
+  if (entry.type.is_valid())
+    (*known)[type] = std::move(entry);
   return api;
 }
 
@@ -99,12 +116,13 @@ DLTensor readTensor(const ExchangeAPI &api, nb::handle object) {
   return t;
 }
 
-void *currentCUDAStream(const ExchangeAPI &api, int device) {
+std::optional<void *> currentCUDAStream(const ExchangeAPI &api, int device) {
   void *stream = nullptr;
-  if (!api.currentWorkStream ||
-      api.currentWorkStream(kDeviceCUDA, device, &stream) != 0) {
+  if (!api.currentWorkStream)
+    return std::nullopt;
+  if (api.currentWorkStream(kDeviceCUDA, device, &stream) != 0) {
     PyErr_Clear();
-    return nullptr;
+    return std::nullopt;
   }
   return stream;
 }
@@ -120,8 +138,10 @@ nb::object makeTensor(const ExchangeAPI &api, void *data, int device,
       release(context);
     throw std::bad_alloc();
   }
-  std::memcpy(e->dims, shape, dimBytes / 2);
-  std::memcpy(e->dims + rank, strides, dimBytes / 2);
+  if (rank > 0) { // shape and strides may be null for rank 0
+    std::memcpy(e->dims, shape, dimBytes / 2);
+    std::memcpy(e->dims + rank, strides, dimBytes / 2);
+  }
   e->release = release;
   e->context = context;
   ManagedTensorVersioned &m = e->managed;
@@ -139,7 +159,9 @@ nb::object makeTensor(const ExchangeAPI &api, void *data, int device,
   m.tensor.strides = e->dims + rank;
   m.tensor.byte_offset = 0;
   void *object = nullptr;
-  if (api.managedTensorToPyObject(&m, &object) != 0) { // owns `m` from here
+  // `m` is the framework's from here, even when the call fails (see
+  // ExchangeAPI::managedTensorToPyObject).
+  if (api.managedTensorToPyObject(&m, &object) != 0) {
     if (PyErr_Occurred())
       throw nb::python_error();
     throw std::runtime_error("DLPack C exchange function "

@@ -23,6 +23,7 @@
 #include <nanobind/ndarray.h>
 
 #include <cstdint>
+#include <optional>
 
 namespace ptensor::python::dlpack {
 
@@ -53,7 +54,9 @@ struct ExchangeAPI {
   void *managedTensorAllocator;
   int (*managedTensorFromPyObject)(void *object,
                                    ManagedTensorVersioned **out);
-  /// Takes ownership of `tensor` (also on failure).
+  /// Takes ownership of `tensor`. On failure the framework may or may not
+  /// have called its deleter (torch can fail before it owns it): the caller
+  /// must not call it (a possible leak of one tensor, never a double free).
   int (*managedTensorToPyObject)(ManagedTensorVersioned *tensor,
                                  void **outObject);
   /// A non-owning DLTensor of `object`: valid while `object` lives.
@@ -70,16 +73,18 @@ constexpr int32_t kDeviceCUDA = 2;
 constexpr int32_t kDeviceCUDAHost = 3;
 constexpr int32_t kDeviceCUDAManaged = 13;
 
-/// The exchange table of `type` (cached per type), or null when the type
-/// has none, or none of major version 1.
+/// The exchange table of `type`, or null when the type has none, or none of
+/// major version 1. Cached per type (a weak reference tells a type from a
+/// later one at the same address; the capsule is kept, so is the table).
 const ExchangeAPI *exchangeAPIOf(PyTypeObject *type);
 
 /// Reads `object` through `api`; throws the framework's Python exception.
 DLTensor readTensor(const ExchangeAPI &api, nb::handle object);
 
-/// The framework's current stream on CUDA device `device` (null for the
-/// legacy default stream, or when the framework does not say).
-void *currentCUDAStream(const ExchangeAPI &api, int device);
+/// The framework's current stream on CUDA device `device` (null: the
+/// legacy default stream), or nullopt when the framework cannot say (no
+/// current_work_stream, or it failed).
+std::optional<void *> currentCUDAStream(const ExchangeAPI &api, int device);
 
 /// A tensor of `api`'s framework over `data` (shape and strides in
 /// elements), which calls `release(context)` when the framework frees it

@@ -396,7 +396,10 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
         table.remember(std::move(signature), std::move(p));
     return runPlan(*remembered, operands, numResults);
   }
-  Kernel &kernel = nb::cast<Kernel &>(it->second);
+  // Held for the call: the GIL is released while it runs, and another thread
+  // may clear the table.
+  nb::object kernelObject = it->second;
+  Kernel &kernel = nb::cast<Kernel &>(kernelObject);
 
   // The strides each operand is passed with (the call points into them).
   std::vector<std::vector<int64_t>> taskStrides;

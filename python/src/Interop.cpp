@@ -405,8 +405,14 @@ ArrayView importArray(nb::handle x) {
     return v;
   }
   if (s.useExchange)
-    if (const dlpack::ExchangeAPI *api = dlpack::exchangeAPIOf(Py_TYPE(x.ptr())))
-      return fromExchange(x, *api, Framework::DLPack);
+    if (const dlpack::ExchangeAPI *api =
+            dlpack::exchangeAPIOf(Py_TYPE(x.ptr()))) {
+      ArrayView v = fromExchange(x, *api, Framework::DLPack);
+      // Only the Python protocol synchronizes with another framework's
+      // streams (__dlpack__ without a stream: the legacy default stream).
+      if (!v.onGPU())
+        return v;
+    }
   nb::object kind = s.hooks.attr("classify")(x);
   std::string k = nb::cast<std::string>(kind[0]);
   if (k == "description")
@@ -432,14 +438,16 @@ void releaseOwner(void *owner) {
 nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
   std::vector<size_t> shape(r.shape.begin(), r.shape.end());
   nb::dlpack::dtype dt = toDLPackDType(r.dtype);
-  bool bf16OnHost = r.dtype == DType::BF16 && r.device < 0;
-  if (bf16OnHost) // numpy has no bfloat16: uint16 viewed as ml_dtypes'
-    dt = nb::dtype<uint16_t>();
   int deviceType = r.device < 0 ? nb::device::cpu::value
                                 : nb::device::cuda::value;
   int deviceId = r.device < 0 ? 0 : r.device;
   if (r.device < 0 && framework != Framework::Torch)
     framework = Framework::NumPy;
+  // numpy has no bfloat16: uint16 viewed as ml_dtypes' (torch has its own).
+  bool bf16OnHost = r.dtype == DType::BF16 && r.device < 0 &&
+                    framework == Framework::NumPy;
+  if (bf16OnHost)
+    dt = nb::dtype<uint16_t>();
   if (r.device >= 0 && (framework == Framework::NumPy ||
                         framework == Framework::DLPack)) {
     std::string f = nb::cast<std::string>(
@@ -573,9 +581,16 @@ void synchronizeInputs(const std::vector<const ArrayView *> &operands) {
       continue;
     if (v->framework == Framework::Torch && torchDone != v->device) {
       torchDone = v->device;
-      if (s.torchExchange && s.useExchange && !s.syncLaunches &&
-          !dlpack::currentCUDAStream(*s.torchExchange, v->device))
-        continue;
+      if (s.torchExchange && s.useExchange && !s.syncLaunches) {
+        std::optional<void *> stream =
+            dlpack::currentCUDAStream(*s.torchExchange, v->device);
+        if (stream && !*stream) // the legacy default stream: ordered
+          continue;
+        if (stream) { // another stream: waited for below
+          s.hooks.attr("synchronize")("torch", v->deviceName());
+          continue;
+        }
+      }
       if (!s.torchRawStream.is_valid())
         s.torchRawStream = s.hooks.attr("torch_raw_stream")();
       if (!s.syncLaunches && s.torchRawStream.is_valid() &&

@@ -330,7 +330,7 @@ Kernel::invoke(const std::vector<CallOperand> &operands) {
   for (const CallOperand &op : operands)
     numWords += op.array ? 3 + 2 * op.rank : 0;
   words.clear();
-  words.reserve(numWords); // no reallocation: descriptors are addressed below
+  words.reserve(numWords); // one allocation per thread, not one per append
   words.resize(resultWords);
   std::vector<size_t> &start = scratch.start;
   start.assign(operands.size(), 0);

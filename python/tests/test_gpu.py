@@ -143,6 +143,12 @@ def test_torch_results_outlive_their_inputs(exchange):
     # (the kernel of test_torch_cpu_tensors_give_torch_tensors)
     h = pt.add(torch.arange(12, dtype=torch.float32), torch.ones(12))
     assert h.device.type == "cpu" and torch.equal(h, torch.arange(1, 13, dtype=torch.float32))
+    # A host bfloat16 result is a torch bfloat16 tensor (numpy's are viewed
+    # as ml_dtypes'); the kernel of test_ops.py's half-precision multiply.
+    b = torch.linspace(-2, 2, 12, dtype=torch.bfloat16)
+    m = pt.multiply(b, b)
+    assert m.dtype == torch.bfloat16 and m.device.type == "cpu"
+    assert torch.equal(m, b * b)
 
 
 _FAULT_CHILD = """

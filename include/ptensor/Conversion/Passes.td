@@ -165,6 +165,8 @@ def PTensorMergeGpuModules
       copies into each kernel's module, their declarations) is kept once
       when the copies are the same text; a different symbol of the same
       name gets a `_m<N>` suffix, and the uses in its old module follow.
+    - A module that holds more than symbols (`llvm.module_flags`, ...)
+      stays as it is.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

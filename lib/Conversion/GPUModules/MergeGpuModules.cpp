@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::ptensor {
@@ -38,6 +39,14 @@ std::string textOf(Operation *op) {
   return text;
 }
 
+/// Whether `module` holds symbols only (and its terminator, if any): other
+/// ops (llvm.module_flags, ...) are the module's own and it stays apart.
+bool holdsSymbolsOnly(gpu::GPUModuleOp module) {
+  return llvm::all_of(module.getBody()->getOperations(), [](Operation &op) {
+    return isa<SymbolOpInterface>(op) || op.hasTrait<OpTrait::IsTerminator>();
+  });
+}
+
 /// A name for `base` that neither table holds.
 StringAttr freshName(StringAttr base, SymbolTable &a, SymbolTable &b) {
   MLIRContext *context = base.getContext();
@@ -55,7 +64,8 @@ struct MergeGpuModules
     ModuleOp top = getOperation();
     llvm::MapVector<Attribute, SmallVector<gpu::GPUModuleOp>> groups;
     for (gpu::GPUModuleOp module : top.getOps<gpu::GPUModuleOp>())
-      groups[mergeKey(module)].push_back(module);
+      if (holdsSymbolsOnly(module))
+        groups[mergeKey(module)].push_back(module);
     // Per merged module: its kernels' new references.
     llvm::DenseMap<SymbolRefAttr, SymbolRefAttr> moved;
     for (auto &group : groups) {
@@ -75,34 +85,61 @@ struct MergeGpuModules
     });
   }
 
-  /// Moves the symbols of `from` into `into` (a same-named symbol with the
-  /// same text is dropped, any other renamed) and erases `from`; `moved`
-  /// maps `@from::@k` to `@into::@k'` for every symbol moved.
+  /// Moves the symbols of `from` into `into` (a same-named symbol that is
+  /// the same is dropped, any other renamed) and erases `from`; `moved`
+  /// maps `@from::@k` to `@into::@k'` for every symbol moved. Leaves both
+  /// as they are when a declaration of `from` differs from the same-named
+  /// one of `into` (it names an outside function: renaming would break the
+  /// link).
   LogicalResult merge(gpu::GPUModuleOp from, gpu::GPUModuleOp into,
                       SymbolTable &intoTable,
                       llvm::DenseMap<SymbolRefAttr, SymbolRefAttr> &moved) {
     SymbolTable fromTable(from);
     StringAttr fromName = from.getSymNameAttr();
     StringAttr intoName = into.getSymNameAttr();
+    // Symbols whose copy in `into` has the same text.
+    llvm::SetVector<StringAttr> same;
+    for (Operation &op : from.getBody()->getOperations()) {
+      auto symbol = dyn_cast<SymbolOpInterface>(&op);
+      if (!symbol)
+        continue; // the terminator (holdsSymbolsOnly)
+      Operation *existing = intoTable.lookup(symbol.getNameAttr());
+      if (!existing)
+        continue;
+      if (textOf(existing) == textOf(&op))
+        same.insert(symbol.getNameAttr());
+      else if (symbol.isDeclaration())
+        return success();
+    }
+    // A copy is the same only if what it refers to in `from` is too (else
+    // it would call `into`'s different symbol of that name).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (StringAttr name : llvm::to_vector(same)) {
+        std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(fromTable.lookup(name));
+        bool keep = uses.has_value(); // not: uses it cannot list
+        if (uses)
+          for (const SymbolTable::SymbolUse &use : *uses) {
+            StringAttr target = use.getSymbolRef().getRootReference();
+            if (fromTable.lookup(target) && !same.contains(target))
+              keep = false;
+          }
+        if (!keep) {
+          same.remove(name);
+          changed = true;
+        }
+      }
+    }
     SmallVector<Operation *> toMove, toDrop;
     llvm::DenseMap<StringAttr, StringAttr> names;
     for (Operation &op : from.getBody()->getOperations()) {
       auto symbol = dyn_cast<SymbolOpInterface>(&op);
-      if (!symbol) {
-        if (!op.hasTrait<OpTrait::IsTerminator>())
-          return op.emitOpError("in a gpu.module is no symbol: cannot merge "
-                                "the module into ")
-                 << intoName;
+      if (!symbol)
         continue;
-      }
       StringAttr name = symbol.getNameAttr();
       names[name] = name;
-      Operation *existing = intoTable.lookup(name);
-      if (existing && textOf(existing) == textOf(&op)) {
-        toDrop.push_back(&op);
-        continue;
-      }
-      toMove.push_back(&op);
+      (same.contains(name) ? toDrop : toMove).push_back(&op);
     }
     // Renamed in `from` first, which updates the uses inside it.
     for (Operation *op : toMove) {

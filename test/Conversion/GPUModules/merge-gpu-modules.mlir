@@ -118,3 +118,130 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A module holding more than symbols (here module flags) stays apart; the
+// others are merged, and a kernel the same as one already there (the same
+// text, calling nothing) is kept once.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK:         gpu.launch_func @p::@k blocks
+// CHECK:         gpu.launch_func @q::@k blocks
+// CHECK:         gpu.launch_func @p::@k blocks
+// CHECK:       gpu.module @p {
+// CHECK-COUNT-1: gpu.func
+// CHECK:       gpu.module @q {
+// CHECK-NEXT:    llvm.module_flags
+module attributes {gpu.container_module} {
+  func.func @f() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @p::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @q::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @r::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @p {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @q {
+    llvm.module_flags [#llvm.mlir.module_flag<error, "wchar_size", 4 : i32>]
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @r {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The same text is not enough when what it calls differs: @g of @b calls
+// @b's @h, which differs from @a's @h; @g is kept (renamed) and calls the
+// renamed @h.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK:         gpu.launch_func @a::@k blocks
+// CHECK:         gpu.launch_func @a::@b blocks
+// CHECK:       gpu.module @a {
+// CHECK:         func.func private @h() -> i32 {
+// CHECK:           arith.constant 1 : i32
+// CHECK:         func.func private @g() -> i32 {
+// CHECK:           call @h()
+// CHECK:         func.func private @h_m0() -> i32 {
+// CHECK:           arith.constant 2 : i32
+// CHECK:         func.func private @g_m0() -> i32 {
+// CHECK:           call @h_m0()
+// CHECK:         gpu.func @b() kernel {
+// CHECK:           call @g_m0()
+module attributes {gpu.container_module} {
+  func.func @f() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @a::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @b::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @a {
+    func.func private @h() -> i32 {
+      %c = arith.constant 1 : i32
+      return %c : i32
+    }
+    func.func private @g() -> i32 {
+      %r = func.call @h() : () -> i32
+      return %r : i32
+    }
+    gpu.func @k() kernel {
+      %r = func.call @g() : () -> i32
+      gpu.return
+    }
+  }
+  gpu.module @b {
+    func.func private @h() -> i32 {
+      %c = arith.constant 2 : i32
+      return %c : i32
+    }
+    func.func private @g() -> i32 {
+      %r = func.call @h() : () -> i32
+      return %r : i32
+    }
+    gpu.func @k() kernel {
+      %r = func.call @g() : () -> i32
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Same-named declarations that differ name outside functions: renaming one
+// would break the link, so the modules stay apart.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK:         gpu.launch_func @c::@k blocks
+// CHECK:         gpu.launch_func @d::@k blocks
+// CHECK:       gpu.module @c {
+// CHECK:       gpu.module @d {
+module attributes {gpu.container_module} {
+  func.func @f() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @c::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @d::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+  gpu.module @c {
+    func.func private @outside(f32) -> f32
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  gpu.module @d {
+    func.func private @outside(f64) -> f64
+    gpu.func @k() kernel {
+      %c = arith.constant 1.0 : f64
+      %r = func.call @outside(%c) : (f64) -> f64
+      gpu.return
+    }
+  }
+}

@@ -39,7 +39,7 @@
 // warning, and none of LLVM's own object-writer errors.
 // RUN: env PTENSOR_CACHE_DIR=/proc/self ptensor-runner %s -e neg --input %t/a.npy --report-latency 2>&1 | FileCheck %s --check-prefix=READONLY
 // READONLY-NOT: error
-// READONLY-COUNT-1: ptensor: warning: cannot write the disk cache /proc/self (cannot write /proc/self/{{.*}}.tmp{{[0-9]+}}: {{.*}}); compiled code runs from memory
+// READONLY-COUNT-1: ptensor: warning: cannot write the disk cache /proc/self (cannot write /proc/self/{{.*}}.tmp{{[0-9]+}}-{{[0-9]+}}: {{.*}}); compiled code runs from memory
 // READONLY-NOT: error
 // READONLY: compile: {{.*}} ms (compiled)
 // RUN: env PTENSOR_DISABLE_CACHE=1 PTENSOR_CACHE_DIR=%t/off ptensor-runner %s -e neg --input %t/a.npy
