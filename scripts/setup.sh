@@ -98,6 +98,20 @@ PY
   return "$rc"
 }
 
+# Configures build directory $2 from source directory $1 with Clang 22
+# (RelWithDebInfo, Ninja) and the further cmake arguments given.
+clang_configure() {
+  local src="$1" dir="$2"
+  shift 2
+  cmake -G Ninja -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
+    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ "$@" >/dev/null
+}
+
+# The whole stack's sanitizer builds: optimized a little, light debug info.
+light_debug=("-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1"
+             "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1")
+
 # ptensor built by Clang 22 with ASan + UBSan (-DPTENSOR_SANITIZE=ON), and
 # the lit suite on it: JIT and AOT code calls the instrumented runtime, and
 # any finding fails its test. This is also the project's Clang build (the
@@ -106,12 +120,7 @@ PY
 sanitize() {
   local dir="${PTENSOR_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
   echo "== building with Clang 22 + ASan/UBSan in $dir"
-  cmake -G Ninja -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
-    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
-    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1" \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
-    -DPTENSOR_SANITIZE=ON >/dev/null
+  clang_configure "$root" "$dir" "${light_debug[@]}" -DPTENSOR_SANITIZE=ON
   ninja -C "$dir"
   echo "== running the lit suite under ASan/UBSan"
   /usr/lib/llvm-22/bin/lit -sv "$dir/test"
@@ -119,12 +128,10 @@ sanitize() {
   # the code compiled kernels share between threads) builds alone.
   local tsan="${PTENSOR_TSAN_BUILD_DIR:-$root/build-tsan}"
   echo "== building the runtime with Clang 22 + ThreadSanitizer in $tsan"
-  cmake -G Ninja -S "$root/runtime" -B "$tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
-    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
+  clang_configure "$root/runtime" "$tsan" \
     -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS=-fsanitize=thread \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
-    -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
+    -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread
   ninja -C "$tsan" ptensor-runtime-tests
   echo "== runtime suites under ThreadSanitizer"
   for suite in threads allocator checks sort compact; do
@@ -136,12 +143,7 @@ sanitize() {
   # JIT, C API and runtime instrumented, LLVM/MLIR not.
   local tsan_capi="${PTENSOR_TSAN_CAPI_BUILD_DIR:-$root/build-tsan-capi}"
   echo "== building the C API with Clang 22 + ThreadSanitizer in $tsan_capi"
-  cmake -G Ninja -S "$root" -B "$tsan_capi" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
-    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
-    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1" \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" \
-    -DPTENSOR_SANITIZE_THREAD=ON >/dev/null
+  clang_configure "$root" "$tsan_capi" "${light_debug[@]}" -DPTENSOR_SANITIZE_THREAD=ON
   ninja -C "$tsan_capi" ptensor-capi-threads-test ptensor_runtime
   echo "== the C API's threads test under ThreadSanitizer"
   TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$tsan_capi/bin/ptensor-capi-threads-test"
