@@ -76,6 +76,7 @@ if shutil.which("mpirun") and os.path.exists(
         os.path.join(config.ptensor_lib_dir, "libptensor_team.so")):
     config.available_features.add("mpi")
 
+config.substitutions.append(("%cuda_home", config.cuda_home or "/usr/local/cuda"))
 if shutil.which("ptxas", path=os.path.join(config.cuda_home or "/usr/local/cuda", "bin")):
     config.available_features.add("ptxas")
 

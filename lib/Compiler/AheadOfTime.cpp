@@ -1,6 +1,7 @@
 //===- AheadOfTime.cpp - ptensor IR to an object with the module ABI ------===//
 
 #include "PackedEntryPoints.h"
+#include "PendingCubins.h"
 
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Compiler/Signature.h"
@@ -84,10 +85,18 @@ compileToObject(ModuleOp module, const CompileOptions &options,
           "no CUDA toolkit at " + cuda +
           " (ptxas not found); set CUDA_HOME to the toolkit");
   }
-  if (llvm::Error e = lowerToLLVMDialect(module, compiled.target, options))
+  // CUDA kernels are assembled by ptxas while the host code compiles.
+  std::unique_ptr<PendingCubins> cubins;
+  if (compiled.target == Target::CUDA) {
+    auto pending = lowerToLLVMDialectAssemblingKernels(module, options);
+    if (!pending)
+      return pending.takeError();
+    cubins = std::move(*pending);
+  } else if (llvm::Error e =
+                 lowerToLLVMDialect(module, compiled.target, options)) {
     return std::move(e);
-  done(compiled.target == Target::CUDA ? "lower (with kernels to cubin)"
-                                       : "lower");
+  }
+  done(cubins ? "lower (kernels to PTX)" : "lower");
   findRuntimeLibraries(module, compiled);
 
   llvm::LLVMContext llvmContext;
@@ -109,6 +118,11 @@ compileToObject(ModuleOp module, const CompileOptions &options,
                            llvm::GlobalValue::ExternalLinkage, text,
                            jit::kSignatureSymbol);
   done("LLVM IR + optimize");
+  if (cubins) {
+    if (llvm::Error e = cubins->embed(*llvmModule))
+      return std::move(e);
+    done("ptxas (the wait for it)");
+  }
   if (llvm::Error e = emitObject(*llvmModule, **tm, compiled.object))
     return std::move(e);
   done("codegen");

@@ -2,6 +2,8 @@
 
 #include "ptensor/Compiler/Compiler.h"
 
+#include "PendingCubins.h"
+
 #include "ptensor/InitAll.h"
 #include "ptensor/Pipelines/Pipelines.h"
 
@@ -48,14 +50,52 @@ bool compilesParallel(const CompileOptions &options) {
          llvm::sys::fs::exists(getOpenMPRuntimeLibrary());
 }
 
-/// Adds the pipeline of `target` with `options` to `pm`, or fails naming
-/// the options that are wrong.
-static llvm::Error buildPipeline(OpPassManager &pm, Target target,
-                                 const CompileOptions &options) {
+/// Fails when the host code's optimization level is out of range.
+static llvm::Error checkOptLevel(const CompileOptions &options) {
   if (options.optLevel > 3)
     return llvm::createStringError(
         "optimization level %u is out of range; expected 0, 1, 2 or 3",
         options.optLevel);
+  return llvm::Error::success();
+}
+
+/// Sets `gpu` from `options`, or fails naming the option that is wrong.
+static llvm::Error
+parseGPUOptions(const CompileOptions &options,
+                mlir::ptensor::PTensorToNVVMPipelineOptions &gpu) {
+  gpu.maxRecomputeOps = options.maxRecomputeOps;
+  gpu.chip = options.chip;
+  gpu.features = options.features;
+  gpu.setKernelConfig(options.kernels);
+  if (failed(gpu.parseFromString(options.gpuPipelineOptions)))
+    return llvm::createStringError("invalid ptensor-to-nvvm-pipeline options "
+                                   "'" +
+                                   options.gpuPipelineOptions + "'");
+  return llvm::Error::success();
+}
+
+/// Adds `build`'s part of ptensor-to-nvvm-pipeline to `pm`, or fails with
+/// the messages of the options it refused.
+static llvm::Error buildGPUPipeline(
+    OpPassManager &pm, const mlir::ptensor::PTensorToNVVMPipelineOptions &gpu,
+    LogicalResult (*build)(
+        OpPassManager &, const mlir::ptensor::PTensorToNVVMPipelineOptions &,
+        function_ref<LogicalResult(const Twine &)>)) {
+  std::string problems;
+  if (failed(build(pm, gpu, [&](const llvm::Twine &message) {
+        problems += (problems.empty() ? "" : "\n") + message.str();
+        return failure();
+      })))
+    return llvm::createStringError(problems);
+  return llvm::Error::success();
+}
+
+/// Adds the pipeline of `target` with `options` to `pm`, or fails naming
+/// the options that are wrong.
+static llvm::Error buildPipeline(OpPassManager &pm, Target target,
+                                 const CompileOptions &options) {
+  if (llvm::Error e = checkOptLevel(options))
+    return e;
   if (target == Target::CPU) {
     mlir::ptensor::PTensorToCPUPipelineOptions cpu;
     cpu.maxRecomputeOps = options.maxRecomputeOps;
@@ -70,37 +110,60 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
     return llvm::Error::success();
   }
   mlir::ptensor::PTensorToNVVMPipelineOptions gpu;
-  gpu.maxRecomputeOps = options.maxRecomputeOps;
-  gpu.chip = options.chip;
-  gpu.features = options.features;
-  gpu.setKernelConfig(options.kernels);
-  if (failed(gpu.parseFromString(options.gpuPipelineOptions)))
-    return llvm::createStringError("invalid ptensor-to-nvvm-pipeline options "
-                                   "'" +
-                                   options.gpuPipelineOptions + "'");
-  std::string problems;
-  if (failed(mlir::ptensor::buildPTensorToNVVMPipeline(
-          pm, gpu, [&](const llvm::Twine &message) {
-            problems += (problems.empty() ? "" : "\n") + message.str();
-            return failure();
-          })))
-    return llvm::createStringError(problems);
-  return llvm::Error::success();
+  if (llvm::Error e = parseGPUOptions(options, gpu))
+    return e;
+  return buildGPUPipeline(pm, gpu, mlir::ptensor::buildPTensorToNVVMPipeline);
 }
 
-llvm::Error lowerToLLVMDialect(ModuleOp module,
-                                                  Target target,
-                                                  const CompileOptions &options) {
-  assert(target != Target::Auto && "resolve the target first");
-  PassManager pm(module.getContext());
-  if (llvm::Error e = buildPipeline(pm, target, options))
-    return e;
+/// Runs `pm` (the pipeline of `target`) on `module`.
+static llvm::Error runPipeline(PassManager &pm, ModuleOp module,
+                               Target target) {
   if (failed(pm.run(module)))
     return llvm::createStringError(
         llvm::Twine(target == Target::CUDA ? "ptensor-to-nvvm-pipeline"
                                            : "ptensor-to-cpu-pipeline") +
         " failed");
   return llvm::Error::success();
+}
+
+llvm::Error lowerToLLVMDialect(ModuleOp module, Target target,
+                               const CompileOptions &options) {
+  assert(target != Target::Auto && "resolve the target first");
+  PassManager pm(module.getContext());
+  if (llvm::Error e = buildPipeline(pm, target, options))
+    return e;
+  return runPipeline(pm, module, target);
+}
+
+llvm::Expected<std::unique_ptr<PendingCubins>>
+lowerToLLVMDialectAssemblingKernels(ModuleOp module,
+                                    const CompileOptions &options) {
+  mlir::ptensor::PTensorToNVVMPipelineOptions gpu;
+  if (llvm::Error e = checkOptLevel(options))
+    return std::move(e);
+  if (llvm::Error e = parseGPUOptions(options, gpu))
+    return std::move(e);
+  if (gpu.format != "bin" && gpu.format != "binary") {
+    if (llvm::Error e = lowerToLLVMDialect(module, Target::CUDA, options))
+      return std::move(e);
+    return nullptr;
+  }
+  gpu.format = "isa";
+  PassManager kernels(module.getContext());
+  if (llvm::Error e = buildGPUPipeline(
+          kernels, gpu, mlir::ptensor::buildPTensorToNVVMKernelsPipeline))
+    return std::move(e);
+  if (llvm::Error e = runPipeline(kernels, module, Target::CUDA))
+    return std::move(e);
+  auto pending = PendingCubins::start(
+      module, mlir::ptensor::resolveCudaPath(gpu.cudaPath));
+  if (!pending)
+    return pending.takeError();
+  PassManager host(module.getContext());
+  mlir::ptensor::buildPTensorToNVVMHostPipeline(host);
+  if (llvm::Error e = runPipeline(host, module, Target::CUDA))
+    return std::move(e);
+  return pending;
 }
 
 const char *getOpenMPRuntimeLibrary() { return PTENSOR_OPENMP_LIBRARY; }

@@ -23,6 +23,8 @@
 
 #include "ptensor/Compiler/Compiler.h"
 
+#include "LibraryOfSymbol.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -195,11 +197,7 @@ std::string getVectorMathLibrary() {
   void *library = openVectorMathLibrary();
   if (!library)
     return "";
-  Dl_info info;
-  void *symbol = dlsym(library, "_ZGVbN2v_sin");
-  if (symbol && dladdr(symbol, &info) && info.dli_fname)
-    return info.dli_fname;
-  return "";
+  return getLibraryOfSymbol(dlsym(library, "_ZGVbN2v_sin"));
 }
 
 llvm::Error optimizeHostModule(llvm::Module &module,

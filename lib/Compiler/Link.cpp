@@ -10,6 +10,8 @@
 
 #include "ptensor/Compiler/Compiler.h"
 
+#include "LibraryOfSymbol.h"
+
 #include "lld/Common/Driver.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -28,12 +30,8 @@ namespace ptensor::compiler {
 /// its functions), so that the library records it as needed without a
 /// library search path; empty when it cannot be told.
 static std::string getMathLibraryPath() {
-  Dl_info info;
   double (*cosine)(double) = &::cos;
-  if (dladdr(reinterpret_cast<void *>(cosine), &info) && info.dli_fname &&
-      llvm::StringRef(info.dli_fname).contains("libm"))
-    return info.dli_fname;
-  return "";
+  return getLibraryOfSymbol(reinterpret_cast<void *>(cosine), "libm");
 }
 
 /// The path of the compiler support library this process uses (libgcc_s,
@@ -42,12 +40,8 @@ static std::string getMathLibraryPath() {
 /// so the library records it as needed instead of relying on the process
 /// to have loaded it (Python may not have); empty when it cannot be told.
 static std::string getSupportLibraryPath() {
-  Dl_info info;
   auto unwind = &::_Unwind_GetIP;
-  if (dladdr(reinterpret_cast<void *>(unwind), &info) && info.dli_fname &&
-      llvm::StringRef(info.dli_fname).contains("libgcc_s"))
-    return info.dli_fname;
-  return "";
+  return getLibraryOfSymbol(reinterpret_cast<void *>(unwind), "libgcc_s");
 }
 
 /// A file beside `path` that is removed unless kept.

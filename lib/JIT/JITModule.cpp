@@ -118,10 +118,34 @@ static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
   return llvm::any_of(signatures, ValueType::anyOnGPU);
 }
 
+/// The shared libraries compiled host code may call, those that exist:
+/// the OpenMP runtime (parallel loops), glibc's libmvec (vectorized loops),
+/// libptensor_runtime (host allocations, failed run-time checks; GPU code
+/// needs it, so there it is named even when missing: loading it fails with
+/// the path) and, for team code, libptensor_team.
+static std::vector<std::string> findHostLibraries(bool parallel, bool gpu,
+                                                  bool team) {
+  std::vector<std::string> libraries;
+  if (parallel)
+    libraries.push_back(compiler::getOpenMPRuntimeLibrary());
+  if (std::string vectorMath = compiler::getVectorMathLibrary();
+      !vectorMath.empty())
+    libraries.push_back(vectorMath);
+  std::string runtime = findRuntimeLibrary();
+  if (gpu || llvm::sys::fs::exists(runtime))
+    libraries.push_back(runtime);
+  if (team)
+    if (std::string teamLibrary = jit::detail::findTeamLibrary();
+        !teamLibrary.empty())
+      libraries.push_back(teamLibrary);
+  return libraries;
+}
+
 /// Loads a cached object into a fresh LLJIT that resolves libc/libm
-/// symbols from the process, and libptensor_runtime's and libmvec's from
-/// those libraries.
-static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
+/// symbols from the process, and the others from `libraries`
+/// (findHostLibraries).
+static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path,
+                              llvm::ArrayRef<std::string> libraries) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return llvm::errorCodeToError(buffer.getError());
@@ -134,17 +158,7 @@ static llvm::Error loadObject(JITModule::Impl &impl, llvm::StringRef path) {
   if (!generator)
     return generator.takeError();
   (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
-  // Failed run-time checks call libptensor_runtime.
-  auto runtime = llvm::orc::DynamicLibrarySearchGenerator::Load(
-      findRuntimeLibrary().c_str(), (*jit)->getDataLayout().getGlobalPrefix());
-  if (!runtime)
-    return runtime.takeError();
-  (*jit)->getMainJITDylib().addGenerator(std::move(*runtime));
-  // Vectorized loops call libmvec, parallel ones the OpenMP runtime.
-  for (std::string library : {compiler::getVectorMathLibrary(),
-                              std::string(compiler::getOpenMPRuntimeLibrary())}) {
-    if (library.empty() || !llvm::sys::fs::exists(library))
-      continue;
+  for (const std::string &library : libraries) {
     auto symbols = llvm::orc::DynamicLibrarySearchGenerator::Load(
         library.c_str(), (*jit)->getDataLayout().getGlobalPrefix());
     if (!symbols)
@@ -281,8 +295,10 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
                              : resolveCacheDir(options);
   std::string cachePath =
       cacheDir.empty() ? "" : getCachePath(cacheDir, source, optionsKey);
+  std::vector<std::string> hostLibraries =
+      findHostLibraries(parallel, gpu, split);
   if (!cachePath.empty() && isCachedObjectCurrent(cachePath)) {
-    if (llvm::Error e = loadObject(*impl, cachePath))
+    if (llvm::Error e = loadObject(*impl, cachePath, hostLibraries))
       llvm::consumeError(std::move(e)); // unreadable entry: recompile
     else
       return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));
@@ -308,20 +324,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableObjectDump = !cachePath.empty();
-  SmallVector<StringRef> sharedLibs;
-  if (parallel)
-    sharedLibs.push_back(compiler::getOpenMPRuntimeLibrary());
-  std::string vectorMath = compiler::getVectorMathLibrary();
-  if (!vectorMath.empty())
-    sharedLibs.push_back(vectorMath);
-  // Host allocations, GPU code and failed run-time checks call
-  // libptensor_runtime.
-  std::string runtimeLibrary = findRuntimeLibrary();
-  if (gpu || llvm::sys::fs::exists(runtimeLibrary))
-    sharedLibs.push_back(runtimeLibrary);
-  std::string teamLibrary = split ? detail::findTeamLibrary() : "";
-  if (!teamLibrary.empty())
-    sharedLibs.push_back(teamLibrary);
+  SmallVector<StringRef> sharedLibs(hostLibraries.begin(),
+                                    hostLibraries.end());
   engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)

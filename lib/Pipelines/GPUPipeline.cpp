@@ -27,7 +27,7 @@ std::string mlir::ptensor::resolveCudaPath(llvm::StringRef option) {
   return "/usr/local/cuda";
 }
 
-LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
+LogicalResult mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
     OpPassManager &pm, const PTensorToNVVMPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
   if (failed(verifyPTensorToNVVMPipelineOptions(options, errorHandler)))
@@ -77,12 +77,30 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
   kernels.addPass(createConvertMathToLLVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
+  // Blocks CSE made identical are merged, as the host half's greedy
+  // rewrites did when kernels were serialized after it.
+  GreedyRewriteConfig mergeBlocks;
+  mergeBlocks.setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Aggressive);
+  kernels.addPass(createCanonicalizerPass(mergeBlocks));
   kernels.addPass(createReconcileUnrealizedCastsPass());
-  // Host.
-  addHostToLLVM(pm, /*withGPULaunches=*/true);
+  // The host half never looks into kernels: they are serialized here.
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = resolveCudaPath(options.cudaPath);
   binary.compilationTarget = options.format;
   pm.addPass(createCheckedGpuModuleToBinaryPass(binary));
+  return success();
+}
+
+void mlir::ptensor::buildPTensorToNVVMHostPipeline(OpPassManager &pm) {
+  addHostToLLVM(pm, /*withGPULaunches=*/true);
+}
+
+LogicalResult mlir::ptensor::buildPTensorToNVVMPipeline(
+    OpPassManager &pm, const PTensorToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  if (failed(buildPTensorToNVVMKernelsPipeline(pm, options, errorHandler)))
+    return failure();
+  buildPTensorToNVVMHostPipeline(pm);
   return success();
 }

@@ -235,23 +235,47 @@ void callSignature(const std::vector<Operand> &operands,
   signature.push_back(coalesce);
 }
 
-/// Runs `p` on `operands` (whose signature made `p`) and returns the
-/// results as new arrays.
-nb::object runPlan(const CallPlan &p, std::vector<Operand> &operands,
-                   size_t numResults) {
+/// The kernel call's operands for `operands`, in order: the i-th tensor
+/// with `taskShape` and `taskStrides[i]` (which the call points into),
+/// scalars as they are.
+std::vector<CallOperand>
+callOperands(std::vector<Operand> &operands,
+             const std::vector<int64_t> &taskShape,
+             const std::vector<std::vector<int64_t>> &taskStrides) {
   std::vector<CallOperand> call;
   call.reserve(operands.size());
   size_t t = 0;
   for (Operand &op : operands) {
     if (op.isTensor) {
-      call.push_back(CallOperand::tensor(&op.array, op.array.data,
-                                         p.plan.taskShape, p.taskStrides[t++]));
+      call.push_back(CallOperand::tensor(&op.array, op.array.data, taskShape,
+                                         taskStrides[t++]));
     } else {
       CallOperand c;
       c.scalar = op.object;
       call.push_back(c);
     }
   }
+  return call;
+}
+
+/// Whether `outs` (None, or per result an array or None) gives an array to
+/// write one of the first `numResults` results into.
+bool givesOutArray(nb::handle outs, size_t numResults) {
+  if (outs.is_none())
+    return false;
+  size_t i = 0;
+  for (nb::handle o : outs)
+    if (i++ < numResults && !o.is_none())
+      return true;
+  return false;
+}
+
+/// Runs `p` on `operands` (whose signature made `p`) and returns the
+/// results as new arrays.
+nb::object runPlan(const CallPlan &p, std::vector<Operand> &operands,
+                   size_t numResults) {
+  std::vector<CallOperand> call =
+      callOperands(operands, p.plan.taskShape, p.taskStrides);
   Kernel &kernel = nb::cast<Kernel &>(p.kernel);
   std::vector<ResultBuffer> results = kernel.invoke(call);
   if (numResults == 1) {
@@ -285,7 +309,7 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
   size_t numResults = resultDTypes.size();
   // New results only: out= operands are checked (shapes, casts, overlap) on
   // every call.
-  bool memoize = outs.is_none() && !compileOnly;
+  bool memoize = !givesOutArray(outs, numResults) && !compileOnly;
   std::vector<int64_t> signature;
   if (memoize) {
     callSignature(operands, resultDTypes, coalesce, signature);
@@ -408,24 +432,15 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
   if (anyOut)
     for (const ArrayView &o : outArrays)
       taskStrides.push_back(plan.taskStrides(o.strides));
-  std::vector<CallOperand> call;
-  size_t t = 0;
-  for (Operand &op : operands) {
-    if (op.isTensor) {
-      call.push_back(CallOperand::tensor(&op.array, op.array.data,
-                                         plan.taskShape, taskStrides[t++]));
-    } else {
-      CallOperand c;
-      c.scalar = op.object;
-      call.push_back(c);
-    }
-  }
+  std::vector<CallOperand> call =
+      callOperands(operands, plan.taskShape, taskStrides);
   if (anyOut) {
     std::vector<size_t> written;
     for (size_t i = 0; i < numResults; ++i) {
       written.push_back(call.size());
       call.push_back(CallOperand::tensor(&outArrays[i], outArrays[i].data,
-                                         plan.taskShape, taskStrides[t++]));
+                                         plan.taskShape,
+                                         taskStrides[tensors.size() + i]));
     }
     checkWrittenOperands(call, written, "operand");
   }

@@ -165,12 +165,26 @@ LogicalResult verifyPTensorToNVVMPipelineOptions(
 /// kernel (device memory from libptensor_runtime), host functions run as
 /// loops. The kernels go through NVVM to PTX and, with format=bin, to a
 /// cubin by the toolkit's ptxas (an error naming the path when missing).
-/// Fails, adding nothing to `pm`, when the options are invalid (see
+/// It is buildPTensorToNVVMKernelsPipeline followed by
+/// buildPTensorToNVVMHostPipeline. Fails, adding nothing to `pm`, when the options are invalid (see
 /// verifyPTensorToNVVMPipelineOptions); the messages go to `errorHandler`.
 LogicalResult
 buildPTensorToNVVMPipeline(OpPassManager &pm,
                            const PTensorToNVVMPipelineOptions &options,
                            function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// The kernels' half of ptensor-to-nvvm-pipeline: everything up to the
+/// gpu.binary ops holding the kernels in `options.format`; host code is not
+/// yet in the LLVM dialect. Fails like buildPTensorToNVVMPipeline.
+LogicalResult buildPTensorToNVVMKernelsPipeline(
+    OpPassManager &pm, const PTensorToNVVMPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// The host half of ptensor-to-nvvm-pipeline: host code, with the launches
+/// of the gpu.binary ops' kernels, to the LLVM dialect. It does not read the
+/// binaries' contents, so a driver can put placeholders there and assemble
+/// the kernels meanwhile (lib/Compiler/PendingCubins.h).
+void buildPTensorToNVVMHostPipeline(OpPassManager &pm);
 
 /// The CUDA toolkit directory `option` resolves to ($CUDA_HOME, then
 /// /usr/local/cuda, when empty).

@@ -1,0 +1,194 @@
+//===- PendingCubins.cpp - ptxas beside the host compile ------------------===//
+
+#include "PendingCubins.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace ptensor::compiler {
+
+/// The name of the global the translation embeds gpu.binary @NAME's object
+/// in (MLIR's SelectObjectAttr).
+static std::string binaryGlobalName(llvm::StringRef binaryName) {
+  return (binaryName + "_binary").str();
+}
+
+llvm::Expected<std::unique_ptr<PendingCubins>>
+PendingCubins::start(ModuleOp module, llvm::StringRef cudaPath) {
+  std::unique_ptr<PendingCubins> pending(new PendingCubins);
+  pending->ptxas = (cudaPath + "/bin/ptxas").str();
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    llvm::ArrayRef<Attribute> objects = binary.getObjectsAttr().getValue();
+    auto object = objects.size() == 1
+                      ? dyn_cast<gpu::ObjectAttr>(objects.front())
+                      : gpu::ObjectAttr();
+    auto target = object ? dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget())
+                         : NVVM::NVVMTargetAttr();
+    if (!target || object.getFormat() != gpu::CompilationTarget::Assembly)
+      return llvm::createStringError(
+          "gpu.binary @" + binary.getName().str() +
+          " does not hold one NVVM object in PTX: ptxas cannot assemble it");
+    auto job = std::make_unique<Job>();
+    job->binaryName = binary.getName().str();
+    job->placeholder = "ptensor: the cubin of " + job->binaryName +
+                       " is being assembled";
+    job->ptx = object.getObject().getValue().str();
+    // As gpu-module-to-binary calls ptxas (MLIR 22's NVVM target), so the
+    // cubin is the same byte for byte (test/Compiler/pending-cubins.test).
+    job->ptxasArgs = {"ptxas", "-arch", target.getChip().str(),
+                      /*PTX file*/ "", "-o", /*cubin file*/ "",
+                      "--opt-level", std::to_string(target.getO())};
+    if (target.hasCmdOptions())
+      if (auto flags = dyn_cast<ArrayAttr>(target.getCmdOptions()->getValue()))
+        for (Attribute flag : flags)
+          if (auto text = dyn_cast<StringAttr>(flag))
+            job->ptxasArgs.push_back(text.str());
+    binary.setObjectsAttr(ArrayAttr::get(
+        module.getContext(),
+        {gpu::ObjectAttr::get(
+            module.getContext(), target, gpu::CompilationTarget::Binary,
+            StringAttr::get(module.getContext(), job->placeholder),
+            object.getProperties(), object.getKernels())}));
+    pending->jobs.push_back(std::move(job));
+  }
+  for (auto &job : pending->jobs)
+    pending->threads.emplace_back(assemble, pending->ptxas, std::ref(*job));
+  return pending;
+}
+
+void PendingCubins::assemble(const std::string &ptxas, Job &job) {
+  llvm::SmallString<128> ptxFile, cubinFile, logFile;
+  std::error_code created;
+  for (auto [file, suffix] : {std::pair{&ptxFile, "ptx"},
+                              {&cubinFile, "cubin"},
+                              {&logFile, "log"}})
+    if (!created)
+      created = llvm::sys::fs::createTemporaryFile("ptensor-kernels", suffix,
+                                                   *file);
+  // Whatever was created goes at the end (an empty path is no file).
+  llvm::FileRemover removePtx(ptxFile), removeCubin(cubinFile),
+      removeLog(logFile);
+  if (created) {
+    job.error = "cannot create a temporary file for ptxas: " +
+                created.message();
+    return;
+  }
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxFile, ec);
+    if (!ec)
+      os << job.ptx;
+    if (ec || os.has_error()) {
+      job.error = "cannot write the PTX to " + ptxFile.str().str();
+      return;
+    }
+  }
+  job.ptxasArgs[3] = ptxFile.str().str();
+  job.ptxasArgs[5] = cubinFile.str().str();
+  llvm::SmallVector<llvm::StringRef> args(job.ptxasArgs.begin(),
+                                          job.ptxasArgs.end());
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile.str(),
+                                                logFile.str()};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
+                                         0, 0, &message);
+  if (status != 0) {
+    auto log = llvm::MemoryBuffer::getFile(logFile);
+    job.error = "ptxas failed on the kernels of " + job.binaryName + ": " +
+                (log && (*log)->getBufferSize()
+                     ? (*log)->getBuffer().rtrim().str()
+                     : message.empty() ? "exit status " + std::to_string(status)
+                                       : message);
+    return;
+  }
+  auto cubin = llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!cubin) {
+    job.error = "cannot read ptxas's output " + cubinFile.str().str() + ": " +
+                cubin.getError().message();
+    return;
+  }
+  job.cubin = (*cubin)->getBuffer().str();
+}
+
+void PendingCubins::join() {
+  for (std::thread &thread : threads)
+    if (thread.joinable())
+      thread.join();
+}
+
+PendingCubins::~PendingCubins() { join(); }
+
+/// Puts `cubin` in place of `placeholder`, the global of gpu.binary
+/// `binaryName`, in `module`, and the cubin's size into the one
+/// mgpuModuleLoad(global, size) call of its load constructor.
+static llvm::Error replacePlaceholder(llvm::Module &module,
+                                      llvm::StringRef binaryName,
+                                      llvm::StringRef placeholderText,
+                                      llvm::StringRef cubin) {
+  auto fail = [&](const llvm::Twine &what) {
+    return llvm::createStringError(
+        "cannot embed the cubin of " + binaryName + ": " + what +
+        " (the translation of gpu.binary changed?)");
+  };
+  std::string name = binaryGlobalName(binaryName);
+  llvm::GlobalVariable *placeholder =
+      module.getGlobalVariable(name, /*AllowInternal=*/true);
+  auto *text = placeholder && placeholder->hasInitializer()
+                   ? dyn_cast<llvm::ConstantDataArray>(
+                         placeholder->getInitializer())
+                   : nullptr;
+  if (!text || text->getRawDataValues() != placeholderText)
+    return fail("no global " + name + " holding the placeholder");
+  llvm::CallInst *load = nullptr;
+  for (llvm::User *user : placeholder->users()) {
+    auto *call = dyn_cast<llvm::CallInst>(user);
+    llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee || callee->getName() != "mgpuModuleLoad" ||
+        call->arg_size() != 2 || call->getArgOperand(0) != placeholder ||
+        load)
+      return fail("the uses of " + name +
+                  " are not one mgpuModuleLoad(" + name + ", size) call");
+    load = call;
+  }
+  auto *size = load ? dyn_cast<llvm::ConstantInt>(load->getArgOperand(1))
+                    : nullptr;
+  if (!size || size->getZExtValue() != placeholderText.size())
+    return fail("no mgpuModuleLoad(" + name + ", " +
+                llvm::Twine(placeholderText.size()) + ") call");
+  llvm::Constant *data = llvm::ConstantDataArray::getString(
+      module.getContext(), cubin, /*AddNull=*/false);
+  auto *global = new llvm::GlobalVariable(
+      module, data->getType(), /*isConstant=*/true, placeholder->getLinkage(),
+      data, "", placeholder);
+  global->copyAttributesFrom(placeholder);
+  global->takeName(placeholder);
+  load->setArgOperand(1, llvm::ConstantInt::get(size->getType(), cubin.size()));
+  placeholder->replaceAllUsesWith(global);
+  placeholder->eraseFromParent();
+  return llvm::Error::success();
+}
+
+llvm::Error PendingCubins::embed(llvm::Module &module) {
+  join();
+  for (const auto &job : jobs) {
+    if (!job->error.empty())
+      return llvm::createStringError(job->error);
+    if (llvm::Error e = replacePlaceholder(module, job->binaryName,
+                                           job->placeholder, job->cubin))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace ptensor::compiler

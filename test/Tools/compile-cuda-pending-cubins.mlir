@@ -1,0 +1,24 @@
+// REQUIRES: ptxas
+// ptensor-compile runs ptxas on the kernels' PTX while the host code is
+// lowered and optimized, and embeds the cubins before code generation
+// (lib/Compiler/PendingCubins.h). The cubins must be the very ones the
+// sequential pipeline's gpu-module-to-binary makes.
+// RUN: ptensor-opt %s --ptensor-to-nvvm-pipeline -o %t.mlir
+// RUN: ptensor-compile --target=cuda -c %s -o %t.o
+// RUN: %python %S/Inputs/same_cubins.py %t.mlir %t.o | FileCheck %s
+// CHECK: same cubins: f_kernel ({{[0-9]+}} bytes)
+
+// A ptxas that fails: its messages name the kernels, nothing is written.
+// RUN: rm -rf %t.cuda %t.bad.so && mkdir -p %t.cuda/bin
+// RUN: ln -s %cuda_home/nvvm %t.cuda/nvvm
+// RUN: printf '#!/bin/sh\necho "ptxas fatal   : out of registers (a stand-in)" >&2\nexit 1\n' > %t.cuda/bin/ptxas && chmod +x %t.cuda/bin/ptxas
+// RUN: not env CUDA_HOME=%t.cuda ptensor-compile --target=cuda %s -o %t.bad.so 2>&1 | FileCheck %s --check-prefix=FAIL
+// RUN: test ! -e %t.bad.so
+// FAIL: ptxas failed on the kernels of f_kernel: ptxas fatal   : out of registers (a stand-in)
+
+func.func @f(%a: !ptensor.ptensor<?x?xf32, device = "cuda:0">, %b: !ptensor.ptensor<?x?xi32, device = "cuda:0">) -> (!ptensor.ptensor<?x?xf32, device = "cuda:0">, !ptensor.ptensor<?x?xi32, device = "cuda:0">) {
+  %0 = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<?x?xf32, device = "cuda:0">) -> !ptensor.ptensor<?x?xf32, device = "cuda:0">
+  %1 = ptensor.elementwise_unary tanh %0 : (!ptensor.ptensor<?x?xf32, device = "cuda:0">) -> !ptensor.ptensor<?x?xf32, device = "cuda:0">
+  %2 = ptensor.elementwise_binary pow %b, %b : (!ptensor.ptensor<?x?xi32, device = "cuda:0">, !ptensor.ptensor<?x?xi32, device = "cuda:0">) -> !ptensor.ptensor<?x?xi32, device = "cuda:0">
+  return %1, %2 : !ptensor.ptensor<?x?xf32, device = "cuda:0">, !ptensor.ptensor<?x?xi32, device = "cuda:0">
+}
