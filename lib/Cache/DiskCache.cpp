@@ -3,6 +3,7 @@
 #include "ptensor/Cache/DiskCache.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -63,6 +64,36 @@ static std::string checksumLine(const std::string &path) {
   return "sha256 " + cache::sha256Hex(bytes);
 }
 
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+
+std::string cache::hostCLibrary() {
+#ifdef __GLIBC__
+  return std::string("glibc ") + gnu_get_libc_version();
+#else
+  return "";
+#endif
+}
+
+/// "MAJOR.MINOR" as a pair; {0, 0} when it does not read so.
+static std::pair<int, int> parseVersion(const std::string &text) {
+  int major = 0, minor = 0;
+  if (std::sscanf(text.c_str(), "%d.%d", &major, &minor) != 2)
+    return {0, 0};
+  return {major, minor};
+}
+
+bool cache::canRunOn(const std::string &recorded, const std::string &host) {
+  const std::string glibc = "glibc ";
+  if (recorded.rfind(glibc, 0) != 0)
+    return true; // not recorded (older entries, or not glibc): assumed fine
+  if (host.rfind(glibc, 0) != 0)
+    return false;
+  return parseVersion(host.substr(glibc.size())) >=
+         parseVersion(recorded.substr(glibc.size()));
+}
+
 bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
   std::error_code ec;
   if (!fs::is_regular_file(codePath, ec))
@@ -77,7 +108,12 @@ bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
   // A truncated or corrupted code file no longer has the recorded checksum.
   if (!std::getline(in, checksum))
     return buildId.empty();
-  return checksum == checksumLine(codePath);
+  if (checksum != checksumLine(codePath))
+    return false;
+  // Code linked against a newer C library than this process's may call
+  // what it lacks (libmvec's vector math is glibc >= 2.35).
+  std::string cLibrary;
+  return !std::getline(in, cLibrary) || canRunOn(cLibrary, hostCLibrary());
 }
 std::string cache::writeAtomically(const std::string &path,
                                    const std::string &bytes) {
@@ -120,6 +156,8 @@ std::string cache::recordBuildId(const std::string &codePath,
   std::string checksum = checksumLine(codePath);
   if (checksum.empty())
     return "cannot read " + codePath + " to record its checksum";
+  std::string cLibrary = hostCLibrary();
   return writeAtomically(companionPath(codePath, "id"),
-                         buildId + "\n" + checksum + "\n");
+                         buildId + "\n" + checksum + "\n" +
+                             (cLibrary.empty() ? "" : cLibrary + "\n"));
 }

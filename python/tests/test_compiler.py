@@ -4,6 +4,7 @@ and calling a hand-written module through the library ABI."""
 
 import hashlib
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -153,8 +154,21 @@ def test_cache_entries_are_current_for_their_build(tmp_path):
     assert _core.cache_is_current(path, "build 1")
     assert not _core.cache_is_current(path, "build 2")
     assert sorted(os.listdir(tmp_path / "d")) == ["k.id", "k.so"]  # no temporaries
-    with open(path[:-3] + ".id") as f:  # the build, then the code's checksum
-        assert f.read() == "build 1\nsha256 %s\n" % hashlib.sha256(b"code").hexdigest()
+    ident = path[:-3] + ".id"
+    libc, version = platform.libc_ver()
+    assert libc == "glibc"
+    with open(ident) as f:  # the build, the code's checksum, the C library
+        assert f.read() == "build 1\nsha256 %s\nglibc %s\n" % (
+            hashlib.sha256(b"code").hexdigest(), version)
+    # An entry compiled beside a newer glibc may call what this one lacks
+    # (libmvec): not current. An older glibc, or none recorded: current.
+    lines = open(ident).read().splitlines()
+    for recorded, current in (("glibc 99.0", False), ("glibc 2.99", False),
+                              ("glibc 2.17", True), ("glibc %s" % version, True),
+                              (None, True)):
+        with open(ident, "w") as f:
+            f.write("\n".join(lines[:2] + ([recorded] if recorded else [])) + "\n")
+        assert _core.cache_is_current(path, "build 1") == current, recorded
     # Code changed after the .id was written (corrupted, truncated, replaced):
     # not current, for any build.
     _core.cache_write(path, "cod3")

@@ -68,9 +68,10 @@ std::string companionPath(const std::string &codePath,
 
 /// Whether the entry `codePath` (KEY.EXT) can be used: it exists, its KEY.id
 /// records build `buildId` (any build when `buildId` is empty: a cache
-/// filled elsewhere, read where no compiler is) and the code file still has
-/// the SHA-256 recorded there. Without a KEY.id only an empty `buildId`
-/// accepts the entry.
+/// filled elsewhere, read where no compiler is), the code file still has
+/// the SHA-256 recorded there, and the C library it was compiled beside is
+/// not newer than this process's (canRunOn). Without a KEY.id only an empty
+/// `buildId` accepts the entry.
 bool isCurrent(const std::string &codePath, const std::string &buildId);
 
 /// Writes `bytes` to `path` atomically (a temporary file in the same
@@ -78,11 +79,22 @@ bool isCurrent(const std::string &codePath, const std::string &buildId);
 /// message naming the path.
 std::string writeAtomically(const std::string &path, const std::string &bytes);
 
-/// Records `buildId` as the maker of the entry `codePath` and the code
-/// file's SHA-256 (its KEY.id), atomically; call it after the code and its
-/// IR are written.
+/// Records `buildId` as the maker of the entry `codePath`, the code file's
+/// SHA-256 and this process's C library (hostCLibrary) in its KEY.id,
+/// atomically; call it after the code and its IR are written.
 std::string recordBuildId(const std::string &codePath,
                           const std::string &buildId);
+
+/// This process's C library as KEY.id records it ("glibc 2.36"); "" where
+/// it is not glibc. The key leaves it out on purpose: a cache filled on one
+/// machine serves another (the GPU check carries one), as long as that
+/// one's C library is at least as new.
+std::string hostCLibrary();
+
+/// Whether code compiled beside the C library `recorded` (a KEY.id line)
+/// can run beside `host`: glibc of the same or a newer version. Entries
+/// that record none are assumed to run anywhere.
+bool canRunOn(const std::string &recorded, const std::string &host);
 
 /// The SHA-256 of `bytes` as 64 lowercase hex digits.
 std::string sha256Hex(const std::string &bytes);
