@@ -2,6 +2,7 @@
 
 #include "ptensor/Conversion/PTensorToLinalg/PTensorToLinalg.h"
 #include "PatternsInternal.h"
+#include "ReservedNames.h"
 #include "ScalarOps.h"
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
@@ -93,6 +94,23 @@ struct ConvertPTensorToLinalgPass
     return failure(result.wasInterrupted());
   }
 
+  /// A function whose name compiled code reserves (ReservedNames.h) is an
+  /// error naming what reserves it.
+  LogicalResult checkFunctionNames() {
+    WalkResult result = getOperation().walk([](func::FuncOp f) {
+      if (f.isExternal())
+        return WalkResult::advance();
+      std::optional<std::string> owner = whyNameIsReserved(f.getSymName());
+      if (!owner)
+        return WalkResult::advance();
+      f.emitError() << "function @" << f.getSymName()
+                    << " has a name compiled code reserves (" << *owner
+                    << "); rename it";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   /// Without device-copies, a copy to or from a GPU is an error that says
   /// which pipeline lowers it.
   LogicalResult checkNoDeviceCopies() {
@@ -120,7 +138,7 @@ struct ConvertPTensorToLinalgPass
       return signalPassFailure();
     if (failed(prepareWrites(getOperation())))
       return signalPassFailure();
-    if (failed(markDeviceFunctions()))
+    if (failed(checkFunctionNames()) || failed(markDeviceFunctions()))
       return signalPassFailure();
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
