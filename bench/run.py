@@ -59,6 +59,28 @@ def time_events(fn, reps=REPS, warmup=WARMUP, batch=BATCH):
     return statistics.median(times)
 
 
+def time_interleaved(fns, reps=REPS, warmup=WARMUP, batch=BATCH):
+    """Median milliseconds per call of each function of `fns` (column ->
+    function), timed like time_events but in rounds that take one batch of
+    each in turn: the GPU's clock and temperature then drift alike for all
+    (compute-bound products are power-limited on the H100, and timing one
+    system after the other gave the same cuBLAS kernel 0.87x of itself)."""
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+    times = {column: [] for column in fns}
+    for _ in range(reps):
+        for column, fn in fns.items():
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(batch):
+                fn()
+            end.record()
+            end.synchronize()
+            times[column].append(start.elapsed_time(end) / batch)
+    return {column: statistics.median(t) for column, t in times.items()}
+
+
 def host_per_call_us(fn, calls=2000):
     """Host wall time per call for a tiny op (launch overhead), synchronized."""
     for _ in range(50):
@@ -162,14 +184,11 @@ def main():
             row["torch_us"] = row["small"]["torch_us"]
             rows.append(row)
             continue
-        row["pt_ms"] = time_events(run_ptensor)
-        if name in SWEEP_CASES:
-            row["sweep"] = time_sweep(args.dir, name, inputs, ref, failures)
-        row["torch_ms"] = time_events(lambda: eval(expr, env))
+        peers = {"pt_ms": run_ptensor, "torch_ms": lambda: eval(expr, env)}
         if not args.no_compile and name in COMPILED:
             fn = torch.compile(eval("lambda a, b: " + expr, env), dynamic=name.endswith("dynamic"))
             fn(a, b)
-            row["compile_ms"] = time_events(lambda: fn(a, b))
+            peers["compile_ms"] = lambda: fn(a, b)
         if cupy is not None and "bfloat16" not in str(a.dtype):
             ca = cupy.asarray(a)
             cb = cupy.asarray(b) if b is not None else None
@@ -200,7 +219,10 @@ def main():
                 fused = cupy.fuse(chain_kernel)
                 cexpr = lambda: fused(ca, cb)  # noqa: E731
             if cexpr:
-                row["cupy_ms"] = time_events(cexpr)
+                peers["cupy_ms"] = cexpr
+        row.update(time_interleaved(peers))
+        if name in SWEEP_CASES:
+            row["sweep"] = time_sweep(args.dir, name, inputs, ref, failures)
         rows.append(row)
         del inputs, a, b, env, ref
         torch.cuda.empty_cache()
@@ -232,7 +254,10 @@ def main():
                          f"{FLOPS[r['case']] / r['pt_ms'] / 1e9:.0f} | {sp('torch_ms')} | "
                          f"{sp('cupy_ms')} |")
     lines.append("")
-    lines.append("Speedups are peer time / ptensor time (>1: ptensor faster).")
+    lines.append("Speedups are peer time / ptensor time (>1: ptensor faster). Times are "
+                 "medians of %d rounds; each round times %d back-to-back calls of ptensor "
+                 "and then of each peer, between CUDA events (interleaved, so clock and "
+                 "temperature drift reach all alike)." % (REPS, BATCH))
     for r in rows:
         if "small" in r:
             lines += host_latency.report_lines(r["small"])
