@@ -45,24 +45,14 @@ def load_kernel(path, name):
 def time_events(fn, reps=REPS, warmup=WARMUP, batch=BATCH):
     """Median milliseconds per call of `fn`, from CUDA events around
     batches of `batch` back-to-back calls."""
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(batch):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / batch)
-    return statistics.median(times)
+    return time_interleaved({"fn": fn}, reps, warmup, batch)["fn"]
 
 
 def time_interleaved(fns, reps=REPS, warmup=WARMUP, batch=BATCH):
     """Median milliseconds per call of each function of `fns` (column ->
-    function), timed like time_events but in rounds that take one batch of
-    each in turn: the GPU's clock and temperature then drift alike for all
+    function), from CUDA events around batches of `batch` back-to-back
+    calls, in rounds that take one batch of each in turn: the GPU's clock
+    and temperature then drift alike for all
     (compute-bound products are power-limited on the H100, and timing one
     system after the other gave the same cuBLAS kernel 0.87x of itself)."""
     for fn in fns.values():
