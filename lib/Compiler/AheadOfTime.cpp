@@ -1,7 +1,7 @@
 //===- AheadOfTime.cpp - ptensor IR to an object with the module ABI ------===//
 
 #include "PackedEntryPoints.h"
-#include "PendingCubins.h"
+#include "ptensor/Compiler/PendingCubins.h"
 
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Compiler/Signature.h"

@@ -2,7 +2,7 @@
 
 #include "ptensor/Compiler/Compiler.h"
 
-#include "PendingCubins.h"
+#include "ptensor/Compiler/PendingCubins.h"
 
 #include "ptensor/InitAll.h"
 #include "ptensor/Pipelines/Pipelines.h"

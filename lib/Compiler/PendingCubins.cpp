@@ -1,6 +1,6 @@
 //===- PendingCubins.cpp - ptxas beside the host compile ------------------===//
 
-#include "PendingCubins.h"
+#include "ptensor/Compiler/PendingCubins.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

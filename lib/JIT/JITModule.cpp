@@ -8,6 +8,7 @@
 #include "Team.h"
 
 #include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Compiler/PendingCubins.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
 #include "ptensor/Support/HostArray.h"
 
@@ -305,9 +306,20 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     impl->entryPoints.clear();
   }
 
-  if (llvm::Error e =
-          compiler::lowerToLLVMDialect(*module, target, compileOptions))
+  // CUDA kernels are assembled by ptxas while the host code compiles; the
+  // optimizer's step embeds them (ExecutionEngine translates the module).
+  std::shared_ptr<compiler::PendingCubins> cubins;
+  if (target == compiler::Target::CUDA) {
+    auto pending =
+        compiler::lowerToLLVMDialectAssemblingKernels(*module, compileOptions);
+    if (!pending)
+      return fail(llvm::toString(pending.takeError()) + " on " +
+                  bufferName.str());
+    cubins = std::move(*pending);
+  } else if (llvm::Error e = compiler::lowerToLLVMDialect(*module, target,
+                                                          compileOptions)) {
     return fail(llvm::toString(std::move(e)) + " on " + bufferName.str());
+  }
 
   ExecutionEngineOptions engineOptions;
   // `transformer` is a function_ref: the std::function must outlive create().
@@ -317,8 +329,11 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   std::shared_ptr<llvm::TargetMachine> optimizer = std::move(*machine);
   unsigned optLevel = options.optLevel;
   std::function<llvm::Error(llvm::Module *)> transformer =
-      [optimizer, optLevel](llvm::Module *m) {
-        return compiler::optimizeHostModule(*m, *optimizer, optLevel);
+      [optimizer, optLevel, cubins](llvm::Module *m) {
+        if (llvm::Error e =
+                compiler::optimizeHostModule(*m, *optimizer, optLevel))
+          return e;
+        return cubins ? cubins->embed(*m) : llvm::Error::success();
       };
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel =

@@ -88,9 +88,24 @@ CUresult cuCtxPopCurrent_v2(Handle *c) {
 }
 CUresult cuCtxSynchronize(void) { ++counters[kSync]; return 0; }
 /* Every load gets its own handle, as the runtime's module cache expects. */
-CUresult cuModuleLoadData(Handle *m, const void *image) { (void)image; *m = malloc(1); return 0; }
+/* Whether `image` looks like a kernel image: a cubin (ELF), a fatbinary or
+   PTX text. Anything else, such as a placeholder the compiler did not
+   replace, is refused as the real driver would (CUDA_ERROR_INVALID_IMAGE). */
+static int is_kernel_image(const void *image) {
+  static const unsigned char fatbin[4] = {0x50, 0xed, 0x55, 0xba};
+  const char *p = (const char *)image;
+  return p && (memcmp(p, "\x7f" "ELF", 4) == 0 || memcmp(p, fatbin, 4) == 0 ||
+               strncmp(p, "//", 2) == 0 || strncmp(p, ".version", 8) == 0);
+}
+CUresult cuModuleLoadData(Handle *m, const void *image) {
+  if (!is_kernel_image(image))
+    return 200; /* CUDA_ERROR_INVALID_IMAGE */
+  *m = malloc(1);
+  return 0;
+}
 CUresult cuModuleLoadDataEx(Handle *m, const void *image, unsigned n, void *o, void **v) {
-  (void)image; (void)n; (void)o; (void)v; *m = malloc(1); return 0;
+  (void)n; (void)o; (void)v;
+  return cuModuleLoadData(m, image);
 }
 CUresult cuModuleUnload(Handle m) { free(m); return 0; }
 CUresult cuModuleGetFunction(Handle *f, Handle m, const char *name) {

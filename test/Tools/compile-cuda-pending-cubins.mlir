@@ -1,7 +1,7 @@
 // REQUIRES: ptxas
 // ptensor-compile runs ptxas on the kernels' PTX while the host code is
 // lowered and optimized, and embeds the cubins before code generation
-// (lib/Compiler/PendingCubins.h). The cubins must be the very ones the
+// (include/ptensor/Compiler/PendingCubins.h). The cubins must be the very ones the
 // sequential pipeline's gpu-module-to-binary makes.
 // RUN: ptensor-opt %s --ptensor-to-nvvm-pipeline -o %t.mlir
 // RUN: ptensor-compile --target=cuda -c %s -o %t.o

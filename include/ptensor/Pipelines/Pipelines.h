@@ -183,7 +183,7 @@ LogicalResult buildPTensorToNVVMKernelsPipeline(
 /// The host half of ptensor-to-nvvm-pipeline: host code, with the launches
 /// of the gpu.binary ops' kernels, to the LLVM dialect. It does not read the
 /// binaries' contents, so a driver can put placeholders there and assemble
-/// the kernels meanwhile (lib/Compiler/PendingCubins.h).
+/// the kernels meanwhile (include/ptensor/Compiler/PendingCubins.h).
 void buildPTensorToNVVMHostPipeline(OpPassManager &pm);
 
 /// The CUDA toolkit directory `option` resolves to ($CUDA_HOME, then

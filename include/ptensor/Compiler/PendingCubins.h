@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTENSOR_LIB_COMPILER_PENDINGCUBINS_H
-#define PTENSOR_LIB_COMPILER_PENDINGCUBINS_H
+#ifndef PTENSOR_COMPILER_PENDINGCUBINS_H
+#define PTENSOR_COMPILER_PENDINGCUBINS_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -88,4 +88,4 @@ lowerToLLVMDialectAssemblingKernels(mlir::ModuleOp module,
 
 } // namespace ptensor::compiler
 
-#endif // PTENSOR_LIB_COMPILER_PENDINGCUBINS_H
+#endif // PTENSOR_COMPILER_PENDINGCUBINS_H
