@@ -27,6 +27,7 @@
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORCONTRACTIONSTOLIBRARY
 #include "ptensor/Conversion/Passes.h.inc"
+#include "ptensor/Runtime/Gemm.h"
 } // namespace mlir::ptensor
 
 using namespace mlir;
@@ -34,8 +35,13 @@ using namespace mlir::ptensor;
 
 namespace {
 
-/// ptensor_rt_gemm_type (ptensor/Runtime/Gemm.h).
-enum class GemmType : int64_t { F32 = 0, F64 = 1, F16 = 2, BF16 = 3 };
+/// ptensor_rt_gemm_type (ptensor/Runtime/Gemm.h owns the codes).
+enum class GemmType : int64_t {
+  F32 = PTENSOR_RT_GEMM_F32,
+  F64 = PTENSOR_RT_GEMM_F64,
+  F16 = PTENSOR_RT_GEMM_F16,
+  BF16 = PTENSOR_RT_GEMM_BF16,
+};
 
 std::optional<GemmType> gemmType(Type t) {
   if (t.isF32())

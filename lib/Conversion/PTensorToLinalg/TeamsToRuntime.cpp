@@ -23,6 +23,7 @@
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
+#include "ptensor/Runtime/Team.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,44 +37,35 @@ using namespace mlir::ptensor;
 
 namespace {
 
-/// Codes of ptensor_rt_team_type and ptensor_rt_team_op (Team.h).
-enum TeamType : int64_t { I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
-enum TeamOpCode : int64_t { Sum, Prod, Max, Min };
+static_assert(PTENSOR_RT_TEAM_I64 == PTENSOR_RT_TEAM_I8 + 3 &&
+                  PTENSOR_RT_TEAM_U64 == PTENSOR_RT_TEAM_U8 + 3,
+              "getWidthOrderedCode: integer codes in width order");
 
-/// The runtime's code of `dtype` for all-reduce, or nullopt (f16, bf16).
+/// The ptensor_rt_team_type of `dtype` for all-reduce (ptensor/Runtime/
+/// Team.h), or nullopt (f16, bf16).
 std::optional<int64_t> teamTypeCode(Type dtype) {
   if (dtype.isInteger(1))
-    return U8;
-  if (auto i = dyn_cast<IntegerType>(dtype)) {
-    int64_t base = i.isUnsigned() ? U8 : I8;
-    switch (i.getWidth()) {
-    case 8:
-      return base;
-    case 16:
-      return base + 1;
-    case 32:
-      return base + 2;
-    case 64:
-      return base + 3;
-    }
-  }
+    return PTENSOR_RT_TEAM_U8;
+  if (auto i = dyn_cast<IntegerType>(dtype))
+    return getWidthOrderedCode(i, PTENSOR_RT_TEAM_I8, PTENSOR_RT_TEAM_U8);
   if (dtype.isF32())
-    return F32;
+    return PTENSOR_RT_TEAM_F32;
   if (dtype.isF64())
-    return F64;
+    return PTENSOR_RT_TEAM_F64;
   return std::nullopt;
 }
 
+/// The ptensor_rt_team_op of `kind`.
 int64_t teamOpCode(TeamReduceKind kind) {
   switch (kind) {
   case TeamReduceKind::sum:
-    return Sum;
+    return PTENSOR_RT_TEAM_SUM;
   case TeamReduceKind::prod:
-    return Prod;
+    return PTENSOR_RT_TEAM_PROD;
   case TeamReduceKind::max:
-    return Max;
+    return PTENSOR_RT_TEAM_MAX;
   case TeamReduceKind::min:
-    return Min;
+    return PTENSOR_RT_TEAM_MIN;
   }
   llvm_unreachable("unknown team reduction");
 }

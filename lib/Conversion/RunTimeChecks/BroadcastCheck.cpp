@@ -224,3 +224,21 @@ void mlir::ptensor::buildSizesCheck(OpBuilder &b, Location loc,
 int64_t mlir::ptensor::getElementBytes(Type elementType) {
   return (elementType.getIntOrFloatBitWidth() + 7) / 8;
 }
+
+std::optional<int64_t> mlir::ptensor::getWidthOrderedCode(IntegerType type,
+                                                          int64_t signed8,
+                                                          int64_t unsigned8) {
+  int64_t first = type.isUnsigned() ? unsigned8 : signed8;
+  switch (type.getWidth()) {
+  case 8:
+    return first;
+  case 16:
+    return first + 1;
+  case 32:
+    return first + 2;
+  case 64:
+    return first + 3;
+  default:
+    return std::nullopt;
+  }
+}

@@ -20,6 +20,7 @@
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORSORTTOLIBRARY
 #include "ptensor/Conversion/Passes.h.inc"
+#include "ptensor/Runtime/Sort.h"
 } // namespace mlir::ptensor
 
 using namespace mlir;
@@ -27,36 +28,30 @@ using namespace mlir::ptensor;
 
 namespace {
 
-/// ptensor_rt_sort_type (ptensor/Runtime/Sort.h).
-enum class SortType : int64_t {
-  Bool = 0, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64
-};
+static_assert(PTENSOR_RT_SORT_I64 == PTENSOR_RT_SORT_I8 + 3 &&
+                  PTENSOR_RT_SORT_U64 == PTENSOR_RT_SORT_U8 + 3,
+              "getWidthOrderedCode: integer codes in width order");
 
 /// ptensor_rt_cpu_sort's flag bits.
-enum SortFlags : int64_t { Descending = 1, Stable = 2 };
+enum SortFlags : int64_t {
+  Descending = PTENSOR_RT_SORT_DESCENDING,
+  Stable = PTENSOR_RT_SORT_STABLE,
+};
 
-std::optional<SortType> sortType(Type dtype) {
+/// The ptensor_rt_sort_type of `dtype` (ptensor/Runtime/Sort.h).
+std::optional<int64_t> sortType(Type dtype) {
   if (dtype.isInteger(1))
-    return SortType::Bool;
-  if (auto i = dyn_cast<IntegerType>(dtype)) {
-    int64_t log = i.getWidth() == 8    ? 0
-                  : i.getWidth() == 16 ? 1
-                  : i.getWidth() == 32 ? 2
-                  : i.getWidth() == 64 ? 3
-                                       : -1;
-    if (log < 0)
-      return std::nullopt;
-    int64_t first = int64_t(i.isUnsigned() ? SortType::U8 : SortType::I8);
-    return SortType(first + log);
-  }
+    return PTENSOR_RT_SORT_BOOL;
+  if (auto i = dyn_cast<IntegerType>(dtype))
+    return getWidthOrderedCode(i, PTENSOR_RT_SORT_I8, PTENSOR_RT_SORT_U8);
   if (dtype.isF16())
-    return SortType::F16;
+    return PTENSOR_RT_SORT_F16;
   if (dtype.isBF16())
-    return SortType::BF16;
+    return PTENSOR_RT_SORT_BF16;
   if (dtype.isF32())
-    return SortType::F32;
+    return PTENSOR_RT_SORT_F32;
   if (dtype.isF64())
-    return SortType::F64;
+    return PTENSOR_RT_SORT_F64;
   return std::nullopt;
 }
 
@@ -103,7 +98,7 @@ LogicalResult replaceWithCall(OpBuilder &b, SortAlongOp op) {
     return op.emitOpError("on tensors: run one-shot bufferization first");
   auto fn = op->getParentOfType<func::FuncOp>();
   bool device = fn && fn->hasAttr(kDeviceAttrName);
-  std::optional<SortType> type = sortType(op.getDtype());
+  std::optional<int64_t> type = sortType(op.getDtype());
   if (!type)
     return op.emitOpError("no runtime sort for ") << op.getDtype();
   Location loc = op.getLoc();

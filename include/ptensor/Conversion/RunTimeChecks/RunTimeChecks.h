@@ -109,6 +109,13 @@ void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp o
 /// The bytes of one element of `elementType` in memory (i1: one byte).
 int64_t getElementBytes(Type elementType);
 
+/// The code of integer `type` in a runtime C enum that lists the 8, 16, 32
+/// and 64-bit types of a signedness in that order from `signed8` and
+/// `unsigned8` (ptensor_rt_sort_type, ptensor_rt_team_type); nullopt for
+/// other widths.
+std::optional<int64_t> getWidthOrderedCode(IntegerType type, int64_t signed8,
+                                           int64_t unsigned8);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H
