@@ -26,7 +26,16 @@ static std::string binaryGlobalName(llvm::StringRef binaryName) {
 llvm::Expected<std::unique_ptr<PendingCubins>>
 PendingCubins::start(ModuleOp module, llvm::StringRef cudaPath) {
   std::unique_ptr<PendingCubins> pending(new PendingCubins);
+  // Where gpu-module-to-binary looks: the toolkit, then PATH.
   pending->ptxas = (cudaPath + "/bin/ptxas").str();
+  if (!llvm::sys::fs::can_execute(pending->ptxas)) {
+    llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas");
+    if (!onPath)
+      return llvm::createStringError("ptxas is neither in " + cudaPath +
+                                     "/bin nor on PATH; set CUDA_HOME to "
+                                     "the CUDA toolkit");
+    pending->ptxas = *onPath;
+  }
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     llvm::ArrayRef<Attribute> objects = binary.getObjectsAttr().getValue();
     auto object = objects.size() == 1
@@ -44,7 +53,7 @@ PendingCubins::start(ModuleOp module, llvm::StringRef cudaPath) {
                        " is being assembled";
     job->ptx = object.getObject().getValue().str();
     // As gpu-module-to-binary calls ptxas (MLIR 22's NVVM target), so the
-    // cubin is the same byte for byte (test/Compiler/pending-cubins.test).
+    // cubin is the same byte for byte (test/Tools/compile-cuda-pending-cubins.mlir).
     job->ptxasArgs = {"ptxas", "-arch", target.getChip().str(),
                       /*PTX file*/ "", "-o", /*cubin file*/ "",
                       "--opt-level", std::to_string(target.getO())};

@@ -15,6 +15,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/FileSystem.h"
@@ -306,8 +307,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     impl->entryPoints.clear();
   }
 
-  // CUDA kernels are assembled by ptxas while the host code compiles; the
-  // optimizer's step embeds them (ExecutionEngine translates the module).
+  // CUDA kernels are assembled by ptxas while the host code is lowered and
+  // translated; the translation embeds them (translateWithCubins below).
   std::shared_ptr<compiler::PendingCubins> cubins;
   if (target == compiler::Target::CUDA) {
     auto pending =
@@ -329,13 +330,25 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   std::shared_ptr<llvm::TargetMachine> optimizer = std::move(*machine);
   unsigned optLevel = options.optLevel;
   std::function<llvm::Error(llvm::Module *)> transformer =
-      [optimizer, optLevel, cubins](llvm::Module *m) {
-        if (llvm::Error e =
-                compiler::optimizeHostModule(*m, *optimizer, optLevel))
-          return e;
-        return cubins ? cubins->embed(*m) : llvm::Error::success();
+      [optimizer, optLevel](llvm::Module *m) {
+        return compiler::optimizeHostModule(*m, *optimizer, optLevel);
       };
   engineOptions.transformer = transformer;
+  // The cubins go in as the module is translated: ExecutionEngine cannot
+  // fail a transformer (it aborts), but it reports a module not built.
+  std::string embedError;
+  std::function<std::unique_ptr<llvm::Module>(Operation *, llvm::LLVMContext &)>
+      translateWithCubins = [&](Operation *op, llvm::LLVMContext &context) {
+        std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(op, context);
+        if (m)
+          if (llvm::Error e = cubins->embed(*m)) {
+            embedError = llvm::toString(std::move(e));
+            return std::unique_ptr<llvm::Module>();
+          }
+        return m;
+      };
+  if (cubins)
+    engineOptions.llvmModuleBuilder = translateWithCubins;
   engineOptions.jitCodeGenOptLevel =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableObjectDump = !cachePath.empty();
@@ -343,10 +356,12 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
                                     hostLibraries.end());
   engineOptions.sharedLibPaths = sharedLibs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
-  if (!engine)
-    return llvm::createStringError(
-        "cannot JIT-compile " + bufferName.str() + ": " +
-        llvm::toString(engine.takeError()));
+  if (!engine) {
+    std::string why = llvm::toString(engine.takeError());
+    return llvm::createStringError("cannot JIT-compile " + bufferName.str() +
+                                   ": " +
+                                   (embedError.empty() ? why : embedError));
+  }
   for (const FunctionSignature &s : impl->signatures) {
     auto fn = (*engine)->lookupPacked(s.name);
     if (!fn)

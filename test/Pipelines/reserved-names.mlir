@@ -44,6 +44,13 @@ func.func @_mlir_ciface_f(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32
 
 // -----
 
+// expected-error @+1 {{function @ptensor_module_signature has a name compiled code reserves (the module's signature that the compiler adds); rename it}}
+func.func @ptensor_module_signature(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  return %a : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
 // Near misses are fine: other names, and declarations (not defined here).
 func.func private @expf_helper(f32) -> f32
 func.func @exponential(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {

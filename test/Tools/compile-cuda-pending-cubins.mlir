@@ -15,6 +15,12 @@
 // RUN: not env CUDA_HOME=%t.cuda ptensor-compile --target=cuda %s -o %t.bad.so 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: test ! -e %t.bad.so
 // FAIL: ptxas failed on the kernels of f_kernel: ptxas fatal   : out of registers (a stand-in)
+// The JIT (ptensor-runner) reports it the same way, without aborting.
+// RUN: not env CUDA_HOME=%t.cuda PTENSOR_DISABLE_CACHE=1 PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so ptensor-runner %s -e f --compile-only 2>&1 | FileCheck %s --check-prefix=JIT
+// JIT: error: cannot JIT-compile {{.*}}: ptxas failed on the kernels of f_kernel: ptxas fatal   : out of registers (a stand-in)
+// And the JIT embeds real cubins (the stand-in driver refuses anything else).
+// RUN: env PTENSOR_DISABLE_CACHE=1 PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so ptensor-runner %s -e f --compile-only | FileCheck %s --check-prefix=JITOK
+// JITOK: compiled @f(
 
 func.func @f(%a: !ptensor.ptensor<?x?xf32, device = "cuda:0">, %b: !ptensor.ptensor<?x?xi32, device = "cuda:0">) -> (!ptensor.ptensor<?x?xf32, device = "cuda:0">, !ptensor.ptensor<?x?xi32, device = "cuda:0">) {
   %0 = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<?x?xf32, device = "cuda:0">) -> !ptensor.ptensor<?x?xf32, device = "cuda:0">

@@ -14,6 +14,7 @@
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+#include "ptensor/Runtime/Gemm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,7 +28,6 @@
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORCONTRACTIONSTOLIBRARY
 #include "ptensor/Conversion/Passes.h.inc"
-#include "ptensor/Runtime/Gemm.h"
 } // namespace mlir::ptensor
 
 using namespace mlir;

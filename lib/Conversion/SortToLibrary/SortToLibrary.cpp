@@ -11,6 +11,7 @@
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Runtime/Sort.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,7 +21,6 @@
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORSORTTOLIBRARY
 #include "ptensor/Conversion/Passes.h.inc"
-#include "ptensor/Runtime/Sort.h"
 } // namespace mlir::ptensor
 
 using namespace mlir;
@@ -28,9 +28,13 @@ using namespace mlir::ptensor;
 
 namespace {
 
-static_assert(PTENSOR_RT_SORT_I64 == PTENSOR_RT_SORT_I8 + 3 &&
+static_assert(PTENSOR_RT_SORT_I16 == PTENSOR_RT_SORT_I8 + 1 &&
+                  PTENSOR_RT_SORT_I32 == PTENSOR_RT_SORT_I8 + 2 &&
+                  PTENSOR_RT_SORT_I64 == PTENSOR_RT_SORT_I8 + 3 &&
+                  PTENSOR_RT_SORT_U16 == PTENSOR_RT_SORT_U8 + 1 &&
+                  PTENSOR_RT_SORT_U32 == PTENSOR_RT_SORT_U8 + 2 &&
                   PTENSOR_RT_SORT_U64 == PTENSOR_RT_SORT_U8 + 3,
-              "getWidthOrderedCode: integer codes in width order");
+              "getWidthOrderedCode: sort codes of 8 to 64 bits in order");
 
 /// ptensor_rt_cpu_sort's flag bits.
 enum SortFlags : int64_t {
