@@ -144,7 +144,12 @@ lowerToLLVMDialectAssemblingKernels(ModuleOp module,
   if (llvm::Error e = parseGPUOptions(options, gpu))
     return std::move(e);
   if (gpu.format != "bin" && gpu.format != "binary") {
-    if (llvm::Error e = lowerToLLVMDialect(module, Target::CUDA, options))
+    // The kernels stay in that format: the whole pipeline, as it is.
+    PassManager pm(module.getContext());
+    if (llvm::Error e = buildGPUPipeline(
+            pm, gpu, mlir::ptensor::buildPTensorToNVVMPipeline))
+      return std::move(e);
+    if (llvm::Error e = runPipeline(pm, module, Target::CUDA))
       return std::move(e);
     return nullptr;
   }

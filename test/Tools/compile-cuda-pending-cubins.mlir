@@ -8,6 +8,12 @@
 // RUN: %python %S/Inputs/same_cubins.py %t.mlir %t.o | FileCheck %s
 // CHECK: same cubins: f_kernel ({{[0-9]+}} bytes)
 
+// With another kernel format the driver runs the whole pipeline as it is:
+// the object embeds the PTX text.
+// RUN: ptensor-compile --target=cuda --gpu-options=format=isa -c %s -o %t.isa.o
+// RUN: llvm-strings %t.isa.o | FileCheck %s --check-prefix=ISA
+// ISA: .visible .entry f_kernel(
+
 // A ptxas that fails: its messages name the kernels, nothing is written.
 // RUN: rm -rf %t.cuda %t.bad.so && mkdir -p %t.cuda/bin
 // RUN: ln -s %cuda_home/nvvm %t.cuda/nvvm

@@ -2,6 +2,8 @@
 
 #include "ReservedNames.h"
 
+#include "ptensor/Compiler/Signature.h"
+
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -23,9 +25,6 @@ static constexpr const char *kMathFunctions[] = {
 static constexpr const char *kCFunctions[] = {
     "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign",
     "memcpy", "memmove", "memset", "abort", "exit"};
-
-/// Symbols the compile driver adds to every module (docs/ABI.md).
-static constexpr const char *kModuleSymbols[] = {"ptensor_module_signature"};
 
 /// Prefixes of the libraries compiled code calls, and of the entry points
 /// the compile driver adds (docs/ABI.md).
@@ -53,9 +52,8 @@ std::optional<std::string> mlir::ptensor::whyNameIsReserved(llvm::StringRef name
   for (const char *f : kCFunctions)
     if (name == f)
       return "the C library's " + name.str();
-  for (const char *symbol : kModuleSymbols)
-    if (name == symbol)
-      return "the module's signature that the compiler adds";
+  if (name == ::ptensor::jit::kSignatureSymbol)
+    return "the module's signature that the compiler adds";
   for (auto [prefix, owner] : kPrefixes)
     if (name.starts_with(prefix))
       return std::string(owner) + " (prefix " + prefix + ")";

@@ -37,12 +37,8 @@ using namespace mlir::ptensor;
 
 namespace {
 
-static_assert(PTENSOR_RT_TEAM_I16 == PTENSOR_RT_TEAM_I8 + 1 &&
-                  PTENSOR_RT_TEAM_I32 == PTENSOR_RT_TEAM_I8 + 2 &&
-                  PTENSOR_RT_TEAM_I64 == PTENSOR_RT_TEAM_I8 + 3 &&
-                  PTENSOR_RT_TEAM_U16 == PTENSOR_RT_TEAM_U8 + 1 &&
-                  PTENSOR_RT_TEAM_U32 == PTENSOR_RT_TEAM_U8 + 2 &&
-                  PTENSOR_RT_TEAM_U64 == PTENSOR_RT_TEAM_U8 + 3,
+static_assert(areCodesInWidthOrder(PTENSOR_RT_TEAM_I8, PTENSOR_RT_TEAM_I16, PTENSOR_RT_TEAM_I32, PTENSOR_RT_TEAM_I64) &&
+                  areCodesInWidthOrder(PTENSOR_RT_TEAM_U8, PTENSOR_RT_TEAM_U16, PTENSOR_RT_TEAM_U32, PTENSOR_RT_TEAM_U64),
               "getWidthOrderedCode: team codes of 8 to 64 bits in order");
 
 /// The ptensor_rt_team_type of `dtype` for all-reduce (ptensor/Runtime/

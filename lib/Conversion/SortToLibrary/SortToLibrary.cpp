@@ -28,12 +28,8 @@ using namespace mlir::ptensor;
 
 namespace {
 
-static_assert(PTENSOR_RT_SORT_I16 == PTENSOR_RT_SORT_I8 + 1 &&
-                  PTENSOR_RT_SORT_I32 == PTENSOR_RT_SORT_I8 + 2 &&
-                  PTENSOR_RT_SORT_I64 == PTENSOR_RT_SORT_I8 + 3 &&
-                  PTENSOR_RT_SORT_U16 == PTENSOR_RT_SORT_U8 + 1 &&
-                  PTENSOR_RT_SORT_U32 == PTENSOR_RT_SORT_U8 + 2 &&
-                  PTENSOR_RT_SORT_U64 == PTENSOR_RT_SORT_U8 + 3,
+static_assert(areCodesInWidthOrder(PTENSOR_RT_SORT_I8, PTENSOR_RT_SORT_I16, PTENSOR_RT_SORT_I32, PTENSOR_RT_SORT_I64) &&
+                  areCodesInWidthOrder(PTENSOR_RT_SORT_U8, PTENSOR_RT_SORT_U16, PTENSOR_RT_SORT_U32, PTENSOR_RT_SORT_U64),
               "getWidthOrderedCode: sort codes of 8 to 64 bits in order");
 
 /// ptensor_rt_cpu_sort's flag bits.

@@ -116,6 +116,14 @@ int64_t getElementBytes(Type elementType);
 std::optional<int64_t> getWidthOrderedCode(IntegerType type, int64_t signed8,
                                            int64_t unsigned8);
 
+/// Whether the codes of the 8, 16, 32 and 64-bit types of a signedness are
+/// in the order getWidthOrderedCode counts in (checked where a runtime enum
+/// is used, with static_assert).
+constexpr bool areCodesInWidthOrder(int64_t code8, int64_t code16,
+                                    int64_t code32, int64_t code64) {
+  return code16 == code8 + 1 && code32 == code8 + 2 && code64 == code8 + 3;
+}
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_CONVERSION_RUNTIMECHECKS_RUNTIMECHECKS_H
