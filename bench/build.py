@@ -4,6 +4,7 @@ DIR/NAME.so (and records the cold compile time of each in DIR/compile.json),
 and the configuration sweep's variants into DIR/NAME@CONFIG.so.
 Runs here, where LLVM/MLIR are; run.py then runs on the GPU machine."""
 
+import argparse
 import json
 import os
 import subprocess
@@ -11,17 +12,23 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import CASES, SWEEP_CASES, SWEEP_CONFIGS  # noqa: E402
+from cases import CASES, SWEEP_CASES, SWEEP_CONFIGS, selected_cases  # noqa: E402
 
 
 def main():
-    out = os.path.abspath(sys.argv[1])
+    p = argparse.ArgumentParser()
+    p.add_argument("dir")
+    p.add_argument("--cases", help="comma-separated case names (default: all, and the sweep)")
+    args = p.parse_args()
+    out = os.path.abspath(args.dir)
+    chosen = selected_cases(args.cases)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     compiler = os.path.join(os.environ.get("PTENSOR_BUILD_DIR", os.path.join(root, "build")),
                             "bin", "ptensor-compile")
     os.makedirs(out, exist_ok=True)
     times = {}
-    for name, (ir, *_rest) in CASES.items():
+    for name in chosen:
+        ir = CASES[name][0]
         src = os.path.join(out, name + ".mlir")
         with open(src, "w") as f:
             f.write(ir)
@@ -29,15 +36,14 @@ def main():
         subprocess.run([compiler, src, "--target=cuda", "-o",
                         os.path.join(out, name + ".so")], check=True)
         times[name] = time.perf_counter() - start
-    for name in SWEEP_CASES:
+    for name in [n for n in SWEEP_CASES if n in chosen]:
         for tag, options in SWEEP_CONFIGS.items():
             subprocess.run([compiler, os.path.join(out, name + ".mlir"),
                             "--target=cuda", "--gpu-options=" + options, "-o",
                             os.path.join(out, f"{name}@{tag}.so")], check=True)
     with open(os.path.join(out, "compile.json"), "w") as f:
         json.dump(times, f, indent=1)
-    print(f"compiled {len(CASES)} cases and "
-          f"{len(SWEEP_CASES) * len(SWEEP_CONFIGS)} variants into {out}")
+    print(f"compiled {len(chosen)} cases into {out}")
 
 
 if __name__ == "__main__":

@@ -103,6 +103,34 @@ def sum_sq_diff(name):
 """
 
 
+def softmax_rows(name):
+    """softmax over the last dim, as a user writes it (max, exp(x - max),
+    sum, divide): one row-group kernel."""
+    t, k = pt([N, N], "f32"), pt([N, 1], "f32")
+    return f"""func.func @{name}(%a: {t}) -> {t} {{
+  %m = ptensor.reduce max %a axes [1] {{keepdims = true}} : {t} -> {k}
+  %d = ptensor.elementwise_binary subtract %a, %m : ({t}, {k}) -> {t}
+  %e = ptensor.elementwise_unary exp %d : ({t}) -> {t}
+  %s = ptensor.reduce sum %e axes [1] {{keepdims = true}} : {t} -> {k}
+  %r = ptensor.elementwise_binary divide %e, %s : ({t}, {k}) -> {t}
+  return %r : {t}
+}}
+"""
+
+
+def standardize_rows(name):
+    """(x - mean) / std over the last dim: one row-group kernel."""
+    t, k = pt([N, N], "f32"), pt([N, 1], "f32")
+    return f"""func.func @{name}(%a: {t}) -> {t} {{
+  %m = ptensor.reduce mean %a axes [1] {{keepdims = true}} : {t} -> {k}
+  %s = ptensor.reduce std %a axes [1] {{keepdims = true}} : {t} -> {k}
+  %d = ptensor.elementwise_binary subtract %a, %m : ({t}, {k}) -> {t}
+  %r = ptensor.elementwise_binary divide %d, %s : ({t}, {k}) -> {t}
+  return %r : {t}
+}}
+"""
+
+
 def matmul(name, a, b, r, dtype="f32", op="matmul", pre_a=""):
     """@name(a, b) = op(a', b) with a' = a or a view of it (pre_a)."""
     ta, tb, tr = pt(a, dtype), pt(b, dtype), pt(r, dtype)
@@ -205,6 +233,11 @@ CASES = {
     "argmax_rows": (reduction("argmax_rows", "find_index", "argmax", [N, N], [N], "axis 1",
                               dtype_r="i64"),
                     [([N, N], F32)], "a.argmax(-1)", N * N * 4 + N * 8),
+    "softmax_rows": (softmax_rows("softmax_rows"), [([N, N], F32)],
+                     "torch.softmax(a, -1)", 2 * N * N * 4),
+    "standardize_rows": (standardize_rows("standardize_rows"), [([N, N], F32)],
+                         "(a - a.mean(-1, keepdim=True)) / a.std(-1, correction=0, "
+                         "keepdim=True)", 2 * N * N * 4),
     "sum_sq_diff": (sum_sq_diff("sum_sq_diff"), [([N, N], F32), ([N, N], F32)],
                     "((a - b) ** 2).sum()", 2 * N * N * 4),
     # Linear algebra: matrix products through cuBLASLt (FLOPS below), a
@@ -298,3 +331,16 @@ SWEEP_CONFIGS = {
     "tgrid65535": "transpose-max-blocks=65535",
     "tile64": "transpose-tile=64",
 }
+
+
+def selected_cases(names):
+    """The case names of a comma-separated `names` (None: every case), in
+    CASES order; an unknown name is an error naming the known ones."""
+    if not names:
+        return list(CASES)
+    wanted = names.split(",")
+    unknown = [n for n in wanted if n not in CASES]
+    if unknown:
+        raise SystemExit(f"unknown benchmark case(s) {', '.join(unknown)}; "
+                         f"known: {', '.join(CASES)}")
+    return [n for n in CASES if n in wanted]

@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 # The source tree's package when the GPU check built its binding there.
 if glob.glob(os.path.join(HERE, "..", "python", "ptensor", "_core*.so")):
     sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from cases import CASES, FLOPS, SWEEP_CASES, SWEEP_CONFIGS  # noqa: E402
+from cases import CASES, FLOPS, SWEEP_CASES, SWEEP_CONFIGS, selected_cases  # noqa: E402
 import ptensor as pt  # noqa: E402
 import host_latency  # noqa: E402
 
@@ -130,7 +130,8 @@ def make_inputs(specs, gen):
 
 #: Cases also timed with torch.compile.
 COMPILED = ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic",
-            "sum_rows", "sum_cols", "var_rows", "sum_sq_diff", "concat_cols", "roll_last",
+            "sum_rows", "sum_cols", "var_rows", "softmax_rows", "standardize_rows",
+            "sum_sq_diff", "concat_cols", "roll_last",
             "tril", "reshape_t")
 
 
@@ -139,7 +140,9 @@ def main():
     p.add_argument("dir")
     p.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--cases", help="comma-separated case names (default: all)")
     args = p.parse_args()
+    chosen = selected_cases(args.cases)
     try:
         import cupy
     except ImportError:
@@ -153,7 +156,8 @@ def main():
     copy_gbs = 2 * copy_src.numel() * 4 / copy_ms / 1e6
     print(f"device: {props.name}; device-to-device copy of 256 MiB: "
           f"{copy_ms * 1e3:.0f} us = {copy_gbs:.0f} GB/s")
-    for name, (_ir, specs, expr, nbytes) in CASES.items():
+    for name in chosen:
+        _ir, specs, expr, nbytes = CASES[name]
         kernel = load_kernel(os.path.join(args.dir, name + ".so"), name)
         inputs = make_inputs(specs, gen)
         a = inputs[0]
@@ -176,6 +180,10 @@ def main():
             continue
         peers = {"pt_ms": run_ptensor, "torch_ms": lambda: eval(expr, env)}
         if not args.no_compile and name in COMPILED:
+            # Each case's lambda comes from the same "<string>" frame: without
+            # a reset, dynamo's per-frame recompile limit (8) made the later
+            # cases run eagerly while timed as torch.compile.
+            torch._dynamo.reset()
             fn = torch.compile(eval("lambda a, b: " + expr, env), dynamic=name.endswith("dynamic"))
             fn(a, b)
             peers["compile_ms"] = lambda: fn(a, b)

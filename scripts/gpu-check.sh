@@ -13,6 +13,11 @@
 #   bash scripts/gpu-check.sh run python,bench   # some of the steps smoke,
 #                                       # cases, sanitizer, python, profile,
 #                                       # bench
+#
+# While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
+# scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
+# into the existing carry (minutes less than prepare), and the same
+# variable given to `run bench` times only them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -48,9 +53,7 @@ prepare() {
     tee "$carry/compile-failures.txt"
   [ -s "$carry/compile-failures.txt" ] && { echo "some cases failed to compile"; exit 1; }
   echo "== compiling the benchmark and the Python GPU kernels"
-  python3 bench/build.py "$carry/bench"
-  cp build/lib/libptensor_runtime.so build/lib/libptensor_runtime_vqsort.so \
-    build-cuda/lib/libptensor_runtime_cuda.so "$carry/bench/"
+  prepare_bench
   # ptensor._core is built there (Python 3.12) from these nanobind sources.
   cp -r "$(python3 -c 'import nanobind, os; print(os.path.dirname(nanobind.__file__))')" \
     "$carry/nanobind"
@@ -68,6 +71,14 @@ prepare() {
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
   rm -rf "$carry/cases"
   du -sh "$carry"
+}
+
+# The benchmark's kernels (PTENSOR_BENCH_CASES: only those) and the runtime
+# libraries beside them.
+prepare_bench() {
+  python3 bench/build.py "$carry/bench" ${PTENSOR_BENCH_CASES:+--cases "$PTENSOR_BENCH_CASES"}
+  cp build/lib/libptensor_runtime.so build/lib/libptensor_runtime_vqsort.so \
+    build-cuda/lib/libptensor_runtime_cuda.so "$carry/bench/"
 }
 
 # ptensor._core for this machine's Python (no LLVM needed: the semantics
@@ -111,11 +122,11 @@ run() {
   tail -15 "$out/cases.log"
   fi
   if wants sanitizer; then
-  echo "== compute-sanitizer (memcheck, initcheck, racecheck, synccheck) on the CUB cases (sort, nonzero, extract_mask, unique)"
+  echo "== compute-sanitizer (memcheck, initcheck, racecheck, synccheck) on the CUB cases (sort, nonzero, extract_mask, unique) and the row-group kernels (norm_*: threads read what another thread of the block wrote)"
   local sanitizer="${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer"
   for tool in memcheck initcheck racecheck synccheck; do
     PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
-      --filter 'sorting|nonzero|extract_mask|unique' --jobs 12 --executor \
+      --filter 'sorting|nonzero|extract_mask|unique|norm_' --jobs 12 --executor \
       "$sanitizer --tool $tool --error-exitcode 66 --print-limit 5 python3 -m ptensor.run" \
       > "$out/sanitizer-$tool.log" 2>&1 && echo "$tool: clean ($(tail -1 "$out/sanitizer-$tool.log"))" ||
       { echo "$tool: FAILED"; tail -8 "$out/sanitizer-$tool.log"; status=1; }
@@ -134,7 +145,8 @@ run() {
   fi
   if wants bench; then
   echo "== benchmark"
-  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" ||
+  PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" \
+    ${PTENSOR_BENCH_CASES:+--cases "$PTENSOR_BENCH_CASES"} ||
     status=1
   fi
   return $status
@@ -142,6 +154,7 @@ run() {
 
 case "${1:-}" in
   prepare) prepare ;;
+  prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
   *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,bench]" >&2; exit 2 ;;
 esac

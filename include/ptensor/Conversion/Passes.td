@@ -75,12 +75,22 @@ def ConvertPTensorLinalgToGPU
     - each reduction `linalg.generic` (from convert-ptensor-to-linalg, whose
       body marks its combiner) becomes a `gpu.launch`: a 256-thread block
       per output, merging by warp shuffles and shared memory, when the
-      innermost loop is reduced; a thread per output (grid-stride, `block-size` threads per
-      block) when it is kept; each thread folds in `reduction-lanes`
-      interleaved accumulators. Too few outputs to fill an H100 (fewer than 1056 rows,
-      or 270336 columns) split the reduced range into chunks chosen at run
-      time: a first launch writes each (output, chunk)'s partial result,
-      a second merges them in chunk order (no atomics: deterministic);
+      innermost loop is reduced (each thread reading 16 bytes of the row
+      with one vector load per input where the rows have unit stride and
+      aligned starts, tested at run time); a thread per output (grid-stride,
+      `block-size` threads per block) when it is kept; each thread folds in
+      `reduction-lanes` interleaved accumulators. Too few outputs to fill an
+      H100 (fewer than 1056 rows, or 270336 columns) split the reduced range
+      into chunks chosen at run time: a first launch writes each (output,
+      chunk)'s partial result, a second merges them in a fixed order (no
+      atomics: deterministic);
+    - a *row group* — a reduction over rows followed by generics that read
+      the same rows again and its per-row results at their row only (var's
+      mean then squared deviations; softmax's max, sum of exp, division;
+      their per-row elementwise steps) — becomes one launch with a block per
+      row that computes the members in order, the later passes re-reading a
+      row the block has just read (where the rows fill the GPU, tested at
+      run time; else each member's own kernels);
     - copies (out= writes) are generics by then (ptensor-copies-to-linalg),
       so they become such kernels too;
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`

@@ -56,11 +56,6 @@ static LogicalResult checkSupported(RewriterBase &rewriter,
   return success();
 }
 
-/// Alignment (bytes) the row-vector path needs of an output of `element`.
-static int64_t rowAlignment(int64_t width, Type element) {
-  return std::min<int64_t>(16, width * element.getIntOrFloatBitWidth() / 8);
-}
-
 namespace {
 /// Builds the body of a launch of the general or the row-vector path with
 /// index type `it`.
@@ -141,27 +136,6 @@ static void emitIndexedLaunch(OpBuilder &b, Location loc,
   gpu::LaunchOp launch =
       beginLaunch(b, loc, blocks, indexConstant(b, loc, config.blockSize));
   kernel.build(b, loc, launch, it);
-}
-
-/// How the row-vector path reads an input.
-enum class RowAccess {
-  Unsupported, ///< innermost loop dim read at another position (transposed)
-  Broadcast,   ///< innermost loop dim not read: one value for the row group
-  AlongRow,    ///< innermost index is the innermost loop dim: needs a unit
-               ///< row stride at run time
-};
-
-static RowAccess rowAccessOf(linalg::GenericOp op, OpOperand *in) {
-  unsigned innermost = op.getNumLoops() - 1;
-  AffineMap map = op.getMatchingIndexingMap(in);
-  for (auto [i, e] : llvm::enumerate(map.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(e);
-    if (!dim || dim.getPosition() != innermost)
-      continue;
-    return i + 1 == map.getNumResults() ? RowAccess::AlongRow
-                                        : RowAccess::Unsupported;
-  }
-  return RowAccess::Broadcast;
 }
 
 /// The row-vector path (see the file comment): emits its run-time test and

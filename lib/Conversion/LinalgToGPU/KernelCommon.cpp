@@ -117,6 +117,23 @@ GuardedView mlir::ptensor::rowView(OpBuilder &b, Location loc, Value memref,
   return {ok, view};
 }
 
+RowAccess mlir::ptensor::rowAccessOf(linalg::GenericOp op, OpOperand *in) {
+  unsigned innermost = op.getNumLoops() - 1;
+  AffineMap map = op.getMatchingIndexingMap(in);
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || dim.getPosition() != innermost)
+      continue;
+    return i + 1 == map.getNumResults() ? RowAccess::AlongRow
+                                        : RowAccess::Unsupported;
+  }
+  return RowAccess::Broadcast;
+}
+
+int64_t mlir::ptensor::rowAlignment(int64_t width, Type element) {
+  return std::min<int64_t>(16, width * element.getIntOrFloatBitWidth() / 8);
+}
+
 int64_t mlir::ptensor::smallestElementBytes(linalg::GenericOp op,
                                             bool outputsOnly) {
   int64_t smallest = 16;

@@ -46,6 +46,20 @@ GuardedView flatView(OpBuilder &b, Location loc, Value memref, Value count,
 GuardedView rowView(OpBuilder &b, Location loc, Value memref, int64_t width,
                     int64_t align);
 
+/// How a row path (a thread reading `width` consecutive elements of the
+/// innermost loop with one vector load or store) reads an input.
+enum class RowAccess {
+  Unsupported, ///< innermost loop dim read at another position (transposed)
+  Broadcast,   ///< innermost loop dim not read: one value for the row group
+  AlongRow,    ///< innermost index is the innermost loop dim: needs a unit
+               ///< row stride at run time
+};
+RowAccess rowAccessOf(linalg::GenericOp op, OpOperand *in);
+
+/// Alignment (bytes) of a row path's vector of `width` `element`s (at most
+/// 16: wider vectors are split into 16-byte accesses).
+int64_t rowAlignment(int64_t width, Type element);
+
 /// Smallest element size in bytes over the memref operands of `op`.
 int64_t smallestElementBytes(linalg::GenericOp op, bool outputsOnly = false);
 

@@ -4,6 +4,7 @@
 
 #include "ElementwiseKernel.h"
 #include "ReductionKernel.h"
+#include "RowGroupKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -121,6 +122,13 @@ struct ConvertPTensorLinalgToGPUPass
       if (!f->hasAttr(kDeviceAttrName))
         return WalkResult::advance();
       anyDevice = true;
+      // Row groups first (one kernel each), then every other generic.
+      for (const RowGroup &group : findRowGroups(f))
+        if (failed(convertRowGroupToKernel(rewriter, group, config))) {
+          linalg::GenericOp first = group.members.front();
+          first.emitError("cannot turn this row group into a GPU kernel");
+          return WalkResult::interrupt();
+        }
       SmallVector<linalg::GenericOp> generics;
       f.walk([&](linalg::GenericOp g) { generics.push_back(g); });
       for (linalg::GenericOp g : generics) {

@@ -14,7 +14,9 @@ namespace mlir::ptensor {
 /// by a `gpu.launch`: a block per output (its threads stride over the
 /// reduced elements and merge their partial results by warp shuffles and
 /// shared memory) when
-/// the innermost loop is reduced, else a thread per output (consecutive
+/// the innermost loop is reduced (reading a vector per input and thread
+/// step where the rows allow it, tested at run time), else a thread per
+/// output (consecutive
 /// threads read consecutive kept elements). Too few outputs to fill the
 /// GPU split their reduced range into chunks (chosen at run time) merged by
 /// a second kernel. Partial results merge with the combiner only, in a

@@ -16,9 +16,32 @@
 // into the output. Fewer rows than 1056 blocks split each row
 // into chunks of at least 4096 elements (decided at run time): a block per
 // (row, chunk) writes a partial sum, a block per row merges them in order.
+// Where the rows have unit stride and 16-byte aligned starts and their
+// length is a multiple of 4 (tested at run time), the same kernels read
+// 4 consecutive elements per thread step with one vector load (thread t
+// reads 4t .. 4t + 3, then 4t + 1024, ...) and fold them in order; the
+// scalar kernels follow in the else branch.
 // CHECK-LABEL: func.func @sum_rows(
 // CHECK:         %[[ROWS:.*]] = memref.dim %{{.*}}, %c0
 // CHECK:         scf.if
+// CHECK:           arith.remui %{{.*}}, %c4 : index
+// CHECK:           %[[VIEW:.*]] = memref.reinterpret_cast {{.*}} to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK:           scf.if %{{.*}} {
+// CHECK:             arith.ceildivui %c1056
+// CHECK:             scf.if %{{.*}} {
+// CHECK:               gpu.launch
+// CHECK:                 vector.load %[[VIEW]]
+// CHECK:               gpu.launch
+// CHECK:             } else {
+// CHECK:               gpu.launch {{.*}} threads(%[[TV:.*]], %{{.*}}, %{{.*}}) in
+// CHECK:                 scf.for %[[ROWV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                   arith.muli %[[TV]], %c4
+// CHECK:                   scf.for %[[RV:[[:alnum:]_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f64, f64) {
+// CHECK:                     %[[VEC:.*]] = vector.load %[[VIEW]][%[[ROWV]], %[[RV]]] {alignment = 16 : i64} : memref<?x?xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK:                     vector.extract %[[VEC]][0]
+// CHECK:                     arith.addf {{.*}} {ptensor.combiner = "addf"} : f64
+// CHECK:                     vector.extract %[[VEC]][3]
+// CHECK:                     arith.addf {{.*}} {ptensor.combiner = "addf"} : f64
 // CHECK:           %[[WANT:.*]] = arith.ceildivui %c1056, %[[KEPT:.*]] : index
 // CHECK:           %[[MOST:.*]] = arith.ceildivui %{{.*}}, %c4096 : index
 // CHECK:           %[[FEW:.*]] = arith.minui %[[WANT]], %[[MOST]]
@@ -89,7 +112,8 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // order (neighbouring threads read neighbouring elements); argmax keeps a
 // (value, index) pair. Fewer columns than an H100's 270336 threads split
 // the rows into chunks of at least 64: a thread per (chunk, column) writes
-// partial pairs, a thread per column merges them in chunk order.
+// partial pairs, a thread per column merges them in 8 interleaved sets
+// (loads in flight; a fixed order).
 // CHECK-LABEL: func.func @argmax_cols(
 // CHECK:         %[[WANT:.*]] = arith.ceildivui %c270336, %[[KEPT:.*]] : index
 // CHECK:         %[[MOST:.*]] = arith.ceildivui %{{.*}}, %c64 : index
@@ -108,7 +132,7 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // CHECK:               memref.store %{{.*}}, %[[PI]][%[[ITEM]]] : memref<?xi64>
 // CHECK:           gpu.launch
 // CHECK:             scf.for %[[COL2:.*]] = %{{.*}} to %[[KEPT]] step
-// CHECK:               scf.for {{.*}} -> (i32, i64) {
+// CHECK:               scf.for {{.*}} -> (i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64) {
 // CHECK:                 memref.load %[[PV]]
 // CHECK:                 memref.load %[[PI]]
 // CHECK:               memref.store %{{.*}}, %{{.*}}[%[[COL2]]] : memref<?xi64>

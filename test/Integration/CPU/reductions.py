@@ -128,6 +128,31 @@ fn.ret(fn.reduction("sum", fn.binary("multiply", d, d), [1]),
        fn.reduction("max", fn.unary("exp", fn.binary("multiply", a, fn.constant(0.1, "f32"))), [0]))
 suite.check(fn)
 
+# Normalisations: reductions whose results are broadcast back into later
+# passes over the same rows (softmax; (x - mean) / std) over the last axis.
+# On the GPU each function's passes run as one row-group kernel where the
+# rows fill it (LinalgToGPU/RowGroups.h) and as separate kernels where they
+# do not (3 rows of 5000); rows of 64 take the vector loads, rows of 37 the
+# scalar ones; a dynamic shape; a transposed input (one pass per kernel).
+for name, shape, dynamic, transposed in [("norm_rows", (40, 64), False, False),
+                                         ("norm_odd", (9, 37), True, False),
+                                         ("norm_long", (3, 5000), False, False),
+                                         ("norm_transposed", (16, 24), False, True)]:
+    fn = Func(name)
+    x = fn.tensor(data("f32", shape), "f32", dynamic=dynamic)
+    if transposed:
+        x = fn.permute_dims(x, [1, 0])
+    m = fn.reduction("max", x, [1], keepdims=True)
+    e = fn.unary("exp", fn.binary("subtract", x, m))
+    # Bounds for three-op chains in f32 (the exp is recomputed, the mean
+    # rounded to f32 before the subtraction: about 1e-6 absolute at |x| <= 10).
+    softmax = fn.binary("divide", e, fn.reduction("sum", e, [1], keepdims=True),
+                        tol=dict(ulps=8.0, atol=0.0))
+    centred = fn.binary("subtract", x, fn.reduction("mean", x, [1], keepdims=True))
+    fn.ret(softmax, fn.binary("divide", centred, fn.reduction("std", x, [1], keepdims=True),
+                              tol=dict(ulps=8.0, atol=1e-6)))
+    suite.check(fn)
+
 # Accuracy: 2^25 float32 ones (a 0-stride broadcast) sum exactly; a naive
 # float32 accumulator stops at 2^24.
 text = """module {

@@ -1,0 +1,215 @@
+//===- RowGroupKernel.cpp - one gpu.launch for a row group ----------------===//
+//
+// A row group (RowGroups.h) becomes a launch with a block per row of its
+// first reduction's kept space that computes the members in order, each
+// from the same pieces as the reduction kernels (ReductionNest.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowGroupKernel.h"
+
+#include "ElementwiseKernel.h"
+#include "ReductionKernel.h"
+#include "ReductionNest.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+using namespace mlir::ptensor::reduction;
+
+/// Stores `values` into the outputs of elementwise `op` at iteration `ids`.
+static void storeOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
+                         ArrayRef<Value> ids, ArrayRef<Value> values) {
+  for (auto [out, v] : llvm::zip(op.getDpsInitsMutable(), values)) {
+    SmallVector<Value> at = indicesThroughMap(b, loc, op, &out, ids);
+    memref::StoreOp::create(b, loc, v, out.get(), at);
+  }
+}
+
+/// An AlongRow member's row k, thread t taking elements t, t + kBlock, ...
+/// of the row, or with `rows` vectors of rows->width elements from
+/// width * t on.
+static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                         const ReductionNest &space, Value k, Value t,
+                         const std::optional<RowVectors> &rows) {
+  int64_t width = rows ? rows->width : 1;
+  Value first = t;
+  if (width > 1)
+    first = arith::MulIOp::create(b, loc, t, indexConstant(b, loc, width));
+  Value step = indexConstant(b, loc, kBlock * width);
+  scf::ForOp::create(
+      b, loc, first, space.reducedCount, step, ValueRange(),
+      [&](OpBuilder &lb, Location lloc, Value r, ValueRange) {
+        SmallVector<Value> ids = space.ids(lb, lloc, k, r);
+        if (!rows) {
+          storeOutputs(lb, lloc, op, ids, emitElement(lb, lloc, op, ids));
+          scf::YieldOp::create(lb, lloc);
+          return;
+        }
+        SmallVector<Value> vectors =
+            loadRowVectors(lb, lloc, op, rows->inputs, width, ids);
+        SmallVector<SmallVector<Value>> lanes(op.getNumDpsInits());
+        for (int64_t lane = 0; lane < width; ++lane)
+          for (auto [i, v] :
+               llvm::enumerate(emitLane(lb, lloc, op, ids, vectors, lane)))
+            lanes[i].push_back(v);
+        for (auto [out, view, values] :
+             llvm::zip(op.getDpsInitsMutable(), rows->outputs, lanes)) {
+          Type element = cast<MemRefType>(view.getType()).getElementType();
+          auto type = VectorType::get({width}, element);
+          Value vector = vector::FromElementsOp::create(lb, lloc, type, values);
+          SmallVector<Value> at = indicesThroughMap(lb, lloc, op, &out, ids);
+          vector::StoreOp::create(lb, lloc, vector, view, at,
+                                  /*nontemporal=*/false,
+                                  llvm::Align(rowAlignment(width, element)));
+        }
+        scf::YieldOp::create(lb, lloc);
+      });
+}
+
+/// The launch of a row group: a block per row k of the space of `nests`
+/// (one per Reduce member, in order) computing the members in order:
+/// Reduce as the row kernel (then thread 0 merges into the output),
+/// PerRow element k in thread 0, AlongRow the row's elements strided over
+/// the threads (with vectors where `alongRowVectors` has them); a barrier
+/// after each makes its writes visible to the next.
+static void emitRowGroupLaunch(
+    OpBuilder &b, Location loc, const RowGroup &group,
+    ArrayRef<ReductionNest> nests,
+    ArrayRef<std::optional<RowVectors>> alongRowVectors,
+    const KernelConfig &config) {
+  SmallVector<Type> shared;
+  SmallVector<size_t> sharedStart;
+  for (const ReductionNest &nest : nests) {
+    sharedStart.push_back(shared.size());
+    llvm::append_range(shared, sharedBuffers(b, nest));
+  }
+  const ReductionNest &space = nests.front();
+  emitBlockPerItem(
+      b, loc, shared, space.keptCount, config.maxBlocks,
+      [&](OpBuilder &nb, Location nloc, Value k, Value t,
+          ArrayRef<BlockArgument> buffers) {
+        size_t next = 0;
+        for (auto [m, member, step] :
+             llvm::enumerate(group.members, group.steps)) {
+          linalg::GenericOp op = member;
+          if (step == RowStep::Reduce) {
+            const ReductionNest &nest = nests[next];
+            ArrayRef<BlockArgument> own = buffers.slice(
+                sharedStart[next], nest.accumulatorTypes().size());
+            ++next;
+            Value first = nest.threadStart(nb, nloc, Value(), t);
+            Value stride = nest.blockStride(nb, nloc);
+            SmallVector<Value> partial = nest.foldRange(
+                nb, nloc, k, first, nest.reducedCount, stride);
+            emitBlockMerge(nb, nloc, nest, own, t, partial,
+                           [&](OpBuilder &fb, Location floc, ValueRange total) {
+                             nest.store(fb, floc, k, total);
+                           });
+            continue;
+          }
+          if (step == RowStep::PerRow) {
+            Value zero = indexConstant(nb, nloc, 0);
+            Value isFirst = arith::CmpIOp::create(
+                nb, nloc, arith::CmpIPredicate::eq, t, zero);
+            auto ifFirst = scf::IfOp::create(nb, nloc, isFirst, false);
+            OpBuilder::InsertionGuard g(nb);
+            nb.setInsertionPointToStart(ifFirst.thenBlock());
+            SmallVector<Value> all = space.ids(nb, nloc, k, zero);
+            SmallVector<Value> ids;
+            for (unsigned d : space.kept)
+              ids.push_back(all[d]);
+            storeOutputs(nb, nloc, op, ids, emitElement(nb, nloc, op, ids));
+          } else {
+            emitAlongRow(nb, nloc, op, space, k, t, alongRowVectors[m]);
+          }
+          gpu::BarrierOp::create(nb, nloc);
+        }
+      });
+}
+
+/// Converts each member of `group` on its own, in order.
+static LogicalResult convertEachMember(RewriterBase &rewriter,
+                                       const RowGroup &group,
+                                       const KernelConfig &config) {
+  for (auto [member, step] : llvm::zip(group.members, group.steps)) {
+    auto clone =
+        cast<linalg::GenericOp>(rewriter.clone(*linalg::GenericOp(member)));
+    LogicalResult converted =
+        step == RowStep::Reduce
+            ? convertReductionToKernel(rewriter, clone, config)
+            : convertGenericToKernel(rewriter, clone, config);
+    if (failed(converted))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::ptensor::convertRowGroupToKernel(
+    RewriterBase &rewriter, const RowGroup &group,
+    const KernelConfig &config) {
+  for (auto [member, step] : llvm::zip(group.members, group.steps))
+    if (step == RowStep::Reduce &&
+        failed(checkSupported(rewriter, linalg::GenericOp(member))))
+      return failure();
+  // Everything at the last member: the ops between members have no memory
+  // effect, and every operand is defined by then.
+  linalg::GenericOp last = group.members.back();
+  Location loc = last.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(last);
+  SmallVector<ReductionNest, 2> nests;
+  for (auto [member, step] : llvm::zip(group.members, group.steps))
+    if (step == RowStep::Reduce)
+      nests.push_back(buildNest(rewriter, loc, member, config));
+  beginNonEmpty(rewriter, loc, nests.front());
+  // Rows too few to fill the GPU: each member on its own (the row kernel
+  // then splits its rows).
+  Value chunks = chunkCount(rewriter, loc, nests.front(),
+                            nests.front().keptCount, kResidentBlocks,
+                            kMinRowChunk);
+  Value one = indexConstant(rewriter, loc, 1);
+  Value fills = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      chunks, one);
+  auto ifFills = scf::IfOp::create(rewriter, loc, fills, /*withElse=*/true);
+  rewriter.setInsertionPointToStart(ifFills.elseBlock());
+  if (failed(convertEachMember(rewriter, group, config)))
+    return failure();
+  rewriter.setInsertionPointToStart(ifFills.thenBlock());
+  // The vector form: every Reduce member's vector path, and AlongRow
+  // members' where they have one (else their scalar loop in it).
+  SmallVector<ReductionNest, 2> vectorNests(nests);
+  Value vectorsOk = arith::ConstantOp::create(rewriter, loc,
+                                              rewriter.getBoolAttr(true));
+  for (ReductionNest &nest : vectorNests) {
+    Value ok = prepareRowVectors(rewriter, loc, nest);
+    vectorsOk = ok ? arith::AndIOp::create(rewriter, loc, vectorsOk, ok)
+                   : Value();
+    if (!vectorsOk)
+      break;
+  }
+  SmallVector<std::optional<RowVectors>> scalarRows(group.members.size());
+  if (vectorsOk) {
+    SmallVector<std::optional<RowVectors>> vectorRows(group.members.size());
+    for (auto [m, member, step] :
+         llvm::enumerate(group.members, group.steps)) {
+      if (step != RowStep::AlongRow)
+        continue;
+      vectorRows[m] = prepareRowVectorsOf(rewriter, loc, member,
+                                          nests.front().sizes.back(), true);
+      if (vectorRows[m])
+        vectorsOk =
+            arith::AndIOp::create(rewriter, loc, vectorsOk, vectorRows[m]->ok);
+    }
+    auto ifVectors =
+        scf::IfOp::create(rewriter, loc, vectorsOk, /*withElse=*/true);
+    rewriter.setInsertionPointToStart(ifVectors.thenBlock());
+    emitRowGroupLaunch(rewriter, loc, group, vectorNests, vectorRows, config);
+    rewriter.setInsertionPointToStart(ifVectors.elseBlock());
+  }
+  emitRowGroupLaunch(rewriter, loc, group, nests, scalarRows, config);
+  for (linalg::GenericOp member : llvm::reverse(group.members))
+    rewriter.eraseOp(member);
+  return success();
+}

@@ -1,0 +1,166 @@
+// RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu --split-input-file | FileCheck %s
+
+// Row groups (LinalgToGPU/RowGroups.h): generics that read the same rows
+// again, a row at a time, become one kernel with a block per row.
+
+#scalar = affine_map<(d0) -> ()>
+#kept = affine_map<(d0) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#col0 = affine_map<(d0, d1) -> (d0, 0)>
+
+// softmax as convert-ptensor-to-linalg and bufferization leave it: fill the
+// max's init, max, fill the sum's init, sum of exp(x - max), round the sum
+// to f32, exp(x - max) / sum written out. Where the rows fill the GPU (the
+// row kernel would not split them; tested at run time) one launch computes
+// them in order for each row k: thread 0 writes element k of a PerRow
+// member, a Reduce member is the row kernel (its block merge through its
+// own shared buffers, thread 0 merging into element k), the AlongRow member
+// strides over the row; a barrier after each. The rows are read (and the
+// AlongRow member's written) with vectors where they allow (tested at run
+// time), else the same launch reads scalars; else each member's own kernels.
+// CHECK-LABEL: func.func @softmax(
+// CHECK:         %[[SUM32:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf32>
+// CHECK:         %[[MAX:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf32>
+// CHECK:         %[[SUM:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf64>
+// CHECK:         %[[OUT:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64x256xf32>
+// CHECK:         arith.ceildivui %c1056
+// CHECK:         %[[CHUNKS:.*]] = arith.maxui
+// CHECK:         %[[FILLS:.*]] = arith.cmpi eq, %[[CHUNKS]], %c1
+// CHECK:         scf.if %[[FILLS]] {
+// CHECK:           scf.if %{{.*}} {
+// CHECK:             gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[S1:.*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[S2:.*]] : memref<8xf64, #gpu.address_space<workgroup>>)
+// CHECK:               scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:                 arith.cmpi eq, %[[T]], %c0
+// CHECK:                 memref.store %cst{{.*}}, %[[MAX]][%[[ROW]]] : memref<64xf32>
+// CHECK:                 gpu.barrier
+// CHECK:                 vector.load {{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK:                 arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
+// CHECK:                 memref.store %{{.*}}, %[[S1]]
+// CHECK:                 gpu.barrier
+// CHECK:                 memref.store %{{.*}}, %[[MAX]][%[[ROW]]] : memref<64xf32>
+// CHECK:                 gpu.barrier
+// CHECK:                 memref.store %cst{{.*}}, %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK:                 gpu.barrier
+// CHECK:                 vector.load {{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK:                 memref.load %{{.*}}[%[[ROW]], %c0{{.*}}] : memref<64x1xf32>
+// CHECK:                 math.exp
+// CHECK:                 arith.addf {{.*}} {ptensor.combiner = "addf"} : f64
+// CHECK:                 memref.store %{{.*}}, %[[S2]]
+// CHECK:                 gpu.barrier
+// CHECK:                 memref.store %{{.*}}, %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK:                 gpu.barrier
+// CHECK:                 arith.truncf
+// CHECK:                 memref.store %{{.*}}, %[[SUM32]][%[[ROW]]] : memref<64xf32>
+// CHECK:                 gpu.barrier
+// CHECK:                 scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c1024{{.*}} {
+// CHECK:                   vector.load {{.*}}[%[[ROW]], %[[R]]] {alignment = 16 : i64} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK-COUNT-4:           math.exp
+// CHECK:                   vector.store %{{.*}}, %{{.*}}[%[[ROW]], %[[R]]] {alignment = 16 : i64} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK:                 gpu.barrier
+// CHECK:           } else {
+// CHECK:             gpu.launch {{.*}} threads(%[[T2:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8xf64, #gpu.address_space<workgroup>>)
+// CHECK-NOT:           vector.load
+// CHECK:               scf.for %[[R2:.*]] = %[[T2]] to %{{.*}} step %c256{{.*}} {
+// CHECK:                 math.exp
+// CHECK:                 arith.divf
+// CHECK:                 memref.store %{{.*}}, %[[OUT]][%{{.*}}, %[[R2]]] : memref<64x256xf32>
+// CHECK:         } else {
+// CHECK-COUNT-2:   gpu.launch {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>)
+func.func @softmax(%arg0: memref<64x256xf32, strided<[?, ?], offset: ?>>) -> memref<64x256xf32, strided<[?, ?], offset: ?>> attributes {ptensor.device = "cuda:0"} {
+  %cst = arith.constant -0.000000e+00 : f64
+  %cst_0 = arith.constant 0xFF800000 : f32
+  %alloc = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  %alloc_1 = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  linalg.generic {indexing_maps = [#scalar, #kept], iterator_types = ["parallel"]} ins(%cst_0 : f32) outs(%alloc_1 : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]} ins(%arg0 : memref<64x256xf32, strided<[?, ?], offset: ?>>) outs(%alloc_1 : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %out, %in {ptensor.combiner = "maxf"} : f32
+    linalg.yield %0 : f32
+  }
+  %expand_shape = memref.expand_shape %alloc_1 [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  %alloc_2 = memref.alloc() {alignment = 64 : i64} : memref<64xf64>
+  linalg.generic {indexing_maps = [#scalar, #kept], iterator_types = ["parallel"]} ins(%cst : f64) outs(%alloc_2 : memref<64xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    linalg.yield %in : f64
+  }
+  linalg.generic {indexing_maps = [#id, #col0, #rows], iterator_types = ["parallel", "reduction"]} ins(%arg0, %expand_shape : memref<64x256xf32, strided<[?, ?], offset: ?>>, memref<64x1xf32>) outs(%alloc_2 : memref<64xf64>) {
+  ^bb0(%in: f32, %in_5: f32, %out: f64):
+    %0 = arith.subf %in, %in_5 : f32
+    %1 = math.exp %0 : f32
+    %2 = arith.extf %1 : f32 to f64
+    %3 = arith.addf %out, %2 {ptensor.combiner = "addf"} : f64
+    linalg.yield %3 : f64
+  }
+  linalg.generic {indexing_maps = [#kept, #kept], iterator_types = ["parallel"]} ins(%alloc_2 : memref<64xf64>) outs(%alloc : memref<64xf32>) {
+  ^bb0(%in: f64, %out: f32):
+    %0 = arith.truncf %in : f64 to f32
+    linalg.yield %0 : f32
+  }
+  %expand_shape_3 = memref.expand_shape %alloc [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  %alloc_4 = memref.alloc() {alignment = 64 : i64} : memref<64x256xf32>
+  linalg.generic {indexing_maps = [#id, #col0, #col0, #id], iterator_types = ["parallel", "parallel"]} ins(%arg0, %expand_shape, %expand_shape_3 : memref<64x256xf32, strided<[?, ?], offset: ?>>, memref<64x1xf32>, memref<64x1xf32>) outs(%alloc_4 : memref<64x256xf32>) {
+  ^bb0(%in: f32, %in_5: f32, %in_6: f32, %out: f32):
+    %0 = arith.subf %in, %in_5 : f32
+    %1 = math.exp %0 : f32
+    %2 = arith.divf %1, %in_6 : f32
+    linalg.yield %2 : f32
+  }
+  %cast = memref.cast %alloc_4 : memref<64x256xf32> to memref<64x256xf32, strided<[?, ?], offset: ?>>
+  memref.dealloc %alloc : memref<64xf32>
+  memref.dealloc %alloc_1 : memref<64xf32>
+  memref.dealloc %alloc_2 : memref<64xf64>
+  return %cast : memref<64x256xf32, strided<[?, ?], offset: ?>>
+}
+
+// -----
+
+#scalar = affine_map<(d0) -> ()>
+#kept = affine_map<(d0) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#cols = affine_map<(d0, d1) -> (d1)>
+
+// Not a row group: the second reduction reads the first one's results along
+// its rows (element d1 of the maxima), which other blocks compute; and
+// where a member reads other rows than the first reduction's, nothing is
+// read twice. Each reduction is its own kernel (one shared buffer each).
+// CHECK-LABEL: func.func @not_row_groups(
+// CHECK-NOT:     workgroup(%{{.*}}, %{{.*}})
+// CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>) {
+// CHECK-NOT:     workgroup(%{{.*}}, %{{.*}})
+// CHECK-LABEL: func.func private
+func.func @not_row_groups(%x: memref<64x64xf32>, %y: memref<64x64xf32>) -> (memref<64xf32>, memref<64xf32>, memref<64xf32>)
+    attributes {ptensor.device = "cuda:0"} {
+  %lowest = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [#scalar, #kept], iterator_types = ["parallel"]} ins(%lowest : f32) outs(%max : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x64xf32>) outs(%max : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in {ptensor.combiner = "maxf"} : f32
+    linalg.yield %m : f32
+  }
+  %across = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [#id, #cols, #rows], iterator_types = ["parallel", "reduction"]} ins(%x, %max : memref<64x64xf32>, memref<64xf32>) outs(%across : memref<64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %s = arith.addf %out, %d {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  %other = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]} ins(%y, %max : memref<64x64xf32>, memref<64xf32>) outs(%other : memref<64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %s = arith.addf %out, %d {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return %max, %across, %other : memref<64xf32>, memref<64xf32>, memref<64xf32>
+}
+func.func private @end()
