@@ -70,6 +70,8 @@ config.substitutions = [(k, v) for (k, v) in config.substitutions if k != "%pyth
 config.substitutions.insert(0, ("%python", config.python_executable))
 config.substitutions.append(("%ptensor_src", config.ptensor_src_root))
 config.substitutions.append(("%ptensor_lib", config.ptensor_lib_dir))
+# ptensor's tools by path, for RUN lines that replace PATH.
+config.substitutions.append(("%ptensor_tools", config.ptensor_tools_dir))
 
 # Team tests run under mpirun with libptensor_team (MPI).
 if shutil.which("mpirun") and os.path.exists(

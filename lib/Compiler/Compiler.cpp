@@ -153,6 +153,11 @@ lowerToLLVMDialectAssemblingKernels(ModuleOp module,
       return std::move(e);
     return nullptr;
   }
+  // No ptxas: fail before the kernels' half of the pipeline runs.
+  std::string cudaPath = mlir::ptensor::resolveCudaPath(gpu.cudaPath);
+  if (llvm::Expected<std::string> ptxas = PendingCubins::findPtxas(cudaPath);
+      !ptxas)
+    return ptxas.takeError();
   gpu.format = "isa";
   PassManager kernels(module.getContext());
   if (llvm::Error e = buildGPUPipeline(
@@ -160,8 +165,7 @@ lowerToLLVMDialectAssemblingKernels(ModuleOp module,
     return std::move(e);
   if (llvm::Error e = runPipeline(kernels, module, Target::CUDA))
     return std::move(e);
-  auto pending = PendingCubins::start(
-      module, mlir::ptensor::resolveCudaPath(gpu.cudaPath));
+  auto pending = PendingCubins::start(module, cudaPath);
   if (!pending)
     return pending.takeError();
   PassManager host(module.getContext());

@@ -23,19 +23,26 @@ static std::string binaryGlobalName(llvm::StringRef binaryName) {
   return (binaryName + "_binary").str();
 }
 
+llvm::Expected<std::string>
+PendingCubins::findPtxas(llvm::StringRef cudaPath) {
+  std::string inToolkit = (cudaPath + "/bin/ptxas").str();
+  if (llvm::sys::fs::can_execute(inToolkit))
+    return inToolkit;
+  llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas");
+  if (!onPath)
+    return llvm::createStringError("ptxas is neither in " + cudaPath +
+                                   "/bin nor on PATH; set CUDA_HOME to "
+                                   "the CUDA toolkit");
+  return *onPath;
+}
+
 llvm::Expected<std::unique_ptr<PendingCubins>>
 PendingCubins::start(ModuleOp module, llvm::StringRef cudaPath) {
   std::unique_ptr<PendingCubins> pending(new PendingCubins);
-  // Where gpu-module-to-binary looks: the toolkit, then PATH.
-  pending->ptxas = (cudaPath + "/bin/ptxas").str();
-  if (!llvm::sys::fs::can_execute(pending->ptxas)) {
-    llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas");
-    if (!onPath)
-      return llvm::createStringError("ptxas is neither in " + cudaPath +
-                                     "/bin nor on PATH; set CUDA_HOME to "
-                                     "the CUDA toolkit");
-    pending->ptxas = *onPath;
-  }
+  llvm::Expected<std::string> ptxas = findPtxas(cudaPath);
+  if (!ptxas)
+    return ptxas.takeError();
+  pending->ptxas = std::move(*ptxas);
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     llvm::ArrayRef<Attribute> objects = binary.getObjectsAttr().getValue();
     auto object = objects.size() == 1

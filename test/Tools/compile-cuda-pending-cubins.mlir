@@ -24,6 +24,16 @@
 // The JIT (ptensor-runner) reports it the same way, without aborting.
 // RUN: not env CUDA_HOME=%t.cuda PTENSOR_DISABLE_CACHE=1 PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so ptensor-runner %s -e f --compile-only 2>&1 | FileCheck %s --check-prefix=JIT
 // JIT: error: cannot JIT-compile {{.*}}: ptxas failed on the kernels of f_kernel: ptxas fatal   : out of registers (a stand-in)
+// No ptxas in the toolkit (`cuda-path=` of the GPU options) nor on PATH: the
+// driver says so before lowering, nothing is written; a ptxas found only on
+// PATH is used, as gpu-module-to-binary does.
+// RUN: rm -rf %t.empty %t.path && mkdir -p %t.empty/bin %t.path && ln -s %cuda_home/nvvm %t.empty/nvvm
+// RUN: not env PATH=%t.path:/usr/bin:/bin %ptensor_tools/ptensor-compile --target=cuda --gpu-options=cuda-path=%t.empty %s -o %t.none.so 2>&1 | FileCheck %s --check-prefix=NOPTXAS
+// RUN: test ! -e %t.none.so
+// NOPTXAS: ptxas is neither in {{.*}}.empty/bin nor on PATH; set CUDA_HOME to the CUDA toolkit
+// RUN: ln -s %cuda_home/bin/ptxas %t.path/ptxas
+// RUN: env PATH=%t.path:/usr/bin:/bin %ptensor_tools/ptensor-compile --target=cuda --gpu-options=cuda-path=%t.empty %s -o %t.onpath.so
+// RUN: test -s %t.onpath.so
 // And the JIT embeds real cubins (the stand-in driver refuses anything else).
 // RUN: env PTENSOR_DISABLE_CACHE=1 PTENSOR_CUDA_DRIVER_LIBRARY=%ptensor_lib/libptensor_fake_cuda.so ptensor-runner %s -e f --compile-only | FileCheck %s --check-prefix=JITOK
 // JITOK: compiled @f(

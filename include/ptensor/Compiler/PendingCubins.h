@@ -39,6 +39,11 @@ public:
   static llvm::Expected<std::unique_ptr<PendingCubins>>
   start(mlir::ModuleOp module, llvm::StringRef cudaPath);
 
+  /// The ptxas that gpu-module-to-binary would run: the toolkit's at
+  /// `cudaPath`, else the one on PATH; an error naming both otherwise.
+  /// (The compile driver asks before lowering, to fail fast.)
+  static llvm::Expected<std::string> findPtxas(llvm::StringRef cudaPath);
+
   /// Waits for ptxas and puts each cubin in place of its placeholder in
   /// `module` (the host code, translated): the global `NAME_binary` and the
   /// size its load constructor passes to mgpuModuleLoad. Fails with
