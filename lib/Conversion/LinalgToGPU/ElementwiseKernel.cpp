@@ -37,22 +37,29 @@ using namespace mlir;
 using namespace mlir::ptensor;
 
 /// Checks that `op` is a generic this lowering handles.
-static LogicalResult checkSupported(RewriterBase &rewriter,
-                                    linalg::GenericOp op) {
+const char *mlir::ptensor::whyNotElementwiseKernel(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics())
-    return rewriter.notifyMatchFailure(op, "expected buffer semantics");
+    return "expected buffer semantics";
   if (op.getNumReductionLoops() != 0)
-    return rewriter.notifyMatchFailure(op, "expected only parallel loops");
+    return "expected only parallel loops";
   for (OpOperand &out : op.getDpsInitsMutable()) {
     if (!op.getMatchingIndexingMap(&out).isIdentity())
-      return rewriter.notifyMatchFailure(op, "expected identity output maps");
+      return "expected identity output maps";
     if (op.payloadUsesValueFromOperand(&out))
-      return rewriter.notifyMatchFailure(op, "outputs must not be read");
+      return "outputs must not be read";
   }
   for (AffineMap map : op.getIndexingMapsArray())
     for (AffineExpr e : map.getResults())
       if (!isa<AffineDimExpr, AffineConstantExpr>(e))
-        return rewriter.notifyMatchFailure(op, "expected dims or constants");
+        return "expected dims or constants";
+  return nullptr;
+}
+
+/// Checks that `op` is a generic this lowering handles.
+static LogicalResult checkSupported(RewriterBase &rewriter,
+                                    linalg::GenericOp op) {
+  if (const char *why = whyNotElementwiseKernel(op))
+    return rewriter.notifyMatchFailure(op, why);
   return success();
 }
 

@@ -17,6 +17,9 @@ LogicalResult convertGenericToKernel(RewriterBase &rewriter,
                                      linalg::GenericOp op,
                                      const KernelConfig &config);
 
+/// Why convertGenericToKernel cannot take `op`, or null when it can.
+const char *whyNotElementwiseKernel(linalg::GenericOp op);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_LIB_CONVERSION_LINALGTOGPU_ELEMENTWISEKERNEL_H

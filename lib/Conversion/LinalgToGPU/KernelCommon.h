@@ -1,11 +1,12 @@
-//===- KernelCommon.h - pieces shared by the elementwise kernel paths -----===//
+//===- KernelCommon.h - pieces shared by the kernel paths -----------------===//
 //
 // The elementwise lowering emits, per fused linalg.generic, several
 // `gpu.launch` variants chosen at run time (flat vector, row vector, tiled
-// transpose, scalar 32-bit and 64-bit index paths). These helpers build the
+// transpose, scalar 32-bit and 64-bit index paths), and the reduction and
+// row-group kernels have row-vector paths too. These helpers build the
 // parts they share (beside the generic's body for one element, from
-// Utils/GenericBody.h): run-time layout tests of operands and the thread
-// coordinates of a 1-D launch.
+// Utils/GenericBody.h): run-time layout tests of operands, how a row path
+// reads an input, and the thread coordinates of a 1-D launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +51,7 @@ GuardedView rowView(OpBuilder &b, Location loc, Value memref, int64_t width,
 /// innermost loop with one vector load or store) reads an input.
 enum class RowAccess {
   Unsupported, ///< innermost loop dim read at another position (transposed)
-  Broadcast,   ///< innermost loop dim not read: one value for the row group
+  Broadcast,   ///< innermost loop dim not read: one value per row
   AlongRow,    ///< innermost index is the innermost loop dim: needs a unit
                ///< row stride at run time
 };

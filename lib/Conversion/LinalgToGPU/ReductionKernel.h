@@ -26,6 +26,13 @@ LogicalResult convertReductionToKernel(RewriterBase &rewriter,
                                        linalg::GenericOp op,
                                        const KernelConfig &config);
 
+/// Why convertReductionToKernel cannot take `op`, or null when it can.
+const char *whyNotReductionKernel(linalg::GenericOp op);
+
+/// A reduction convertReductionToKernel takes whose innermost loop is
+/// reduced (the row kernel's shape; the others take the column kernel).
+bool isRowReduction(linalg::GenericOp op);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_LIB_CONVERSION_LINALGTOGPU_REDUCTIONKERNEL_H

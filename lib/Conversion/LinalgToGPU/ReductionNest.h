@@ -41,10 +41,6 @@ inline constexpr int64_t kMinRowChunk = 16 * kBlock;
 /// waits a memory latency per chunk.
 inline constexpr unsigned kMergeLanes = 8;
 
-/// Checks that `op` is a generic this lowering handles.
-LogicalResult checkSupported(RewriterBase &rewriter,
-                             linalg::GenericOp op);
-
 /// One vector load of `width` elements along the innermost loop from
 /// (loop indices) `at`, per input of `op` that has a row view in `views`
 /// (null for the others).

@@ -149,10 +149,6 @@ static LogicalResult convertEachMember(RewriterBase &rewriter,
 LogicalResult mlir::ptensor::convertRowGroupToKernel(
     RewriterBase &rewriter, const RowGroup &group,
     const KernelConfig &config) {
-  for (auto [member, step] : llvm::zip(group.members, group.steps))
-    if (step == RowStep::Reduce &&
-        failed(checkSupported(rewriter, linalg::GenericOp(member))))
-      return failure();
   // Everything at the last member: the ops between members have no memory
   // effect, and every operand is defined by then.
   linalg::GenericOp last = group.members.back();

@@ -13,8 +13,9 @@ namespace mlir::ptensor {
 
 /// Replaces the members of a row group by one kernel with a block per row,
 /// where there are rows enough to fill the GPU (tested at run time; else
-/// each member's own kernels). Fails, leaving the members, when a Reduce
-/// member's body marks no combiner.
+/// each member's own kernels). Fails, with the IR partly rewritten, only
+/// where a member's own lowering does (findRowGroups takes only generics
+/// those lowerings take).
 LogicalResult convertRowGroupToKernel(RewriterBase &rewriter,
                                       const RowGroup &group,
                                       const KernelConfig &config);

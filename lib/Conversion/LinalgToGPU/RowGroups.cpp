@@ -2,7 +2,8 @@
 
 #include "RowGroups.h"
 
-#include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+#include "ElementwiseKernel.h"
+#include "ReductionKernel.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -21,14 +22,6 @@ struct Space {
   SmallVector<std::pair<Value, AffineMap>> fullReads;
 };
 } // namespace
-
-/// A reduction generic on memrefs whose innermost loop is reduced and whose
-/// body marks its combiner (the row kernel's shape).
-static bool isRowReduction(linalg::GenericOp op) {
-  return op.hasPureBufferSemantics() && op.getNumReductionLoops() > 0 &&
-         getMarkedCombiner(op.getBody()->getTerminator()) &&
-         op.getIteratorTypesArray().back() == utils::IteratorType::reduction;
-}
 
 static Space spaceOf(linalg::GenericOp reduction) {
   Space space;
@@ -52,25 +45,25 @@ static bool readsSpace(linalg::GenericOp op, const Space &space) {
   });
 }
 
-/// What `op` would compute for a row of `space`, if it can be a member.
+/// What `op` would compute for a row of `space`, if it can be a member: a
+/// generic the reduction or elementwise lowering takes on its own (the
+/// fallback), whose body touches no memory but its operands.
 static std::optional<RowStep> classify(linalg::GenericOp op,
                                        const Space &space) {
-  if (!op.hasPureBufferSemantics())
+  bool bodyIsPure = llvm::all_of(op.getBody()->without_terminator(),
+                                 [](Operation &inner) {
+                                   return isMemoryEffectFree(&inner);
+                                 });
+  if (!bodyIsPure)
     return std::nullopt;
-  for (AffineMap map : op.getIndexingMapsArray())
-    for (AffineExpr e : map.getResults())
-      if (!isa<AffineDimExpr, AffineConstantExpr>(e))
-        return std::nullopt;
   if (op.getNumReductionLoops() > 0) {
     if (isRowReduction(op) && op.getIteratorTypesArray() == space.iterators &&
         readsSpace(op, space))
       return RowStep::Reduce;
     return std::nullopt;
   }
-  for (OpOperand &out : op.getDpsInitsMutable())
-    if (!op.getMatchingIndexingMap(&out).isIdentity() ||
-        op.payloadUsesValueFromOperand(&out))
-      return std::nullopt;
+  if (whyNotElementwiseKernel(op))
+    return std::nullopt;
   if (op.getNumLoops() == space.iterators.size() && readsSpace(op, space))
     return RowStep::AlongRow;
   if (op.getNumLoops() == space.kept.size())
@@ -104,6 +97,17 @@ static Value rootOf(Value v, bool &understood) {
     v = view.getViewSource();
   }
   return v;
+}
+
+/// Whether buffer `root` (rootOf) is an allocation or an argument of the
+/// function: any other start (a select of buffers, a region's or a call's
+/// result) may alias any buffer.
+static bool isKnownBuffer(Value root) {
+  if (root.getDefiningOp<memref::AllocOp>())
+    return true;
+  auto argument = dyn_cast<BlockArgument>(root);
+  return argument &&
+         isa<FunctionOpInterface>(argument.getOwner()->getParentOp());
 }
 
 /// Where in its buffer the element lies that `op` accesses through
@@ -171,6 +175,8 @@ static bool isValidGroup(const RowGroup &group, const Space &space) {
         continue;
       bool understood;
       Value root = rootOf(operand.get(), understood);
+      if (!isKnownBuffer(root))
+        return false;
       if (auto it = alongRow.find(root); it != alongRow.end()) {
         if (it->second != op.getOperation())
           return false;
@@ -183,8 +189,9 @@ static bool isValidGroup(const RowGroup &group, const Space &space) {
           understood ? positionOf(op, operand, dims) : AffineExpr();
       if (!position)
         return false;
+      // Row k's own element: every kept loop and no reduced one.
       for (auto [d, iterator] : llvm::enumerate(space.iterators))
-        if (iterator == utils::IteratorType::reduction &&
+        if ((iterator == utils::IteratorType::reduction) ==
             position.isFunctionOfDim(d))
           return false;
       if (it->second && it->second != position)
@@ -217,6 +224,8 @@ static void findGroupsInRun(ArrayRef<linalg::GenericOp> run,
     if (i < taken || !isRowReduction(run[i]))
       continue;
     Space space = spaceOf(run[i]);
+    if (classify(run[i], space) != RowStep::Reduce)
+      continue; // it reads no input through a map visiting every loop
     size_t first = i;
     while (first > taken &&
            classify(run[first - 1], space) == RowStep::PerRow)

@@ -122,6 +122,81 @@ func.func @softmax(%arg0: memref<64x256xf32, strided<[?, ?], offset: ?>>) -> mem
 #kept = affine_map<(d0) -> (d0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #rows = affine_map<(d0, d1) -> (d0)>
+
+// var over rows (convert-ptensor-to-linalg's two-pass form): fill, copy
+// into the first sum's init, the sum, the sum of squared deviations from
+// sum / n (reading the first sum at row k), and the division by n rounded
+// to f32: one launch, the two sums each with their own shared buffers.
+// CHECK-LABEL: func.func @var_rows(
+// CHECK:         %[[SQ:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf64>
+// CHECK:         %[[SUM:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf64>
+// CHECK:         %[[VAR:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf32>
+// CHECK:         gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[S1:.*]] : memref<8xf64, #gpu.address_space<workgroup>>, %[[S2:.*]] : memref<8xf64, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             memref.store %cst{{.*}}, %[[SQ]][%[[ROW]]] : memref<64xf64>
+// CHECK:             gpu.barrier
+// CHECK:             memref.load %[[SQ]][%[[ROW]]] : memref<64xf64>
+// CHECK:             memref.store %{{.*}}, %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK:             gpu.barrier
+// CHECK:             vector.load
+// CHECK:             memref.store %{{.*}}, %[[S1]]
+// CHECK:             memref.store %{{.*}}, %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK:             gpu.barrier
+// CHECK:             vector.load
+// CHECK:             memref.load %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK:             arith.mulf
+// CHECK:             memref.store %{{.*}}, %[[S2]]
+// CHECK:             memref.store %{{.*}}, %[[SQ]][%[[ROW]]] : memref<64xf64>
+// CHECK:             gpu.barrier
+// CHECK:             arith.truncf
+// CHECK:             memref.store %{{.*}}, %[[VAR]][%[[ROW]]] : memref<64xf32>
+func.func @var_rows(%arg0: memref<64x256xf32, strided<[?, ?], offset: ?>>) -> memref<64xf32, strided<[?], offset: ?>> attributes {ptensor.device = "cuda:0"} {
+  %cst = arith.constant -0.000000e+00 : f64
+  %cst_0 = arith.constant 2.560000e+02 : f64
+  %alloc = memref.alloc() {alignment = 64 : i64} : memref<64xf64>
+  linalg.generic {indexing_maps = [#scalar, #kept], iterator_types = ["parallel"]} ins(%cst : f64) outs(%alloc : memref<64xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    linalg.yield %in : f64
+  }
+  %alloc_1 = memref.alloc() {alignment = 64 : i64} : memref<64xf64>
+  linalg.generic {indexing_maps = [#kept, #kept], iterator_types = ["parallel"]} ins(%alloc : memref<64xf64>) outs(%alloc_1 : memref<64xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    linalg.yield %in : f64
+  }
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]} ins(%arg0 : memref<64x256xf32, strided<[?, ?], offset: ?>>) outs(%alloc_1 : memref<64xf64>) {
+  ^bb0(%in: f32, %out: f64):
+    %0 = arith.extf %in : f32 to f64
+    %1 = arith.addf %out, %0 {ptensor.combiner = "addf"} : f64
+    linalg.yield %1 : f64
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]} ins(%arg0, %alloc_1 : memref<64x256xf32, strided<[?, ?], offset: ?>>, memref<64xf64>) outs(%alloc : memref<64xf64>) {
+  ^bb0(%in: f32, %in_3: f64, %out: f64):
+    %0 = arith.divf %in_3, %cst_0 : f64
+    %1 = arith.extf %in : f32 to f64
+    %2 = arith.subf %1, %0 : f64
+    %3 = arith.mulf %2, %2 : f64
+    %4 = arith.addf %out, %3 {ptensor.combiner = "addf"} : f64
+    linalg.yield %4 : f64
+  }
+  %alloc_2 = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  linalg.generic {indexing_maps = [#kept, #kept], iterator_types = ["parallel"]} ins(%alloc : memref<64xf64>) outs(%alloc_2 : memref<64xf32>) {
+  ^bb0(%in: f64, %out: f32):
+    %0 = arith.divf %in, %cst_0 : f64
+    %1 = arith.truncf %0 : f64 to f32
+    linalg.yield %1 : f32
+  }
+  %cast = memref.cast %alloc_2 : memref<64xf32> to memref<64xf32, strided<[?], offset: ?>>
+  memref.dealloc %alloc : memref<64xf64>
+  memref.dealloc %alloc_1 : memref<64xf64>
+  return %cast : memref<64xf32, strided<[?], offset: ?>>
+}
+
+// -----
+
+#scalar = affine_map<(d0) -> ()>
+#kept = affine_map<(d0) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
 #cols = affine_map<(d0, d1) -> (d1)>
 
 // Not a row group: the second reduction reads the first one's results along
@@ -129,9 +204,9 @@ func.func @softmax(%arg0: memref<64x256xf32, strided<[?, ?], offset: ?>>) -> mem
 // where a member reads other rows than the first reduction's, nothing is
 // read twice. Each reduction is its own kernel (one shared buffer each).
 // CHECK-LABEL: func.func @not_row_groups(
-// CHECK-NOT:     workgroup(%{{.*}}, %{{.*}})
+// CHECK-NOT:     workgroup(%{{[a-z0-9]+}} : memref<8x{{[a-z0-9]+}}, #gpu.address_space<workgroup>>, %
 // CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>) {
-// CHECK-NOT:     workgroup(%{{.*}}, %{{.*}})
+// CHECK-NOT:     workgroup(%{{[a-z0-9]+}} : memref<8x{{[a-z0-9]+}}, #gpu.address_space<workgroup>>, %
 // CHECK-LABEL: func.func private
 func.func @not_row_groups(%x: memref<64x64xf32>, %y: memref<64x64xf32>) -> (memref<64xf32>, memref<64xf32>, memref<64xf32>)
     attributes {ptensor.device = "cuda:0"} {
@@ -162,5 +237,61 @@ func.func @not_row_groups(%x: memref<64x64xf32>, %y: memref<64x64xf32>) -> (memr
     linalg.yield %s : f32
   }
   return %max, %across, %other : memref<64xf32>, memref<64xf32>, memref<64xf32>
+}
+func.func private @end()
+
+// -----
+
+#scalar = affine_map<(d0) -> ()>
+#kept = affine_map<(d0) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#cols = affine_map<(d0, d1) -> (d1)>
+
+// Not row groups either: a reduction that reads no input through a map
+// visiting every loop (a broadcast product: nothing says its loop sizes are
+// another member's); a member reading a buffer through a value the analysis
+// cannot follow to an allocation or an argument (a select of two buffers:
+// it could be the maxima, read here at other rows).
+// CHECK-LABEL: func.func @not_row_groups_either(
+// CHECK-NOT:     workgroup(%{{[a-z0-9]+}} : memref<8x{{[a-z0-9]+}}, #gpu.address_space<workgroup>>, %
+// CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>) {
+// CHECK-NOT:     workgroup(%{{[a-z0-9]+}} : memref<8x{{[a-z0-9]+}}, #gpu.address_space<workgroup>>, %
+// CHECK-LABEL: func.func private @end
+func.func @not_row_groups_either(%a: memref<64xf32>, %b: memref<256xf32>, %x: memref<64x64xf32>,
+                                 %c: i1, %o: memref<64xf32>) -> (memref<64xf32>, memref<64x64xf32>)
+    attributes {ptensor.device = "cuda:0"} {
+  %lowest = arith.constant 0xFF800000 : f32
+  %s = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [#rows, #cols, #rows], iterator_types = ["parallel", "reduction"]} ins(%a, %b : memref<64xf32>, memref<256xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %out: f32):
+    %m = arith.mulf %p, %q : f32
+    %r = arith.addf %out, %m {ptensor.combiner = "addf"} : f32
+    linalg.yield %r : f32
+  }
+  %t = memref.alloc() : memref<64xf32>
+  linalg.generic {indexing_maps = [#kept, #kept], iterator_types = ["parallel"]} ins(%s : memref<64xf32>) outs(%t : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  }
+  %max = memref.alloc() : memref<64xf32>
+  %sel = arith.select %c, %max, %o : memref<64xf32>
+  linalg.generic {indexing_maps = [#scalar, #kept], iterator_types = ["parallel"]} ins(%lowest : f32) outs(%max : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x64xf32>) outs(%max : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %out, %in {ptensor.combiner = "maxf"} : f32
+    linalg.yield %m : f32
+  }
+  %y = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #cols, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %sel : memref<64x64xf32>, memref<64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  }
+  return %t, %y : memref<64xf32>, memref<64x64xf32>
 }
 func.func private @end()
