@@ -88,9 +88,10 @@ def ConvertPTensorLinalgToGPU
       the same rows again and its per-row results at their row only (var's
       mean then squared deviations; softmax's max, sum of exp, division;
       their per-row elementwise steps) — becomes one launch with a block per
-      row that computes the members in order, the later passes re-reading a
-      row the block has just read (where the rows fill the GPU, tested at
-      run time; else each member's own kernels);
+      row that computes the members in order, the later passes reading the
+      row from the block's shared memory where it fits (else from L2) (where
+      the rows fill the GPU, tested at run time; else each member's own
+      kernels);
     - copies (out= writes) are generics by then (ptensor-copies-to-linalg),
       so they become such kernels too;
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`

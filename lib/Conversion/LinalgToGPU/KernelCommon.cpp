@@ -173,10 +173,11 @@ ThreadCoordinates mlir::ptensor::threadCoordinates(OpBuilder &b, Location loc,
 
 gpu::LaunchOp mlir::ptensor::beginLaunch(OpBuilder &b, Location loc,
                                          Value blocks, Value blockSize,
-                                         TypeRange workgroup) {
+                                         TypeRange workgroup,
+                                         Value dynamicSharedBytes) {
   Value one = indexConstant(b, loc, 1);
   auto launch = gpu::LaunchOp::create(b, loc, blocks, one, one, blockSize, one,
-                                      one, /*dynamicSharedMemorySize=*/nullptr,
+                                      one, dynamicSharedBytes,
                                       /*asyncTokenType=*/nullptr,
                                       /*asyncDependencies=*/{}, workgroup);
   b.setInsertionPointToStart(&launch.getBody().front());

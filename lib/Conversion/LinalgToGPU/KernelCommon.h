@@ -78,11 +78,13 @@ ThreadCoordinates threadCoordinates(OpBuilder &b, Location loc,
                                     gpu::LaunchOp launch);
 
 /// Emits a 1-D `gpu.launch` of `blocks` x `blockSize` threads (with
-/// `workgroup` shared-memory buffers) and returns it with the insertion
+/// `workgroup` shared-memory buffers, and `dynamicSharedBytes` (i32) of
+/// dynamic shared memory when given) and returns it with the insertion
 /// point of `b` moved into its body, before the terminator (callers keep
 /// their own insertion point with an InsertionGuard).
 gpu::LaunchOp beginLaunch(OpBuilder &b, Location loc, Value blocks,
-                          Value blockSize, TypeRange workgroup = {});
+                          Value blockSize, TypeRange workgroup = {},
+                          Value dynamicSharedBytes = Value());
 
 /// Blocks for `work` items (index): ceil(work / blockSize), clamped to
 /// [1, maxBlocks] (a zero-block grid is invalid even in dead code).

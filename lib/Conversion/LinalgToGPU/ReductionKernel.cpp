@@ -77,25 +77,34 @@ static LogicalResult checkSupported(RewriterBase &rewriter,
   return success();
 }
 
-/// One vector load of `width` elements along the innermost loop from
-/// (loop indices) `at`, per input of `op` that has a row view in `views`
-/// (null for the others).
 SmallVector<Value> reduction::loadRowVectors(OpBuilder &b, Location loc,
                                              linalg::GenericOp op,
                                              ArrayRef<Value> views,
-                                             int64_t width, ArrayRef<Value> at) {
+                                             int64_t width, ArrayRef<Value> at,
+                                             const RowCache *cache, Value r) {
   SmallVector<Value> vectors;
-  for (auto [in, view] : llvm::zip(op.getDpsInputOperands(), views)) {
+  for (auto [i, in, view] :
+       llvm::enumerate(op.getDpsInputOperands(), views)) {
     if (!view) {
       vectors.push_back(Value());
       continue;
     }
     Type element = cast<MemRefType>(view.getType()).getElementType();
     auto type = VectorType::get({width}, element);
+    llvm::Align align(rowAlignment(width, element));
+    bool cached = cache && cache->input == i;
+    if (cached && !cache->fills) {
+      vectors.push_back(vector::LoadOp::create(b, loc, type, cache->row, r,
+                                               /*nontemporal=*/false, align));
+      continue;
+    }
     SmallVector<Value> indices = indicesThroughMap(b, loc, op, in, at);
-    vectors.push_back(vector::LoadOp::create(
-        b, loc, type, view, indices, /*nontemporal=*/false,
-        llvm::Align(rowAlignment(width, element))));
+    Value vector = vector::LoadOp::create(b, loc, type, view, indices,
+                                          /*nontemporal=*/false, align);
+    if (cached)
+      vector::StoreOp::create(b, loc, vector, cache->row, r,
+                              /*nontemporal=*/false, align);
+    vectors.push_back(vector);
   }
   return vectors;
 }
@@ -190,7 +199,7 @@ static SmallVector<Value> mergeInWarp(OpBuilder &b, Location loc,
 /// total in thread 0. The block may reuse the buffers afterwards.
 void reduction::emitBlockMerge(
     OpBuilder &b, Location loc, const ReductionNest &nest,
-    ArrayRef<BlockArgument> buffers, Value t, ValueRange partial,
+    ValueRange buffers, Value t, ValueRange partial,
     function_ref<void(OpBuilder &, Location, ValueRange)> finish) {
   SmallVector<Value> warpTotal =
       mergeInWarp(b, loc, nest, SmallVector<Value>(partial), kWarp);
@@ -225,7 +234,7 @@ void reduction::emitBlockMerge(
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(load.thenBlock());
       SmallVector<Value> loaded;
-      for (BlockArgument buf : buffers)
+      for (Value buf : buffers)
         loaded.push_back(memref::LoadOp::create(b, loc, buf, lane));
       scf::YieldOp::create(b, loc, loaded);
       b.setInsertionPointToStart(load.elseBlock());
@@ -250,14 +259,16 @@ void reduction::emitBlockPerItem(
     int64_t maxBlocks,
     function_ref<void(OpBuilder &, Location, Value, Value,
                       ArrayRef<BlockArgument>)>
-        body) {
+        body,
+    Value dynamicSharedBytes) {
   Value maxBlocksValue = indexConstant(b, loc, maxBlocks);
   Value capped = arith::MinUIOp::create(b, loc, items, maxBlocksValue);
   Value one = indexConstant(b, loc, 1);
   Value blocks = arith::MaxUIOp::create(b, loc, capped, one);
   Value blockSize = indexConstant(b, loc, kBlock);
   OpBuilder::InsertionGuard guard(b);
-  gpu::LaunchOp launch = beginLaunch(b, loc, blocks, blockSize, shared);
+  gpu::LaunchOp launch =
+      beginLaunch(b, loc, blocks, blockSize, shared, dynamicSharedBytes);
   ArrayRef<BlockArgument> buffers = launch.getWorkgroupAttributions();
   Value t = launch.getThreadIds().x;
   Value block = launch.getBlockIds().x;

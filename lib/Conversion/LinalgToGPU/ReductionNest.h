@@ -41,13 +41,25 @@ inline constexpr int64_t kMinRowChunk = 16 * kBlock;
 /// waits a memory latency per chunk.
 inline constexpr unsigned kMergeLanes = 8;
 
+/// A row of one input kept in the block's dynamic shared memory (a row
+/// group's vector launch where the row fits): the first member reading the
+/// input fills it as it reads the row, later members read the row from it.
+struct RowCache {
+  unsigned input = 0; ///< the member's DPS input the row is of
+  Value row;          ///< memref<?xT, workgroup>: reduced element r at r
+  bool fills = false; ///< this member fills it (else reads it)
+};
+
 /// One vector load of `width` elements along the innermost loop from
 /// (loop indices) `at`, per input of `op` that has a row view in `views`
-/// (null for the others).
+/// (null for the others); with `cache`, its input's vector comes from the
+/// cached row at reduced position `r` (or is also stored there).
 SmallVector<Value> loadRowVectors(OpBuilder &b, Location loc,
                                   linalg::GenericOp op,
-                                  ArrayRef<Value> views,
-                                  int64_t width, ArrayRef<Value> at);
+                                  ArrayRef<Value> views, int64_t width,
+                                  ArrayRef<Value> at,
+                                  const RowCache *cache = nullptr,
+                                  Value r = Value());
 
 /// The element of `op` `lane` places along the innermost loop from `at`,
 /// its inputs taken from `vectors` where loaded (loadRowVectors), its
@@ -69,6 +81,9 @@ struct ReductionNest {
   /// multiple of `width`.
   int64_t width = 1;
   SmallVector<Value> rowInputs; ///< per DPS input: its row view, or null
+  /// On the row-vector path of a row group: the input whose row the block
+  /// keeps in shared memory.
+  std::optional<RowCache> cache;
   SmallVector<Value> sizes;       ///< every loop's size (index)
   SmallVector<unsigned> kept, reduced; ///< loop dims of each kind
   Value keptCount, reducedCount;  ///< products of their sizes
@@ -93,8 +108,9 @@ struct ReductionNest {
 
   /// On the row-vector path: the vectors at `at` (loadRowVectors).
   SmallVector<Value> loadVectors(OpBuilder &b, Location loc,
-                                 ArrayRef<Value> at) const {
-    return loadRowVectors(b, loc, op, rowInputs, width, at);
+                                 ArrayRef<Value> at, Value r) const {
+    return loadRowVectors(b, loc, op, rowInputs, width, at,
+                          cache ? &*cache : nullptr, r);
   }
 
   /// Folds the element `lane` places along the innermost loop from `at`
@@ -113,7 +129,7 @@ struct ReductionNest {
     SmallVector<Value> at = ids(b, loc, k, r);
     if (width == 1)
       return emitElement(b, loc, op, at, {}, acc);
-    SmallVector<Value> vectors = loadVectors(b, loc, at);
+    SmallVector<Value> vectors = loadVectors(b, loc, at, r);
     SmallVector<Value> state(acc);
     for (int64_t lane = 0; lane < width; ++lane)
       state = foldLane(b, loc, at, vectors, lane, state);
@@ -220,18 +236,20 @@ SmallVector<Type> sharedBuffers(OpBuilder &b,
 /// total in thread 0. The block may reuse the buffers afterwards.
 void emitBlockMerge(
     OpBuilder &b, Location loc, const ReductionNest &nest,
-    ArrayRef<BlockArgument> buffers, Value t, ValueRange partial,
+    ValueRange buffers, Value t, ValueRange partial,
     function_ref<void(OpBuilder &, Location, ValueRange)> finish);
 
 /// A launch of blocks of kBlock threads with `shared` buffers (for
-/// accumulators), grid-striding over `items` (at most `maxBlocks` blocks):
+/// accumulators) and `dynamicSharedBytes` (i32) of dynamic shared memory
+/// when given, grid-striding over `items` (at most `maxBlocks` blocks):
 /// `body(b, loc, item, t, buffers)` runs for each item in every thread t.
 void emitBlockPerItem(
     OpBuilder &b, Location loc, TypeRange shared, Value items,
     int64_t maxBlocks,
     function_ref<void(OpBuilder &, Location, Value, Value,
                       ArrayRef<BlockArgument>)>
-        body);
+        body,
+    Value dynamicSharedBytes = Value());
 
 /// How many chunks the reduced range of each output splits into: enough
 /// that `items` (outputs, or groups of them) x chunks reaches `target`,

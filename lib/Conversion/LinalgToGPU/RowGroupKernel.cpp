@@ -13,6 +13,7 @@
 #include "ReductionNest.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -29,10 +30,11 @@ static void storeOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
 
 /// An AlongRow member's row k, thread t taking elements t, t + kBlock, ...
 /// of the row, or with `rows` vectors of rows->width elements from
-/// width * t on.
+/// width * t on (an input in `cache` read from the block's cached row).
 static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
                          const ReductionNest &space, Value k, Value t,
-                         const std::optional<RowVectors> &rows) {
+                         const std::optional<RowVectors> &rows,
+                         const RowCache *cache) {
   int64_t width = rows ? rows->width : 1;
   Value first = t;
   if (width > 1)
@@ -48,7 +50,7 @@ static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
           return;
         }
         SmallVector<Value> vectors =
-            loadRowVectors(lb, lloc, op, rows->inputs, width, ids);
+            loadRowVectors(lb, lloc, op, rows->inputs, width, ids, cache, r);
         SmallVector<SmallVector<Value>> lanes(op.getNumDpsInits());
         for (int64_t lane = 0; lane < width; ++lane)
           for (auto [i, v] :
@@ -74,11 +76,43 @@ static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// PerRow element k in thread 0, AlongRow the row's elements strided over
 /// the threads (with vectors where `alongRowVectors` has them); a barrier
 /// after each makes its writes visible to the next.
+/// Most bytes of a row kept in shared memory: within the default limit of
+/// a block's dynamic shared memory (48 KiB; more needs an opt-in per
+/// kernel) with the merge buffers beside it; 4 such blocks of kBlock
+/// threads still fit an H100 SM.
+static constexpr int64_t kMaxCachedRowBytes = 47 * 1024;
+
+/// Bytes of a static shared-memory buffer, rounded up to 16.
+static int64_t sharedBytes(MemRefType type) {
+  int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  return llvm::alignTo(bytes, 16);
+}
+
+/// The input a row group's vector launch keeps a row of in shared memory.
+struct CachedInput {
+  Value memref;    ///< the members' operand
+  Type element;    ///< its element type
+  Value rowBytes;  ///< a row's bytes (index, on the host)
+  Value mergeAt;   ///< where the merge buffers start (index, 16-aligned)
+  Value bytes;     ///< the launch's dynamic shared memory (i32)
+};
+
+/// The DPS input of `op` that is `memref` and is read as row vectors
+/// (`views`), for a RowCache.
+static std::optional<unsigned> cachedInputOf(linalg::GenericOp op,
+                                             ArrayRef<Value> views,
+                                             Value memref) {
+  for (auto [i, in, view] : llvm::enumerate(op.getDpsInputs(), views))
+    if (in == memref && view)
+      return i;
+  return std::nullopt;
+}
+
 static void emitRowGroupLaunch(
     OpBuilder &b, Location loc, const RowGroup &group,
     ArrayRef<ReductionNest> nests,
     ArrayRef<std::optional<RowVectors>> alongRowVectors,
-    const KernelConfig &config) {
+    const std::optional<CachedInput> &cached, const KernelConfig &config) {
   SmallVector<Type> shared;
   SmallVector<size_t> sharedStart;
   for (const ReductionNest &nest : nests) {
@@ -86,17 +120,69 @@ static void emitRowGroupLaunch(
     llvm::append_range(shared, sharedBuffers(b, nest));
   }
   const ReductionNest &space = nests.front();
+  // With a cached row the merge buffers live in the dynamic shared memory.
+  TypeRange attributions = cached ? TypeRange() : TypeRange(shared);
   emitBlockPerItem(
-      b, loc, shared, space.keptCount, config.maxBlocks,
+      b, loc, attributions, space.keptCount, config.maxBlocks,
       [&](OpBuilder &nb, Location nloc, Value k, Value t,
           ArrayRef<BlockArgument> buffers) {
+        // The cached row: the first reduction fills it, later members
+        // reading the same input read it from there.
+        SmallVector<ReductionNest, 2> local(nests);
+        SmallVector<std::optional<RowCache>> caches(group.members.size());
+        SmallVector<Value> mergeBuffers(buffers.begin(), buffers.end());
+        if (cached) {
+          // Everything in the dynamic shared memory: the row, then the
+          // merge buffers. (MLIR 22's NVVM lowering declares the dynamic
+          // region as an internal global that NVPTX demotes to a static
+          // one of no size at the start of the block's shared memory, so a
+          // static buffer beside it would overlap the row.)
+          auto workgroup = gpu::AddressSpaceAttr::get(
+              nb.getContext(), gpu::AddressSpace::Workgroup);
+          auto rawType = MemRefType::get({ShapedType::kDynamic},
+                                         nb.getI8Type(), AffineMap(),
+                                         workgroup);
+          auto rowType = MemRefType::get({ShapedType::kDynamic},
+                                         cached->element, AffineMap(),
+                                         workgroup);
+          Value raw = gpu::DynamicSharedMemoryOp::create(nb, nloc, rawType);
+          Value zero = indexConstant(nb, nloc, 0);
+          Value row = memref::ViewOp::create(nb, nloc, rowType, raw, zero,
+                                             ValueRange{space.reducedCount});
+          Value at = cached->mergeAt;
+          for (Type type : shared) {
+            auto bufferType = cast<MemRefType>(type);
+            mergeBuffers.push_back(memref::ViewOp::create(
+                nb, nloc, bufferType, raw, at, ValueRange()));
+            Value bufferBytes =
+                indexConstant(nb, nloc, sharedBytes(bufferType));
+            at = arith::AddIOp::create(nb, nloc, at, bufferBytes);
+          }
+          size_t reduce = 0;
+          for (auto [m, member, step] :
+               llvm::enumerate(group.members, group.steps)) {
+            std::optional<unsigned> input;
+            if (step == RowStep::Reduce)
+              input = cachedInputOf(member, local[reduce].rowInputs,
+                                    cached->memref);
+            else if (step == RowStep::AlongRow && alongRowVectors[m])
+              input = cachedInputOf(member, alongRowVectors[m]->inputs,
+                                    cached->memref);
+            if (input)
+              caches[m] = RowCache{*input, row,
+                                   /*fills=*/step == RowStep::Reduce &&
+                                       reduce == 0};
+            if (step == RowStep::Reduce)
+              local[reduce++].cache = caches[m];
+          }
+        }
         size_t next = 0;
         for (auto [m, member, step] :
              llvm::enumerate(group.members, group.steps)) {
           linalg::GenericOp op = member;
           if (step == RowStep::Reduce) {
-            const ReductionNest &nest = nests[next];
-            ArrayRef<BlockArgument> own = buffers.slice(
+            const ReductionNest &nest = local[next];
+            ValueRange own = ValueRange(mergeBuffers).slice(
                 sharedStart[next], nest.accumulatorTypes().size());
             ++next;
             Value first = nest.threadStart(nb, nloc, Value(), t);
@@ -122,11 +208,56 @@ static void emitRowGroupLaunch(
               ids.push_back(all[d]);
             storeOutputs(nb, nloc, op, ids, emitElement(nb, nloc, op, ids));
           } else {
-            emitAlongRow(nb, nloc, op, space, k, t, alongRowVectors[m]);
+            emitAlongRow(nb, nloc, op, space, k, t, alongRowVectors[m],
+                         caches[m] ? &*caches[m] : nullptr);
           }
           gpu::BarrierOp::create(nb, nloc);
         }
-      });
+      },
+      cached ? cached->bytes : Value());
+}
+
+
+/// The input whose rows the vector launch keeps in shared memory: the
+/// first reduction's first input read as row vectors, where a later member
+/// reads it as row vectors too (else none). Its `bytes` are computed here.
+static std::optional<CachedInput>
+chooseCachedInput(OpBuilder &b, Location loc, const RowGroup &group,
+                  ArrayRef<ReductionNest> nests,
+                  ArrayRef<std::optional<RowVectors>> alongRowVectors) {
+  const ReductionNest &first = nests.front();
+  auto at = llvm::find_if(first.rowInputs, [](Value v) { return bool(v); });
+  if (at == first.rowInputs.end())
+    return std::nullopt;
+  Value memref = first.op.getDpsInputs()[at - first.rowInputs.begin()];
+  bool readLater = false;
+  size_t reduce = 0;
+  for (auto [m, member, step] : llvm::enumerate(group.members, group.steps)) {
+    if (step == RowStep::Reduce && reduce++ > 0)
+      readLater |= bool(cachedInputOf(member, nests[reduce - 1].rowInputs,
+                                      memref));
+    if (step == RowStep::AlongRow && alongRowVectors[m])
+      readLater |=
+          bool(cachedInputOf(member, alongRowVectors[m]->inputs, memref));
+  }
+  if (!readLater)
+    return std::nullopt;
+  Type element = cast<MemRefType>(memref.getType()).getElementType();
+  Value elementBytes =
+      indexConstant(b, loc, element.getIntOrFloatBitWidth() / 8);
+  Value rowBytes =
+      arith::MulIOp::create(b, loc, first.reducedCount, elementBytes);
+  Value sixteen = indexConstant(b, loc, 16);
+  Value rowChunks = arith::CeilDivUIOp::create(b, loc, rowBytes, sixteen);
+  Value mergeAt = arith::MulIOp::create(b, loc, rowChunks, sixteen);
+  int64_t mergeBytes = 0;
+  for (const ReductionNest &nest : nests)
+    for (Type type : sharedBuffers(b, nest))
+      mergeBytes += sharedBytes(cast<MemRefType>(type));
+  Value mergeBytesValue = indexConstant(b, loc, mergeBytes);
+  Value total = arith::AddIOp::create(b, loc, mergeAt, mergeBytesValue);
+  Value total32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), total);
+  return CachedInput{memref, element, rowBytes, mergeAt, total32};
 }
 
 /// Converts each member of `group` on its own, in order.
@@ -201,10 +332,25 @@ LogicalResult mlir::ptensor::convertRowGroupToKernel(
     auto ifVectors =
         scf::IfOp::create(rewriter, loc, vectorsOk, /*withElse=*/true);
     rewriter.setInsertionPointToStart(ifVectors.thenBlock());
-    emitRowGroupLaunch(rewriter, loc, group, vectorNests, vectorRows, config);
+    // Rows that fit in shared memory are read from DRAM once.
+    std::optional<CachedInput> cached =
+        chooseCachedInput(rewriter, loc, group, vectorNests, vectorRows);
+    if (cached) {
+      Value limit = indexConstant(rewriter, loc, kMaxCachedRowBytes);
+      Value fits = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, cached->rowBytes, limit);
+      auto ifFits = scf::IfOp::create(rewriter, loc, fits, /*withElse=*/true);
+      rewriter.setInsertionPointToStart(ifFits.thenBlock());
+      emitRowGroupLaunch(rewriter, loc, group, vectorNests, vectorRows, cached,
+                         config);
+      rewriter.setInsertionPointToStart(ifFits.elseBlock());
+    }
+    emitRowGroupLaunch(rewriter, loc, group, vectorNests, vectorRows,
+                       std::nullopt, config);
     rewriter.setInsertionPointToStart(ifVectors.elseBlock());
   }
-  emitRowGroupLaunch(rewriter, loc, group, nests, scalarRows, config);
+  emitRowGroupLaunch(rewriter, loc, group, nests, scalarRows, std::nullopt,
+                     config);
   for (linalg::GenericOp member : llvm::reverse(group.members))
     rewriter.eraseOp(member);
   return success();

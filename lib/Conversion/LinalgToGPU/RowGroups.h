@@ -6,8 +6,9 @@
 // generic at a time, each pass is a kernel over the whole input. A *row
 // group* is a run of such generics that one kernel can compute a row at a
 // time instead, a block per row of the first reduction's kept space: the
-// later passes re-read a row the same block has just read (from L2), and
-// the per-row results between them never leave the block.
+// later passes read the row the same block has just read (from its shared
+// memory where the row fits, else from L2), and the per-row results
+// between them never leave the block.
 //
 //===----------------------------------------------------------------------===//
 

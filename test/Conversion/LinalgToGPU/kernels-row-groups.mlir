@@ -29,6 +29,25 @@
 // CHECK:         %[[FILLS:.*]] = arith.cmpi eq, %[[CHUNKS]], %c1
 // CHECK:         scf.if %[[FILLS]] {
 // CHECK:           scf.if %{{.*}} {
+// Rows of at most 47 KiB stay in the block's dynamic shared memory: the
+// first reduction stores the row it reads there, the later members read it
+// from there (the merge buffers follow the row in the same memory).
+// CHECK:             %[[ROWBYTES:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
+// CHECK:             arith.cmpi ule, %[[ROWBYTES]], %c48128
+// CHECK:             scf.if
+// CHECK:               gpu.launch {{.*}} dynamic_shared_memory_size %{{.*}} {
+// CHECK:                 %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK:                 %[[CACHE:.*]] = memref.view %[[RAW]][%c0{{.*}}][%{{.*}}] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+// CHECK:                 memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK:                 memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xf64, #gpu.address_space<workgroup>>
+// CHECK:                   %[[V:.*]] = vector.load %{{.*}} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// CHECK-NEXT:              vector.store %[[V]], %[[CACHE]][%{{.*}}]
+// CHECK:                   arith.maximumf
+// CHECK:                   vector.load %[[CACHE]]
+// CHECK:                   math.exp
+// CHECK:                   vector.load %[[CACHE]]
+// CHECK:                   vector.store %{{.*}} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
+// Else the same launch reading the rows from global memory (L2).
 // CHECK:             gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[S1:.*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[S2:.*]] : memref<8xf64, #gpu.address_space<workgroup>>)
 // CHECK:               scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:                 arith.cmpi eq, %[[T]], %c0
