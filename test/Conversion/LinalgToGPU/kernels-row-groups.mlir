@@ -35,7 +35,10 @@
 // CHECK:             %[[ROWBYTES:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
 // CHECK:             arith.cmpi ule, %[[ROWBYTES]], %c48128
 // CHECK:             scf.if
-// CHECK:               gpu.launch {{.*}} dynamic_shared_memory_size %{{.*}} {
+// No workgroup attributions beside the dynamic shared memory: MLIR 22's
+// NVVM lowering makes the dynamic region an internal global that NVPTX
+// places at offset 0 of the static ones, so they would overlap the row.
+// CHECK:               gpu.launch {{.*}} dynamic_shared_memory_size %{{[0-9]+}} {
 // CHECK:                 %[[RAW:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK:                 %[[CACHE:.*]] = memref.view %[[RAW]][%c0{{.*}}][%{{.*}}] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
 // CHECK:                 memref.view %[[RAW]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8xf32, #gpu.address_space<workgroup>>
