@@ -59,11 +59,9 @@ def flip_last(name):
 """
 
 
-def gelu_bf16(name):
-    t = pt([N, N], "bf16")
-    return f"""func.func @{name}(%a: {t}) -> {t} {{
-  %r = ptensor.pointwise (%a) promotion [DEFAULT] : ({t}) -> ({t}) {{
-  ^bb0(%x: f32):
+# GELU's tanh form as a pointwise body (what cuBLASLt's GELU epilogue
+# computes).
+GELU_TANH_BODY = """^bb0(%x: f32):
     %c0 = arith.constant 0.7978845608028654 : f32
     %c1 = arith.constant 0.044715 : f32
     %one = arith.constant 1.0 : f32
@@ -77,11 +75,14 @@ def gelu_bf16(name):
     %p = arith.addf %one, %t : f32
     %hx = arith.mulf %half, %x : f32
     %r = arith.mulf %hx, %p : f32
-    ptensor.yield %r : f32
-  }}
-  return %r : {t}
-}}
-"""
+    ptensor.yield %r : f32"""
+
+
+def gelu_bf16(name):
+    t = pt([N, N], "bf16")
+    return (f"func.func @{name}(%a: {t}) -> {t} {{\n"
+            f"  %r = ptensor.pointwise (%a) promotion [DEFAULT] : ({t}) -> ({t}) {{\n"
+            f"  {GELU_TANH_BODY}\n  }}\n  return %r : {t}\n}}\n")
 
 
 def reduction(name, op, kind, shape, rshape, where="", dtype_r="f32"):
@@ -142,6 +143,24 @@ def matmul(name, a, b, r, dtype="f32", op="matmul", pre_a=""):
     body = "\n  ".join(lines)
     return (f"func.func @{name}(%a: {ta}, %b: {tb}) -> {tr} {{\n  {body}\n"
             f"  return %r : {tr}\n}}\n")
+
+
+
+def linear(name, n, dtype, activation):
+    """@name(a, b, bias) = activation(a @ b + bias), n x n matrices, with
+    activation "relu" (maximum with 0) or "gelu" (the tanh form, written
+    out in a pointwise body)."""
+    t, tv = pt([n, n], dtype), pt([n], dtype)
+    if activation == "relu":
+        act = (f"%zero = arith.constant 0.0 : f32\n"
+               f"  %r = ptensor.elementwise_binary maximum %lin, %zero : ({t}, f32) -> {t}")
+    else:
+        act = (f"%r = ptensor.pointwise (%lin) promotion [DEFAULT] : ({t}) -> ({t}) {{\n"
+               f"  {GELU_TANH_BODY}\n  }}")
+    return (f"func.func @{name}(%a: {t}, %b: {t}, %bias: {tv}) -> {t} {{\n"
+            f"  %mm = ptensor.matmul %a, %b : ({t}, {t}) -> {t}\n"
+            f"  %lin = ptensor.elementwise_binary add %mm, %bias : ({t}, {tv}) -> {t}\n"
+            f"  {act}\n  return %r : {t}\n}}\n")
 
 
 def manipulation(name, inputs, result, op_text, dtype_r="f32"):
@@ -254,6 +273,14 @@ CASES = {
     "bmm_f32": (matmul("bmm_f32", [32, 512, 512], [32, 512, 512], [32, 512, 512]),
                 [([32, 512, 512], F32), ([32, 512, 512], F32)], "a @ b",
                 3 * 32 * 512 * 512 * 4),
+    # Matrix products with elementwise consumers: cuBLASLt's epilogues.
+    "mm_bias_relu_f32": (linear("mm_bias_relu_f32", MM, "f32", "relu"),
+                         [([MM, MM], F32), ([MM, MM], F32), ([MM], F32)],
+                         "torch.relu(a @ b + c)", 4 * MM * MM * 4),
+    "mm_bias_gelu_bf16": (linear("mm_bias_gelu_bf16", MM, "bf16", "gelu"),
+                          [([MM, MM], BF16), ([MM, MM], BF16), ([MM], BF16)],
+                          "torch.nn.functional.gelu(a @ b + c, approximate='tanh')",
+                          4 * MM * MM * 2),
     "matvec_f32": (matmul("matvec_f32", [N, N], [N], [N]),
                    [([N, N], F32), ([N], F32)], "a @ b", (N * N + 2 * N) * 4),
     "vecdot_rows": (matmul("vecdot_rows", [N, N], [N, N], [N], op="vecdot"),
@@ -309,7 +336,8 @@ CASES = {
 # The floating-point operations of the matrix-product cases (timed as
 # TFLOP/s beside torch and CuPy, which call cuBLAS).
 FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3,
-         "mm_f16": 2 * MM ** 3, "bmm_f32": 2 * 32 * 512 ** 3}
+         "mm_f16": 2 * MM ** 3, "bmm_f32": 2 * 32 * 512 ** 3,
+         "mm_bias_relu_f32": 2 * MM ** 3, "mm_bias_gelu_bf16": 2 * MM ** 3}
 
 # Kernel-configuration sweep: these cases are also compiled with each of
 # these ptensor-to-nvvm-pipeline options (run.py times every variant, after

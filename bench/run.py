@@ -132,7 +132,7 @@ def make_inputs(specs, gen):
 COMPILED = ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic",
             "sum_rows", "sum_cols", "var_rows", "softmax_rows", "standardize_rows",
             "sum_sq_diff", "concat_cols", "roll_last",
-            "tril", "reshape_t")
+            "tril", "reshape_t", "mm_bias_relu_f32", "mm_bias_gelu_bf16")
 
 
 def main():
@@ -162,7 +162,8 @@ def main():
         inputs = make_inputs(specs, gen)
         a = inputs[0]
         b = inputs[1] if len(inputs) > 1 else None
-        env = {"torch": torch, "a": a, "b": b}
+        names = "abc"[:len(inputs)]
+        env = {"torch": torch, "a": a, "b": b, "c": inputs[2] if len(inputs) > 2 else None}
         ref = eval(expr, env)
         problem = mismatch(kernel, inputs, ref)
         if problem:
@@ -184,9 +185,10 @@ def main():
             # a reset, dynamo's per-frame recompile limit (8) made the later
             # cases run eagerly while timed as torch.compile.
             torch._dynamo.reset()
-            fn = torch.compile(eval("lambda a, b: " + expr, env), dynamic=name.endswith("dynamic"))
-            fn(a, b)
-            peers["compile_ms"] = lambda: fn(a, b)
+            fn = torch.compile(eval(f"lambda {', '.join(names)}: " + expr, env),
+                               dynamic=name.endswith("dynamic"))
+            fn(*inputs)
+            peers["compile_ms"] = lambda: fn(*inputs)
         if cupy is not None and "bfloat16" not in str(a.dtype):
             ca = cupy.asarray(a)
             cb = cupy.asarray(b) if b is not None else None
@@ -244,13 +246,14 @@ def main():
                      f"{sp('torch_ms')} | {sp('compile_ms')} | {sp('cupy_ms')} |")
     lines += ["", "Matrix products (cuBLASLt through the runtime; torch and CuPy call "
               "cuBLAS; no TF32):", "",
-              "| case | ptensor µs | TFLOP/s | vs torch eager | vs CuPy |", "|---|---|---|---|---|"]
+              "| case | ptensor µs | TFLOP/s | vs torch eager | vs torch.compile | vs CuPy |",
+              "|---|---|---|---|---|---|"]
     for r in rows:
         if r["case"] in FLOPS:
             sp = lambda k: f"{r[k] / r['pt_ms']:.2f}x" if k in r else ""  # noqa: E731
             lines.append(f"| {r['case']} | {r['pt_ms'] * 1e3:.0f} | "
                          f"{FLOPS[r['case']] / r['pt_ms'] / 1e9:.0f} | {sp('torch_ms')} | "
-                         f"{sp('cupy_ms')} |")
+                         f"{sp('compile_ms')} | {sp('cupy_ms')} |")
     lines.append("")
     lines.append("Speedups are peer time / ptensor time (>1: ptensor faster). Times are "
                  "medians of %d rounds; each round times %d back-to-back calls of ptensor "

@@ -12,7 +12,9 @@
 #                                       # summary
 #   bash scripts/gpu-check.sh run python,bench   # some of the steps smoke,
 #                                       # cases, sanitizer, python, profile,
-#                                       # bench
+#                                       # kernels (torch.profiler's kernels
+#                                       # of PTENSOR_BENCH_CASES beside
+#                                       # torch's), bench
 #
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
@@ -143,6 +145,11 @@ run() {
     PTENSOR_RUNTIME_LIBRARY="$carry/bench/libptensor_runtime.so" \
     python3 bench/first_call.py profile "$carry/bench/first_call_cache" 2>&1 | head -45 || status=1
   fi
+  if wants kernels; then
+  echo "== the kernels of ${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16} beside torch's (torch.profiler)"
+  PTENSOR_CACHE_DIR="$carry/pycache" python3 bench/profile_case.py "$carry/bench" \
+    "${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16}" 2>&1 | grep -v "Warning\|warnings.warn" || status=1
+  fi
   if wants bench; then
   echo "== benchmark"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" \
@@ -156,5 +163,5 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,bench]" >&2; exit 2 ;;
 esac

@@ -92,7 +92,11 @@ typedef enum {
 
 typedef enum {
   CUBLASLT_EPILOGUE_DEFAULT = 1,
+  CUBLASLT_EPILOGUE_RELU = 2,
   CUBLASLT_EPILOGUE_BIAS = 4,
+  CUBLASLT_EPILOGUE_RELU_BIAS = 6,
+  CUBLASLT_EPILOGUE_GELU = 32,
+  CUBLASLT_EPILOGUE_GELU_BIAS = 36,
 } cublasLtEpilogue_t;
 
 typedef enum {
@@ -155,7 +159,11 @@ typedef CUstream cudaStream_t;
   X(CUBLASLT_MATMUL_DESC_BIAS_POINTER)                                         \
   X(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE)                                    \
   X(CUBLASLT_EPILOGUE_DEFAULT)                                                 \
+  X(CUBLASLT_EPILOGUE_RELU)                                                    \
   X(CUBLASLT_EPILOGUE_BIAS)                                                    \
+  X(CUBLASLT_EPILOGUE_RELU_BIAS)                                               \
+  X(CUBLASLT_EPILOGUE_GELU)                                                    \
+  X(CUBLASLT_EPILOGUE_GELU_BIAS)                                               \
   X(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES)                                  \
   X(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES)                                \
   X(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES)                                \
@@ -508,7 +516,7 @@ struct Plan {
   /// False if the heuristic found no algorithm (cached too: the compiled
   /// loops then run at once).
   bool hasAlgo = false;
-  /// With the bias epilogue: the bias pointer is an attribute of the shared
+  /// With a bias: the bias pointer is an attribute of the shared
   /// descriptor, set per call under this lock until the product is
   /// enqueued.
   std::unique_ptr<std::mutex> biasMutex;
@@ -518,8 +526,9 @@ struct Plan {
 using PlanKey = std::array<int64_t, 24>;
 
 PlanKey planKey(int device, int64_t abType, int64_t cType, int64_t batch,
-                cublasComputeType_t compute, bool bias, const LtProblem &p) {
-  PlanKey key{device, abType, cType, batch, int64_t(compute), int64_t(bias)};
+                cublasComputeType_t compute, int64_t epilogue,
+                const LtProblem &p) {
+  PlanKey key{device, abType, cType, batch, int64_t(compute), epilogue};
   size_t i = 6;
   for (const LtOperand *x : {&p.a, &p.b, &p.d})
     for (int64_t value : {x->rows, x->cols, x->ld, x->batchStride,
@@ -595,8 +604,29 @@ bool createLayout(const CublasLtApi &lt, const LtOperand &x, cudaDataType type,
                       x.batchStride);
 }
 
+/// cuBLASLt's epilogue for ptensor_rt_gemm_epilogue flags (valid ones:
+/// gpuGemm checked them).
+cublasLtEpilogue_t ltEpilogue(int64_t epilogue) {
+  bool bias = epilogue & PTENSOR_RT_GEMM_EPILOGUE_BIAS;
+  if (epilogue & PTENSOR_RT_GEMM_EPILOGUE_RELU)
+    return bias ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU;
+  if (epilogue & PTENSOR_RT_GEMM_EPILOGUE_GELU)
+    return bias ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU;
+  return bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT;
+}
+
+/// Whether `epilogue` is a combination ptensor_rt_gemm_epilogue allows.
+bool validEpilogue(int64_t epilogue) {
+  constexpr int64_t all = PTENSOR_RT_GEMM_EPILOGUE_BIAS |
+                          PTENSOR_RT_GEMM_EPILOGUE_RELU |
+                          PTENSOR_RT_GEMM_EPILOGUE_GELU;
+  constexpr int64_t activations =
+      PTENSOR_RT_GEMM_EPILOGUE_RELU | PTENSOR_RT_GEMM_EPILOGUE_GELU;
+  return (epilogue & ~all) == 0 && (epilogue & activations) != activations;
+}
+
 bool createDescriptors(const CublasLtApi &lt, const GemmTypes &types,
-                       int64_t batch, bool bias, const LtProblem &p,
+                       int64_t batch, int64_t epilogue, const LtProblem &p,
                        Plan *plan) {
   cublasLtMatmulDesc_t desc = nullptr;
   if (!checkLt(lt, lt.MatmulDescCreate(&desc, types.compute, types.scale),
@@ -607,13 +637,15 @@ bool createDescriptors(const CublasLtApi &lt, const GemmTypes &types,
   auto op = [](const LtOperand &x) {
     return int32_t(x.transposed ? CUBLAS_OP_T : CUBLAS_OP_N);
   };
-  if (bias) {
+  if (epilogue != PTENSOR_RT_GEMM_EPILOGUE_NONE &&
+      !setAttribute(lt, lt.MatmulDescSetAttribute, function, desc,
+                    CUBLASLT_MATMUL_DESC_EPILOGUE,
+                    int32_t(ltEpilogue(epilogue))))
+    return false;
+  if (epilogue & PTENSOR_RT_GEMM_EPILOGUE_BIAS) {
     // One bias vector for every batch (its type is D's).
     plan->biasMutex = std::make_unique<std::mutex>();
     if (!setAttribute(lt, lt.MatmulDescSetAttribute, function, desc,
-                      CUBLASLT_MATMUL_DESC_EPILOGUE,
-                      int32_t(CUBLASLT_EPILOGUE_BIAS)) ||
-        !setAttribute(lt, lt.MatmulDescSetAttribute, function, desc,
                       CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, int64_t(0)))
       return false;
   }
@@ -667,13 +699,13 @@ std::shared_ptr<const Plan> planFor(const CublasLtApi &lt,
                                     cublasLtHandle_t handle, int device,
                                     int64_t abType, int64_t cType,
                                     const GemmTypes &types, int64_t batch,
-                                    bool bias, const LtProblem &p) {
+                                    int64_t epilogue, const LtProblem &p) {
   PlanKey key =
-      planKey(device, abType, cType, batch, types.compute, bias, p);
+      planKey(device, abType, cType, batch, types.compute, epilogue, p);
   if (std::shared_ptr<const Plan> cached = planCache().find(key))
     return cached;
   auto plan = std::make_shared<Plan>();
-  if (!createDescriptors(lt, types, batch, bias, p, plan.get()) ||
+  if (!createDescriptors(lt, types, batch, epilogue, p, plan.get()) ||
       !chooseAlgorithm(lt, handle, p, plan.get()))
     return nullptr;
   planCache().insert(key, plan);
@@ -684,12 +716,14 @@ std::shared_ptr<const Plan> planFor(const CublasLtApi &lt,
 // The product
 //===----------------------------------------------------------------------===//
 
-/// The arguments of ptensor_rt_gpu_gemm (and _bias: the bias vector's
-/// aligned address, offset and stride, in elements of C's type; no bias
-/// when `bias` is 0).
+/// The arguments of ptensor_rt_gpu_gemm_epilogue (the flags, the scale of
+/// the sums, the bias vector's aligned address, offset and stride, in
+/// elements of C's type).
 struct GemmCall {
   int64_t abType, cType, batch, m, n, k;
   Matrix a, b, c;
+  int64_t epilogue = PTENSOR_RT_GEMM_EPILOGUE_NONE;
+  double alpha = 1.0;
   uintptr_t bias = 0;
   int64_t biasOffset = 0, biasStride = 1;
 };
@@ -727,8 +761,8 @@ bool deviceAvailable(int device) {
 
 /// The cublasLtMatmul call of `enqueue`.
 bool launch(const CublasLtApi &lt, const DeviceState &state, const Plan &plan,
-            const GemmTypes &types, const LtProblem &p, uintptr_t bias,
-            void *workspace, cudaStream_t stream) {
+            const GemmTypes &types, const LtProblem &p, double alpha,
+            uintptr_t bias, void *workspace, cudaStream_t stream) {
   std::unique_lock<std::mutex> lock;
   if (plan.biasMutex) {
     lock = std::unique_lock<std::mutex>(*plan.biasMutex);
@@ -738,15 +772,17 @@ bool launch(const CublasLtApi &lt, const DeviceState &state, const Plan &plan,
                       CUBLASLT_MATMUL_DESC_BIAS_POINTER, pointer))
       return false;
   }
-  static const float oneF = 1.0f, zeroF = 0.0f;
-  static const double oneD = 1.0, zeroD = 0.0;
+  // alpha in the scale type (an f32 scale is exact: the compiler passes
+  // f32 constants); beta = 0.
+  const float alphaF = float(alpha), zeroF = 0.0f;
+  const double zeroD = 0.0;
   bool f64 = types.scale == CUDA_R_64F;
-  const void *one = f64 ? static_cast<const void *>(&oneD) : &oneF;
+  const void *scale = f64 ? static_cast<const void *>(&alpha) : &alphaF;
   const void *zero = f64 ? static_cast<const void *>(&zeroD) : &zeroF;
   auto *d = reinterpret_cast<void *>(p.d.data);
   return checkLt(
       lt,
-      lt.Matmul(state.handle, plan.desc.get(), one,
+      lt.Matmul(state.handle, plan.desc.get(), scale,
                 reinterpret_cast<const void *>(p.a.data), plan.a.get(),
                 reinterpret_cast<const void *>(p.b.data), plan.b.get(), zero, d,
                 plan.d.get(), d, plan.d.get(), &plan.algo, workspace,
@@ -754,18 +790,18 @@ bool launch(const CublasLtApi &lt, const DeviceState &state, const Plan &plan,
       "cublasLtMatmul");
 }
 
-/// Enqueues D = 1 * op(A) op(B) + 0 * D on the thread's compute stream
+/// Enqueues D = act(alpha op(A) op(B) + bias) on the thread's compute stream
 /// (ptensor_rt_get_stream: the stream compiled kernels run on) with a
 /// workspace from the caching allocator, freed in the stream's order. When
 /// every launch has a stream of its own (syncLaunches), waits for it.
 bool enqueue(const CublasLtApi &lt, int device, const DeviceState &state,
              const Plan &plan, const GemmTypes &types, const LtProblem &p,
-             uintptr_t bias) {
+             double alpha, uintptr_t bias) {
   void *stream = ptensor_rt_get_stream();
   void *workspace = nullptr;
   if (!deviceAllocate(device, kWorkspaceBytes, stream, &workspace))
     return false;
-  bool ok = launch(lt, state, plan, types, p, bias, workspace,
+  bool ok = launch(lt, state, plan, types, p, alpha, bias, workspace,
                    static_cast<cudaStream_t>(stream));
   // Freed after the enqueue: the allocator reuses it only in stream order.
   ok = deviceFree(workspace, stream) && ok;
@@ -777,13 +813,14 @@ bool enqueue(const CublasLtApi &lt, int device, const DeviceState &state,
 Outcome gpuGemm(const GemmCall &call) {
   std::optional<GemmTypes> types = gemmTypes(call.abType, call.cType);
   LtProblem problem;
-  if (!types ||
+  if (!types || !validEpilogue(call.epilogue) ||
       !supportedSizes(call.batch, call.m, call.n, call.k, call.a, call.b,
                       call.c) ||
       !toLtProblem(call.a, call.b, call.c, *types, call.batch, &problem))
     return Outcome::NotTaken;
-  uintptr_t bias = call.bias ? biasAddress(call, *types, problem) : 0;
-  if (call.bias && !bias)
+  bool withBias = call.epilogue & PTENSOR_RT_GEMM_EPILOGUE_BIAS;
+  uintptr_t bias = withBias ? biasAddress(call, *types, problem) : 0;
+  if (withBias && !bias)
     return Outcome::NotTaken;
   int device = defaultDevice();
   if (!deviceAvailable(device))
@@ -800,12 +837,13 @@ Outcome gpuGemm(const GemmCall &call) {
     return Outcome::Failed;
   std::shared_ptr<const Plan> plan =
       planFor(*lt, state->handle, device, call.abType, call.cType, *types,
-              call.batch, bias != 0, problem);
+              call.batch, call.epilogue, problem);
   if (!plan)
     return Outcome::Failed;
   if (!plan->hasAlgo)
     return Outcome::NotTaken;
-  return enqueue(*lt, device, *state, *plan, *types, problem, bias)
+  return enqueue(*lt, device, *state, *plan, *types, problem, call.alpha,
+                 bias)
              ? Outcome::Done
                                                       : Outcome::Failed;
 }
@@ -814,14 +852,14 @@ Outcome gpuGemm(const GemmCall &call) {
 } // namespace ptensor::rt
 
 extern "C" {
-PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm_bias(
+PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm_epilogue(
     int64_t abType, int64_t cType, int64_t batch, int64_t m, int64_t n,
     int64_t k, intptr_t a, int64_t aOffset, int64_t aBatchStride,
     int64_t aRowStride, int64_t aColStride, intptr_t b, int64_t bOffset,
     int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, intptr_t c,
     int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
-    int64_t cColStride, intptr_t bias, int64_t biasOffset,
-    int64_t biasStride) {
+    int64_t cColStride, int64_t epilogue, double alpha, intptr_t bias,
+    int64_t biasOffset, int64_t biasStride) {
   using namespace ptensor::rt;
   GemmCall call{
       abType,
@@ -833,6 +871,8 @@ PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm_bias(
       {uintptr_t(a), aOffset, m, k, aRowStride, aColStride, aBatchStride},
       {uintptr_t(b), bOffset, k, n, bRowStride, bColStride, bBatchStride},
       {uintptr_t(c), cOffset, m, n, cRowStride, cColStride, cBatchStride},
+      epilogue,
+      alpha,
       uintptr_t(bias),
       biasOffset,
       biasStride,
@@ -852,11 +892,11 @@ PTENSOR_RT_EXPORT bool ptensor_rt_gpu_gemm(
     int64_t bBatchStride, int64_t bRowStride, int64_t bColStride, intptr_t c,
     int64_t cOffset, int64_t cBatchStride, int64_t cRowStride,
     int64_t cColStride) {
-  return ptensor_rt_gpu_gemm_bias(abType, cType, batch, m, n, k, a, aOffset,
-                                  aBatchStride, aRowStride, aColStride, b,
-                                  bOffset, bBatchStride, bRowStride,
-                                  bColStride, c, cOffset, cBatchStride,
-                                  cRowStride, cColStride, /*bias=*/0, 0, 1);
+  return ptensor_rt_gpu_gemm_epilogue(
+      abType, cType, batch, m, n, k, a, aOffset, aBatchStride, aRowStride,
+      aColStride, b, bOffset, bBatchStride, bRowStride, bColStride, c,
+      cOffset, cBatchStride, cRowStride, cColStride,
+      PTENSOR_RT_GEMM_EPILOGUE_NONE, /*alpha=*/1.0, /*bias=*/0, 0, 1);
 }
 
 PTENSOR_RT_EXPORT void ptensor_rt_set_allow_tf32(bool allow) {

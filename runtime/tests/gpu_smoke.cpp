@@ -17,6 +17,7 @@
 #include "ptensor/Runtime/Gemm.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -501,47 +502,103 @@ int gemmChecks() {
   };
   for (const GemmCase &t : cases)
     runGemmCase(t);
-  // The bias epilogue: C = A B + bias[j] in the product (row-major C); a
-  // bias that is not 16-byte aligned is declined with C untouched.
+  // Epilogues in the product (row-major C): C = act(alpha A B + bias[j])
+  // against the same in double. Sums, scales and ReLU are exact here (small
+  // integers); GELU (cuBLASLt's tanh form, approximate: 24.6 measured) is
+  // bounded by 64 of the units an f32 evaluation of the formula may lose
+  // (0.5 |x| ulp(1) + ulp of the result) and its largest error printed, as is what ReLU makes of a NaN
+  // (bias[0] is NaN in the ReLU case: the compiler's maximumf gives NaN).
+  // A bias that is not 16-byte aligned is declined with C untouched.
   {
-    GemmOperand a(F32, aRow, batch, m, k), b(F32, bCol, batch, k, n),
-        c(F32, cRow, batch, m, n), bias(F32, GemmLayout{0, 0, 0, 1}, 1, 1, n + 4);
-    a.fill([](int64_t p, int64_t i, int64_t l) { return double((p + i + 2 * l) % 5 - 2); });
-    b.fill([](int64_t, int64_t l, int64_t j) { return double((l + j) % 3 - 1); });
-    bias.fill([](int64_t, int64_t, int64_t j) { return double(j % 7 - 3); });
-    c.fillAll(-99);
-    a.upload();
-    b.upload();
-    bias.upload();
-    c.upload();
-    auto call = [&](int64_t biasOffset) {
-      return ptensor_rt_gpu_gemm_bias(
-          F32, F32, batch, m, n, k, a.address(), aRow.offset, aRow.batchStride,
-          aRow.rowStride, aRow.colStride, b.address(), bCol.offset,
-          bCol.batchStride, bCol.rowStride, bCol.colStride, c.address(),
-          cRow.offset, cRow.batchStride, cRow.rowStride, cRow.colStride,
-          bias.address(), biasOffset, 1);
+    constexpr int64_t kBias = PTENSOR_RT_GEMM_EPILOGUE_BIAS,
+                      kRelu = PTENSOR_RT_GEMM_EPILOGUE_RELU,
+                      kGelu = PTENSOR_RT_GEMM_EPILOGUE_GELU;
+    struct EpilogueCase {
+      const char *label;
+      int64_t flags;
+      double alpha;
     };
-    bool misaligned = call(1);
-    bool taken = call(0);
-    SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "bias: %s",
-                ptensor_rt_last_error());
-    c.download();
-    SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "bias: %s",
-                ptensor_rt_last_error());
-    size_t wrong = 0;
-    for (int64_t p = 0; p < batch; ++p)
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) {
-          double expected = bias.at(0, 0, j);
-          for (int64_t l = 0; l < k; ++l)
-            expected += a.at(p, i, l) * b.at(p, l, j);
-          wrong += c.at(p, i, j) != expected;
-        }
-    std::printf("gemm f32 + bias: %s (misaligned bias %s), %zu wrong\n",
-                taken ? "taken" : "not taken",
-                misaligned ? "taken" : "declined", wrong);
-    SMOKE_CHECK(taken && !misaligned && wrong == 0, "bias epilogue");
+    const EpilogueCase epilogues[] = {
+        {"bias", kBias, 1.0},
+        {"0.5 * sums", PTENSOR_RT_GEMM_EPILOGUE_NONE, 0.5},
+        {"relu(sums + bias), bias[0] NaN", kBias | kRelu, 1.0},
+        {"relu(sums)", kRelu, 1.0},
+        {"gelu(0.25 * sums + bias)", kBias | kGelu, 0.25},
+        {"gelu(sums)", kGelu, 1.0},
+    };
+    auto gelu = [](double x) {
+      return 0.5 * x *
+             (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    };
+    for (const EpilogueCase &e : epilogues) {
+      bool relu = e.flags & kRelu, geluCase = e.flags & kGelu;
+      GemmOperand a(F32, aRow, batch, m, k), b(F32, bCol, batch, k, n),
+          c(F32, cRow, batch, m, n),
+          bias(F32, GemmLayout{0, 0, 0, 1}, 1, 1, n + 4);
+      a.fill([](int64_t p, int64_t i, int64_t l) {
+        return double((p + i + 2 * l) % 5 - 2);
+      });
+      b.fill([](int64_t, int64_t l, int64_t j) { return double((l + j) % 3 - 1); });
+      bias.fill([&](int64_t, int64_t, int64_t j) {
+        return relu && j == 0 ? std::nan("") : double(j % 7 - 3);
+      });
+      c.fillAll(-99);
+      a.upload();
+      b.upload();
+      bias.upload();
+      c.upload();
+      auto call = [&](int64_t biasOffset) {
+        return ptensor_rt_gpu_gemm_epilogue(
+            F32, F32, batch, m, n, k, a.address(), aRow.offset,
+            aRow.batchStride, aRow.rowStride, aRow.colStride, b.address(),
+            bCol.offset, bCol.batchStride, bCol.rowStride, bCol.colStride,
+            c.address(), cRow.offset, cRow.batchStride, cRow.rowStride,
+            cRow.colStride, e.flags, e.alpha, bias.address(), biasOffset, 1);
+      };
+      bool withBias = e.flags & kBias;
+      bool misaligned = withBias && call(1);
+      bool taken = call(0);
+      SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "%s: %s",
+                  e.label, ptensor_rt_last_error());
+      c.download();
+      SMOKE_CHECK(ptensor_rt_synchronize() == PTENSOR_RT_SUCCESS, "%s: %s",
+                  e.label, ptensor_rt_last_error());
+      size_t wrong = 0;
+      double worstUnits = 0;
+      std::string nanResult = "-";
+      for (int64_t p = 0; p < batch; ++p)
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            double sum = 0;
+            for (int64_t l = 0; l < k; ++l)
+              sum += a.at(p, i, l) * b.at(p, l, j);
+            double x = e.alpha * sum + (withBias ? bias.at(0, 0, j) : 0.0);
+            double got = c.at(p, i, j);
+            if (std::isnan(x)) {
+              nanResult = std::isnan(got) ? "NaN" : std::to_string(got);
+              continue;
+            }
+            double expected = relu ? std::max(x, 0.0) : geluCase ? gelu(x) : x;
+            if (!geluCase) {
+              wrong += got != expected;
+              continue;
+            }
+            // In units of what evaluating the formula in f32 may lose: an
+            // ulp of 1 in 1 + tanh (times 0.5 |x|) and an ulp of the result.
+            float f = float(expected);
+            double ulp = std::nextafter(std::fabs(f), INFINITY) - std::fabs(f);
+            double unit = 0.5 * std::fabs(x) * 0x1p-23 + ulp;
+            double units = std::fabs(got - expected) / unit;
+            worstUnits = std::max(worstUnits, units);
+            wrong += units > 64;
+          }
+      std::printf("gemm f32 epilogue %s: %s (misaligned bias %s), %zu wrong, "
+                  "largest error %.2f units, relu of NaN %s\n",
+                  e.label, taken ? "taken" : "not taken",
+                  misaligned ? "taken" : "declined", wrong, worstUnits,
+                  nanResult.c_str());
+      SMOKE_CHECK(taken && !misaligned && wrong == 0, "epilogue %s", e.label);
+    }
   }
 
   // Allowed TF32 loses the 2^-15 (a plan of its own, not the cached f32 one).

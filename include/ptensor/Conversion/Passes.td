@@ -243,12 +243,18 @@ def ConvertPTensorContractionsToLibrary
     (the elementwise generic convert-ptensor-to-linalg marks
     `ptensor.rounds_contraction`, unchanged by fusion), cuBLASLt writes the
     rounded result itself and the f32 buffer, the sums and the rounding
-    become the declined call's: an epilogue instead of a second pass.
-    Likewise an f32 result to which a generic adds a bias per output column
-    (`sums[..., j] + bias[j]`, one `arith.addf`, a rank-1 bias read through
-    the last loop: a static `x @ w + b`) calls `ptensor_rt_gpu_gemm_bias`
-    (cuBLASLt's bias epilogue). With dynamic sizes the addition reads a
-    broadcast view of the bias and stays a second pass.
+    become the declined call's: an epilogue instead of a second pass
+    (ptensor-fuse-elementwise keeps that rounding out of the consumers of
+    a device function's product, so they read the rounded result).
+    Likewise an f32 result whose consumer computes `relu(alpha * sums +
+    bias[j])` (Epilogues.cpp matches its body: a scale by a constant, the
+    addition of a rank-1 bias read through the last loop, ReLU as
+    `maximumf` with 0; each part optional, nothing else in the body) calls
+    `ptensor_rt_gpu_gemm_epilogue` with the parts as flags, the scale and
+    the bias: `relu(x @ w + b)` with static shapes is one cuBLASLt call
+    (GELU is not matched: cuBLASLt's is less accurate than the generated
+    code). With dynamic sizes the addition reads a broadcast view of the
+    bias and stays a second pass.
 
     Taken: f32 and f64 on the host; f32, f64, and f16/bf16 summed in f32
     on the GPU. Integer products, matrix-vector products and dot products

@@ -11,10 +11,11 @@
 
 #include "ptensor/Conversion/ContractionsToLibrary/ContractionsToLibrary.h"
 
+#include "Epilogues.h"
+
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
-#include "ptensor/Runtime/Gemm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,35 +33,9 @@ namespace mlir::ptensor {
 
 using namespace mlir;
 using namespace mlir::ptensor;
+using namespace mlir::ptensor::gemm;
 
 namespace {
-
-/// ptensor_rt_gemm_type (ptensor/Runtime/Gemm.h owns the codes).
-enum class GemmType : int64_t {
-  F32 = PTENSOR_RT_GEMM_F32,
-  F64 = PTENSOR_RT_GEMM_F64,
-  F16 = PTENSOR_RT_GEMM_F16,
-  BF16 = PTENSOR_RT_GEMM_BF16,
-};
-
-std::optional<GemmType> gemmType(Type t) {
-  if (t.isF32())
-    return GemmType::F32;
-  if (t.isF64())
-    return GemmType::F64;
-  if (t.isF16())
-    return GemmType::F16;
-  if (t.isBF16())
-    return GemmType::BF16;
-  return std::nullopt;
-}
-
-/// A matched matrix-product generic: the loops of each role and the types.
-struct Gemm {
-  std::optional<unsigned> batch;
-  unsigned i, j, k;
-  GemmType abType, cType;
-};
 
 /// `v` with an extension to f32 looked through: `arith.extf`, or the bit
 /// form convertScalar gives bf16 (bitcast to i16, extui to i32, shli 16,
@@ -174,112 +149,19 @@ bool takes(const Gemm &m, bool device) {
 }
 
 /// The declaration of the runtime function `name` (Gemm.h's signature; with
-/// `bias`, ptensor_rt_gpu_gemm_bias's three more arguments).
+/// `epilogue`, ptensor_rt_gpu_gemm_epilogue's five more arguments).
 func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name,
-                             bool bias) {
+                             bool epilogue) {
   Type i64 = b.getI64Type(), index = b.getIndexType();
   SmallVector<Type> inputs(6, i64);
   for (int operand = 0; operand < 3; ++operand) {
     inputs.push_back(index);
     inputs.append(4, i64);
   }
-  if (bias) {
-    inputs.push_back(index);
-    inputs.append(2, i64);
-  }
+  if (epilogue)
+    inputs.append({i64, b.getF64Type(), index, i64, i64});
   return getOrDeclareRuntimeFunction(b, module, name, inputs,
                                      b.getI1Type());
-}
-
-/// An elementwise consumer of a gemm's f32 output that cuBLASLt applies in
-/// the product: the rounding to the f16/bf16 result, or a bias added per
-/// output column.
-struct Epilogue {
-  enum Kind { Rounding, Bias } kind;
-  linalg::GenericOp op;
-  Value bias; ///< Bias: the rank-1 bias buffer
-};
-
-/// Whether `r` (a generic reading `out`) only rounds it to the f16/bf16
-/// result: the generic convert-ptensor-to-linalg marked, unchanged by
-/// fusion, whose element type is the operands'.
-bool isRounding(linalg::GenericOp r, Value out, const Gemm &m) {
-  return (m.abType == GemmType::F16 || m.abType == GemmType::BF16) &&
-         r->hasAttr(kRoundsContractionAttrName) && r.getNumDpsInputs() == 1 &&
-         r.getDpsInputs()[0] == out &&
-         llvm::all_of(r.getIndexingMapsArray(),
-                      [](AffineMap map) { return map.isIdentity(); }) &&
-         gemmType(cast<MemRefType>(r.getDpsInits()[0].getType())
-                      .getElementType()) == m.abType;
-}
-
-/// The bias `r` adds to `out`: `r` is `out[..., j] + bias[j]` into an f32
-/// buffer (the body one `arith.addf` of the two elements), or null.
-Value biasOf(linalg::GenericOp r, Value out) {
-  if (r.getNumDpsInputs() != 2 || r.getNumDpsInits() != 1)
-    return nullptr;
-  unsigned outIndex = r.getDpsInputs()[0] == out ? 0 : 1;
-  Value bias = r.getDpsInputs()[1 - outIndex];
-  SmallVector<AffineMap> maps = r.getIndexingMapsArray();
-  unsigned rank = maps[2].getNumDims();
-  auto biasType = dyn_cast<MemRefType>(bias.getType());
-  if (r.getDpsInputs()[outIndex] != out || !maps[outIndex].isIdentity() ||
-      !maps[2].isIdentity() || !biasType || biasType.getRank() != 1 ||
-      !biasType.getElementType().isF32() ||
-      !cast<MemRefType>(r.getDpsInits()[0].getType()).getElementType().isF32() ||
-      maps[1 - outIndex] !=
-          AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, r.getContext())))
-    return nullptr;
-  Block &body = r.getRegion().front();
-  auto add = dyn_cast<arith::AddFOp>(&body.front());
-  if (!add || body.getOperations().size() != 2 ||
-      body.getTerminator()->getOperand(0) != add.getResult())
-    return nullptr;
-  Value x = body.getArgument(0), y = body.getArgument(1);
-  bool operands = (add.getLhs() == x && add.getRhs() == y) ||
-                  (add.getLhs() == y && add.getRhs() == x);
-  return operands ? bias : nullptr;
-}
-
-/// The epilogue cuBLASLt can apply to `g`'s output, if any: its only other
-/// reader is a rounding or bias generic later in the block, and nothing
-/// between them writes memory.
-std::optional<Epilogue> findEpilogue(linalg::GenericOp g, const Gemm &m,
-                                     bool device) {
-  if (!device || m.cType != GemmType::F32)
-    return std::nullopt;
-  Value out = g.getDpsInits()[0];
-  // The first generic after g reading the output is the candidate.
-  linalg::GenericOp consumer;
-  for (Operation *op = g->getNextNode(); op && !consumer; op = op->getNextNode())
-    if (auto r = dyn_cast<linalg::GenericOp>(op);
-        r && llvm::is_contained(r.getDpsInputs(), out))
-      consumer = r;
-  if (!consumer)
-    return std::nullopt;
-  // Nothing else reads the sums; when the consumer writes its result in
-  // place, that result may be read after it.
-  bool inPlace = consumer.getDpsInits()[0] == out;
-  for (Operation *user : out.getUsers()) {
-    bool sameBlock = user->getBlock() == g->getBlock();
-    bool before = sameBlock && user->isBeforeInBlock(g);
-    bool after = sameBlock && consumer->isBeforeInBlock(user);
-    bool allowed = user == g.getOperation() ||
-                   user == consumer.getOperation() ||
-                   (isa<linalg::FillOp>(user) && before) ||
-                   (isa<memref::DeallocOp>(user) && after) ||
-                   (inPlace && after);
-    if (!allowed)
-      return std::nullopt;
-  }
-  for (Operation *op = g->getNextNode(); op != consumer; op = op->getNextNode())
-    if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
-      return std::nullopt;
-  if (isRounding(consumer, out, m))
-    return Epilogue{Epilogue::Rounding, consumer, nullptr};
-  if (Value bias = biasOf(consumer, out))
-    return Epilogue{Epilogue::Bias, consumer, bias};
-  return std::nullopt;
 }
 
 /// Builds the call for `g` (matched as `m`) and moves `g` (and the fill of
@@ -335,7 +217,7 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
     }
     return stride ? stride : constant(0);
   };
-  bool withRounding = epilogue && epilogue->kind == Epilogue::Rounding;
+  bool withRounding = epilogue && epilogue->rounding;
   GemmType cType = withRounding ? m.abType : m.cType;
   SmallVector<Value> args = {constant(int64_t(m.abType)),
                              constant(int64_t(cType))};
@@ -350,21 +232,28 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
     args.push_back(loopStride(operand, rowsCols[operand].first));
     args.push_back(loopStride(operand, rowsCols[operand].second));
   }
-  bool withBias = epilogue && epilogue->kind == Epilogue::Bias;
-  if (withBias) {
-    auto biasMeta =
-        memref::ExtractStridedMetadataOp::create(b, loc, epilogue->bias);
-    args.push_back(
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, epilogue->bias));
-    args.push_back(toI64(biasMeta.getOffset()));
-    args.push_back(toI64(biasMeta.getStrides()[0]));
+  bool withLibraryEpilogue = epilogue && !epilogue->rounding;
+  if (withLibraryEpilogue) {
+    args.push_back(constant(epilogue->flags));
+    args.push_back(arith::ConstantFloatOp::create(
+        b, loc, b.getF64Type(), APFloat(epilogue->alpha)));
+    if (Value bias = epilogue->bias) {
+      auto biasMeta = memref::ExtractStridedMetadataOp::create(b, loc, bias);
+      args.push_back(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bias));
+      args.push_back(toI64(biasMeta.getOffset()));
+      args.push_back(toI64(biasMeta.getStrides()[0]));
+    } else {
+      args.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      args.push_back(constant(0));
+      args.push_back(constant(1));
+    }
   }
   func::FuncOp callee = getGemmFunction(
       b, g->getParentOfType<ModuleOp>(),
-      withBias ? "ptensor_rt_gpu_gemm_bias"
-      : device ? "ptensor_rt_gpu_gemm"
-               : "ptensor_rt_cpu_gemm",
-      withBias);
+      withLibraryEpilogue ? "ptensor_rt_gpu_gemm_epilogue"
+      : device            ? "ptensor_rt_gpu_gemm"
+                          : "ptensor_rt_cpu_gemm",
+      withLibraryEpilogue);
   Value taken = func::CallOp::create(b, loc, callee, args).getResult(0);
   Value declined = arith::XOrIOp::create(
       b, loc, taken, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));

@@ -69,6 +69,21 @@ SmallVector<Value> emitLane(OpBuilder &b, Location loc,
                             ArrayRef<Value> vectors, int64_t lane,
                             ValueRange acc = {});
 
+/// The first element thread `t` of a block of kBlock threads reads along a
+/// row, from `lo` (null: 0), when each thread reads `width` consecutive
+/// elements (threads take width * t, then kBlock * width further on); and
+/// that stride.
+inline Value threadStart(OpBuilder &b, Location loc, Value lo, Value t,
+                         int64_t width) {
+  Value offset = t;
+  if (width > 1)
+    offset = arith::MulIOp::create(b, loc, t, indexConstant(b, loc, width));
+  return lo ? arith::AddIOp::create(b, loc, lo, offset) : offset;
+}
+inline Value blockStride(OpBuilder &b, Location loc, int64_t width) {
+  return indexConstant(b, loc, kBlock * width);
+}
+
 /// The loop structure of a reduction generic and the code of one element.
 struct ReductionNest {
   mutable linalg::GenericOp op; ///< (its accessors are not const)
@@ -139,13 +154,10 @@ struct ReductionNest {
   /// The first reduced element thread `t` of a block reads, from `lo`
   /// (null: 0), and the block's stride.
   Value threadStart(OpBuilder &b, Location loc, Value lo, Value t) const {
-    Value offset = t;
-    if (width > 1)
-      offset = arith::MulIOp::create(b, loc, t, indexConstant(b, loc, width));
-    return lo ? arith::AddIOp::create(b, loc, lo, offset) : offset;
+    return reduction::threadStart(b, loc, lo, t, width);
   }
   Value blockStride(OpBuilder &b, Location loc) const {
-    return indexConstant(b, loc, kBlock * width);
+    return reduction::blockStride(b, loc, width);
   }
 
   /// Folds reduced elements lo, lo + step, ... < hi into the combiner's

@@ -36,10 +36,8 @@ static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
                          const std::optional<RowVectors> &rows,
                          const RowCache *cache) {
   int64_t width = rows ? rows->width : 1;
-  Value first = t;
-  if (width > 1)
-    first = arith::MulIOp::create(b, loc, t, indexConstant(b, loc, width));
-  Value step = indexConstant(b, loc, kBlock * width);
+  Value first = threadStart(b, loc, Value(), t, width);
+  Value step = blockStride(b, loc, width);
   scf::ForOp::create(
       b, loc, first, space.reducedCount, step, ValueRange(),
       [&](OpBuilder &lb, Location lloc, Value r, ValueRange) {
@@ -95,6 +93,9 @@ struct CachedInput {
   Value rowBytes;  ///< a row's bytes (index, on the host)
   Value mergeAt;   ///< where the merge buffers start (index, 16-aligned)
   Value bytes;     ///< the launch's dynamic shared memory (i32)
+  /// Per member: its DPS input that reads the row as row vectors, if any
+  /// (RowCache::input); the first reduction's fills the row.
+  SmallVector<std::optional<unsigned>> inputs;
 };
 
 /// The DPS input of `op` that is `memref` and is read as row vectors
@@ -159,16 +160,8 @@ static void emitRowGroupLaunch(
             at = arith::AddIOp::create(nb, nloc, at, bufferBytes);
           }
           size_t reduce = 0;
-          for (auto [m, member, step] :
-               llvm::enumerate(group.members, group.steps)) {
-            std::optional<unsigned> input;
-            if (step == RowStep::Reduce)
-              input = cachedInputOf(member, local[reduce].rowInputs,
-                                    cached->memref);
-            else if (step == RowStep::AlongRow && alongRowVectors[m])
-              input = cachedInputOf(member, alongRowVectors[m]->inputs,
-                                    cached->memref);
-            if (input)
+          for (auto [m, step] : llvm::enumerate(group.steps)) {
+            if (std::optional<unsigned> input = cached->inputs[m])
               caches[m] = RowCache{*input, row,
                                    /*fills=*/step == RowStep::Reduce &&
                                        reduce == 0};
@@ -230,15 +223,18 @@ chooseCachedInput(OpBuilder &b, Location loc, const RowGroup &group,
   if (at == first.rowInputs.end())
     return std::nullopt;
   Value memref = first.op.getDpsInputs()[at - first.rowInputs.begin()];
+  SmallVector<std::optional<unsigned>> inputs(group.members.size());
   bool readLater = false;
   size_t reduce = 0;
   for (auto [m, member, step] : llvm::enumerate(group.members, group.steps)) {
-    if (step == RowStep::Reduce && reduce++ > 0)
-      readLater |= bool(cachedInputOf(member, nests[reduce - 1].rowInputs,
-                                      memref));
-    if (step == RowStep::AlongRow && alongRowVectors[m])
-      readLater |=
-          bool(cachedInputOf(member, alongRowVectors[m]->inputs, memref));
+    if (step == RowStep::Reduce)
+      inputs[m] = cachedInputOf(member, nests[reduce].rowInputs, memref);
+    else if (step == RowStep::AlongRow && alongRowVectors[m])
+      inputs[m] = cachedInputOf(member, alongRowVectors[m]->inputs, memref);
+    bool firstReduction = step == RowStep::Reduce && reduce == 0;
+    readLater |= inputs[m] && !firstReduction;
+    if (step == RowStep::Reduce)
+      ++reduce;
   }
   if (!readLater)
     return std::nullopt;
@@ -257,7 +253,8 @@ chooseCachedInput(OpBuilder &b, Location loc, const RowGroup &group,
   Value mergeBytesValue = indexConstant(b, loc, mergeBytes);
   Value total = arith::AddIOp::create(b, loc, mergeAt, mergeBytesValue);
   Value total32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), total);
-  return CachedInput{memref, element, rowBytes, mergeAt, total32};
+  return CachedInput{memref, element, rowBytes, mergeAt, total32,
+                     std::move(inputs)};
 }
 
 /// Converts each member of `group` on its own, in order.

@@ -233,7 +233,11 @@ static void findGroupsInRun(ArrayRef<linalg::GenericOp> run,
     size_t end = i + 1;
     while (end < run.size() && classify(run[end], space))
       ++end;
-    for (size_t begin : {first, i}) {
+    // From the first PerRow member before it, else from the reduction.
+    SmallVector<size_t, 2> begins = {first};
+    if (first != i)
+      begins.push_back(i);
+    for (size_t begin : begins) {
       for (size_t last = end; last > i + 1; --last) {
         RowGroup group;
         for (size_t j = begin; j < last; ++j) {

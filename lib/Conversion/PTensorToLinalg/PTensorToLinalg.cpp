@@ -6,6 +6,7 @@
 #include "ScalarOps.h"
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Dialect/PTensor/Utils/DeviceFunction.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -88,7 +89,7 @@ struct ConvertPTensorToLinalgPass
                          "(ptensor-compile --target=cuda)";
         return WalkResult::interrupt();
       }
-      f->setAttr("ptensor.device", device);
+      f->setAttr(kDeviceAttrName, device);
       return WalkResult::advance();
     });
     return failure(result.wasInterrupted());

@@ -224,8 +224,9 @@ func.func @rounded(%a: memref<8x8xf16>, %d: memref<8x8xf16>, %e: memref<8x8xf16>
 // -----
 
 // A bias added per output column, in place (what a static `x @ w + b`
-// bufferizes to): ptensor_rt_gpu_gemm_bias with the bias buffer's pointer,
-// offset and stride; the sums and the addition are the declined call's,
+// bufferizes to): ptensor_rt_gpu_gemm_epilogue with the flags (BIAS = 1),
+// the scale 1 and the bias buffer's pointer, offset and stride; the sums
+// and the addition are the declined call's,
 // and the result is read after it. A consumer that is not `sums + bias[j]`
 // (a product here) stays after a plain call.
 #a = affine_map<(i, j, k) -> (i, k)>
@@ -236,8 +237,9 @@ func.func @rounded(%a: memref<8x8xf16>, %d: memref<8x8xf16>, %e: memref<8x8xf16>
 // CHECK-LABEL: func.func @bias(
 // CHECK-SAME: %[[A:.*]]: memref<8x4xf32>, %[[B:.*]]: memref<4x6xf32>, %[[BIAS:.*]]: memref<6xf32>
 // CHECK: %[[SUMS:.*]] = memref.alloc() : memref<8x6xf32>
+// CHECK: %[[ALPHA:.*]] = arith.constant 1.000000e+00 : f64
 // CHECK: %[[BP:.*]] = memref.extract_aligned_pointer_as_index %[[BIAS]]
-// CHECK: call @ptensor_rt_gpu_gemm_bias({{.*}}, %[[BP]], %{{.*}}, %{{.*}}) :
+// CHECK: call @ptensor_rt_gpu_gemm_epilogue({{.*}}, %c1_i64, %[[ALPHA]], %[[BP]], %{{.*}}, %{{.*}}) :
 // CHECK: scf.if
 // CHECK-NEXT: linalg.fill
 // CHECK-NEXT: linalg.generic {{.*}} outs(%[[SUMS]]
@@ -279,4 +281,224 @@ func.func @bias(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf32>) 
     linalg.yield %s : f32
   }
   return %r, %sums2 : memref<?x6xf32>, memref<8x6xf32>
+}
+
+// -----
+
+// Epilogues in the product: ReLU after the bias as `maximumf` with 0
+// (flags BIAS | RELU = 3), and a scale by a constant before the bias into
+// another buffer (BIAS = 1, alpha 0.5): each is ptensor_rt_gpu_gemm_epilogue,
+// the consumer the declined call's. GELU's tanh form (cuBLASLt's GELU is
+// less accurate than the generated code), a GELU-like body, ReLU against 1
+// and a body with more in it stay after a plain call.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+// CHECK-LABEL: func.func @relu_bias(
+// CHECK-DAG: %[[FLAGS:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK: call @ptensor_rt_gpu_gemm_epilogue({{.*}}, %[[FLAGS]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}) :
+// CHECK: scf.if
+// CHECK: arith.maximumf
+// CHECK: return
+func.func @relu_bias(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf32>) -> memref<8x6xf32> attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %sums = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums, %bias : memref<8x6xf32>, memref<6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %c0 = arith.constant 0.0 : f32
+    %s = arith.addf %y, %x : f32
+    %r = arith.maximumf %c0, %s : f32
+    linalg.yield %r : f32
+  }
+  return %sums : memref<8x6xf32>
+}
+
+// CHECK-LABEL: func.func @scaled_bias(
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<8x6xf32>
+// CHECK: %[[OUTP:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: %[[HALF:.*]] = arith.constant 5.000000e-01 : f64
+// CHECK: call @ptensor_rt_gpu_gemm_epilogue({{.*}}, %[[OUTP]], {{.*}}, %c1_i64, %[[HALF]], %{{.*}}, %{{.*}}, %{{.*}}) :
+// CHECK: scf.if
+// CHECK: arith.mulf
+// CHECK: return %[[OUT]]
+func.func @scaled_bias(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf32>) -> memref<8x6xf32> attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %sums = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  %out = memref.alloc() : memref<8x6xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums, %bias : memref<8x6xf32>, memref<6xf32>) outs(%out : memref<8x6xf32>) {
+  ^bb0(%v: f32, %y: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %scaled = arith.mulf %v, %half : f32
+    %x = arith.addf %scaled, %y : f32
+    linalg.yield %x : f32
+  }
+  memref.dealloc %sums : memref<8x6xf32>
+  return %out : memref<8x6xf32>
+}
+
+// CHECK-LABEL: func.func @gelu(
+// CHECK-NOT: ptensor_rt_gpu_gemm_epilogue
+// CHECK: call @ptensor_rt_gpu_gemm(
+// CHECK: math.tanh
+func.func @gelu(%a: memref<8x4xf32>, %b: memref<4x6xf32>) -> memref<8x6xf32> attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %sums = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums : memref<8x6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %c0 = arith.constant 0.7978845608028654 : f32
+    %c1 = arith.constant 0.044715 : f32
+    %one = arith.constant 1.0 : f32
+    %x2 = arith.mulf %x, %x : f32
+    %x3 = arith.mulf %x, %x2 : f32
+    %k = arith.mulf %x3, %c1 : f32
+    %s = arith.addf %k, %x : f32
+    %u = arith.mulf %s, %c0 : f32
+    %t = math.tanh %u : f32
+    %p = arith.addf %t, %one : f32
+    %hp = arith.mulf %p, %half : f32
+    %r = arith.mulf %x, %hp : f32
+    linalg.yield %r : f32
+  }
+  return %sums : memref<8x6xf32>
+}
+
+// CHECK-LABEL: func.func @not_epilogues(
+// CHECK-NOT: ptensor_rt_gpu_gemm_epilogue
+// CHECK: call @ptensor_rt_gpu_gemm(
+// CHECK: call @ptensor_rt_gpu_gemm(
+// CHECK: call @ptensor_rt_gpu_gemm(
+// CHECK: return
+func.func @not_epilogues(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf32>) -> (memref<8x6xf32>, memref<8x6xf32>, memref<8x6xf32>) attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %s1 = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%s1 : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%s1 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  // GELU-like, with 0.0447 for 0.044715.
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s1 : memref<8x6xf32>) outs(%s1 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %c0 = arith.constant 0.7978845608028654 : f32
+    %c1 = arith.constant 0.0447 : f32
+    %one = arith.constant 1.0 : f32
+    %x2 = arith.mulf %x, %x : f32
+    %x3 = arith.mulf %x, %x2 : f32
+    %k = arith.mulf %x3, %c1 : f32
+    %s = arith.addf %k, %x : f32
+    %u = arith.mulf %s, %c0 : f32
+    %t = math.tanh %u : f32
+    %p = arith.addf %t, %one : f32
+    %hp = arith.mulf %p, %half : f32
+    %r = arith.mulf %x, %hp : f32
+    linalg.yield %r : f32
+  }
+  %s2 = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%s2 : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%s2 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  // max(sums + bias, 1).
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s2, %bias : memref<8x6xf32>, memref<6xf32>) outs(%s2 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %c1 = arith.constant 1.0 : f32
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %c1 : f32
+    linalg.yield %r : f32
+  }
+  %s3 = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%s3 : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%s3 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  // relu(sums + bias) with an exp beside it.
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s3, %bias : memref<8x6xf32>, memref<6xf32>) outs(%s3 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %c0 = arith.constant 0.0 : f32
+    %s = arith.addf %x, %y : f32
+    %e = math.exp %s : f32
+    %r = arith.maximumf %s, %c0 : f32
+    %q = arith.addf %r, %e : f32
+    linalg.yield %q : f32
+  }
+  return %s1, %s2, %s3 : memref<8x6xf32>, memref<8x6xf32>, memref<8x6xf32>
+}
+
+// -----
+
+// A scale alone (flags 0, alpha 2): no bias buffer (a null pointer, offset
+// 0, stride 1).
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @scaled(
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f64
+// CHECK-DAG: %[[NULL:.*]] = arith.constant 0 : index
+// CHECK: call @ptensor_rt_gpu_gemm_epilogue({{.*}}, %c0_i64, %[[TWO]], %[[NULL]], %c0_i64, %c1_i64) :
+func.func @scaled(%a: memref<8x4xf32>, %b: memref<4x6xf32>) -> memref<8x6xf32> attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %sums = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sums : memref<8x6xf32>) outs(%sums : memref<8x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %two = arith.constant 2.0 : f32
+    %r = arith.mulf %two, %x : f32
+    linalg.yield %r : f32
+  }
+  return %sums : memref<8x6xf32>
 }

@@ -108,3 +108,27 @@ func.func @scaled_matrix(%a: !ptensor.ptensor<3x4xf32>, %b: !ptensor.ptensor<4x5
   %0 = ptensor.matmul %c, %b : (!ptensor.ptensor<3x4xf32>, !ptensor.ptensor<4x5xf32>) -> !ptensor.ptensor<3x5xf32>
   return %0 : !ptensor.ptensor<3x5xf32>
 }
+
+// -----
+
+// A bf16 matrix product's rounding to bf16 fuses into its consumer (`+ b`)
+// on the host, but stays its own generic in a device function: cuBLASLt
+// then rounds in the product and the consumer reads the bf16 result.
+// FUSED-LABEL: func.func @host_bf16_bias(
+// FUSED: %[[SUMS:.*]] = linalg.generic {{.*}} attrs = {ptensor.library_contraction}
+// FUSED-NOT: ptensor.rounds_contraction
+// FUSED: linalg.generic {{.*}} ins(%[[SUMS]], %{{.*}} : tensor<3x5xf32>, tensor<5xbf16>)
+// FUSED-LABEL: func.func @device_bf16_bias(
+// FUSED: %[[SUMS:.*]] = linalg.generic {{.*}} attrs = {ptensor.library_contraction}
+// FUSED: %[[ROUNDED:.*]] = linalg.generic {{.*}} ins(%[[SUMS]] : tensor<3x5xf32>) {{.*}} attrs = {ptensor.rounds_contraction}
+// FUSED: linalg.generic {{.*}} ins(%[[ROUNDED]], %{{.*}} : tensor<3x5xbf16>, tensor<5xbf16>)
+func.func @host_bf16_bias(%a: !ptensor.ptensor<3x4xbf16>, %b: !ptensor.ptensor<4x5xbf16>, %bias: !ptensor.ptensor<5xbf16>) -> !ptensor.ptensor<3x5xbf16> {
+  %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<3x4xbf16>, !ptensor.ptensor<4x5xbf16>) -> !ptensor.ptensor<3x5xbf16>
+  %1 = ptensor.elementwise_binary add %0, %bias : (!ptensor.ptensor<3x5xbf16>, !ptensor.ptensor<5xbf16>) -> !ptensor.ptensor<3x5xbf16>
+  return %1 : !ptensor.ptensor<3x5xbf16>
+}
+func.func @device_bf16_bias(%a: !ptensor.ptensor<3x4xbf16, device = "cuda:0">, %b: !ptensor.ptensor<4x5xbf16, device = "cuda:0">, %bias: !ptensor.ptensor<5xbf16, device = "cuda:0">) -> !ptensor.ptensor<3x5xbf16, device = "cuda:0"> {
+  %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<3x4xbf16, device = "cuda:0">, !ptensor.ptensor<4x5xbf16, device = "cuda:0">) -> !ptensor.ptensor<3x5xbf16, device = "cuda:0">
+  %1 = ptensor.elementwise_binary add %0, %bias : (!ptensor.ptensor<3x5xbf16, device = "cuda:0">, !ptensor.ptensor<5xbf16, device = "cuda:0">) -> !ptensor.ptensor<3x5xbf16, device = "cuda:0">
+  return %1 : !ptensor.ptensor<3x5xbf16, device = "cuda:0">
+}

@@ -117,6 +117,41 @@ fn.ret(fn.binary("add", m1, bias, tol=dict(m1.tol, ulps=1.0)),
        fn.binary("multiply", m2, bias, tol=dict(m2.tol, ulps=1.0, atol=m2.tol["atol"] * 2)))
 suite.check(fn)
 
+# Activations after the bias (on the GPU, cuBLASLt's epilogues; f32 and
+# bf16): relu(x @ w + b) as maximum with 0, and GELU's tanh form
+# 0.5 y (1 + tanh(0.79788456 (y + 0.044715 y^3))) of y = 0.5 (x @ w) + b,
+# written op by op. The tolerances carry the product's (GELU's slope is
+# below 1.2) and allow the tanh's error where 1 + tanh cancels.
+for dt in ["f32", "bf16"]:
+    fn = Func("linear_activations_" + dt)
+    x = fn.tensor(data(dt, (16, 12)), dt)
+    w = fn.tensor(data(dt, (12, 10)), dt)
+    bias = fn.tensor(data(dt, (10,)), dt)
+    m1 = fn.contraction("matmul", x, w)
+    m2 = fn.contraction("matmul", x, w)
+    # bf16: the product's rounding may go the other way than the exact
+    # sum's (summed in f32): an ulp of the product carried into the add.
+    flip = float(np.max(np.abs(to_f64(m1.ref)))) * 2.0 ** -7 if dt == "bf16" else 0.0
+    carried = dict(m1.tol, ulps=1.0, atol=m1.tol["atol"] + flip)
+    relu = fn.binary("maximum", fn.binary("add", m1, bias, tol=carried),
+                     fn.constant(0.0, "f32"), tol=carried)
+    y = fn.binary("add", fn.binary("multiply", m2, fn.constant(0.5, "f32"), tol=carried),
+                  bias, tol=carried)
+    cube = fn.binary("multiply", fn.binary("multiply", y, y, tol=carried), y, tol=carried)
+    inner = fn.binary("add", y, fn.binary("multiply", fn.constant(0.044715, "f32"), cube,
+                                          tol=carried), tol=carried)
+    t = fn.unary("tanh", fn.binary("multiply", fn.constant(0.7978845608028654, "f32"),
+                                   inner, tol=carried), tol=carried)
+    half_y = fn.binary("multiply", fn.constant(0.5, "f32"), y, tol=carried)
+    # An error of a few ulps of 1 in the tanh (bf16: one rounding of t)
+    # moves 1 + t by that much where t is near -1: times 0.5 |y|.
+    tanh_atol = 0.5 * float(np.max(np.abs(to_f64(y.ref)))) * (2.0 ** -7 if dt == "bf16" else 2.0 ** -21)
+    gelu = fn.binary("multiply", half_y, fn.binary("add", fn.constant(1.0, "f32"), t,
+                                                   tol=carried),
+                     tol=dict(carried, ulps=4.0, atol=carried["atol"] * 1.2 + tanh_atol))
+    fn.ret(relu, gelu)
+    suite.check(fn)
+
 # vecdot: last axis, another axis, broadcasting, integers, dynamic.
 fn = Func("vecdot")
 a = fn.tensor(data("f32", (4, 3)), "f32")

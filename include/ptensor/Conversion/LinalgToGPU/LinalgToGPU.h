@@ -4,6 +4,7 @@
 #define PTENSOR_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
 
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
+#include "ptensor/Dialect/PTensor/Utils/DeviceFunction.h"
 
 #include "mlir/Pass/Pass.h"
 
@@ -11,9 +12,6 @@ namespace mlir::ptensor {
 
 #define GEN_PASS_DECL_CONVERTPTENSORLINALGTOGPU
 #include "ptensor/Conversion/Passes.h.inc"
-
-/// The attribute naming the device of a function lowered for a GPU.
-inline constexpr llvm::StringLiteral kDeviceAttrName = "ptensor.device";
 
 } // namespace mlir::ptensor
 

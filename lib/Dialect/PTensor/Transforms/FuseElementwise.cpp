@@ -3,8 +3,10 @@
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
+#include "ptensor/Dialect/PTensor/Utils/DeviceFunction.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
@@ -46,6 +48,21 @@ static bool readsAcrossWrite(Operation *producer, Operation *consumer) {
   return false;
 }
 
+/// Whether `producer` rounds the f32 sums of a device function's f16/bf16
+/// matrix product that a library may compute: it stays its own generic,
+/// which cuBLASLt then applies in the product (writing the rounded result),
+/// so that consumers read f16/bf16 instead of the f32 sums. Exact: the
+/// consumers read the same rounded values.
+static bool roundsDeviceProduct(Operation *producer) {
+  if (!producer->hasAttr(kRoundsContractionAttrName) ||
+      producer->getNumOperands() == 0)
+    return false;
+  Operation *product = producer->getOperand(0).getDefiningOp();
+  auto function = producer->getParentOfType<func::FuncOp>();
+  return product && product->hasAttr(kLibraryContractionAttrName) &&
+         function && function->hasAttr(kDeviceAttrName);
+}
+
 namespace {
 struct PTensorFuseElementwisePass
     : public ptensor::impl::PTensorFuseElementwiseBase<
@@ -59,6 +76,7 @@ struct PTensorFuseElementwisePass
     linalg::ControlFusionFn control = [limit](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       if (!producer || readsAcrossWrite(producer, fused->getOwner()) ||
+          roundsDeviceProduct(producer) ||
           fused->getOwner()->hasAttr(kLibraryContractionAttrName))
         return false;
       if (producer->hasOneUse())

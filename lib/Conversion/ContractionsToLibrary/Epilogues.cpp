@@ -1,0 +1,190 @@
+//===- Epilogues.cpp - consumers of a matrix product the library applies --===//
+//
+// See Epilogues.h. The consumer is matched on its body, after fusion: the
+// sums' block argument, optionally scaled by a constant (`mulf`), plus the
+// bias element (`addf`), then optionally ReLU (`maximumf` with 0, what
+// `ptensor.elementwise_binary maximum` gives; cuBLASLt's ReLU keeps a NaN
+// too), in either order of the commutative operands. Nothing else may be in
+// the body. Each is exact: cuBLASLt computes the same f32 operations.
+//
+// GELU is not matched although cuBLASLt has it: its GELU is less accurate
+// than the generated code's tanh form (the GPU smoke test measures up to 25
+// times what an f32 evaluation of the formula may lose), so `gelu(x @ w +
+// b)` in f32 is the product and one fused pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Epilogues.h"
+
+#include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+using namespace mlir::ptensor::gemm;
+
+namespace {
+
+/// Whether `r` (a generic reading `out`) only rounds it to the f16/bf16
+/// result: the generic convert-ptensor-to-linalg marked, unchanged by
+/// fusion, whose element type is the operands'.
+bool isRounding(linalg::GenericOp r, Value out, const Gemm &m) {
+  return (m.abType == GemmType::F16 || m.abType == GemmType::BF16) &&
+         r->hasAttr(kRoundsContractionAttrName) && r.getNumDpsInputs() == 1 &&
+         r.getDpsInputs()[0] == out &&
+         llvm::all_of(r.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }) &&
+         gemmType(cast<MemRefType>(r.getDpsInits()[0].getType())
+                      .getElementType()) == m.abType;
+}
+
+/// The ops of an epilogue body matched so far.
+using Matched = llvm::SmallPtrSet<Operation *, 16>;
+
+/// The float constant `v` is, if it is one.
+std::optional<double> constantOf(Value v) {
+  APFloat value(0.0);
+  if (!matchPattern(v, m_ConstantFloat(&value)))
+    return std::nullopt;
+  bool lost = false;
+  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return value.convertToDouble();
+}
+
+/// Whether `w` is ReLU of `x`: `maximumf` of `x` and 0, either order.
+bool isRelu(Value w, Value x, Matched &matched) {
+  auto max = w.getDefiningOp<arith::MaximumFOp>();
+  if (!max)
+    return false;
+  Value zero = max.getLhs() == x ? max.getRhs() : max.getLhs();
+  std::optional<double> c = constantOf(zero);
+  if ((max.getLhs() != x && max.getRhs() != x) || !c || *c != 0.0)
+    return false;
+  matched.insert(max);
+  return true;
+}
+
+/// The user of `v` if it is its only one, an `OpT` of `body`.
+template <typename OpT> OpT onlyUser(Value v, Block *body) {
+  if (!v.hasOneUse())
+    return nullptr;
+  auto op = dyn_cast<OpT>(*v.getUsers().begin());
+  return op && op->getBlock() == body ? op : nullptr;
+}
+
+/// `r` as act(alpha * out + bias[j]) into an f32 buffer of C's shape, or
+/// nullopt. Its inputs are `out` (identity map) and at most a rank-1 f32
+/// bias read along the last loop (C's columns).
+std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
+  if (r.getNumDpsInits() != 1 || r.getNumDpsInputs() < 1 ||
+      r.getNumDpsInputs() > 2)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = r.getIndexingMapsArray();
+  unsigned rank = maps.back().getNumDims();
+  auto elementType = [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementType();
+  };
+  if (!maps.back().isIdentity() || !elementType(r.getDpsInits()[0]).isF32())
+    return std::nullopt;
+  Block *body = &r.getRegion().front();
+  Epilogue e;
+  e.op = r;
+  Value sums, biasElement;
+  for (auto [index, input] : llvm::enumerate(r.getDpsInputs())) {
+    Value argument = body->getArgument(index);
+    if (input == out && !sums && maps[index].isIdentity()) {
+      sums = argument;
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(input.getType());
+    AffineMap columns =
+        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, r.getContext()));
+    if (!type || type.getRank() != 1 || !type.getElementType().isF32() ||
+        maps[index] != columns)
+      return std::nullopt;
+    e.bias = input;
+    biasElement = argument;
+  }
+  // The output's own element is not read.
+  if (!sums || !body->getArguments().back().use_empty())
+    return std::nullopt;
+  Matched matched;
+  Value v = sums;
+  if (auto scale = onlyUser<arith::MulFOp>(v, body)) {
+    Value factor = scale.getLhs() == v ? scale.getRhs() : scale.getLhs();
+    if (std::optional<double> c = constantOf(factor); c && factor != v) {
+      e.alpha = *c;
+      matched.insert(scale);
+      v = scale.getResult();
+    }
+  }
+  if (biasElement) {
+    auto add = onlyUser<arith::AddFOp>(v, body);
+    if (!add || (add.getLhs() != biasElement && add.getRhs() != biasElement) ||
+        add.getLhs() == add.getRhs())
+      return std::nullopt;
+    e.flags |= PTENSOR_RT_GEMM_EPILOGUE_BIAS;
+    matched.insert(add);
+    v = add.getResult();
+  }
+  Value result = body->getTerminator()->getOperand(0);
+  if (result != v) {
+    if (!isRelu(result, v, matched))
+      return std::nullopt;
+    e.flags |= PTENSOR_RT_GEMM_EPILOGUE_RELU;
+  }
+  bool onlyMatched = llvm::all_of(body->without_terminator(), [&](Operation &op) {
+    return matched.contains(&op) || isa<arith::ConstantOp>(op);
+  });
+  if (!onlyMatched ||
+      (e.flags == PTENSOR_RT_GEMM_EPILOGUE_NONE && e.alpha == 1.0))
+    return std::nullopt;
+  return e;
+}
+
+} // namespace
+
+std::optional<Epilogue> mlir::ptensor::gemm::findEpilogue(linalg::GenericOp g,
+                                                          const Gemm &m,
+                                                          bool device) {
+  if (!device || m.cType != GemmType::F32)
+    return std::nullopt;
+  Value out = g.getDpsInits()[0];
+  // The first generic after g reading the output is the candidate.
+  linalg::GenericOp consumer;
+  for (Operation *op = g->getNextNode(); op && !consumer; op = op->getNextNode())
+    if (auto r = dyn_cast<linalg::GenericOp>(op);
+        r && llvm::is_contained(r.getDpsInputs(), out))
+      consumer = r;
+  if (!consumer)
+    return std::nullopt;
+  // Nothing else reads the sums; when the consumer writes its result in
+  // place, that result may be read after it.
+  bool inPlace = consumer.getDpsInits()[0] == out;
+  for (Operation *user : out.getUsers()) {
+    bool sameBlock = user->getBlock() == g->getBlock();
+    bool before = sameBlock && user->isBeforeInBlock(g);
+    bool after = sameBlock && consumer->isBeforeInBlock(user);
+    bool allowed = user == g.getOperation() ||
+                   user == consumer.getOperation() ||
+                   (isa<linalg::FillOp>(user) && before) ||
+                   (isa<memref::DeallocOp>(user) && after) ||
+                   (inPlace && after);
+    if (!allowed)
+      return std::nullopt;
+  }
+  for (Operation *op = g->getNextNode(); op != consumer; op = op->getNextNode())
+    if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
+      return std::nullopt;
+  if (isRounding(consumer, out, m)) {
+    Epilogue e;
+    e.op = consumer;
+    e.rounding = true;
+    return e;
+  }
+  return libraryEpilogue(consumer, out);
+}

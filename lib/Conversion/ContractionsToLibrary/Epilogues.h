@@ -1,0 +1,43 @@
+//===- Epilogues.h - consumers of a matrix product the library applies ----===//
+//
+// The elementwise consumer of a matrix product's f32 sums that cuBLASLt can
+// compute in the product, so that the sums are never written: the rounding
+// of f16/bf16 products to their result type, and relu(alpha * sums +
+// bias[j]), each part optional (ptensor_rt_gemm_epilogue).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_LIB_CONVERSION_CONTRACTIONSTOLIBRARY_EPILOGUES_H
+#define PTENSOR_LIB_CONVERSION_CONTRACTIONSTOLIBRARY_EPILOGUES_H
+
+#include "GemmMatch.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::ptensor::gemm {
+
+/// A consumer of a product's output that the library applies: it writes
+/// the consumer's output instead of the sums.
+struct Epilogue {
+  /// The consumer (its output map is an identity: C's shape).
+  linalg::GenericOp op;
+  /// The consumer only rounds the f32 sums to the operands' f16/bf16: the
+  /// library writes C in that type.
+  bool rounding = false;
+  /// Otherwise relu(alpha * sums + bias[j]): ptensor_rt_gemm_epilogue flags,
+  /// the scale (1 for none) and, with PTENSOR_RT_GEMM_EPILOGUE_BIAS, the
+  /// rank-1 bias buffer.
+  int64_t flags = PTENSOR_RT_GEMM_EPILOGUE_NONE;
+  double alpha = 1.0;
+  Value bias;
+};
+
+/// The epilogue cuBLASLt can apply to the output of `g` (matched as `m`),
+/// if any: its only other reader is such a generic later in the block, and
+/// nothing between them writes memory. Device functions only.
+std::optional<Epilogue> findEpilogue(linalg::GenericOp g, const Gemm &m,
+                                     bool device);
+
+} // namespace mlir::ptensor::gemm
+
+#endif // PTENSOR_LIB_CONVERSION_CONTRACTIONSTOLIBRARY_EPILOGUES_H

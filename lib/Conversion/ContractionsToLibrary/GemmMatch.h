@@ -1,0 +1,50 @@
+//===- GemmMatch.h - a matrix-product generic as a library call sees it ---===//
+//
+// What convert-ptensor-contractions-to-library reads off a matched generic
+// (ContractionsToLibrary.cpp matches it; Epilogues.cpp looks at its
+// consumer): the loops of each role and the element types, in
+// libptensor_runtime's codes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_LIB_CONVERSION_CONTRACTIONSTOLIBRARY_GEMMMATCH_H
+#define PTENSOR_LIB_CONVERSION_CONTRACTIONSTOLIBRARY_GEMMMATCH_H
+
+#include "ptensor/Runtime/Gemm.h"
+
+#include "mlir/IR/Types.h"
+
+#include <optional>
+
+namespace mlir::ptensor::gemm {
+
+/// ptensor_rt_gemm_type (ptensor/Runtime/Gemm.h owns the codes).
+enum class GemmType : int64_t {
+  F32 = PTENSOR_RT_GEMM_F32,
+  F64 = PTENSOR_RT_GEMM_F64,
+  F16 = PTENSOR_RT_GEMM_F16,
+  BF16 = PTENSOR_RT_GEMM_BF16,
+};
+
+inline std::optional<GemmType> gemmType(Type t) {
+  if (t.isF32())
+    return GemmType::F32;
+  if (t.isF64())
+    return GemmType::F64;
+  if (t.isF16())
+    return GemmType::F16;
+  if (t.isBF16())
+    return GemmType::BF16;
+  return std::nullopt;
+}
+
+/// A matched matrix-product generic: the loops of each role and the types.
+struct Gemm {
+  std::optional<unsigned> batch;
+  unsigned i, j, k;
+  GemmType abType, cType;
+};
+
+} // namespace mlir::ptensor::gemm
+
+#endif // PTENSOR_LIB_CONVERSION_CONTRACTIONSTOLIBRARY_GEMMMATCH_H
