@@ -1,6 +1,7 @@
 //===- GPUPipeline.cpp - ptensor-to-nvvm-pipeline -------------------------===//
 
 #include "ptensor/Pipelines/Pipelines.h"
+#include "NVPTXTargets.h"
 #include "PipelineStages.h"
 
 #include "ptensor/Conversion/Passes.h"
@@ -71,6 +72,9 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
   // Kernels: math goes to libdevice (__nv_*), index math stays 64-bit at
   // the memref level (loop indices were narrowed where it pays).
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // sm_80 on round f32 to bf16 in one instruction.
+  if (getChipCapability(options.chip).value_or(0) >= 80)
+    kernels.addPass(createPTensorNativeBF16Rounding());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   // Math ops libdevice has no pattern for (trunc, ...) as LLVM intrinsics,
   // before the host's libm conversion could reach into kernels.

@@ -44,6 +44,17 @@ std::optional<unsigned> mlir::ptensor::getMinPTXVersion(llvm::StringRef chip) {
   return std::nullopt;
 }
 
+std::optional<unsigned>
+mlir::ptensor::getChipCapability(llvm::StringRef chip) {
+  if (!getMinPTXVersion(chip))
+    return std::nullopt;
+  llvm::StringRef digits = chip.drop_front(3).take_while(llvm::isDigit);
+  unsigned capability;
+  if (digits.getAsInteger(10, capability))
+    return std::nullopt;
+  return capability;
+}
+
 std::optional<unsigned> mlir::ptensor::parsePTXFeature(llvm::StringRef features) {
   llvm::StringRef digits = features;
   unsigned version;

@@ -23,6 +23,10 @@ namespace ptensor {
 /// sm_50).
 std::optional<unsigned> getMinPTXVersion(llvm::StringRef chip);
 
+/// The compute capability of a known chip, times ten ("sm_90a" -> 90), or
+/// none.
+std::optional<unsigned> getChipCapability(llvm::StringRef chip);
+
 /// The PTX version (times ten) of a feature string of the form "+ptxNN"
 /// naming a version LLVM 22 knows, or none.
 std::optional<unsigned> parsePTXFeature(llvm::StringRef features);

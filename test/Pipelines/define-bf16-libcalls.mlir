@@ -10,7 +10,7 @@
 // CHECK:         %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
 // CHECK:         %[[SEL:.*]] = arith.select %[[NAN]]
 // CHECK:         %[[H:.*]] = arith.trunci %[[SEL]] : i32 to i16
-// CHECK:         %[[R:.*]] = arith.bitcast %[[H]] : i16 to bf16
+// CHECK:         %[[R:.*]] = arith.bitcast %[[H]] {ptensor.bf16_rounding} : i16 to bf16
 // CHECK:         return %[[R]] : bf16
 // LLVM-LABEL:  llvm.func @select_bf16(
 // LLVM:        llvm.func weak @__truncsfbf2(

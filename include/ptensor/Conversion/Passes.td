@@ -182,6 +182,26 @@ def PTensorMergeGpuModules
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def PTensorNativeBF16Rounding
+    : Pass<"ptensor-native-bf16-rounding", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rounds f32 to bf16 in kernels with the chip's conversion "
+                "instruction instead of the portable bit form";
+  let description = [{
+    convert-ptensor-to-linalg rounds f32 to bf16 on the bits (ten integer
+    ops: some targets' `fptrunc` to bf16 flushes subnormals or needs a
+    library call) and marks the last op `ptensor.bf16_rounding`. In a
+    kernel for sm_80 or later, where `fptrunc` becomes one
+    `cvt.rn.bf16.f32` (round to nearest even, subnormals kept), this pass
+    replaces each marked rounding with `arith.truncf` of its f32 input; the
+    bit form is left dead for the canonicalizer. The results are the same
+    but for the bits of a NaN (the instruction gives the canonical NaN; the
+    bit form keeps the sign and payload). ptensor-to-nvvm-pipeline runs it
+    for chips from sm_80 on: bf16 kernels are often bound by these
+    integer ops rather than by memory.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ConvertPTensorReductionsToLoops
     : Pass<"convert-ptensor-reductions-to-loops", "ModuleOp"> {
   let summary = "Lowers host reduction generics to loops with accumulators "

@@ -211,7 +211,7 @@ func.func @casts(%a: !ptensor.ptensor<4xui32>, %b: !ptensor.ptensor<4xf64>, %c: 
 // CHECK:           %[[QNAN:.*]] = arith.ori %{{.*}}, %[[C40]] : i32
 // CHECK:           %[[SEL:.*]] = arith.select %[[NAN]], %[[QNAN]], %[[RND]] : i32
 // CHECK:           %[[T:.*]] = arith.trunci %[[SEL]] : i32 to i16
-// CHECK:           %[[B:.*]] = arith.bitcast %[[T]] : i16 to bf16
+// CHECK:           %[[B:.*]] = arith.bitcast %[[T]] {ptensor.bf16_rounding} : i16 to bf16
 // CHECK-NEXT:      linalg.yield %[[B]] : bf16
 func.func @cast_to_bf16_bit_rounding(%a: !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xbf16> {
   %0 = ptensor.cast %a : !ptensor.ptensor<4xf32> -> !ptensor.ptensor<4xbf16>
@@ -232,7 +232,7 @@ func.func @cast_to_bf16_bit_rounding(%a: !ptensor.ptensor<4xf32>) -> !ptensor.pt
 // CHECK:           %[[YE:.*]] = arith.bitcast %{{.*}} : i32 to f32
 // CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[XE]], %[[YE]] : f32
 // CHECK-NEXT:      arith.bitcast %[[M]] : f32 to i32
-// CHECK:           arith.bitcast %{{.*}} : i16 to bf16
+// CHECK:           arith.bitcast %{{.*}} {ptensor.bf16_rounding} : i16 to bf16
 // CHECK-NEXT:      linalg.yield
 func.func @bf16_multiply(%a: !ptensor.ptensor<?xbf16>, %b: !ptensor.ptensor<?xbf16>) -> !ptensor.ptensor<?xbf16> {
   %0 = ptensor.elementwise_binary multiply %a, %b : (!ptensor.ptensor<?xbf16>, !ptensor.ptensor<?xbf16>) -> !ptensor.ptensor<?xbf16>

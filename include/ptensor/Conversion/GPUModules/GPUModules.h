@@ -3,7 +3,8 @@
 // Kernel outlining gives every launch a gpu.module of its own; each one is
 // then compiled on its own (an LLVM backend run and a ptxas process) and
 // loaded on its own at run time. ptensor-merge-gpu-modules puts the kernels
-// of a module that share a target into one gpu.module.
+// of a module that share a target into one gpu.module;
+// ptensor-native-bf16-rounding gives kernels the chip's bf16 rounding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 namespace mlir::ptensor {
 
 #define GEN_PASS_DECL_PTENSORMERGEGPUMODULES
+#define GEN_PASS_DECL_PTENSORNATIVEBF16ROUNDING
 #include "ptensor/Conversion/Passes.h.inc"
 
 } // namespace mlir::ptensor

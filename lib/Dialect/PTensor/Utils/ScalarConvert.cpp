@@ -41,8 +41,10 @@ Value mlir::ptensor::truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
   Value quietBit = c(0x40);
   Value quietNaN = arith::OrIOp::create(b, loc, upper, quietBit);
   Value result = arith::SelectOp::create(b, loc, isNaN, quietNaN, rounded);
-  return arith::BitcastOp::create(
-      b, loc, b.getBF16Type(), arith::TruncIOp::create(b, loc, i16, result));
+  Value low = arith::TruncIOp::create(b, loc, i16, result);
+  auto bf16 = arith::BitcastOp::create(b, loc, b.getBF16Type(), low);
+  bf16->setAttr(kBF16RoundingAttrName, b.getUnitAttr());
+  return bf16;
 }
 
 /// bf16 -> f32 on the bits (bf16 is the upper half of an f32), exact. Not

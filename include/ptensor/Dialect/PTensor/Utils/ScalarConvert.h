@@ -31,8 +31,15 @@ Value castToStorage(OpBuilder &b, Location loc, Value value);
 Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
                     Type to);
 
-/// f32 -> bf16 rounding to nearest even on the bits, NaN kept quiet.
+/// f32 -> bf16 rounding to nearest even on the bits, NaN kept quiet. Its
+/// last op carries kBF16RoundingAttrName.
 Value truncF32ToBF16(OpBuilder &b, Location loc, Value f32);
+
+/// The attribute on the `arith.bitcast` that ends truncF32ToBF16's bit
+/// form: ptensor-native-bf16-rounding replaces it with `arith.truncf` in
+/// kernels for chips that round f32 to bf16 in one instruction.
+inline constexpr llvm::StringLiteral kBF16RoundingAttrName =
+    "ptensor.bf16_rounding";
 
 } // namespace mlir::ptensor
 
