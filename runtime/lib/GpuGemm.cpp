@@ -738,6 +738,31 @@ uintptr_t biasAddress(const GemmCall &call, const GemmTypes &types,
   return p.transposedC && contiguous && address % 16 == 0 ? address : 0;
 }
 
+/// The first and last byte `batch` matrices of `x` (elements of `size`
+/// bytes, strides not negative) span.
+std::pair<uintptr_t, uintptr_t> byteSpan(const Matrix &x, int64_t size,
+                                         int64_t batch) {
+  uintptr_t first = x.base + uintptr_t(x.offset * size);
+  int64_t last = (batch - 1) * x.batchStride + (x.rows - 1) * x.rowStride +
+                 (x.cols - 1) * x.colStride;
+  return {first, first + uintptr_t((last + 1) * size) - 1};
+}
+
+/// Whether the spans of C and of A, B or the bias (`biasSpan`, if any)
+/// share a byte: cuBLASLt would read what it writes (in-place products are
+/// not defined), so such calls are declined (conservatively, on the spans).
+bool outputOverlapsInputs(const GemmCall &call, const GemmTypes &types,
+                          std::optional<std::pair<uintptr_t, uintptr_t>>
+                              biasSpan) {
+  auto c = byteSpan(call.c, types.cSize, call.batch);
+  auto overlaps = [&](std::pair<uintptr_t, uintptr_t> x) {
+    return x.first <= c.second && c.first <= x.second;
+  };
+  return overlaps(byteSpan(call.a, types.abSize, call.batch)) ||
+         overlaps(byteSpan(call.b, types.abSize, call.batch)) ||
+         (biasSpan && overlaps(*biasSpan));
+}
+
 enum class Outcome { Done, NotTaken, Failed };
 
 /// True if `device` has a primary context. A missing driver or device only
@@ -821,6 +846,12 @@ Outcome gpuGemm(const GemmCall &call) {
   bool withBias = call.epilogue & PTENSOR_RT_GEMM_EPILOGUE_BIAS;
   uintptr_t bias = withBias ? biasAddress(call, *types, problem) : 0;
   if (withBias && !bias)
+    return Outcome::NotTaken;
+  std::optional<std::pair<uintptr_t, uintptr_t>> biasSpan;
+  if (withBias)
+    biasSpan =
+        std::make_pair(bias, bias + uintptr_t(call.n * types->cSize) - 1);
+  if (outputOverlapsInputs(call, *types, biasSpan))
     return Outcome::NotTaken;
   int device = defaultDevice();
   if (!deviceAvailable(device))

@@ -598,7 +598,26 @@ int gemmChecks() {
                   misaligned ? "taken" : "declined", wrong, worstUnits,
                   nanResult.c_str());
       SMOKE_CHECK(taken && !misaligned && wrong == 0, "epilogue %s", e.label);
+      SMOKE_CHECK(!(relu && withBias) || nanResult == "NaN",
+                  "epilogue %s: ReLU of a NaN gave %s (the compiler matches "
+                  "maximumf, which keeps it)",
+                  e.label, nanResult.c_str());
     }
+  }
+
+  // C in A's buffer (a product over its own operand; cuBLASLt's in-place
+  // products are undefined): declined, for the compiled loops.
+  {
+    GemmOperand a(F32, aRow, batch, m, k),
+        square(F32, GemmLayout{0, 0, 1, k}, batch, k, k);
+    bool taken = ptensor_rt_gpu_gemm(
+        F32, F32, batch, m, k, k, a.address(), aRow.offset, aRow.batchStride,
+        aRow.rowStride, aRow.colStride, square.address(), 0, 0, 1, k,
+        a.address(), aRow.offset, aRow.batchStride, aRow.rowStride,
+        aRow.colStride);
+    std::printf("gemm f32, C in A's buffer: %s\n",
+                taken ? "taken" : "declined");
+    SMOKE_CHECK(!taken, "a product writing over its operand was taken");
   }
 
   // Allowed TF32 loses the 2^-15 (a plan of its own, not the cached f32 one).

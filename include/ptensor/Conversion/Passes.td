@@ -267,9 +267,10 @@ def ConvertPTensorContractionsToLibrary
     (ptensor-fuse-elementwise keeps that rounding out of the consumers of
     a device function's product, so they read the rounded result).
     Likewise an f32 result whose consumer computes `relu(alpha * sums +
-    bias[j])` (Epilogues.cpp matches its body: a scale by a constant, the
+    bias[j])` into the sums' buffer or a new one (Epilogues.cpp matches
+    its body: a scale by a constant, a power of two before a bias, the
     addition of a rank-1 bias read through the last loop, ReLU as
-    `maximumf` with 0; each part optional, nothing else in the body) calls
+    `maximumf` with +0; each part optional, nothing else in the body) calls
     `ptensor_rt_gpu_gemm_epilogue` with the parts as flags, the scale and
     the bias: `relu(x @ w + b)` with static shapes is one cuBLASLt call
     (GELU is not matched: cuBLASLt's is less accurate than the generated

@@ -5,7 +5,9 @@
 // bias element (`addf`), then optionally ReLU (`maximumf` with 0, what
 // `ptensor.elementwise_binary maximum` gives; cuBLASLt's ReLU keeps a NaN
 // too), in either order of the commutative operands. Nothing else may be in
-// the body. Each is exact: cuBLASLt computes the same f32 operations.
+// the body. Each is exact: cuBLASLt computes the same f32 operations (a
+// scale before a bias only by a power of two, where rounding once or twice
+// agree).
 //
 // GELU is not matched although cuBLASLt has it: its GELU is less accurate
 // than the generated code's tanh form (the GPU smoke test measures up to 25
@@ -22,6 +24,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -62,7 +66,9 @@ bool isRelu(Value w, Value x, Matched &matched) {
     return false;
   Value zero = max.getLhs() == x ? max.getRhs() : max.getLhs();
   std::optional<double> c = constantOf(zero);
-  if ((max.getLhs() != x && max.getRhs() != x) || !c || *c != 0.0)
+  // +0 only: max(-4, -0.0) is -0.0, cuBLASLt's ReLU gives +0.
+  if ((max.getLhs() != x && max.getRhs() != x) || !c || *c != 0.0 ||
+      std::signbit(*c))
     return false;
   matched.insert(max);
   return true;
@@ -76,7 +82,7 @@ template <typename OpT> OpT onlyUser(Value v, Block *body) {
   return op && op->getBlock() == body ? op : nullptr;
 }
 
-/// `r` as act(alpha * out + bias[j]) into an f32 buffer of C's shape, or
+/// `r` as relu(alpha * out + bias[j]) into an f32 buffer of C's shape, or
 /// nullopt. Its inputs are `out` (identity map) and at most a rank-1 f32
 /// bias read along the last loop (C's columns).
 std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
@@ -109,8 +115,12 @@ std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
     e.bias = input;
     biasElement = argument;
   }
-  // The output's own element is not read.
-  if (!sums || !body->getArguments().back().use_empty())
+  // The output's own element is not read; the output is the sums' buffer
+  // or a new one (cuBLASLt's output must not overlap its operands, as an
+  // out= into an operand's buffer would).
+  Value output = r.getDpsInits()[0];
+  if (!sums || !body->getArguments().back().use_empty() ||
+      (output != out && !output.getDefiningOp<memref::AllocOp>()))
     return std::nullopt;
   Matched matched;
   Value v = sums;
@@ -122,6 +132,15 @@ std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
       v = scale.getResult();
     }
   }
+  // Scales cuBLASLt applies as the program does: finite, not 0 (a BLAS
+  // may skip the product then, where 0 * inf is NaN) and, before a bias, a
+  // power of two (cuBLASLt may fuse alpha * sum + bias into one rounding;
+  // scaling by a power of two is exact, barring overflow and underflow).
+  int exponent;
+  bool powerOfTwo = std::fabs(std::frexp(e.alpha, &exponent)) == 0.5;
+  if (!std::isfinite(e.alpha) || e.alpha == 0.0 ||
+      (biasElement && !powerOfTwo))
+    return std::nullopt;
   if (biasElement) {
     auto add = onlyUser<arith::AddFOp>(v, body);
     if (!add || (add.getLhs() != biasElement && add.getRhs() != biasElement) ||

@@ -502,3 +502,70 @@ func.func @scaled(%a: memref<8x4xf32>, %b: memref<4x6xf32>) -> memref<8x6xf32> a
   }
   return %sums : memref<8x6xf32>
 }
+
+// -----
+
+// Not epilogues either: a scale by 0.1 before the bias (cuBLASLt may round
+// 0.1 * sum + bias once, the program rounds twice), ReLU against -0.0 (it
+// gives -0.0 where cuBLASLt gives +0), and an output that is a function
+// argument (an out= that may be an operand's buffer).
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+// CHECK-LABEL: func.func @not_exact(
+// CHECK-NOT: ptensor_rt_gpu_gemm_epilogue
+// CHECK: return
+func.func @not_exact(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf32>, %dest: memref<8x6xf32>) -> (memref<8x6xf32>, memref<8x6xf32>) attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %s1 = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%s1 : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%s1 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s1, %bias : memref<8x6xf32>, memref<6xf32>) outs(%s1 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %tenth = arith.constant 0.1 : f32
+    %m = arith.mulf %x, %tenth : f32
+    %s = arith.addf %m, %y : f32
+    linalg.yield %s : f32
+  }
+  %s2 = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%s2 : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%s2 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s2 : memref<8x6xf32>) outs(%s2 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %nz = arith.constant -0.0 : f32
+    %r = arith.maximumf %x, %nz : f32
+    linalg.yield %r : f32
+  }
+  %s3 = memref.alloc() : memref<8x6xf32>
+  linalg.fill ins(%zero : f32) outs(%s3 : memref<8x6xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x6xf32>) outs(%s3 : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s3, %bias : memref<8x6xf32>, memref<6xf32>) outs(%dest : memref<8x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return %s1, %s2 : memref<8x6xf32>, memref<8x6xf32>
+}

@@ -110,9 +110,13 @@ suite.check(fn)
 fn = Func("linear")
 x = fn.tensor(data("f32", (16, 12)), "f32")
 w = fn.tensor(data("f32", (12, 10)), "f32")
+w2 = fn.tensor(data("f32", (12, 10)), "f32")
 bias = fn.tensor(data("f32", (10,)), "f32")
+# Two weights: two equal products would be one after CSE, with two readers.
+# (Their inits are one fill after CSE too, which bufferization copies: the
+# first product's sums then have another writer and get no epilogue.)
 m1 = fn.contraction("matmul", x, w)
-m2 = fn.contraction("matmul", x, w)
+m2 = fn.contraction("matmul", x, w2)
 fn.ret(fn.binary("add", m1, bias, tol=dict(m1.tol, ulps=1.0)),
        fn.binary("multiply", m2, bias, tol=dict(m2.tol, ulps=1.0, atol=m2.tol["atol"] * 2)))
 suite.check(fn)
@@ -127,16 +131,23 @@ for dt in ["f32", "bf16"]:
     x = fn.tensor(data(dt, (16, 12)), dt)
     w = fn.tensor(data(dt, (12, 10)), dt)
     bias = fn.tensor(data(dt, (10,)), dt)
+    # Another shape for the second product: equal ones would share their
+    # init (one fill after CSE, copied by bufferization) and the first
+    # would get no epilogue.
+    w2 = fn.tensor(data(dt, (12, 6)), dt)
+    bias2 = fn.tensor(data(dt, (6,)), dt)
+    # Each product right before its consumers (the library pass moves no
+    # call past another op writing memory).
     m1 = fn.contraction("matmul", x, w)
-    m2 = fn.contraction("matmul", x, w)
     # bf16: the product's rounding may go the other way than the exact
     # sum's (summed in f32): an ulp of the product carried into the add.
     flip = float(np.max(np.abs(to_f64(m1.ref)))) * 2.0 ** -7 if dt == "bf16" else 0.0
     carried = dict(m1.tol, ulps=1.0, atol=m1.tol["atol"] + flip)
     relu = fn.binary("maximum", fn.binary("add", m1, bias, tol=carried),
                      fn.constant(0.0, "f32"), tol=carried)
+    m2 = fn.contraction("matmul", x, w2)
     y = fn.binary("add", fn.binary("multiply", m2, fn.constant(0.5, "f32"), tol=carried),
-                  bias, tol=carried)
+                  bias2, tol=carried)
     cube = fn.binary("multiply", fn.binary("multiply", y, y, tol=carried), y, tol=carried)
     inner = fn.binary("add", y, fn.binary("multiply", fn.constant(0.044715, "f32"), cube,
                                           tol=carried), tol=carried)

@@ -57,10 +57,15 @@ static bool roundsDeviceProduct(Operation *producer) {
   if (!producer->hasAttr(kRoundsContractionAttrName) ||
       producer->getNumOperands() == 0)
     return false;
-  Operation *product = producer->getOperand(0).getDefiningOp();
+  // A product of the library pass's shape: one contracted loop, a matrix or
+  // a batch of matrices out.
+  auto product = producer->getOperand(0).getDefiningOp<linalg::GenericOp>();
   auto function = producer->getParentOfType<func::FuncOp>();
   return product && product->hasAttr(kLibraryContractionAttrName) &&
-         function && function->hasAttr(kDeviceAttrName);
+         product.getNumReductionLoops() == 1 &&
+         product.getNumParallelLoops() >= 2 &&
+         product.getNumParallelLoops() <= 3 && function &&
+         function->hasAttr(kDeviceAttrName);
 }
 
 namespace {
