@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -51,15 +53,39 @@ std::string cache::companionPath(const std::string &codePath,
   return fs::path(codePath).replace_extension("." + extension).string();
 }
 
+/// Reads the file `path` into `bytes` with one read per chunk (a cache
+/// entry is checked on every process's first use of it: no stream
+/// iterators).
+static bool readWholeFile(const std::string &path, std::string &bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  struct stat status;
+  bool ok = ::fstat(fd, &status) == 0;
+  if (ok) {
+    bytes.resize(static_cast<size_t>(status.st_size));
+    size_t done = 0;
+    while (ok && done < bytes.size()) {
+      ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        ok = false;
+      else if (n == 0)
+        bytes.resize(done); // shorter than a moment ago: hash what is there
+      else
+        done += static_cast<size_t>(n);
+    }
+  }
+  ::close(fd);
+  return ok;
+}
+
 /// The SHA-256 of the file `path` as KEY.id records it ("sha256 <hex>"),
 /// or "" when it cannot be read.
 static std::string checksumLine(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return "";
-  std::string bytes((std::istreambuf_iterator<char>(in)),
-                    std::istreambuf_iterator<char>());
-  if (in.bad())
+  std::string bytes;
+  if (!readWholeFile(path, bytes))
     return "";
   return "sha256 " + cache::sha256Hex(bytes);
 }

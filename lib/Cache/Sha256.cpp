@@ -2,15 +2,27 @@
 //
 // Written here because the cache key must be computed where neither LLVM
 // (llvm/Support/SHA256.h) nor a crypto library is linked: the Python
-// binding on a machine that only runs kernels.
+// binding on a machine that only runs kernels. Blocks are compressed with
+// the x86 SHA extensions where the CPU has them (about ten times the
+// portable code's 150 MB/s: every process checks a cache entry's checksum
+// on its first use of it), else by the portable code.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Sha256Blocks.h"
 
 #include "ptensor/Cache/DiskCache.h"
 
 #include <array>
 #include <cstdint>
 #include <cstdio>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PTENSOR_SHA256_X86 1
+#include <immintrin.h>
+#endif
+
+using namespace ptensor::cache;
 
 namespace {
 
@@ -30,7 +42,7 @@ constexpr std::array<uint32_t, 64> kRoundConstants = {
 uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
 /// Folds one 64-byte block into `state`.
-void compress(std::array<uint32_t, 8> &state, const unsigned char *block) {
+void compress(uint32_t state[8], const unsigned char *block) {
   uint32_t w[64];
   for (int i = 0; i < 16; ++i)
     w[i] = uint32_t(block[4 * i]) << 24 | uint32_t(block[4 * i + 1]) << 16 |
@@ -63,16 +75,90 @@ void compress(std::array<uint32_t, 8> &state, const unsigned char *block) {
     state[i] += add[i];
 }
 
+#ifdef PTENSOR_SHA256_X86
+/// The blocks with the SHA extensions (sha256rnds2 does two rounds on the
+/// state held as ABEF and CDGH; sha256msg1/msg2 extend the message
+/// schedule four words at a time).
+__attribute__((target("sha,sse4.1"))) void
+compressWithShaExtensions(uint32_t state[8], const unsigned char *data,
+                          size_t blocks) {
+  const __m128i byteSwap =
+      _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i *>(state));
+  __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i *>(state + 4));
+  __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+  __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+  __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+  __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+  for (size_t b = 0; b < blocks; ++b, data += 64) {
+    // The schedule, four words per vector: w[n] = words 4n .. 4n+3.
+    __m128i w[16];
+    for (int n = 0; n < 4; ++n)
+      w[n] = _mm_shuffle_epi8(
+          _mm_loadu_si128(reinterpret_cast<const __m128i *>(data + 16 * n)),
+          byteSwap);
+    for (int n = 4; n < 16; ++n)
+      w[n] = _mm_sha256msg2_epu32(
+          _mm_add_epi32(_mm_sha256msg1_epu32(w[n - 4], w[n - 3]),
+                        _mm_alignr_epi8(w[n - 1], w[n - 2], 4)),
+          w[n - 1]);
+    __m128i savedAbef = abef, savedCdgh = cdgh;
+    for (int n = 0; n < 16; ++n) {
+      __m128i k = _mm_add_epi32(
+          w[n], _mm_loadu_si128(reinterpret_cast<const __m128i *>(
+                    kRoundConstants.data() + 4 * n)));
+      cdgh = _mm_sha256rnds2_epu32(cdgh, abef, k);
+      abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(k, 0x0E));
+    }
+    abef = _mm_add_epi32(abef, savedAbef);
+    cdgh = _mm_add_epi32(cdgh, savedCdgh);
+  }
+  __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+  __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(state),
+                   _mm_blend_epi16(feba, dchg, 0xF0));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(state + 4),
+                   _mm_alignr_epi8(dchg, feba, 8));
+}
+#endif
+
 } // namespace
 
+void detail::sha256BlocksPortable(uint32_t state[8], const unsigned char *data,
+                                  size_t blocks) {
+  for (size_t b = 0; b < blocks; ++b)
+    compress(state, data + 64 * b);
+}
+
+bool detail::sha256BlocksWithShaExtensions(uint32_t state[8],
+                                           const unsigned char *data,
+                                           size_t blocks) {
+#ifdef PTENSOR_SHA256_X86
+  static const bool available = __builtin_cpu_supports("sha") &&
+                                __builtin_cpu_supports("sse4.1");
+  if (available) {
+    compressWithShaExtensions(state, data, blocks);
+    return true;
+  }
+#endif
+  (void)state, (void)data, (void)blocks;
+  return false;
+}
+
+/// Folds `blocks` 64-byte blocks into `state`, by the fastest code here.
+static void sha256Blocks(uint32_t state[8], const unsigned char *data,
+                         size_t blocks) {
+  if (!detail::sha256BlocksWithShaExtensions(state, data, blocks))
+    detail::sha256BlocksPortable(state, data, blocks);
+}
+
 std::string ptensor::cache::sha256Hex(const std::string &bytes) {
-  std::array<uint32_t, 8> state = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
+  uint32_t state[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
                                    0xa54ff53a, 0x510e527f, 0x9b05688c,
                                    0x1f83d9ab, 0x5be0cd19};
   const auto *data = reinterpret_cast<const unsigned char *>(bytes.data());
   size_t full = bytes.size() / 64 * 64;
-  for (size_t i = 0; i < full; i += 64)
-    compress(state, data + i);
+  sha256Blocks(state, data, full / 64);
   // The tail, a 1 bit, zeros, and the length in bits (big-endian).
   unsigned char tail[128] = {};
   size_t rest = bytes.size() - full;
@@ -83,8 +169,7 @@ std::string ptensor::cache::sha256Hex(const std::string &bytes) {
   uint64_t bits = uint64_t(bytes.size()) * 8;
   for (int i = 0; i < 8; ++i)
     tail[tailSize - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-  for (size_t i = 0; i < tailSize; i += 64)
-    compress(state, tail + i);
+  sha256Blocks(state, tail, tailSize / 64);
   std::string hex;
   char digits[9];
   for (uint32_t word : state) {

@@ -3,25 +3,23 @@
 // On-disk caches of compiled code are keyed by the compiler that produced
 // them: the GNU build-id of the binary that contains this code (the linker
 // hashes the linked contents, so any rebuild that changes the compiler
-// changes it), ptensor's version and commit, and LLVM's version.
+// changes it), ptensor's version and commit, and LLVM's version. The text
+// is assembled by ptensor/Cache/BuildId.h, which the Python package uses to
+// compute the same identity from the compiler extension's file.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptensor/Cache/BuildId.h"
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Tools/Version.h"
 
 #include "llvm/Config/llvm-config.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <dlfcn.h>
-#include <elf.h>
 #include <link.h>
 
-#include <cstring>
-
 namespace {
-/// The NT_GNU_BUILD_ID note of the loaded object based at `base`, as hex.
+/// The build-id of the loaded object based at `base`, as hex.
 struct BuildIdSearch {
   uintptr_t base;
   std::string hex;
@@ -36,23 +34,11 @@ static int visitObject(dl_phdr_info *info, size_t, void *data) {
     const ElfW(Phdr) &segment = info->dlpi_phdr[i];
     if (segment.p_type != PT_NOTE)
       continue;
-    const char *note =
-        reinterpret_cast<const char *>(info->dlpi_addr + segment.p_vaddr);
-    const char *end = note + segment.p_memsz;
-    while (note + sizeof(ElfW(Nhdr)) <= end) {
-      const auto *header = reinterpret_cast<const ElfW(Nhdr) *>(note);
-      const char *name = note + sizeof(ElfW(Nhdr));
-      const char *desc = name + ((header->n_namesz + 3) & ~3u);
-      if (header->n_type == NT_GNU_BUILD_ID && header->n_namesz == 4 &&
-          std::memcmp(name, "GNU", 4) == 0) {
-        for (unsigned b = 0; b < header->n_descsz; ++b)
-          search->hex +=
-              llvm::formatv("{0:x-2}", static_cast<unsigned char>(desc[b]))
-                  .str();
-        return 1;
-      }
-      note = desc + ((header->n_descsz + 3) & ~3u);
-    }
+    search->hex = ptensor::cache::gnuBuildIdInNotes(
+        reinterpret_cast<const char *>(info->dlpi_addr + segment.p_vaddr),
+        segment.p_memsz);
+    if (!search->hex.empty())
+      break;
   }
   return 1;
 }
@@ -73,22 +59,16 @@ static std::string getBinaryIdentity() {
   }
   if (!search.hex.empty())
     return "build-id:" + search.hex;
-  llvm::sys::fs::file_status status;
-  if (!info.dli_fname || llvm::sys::fs::status(info.dli_fname, status))
-    return "unknown-binary";
-  return llvm::formatv("{0}:{1}:{2}", info.dli_fname, status.getSize(),
-                       status.getLastModificationTime()
-                           .time_since_epoch()
-                           .count())
-      .str();
+  return ptensor::cache::fileStatusIdentity(info.dli_fname ? info.dli_fname
+                                                           : "");
 }
 
 namespace ptensor::compiler {
 
 const std::string &getCompilerBuildId() {
-  static const std::string id =
-      "ptensor " PTENSOR_VERSION " (" PTENSOR_GIT_COMMIT ") " +
-      getBinaryIdentity() + " LLVM " LLVM_VERSION_STRING;
+  static const std::string id = cache::formatCompilerBuildId(
+      PTENSOR_VERSION, PTENSOR_GIT_COMMIT, getBinaryIdentity(),
+      LLVM_VERSION_STRING);
   return id;
 }
 

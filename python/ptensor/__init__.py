@@ -41,8 +41,13 @@ from . import math  # noqa: F401
 from ._pointwise import PointwiseFunction, pointwise
 
 def _version():
-    """The installed distribution's version (CMakeLists.txt's project
-    VERSION, through pyproject.toml); "unknown" for a source checkout."""
+    """CMakeLists.txt's project VERSION (also the distribution's, through
+    pyproject.toml), which the binding was built with; else the installed
+    distribution's; "unknown" for a source checkout."""
+    from . import _core
+
+    if getattr(_core, "VERSION", None):
+        return _core.VERSION
     from importlib import metadata
 
     try:
@@ -51,7 +56,14 @@ def _version():
         return "unknown"
 
 
-__version__ = _version()
+def __getattr__(name):
+    """`__version__`, found when first asked for (importlib.metadata alone
+    takes ~10 ms to import)."""
+    if name == "__version__":
+        global __version__
+        __version__ = _version()
+        return __version__
+    raise AttributeError("module 'ptensor' has no attribute %r" % name)
 
 
 def compile_module(ir, target="cpu"):

@@ -26,6 +26,8 @@ no entry that a later run uses.
 """
 
 import atexit
+import importlib
+import importlib.util
 import logging
 import os
 import shutil
@@ -37,10 +39,11 @@ from . import _core
 from . import _runtime as R
 from ._errors import CompileError, DeviceError
 
-try:  # the compiler (links LLVM/MLIR); absent where only kernels run
-    from . import _compile
-except ImportError:  # pragma: no cover - a runtime-only installation
-    _compile = None
+#: The compiler extension, ptensor._compile (links LLVM/MLIR), imported on
+#: the first compile: a process whose kernels are all in the disk cache
+#: never loads it (see compiler_build_id). Absent where only kernels run.
+_COMPILE_SPEC = importlib.util.find_spec("ptensor._compile")
+_compile_module = None
 
 #: The version of the disk cache's format (part of every key).
 CACHE_VERSION = _core.CACHE_FORMAT_VERSION
@@ -67,9 +70,19 @@ def find_compiler():
     """The in-process compiler (ptensor._compile), or None where the package
     was installed without it or PTENSOR_NO_COMPILER=1: then only kernels
     already in the cache run (a runtime-only installation)."""
-    if os.environ.get("PTENSOR_NO_COMPILER") == "1":
+    global _COMPILE_SPEC, _compile_module
+    if os.environ.get("PTENSOR_NO_COMPILER") == "1" or _COMPILE_SPEC is None:
         return None
-    return _compile
+    if _compile_module is None:
+        with _lock:
+            if _compile_module is None:
+                try:
+                    _compile_module = importlib.import_module("ptensor._compile")
+                except ImportError as e:  # a broken installation: runs cached kernels
+                    log.warning("cannot load the compiler %s: %s", _COMPILE_SPEC.origin, e)
+                    _COMPILE_SPEC = None
+                    return None
+    return _compile_module
 
 
 _private_cache = None
@@ -130,19 +143,31 @@ def _writable_dir(path):
     return _private_dir()
 
 
-def compiler_build_id(compiler=None):
-    """The compiler's build identity (ptensor's version and commit, LLVM's
-    version), which a cached library records beside it (KEY.id): an entry
-    made by another build is rebuilt. None without a compiler."""
-    compiler = compiler or find_compiler()
-    return compiler.build_id() if compiler is not None else None
+_build_id = None
 
 
-def _is_current(path, compiler):
+def compiler_build_id():
+    """The compiler's build identity (ptensor's version and commit, the
+    compiler binary's build-id, LLVM's version), which a cached library
+    records beside it (KEY.id): an entry made by another build is rebuilt.
+    Computed by ptensor._core from the compiler extension's file, so that
+    checking a warm cache does not load the compiler; the same text as
+    ptensor._compile.build_id(). None without a compiler."""
+    global _build_id
+    if os.environ.get("PTENSOR_NO_COMPILER") == "1" or _COMPILE_SPEC is None:
+        return None
+    if _build_id is None:
+        _build_id = _core.compiler_build_id(_COMPILE_SPEC.origin)
+        if _build_id is None:  # a binding built without the compiler's version
+            compiler = find_compiler()
+            _build_id = compiler.build_id() if compiler is not None else None
+    return _build_id
+
+
+def _is_current(path):
     """Whether the cached library `path` can be used: it exists and, when a
     compiler is at hand, was built by this build of it."""
-    build_id = compiler_build_id(compiler) if compiler is not None else None
-    return _core.cache_is_current(path, build_id or "")
+    return _core.cache_is_current(path, compiler_build_id() or "")
 
 
 def chip_for(target):
@@ -178,7 +203,7 @@ def _compile_into_cache(compiler, ir, target, chip, path):
     an entry that is not current."""
     _core.cache_write(_core.cache_companion_path(path, "mlir"), ir)
     _run_compiler(compiler, ir, target, chip, path)
-    _core.cache_record_build_id(path, compiler_build_id(compiler) or "")
+    _core.cache_record_build_id(path, compiler_build_id() or "")
 
 
 def library_path(ir, target):
@@ -203,8 +228,9 @@ def compile_ir(ir, target="cpu", load=True):
             return lib
         directory = cache_dir()
         path = _core.cache_entry_path(directory, key, "so")
-        compiler = find_compiler()
-        if not _is_current(path, compiler):
+        compiler = None
+        if not _is_current(path):
+            compiler = find_compiler()
             if compiler is None:
                 raise CompileError(
                     "this ptensor has no compiler (ptensor._compile), and no cached kernel "
@@ -214,7 +240,7 @@ def compile_ir(ir, target="cpu", load=True):
             writable = _writable_dir(directory)
             if writable != directory:
                 path = _core.cache_entry_path(writable, key, "so")
-            if not _is_current(path, compiler):
+            if not _is_current(path):
                 try:
                     _compile_into_cache(compiler, ir, target, chip, path)
                 except RuntimeError as e:  # a write failed (a full disk)
@@ -234,6 +260,7 @@ def compile_ir(ir, target="cpu", load=True):
         except (OSError, ValueError, CompileError) as e:
             # A truncated or corrupted entry, or one of another ABI: rebuilt
             # once when the compiler is at hand.
+            compiler = compiler or find_compiler()
             if compiler is None:
                 raise CompileError("the cached library %s cannot be loaded: %s" % (path, e),
                                    str(e), ir) from None

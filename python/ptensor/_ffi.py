@@ -37,7 +37,10 @@ class Library:
             if not R.cuda_available():
                 raise DeviceError("cannot load CUDA kernels %s: %s" % (
                     path, R.last_error() or "no CUDA device"))
-        self.lib = ctypes.CDLL(path)
+        # Every symbol bound at load (a missing one is an error here, and
+        # the entry is compiled again), as ctypes.CDLL(path) would.
+        self.lib = ctypes.CDLL(path, handle=_core.load_shared_library(path, lazy=False,
+                                                                     global_=False))
         sym = ctypes.c_char.in_dll(self.lib, "ptensor_module_signature")
         text = ctypes.string_at(ctypes.addressof(sym)).decode()
         self.signature = json.loads(text)

@@ -1,19 +1,21 @@
 """ctypes bindings of libptensor_runtime.so (GPU memory, DLPack export) and
 of the DLPack structs, for importing and exporting device arrays without
-copies. Only GPU operands need the runtime; host code never loads it.
+copies. Python loads the runtime for GPU operands only (compiled host
+code links it for its allocator and checks, and loads it itself).
 
 The library is found at $PTENSOR_RUNTIME_LIBRARY, $PTENSOR_BUILD_DIR/lib,
 the build/lib of the source tree this package lives in, or by the dynamic
 loader's search (ctypes.util.find_library("ptensor_runtime")). It is loaded
 with RTLD_GLOBAL before any CUDA-target kernel library, whose host code calls
-its mgpu* functions.
+its mgpu* functions; each function gets its ctypes prototype when first
+called (_Runtime).
 """
 
 import ctypes
-import ctypes.util
 import os
 import threading
 
+from . import _core
 from ._errors import RuntimeUnavailableError
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -158,10 +160,20 @@ def _candidates():
     names.append(os.path.join(_PKG_DIR, "lib", "libptensor_runtime.so"))  # pip
     names.append(os.path.normpath(os.path.join(_PKG_DIR, "..", "..", "build", "lib",
                                                "libptensor_runtime.so")))
-    found = ctypes.util.find_library("ptensor_runtime")
-    if found:
-        names.append(found)
     return names
+
+
+def _search_order():
+    """_candidates(), then (unless PTENSOR_RUNTIME_LIBRARY names the one)
+    the dynamic loader's search, ctypes.util.find_library: last, and only
+    when reached, since its import and search take milliseconds."""
+    yield from _candidates()
+    if not os.environ.get("PTENSOR_RUNTIME_LIBRARY"):
+        import ctypes.util
+
+        found = ctypes.util.find_library("ptensor_runtime")
+        if found:
+            yield found
 
 
 def library_dir():
@@ -180,9 +192,10 @@ class AllocatorStats(ctypes.Structure):
                 ("reuse_count", ctypes.c_uint64)]
 
 
-def _bind(lib):
+def _prototypes():
+    """restype and argtypes of the runtime functions Python calls."""
     c = ctypes
-    sigs = {
+    return {
         "ptensor_rt_last_error": (c.c_char_p, []),
         "ptensor_rt_cuda_available": (c.c_int, []),
         "ptensor_rt_device_count": (c.c_int, [c.POINTER(c.c_int)]),
@@ -199,11 +212,24 @@ def _bind(lib):
         "mgpuStreamSynchronize": (None, [c.c_void_p]),
         "mgpuSetDefaultDevice": (None, [c.c_int32]),
     }
-    for name, (res, args) in sigs.items():
-        f = getattr(lib, name)
-        f.restype = res
-        f.argtypes = args
-    return lib
+
+
+class _Runtime:
+    """The loaded runtime library. A function gets its prototype
+    (_prototypes) when it is first used, so loading binds nothing: the
+    first GPU call pays only for the functions it calls."""
+
+    def __init__(self, lib):
+        self._lib = lib
+        self._prototypes = _prototypes()
+        self.ptensor_rt_cuda_available  # a library without it is not the runtime
+
+    def __getattr__(self, name):
+        f = getattr(self._lib, name)
+        if name in self._prototypes:
+            f.restype, f.argtypes = self._prototypes[name]
+        setattr(self, name, f)
+        return f
 
 
 def runtime(required=True):
@@ -212,12 +238,15 @@ def runtime(required=True):
     with _lock:
         if _rt is None and _rt_error is None:
             errors = []
-            for path in _candidates():
+            for path in _search_order():
                 if not os.path.exists(path) and os.sep in path:
                     errors.append("%s: no such file" % path)
                     continue
                 try:
-                    _rt = _bind(ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL))
+                    # Lazy binding: the runtime's own imports are the C and
+                    # C++ libraries' (their versions are checked at load).
+                    handle = _core.load_shared_library(path, lazy=True, global_=True)
+                    _rt = _Runtime(ctypes.CDLL(path, handle=handle))
                     break
                 except (OSError, AttributeError) as e:
                     errors.append("%s: %s" % (path, e))

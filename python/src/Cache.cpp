@@ -8,7 +8,15 @@
 
 #include "Cache.h"
 
+#include "ptensor/Cache/BuildId.h"
 #include "ptensor/Cache/DiskCache.h"
+
+// Built with the compiler (CMake): its version header and LLVM's version
+// give the compiler's build identity without loading it. The GPU check's
+// binding has neither, and no compiler to identify.
+#ifdef PTENSOR_LLVM_VERSION
+#include "ptensor/Tools/Version.h"
+#endif
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -38,6 +46,26 @@ void ptensor::python::registerCache(nb::module_ &m) {
         nb::arg("key"), nb::arg("extension"));
   m.def("cache_companion_path", &cache::companionPath, nb::arg("path"),
         nb::arg("extension"), "KEY.EXTENSION beside the entry KEY.EXT.");
+#ifdef PTENSOR_LLVM_VERSION
+  // The project's version (pyproject.toml's), for ptensor.__version__.
+  m.attr("VERSION") = PTENSOR_VERSION;
+#endif
+  m.def(
+      "compiler_build_id",
+      [](const std::string &compilerBinary) -> std::optional<std::string> {
+#ifdef PTENSOR_LLVM_VERSION
+        return cache::formatCompilerBuildId(
+            PTENSOR_VERSION, PTENSOR_GIT_COMMIT,
+            cache::binaryIdentityOfFile(compilerBinary), PTENSOR_LLVM_VERSION);
+#else
+        (void)compilerBinary;
+        return std::nullopt;
+#endif
+      },
+      nb::arg("compiler_binary"),
+      "The build identity ptensor._compile.build_id() gives, computed from "
+      "that extension's file without loading it (None in a binding built "
+      "without the compiler).");
   m.def("cache_is_current", &cache::isCurrent, nb::arg("path"),
         nb::arg("build_id"),
         "Whether the entry exists and (with a build id) was made by it.");

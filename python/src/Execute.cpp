@@ -21,6 +21,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <dlfcn.h>
+
 #include <array>
 #include <memory>
 #include <optional>
@@ -559,6 +561,31 @@ struct KernelCache {
 } // namespace
 
 void registerKernels(nb::module_ &m) {
+  m.def(
+      "load_shared_library",
+      [](const std::string &path, bool lazy, bool global) {
+        // ctypes always binds every symbol at load (RTLD_NOW): in a process
+        // with many libraries (torch's) that is a few hundred microseconds
+        // of the first GPU call for the runtime alone.
+        void *handle = nullptr;
+        std::string error;
+        {
+          nb::gil_scoped_release release; // a kernel library loads its cubins
+          handle = dlopen(path.c_str(), (lazy ? RTLD_LAZY : RTLD_NOW) |
+                                            (global ? RTLD_GLOBAL : RTLD_LOCAL));
+          if (!handle)
+            error = dlerror();
+        }
+        if (!handle) {
+          PyErr_SetString(PyExc_OSError, error.c_str());
+          throw nb::python_error();
+        }
+        return reinterpret_cast<uintptr_t>(handle);
+      },
+      nb::arg("path"), nb::arg("lazy"), nb::arg("global_"),
+      "dlopen(path) with lazy or immediate binding, into the global or a "
+      "local scope; the handle (for ctypes.CDLL(path, handle=...)) or "
+      "OSError with the loader's message.");
   nb::class_<Kernel>(m, "Kernel",
                      "One function of a compiled library (docs/ABI.md), "
                      "called through its packed entry point.")

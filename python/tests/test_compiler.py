@@ -350,6 +350,49 @@ def test_version_is_the_compilers():
     assert ("ptensor %s" % pt.__version__) in ident, ident
 
 
+@needs_compiler
+def test_build_id_without_loading_the_compiler(fresh_cache):
+    """The cache is checked against the compiler's build identity, which
+    ptensor._core computes from the compiler extension's file (its GNU
+    build-id, ptensor's and LLVM's versions): the same text the compiler
+    gives, so a process whose kernels are all cached never loads the
+    compiler (and LLVM); a cache miss loads it."""
+    from ptensor import _compile
+
+    assert _compiler.compiler_build_id() == _compile.build_id()
+    assert _core.compiler_build_id(_compile.__file__) == _compile.build_id()
+    assert re.search(r" build-id:[0-9a-f]{40} LLVM ", _compile.build_id())
+    # A file without a build-id note is identified by path, size and time.
+    plain = fresh_cache / "plain.bin"
+    plain.write_bytes(b"not an ELF file")
+    assert re.search(r"plain\.bin:15:[0-9]+ LLVM ", _core.compiler_build_id(str(plain)))
+    code = ("import sys, numpy as np, ptensor as pt; x = np.arange(4, dtype=np.float32); "
+            "np.testing.assert_array_equal(pt.%s(x, x), x %s x); "
+            "print('ptensor._compile' in sys.modules)")
+    env = dict(os.environ, PTENSOR_CACHE_DIR=str(fresh_cache))
+
+    def compiler_loaded(op, symbol):
+        out = subprocess.run([sys.executable, "-c", code % (op, symbol)], env=env,
+                             capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip() == "True"
+
+    assert compiler_loaded("multiply", "*")  # compiled: the compiler is loaded
+    assert not compiler_loaded("multiply", "*")  # cached: it is not
+    assert compiler_loaded("subtract", "-")
+
+
+def test_shared_libraries_that_do_not_load_raise(tmp_path):
+    """The package's dlopen gives the loader's message as an OSError."""
+    missing = str(tmp_path / "missing.so")
+    with pytest.raises(OSError, match="missing.so"):
+        _core.load_shared_library(missing, lazy=True, global_=False)
+    junk = tmp_path / "junk.so"
+    junk.write_bytes(b"not a library")
+    with pytest.raises(OSError, match="junk.so"):
+        _core.load_shared_library(str(junk), lazy=False, global_=False)
+
+
 def test_library_of_another_abi_version_is_refused(tmp_path):
     """A library whose signature names another ABI version (docs/ABI.md) is
     refused with both versions named, never called with the wrong layout."""

@@ -2,6 +2,10 @@
 
 #include "SelfTest.h"
 
+#include "Sha256Blocks.h"
+
+#include "ptensor/Cache/DiskCache.h"
+
 #include "ptensor/Support/ArrayPrinter.h"
 #include "ptensor/Support/DType.h"
 #include "ptensor/Support/FloatConversion.h"
@@ -15,6 +19,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <string>
 
 using namespace ptensor;
@@ -327,9 +332,37 @@ void testPrinting() {
   CHECK_EQ_STR(arrayToString(bf), "[0.100098 3008 -1.5]");
 }
 
+/// SHA-256 (the disk cache's keys and checksums): FIPS 180-4's examples, and
+/// the SHA-extension block function equal to the portable one on random
+/// blocks and states (where the CPU has the extensions).
+void testSha256() {
+  CHECK_EQ_STR(cache::sha256Hex(""),
+               "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK_EQ_STR(cache::sha256Hex("abc"),
+               "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK_EQ_STR(
+      cache::sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  std::mt19937 random(7);
+  for (size_t blocks : {1, 2, 3, 17}) {
+    std::string data(64 * blocks, '\0');
+    for (char &c : data)
+      c = static_cast<char>(random());
+    uint32_t portable[8], hardware[8];
+    for (int i = 0; i < 8; ++i)
+      portable[i] = hardware[i] = static_cast<uint32_t>(random());
+    const auto *bytes = reinterpret_cast<const unsigned char *>(data.data());
+    cache::detail::sha256BlocksPortable(portable, bytes, blocks);
+    if (!cache::detail::sha256BlocksWithShaExtensions(hardware, bytes, blocks))
+      return; // no SHA extensions here: sha256Hex uses the portable code
+    CHECK(std::memcmp(portable, hardware, sizeof(portable)) == 0);
+  }
+}
+
 } // namespace
 
 int runSelfTest() {
+  testSha256();
   testDTypes();
   testFloatConversions();
   testHostArray();
