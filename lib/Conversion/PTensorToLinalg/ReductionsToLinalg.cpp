@@ -235,17 +235,61 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     ReductionBuilder rb{rewriter, loc, adaptor.getInput(), dtype, info->dims};
     if (!op->hasAttr(kTeamPartialAttrName))
       rb.checkNotEmpty(info->kind);
-    Value result = lower(rb, *info, dtype, resultDType);
+    bool onHost = !cast<PTensorType>(op.getInput().getType()).isOnGPU();
+    Value result = lower(rb, *info, dtype, resultDType, onHost);
     if (info->keepdims)
       result = rb.keepDims(result, tensorType);
     rewriter.replaceOp(op, result);
     return success();
   }
 
+  /// argmax/argmin on the CPU as two reductions LLVM vectorizes (it
+  /// vectorizes neither select-based combine of a (value, position) pair,
+  /// and eight scalar lanes ran at a tenth of numpy's speed): the extremum
+  /// (NaN-propagating max/min), then the least position holding it, or
+  /// holding a NaN when the extremum is NaN. The same first occurrence as
+  /// the one-pass combine, -0.0 and 0.0 equal; an empty block (a team's
+  /// partial) gives the same no-position value, INT64_MAX.
+  static Value
+  firstPositionOfExtremum(const ReductionBuilder &rb, StringRef kind,
+                          Type dtype, Type acc,
+                          function_ref<Value(OpBuilder &, Location)> positionOf) {
+    Type accStorage = getStorageType(acc);
+    Type i64 = rb.b.getI64Type();
+    Combiner extremum = getCombiner(kind == "argmax" ? "max" : "min", acc);
+    auto toAcc = [&](OpBuilder &nb, Location nloc, Value element,
+                     ValueRange) -> SmallVector<Value> {
+      return {convertScalar(nb, nloc, element, dtype, acc)};
+    };
+    Value best = rb.reduce({}, extremum, accStorage, toAcc)[0];
+    auto positionIfBest = [&](OpBuilder &nb, Location nloc, Value x,
+                              ValueRange kept) -> SmallVector<Value> {
+      Value v = convertScalar(nb, nloc, x, dtype, acc);
+      Value match;
+      if (isa<FloatType>(accStorage)) {
+        Value equal = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                            v, kept[0]);
+        Value bestIsNaN = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::UNO, kept[0], kept[0]);
+        Value isNaN =
+            arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNO, v, v);
+        match = arith::SelectOp::create(nb, nloc, bestIsNaN, isNaN, equal);
+      } else {
+        match = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq, v,
+                                      kept[0]);
+      }
+      Value position = positionOf(nb, nloc);
+      Value none = arith::ConstantOp::create(
+          nb, nloc, i64, nb.getIntegerAttr(i64, APInt::getSignedMaxValue(64)));
+      return {arith::SelectOp::create(nb, nloc, match, position, none)};
+    };
+    return rb.reduce(best, getCombiner("min", i64), i64, positionIfBest)[0];
+  }
+
   /// The reduction of `rb`'s input as a tensor of the kept shape and the
-  /// result's storage type.
+  /// result's storage type; `onHost`: for CPU code.
   static Value lower(const ReductionBuilder &rb, const ReductionInfo &info,
-                     Type dtype, Type resultDType) {
+                     Type dtype, Type resultDType, bool onHost) {
     OpBuilder &b = rb.b;
     MLIRContext *ctx = b.getContext();
     StringRef kind = info.kind.name;
@@ -272,17 +316,22 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
       SmallVector<Value> sizes;
       for (int64_t d : rb.dims)
         sizes.push_back(rb.size(d));
-      auto element = [&](OpBuilder &nb, Location nloc, Value x,
-                         ValueRange) -> SmallVector<Value> {
-        // The row-major position among the reduced dims.
+      // The row-major position among the reduced dims, as i64.
+      auto positionOf = [&](OpBuilder &nb, Location nloc) -> Value {
         Value position = arith::ConstantIndexOp::create(nb, nloc, 0);
         for (auto [d, n] : llvm::zip(rb.dims, sizes)) {
           Value i = linalg::IndexOp::create(nb, nloc, d);
           position = arith::MulIOp::create(nb, nloc, position, n);
           position = arith::AddIOp::create(nb, nloc, position, i);
         }
-        return {convertScalar(nb, nloc, x, dtype, acc),
-                arith::IndexCastOp::create(nb, nloc, i64, position)};
+        return arith::IndexCastOp::create(nb, nloc, i64, position);
+      };
+      if (onHost)
+        return firstPositionOfExtremum(rb, kind, dtype, acc, positionOf);
+      auto element = [&](OpBuilder &nb, Location nloc, Value x,
+                         ValueRange) -> SmallVector<Value> {
+        Value value = convertScalar(nb, nloc, x, dtype, acc);
+        return {value, positionOf(nb, nloc)};
       };
       return rb.reduce({}, combiner, {accStorage, i64}, element)[1];
     }

@@ -126,8 +126,10 @@ bool reducesInnermost(linalg::GenericOp op) {
 /// of its own (interleaved for the target; the order is fixed per compiled
 /// kernel) once the combine may be reassociated: integer and bitwise
 /// combines, NaN-propagating max/min, and float add/mul, which are given
-/// the `reassoc` flag here. Select-based combines (argmax/argmin) are not
-/// vectorized by LLVM and get explicit lanes instead.
+/// the `reassoc` flag here. Select-based combines (an argmax/argmin's
+/// (value, index) pair) are not vectorized by LLVM and get explicit lanes
+/// instead; host argmax/argmin are lowered to two plain reductions before
+/// this pass (ReductionsToLinalg.cpp), so only other such combines get here.
 bool letVectorizerFold(linalg::GenericOp op) {
   Operation *yield = op.getBody()->getTerminator();
   Operation *combine = yield->getOperand(0).getDefiningOp();
