@@ -47,6 +47,9 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
 }
 
 void mlir::ptensor::addBufferization(OpPassManager &pm) {
+  // Same-shape products and reductions start from fills of their own (CSE
+  // merged them): bufferized, each is an allocation, never a copy.
+  pm.addPass(createPTensorSeparateInits());
   // A value written into an existing tensor (ptensor.strided_write, a subset
   // insertion) is computed in the destination instead of a tensor.empty:
   // one-shot bufferize then writes in place (a += s: no temporary, no copy)

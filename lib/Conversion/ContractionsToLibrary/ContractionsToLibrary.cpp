@@ -99,14 +99,13 @@ bool indexes(AffineMap map, unsigned loop) {
 /// The gemm of `g`, or nullopt.
 std::optional<Gemm> matchGemm(linalg::GenericOp g) {
   if (!g.hasPureBufferSemantics() || g.getNumDpsInputs() != 2 ||
-      g.getNumDpsInits() != 1 || g.getNumReductionLoops() != 1 ||
-      !isProductSum(g))
+      g.getNumDpsInits() != 1 || !isProductSum(g))
     return std::nullopt;
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   if (!llvm::all_of(maps, isPlainMap))
     return std::nullopt;
   AffineMap a = maps[0], b = maps[1], c = maps[2];
-  if (c.getNumResults() < 2 || c.getNumResults() > 3 ||
+  if (!hasLibraryShape(c.getNumResults(), g.getNumReductionLoops()) ||
       !c.isProjectedPermutation())
     return std::nullopt;
   Gemm m;

@@ -142,10 +142,10 @@ struct ContractionPattern : public OpConversionPattern<OpTy> {
             linalg::YieldOp::create(b, l, sum);
           });
       accumulated = generic.getResult(0);
-      // A matrix product (two operands of rank >= 2, an output of rank >=
+      // A matrix product of the libraries' shape (two operands of rank >=
       // 2) may go to a library: keep producers out of its body.
       if (!isa<VecdotOp>(op) && c.lhsLoops.size() >= 2 &&
-          c.rhsLoops.size() >= 2 && rank >= 2)
+          c.rhsLoops.size() >= 2 && hasLibraryShape(rank, c.numLoops - rank))
         generic->setAttr(kLibraryContractionAttrName, rewriter.getUnitAttr());
     }
     if (acc != resultDType) {

@@ -57,15 +57,11 @@ static bool roundsDeviceProduct(Operation *producer) {
   if (!producer->hasAttr(kRoundsContractionAttrName) ||
       producer->getNumOperands() == 0)
     return false;
-  // A product of the library pass's shape: one contracted loop, a matrix or
-  // a batch of matrices out.
+  // A product of the library pass's shape (only those are marked).
   auto product = producer->getOperand(0).getDefiningOp<linalg::GenericOp>();
   auto function = producer->getParentOfType<func::FuncOp>();
   return product && product->hasAttr(kLibraryContractionAttrName) &&
-         product.getNumReductionLoops() == 1 &&
-         product.getNumParallelLoops() >= 2 &&
-         product.getNumParallelLoops() <= 3 && function &&
-         function->hasAttr(kDeviceAttrName);
+         function && function->hasAttr(kDeviceAttrName);
 }
 
 namespace {

@@ -157,6 +157,27 @@ def PTensorSimplifyPowers : Pass<"ptensor-simplify-powers"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PTensorSeparateInits : Pass<"ptensor-separate-inits"> {
+  let summary = "A linalg.fill of its own for each op accumulating into one";
+  let description = [{
+    CSE merges the equal `linalg.fill`s (an identity, a zero) that give
+    same-shape contractions and reductions their initial values, and
+    one-shot bufferize then copies the shared fill for every accumulating
+    op but one: an extra pass over each such output, and a product whose
+    sums buffer has that copy as a second writer gets no library epilogue
+    (ptensor-contractions-to-library). Run right before bufferization (no
+    CSE after it), this clones a tensor fill (and the `tensor.empty` it
+    fills) for each use as the init of a destination-style op beyond the
+    first: each clone bufferizes to an allocation of its own, and nothing
+    is copied. A fill so used also gets an empty tensor of its own when CSE
+    shared its empty tensor with other inits: bufferization would otherwise
+    reuse the accumulator's buffer for a later result (a second writer of
+    the sums, which stops an epilogue too).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PTensorFoldUnitDims : Pass<"ptensor-fold-unit-dims"> {
   let summary = "Static size-1 loop dims of linalg ops dropped, through rank-reducing slices";
   let description = [{

@@ -50,6 +50,15 @@ inline constexpr llvm::StringLiteral kRoundsContractionAttrName =
 inline constexpr llvm::StringLiteral kLibraryContractionAttrName =
     "ptensor.library_contraction";
 
+/// Whether a product with `outputRank` result dims and `contractedLoops`
+/// contracted loops has the shape the libraries take
+/// (ptensor-contractions-to-library): one contracted loop, a matrix or a
+/// batch of matrices out. ContractionsToLinalg marks only such products
+/// with kLibraryContractionAttrName.
+inline bool hasLibraryShape(int64_t outputRank, int64_t contractedLoops) {
+  return contractedLoops == 1 && outputRank >= 2 && outputRank <= 3;
+}
+
 /// Marks `op` (the combine of a reduction body) with `combiner`.
 void markCombiner(Operation *op, Combiner combiner);
 
