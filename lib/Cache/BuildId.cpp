@@ -2,6 +2,8 @@
 
 #include "ptensor/Cache/BuildId.h"
 
+#include "FileIO.h"
+
 #include <elf.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,15 +16,18 @@
 using namespace ptensor;
 
 std::string cache::gnuBuildIdInNotes(const char *notes, size_t size) {
-  const char *note = notes, *end = notes + size;
   auto align4 = [](size_t n) { return (n + 3) & ~size_t(3); };
-  while (static_cast<size_t>(end - note) >= sizeof(Elf64_Nhdr)) {
+  // Offsets, each part checked against what is left: a truncated or odd
+  // note area ends the walk, never a read past it.
+  size_t offset = 0;
+  while (size - offset >= sizeof(Elf64_Nhdr)) {
     Elf64_Nhdr header;
-    std::memcpy(&header, note, sizeof(header));
-    const char *name = note + sizeof(header);
-    const char *desc = name + align4(header.n_namesz);
-    if (desc > end || static_cast<size_t>(end - desc) < header.n_descsz)
+    std::memcpy(&header, notes + offset, sizeof(header));
+    offset += sizeof(header);
+    size_t nameSize = align4(header.n_namesz), descSize = align4(header.n_descsz);
+    if (nameSize > size - offset || descSize > size - offset - nameSize)
       return "";
+    const char *name = notes + offset, *desc = name + nameSize;
     if (header.n_type == NT_GNU_BUILD_ID && header.n_namesz == 4 &&
         std::memcmp(name, "GNU", 4) == 0) {
       std::string hex;
@@ -34,7 +39,7 @@ std::string cache::gnuBuildIdInNotes(const char *notes, size_t size) {
       }
       return hex;
     }
-    note = desc + align4(header.n_descsz);
+    offset += nameSize + descSize;
   }
   return "";
 }
@@ -49,17 +54,10 @@ std::string cache::fileStatusIdentity(const std::string &path) {
          std::to_string(mtime);
 }
 
-/// Reads `size` bytes at `offset` of `fd`; false when fewer were read.
+/// Reads exactly `size` bytes at `offset` of `fd`.
 static bool readAt(int fd, void *buffer, size_t size, off_t offset) {
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = ::pread(fd, static_cast<char *>(buffer) + done, size - done,
-                        offset + static_cast<off_t>(done));
-    if (n <= 0)
-      return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
+  return cache::detail::readFully(fd, buffer, size, offset) ==
+         static_cast<ssize_t>(size);
 }
 
 /// The build-id hex of the 64-bit ELF file open as `fd`, or "".

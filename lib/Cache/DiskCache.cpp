@@ -2,6 +2,8 @@
 
 #include "ptensor/Cache/DiskCache.h"
 
+#include "FileIO.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -61,24 +63,15 @@ static bool readWholeFile(const std::string &path, std::string &bytes) {
   if (fd < 0)
     return false;
   struct stat status;
-  bool ok = ::fstat(fd, &status) == 0;
-  if (ok) {
+  ssize_t n = -1;
+  if (::fstat(fd, &status) == 0) {
     bytes.resize(static_cast<size_t>(status.st_size));
-    size_t done = 0;
-    while (ok && done < bytes.size()) {
-      ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        ok = false;
-      else if (n == 0)
-        bytes.resize(done); // shorter than a moment ago: hash what is there
-      else
-        done += static_cast<size_t>(n);
-    }
+    n = cache::detail::readFully(fd, bytes.data(), bytes.size(), 0);
+    if (n >= 0)
+      bytes.resize(static_cast<size_t>(n)); // shorter than a moment ago
   }
   ::close(fd);
-  return ok;
+  return n >= 0;
 }
 
 /// The SHA-256 of the file `path` as KEY.id records it ("sha256 <hex>"),

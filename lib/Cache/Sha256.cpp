@@ -19,6 +19,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PTENSOR_SHA256_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -134,8 +135,14 @@ bool detail::sha256BlocksWithShaExtensions(uint32_t state[8],
                                            const unsigned char *data,
                                            size_t blocks) {
 #ifdef PTENSOR_SHA256_X86
-  static const bool available = __builtin_cpu_supports("sha") &&
-                                __builtin_cpu_supports("sse4.1");
+  // CPUID directly (__builtin_cpu_supports("sha") needs GCC 11 or Clang 18):
+  // SHA is leaf 7's EBX bit 29, SSE4.1 leaf 1's ECX bit 19.
+  static const bool available = [] {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)))
+      return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+  }();
   if (available) {
     compressWithShaExtensions(state, data, blocks);
     return true;

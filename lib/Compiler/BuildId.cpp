@@ -23,6 +23,7 @@ namespace {
 struct BuildIdSearch {
   uintptr_t base;
   std::string hex;
+  bool found = false; ///< an object is based at `base`
 };
 } // namespace
 
@@ -30,6 +31,7 @@ static int visitObject(dl_phdr_info *info, size_t, void *data) {
   auto *search = static_cast<BuildIdSearch *>(data);
   if (info->dlpi_addr != search->base)
     return 0;
+  search->found = true;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr) &segment = info->dlpi_phdr[i];
     if (segment.p_type != PT_NOTE)
@@ -51,9 +53,11 @@ static std::string getBinaryIdentity() {
     return "unknown-binary";
   BuildIdSearch search{reinterpret_cast<uintptr_t>(info.dli_fbase), ""};
   // The main executable reports base 0 in dl_iterate_phdr when it is not
-  // position-independent; dladdr then gives its load address.
+  // position-independent; dladdr then gives its load address. Only then:
+  // base 0 of a non-PIE executable is another object than a library
+  // without a build-id (the Python interpreter, for ptensor._compile).
   dl_iterate_phdr(visitObject, &search);
-  if (search.hex.empty()) {
+  if (!search.found) {
     search.base = 0;
     dl_iterate_phdr(visitObject, &search);
   }

@@ -70,19 +70,33 @@ def find_compiler():
     """The in-process compiler (ptensor._compile), or None where the package
     was installed without it or PTENSOR_NO_COMPILER=1: then only kernels
     already in the cache run (a runtime-only installation)."""
-    global _COMPILE_SPEC, _compile_module
-    if os.environ.get("PTENSOR_NO_COMPILER") == "1" or _COMPILE_SPEC is None:
+    global _COMPILE_SPEC, _compile_module, _build_id
+    if _compiler_file() is None:
         return None
     if _compile_module is None:
         with _lock:
             if _compile_module is None:
                 try:
-                    _compile_module = importlib.import_module("ptensor._compile")
+                    module = importlib.import_module("ptensor._compile")
                 except ImportError as e:  # a broken installation: runs cached kernels
                     log.warning("cannot load the compiler %s: %s", _COMPILE_SPEC.origin, e)
                     _COMPILE_SPEC = None
                     return None
+                # The loaded compiler's own identity from now on (the file
+                # may have been rebuilt since compiler_build_id read it).
+                _build_id = module.build_id()
+                _compile_module = module
     return _compile_module
+
+
+def _compiler_file():
+    """The compiler extension's file, or None where there is no compiler
+    (PTENSOR_NO_COMPILER=1, a runtime-only installation, or one that failed
+    to load)."""
+    spec = _COMPILE_SPEC
+    if os.environ.get("PTENSOR_NO_COMPILER") == "1" or spec is None:
+        return None
+    return spec.origin
 
 
 _private_cache = None
@@ -154,13 +168,15 @@ def compiler_build_id():
     checking a warm cache does not load the compiler; the same text as
     ptensor._compile.build_id(). None without a compiler."""
     global _build_id
-    if os.environ.get("PTENSOR_NO_COMPILER") == "1" or _COMPILE_SPEC is None:
+    path = _compiler_file()
+    if path is None:
         return None
     if _build_id is None:
-        _build_id = _core.compiler_build_id(_COMPILE_SPEC.origin)
-        if _build_id is None:  # a binding built without the compiler's version
+        build_id = _core.compiler_build_id(path)
+        if build_id is None:  # a binding built without the compiler's version
             compiler = find_compiler()
-            _build_id = compiler.build_id() if compiler is not None else None
+            build_id = compiler.build_id() if compiler is not None else None
+        _build_id = _build_id or build_id
     return _build_id
 
 

@@ -219,10 +219,9 @@ class _Runtime:
     (_prototypes) when it is first used, so loading binds nothing: the
     first GPU call pays only for the functions it calls."""
 
-    def __init__(self, lib):
+    def __init__(self, lib, prototypes):
         self._lib = lib
-        self._prototypes = _prototypes()
-        self.ptensor_rt_cuda_available  # a library without it is not the runtime
+        self._prototypes = prototypes
 
     def __getattr__(self, name):
         f = getattr(self._lib, name)
@@ -245,8 +244,12 @@ def runtime(required=True):
                 try:
                     # Lazy binding: the runtime's own imports are the C and
                     # C++ libraries' (their versions are checked at load).
-                    handle = _core.load_shared_library(path, lazy=True, global_=True)
-                    _rt = _Runtime(ctypes.CDLL(path, handle=handle))
+                    # A library without one of the functions Python calls is
+                    # not this runtime (another version): the next is tried.
+                    prototypes = _prototypes()
+                    handle = _core.load_shared_library(path, lazy=True, global_=True,
+                                                       required=list(prototypes))
+                    _rt = _Runtime(ctypes.CDLL(path, handle=handle), prototypes)
                     break
                 except (OSError, AttributeError) as e:
                     errors.append("%s: %s" % (path, e))

@@ -563,7 +563,8 @@ struct KernelCache {
 void registerKernels(nb::module_ &m) {
   m.def(
       "load_shared_library",
-      [](const std::string &path, bool lazy, bool global) {
+      [](const std::string &path, bool lazy, bool global,
+         const std::vector<std::string> &required) {
         // ctypes always binds every symbol at load (RTLD_NOW): in a process
         // with many libraries (torch's) that is a few hundred microseconds
         // of the first GPU call for the runtime alone.
@@ -573,19 +574,27 @@ void registerKernels(nb::module_ &m) {
           nb::gil_scoped_release release; // a kernel library loads its cubins
           handle = dlopen(path.c_str(), (lazy ? RTLD_LAZY : RTLD_NOW) |
                                             (global ? RTLD_GLOBAL : RTLD_LOCAL));
-          if (!handle)
-            error = dlerror();
+          if (!handle) {
+            const char *message = dlerror();
+            error = message ? message : "dlopen failed";
+          }
+          for (size_t i = 0; handle && i < required.size() && error.empty(); ++i)
+            if (!dlsym(handle, required[i].c_str()))
+              error = path + ": undefined symbol " + required[i] +
+                      " (a library of another version?)";
         }
-        if (!handle) {
+        if (!error.empty()) {
           PyErr_SetString(PyExc_OSError, error.c_str());
           throw nb::python_error();
         }
         return reinterpret_cast<uintptr_t>(handle);
       },
       nb::arg("path"), nb::arg("lazy"), nb::arg("global_"),
+      nb::arg("required") = std::vector<std::string>(),
       "dlopen(path) with lazy or immediate binding, into the global or a "
-      "local scope; the handle (for ctypes.CDLL(path, handle=...)) or "
-      "OSError with the loader's message.");
+      "local scope; the handle (for ctypes.CDLL(path, handle=...)), or "
+      "OSError with the loader's message or the first `required` symbol "
+      "it lacks.");
   nb::class_<Kernel>(m, "Kernel",
                      "One function of a compiled library (docs/ABI.md), "
                      "called through its packed entry point.")

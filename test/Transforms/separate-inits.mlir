@@ -11,8 +11,8 @@
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @two_products(
 // CHECK: %[[E0:.*]] = tensor.empty() : tensor<8x8xf32>
-// CHECK: %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] : tensor<8x8xf32>)
 // CHECK: %[[E1:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK: %[[F0:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E0]] : tensor<8x8xf32>)
 // CHECK: %[[F1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]] : tensor<8x8xf32>)
 // CHECK-NOT: linalg.fill
 // CHECK: linalg.generic {{.*}} outs(%[[F0]] : tensor<8x8xf32>)
@@ -43,12 +43,19 @@ func.func @two_products(%x: tensor<8x8xf32>, %w1: tensor<8x8xf32>, %w2: tensor<8
 
 // -----
 
-// A fill read as an input (not an init) is left shared: cloning it would
-// only add a pass.
+// A fill read as an input and accumulated into: the accumulating op gets a
+// fill of its own (accumulating into the one that is read would need a
+// copy); the input keeps the original.
 #id = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @fill_as_input(
-// CHECK-COUNT-1: linalg.fill
+// CHECK: %[[ONES:.*]] = linalg.fill
+// CHECK: %[[OWN:.*]] = linalg.fill
 // CHECK-NOT: linalg.fill
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[ONES]] : tensor<16xf32>, tensor<16xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[OWN]] : tensor<16xf32>)
+// BUF-LABEL: func.func @fill_as_input(
+// BUF-NOT: memref.copy
+// BUF: return
 func.func @fill_as_input(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %one = arith.constant 1.0 : f32
   %e = tensor.empty() : tensor<16xf32>
@@ -110,4 +117,43 @@ func.func @shared_empty(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8x
     linalg.yield %s : f32
   } -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
+}
+
+// -----
+
+// The empty tensor of a fill inside a region, defined outside it: each
+// clone is made beside the original, outside the region (an allocation
+// would otherwise move into a loop body).
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @fill_in_region(
+// CHECK: tensor.empty()
+// CHECK: tensor.empty()
+// CHECK: scf.if
+// CHECK-NOT: tensor.empty
+// CHECK-COUNT-2: linalg.fill
+// CHECK: scf.yield
+func.func @fill_in_region(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %cond: i1) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %r:2 = scf.if %cond -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+    %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %p = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%fill : tensor<8x8xf32>) {
+    ^bb0(%u: f32, %v: f32, %o: f32):
+      %m = arith.mulf %u, %v : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<8x8xf32>
+    %q = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<8x8xf32>, tensor<8x8xf32>) outs(%fill : tensor<8x8xf32>) {
+    ^bb0(%u: f32, %v: f32, %o: f32):
+      %m = arith.mulf %u, %v : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<8x8xf32>
+    scf.yield %p, %q : tensor<8x8xf32>, tensor<8x8xf32>
+  } else {
+    scf.yield %x, %w : tensor<8x8xf32>, tensor<8x8xf32>
+  }
+  return %r#0, %r#1 : tensor<8x8xf32>, tensor<8x8xf32>
 }

@@ -4,6 +4,7 @@
 
 #include "Sha256Blocks.h"
 
+#include "ptensor/Cache/BuildId.h"
 #include "ptensor/Cache/DiskCache.h"
 
 #include "ptensor/Support/ArrayPrinter.h"
@@ -21,6 +22,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 using namespace ptensor;
 
@@ -359,10 +361,44 @@ void testSha256() {
   }
 }
 
+/// The build-id in an ELF note area: found after another note, and every
+/// truncation or odd size is "" without reading past the area (the ASan
+/// build checks the reads).
+void testBuildIdNotes() {
+  auto note = [](uint32_t type, const std::string &name,
+                 const std::string &desc) {
+    std::string out(12, '\0');
+    uint32_t header[3] = {static_cast<uint32_t>(name.size()),
+                          static_cast<uint32_t>(desc.size()), type};
+    std::memcpy(out.data(), header, sizeof(header));
+    auto padded = [](std::string s) {
+      s.resize((s.size() + 3) / 4 * 4, '\0');
+      return s;
+    };
+    return out + padded(name) + padded(desc);
+  };
+  std::string id = "\x01\x23\x45\x67\x89\xab\xcd\xef";
+  std::string area = note(1, std::string("GNU\0", 4), "xyz") +
+                     note(3 /*NT_GNU_BUILD_ID*/, std::string("GNU\0", 4), id);
+  CHECK_EQ_STR(cache::gnuBuildIdInNotes(area.data(), area.size()),
+               "0123456789abcdef");
+  for (size_t size = 0; size < area.size(); ++size) {
+    std::string cut = area.substr(0, size);
+    std::vector<char> exact(cut.begin(), cut.end()); // no slack after it
+    CHECK_EQ_STR(cache::gnuBuildIdInNotes(exact.data(), exact.size()), "");
+  }
+  // A descriptor size that is not a multiple of 4, ending the area.
+  std::string odd = note(1, std::string("GNU\0", 4), "x");
+  odd.resize(odd.size() - 3);
+  std::vector<char> exact(odd.begin(), odd.end());
+  CHECK_EQ_STR(cache::gnuBuildIdInNotes(exact.data(), exact.size()), "");
+}
+
 } // namespace
 
 int runSelfTest() {
   testSha256();
+  testBuildIdNotes();
   testDTypes();
   testFloatConversions();
   testHostArray();

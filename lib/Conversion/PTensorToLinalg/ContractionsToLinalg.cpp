@@ -143,9 +143,15 @@ struct ContractionPattern : public OpConversionPattern<OpTy> {
           });
       accumulated = generic.getResult(0);
       // A matrix product of the libraries' shape (two operands of rank >=
-      // 2) may go to a library: keep producers out of its body.
+      // 2) may go to a library: keep producers out of its body. Static
+      // size-1 result dims do not count: the CPU pipeline drops them
+      // (ptensor-fold-unit-dims) before the library pass.
+      int64_t foldedRank = llvm::count_if(c.result, [](int64_t size) {
+        return size != 1;
+      });
       if (!isa<VecdotOp>(op) && c.lhsLoops.size() >= 2 &&
-          c.rhsLoops.size() >= 2 && hasLibraryShape(rank, c.numLoops - rank))
+          c.rhsLoops.size() >= 2 &&
+          hasLibraryShape(std::max<int64_t>(foldedRank, 2), c.numLoops - rank))
         generic->setAttr(kLibraryContractionAttrName, rewriter.getUnitAttr());
     }
     if (acc != resultDType) {

@@ -39,21 +39,28 @@ struct SeparateInitsPass
       llvm::sort(inits, [&](OpOperand *x, OpOperand *y) {
         return order.lookup(x->getOwner()) < order.lookup(y->getOwner());
       });
-      // Each accumulating user gets a fill of an empty tensor of its own
-      // (the first user the original fill): an empty tensor shared with
-      // other inits (CSE merges equal ones) would let bufferization reuse
-      // the accumulator's buffer for a later result, a second writer that
-      // stops a library epilogue.
-      OpBuilder b(fill);
+      // Each accumulating user gets a fill of an empty tensor of its own:
+      // an empty tensor shared with other inits (CSE merges equal ones)
+      // would let bufferization reuse the accumulator's buffer for a later
+      // result, a second writer that stops a library epilogue. The first
+      // user keeps the original fill unless the fill is also read (then
+      // accumulating into it would need a copy).
       auto empty = fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
-      if (empty && !empty->hasOneUse())
-        fill.getOutputsMutable()[0].set(b.clone(*empty)->getResult(0));
+      auto ownEmpty = [&]() -> Value {
+        OpBuilder b(empty);
+        b.setInsertionPointAfter(empty); // where the original allocates
+        return b.clone(*empty)->getResult(0);
+      };
+      bool alsoRead = !fill->getResult(0).hasNUses(inits.size());
+      if (empty && !empty->hasOneUse() && !alsoRead)
+        fill.getOutputsMutable()[0].set(ownEmpty());
+      OpBuilder b(fill);
       b.setInsertionPointAfter(fill);
-      for (OpOperand *use : llvm::drop_begin(inits)) {
+      for (OpOperand *use : alsoRead ? ArrayRef<OpOperand *>(inits)
+                                     : ArrayRef<OpOperand *>(inits).drop_front()) {
         IRMapping mapping;
         if (empty)
-          mapping.map(fill.getOutputs()[0],
-                      b.clone(*empty)->getResult(0));
+          mapping.map(fill.getOutputs()[0], ownEmpty());
         Operation *clone = b.clone(*fill.getOperation(), mapping);
         use->set(clone->getResult(0));
       }
