@@ -170,10 +170,13 @@ def report_lines(m):
                      first["second_call_ms"],
                      first["import_ptensor_ms"] + first["warm_first_call_ms"])]
     if prep and first:
-        lines += ["Cold (empty cache): compile %.0f ms (IR generation and the in-process "
-                  "compiler on the build machine, CUDA kernel to cubin and linked library) "
-                  "+ the warm first call = %.0f ms; a CPU kernel's cold compile %.0f ms."
+        lines += ["Cold (empty cache), on the build machine: compile %.0f ms (IR "
+                  "generation, loading the in-process compiler, which a process loads on "
+                  "its first cache miss only, CUDA kernel to cubin and linked library) "
+                  "+ the warm first call = %.0f ms; import + compile %.0f ms; a CPU "
+                  "kernel's cold compile %.0f ms."
                   % (prep["cold_compile_ms"],
                      prep["cold_compile_ms"] + first["warm_first_call_ms"],
+                     prep.get("import_and_cold_compile_ms", float("nan")),
                      prep.get("cold_compile_cpu_ms", float("nan")))]
     return lines
