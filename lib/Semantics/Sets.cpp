@@ -45,3 +45,18 @@ const char *ptensor::semantics::uniqueResultName(UniqueResult result) {
   }
   return "values";
 }
+
+std::pair<Shape, ptensor::DType>
+ptensor::semantics::uniqueResultType(UniqueResult result, const Shape &shape,
+                                     DType dtype) {
+  switch (result) {
+  case UniqueResult::Values:
+    return {{kDynamicSize}, dtype};
+  case UniqueResult::InverseIndices:
+    return {shape, DType::I64};
+  case UniqueResult::Indices:
+  case UniqueResult::Counts:
+    break;
+  }
+  return {{kDynamicSize}, DType::I64};
+}

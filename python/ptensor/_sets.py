@@ -2,9 +2,9 @@
 arrays (GPU: CUB's sort, count, select and scan): `unique_all`,
 `unique_counts`, `unique_inverse` and `unique_values` (ptensor.unique).
 
-Which results each gives, and their order, is the compiler's
-(ptensor/Semantics/Sets.h, through _core); the named tuples take their
-field names from it. The order of the values is ptensor.sort's; `-0.0`
+Which results each gives, their order, shapes and dtypes are the
+compiler's (ptensor/Semantics/Sets.h, through _core); the named tuples
+take their field names from it. The order of the values is ptensor.sort's; `-0.0`
 equals `0.0` and each NaN is its own value. One kernel per (kind, rank,
 dtype, device), with dynamic sizes.
 """
@@ -30,14 +30,8 @@ def _unique(kind, x):
 
     def build():
         ty = ptensor_type(t.ndim, t.dtype, t.device)
-        types = []
-        for name in names:
-            if name == "values":
-                types.append(ptensor_type(1, t.dtype, t.device))
-            elif name == "inverse_indices":
-                types.append(ptensor_type(t.ndim, "i64", t.device))
-            else:
-                types.append(ptensor_type(1, "i64", t.device))
+        types = [ptensor_type(len(shape), dtype, t.device)
+                 for shape, dtype in _core.unique_result_types(kind, [None] * t.ndim, t.dtype)]
         text = "%%r:%d = ptensor.unique %s %%a0 : %s -> (%s)" % (
             len(names), kind, ty, ", ".join(types))
         values = ["%%r#%d" % i for i in range(len(names))]

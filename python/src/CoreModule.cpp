@@ -323,6 +323,27 @@ NB_MODULE(_core, m) {
       "The field names of unique_<kind>'s results, in the order of "
       "ptensor.unique's results.");
   m.def(
+      "unique_result_types",
+      [](const std::string &kind, const std::vector<std::optional<int64_t>> &shape,
+         const std::string &dtype) {
+        std::optional<sem::UniqueKind> parsed = sem::uniqueKindFromName(kind);
+        if (!parsed)
+          throwValue("unknown kind of unique '" + kind +
+                     "' (expected all, counts, inverse or values)");
+        DType input = parseDType(dtype, /*allowIndex=*/false);
+        std::vector<std::pair<std::vector<std::optional<int64_t>>, std::string>>
+            types;
+        for (sem::UniqueResult result : sem::uniqueResults(*parsed)) {
+          auto [resultShape, resultDType] =
+              sem::uniqueResultType(result, toShape(shape), input);
+          types.emplace_back(fromShape(resultShape), dtypeName(resultDType));
+        }
+        return types;
+      },
+      nb::arg("kind"), nb::arg("shape"), nb::arg("dtype"),
+      "(shape, dtype) of each of unique_<kind>'s results for an input of "
+      "`shape` (None: a dynamic size) and `dtype` (the dialect's types).");
+  m.def(
       "sort_axis",
       [](bool indices, int64_t axis, int64_t rank) {
         auto kind = indices ? sem::SortKind::Indices : sem::SortKind::Values;

@@ -109,5 +109,9 @@ def test_array_input():
 
 def test_results_named_by_the_core():
     assert pt._core.unique_results("all") == ["values", "indices", "inverse_indices", "counts"]
+    # Their shapes and dtypes (the dialect infers the same types).
+    assert pt._core.unique_result_types("all", [3, None], "ui8") == [
+        ([None], "ui8"), ([None], "i64"), ([3, None], "i64"), ([None], "i64")]
+    assert pt._core.unique_result_types("inverse", [], "f16") == [([None], "f16"), ([], "i64")]
     with pytest.raises(ValueError, match="unknown kind of unique 'first'"):
         pt._core.unique_results("first")

@@ -10,8 +10,12 @@
 #ifndef PTENSOR_SEMANTICS_SETS_H
 #define PTENSOR_SEMANTICS_SETS_H
 
+#include "ptensor/Semantics/Broadcast.h"
+#include "ptensor/Semantics/DType.h"
+
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ptensor::semantics {
@@ -36,6 +40,13 @@ std::vector<UniqueResult> uniqueResults(UniqueKind kind);
 /// The array API's field name of `result` ("values", "indices",
 /// "inverse_indices", "counts").
 const char *uniqueResultName(UniqueResult result);
+
+/// The shape and dtype of `result` for an input of `shape` and `dtype`:
+/// values `[?]` of the input's dtype, inverse_indices the input's shape in
+/// i64, indices and counts `[?]` in i64 (`?`: kDynamicSize, a size known
+/// only when the function has run).
+std::pair<Shape, DType> uniqueResultType(UniqueResult result,
+                                         const Shape &shape, DType dtype);
 
 } // namespace ptensor::semantics
 

@@ -1,11 +1,12 @@
 //===- SetOps.cpp - the result types of ptensor.unique --------------------===//
 //
-// Which results a kind of unique gives, and in which order, is the
-// semantics library's (ptensor/Semantics/Sets.h); this file gives them
-// their types.
+// Which results a kind of unique gives, in which order and of which shape
+// and dtype, is the semantics library's (ptensor/Semantics/Sets.h); this
+// file turns them into types.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/Dialect/PTensor/IR/SetKinds.h"
 
@@ -32,23 +33,15 @@ LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   auto input = cast<PTensorType>(adaptor.getInput().getType());
+  std::optional<::ptensor::DType> dtype = toDType(input.getElementType());
+  if (!dtype)
+    return failure();
   sem::UniqueKind kind = getSemanticUniqueKind(adaptor.getKind());
-  SmallVector<int64_t> dynamic = {ShapedType::kDynamic};
-  Type i64 = IntegerType::get(context, 64);
+  sem::Shape shape(input.getShape().begin(), input.getShape().end());
   for (sem::UniqueResult result : sem::uniqueResults(kind)) {
-    switch (result) {
-    case sem::UniqueResult::Values:
-      results.push_back(
-          input.cloneWithShapeAndType(dynamic, input.getElementType()));
-      break;
-    case sem::UniqueResult::InverseIndices:
-      results.push_back(input.cloneWithShapeAndType(input.getShape(), i64));
-      break;
-    case sem::UniqueResult::Indices:
-    case sem::UniqueResult::Counts:
-      results.push_back(input.cloneWithShapeAndType(dynamic, i64));
-      break;
-    }
+    auto [resultShape, resultDType] = sem::uniqueResultType(result, shape, *dtype);
+    results.push_back(input.cloneWithShapeAndType(
+        resultShape, toMLIRType(context, resultDType)));
   }
   return success();
 }
