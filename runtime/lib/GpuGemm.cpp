@@ -20,6 +20,7 @@
 
 #include "DeviceAllocator.h"
 #include "DeviceContext.h"
+#include "ElementExtent.h"
 #include "Errors.h"
 #include "GemmLayout.h"
 
@@ -739,13 +740,20 @@ uintptr_t biasAddress(const GemmCall &call, const GemmTypes &types,
 }
 
 /// The first and last byte `batch` matrices of `x` (elements of `size`
-/// bytes, strides not negative) span.
+/// bytes) span; the whole address space when that cannot be told (a
+/// negative stride, an overflow), so that nothing is taken for disjoint.
 std::pair<uintptr_t, uintptr_t> byteSpan(const Matrix &x, int64_t size,
                                          int64_t batch) {
+  const int64_t sizes[] = {batch, x.rows, x.cols};
+  const int64_t strides[] = {x.batchStride, x.rowStride, x.colStride};
+  ElementExtent extent = furthestElement(sizes, strides, 3);
   uintptr_t first = x.base + uintptr_t(x.offset * size);
-  int64_t last = (batch - 1) * x.batchStride + (x.rows - 1) * x.rowStride +
-                 (x.cols - 1) * x.colStride;
-  return {first, first + uintptr_t((last + 1) * size) - 1};
+  uint64_t bytes = 0;
+  if (extent.status != ElementExtent::Ok ||
+      __builtin_mul_overflow(extent.furthest + 1, uint64_t(size), &bytes) ||
+      first + bytes - 1 < first)
+    return {0, UINTPTR_MAX};
+  return {first, first + uintptr_t(bytes) - 1};
 }
 
 /// Whether the spans of C and of A, B or the bias (`biasSpan`, if any)

@@ -13,6 +13,7 @@
 
 #include "DeviceAllocator.h"
 #include "DeviceContext.h"
+#include "ElementExtent.h"
 #include "Errors.h"
 #include "FaultInjection.h"
 
@@ -120,29 +121,22 @@ bool memrefSpan(int64_t rank, void *descriptor, int64_t elementSize,
   int64_t offset = words[2];
   const int64_t *sizes = words + 3;
   const int64_t *strides = words + 3 + rank;
-  uint64_t lastElement = 0; // Index of the furthest element.
-  for (int64_t i = 0; i < rank; ++i) {
-    if (sizes[i] == 0) {
-      *start = aligned;
-      *bytes = 0;
-      return true;
-    }
-    if (sizes[i] < 0 || strides[i] < 0)
-      return setErrorf(ErrorKind::InvalidArgument,
-                       "memref host registration: dimension %lld has size "
-                       "%lld and stride %lld; expected non-negative values",
-                       static_cast<long long>(i),
-                       static_cast<long long>(sizes[i]),
-                       static_cast<long long>(strides[i]));
-    uint64_t term = 0;
-    if (__builtin_mul_overflow(uint64_t(sizes[i] - 1), uint64_t(strides[i]),
-                               &term) ||
-        __builtin_add_overflow(lastElement, term, &lastElement))
-      return setError(ErrorKind::InvalidArgument,
-                      "memref host registration: the memref span overflows");
+  ElementExtent extent = furthestElement(sizes, strides, rank);
+  if (extent.status == ElementExtent::Empty) {
+    *start = aligned;
+    *bytes = 0;
+    return true;
   }
+  if (extent.status == ElementExtent::Negative)
+    return setErrorf(ErrorKind::InvalidArgument,
+                     "memref host registration: dimension %lld has size "
+                     "%lld and stride %lld; expected non-negative values",
+                     static_cast<long long>(extent.dim),
+                     static_cast<long long>(sizes[extent.dim]),
+                     static_cast<long long>(strides[extent.dim]));
   uint64_t span = 0;
-  if (__builtin_mul_overflow(lastElement + 1, uint64_t(elementSize), &span))
+  if (extent.status == ElementExtent::Overflow ||
+      __builtin_mul_overflow(extent.furthest + 1, uint64_t(elementSize), &span))
     return setError(ErrorKind::InvalidArgument,
                     "memref host registration: the memref span overflows");
   *start = aligned + offset * elementSize;

@@ -86,6 +86,18 @@ void fillThroughDevice(void **args) {
 
 void createEvent(void **) { mgpuEventCreate(); }
 
+/// A rank-2 memref descriptor {allocated, aligned, offset, sizes, strides}
+/// of 3 x 4 f32 with row stride `rowStride`, host-registered.
+void registerMemRef(int64_t rowStride) {
+  static float data[12];
+  int64_t descriptor[7] = {reinterpret_cast<int64_t>(data),
+                           reinterpret_cast<int64_t>(data), 0, 3, 4, rowStride,
+                           1};
+  mgpuMemHostRegisterMemRef(2, descriptor, 4);
+}
+void registerNegativeStride(void **) { registerMemRef(-4); }
+void registerOverflowingSpan(void **) { registerMemRef(INT64_MAX / 2); }
+
 /// A GPU sort of 4 f32 when libptensor_runtime_cuda.so does not load (the
 /// scenarios point PTENSOR_RUNTIME_CUDA_LIBRARY at a missing file).
 void sortWithoutCudaLibrary(void **) {
@@ -145,6 +157,18 @@ int fakeDriverScenarios(const std::string &path) {
   EXPECT_EQ(callChecked("launch of an empty grid", launchEmptyGrid),
             PTENSOR_RT_ERROR_INVALID_ARGUMENT);
   EXPECT_CONTAINS(ptensor_rt_last_error(), "grid dimension x = 0");
+
+  // The span a memref registration pins (ElementExtent.h), checked before
+  // the driver is asked.
+  EXPECT_EQ(callChecked("memref with a negative stride", registerNegativeStride),
+            PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(ptensor_rt_last_error(),
+                  "memref host registration: dimension 0 has size 3 and stride "
+                  "-4; expected non-negative values");
+  EXPECT_EQ(callChecked("memref whose span overflows", registerOverflowingSpan),
+            PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(ptensor_rt_last_error(),
+                  "memref host registration: the memref span overflows");
 
   setenv("PTENSOR_RUNTIME_CUDA_LIBRARY", "/nonexistent/libptensor_runtime_cuda.so",
          1);
