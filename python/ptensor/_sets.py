@@ -3,8 +3,8 @@ arrays (GPU: CUB's sort, count, select and scan): `unique_all`,
 `unique_counts`, `unique_inverse` and `unique_values` (ptensor.unique).
 
 Which results each gives, their order, shapes and dtypes are the
-compiler's (ptensor/Semantics/Sets.h, through _core); the named tuples
-take their field names from it. The order of the values is ptensor.sort's; `-0.0`
+compiler's (ptensor/Semantics/Sets.h, through _core); the named tuples take
+their field names from it. The order of the values is ptensor.sort's; `-0.0`
 equals `0.0` and each NaN is its own value. One kernel per (kind, rank,
 dtype, device), with dynamic sizes.
 """
@@ -30,8 +30,8 @@ def _unique(kind, x):
 
     def build():
         ty = ptensor_type(t.ndim, t.dtype, t.device)
-        types = [ptensor_type(len(shape), dtype, t.device)
-                 for shape, dtype in _core.unique_result_types(kind, [None] * t.ndim, t.dtype)]
+        results = _core.unique_result_types(kind, [None] * t.ndim, t.dtype)
+        types = [ptensor_type(len(shape), dtype, t.device) for shape, dtype in results]
         text = "%%r:%d = ptensor.unique %s %%a0 : %s -> (%s)" % (
             len(names), kind, ty, ", ".join(types))
         values = ["%%r#%d" % i for i in range(len(names))]

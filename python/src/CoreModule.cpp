@@ -307,15 +307,18 @@ NB_MODULE(_core, m) {
       nb::arg("axes"), nb::arg("rank"),
       "`axes` of a rank-`rank` tensor, negative ones counted from the end; "
       "errors for an axis out of range or given twice.");
+  auto uniqueKind = [](const std::string &kind) {
+    std::optional<sem::UniqueKind> parsed = sem::uniqueKindFromName(kind);
+    if (!parsed)
+      throwValue("unknown kind of unique '" + kind +
+                 "' (expected all, counts, inverse or values)");
+    return *parsed;
+  };
   m.def(
       "unique_results",
-      [](const std::string &kind) {
-        std::optional<sem::UniqueKind> parsed = sem::uniqueKindFromName(kind);
-        if (!parsed)
-          throwValue("unknown kind of unique '" + kind +
-                     "' (expected all, counts, inverse or values)");
+      [uniqueKind](const std::string &kind) {
         std::vector<std::string> names;
-        for (sem::UniqueResult result : sem::uniqueResults(*parsed))
+        for (sem::UniqueResult result : sem::uniqueResults(uniqueKind(kind)))
           names.push_back(sem::uniqueResultName(result));
         return names;
       },
@@ -324,18 +327,18 @@ NB_MODULE(_core, m) {
       "ptensor.unique's results.");
   m.def(
       "unique_result_types",
-      [](const std::string &kind, const std::vector<std::optional<int64_t>> &shape,
-         const std::string &dtype) {
-        std::optional<sem::UniqueKind> parsed = sem::uniqueKindFromName(kind);
-        if (!parsed)
-          throwValue("unknown kind of unique '" + kind +
-                     "' (expected all, counts, inverse or values)");
+      [uniqueKind](const std::string &kind,
+                   const std::vector<std::optional<int64_t>> &shape,
+                   const std::string &dtype) {
+        sem::UniqueKind parsed = uniqueKind(kind);
         DType input = parseDType(dtype, /*allowIndex=*/false);
-        std::vector<std::pair<std::vector<std::optional<int64_t>>, std::string>>
+        sem::Shape inputShape = toShape(shape);
+        std::vector<
+            std::pair<std::vector<std::optional<int64_t>>, std::string>>
             types;
-        for (sem::UniqueResult result : sem::uniqueResults(*parsed)) {
+        for (sem::UniqueResult result : sem::uniqueResults(parsed)) {
           auto [resultShape, resultDType] =
-              sem::uniqueResultType(result, toShape(shape), input);
+              sem::uniqueResultType(result, inputShape, input);
           types.emplace_back(fromShape(resultShape), dtypeName(resultDType));
         }
         return types;

@@ -27,16 +27,17 @@ struct ElementExtent {
 };
 
 /// The furthest element of `rank` dimensions of `sizes` and `strides`:
-/// the sum of (size - 1) * stride.
+/// the sum of (size - 1) * stride. Dimensions are read in order and the
+/// first that decides wins (a size of 0 after a negative stride is still an
+/// error, as memref registration always reported).
 inline ElementExtent furthestElement(const int64_t *sizes,
                                      const int64_t *strides, int64_t rank) {
   ElementExtent extent;
-  for (int64_t i = 0; i < rank; ++i)
+  for (int64_t i = 0; i < rank; ++i) {
     if (sizes[i] == 0) {
       extent.status = ElementExtent::Empty;
       return extent;
     }
-  for (int64_t i = 0; i < rank; ++i) {
     if (sizes[i] < 0 || strides[i] < 0) {
       extent.status = ElementExtent::Negative;
       extent.dim = i;

@@ -740,8 +740,9 @@ uintptr_t biasAddress(const GemmCall &call, const GemmTypes &types,
 }
 
 /// The first and last byte `batch` matrices of `x` (elements of `size`
-/// bytes) span; the whole address space when that cannot be told (a
-/// negative stride, an overflow), so that nothing is taken for disjoint.
+/// bytes; supportedSizes has ruled out empty sizes and negative strides)
+/// span; the whole address space where the span overflows, so that nothing
+/// is taken for disjoint.
 std::pair<uintptr_t, uintptr_t> byteSpan(const Matrix &x, int64_t size,
                                          int64_t batch) {
   const int64_t sizes[] = {batch, x.rows, x.cols};

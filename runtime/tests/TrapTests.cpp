@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
+#include <utility>
 
 using namespace ptensor::rt::test;
 
@@ -96,7 +97,17 @@ void registerMemRef(int64_t rowStride) {
   mgpuMemHostRegisterMemRef(2, descriptor, 4);
 }
 void registerNegativeStride(void **) { registerMemRef(-4); }
-void registerOverflowingSpan(void **) { registerMemRef(INT64_MAX / 2); }
+/// The furthest element's index overflows, then (INT64_MAX / 2) its bytes.
+void registerOverflowingIndex(void **) { registerMemRef(INT64_MAX); }
+void registerOverflowingBytes(void **) { registerMemRef(INT64_MAX / 2); }
+/// 0 x 4 elements: nothing to pin, not an error.
+void registerEmpty(void **) {
+  static float data[1];
+  int64_t descriptor[7] = {reinterpret_cast<int64_t>(data),
+                           reinterpret_cast<int64_t>(data), 0, 0, 4, -4, 1};
+  mgpuMemHostRegisterMemRef(2, descriptor, 4);
+  mgpuMemHostUnregisterMemRef(2, descriptor, 4);
+}
 
 /// A GPU sort of 4 f32 when libptensor_runtime_cuda.so does not load (the
 /// scenarios point PTENSOR_RUNTIME_CUDA_LIBRARY at a missing file).
@@ -165,10 +176,14 @@ int fakeDriverScenarios(const std::string &path) {
   EXPECT_CONTAINS(ptensor_rt_last_error(),
                   "memref host registration: dimension 0 has size 3 and stride "
                   "-4; expected non-negative values");
-  EXPECT_EQ(callChecked("memref whose span overflows", registerOverflowingSpan),
-            PTENSOR_RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_CONTAINS(ptensor_rt_last_error(),
-                  "memref host registration: the memref span overflows");
+  for (auto [what, entry] :
+       {std::pair{"memref whose furthest index overflows", registerOverflowingIndex},
+        std::pair{"memref whose span in bytes overflows", registerOverflowingBytes}}) {
+    EXPECT_EQ(callChecked(what, entry), PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_CONTAINS(ptensor_rt_last_error(),
+                    "memref host registration: the memref span overflows");
+  }
+  EXPECT_EQ(callChecked("empty memref", registerEmpty), PTENSOR_RT_SUCCESS);
 
   setenv("PTENSOR_RUNTIME_CUDA_LIBRARY", "/nonexistent/libptensor_runtime_cuda.so",
          1);

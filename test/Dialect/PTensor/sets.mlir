@@ -29,3 +29,13 @@ func.func @placement(%s: !ptensor.ptensor<ui8>, %g: !ptensor.ptensor<3x5xbf16, d
   %1:2 = ptensor.unique counts %g : !ptensor.ptensor<3x5xbf16, device = "cuda:0", team = 1> -> (!ptensor.ptensor<?xbf16, device = "cuda:0", team = 1>, !ptensor.ptensor<?xi64, device = "cuda:0", team = 1>)
   return
 }
+
+// bool and f16 inputs with a static dim: values keep the dtype.
+// CHECK-LABEL: func.func @dtypes(
+func.func @dtypes(%b: !ptensor.ptensor<7xi1>, %h: !ptensor.ptensor<2x?xf16>) {
+  // CHECK: ptensor.unique all %{{.*}} : !ptensor.ptensor<7xi1> -> (!ptensor.ptensor<?xi1>, !ptensor.ptensor<?xi64>, !ptensor.ptensor<7xi64>, !ptensor.ptensor<?xi64>)
+  %0:4 = ptensor.unique all %b : !ptensor.ptensor<7xi1> -> (!ptensor.ptensor<?xi1>, !ptensor.ptensor<?xi64>, !ptensor.ptensor<7xi64>, !ptensor.ptensor<?xi64>)
+  // CHECK: ptensor.unique inverse %{{.*}} : !ptensor.ptensor<2x?xf16> -> (!ptensor.ptensor<?xf16>, !ptensor.ptensor<2x?xi64>)
+  %1:2 = ptensor.unique inverse %h : !ptensor.ptensor<2x?xf16> -> (!ptensor.ptensor<?xf16>, !ptensor.ptensor<2x?xi64>)
+  return
+}

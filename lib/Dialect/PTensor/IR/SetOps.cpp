@@ -35,13 +35,17 @@ LogicalResult UniqueOp::inferReturnTypes(MLIRContext *context,
   auto input = cast<PTensorType>(adaptor.getInput().getType());
   std::optional<::ptensor::DType> dtype = toDType(input.getElementType());
   if (!dtype)
-    return failure();
+    return emitOptionalError(loc, "unique of an unsupported element type ",
+                             input.getElementType());
   sem::UniqueKind kind = getSemanticUniqueKind(adaptor.getKind());
   sem::Shape shape(input.getShape().begin(), input.getShape().end());
   for (sem::UniqueResult result : sem::uniqueResults(kind)) {
-    auto [resultShape, resultDType] = sem::uniqueResultType(result, shape, *dtype);
-    results.push_back(input.cloneWithShapeAndType(
-        resultShape, toMLIRType(context, resultDType)));
+    auto [resultShape, resultDType] =
+        sem::uniqueResultType(result, shape, *dtype);
+    // The input's own element type where the dtype is the input's.
+    Type element = resultDType == *dtype ? input.getElementType()
+                                         : toMLIRType(context, resultDType);
+    results.push_back(input.cloneWithShapeAndType(resultShape, element));
   }
   return success();
 }
