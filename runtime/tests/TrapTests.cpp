@@ -24,7 +24,6 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
-#include <utility>
 
 using namespace ptensor::rt::test;
 
@@ -176,10 +175,13 @@ int fakeDriverScenarios(const std::string &path) {
   EXPECT_CONTAINS(ptensor_rt_last_error(),
                   "memref host registration: dimension 0 has size 3 and stride "
                   "-4; expected non-negative values");
-  for (auto [what, entry] :
-       {std::pair{"memref whose furthest index overflows", registerOverflowingIndex},
-        std::pair{"memref whose span in bytes overflows", registerOverflowingBytes}}) {
-    EXPECT_EQ(callChecked(what, entry), PTENSOR_RT_ERROR_INVALID_ARGUMENT);
+  struct Case {
+    const char *what;
+    void (*entry)(void **);
+  };
+  for (Case c : {Case{"memref whose furthest index overflows", registerOverflowingIndex},
+                 Case{"memref whose span in bytes overflows", registerOverflowingBytes}}) {
+    EXPECT_EQ(callChecked(c.what, c.entry), PTENSOR_RT_ERROR_INVALID_ARGUMENT);
     EXPECT_CONTAINS(ptensor_rt_last_error(),
                     "memref host registration: the memref span overflows");
   }
