@@ -2,6 +2,8 @@
 
 #include "ptensor/Semantics/Searching.h"
 
+#include "ptensor/Semantics/Promotion.h"
+
 using namespace ptensor::semantics;
 
 std::optional<Error> ptensor::semantics::checkNonzero(const Shape &shape) {
@@ -9,4 +11,55 @@ std::optional<Error> ptensor::semantics::checkNonzero(const Shape &shape) {
     return Error{ErrorKind::Value, "nonzero of a 0-d tensor (expected a "
                                    "tensor of rank 1 or more)"};
   return std::nullopt;
+}
+
+std::optional<SearchSide>
+ptensor::semantics::searchSideFromName(std::string_view name) {
+  if (name == "left")
+    return SearchSide::Left;
+  if (name == "right")
+    return SearchSide::Right;
+  return std::nullopt;
+}
+
+std::string
+ptensor::semantics::searchsortedSorterMismatchMessage(const Shape &sorted,
+                                                      const Shape &sorter) {
+  return "searchsorted: the sorter's shape " + formatShape(sorter) +
+         " does not match the sorted tensor's shape " + formatShape(sorted) +
+         " (expected one index per element)";
+}
+
+const char *ptensor::semantics::searchsortedSorterRangeMessage() {
+  return "searchsorted: a sorter index is out of range (expected every "
+         "index in [0, size of the sorted tensor))";
+}
+
+Result<Searchsorted>
+ptensor::semantics::searchsorted(const TypedShape &sorted,
+                                 const TypedShape &values,
+                                 const std::optional<TypedShape> &sorter) {
+  if (sorted.shape.size() != 1)
+    return Error{ErrorKind::Value,
+                 "searchsorted needs a 1-D sorted tensor, but got shape " +
+                     formatShape(sorted.shape)};
+  if (sorter) {
+    if (!isIntDType(sorter->dtype))
+      return Error{ErrorKind::DType,
+                   std::string("searchsorted needs an integer sorter, but "
+                               "got ") +
+                       dtypeName(sorter->dtype)};
+    if (sorter->shape.size() != 1 ||
+        (sorter->shape[0] != kDynamicSize &&
+         sorted.shape[0] != kDynamicSize &&
+         sorter->shape[0] != sorted.shape[0]))
+      return Error{ErrorKind::Value, searchsortedSorterMismatchMessage(
+                                         sorted.shape, sorter->shape)};
+  }
+  Result<DType> compare = promoteDTypes(
+      {{sorted.dtype, /*isWeak=*/false}, {values.dtype, /*isWeak=*/false}});
+  if (!compare)
+    return Error{compare.getError().kind,
+                 "searchsorted: " + compare.getError().message};
+  return Searchsorted{values.shape, DType::I64, *compare};
 }

@@ -27,7 +27,7 @@ from ._linalg import matmul, matrix_transpose, tensordot, vecdot
 from ._linalg import __all__ as _linalg_all
 from ._manipulation import concat, extract_mask, meshgrid, reshape, roll, stack, tril, triu
 from ._manipulation import __all__ as _manipulation_all
-from ._searching import nonzero
+from ._searching import nonzero, searchsorted
 from ._searching import __all__ as _searching_all
 from ._sets import (UniqueAllResult, UniqueCountsResult, UniqueInverseResult, unique_all,
                     unique_counts, unique_inverse, unique_values)

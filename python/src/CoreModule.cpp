@@ -300,6 +300,35 @@ NB_MODULE(_core, m) {
       },
       nb::arg("shape"), "Checks that nonzero applies to `shape` (rank >= 1).");
   m.def(
+      "searchsorted_result",
+      [](const std::vector<std::optional<int64_t>> &sorted,
+         const std::string &sortedDType,
+         const std::vector<std::optional<int64_t>> &values,
+         const std::string &valuesDType,
+         const std::optional<std::vector<std::optional<int64_t>>> &sorter,
+         const std::optional<std::string> &sorterDType,
+         const std::string &side) {
+        if (!sem::searchSideFromName(side))
+          throwValue("searchsorted side must be 'left' or 'right', got '" +
+                     side + "'");
+        std::optional<sem::TypedShape> sorterOperand;
+        if (sorter)
+          sorterOperand = sem::TypedShape{
+              toShape(*sorter), parseDType(sorterDType.value_or("i64"))};
+        const sem::Searchsorted &rule = unwrap(sem::searchsorted(
+            {toShape(sorted), parseDType(sortedDType)},
+            {toShape(values), parseDType(valuesDType)}, sorterOperand));
+        return std::make_pair(std::string(dtypeName(rule.resultDType)),
+                              fromShape(rule.result));
+      },
+      nb::arg("sorted_shape"), nb::arg("sorted_dtype"), nb::arg("values_shape"),
+      nb::arg("values_dtype"), nb::arg("sorter_shape").none(),
+      nb::arg("sorter_dtype").none(), nb::arg("side"),
+      "(result dtype, result shape) of searchsorted of operands of the given "
+      "shapes (None: dynamic) and dtypes, with a sorter or None, on `side` "
+      "('left' or 'right') (Searching.h; its errors as the package's "
+      "exceptions).");
+  m.def(
       "normalize_axes",
       [](const std::vector<int64_t> &axes, int64_t rank) {
         return unwrap(sem::normalizeAxes(axes, rank));

@@ -325,6 +325,28 @@ def case_compaction(xp):
             (_part(fu, 1), np.array([1, 2, 2, 1, 1]), "i64")]
 
 
+def case_searchsorted(xp):
+    """searchsorted on the GPU (a binary search per value): a sorted f32
+    line with NaNs last against 2-D values with exact hits and NaNs, both
+    sides; an unsorted int32 line through its argsort against int64
+    values (compared in int64)."""
+    rng = np.random.default_rng(11)
+    line = np.sort(np.round(rng.standard_normal(5000) * 8).astype(np.float32) / 8)
+    line[-3:] = np.nan
+    values = np.concatenate([line[::37], rng.standard_normal(100).astype(np.float32),
+                             [np.nan, np.inf, -np.inf, -0.0]]).astype(np.float32)
+    values = values[: (values.size // 5) * 5].reshape(-1, 5)
+    raw = rng.integers(-50, 50, 3001).astype(np.int32)
+    order = np.argsort(raw, kind="stable").astype(np.int64)
+    wanted = rng.integers(-60, 60, (40, 3)).astype(np.int64)
+    s, v = xp.wrap(line), xp.wrap(values)
+    u, p, w = xp.wrap(raw), xp.wrap(order), xp.wrap(wanted)
+    return [(pt.searchsorted(s, v), np.searchsorted(line, values), "i64"),
+            (pt.searchsorted(s, v, side="right"), np.searchsorted(line, values, side="right"), "i64"),
+            (pt.searchsorted(u, w, side="right", sorter=p),
+             np.searchsorted(raw, wanted, side="right", sorter=order), "i64")]
+
+
 def case_contiguous_add_and_reshape_view(xp):
     """A compact 1-D add and a reshape that is a view of its operand (the
     kernels of test_gpu.py's stream and lifetime tests)."""
@@ -335,7 +357,8 @@ def case_contiguous_add_and_reshape_view(xp):
 
 FUNCTIONAL_CASES = [case_contiguous_add_and_reshape_view, case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
                     case_where, case_pointwise, case_flip_instantiate, case_reductions,
-                    case_linalg, case_manipulation, case_sorting, case_compaction]
+                    case_linalg, case_manipulation, case_sorting, case_compaction,
+                    case_searchsorted]
 OUT_CASES = [case_out_in_place]
 ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
 

@@ -1,6 +1,10 @@
-"""nonzero from Python against numpy, exactly: every dtype (NaN non-zero,
--0.0 zero), ranks 1 to 3, non-contiguous inputs, no/all non-zero, size 0,
-Array inputs, and the errors (the compiler's messages)."""
+"""nonzero and searchsorted from Python against numpy, exactly.
+
+nonzero: every dtype (NaN non-zero, -0.0 zero), ranks 1 to 3,
+non-contiguous inputs, no/all non-zero, size 0, Array inputs.
+searchsorted: every dtype and both sides (NaNs last, -0.0 equal to 0.0),
+values of rank 0 to 3, a sorter, mixed dtypes, views, empty inputs, Array
+inputs. Both: the errors (the compiler's messages)."""
 
 import numpy as np
 import pytest
@@ -66,3 +70,111 @@ def test_errors():
     with pytest.raises(ValueError, match=r"nonzero of a 0-d tensor \(expected a tensor of "
                                          r"rank 1 or more\)"):
         pt.nonzero(np.array(1.0))
+
+
+def sorted_line(dtype, n, seed):
+    """n values of `dtype` in sort's order (NaNs last), with ties."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-5, 6, n).astype(np.float64) / 2
+    if np.dtype(dtype).kind in "ub":
+        x = np.abs(x)
+    x = x.astype(dtype)
+    if x.dtype.kind == "f" or x.dtype == BF16:
+        x[:2] = [np.nan, -0.0]
+    return np.asarray(pt.sort(x))
+
+
+def probes(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    x = (rng.integers(-7, 8, shape).astype(np.float64) / 2)
+    if np.dtype(dtype).kind in "ub":
+        x = np.abs(x)
+    x = np.asarray(x, dtype)
+    if (x.dtype.kind == "f" or x.dtype == BF16) and x.size >= 3:
+        flat = x.reshape(-1)
+        flat[:3] = [np.nan, 0.0, -np.inf]
+    return x
+
+
+def reference(x1, x2, side="left", sorter=None):
+    # bfloat16 as float32 (exact): ml_dtypes' order puts NaNs anywhere.
+    x1, x2 = np.asarray(x1), np.asarray(x2)
+    if x1.dtype == BF16:
+        x1, x2 = x1.astype(np.float32), x2.astype(np.float32)
+    return np.searchsorted(x1, x2, side=side, sorter=sorter)
+
+
+def check_search(x1, x2, side="left", sorter=None):
+    got = np.asarray(pt.searchsorted(x1, x2, side=side, sorter=sorter))
+    want = reference(x1, x2, side, sorter)
+    assert got.dtype == np.int64 and got.shape == np.shape(want)
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_every_dtype(dtype, side):
+    line = sorted_line(dtype, 31, 6)
+    for shape, seed in [((), 7), ((9,), 8), ((3, 4), 9), ((2, 2, 3), 10)]:
+        check_search(line, probes(dtype, shape, seed), side)
+    check_search(line, line, side)
+
+
+@pytest.mark.parametrize("sorter_dtype", ["int8", "uint16", "int32", "int64"])
+def test_searchsorted_sorter(sorter_dtype):
+    rng = np.random.default_rng(11)
+    raw = rng.integers(-20, 20, 60).astype(np.float32)
+    raw[5] = np.nan
+    order = np.argsort(raw, kind="stable").astype(sorter_dtype)
+    values = probes("float32", (4, 5), 12)
+    for side in ("left", "right"):
+        check_search(raw, values, side, order)
+    # argsort's result as the sorter, as numpy users write it.
+    check_search(raw, values, "right", pt.argsort(raw))
+
+
+def test_searchsorted_mixed_dtypes_compare_promoted():
+    # Compared in the promoted dtype: 2.5 is not truncated to 2.
+    line = np.array([1, 2, 2, 3, 5], np.int16)
+    values = np.array([2.5, 2.0, -1.0, 9.0], np.float32)
+    check_search(line, values)
+    check_search(line, values, "right")
+    check_search(np.array([0, 100, 200, 250], np.uint8), np.array([-1, 255, 300], np.int32))
+    check_search(np.array([0.5, 1.0, 1.5], np.float16), np.array([1.0001, 1.0], np.float64))
+
+
+def test_searchsorted_layouts_and_edges():
+    line = sorted_line("float64", 40, 13)
+    check_search(line[::3], probes("float64", (5, 6), 14).T)
+    check_search(line[::-1], probes("float64", (4,), 15), "right",
+                 np.arange(39, -1, -1))
+    check_search(np.zeros(0, np.float32), np.array([1.0, np.nan], np.float32))
+    check_search(line, np.zeros((0, 3)))
+    check_search(np.array([True, True]), np.array([False, True]), "right")
+    got = pt.searchsorted(pt.asarray(line), pt.asarray(probes("float64", (6,), 16)))
+    np.testing.assert_array_equal(np.asarray(got),
+                                  reference(line, probes("float64", (6,), 16)))
+
+
+def test_searchsorted_errors():
+    line = np.array([1.0, 2.0, 3.0], np.float32)
+    with pytest.raises(ValueError, match=r"searchsorted needs a 1-D sorted tensor, but got "
+                                         r"shape \[3, 1\]"):
+        pt.searchsorted(line.reshape(3, 1), line)
+    with pytest.raises(ValueError, match=r"searchsorted side must be 'left' or 'right', got "
+                                         r"'middle'"):
+        pt.searchsorted(line, line, side="middle")
+    with pytest.raises(ValueError, match=r"the sorter's shape \[2\] does not match the "
+                                         r"sorted tensor's shape \[3\]"):
+        pt.searchsorted(line, line, sorter=np.array([0, 1]))
+    with pytest.raises(TypeError, match=r"searchsorted needs an integer sorter, but got f32"):
+        pt.searchsorted(line, line, sorter=line)
+    with pytest.raises(TypeError, match=r"searchsorted: cannot promote 'ui64' with signed"):
+        pt.searchsorted(np.array([1, 2], np.uint64), np.array([1], np.int8))
+    # The sorter's indices are data: checked when the code runs.
+    with pytest.raises(ValueError, match=r"searchsorted: a sorter index is out of range "
+                                         r"\(expected every index in \[0, size of the sorted "
+                                         r"tensor\)\)"):
+        pt.searchsorted(line, line, sorter=np.array([0, 3, 1]))
+    with pytest.raises(ValueError, match=r"out of range"):
+        pt.searchsorted(line, line, sorter=np.array([0, -1, 1]))

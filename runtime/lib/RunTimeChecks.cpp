@@ -11,6 +11,7 @@
 
 #include "ptensor/Semantics/Contraction.h"
 #include "ptensor/Semantics/Manipulation.h"
+#include "ptensor/Semantics/Searching.h"
 
 #include <csetjmp>
 #include <cstdio>
@@ -159,6 +160,8 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
       message = sem::reshapeMismatchMessage(left, right);
     else if (op == 3)
       message = sem::extractMaskMismatchMessage(left, right);
+    else if (op == 4)
+      message = sem::searchsortedSorterMismatchMessage(left, right);
     else
       message = sem::combineMismatchMessage(
           op == 1 ? sem::CombineKind::Concat : sem::CombineKind::Stack, left,

@@ -128,6 +128,21 @@ func.func @rows_kept(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.ptens
   return %1, %2 : !ptensor.ptensor<?x3x1xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>
 }
 
+// searchsorted: the values' rows are the result's; the sorted tensor and
+// the sorter are gathered, the values stay on the block.
+// CHECK-LABEL: func.func @search(
+// CHECK: %[[S:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK: %[[P:.*]] = ptensor.team_gather %arg2, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?xi32> -> !ptensor.ptensor<?xi32>
+// CHECK: %[[R:.*]] = ptensor.searchsorted right %[[S]], %arg1 sorter %[[P]] : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?x2xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x2xi64>
+// CHECK: %[[S2:.*]] = ptensor.team_gather %arg0
+// CHECK: %[[R2:.*]] = ptensor.searchsorted %[[S2]], %arg0 : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xi64>
+// CHECK: return %[[R]], %[[R2]]
+func.func @search(%s: !ptensor.ptensor<?xf32, team = 1>, %v: !ptensor.ptensor<?x2xf32, team = 1>, %p: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<?x2xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>) {
+  %0 = ptensor.searchsorted right %s, %v sorter %p : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<?x2xi64, team = 1>
+  %1 = ptensor.searchsorted %s, %s : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xi64, team = 1>
+  return %0, %1 : !ptensor.ptensor<?x2xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>
+}
+
 // shape and size of a split tensor are global: the block's, with the first
 // dim summed over the team; nothing is gathered.
 // CHECK-LABEL: func.func @queries(

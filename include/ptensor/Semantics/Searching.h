@@ -1,7 +1,8 @@
 //===- Searching.h - the rules of the searching functions -------*- C++ -*-===//
 //
-// Part of the semantics library (no MLIR): nonzero's operand rule. (argmax
-// and argmin are reductions: Reductions.h.)
+// Part of the semantics library (no MLIR): the operand rules of nonzero and
+// searchsorted, and searchsorted's sides and messages. (argmax and argmin
+// are reductions: Reductions.h.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,9 +10,12 @@
 #define PTENSOR_SEMANTICS_SEARCHING_H
 
 #include "ptensor/Semantics/Broadcast.h"
+#include "ptensor/Semantics/DType.h"
 #include "ptensor/Semantics/Error.h"
 
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace ptensor::semantics {
 
@@ -19,6 +23,48 @@ namespace ptensor::semantics {
 /// an error) and gives one i64 index tensor per dim, of the (run-time)
 /// number of non-zero elements. A Value error names a 0-d input.
 std::optional<Error> checkNonzero(const Shape &shape);
+
+/// searchsorted's `side`: the first position whose element is not less than
+/// the value (`Left`, numpy's default), or the first whose element is
+/// greater (`Right`).
+enum class SearchSide { Left, Right };
+
+/// The side named `name` ("left", "right"; the dialect's keywords), or
+/// nothing.
+std::optional<SearchSide> searchSideFromName(std::string_view name);
+
+/// A shape and dtype: one operand of searchsorted.
+struct TypedShape {
+  Shape shape;
+  DType dtype;
+};
+
+/// What searchsorted gives and how it compares.
+struct Searchsorted {
+  Shape result;      ///< the values' shape
+  DType resultDType; ///< I64 (the default index dtype)
+  DType compare;     ///< the dtype both sides are compared in
+};
+
+/// The rule of searchsorted(sorted, values, sorter): `sorted` is 1-D
+/// (ascending in ptensor.sort's order, or made so by `sorter`); `values`
+/// has any shape; both are compared in their promoted dtype (Promotion.h);
+/// `sorter`, when given, is a 1-D integer tensor with as many elements as
+/// `sorted` (a dynamic size is checked when the code runs). Errors: a
+/// Value error for a rank or a size, a DType error for dtypes that do not
+/// promote or a sorter that is not integer.
+Result<Searchsorted> searchsorted(const TypedShape &sorted,
+                                  const TypedShape &values,
+                                  const std::optional<TypedShape> &sorter);
+
+/// The message of a sorter whose size differs from the sorted tensor's
+/// (the verifier's for static sizes, the runtime's for dynamic ones).
+std::string searchsortedSorterMismatchMessage(const Shape &sorted,
+                                              const Shape &sorter);
+
+/// The message of a sorter element outside [0, size of sorted) (a run-time
+/// check: the elements are data).
+const char *searchsortedSorterRangeMessage();
 
 } // namespace ptensor::semantics
 

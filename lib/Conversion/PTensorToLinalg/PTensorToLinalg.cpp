@@ -52,6 +52,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateCompactionToLinalgPatterns(converter, patterns);
   populateReshapeToMemRefPatterns(converter, patterns);
   populateSetsToLinalgPatterns(converter, patterns);
+  populateSearchingToLinalgPatterns(converter, patterns);
   populateSortingToLinalgPatterns(converter, patterns);
   populateTeamsToRuntimePatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);

@@ -33,6 +33,9 @@ void populateManipulationToLinalgPatterns(const TypeConverter &converter,
 /// sort and argsort to a copy sorted in place (ptensor.sort_along).
 void populateSortingToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// searchsorted: a parallel generic over the values, a binary search each.
+void populateSearchingToLinalgPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
 /// extract_mask and nonzero: flags, count, select, gather (Compaction.h).
 void populateCompactionToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);

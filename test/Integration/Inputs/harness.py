@@ -598,6 +598,28 @@ class Func:
         return Value(name, rt, ref_idx.astype(np.int64), deps, desc=desc,
                      sources=[("x", x)])
 
+    def searchsorted(self, s, v, side="left", sorter=None):
+        """ptensor.searchsorted of the values `v` in the 1-D `s` (through
+        `sorter`, when given), against numpy's searchsorted (which
+        compares in the promoted dtype too)."""
+        # bfloat16 as float32 (exact): ml_dtypes' ordering puts NaNs
+        # anywhere, numpy's float32 puts them last like ptensor.sort.
+        def searched(x):
+            a = np.asarray(x.ref)
+            return a.astype(np.float32) if a.dtype == BF16 else a
+        ref = np.searchsorted(searched(s), searched(v), side=side,
+                              sorter=None if sorter is None else np.asarray(sorter.ref))
+        rt = TType(v.type.shape, "i64")
+        operands = [s, v] + ([] if sorter is None else [sorter])
+        name = self._fresh()
+        deps = self._line("%s = ptensor.searchsorted %s %s, %s%s : (%s) -> %s" % (
+            name, side, s.name, v.name,
+            "" if sorter is None else " sorter " + sorter.name,
+            ", ".join(str(o.type) for o in operands), rt), operands)
+        return Value(name, rt, np.asarray(ref, np.int64),
+                     deps, desc="searchsorted " + side,
+                     sources=[("x%d" % i, o) for i, o in enumerate(operands)])
+
     def extract_mask(self, x, mask):
         """ptensor.extract_mask: x[mask] (numpy's boolean indexing)."""
         k = len(mask.type.shape)

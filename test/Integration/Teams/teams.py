@@ -103,6 +103,12 @@ func.func @queries(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor
   %o = ptensor.create (%m, %n) fill %one : f32 -> !ptensor.ptensor<?x?xf32>
   return %r, %o : !ptensor.ptensor<?xi64>, !ptensor.ptensor<?x?xf32>
 }
+func.func @search(%s: !ptensor.ptensor<?xf32, team = 1>, %a: !ptensor.ptensor<?x3xf32, team = 1>, %p: !ptensor.ptensor<?xi64, team = 1>, %x: !ptensor.ptensor<f32, team = 1>) -> (!ptensor.ptensor<?x3xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<i64, team = 1>) {
+  %0 = ptensor.searchsorted right %s, %a sorter %p : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>) -> !ptensor.ptensor<?x3xi64, team = 1>
+  %1 = ptensor.searchsorted %s, %s sorter %p : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>) -> !ptensor.ptensor<?xi64, team = 1>
+  %2 = ptensor.searchsorted %s, %x sorter %p : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<?xi64, team = 1>) -> !ptensor.ptensor<i64, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<?x3xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<i64, team = 1>
+}
 func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -162,6 +168,10 @@ def main():
             "s": np.array(0.5, dtype=np.float32),
             "i": rng.integers(-3, 4, 7).astype(np.int32),
             "n": np.array(11, dtype=np.int64),
+            # Unsorted, searched through its argsort: 13 elements over up
+            # to 4 processes, ties included.
+            "u": rng.integers(0, 8, 13).astype(np.float32) / 8,
+            "x": np.array(0.5, dtype=np.float32),
             # Two rows over up to 4 processes: empty blocks; a NaN in the
             # second row's first column.
             "h": np.array([[1.5, -2.0], [np.nan, 3.0]], dtype=np.float16),
@@ -169,6 +179,7 @@ def main():
                            [2.0, 7.0, 3.0]], dtype=np.float32),
         }
         arrays["bt"] = np.ascontiguousarray(arrays["b"].T)
+        arrays["p"] = np.argsort(arrays["u"], kind="stable").astype(np.int64)
         paths = {}
         for key, value in arrays.items():
             paths[key] = os.path.join(tmp, key + ".npy")
@@ -176,6 +187,7 @@ def main():
         a, b, v, r, s = (arrays[k] for k in "abvrs")
         i, h, t = arrays["i"], arrays["h"], arrays["t"]
         squares = np.arange(11, dtype=np.int64) ** 2
+        u, p = arrays["u"], arrays["p"]
         cases = [
             ("chain", ["a", "b", "s"], [np.exp((a + b) * s)]),
             ("row", ["a", "v", "r"], [(a - v) * r]),
@@ -189,6 +201,12 @@ def main():
                                 np.ones((10, 3), np.float32)]),
             ("views", ["a"], [a.T, a[::-1], a[1:8:2], np.sort(a, 0)]),
             ("product", ["a", "bt"], [a @ b.T]),
+            # The values' blocks are the result's; sorted and sorter are
+            # gathered.
+            ("search", ["u", "a", "p", "x"],
+             [np.searchsorted(u, a, side="right", sorter=p),
+              np.searchsorted(u, u, sorter=p),
+              np.array(np.searchsorted(u, arrays["x"], sorter=p))]),
             ("batched", ["a", "c"], [a @ arrays["c"]]),
             # numpy's bool sum is an or, its bool product an and.
             ("bools", ["a"], [np.sum(a > 0.5, 0, dtype=bool),

@@ -75,7 +75,8 @@ enum class ShapeCheckKind : int64_t {
   Reshape = 0,
   Concat = 1,
   Stack = 2,
-  ExtractMask = 3
+  ExtractMask = 3,
+  Searchsorted = 4
 };
 
 /// Builds, at `b`'s insertion point in host code, a check that `ok` holds:

@@ -297,6 +297,17 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     localize(matmul.getResult());
     return success();
   }
+  if (auto search = dyn_cast<SearchsortedOp>(op)) {
+    // The values' rows are the result's: the sorted tensor and the sorter
+    // are gathered (each process searches the whole of them).
+    OpBuilder b(op);
+    unsigned values = search.getValuesMutable().getOperandNumber();
+    for (OpOperand &operand : op->getOpOperands())
+      if (operand.getOperandNumber() != values && isSplit(operand.get()))
+        operand.set(gather(b, op->getLoc(), operand.get()));
+    localize(search.getResult());
+    return success();
+  }
   if (auto copy = dyn_cast<CopyOp>(op))
     return partitionCopy(copy), success();
   if (isa<CreateOp, ArangeOp, LinspaceOp>(op))

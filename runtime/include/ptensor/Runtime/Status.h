@@ -131,8 +131,9 @@ PTENSOR_RT_EXPORT void ptensor_rt_contraction_failed(
 /// sizes, -1 for the inferred one) whose element counts differ; `op` 1
 /// (concat) and 2 (stack) an operand `operand` of shape `rhs` whose dim
 /// `dim` differs from operand 0's shape `lhs`; `op` 3 an extract_mask whose
-/// mask shape `rhs` is not the first dims of the source shape `lhs`. The
-/// shapes are passed as
+/// mask shape `rhs` is not the first dims of the source shape `lhs`; `op` 4
+/// a searchsorted whose sorter shape `rhs` differs from the sorted shape
+/// `lhs`. The shapes are passed as
 /// `memref<?xi64>` like ptensor_rt_broadcast_failed's.
 PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
     const int64_t *lhsAllocated, const int64_t *lhs, int64_t lhsOffset,

@@ -151,6 +151,13 @@ def PTensor_UniqueKind : I32EnumAttr<"UniqueKind", "kind of ptensor.unique", [
   let cppNamespace = "::mlir::ptensor";
 }
 
+def PTensor_SearchSide : I32EnumAttr<"SearchSide", "side of ptensor.searchsorted", [
+  I32EnumAttrCase<"left", 0>,
+  I32EnumAttrCase<"right", 1>
+]> {
+  let cppNamespace = "::mlir::ptensor";
+}
+
 def PTensor_CombineKind : I32EnumAttr<"CombineKind", "kind of ptensor.combine", [
   I32EnumAttrCase<"concat", 0>,
   I32EnumAttrCase<"stack", 1>

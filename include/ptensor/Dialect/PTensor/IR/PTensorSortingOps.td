@@ -75,6 +75,44 @@ def PTensor_NonzeroOp : PTensor_Op<"nonzero", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def PTensor_SearchsortedOp : PTensor_Op<"searchsorted", [Pure, InferTypeOpAdaptor]> {
+  let summary = "where values would be inserted into a sorted 1-D tensor";
+  let description = [{
+    For each element `v` of `values` (any shape), the position in the 1-D
+    `sorted` at which `v` would be inserted to keep it sorted (the array
+    API's and numpy's `searchsorted`): with side `left` (the default) the
+    number of elements less than `v`, with `right` the number not greater
+    than `v`. `sorted` must be ascending in the order of `ptensor.sort`
+    (`-0.0` equal to `0.0`, NaNs after `+inf`), or `sorter` (1-D, integer,
+    as many elements as `sorted`) gives the positions that sort it
+    (numpy's `sorter`, e.g. argsort's result): element `i` in sorted order
+    is `sorted[sorter[i]]`. A sorter index outside `[0, size)` is an error
+    when the code runs. Both sides are compared in the promoted dtype of
+    `sorted` and `values` (docs/Semantics.md). The result is i64 with the
+    shape of `values`; all operands share a device and a team (on a team
+    each process searches its block of `values` in the whole `sorted`).
+
+    Lowering: a parallel generic over `values` whose body is a binary
+    search (`scf.while`, about log2(size) steps) reading `sorted` (and
+    `sorter`) by position; the sorter's range is checked first by counting
+    the indices out of range.
+
+    ```mlir
+    %i = ptensor.searchsorted right %s, %v : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?x3xf32>) -> !ptensor.ptensor<?x3xi64>
+    %j = ptensor.searchsorted %s, %v sorter %p : (!ptensor.ptensor<?xi32>, !ptensor.ptensor<5xi32>, !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<5xi64>
+    ```
+  }];
+  let arguments = (ins DefaultValuedAttr<PTensor_SearchSide,
+                                         "::mlir::ptensor::SearchSide::left">:$side,
+                       PTensor:$sorted, PTensor:$values,
+                       Optional<PTensor>:$sorter);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    ($side^)? $sorted `,` $values (`sorter` $sorter^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Lowering-internal
 //===----------------------------------------------------------------------===//

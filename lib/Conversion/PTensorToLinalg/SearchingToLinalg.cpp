@@ -1,0 +1,192 @@
+//===- SearchingToLinalg.cpp - searchsorted --------------------------------===//
+//
+// ptensor.searchsorted becomes one parallel generic over the values whose
+// body is a binary search of the 1-D sorted tensor (read by position with
+// tensor.extract; through the sorter when there is one): an `scf.while`
+// narrowing [lo, hi) to the insertion point in about log2(size) steps. The
+// same IR serves the host (a parallel loop nest) and the GPU (one thread
+// per value). Both sides are compared in the compute dtype of the op's
+// compare dtype (f32 for f16/bf16: exact, and the same order), floats in
+// ptensor.sort's order (NaNs last, -0.0 equal to 0.0).
+//
+// A sorter is checked before the search, so that the search never reads
+// outside `sorted`: its size against the sorted tensor's (a run-time check
+// when either is dynamic) and its indices against [0, size) (the indices
+// out of range are counted by the compaction's count_true, on the host or
+// the GPU, and must be none).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compaction.h"
+#include "LoweringUtils.h"
+#include "PatternsInternal.h"
+
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+#include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+#include "ptensor/Dialect/PTensor/IR/Searching.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
+#include "ptensor/Dialect/PTensor/Utils/ScalarConvert.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+namespace sem = ::ptensor::semantics;
+
+namespace {
+
+/// `a` before `b` in ptensor.sort's ascending order, for values of the
+/// storage type of semantic dtype `dtype`: floats with every NaN after
+/// every number, integers by their signedness, bool false before true.
+static Value sortsBefore(OpBuilder &b, Location loc, Type dtype, Value a,
+                         Value c) {
+  if (isa<FloatType>(dtype)) {
+    Value less =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, a, c);
+    Value cIsNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, c, c);
+    Value aIsNumber =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, a, a);
+    Value beforeNaN = arith::AndIOp::create(b, loc, cIsNaN, aIsNumber);
+    return arith::OrIOp::create(b, loc, less, beforeNaN);
+  }
+  bool isSigned = !dtype.isUnsignedInteger() && !dtype.isInteger(1);
+  return arith::CmpIOp::create(
+      b, loc, isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult,
+      a, c);
+}
+
+struct SearchsortedPattern : public OpConversionPattern<SearchsortedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SearchsortedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type sortedDType = getDType(op.getSorted().getType());
+    Type valuesDType = getDType(op.getValues().getType());
+    Type compare = getComputeType(getCompareDType(op));
+    bool right = op.getSide() == SearchSide::right;
+    Value sorted = adaptor.getSorted();
+    Value values = adaptor.getValues();
+    Value sorter = adaptor.getSorter();
+    Value size = tensor::DimOp::create(rewriter, loc, sorted, 0);
+    if (sorter)
+      checkSorter(rewriter, loc, sorter, getDType(op.getSorter().getType()),
+                  sorted, size);
+    Type sorterDType = sorter ? getDType(op.getSorter().getType()) : Type();
+
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      if (resultType.isDynamicDim(d))
+        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, values, d));
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(
+        resultType.getRank(), getContext());
+    ElementwiseInput value{values, valuesDType, identity};
+    Value result = buildElementwiseGeneric(
+        rewriter, loc, {value}, {resultType}, dynamicSizes,
+        [&](OpBuilder &b, Location l, ValueRange elements) {
+          Value v = convertScalar(b, l, elements[0], valuesDType, compare);
+          // The element at sorted position `at`, in the compare dtype.
+          auto elementAt = [&](OpBuilder &nb, Location nl, Value at) {
+            if (sorter) {
+              Value position =
+                  tensor::ExtractOp::create(nb, nl, sorter, ValueRange{at});
+              at = convertScalar(nb, nl, position, sorterDType,
+                                 nb.getIndexType());
+            }
+            Value element =
+                tensor::ExtractOp::create(nb, nl, sorted, ValueRange{at});
+            return convertScalar(nb, nl, element, sortedDType, compare);
+          };
+          // Left: the first position whose element is not before v;
+          // right: the first whose element v is before.
+          auto goesRight = [&](OpBuilder &nb, Location nl, Value element) {
+            if (!right)
+              return sortsBefore(nb, nl, compare, element, v);
+            Value after = sortsBefore(nb, nl, compare, v, element);
+            Value one = arith::ConstantIntOp::create(nb, nl, 1, 1);
+            return Value(arith::XOrIOp::create(nb, nl, after, one));
+          };
+          Value position = binarySearch(b, l, size, elementAt, goesRight);
+          return SmallVector<Value>{
+              arith::IndexCastOp::create(b, l, b.getI64Type(), position)};
+        })[0];
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  using ElementAtFn = function_ref<Value(OpBuilder &, Location, Value)>;
+  using GoesRightFn = function_ref<Value(OpBuilder &, Location, Value)>;
+
+  /// The first position in [0, size) whose element does not go right (the
+  /// elements that go right come first), or size: [lo, hi) halves until it
+  /// is empty.
+  static Value binarySearch(OpBuilder &b, Location loc, Value size,
+                            ElementAtFn elementAt, GoesRightFn goesRight) {
+    Type index = b.getIndexType();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    auto loop = scf::WhileOp::create(
+        b, loc, TypeRange{index, index}, ValueRange{zero, size},
+        [&](OpBuilder &nb, Location nl, ValueRange bounds) {
+          Value open = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ult,
+                                             bounds[0], bounds[1]);
+          scf::ConditionOp::create(nb, nl, open, bounds);
+        },
+        [&](OpBuilder &nb, Location nl, ValueRange bounds) {
+          Value lo = bounds[0], hi = bounds[1];
+          Value one = arith::ConstantIndexOp::create(nb, nl, 1);
+          Value width = arith::SubIOp::create(nb, nl, hi, lo);
+          Value half = arith::ShRUIOp::create(nb, nl, width, one);
+          Value mid = arith::AddIOp::create(nb, nl, lo, half);
+          Value right = goesRight(nb, nl, elementAt(nb, nl, mid));
+          Value afterMid = arith::AddIOp::create(nb, nl, mid, one);
+          Value newLo = arith::SelectOp::create(nb, nl, right, afterMid, lo);
+          Value newHi = arith::SelectOp::create(nb, nl, right, hi, mid);
+          scf::YieldOp::create(nb, nl, ValueRange{newLo, newHi});
+        });
+    return loop.getResult(0);
+  }
+
+  /// Run-time checks of `sorter` (1-D, semantic dtype `dtype`) against the
+  /// sorted tensor of `size` elements: the same size (when not both
+  /// static: the verifier checked those), and every index in [0, size).
+  static void checkSorter(OpBuilder &b, Location loc, Value sorter, Type dtype,
+                          Value sorted, Value size) {
+    IndexMath m(b, loc);
+    auto sorterType = cast<RankedTensorType>(sorter.getType());
+    auto sortedType = cast<RankedTensorType>(sorted.getType());
+    Value sorterSize = tensor::DimOp::create(b, loc, sorter, 0);
+    if (sorterType.isDynamicDim(0) || sortedType.isDynamicDim(0)) {
+      Value same = m.eq(sorterSize, size);
+      buildShapesCheck(b, loc, same, ShapeCheckKind::Searchsorted,
+                       ValueRange{size}, ValueRange{sorterSize});
+    }
+    Type i64 = b.getI64Type();
+    Value count = arith::IndexCastOp::create(b, loc, i64, size);
+    Value outside = computeFlags(
+        b, loc, sorter, [&](OpBuilder &nb, Location l, Value element) {
+          // Through i64: an unsigned index past 2^63 reads as negative.
+          Value at = convertScalar(nb, l, element, dtype, i64);
+          Value zero = arith::ConstantIntOp::create(nb, l, i64, 0);
+          Value below =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, at, zero);
+          Value beyond =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, at, count);
+          return Value(arith::OrIOp::create(nb, l, below, beyond));
+        });
+    Value bad = CountTrueOp::create(b, loc, outside);
+    m.check(m.eq(bad, m.index(0)), sem::searchsortedSorterRangeMessage());
+  }
+};
+
+} // namespace
+
+void mlir::ptensor::populateSearchingToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<SearchsortedPattern>(converter, patterns.getContext());
+}

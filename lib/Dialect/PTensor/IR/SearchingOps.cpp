@@ -1,0 +1,86 @@
+//===- SearchingOps.cpp - the meta step of searchsorted -------------------===//
+//
+// searchsorted's result type: placement here, every other rule (ranks,
+// sizes, dtypes, messages) the semantics library's
+// (ptensor/Semantics/Searching.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
+#include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+#include "ptensor/Dialect/PTensor/IR/Searching.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+namespace sem = ::ptensor::semantics;
+
+/// `type` as the semantics library's operand, or nothing for an element
+/// type that is not a ptensor dtype.
+static std::optional<sem::TypedShape> toTypedShape(PTensorType type) {
+  std::optional<::ptensor::DType> dtype = toDType(type.getElementType());
+  if (!dtype)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  return sem::TypedShape{sem::Shape(shape.begin(), shape.end()), *dtype};
+}
+
+FailureOr<sem::Searchsorted>
+mlir::ptensor::getSearchsorted(PTensorType sorted, PTensorType values,
+                               PTensorType sorter,
+                               std::optional<Location> loc) {
+  SmallVector<Type> operands = {sorted, values};
+  if (sorter)
+    operands.push_back(sorter);
+  StringAttr device;
+  IntegerAttr team;
+  std::string error;
+  if (failed(getCommonPlacement(operands, device, team, error)))
+    return emitOptionalError(loc, error);
+  std::optional<sem::TypedShape> sortedOperand = toTypedShape(sorted);
+  std::optional<sem::TypedShape> valuesOperand = toTypedShape(values);
+  std::optional<sem::TypedShape> sorterOperand;
+  if (sorter)
+    sorterOperand = toTypedShape(sorter);
+  for (auto [type, operand] :
+       {std::pair{sorted, sortedOperand}, std::pair{values, valuesOperand},
+        std::pair{sorter, sorterOperand}})
+    if (type && !operand)
+      return emitOptionalError(loc, "searchsorted: ", type.getElementType(),
+                               " is not a ptensor dtype");
+  sem::Result<sem::Searchsorted> rule =
+      sem::searchsorted(*sortedOperand, *valuesOperand, sorterOperand);
+  if (!rule)
+    return emitOptionalError(loc, rule.getError().message);
+  return *rule;
+}
+
+LogicalResult SearchsortedOp::inferReturnTypes(MLIRContext *context,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &results) {
+  auto sorted = cast<PTensorType>(adaptor.getSorted().getType());
+  auto values = cast<PTensorType>(adaptor.getValues().getType());
+  PTensorType sorter;
+  if (Value s = adaptor.getSorter())
+    sorter = cast<PTensorType>(s.getType());
+  FailureOr<sem::Searchsorted> rule =
+      getSearchsorted(sorted, values, sorter, loc);
+  if (failed(rule))
+    return failure();
+  // The device and team are the common ones (checked): the values'.
+  results.push_back(values.cloneWithShapeAndType(
+      SmallVector<int64_t>(rule->result.begin(), rule->result.end()),
+      toMLIRType(context, rule->resultDType)));
+  return success();
+}
+
+Type mlir::ptensor::getCompareDType(SearchsortedOp op) {
+  auto sorter = op.getSorter() ? cast<PTensorType>(op.getSorter().getType())
+                               : PTensorType();
+  FailureOr<sem::Searchsorted> rule =
+      getSearchsorted(cast<PTensorType>(op.getSorted().getType()),
+                      cast<PTensorType>(op.getValues().getType()),
+                      sorter, std::nullopt);
+  assert(succeeded(rule) && "searchsorted ops are verified");
+  return toMLIRType(op.getContext(), rule->compare);
+}
