@@ -202,6 +202,10 @@ SORT_N, SORT_ROWS = 2 ** 24, 4096
 NONZERO_N, UNIQUE_N = 2 ** 26, 2 ** 24
 #: A make_inputs dtype: int64 uniform in [0, 2^16).
 I64_U16 = "int64_u16"
+#: searchsorted's sizes: 2^24 float32 values in a sorted line of 2^20 (4 MiB:
+#: it stays in the H100's L2), and the make_inputs dtype of a sorted line.
+SEARCH_N, SEARCH_LINE = 2 ** 24, 2 ** 20
+F32_SORTED = "float32_sorted"
 
 # name -> (IR, input specs [(shape, torch dtype name, layout)], torch expr,
 #          bytes moved per call)
@@ -329,6 +333,13 @@ CASES = {
     "unique_counts_i64": (compaction("unique_counts_i64", UNIQUE_N, "i64", "counts", 1),
                           [([UNIQUE_N], I64_U16)],
                           "torch.unique(a, return_counts=True)[1]", UNIQUE_N * 8),
+    # A binary search per value (fractions: the values read and the indices
+    # written once; the line's reads hit L2).
+    "searchsorted": (manipulation("searchsorted", [[SEARCH_LINE], [SEARCH_N]], [SEARCH_N],
+                                  "ptensor.searchsorted %a, %b : ({ta}, {tb}) -> {tr}",
+                                  dtype_r="i64"),
+                     [([SEARCH_LINE], F32_SORTED), ([SEARCH_N], F32)],
+                     "torch.searchsorted(a, b)", SEARCH_N * (4 + 8)),
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }

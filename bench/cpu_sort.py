@@ -1,4 +1,4 @@
-"""CPU sorts, nonzero and unique beside numpy (this machine's cores): median wall
+"""CPU sorts, nonzero, searchsorted and unique beside numpy (this machine's cores): median wall
 time of ptensor's sort/argsort (the runtime's sort) and unique_* (a sort,
 then the count → select steps) and numpy's on the same arrays, results
 compared exactly. Prints a markdown table for
@@ -21,6 +21,8 @@ def cases(n):
     rows = x.reshape(n // 1000, 1000)
     ints = rng.integers(0, 2 ** 16, n).astype(np.int64)
     flags = rng.random(n) < 0.5
+    line = np.sort(rng.standard_normal(2 ** 20).astype(np.float32))
+    order = np.argsort(x[: 2 ** 20], kind="stable")
     return [
         ("sort float32", lambda: pt.sort(x), lambda: np.sort(x)),
         ("argsort float32 (stable)", lambda: pt.argsort(x),
@@ -30,6 +32,11 @@ def cases(n):
         ("sort float64", lambda: pt.sort(x.astype(np.float64)),
          lambda: np.sort(x.astype(np.float64))),
         ("nonzero of bools, half true", lambda: pt.nonzero(flags), lambda: np.nonzero(flags)),
+        ("searchsorted of n float32 in 2^20 sorted", lambda: pt.searchsorted(line, x),
+         lambda: np.searchsorted(line, x)),
+        ("searchsorted of n float32, 2^20 through a sorter",
+         lambda: pt.searchsorted(x[: 2 ** 20], x, sorter=order),
+         lambda: np.searchsorted(x[: 2 ** 20], x, sorter=order)),
         ("unique_values int64 in [0, 2^16)", lambda: pt.unique_values(ints),
          lambda: np.unique(ints)),
         ("unique_counts int64 in [0, 2^16)", lambda: pt.unique_counts(ints),

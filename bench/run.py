@@ -119,6 +119,9 @@ def make_inputs(specs, gen):
             out.append(torch.randint(0, 2 ** 16, shape, generator=gen, device="cuda",
                                      dtype=torch.int64))
             continue
+        if dtype == "float32_sorted":  # ascending, for searchsorted
+            out.append(torch.sort(torch.randn(shape, generator=gen, device="cuda")).values)
+            continue
         if dtype.startswith("int"):
             out.append(torch.randint(-100, 100, shape, generator=gen, device="cuda",
                                      dtype=getattr(torch, dtype)))
@@ -211,6 +214,7 @@ def main():
                      "torch.sort(a, -1).values": lambda: cupy.sort(ca, -1),
                      "torch.nonzero(a, as_tuple=True)[0]": lambda: cupy.nonzero(ca)[0],
                      "torch.unique(a)": lambda: cupy.unique(ca),
+                     "torch.searchsorted(a, b)": lambda: cupy.searchsorted(ca, cb),
                      "torch.unique(a, return_counts=True)[1]":
                      lambda: cupy.unique(ca, return_counts=True)[1]}.get(expr)
             if name.startswith("chain"):
