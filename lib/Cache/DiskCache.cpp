@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -10,6 +10,7 @@
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Compiler/PendingCubins.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
+#include "ptensor/Semantics/Teams.h"
 #include "ptensor/Support/HostArray.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -85,8 +86,9 @@ static bool usesTeams(llvm::ArrayRef<FunctionSignature> signatures) {
 static std::vector<FunctionSignature>
 localSignatures(std::vector<FunctionSignature> signatures) {
   auto localize = [](ValueType &v) {
-    if (v.team && !v.shape.empty())
-      v.shape.front() = mlir::ShapedType::kDynamic;
+    if (v.team)
+      for (auto [d, size] : llvm::enumerate(v.shape))
+        size = ::ptensor::semantics::teamBlockDimSize(d, size);
   };
   for (FunctionSignature &s : signatures) {
     llvm::for_each(s.args, localize);

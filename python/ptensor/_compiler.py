@@ -172,11 +172,11 @@ def compiler_build_id():
     if path is None:
         return None
     if _build_id is None:
-        build_id = _core.compiler_build_id(path)
-        if build_id is None:  # a binding built without the compiler's version
-            compiler = find_compiler()
-            build_id = compiler.build_id() if compiler is not None else None
-        _build_id = _build_id or build_id
+        _build_id = _core.compiler_build_id(path)
+        if _build_id is None:
+            # A binding built without the compiler's version: loading the
+            # compiler sets _build_id from the loaded module.
+            find_compiler()
     return _build_id
 
 

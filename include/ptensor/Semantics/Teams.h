@@ -10,9 +10,23 @@
 #ifndef PTENSOR_SEMANTICS_TEAMS_H
 #define PTENSOR_SEMANTICS_TEAMS_H
 
+#include "ptensor/Semantics/Broadcast.h"
+
 #include <cstdint>
 
 namespace ptensor::semantics {
+
+/// The dim a team tensor of rank >= 1 is split along (a 0-d one is
+/// replicated).
+inline constexpr int64_t kTeamSplitDim = 0;
+
+/// The size of dim `dim` of a process's block of a team tensor of rank >= 1
+/// whose size there is `size`: the split dim is dynamic (blocks differ in
+/// size), the others are the tensor's. The partitioning pass's block types
+/// and the JIT's block signatures both ask it.
+inline int64_t teamBlockDimSize(int64_t dim, int64_t size) {
+  return dim == kTeamSplitDim ? kDynamicSize : size;
+}
 
 /// The rows of a split dim that one process holds.
 struct TeamBlock {

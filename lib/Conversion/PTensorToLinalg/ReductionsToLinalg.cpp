@@ -359,13 +359,7 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
       return {arith::MulFOp::create(nb, nloc, d, d)};
     };
     Value squares = rb.reduce(mean, combiner, f64, squaredDeviation)[0];
-    // numpy: max(N - correction, 0) (0/0 is NaN, x/0 inf).
-    Value corrected = arith::SubFOp::create(
-        b, rb.loc, count,
-        arith::ConstantOp::create(b, rb.loc, f64,
-                                  b.getF64FloatAttr(info.correction)));
-    Value zero = arith::ConstantOp::create(b, rb.loc, f64, b.getF64FloatAttr(0.0));
-    Value divisor = arith::MaximumFOp::create(b, rb.loc, corrected, zero);
+    Value divisor = buildVarianceDivisor(b, rb.loc, count, info.correction);
     Value variance = divideBy(squares, divisor);
     if (kind == "std")
       variance = rb.map(variance, f64, [&](OpBuilder &nb, Location nloc,

@@ -13,6 +13,12 @@ func.func private @dtype_signed(!ptensor.ptensor<4xsi32>)
 
 // -----
 
+// bool is i1: a 1-bit integer with signedness is no dtype.
+// expected-error @below {{ptensor dtype must be one of i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64; got 'ui1'}}
+func.func private @dtype_unsigned_bool(!ptensor.ptensor<4xui1>)
+
+// -----
+
 // expected-error @below {{ptensor dtype must be one of i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64; got 'complex<f32>'}}
 func.func private @dtype_complex(!ptensor.ptensor<4xcomplex<f32>>)
 

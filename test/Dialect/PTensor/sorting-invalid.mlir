@@ -57,6 +57,14 @@ func.func @sort_along_dim(%k: memref<4xf32>, %v: memref<4xf32>) {
 
 // -----
 
+func.func @sort_along_dtype(%k: memref<4xi8>, %v: memref<4xi8>) {
+  // expected-error @below {{'ptensor.sort_along' op expected a ptensor dtype, but got 'si8'}}
+  ptensor.sort_along %k into values(%v : memref<4xi8>) dim 0 {dtype = si8, descending = false, stable = true} : memref<4xi8>
+  return
+}
+
+// -----
+
 func.func @sort_along_no_output(%k: memref<4xf32>) {
   // expected-error @below {{'ptensor.sort_along' op expected values, indices or both}}
   ptensor.sort_along %k into dim 0 {dtype = f32, descending = false, stable = true} : memref<4xf32>

@@ -29,7 +29,7 @@ PTENSOR_CHECK_METHOD(BOOL_TO_LONG)
 #undef PTENSOR_CHECK_METHOD
 
 std::optional<DType> mlir::ptensor::toDType(Type type) {
-  if (type.isInteger(1))
+  if (type.isSignlessInteger(1)) // bool; ui1 and si1 are no dtype
     return DType::Bool;
   if (auto it = dyn_cast<IntegerType>(type)) {
     if (it.isSigned()) // dtypes are signless (iN) or unsigned (uiN)

@@ -117,6 +117,8 @@ LogicalResult SortAlongOp::verify() {
   // or an integer of the same width.
   Type dtype = getDtype();
   Type element = input.getElementType();
+  if (!toDType(dtype))
+    return emitOpError("expected a ptensor dtype, but got ") << dtype;
   bool sameKind =
       isa<FloatType>(element)
           ? dtype == element

@@ -10,6 +10,7 @@
 #include "PartitionTeams.h"
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
+#include "ptensor/Semantics/Teams.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -39,8 +40,8 @@ PTensorType mlir::ptensor::wholeType(PTensorType t) {
 
 PTensorType mlir::ptensor::blockType(PTensorType t) {
   SmallVector<int64_t> shape(t.getShape());
-  if (!shape.empty())
-    shape[0] = ShapedType::kDynamic;
+  for (auto [d, size] : llvm::enumerate(shape))
+    size = ::ptensor::semantics::teamBlockDimSize(d, size);
   return PTensorType::get(t.getContext(), shape, t.getElementType(),
                           t.getDevice(), nullptr);
 }
@@ -60,17 +61,36 @@ void TeamPartitioner::markSplit(Value v, PTensorType global) {
   split.insert(v);
 }
 
+/// `cache[v]` when it was made earlier in the block `b` builds in (the
+/// pass rewrites in order, so it dominates), else null.
+static Value earlierInBlock(const DenseMap<Value, Value> &cache, Value v,
+                            OpBuilder &b) {
+  Value cached = cache.lookup(v);
+  if (cached && cached.getParentBlock() == b.getInsertionBlock())
+    return cached;
+  return Value();
+}
+
 Value TeamPartitioner::globalRows(OpBuilder &b, Location loc, Value v) {
   PTensorType global = globalOf(v);
   if (!global.isDynamicDim(0))
     return arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
+  if (Value known = earlierInBlock(globalSizes, v, b))
+    return known;
   Value mine = DimOp::create(b, loc, v, 0);
-  return TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  Value rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  globalSizes[v] = rows;
+  return rows;
 }
 
 Value TeamPartitioner::gather(OpBuilder &b, Location loc, Value v) {
+  if (Value known = earlierInBlock(gathered, v, b))
+    return known;
   Value rows = globalRows(b, loc, v);
-  return TeamGatherOp::create(b, loc, wholeType(globalOf(v)), v, rows, grid);
+  Value whole =
+      TeamGatherOp::create(b, loc, wholeType(globalOf(v)), v, rows, grid);
+  gathered[v] = whole;
+  return whole;
 }
 
 Value TeamPartitioner::block(OpBuilder &b, Location loc, Value whole,
@@ -377,7 +397,7 @@ LogicalResult TeamPartitioner::partitionWhole(Operation *op) {
 namespace {
 
 struct PartitionTeamsPass
-    : public ptensor::impl::PTensorPartitionTeamsBase<PartitionTeamsPass> {
+    : public mlir::ptensor::impl::PTensorPartitionTeamsBase<PartitionTeamsPass> {
   using Base::Base;
   void runOnOperation() override;
 };

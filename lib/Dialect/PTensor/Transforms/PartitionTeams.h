@@ -47,9 +47,11 @@ private:
   void markSplit(Value v, PTensorType global);
 
   /// The global size of the first dim of split value `v`: static, or the
-  /// sum of the blocks' sizes.
+  /// sum of the blocks' sizes (one all-reduce per value and block: later
+  /// uses in the block reuse it).
   Value globalRows(OpBuilder &b, Location loc, Value v);
-  /// The whole tensor of split value `v`, on every process.
+  /// The whole tensor of split value `v`, on every process (one gather per
+  /// value and block: later uses in the block reuse it).
   Value gather(OpBuilder &b, Location loc, Value v);
   /// This process's block of `whole` (which every process has), a split
   /// value of team type `global`.
@@ -100,6 +102,9 @@ private:
   DenseSet<Value> split;
   /// The team type each localized value had.
   DenseMap<Value, PTensorType> globalTypes;
+  /// The global first-dim size and the whole tensor of split values, where
+  /// they were computed already (globalRows, gather).
+  DenseMap<Value, Value> globalSizes, gathered;
   FlatSymbolRefAttr grid;
   int64_t teamSize;
 };

@@ -22,6 +22,7 @@
 #include "PartitionTeams.h"
 
 #include "ptensor/Dialect/PTensor/IR/ReductionKinds.h"
+#include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -207,10 +208,8 @@ Value TeamPartitioner::combineMoments(OpBuilder &b, Location loc, ReduceOp op) {
     Value square = binary(b, loc, BinaryOpKind::multiply, deviation, deviation);
     Value squares =
         teamSum(reduce(b, loc, ReduceKind::sum, square, ArrayRef(dims), true));
-    Value correction = arith::ConstantOp::create(b, loc, op.getCorrectionAttr());
-    Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
-    Value dof = arith::SubFOp::create(b, loc, count, correction);
-    Value divisor = arith::MaximumFOp::create(b, loc, dof, zero);
+    Value divisor = buildVarianceDivisor(
+        b, loc, count, op.getCorrection().convertToDouble());
     result = binary(b, loc, BinaryOpKind::divide, squares, divisor);
     if (op.getKind() == ReduceKind::std)
       result = ElementwiseUnaryOp::create(

@@ -111,6 +111,16 @@ static Value extremum(OpBuilder &b, Location loc, Combiner combiner, Type t,
   return arith::ConstantOp::create(b, loc, t, b.getIntegerAttr(t, v));
 }
 
+Value mlir::ptensor::buildVarianceDivisor(OpBuilder &b, Location loc,
+                                         Value count, double correction) {
+  Type f64 = b.getF64Type();
+  Value subtrahend = arith::ConstantOp::create(b, loc, f64,
+                                               b.getF64FloatAttr(correction));
+  Value dof = arith::SubFOp::create(b, loc, count, subtrahend);
+  Value zero = arith::ConstantOp::create(b, loc, f64, b.getF64FloatAttr(0.0));
+  return arith::MaximumFOp::create(b, loc, dof, zero);
+}
+
 SmallVector<Value> mlir::ptensor::buildIdentity(OpBuilder &b, Location loc,
                                                 Combiner combiner,
                                                 TypeRange types) {

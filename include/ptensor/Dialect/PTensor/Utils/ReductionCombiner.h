@@ -31,6 +31,12 @@ enum class Combiner {
   ArgMaxF, ArgMaxSI, ArgMaxUI, ArgMinF, ArgMinSI, ArgMinUI,
 };
 
+/// The divisor of var and std over `count` elements (an f64 value):
+/// numpy's max(count - correction, 0), so that 0/0 is NaN and x/0 inf. The
+/// one-process lowering and the team combine both divide by it.
+Value buildVarianceDivisor(OpBuilder &b, Location loc, Value count,
+                           double correction);
+
 /// The attribute naming the combiner, on the op of a reduction generic's
 /// body that computes the first yielded value.
 inline constexpr llvm::StringLiteral kCombinerAttrName = "ptensor.combiner";
