@@ -13,13 +13,14 @@ std::optional<Error> ptensor::semantics::checkNonzero(const Shape &shape) {
   return std::nullopt;
 }
 
-std::optional<SearchSide>
-ptensor::semantics::searchSideFromName(std::string_view name) {
+Result<SearchSide> ptensor::semantics::parseSearchSide(std::string_view name) {
   if (name == "left")
     return SearchSide::Left;
   if (name == "right")
     return SearchSide::Right;
-  return std::nullopt;
+  return Error{ErrorKind::Value,
+               "searchsorted side must be 'left' or 'right', got '" +
+                   std::string(name) + "'"};
 }
 
 std::string
@@ -61,5 +62,12 @@ ptensor::semantics::searchsorted(const TypedShape &sorted,
   if (!compare)
     return Error{compare.getError().kind,
                  "searchsorted: " + compare.getError().message};
-  return Searchsorted{values.shape, DType::I64, *compare};
+  // numpy compares an integer against a float in float64, which holds
+  // every float and every integer up to 2^53 exactly; the promoted float
+  // (int32 with float32: float32) would round the integers and move them.
+  bool integerAgainstFloat =
+      (isIntDType(sorted.dtype) && isFloatDType(values.dtype)) ||
+      (isFloatDType(sorted.dtype) && isIntDType(values.dtype));
+  return Searchsorted{values.shape, DType::I64,
+                      integerAgainstFloat ? DType::F64 : *compare};
 }

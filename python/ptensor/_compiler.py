@@ -172,11 +172,15 @@ def compiler_build_id():
     if path is None:
         return None
     if _build_id is None:
-        _build_id = _core.compiler_build_id(path)
-        if _build_id is None:
+        build_id = _core.compiler_build_id(path)
+        if build_id is None:
             # A binding built without the compiler's version: loading the
             # compiler sets _build_id from the loaded module.
             find_compiler()
+        else:
+            # Another thread may have loaded the compiler meanwhile: its
+            # module's own id stands.
+            _build_id = _build_id or build_id
     return _build_id
 
 

@@ -44,7 +44,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     number of elements of x1 less than each value, with "right" the number
     not greater. x1 is ascending in sort's order (NaNs last), or `sorter`
     (1-D integer, e.g. argsort(x1)) gives the indices that sort it. Both
-    are compared in their promoted dtype."""
+    are compared in their promoted dtype, an integer against a float in
+    float64 (numpy's rule)."""
     arrays = [x1, x2] if sorter is None else [x1, x2, sorter]
     tensors = [as_tensor(a) for a in arrays]
     device = _core.common_placement([t.device or None for t in tensors]) or ""

@@ -308,9 +308,7 @@ NB_MODULE(_core, m) {
          const std::optional<std::vector<std::optional<int64_t>>> &sorter,
          const std::optional<std::string> &sorterDType,
          const std::string &side) {
-        if (!sem::searchSideFromName(side))
-          throwValue("searchsorted side must be 'left' or 'right', got '" +
-                     side + "'");
+        (void)unwrap(sem::parseSearchSide(side));
         std::optional<sem::TypedShape> sorterOperand;
         if (sorter)
           sorterOperand = sem::TypedShape{

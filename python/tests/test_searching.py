@@ -141,6 +141,12 @@ def test_searchsorted_mixed_dtypes_compare_promoted():
     check_search(line, values, "right")
     check_search(np.array([0, 100, 200, 250], np.uint8), np.array([-1, 255, 300], np.int32))
     check_search(np.array([0.5, 1.0, 1.5], np.float16), np.array([1.0001, 1.0], np.float64))
+    # An integer against a float compares in float64 (numpy's rule): 2^24 + 1
+    # is above the float32 2^24, though it rounds to it in float32.
+    big = np.array([2 ** 24 + 1], np.int32)
+    np.testing.assert_array_equal(
+        np.asarray(pt.searchsorted(big, np.array([2.0 ** 24], np.float32), side="right")), [0])
+    check_search(np.array([-3, 2049, 4000], np.int64), np.array([2048.0, 2050.0], np.float16))
 
 
 def test_searchsorted_layouts_and_edges():

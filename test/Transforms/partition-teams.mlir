@@ -144,6 +144,28 @@ func.func @search(%s: !ptensor.ptensor<?xf32, team = 1>, %v: !ptensor.ptensor<?x
   return %0, %1 : !ptensor.ptensor<?x2xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>
 }
 
+// Each copy out of the team is a tensor of its own (a write into one must
+// not reach the other, nor the gather a search reads): one gather each,
+// the global size computed once.
+// CHECK-LABEL: func.func @copies_out(
+// CHECK: %[[N:.*]] = ptensor.team_sum
+// CHECK: %[[C1:.*]] = ptensor.team_gather %arg0, %[[N]]
+// CHECK: %[[C2:.*]] = ptensor.team_gather %arg0, %[[N]]
+// CHECK: ptensor.write %arg1 into %[[C1]]
+// CHECK-NOT: team_sum
+// CHECK: %[[S:.*]] = ptensor.team_gather %arg0, %[[N]]
+// CHECK: ptensor.searchsorted %[[S]], %{{.*}}
+// CHECK: return %[[C1]], %[[C2]]
+func.func @copies_out(%a: !ptensor.ptensor<?xf32, team = 1>, %x: !ptensor.ptensor<?xf32>) -> (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64>) {
+  %c1 = ptensor.copy %a : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32>
+  %c2 = ptensor.copy %a : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32>
+  %w = ptensor.copy %x : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32, team = 1>
+  ptensor.write %x into %c1 : !ptensor.ptensor<?xf32>
+  %i = ptensor.searchsorted %a, %w : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xi64, team = 1>
+  %g = ptensor.copy %i : !ptensor.ptensor<?xi64, team = 1> -> !ptensor.ptensor<?xi64>
+  return %c1, %c2, %g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64>
+}
+
 // shape and size of a split tensor are global: the block's, with the first
 // dim summed over the team, once per value; nothing is gathered.
 // CHECK-LABEL: func.func @queries(

@@ -29,9 +29,9 @@ std::optional<Error> checkNonzero(const Shape &shape);
 /// greater (`Right`).
 enum class SearchSide { Left, Right };
 
-/// The side named `name` ("left", "right"; the dialect's keywords), or
-/// nothing.
-std::optional<SearchSide> searchSideFromName(std::string_view name);
+/// The side named `name` ("left", "right"; the dialect's keywords), or a
+/// Value error naming it.
+Result<SearchSide> parseSearchSide(std::string_view name);
 
 /// A shape and dtype: one operand of searchsorted.
 struct TypedShape {
@@ -43,12 +43,15 @@ struct TypedShape {
 struct Searchsorted {
   Shape result;      ///< the values' shape
   DType resultDType; ///< I64 (the default index dtype)
-  DType compare;     ///< the dtype both sides are compared in
+  DType compare;     ///< the dtype both sides are compared in (a sort
+                     ///< dtype; f16/bf16 compare in f32)
 };
 
 /// The rule of searchsorted(sorted, values, sorter): `sorted` is 1-D
 /// (ascending in ptensor.sort's order, or made so by `sorter`); `values`
-/// has any shape; both are compared in their promoted dtype (Promotion.h);
+/// has any shape; both are compared in their promoted dtype (Promotion.h),
+/// or in f64 when one is an integer and the other a float (numpy's rule:
+/// exact where the promoted float would round the integers);
 /// `sorter`, when given, is a 1-D integer tensor with as many elements as
 /// `sorted` (a dynamic size is checked when the code runs). Errors: a
 /// Value error for a rank or a size, a DType error for dtypes that do not

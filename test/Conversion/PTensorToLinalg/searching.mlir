@@ -45,6 +45,19 @@ func.func @mixed(%s: !ptensor.ptensor<?xui8>, %v: !ptensor.ptensor<4xi32>) -> !p
   return %0 : !ptensor.ptensor<4xi64>
 }
 
+// An integer against a float compares in f64 (numpy's rule).
+// CHECK-LABEL: func.func @int_float(
+// CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: i64):
+// CHECK: %[[V:.*]] = arith.extf %[[IN]] : f32 to f64
+// CHECK: scf.while
+// CHECK: %[[E:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi32>
+// CHECK: %[[W:.*]] = arith.sitofp %[[E]] : i32 to f64
+// CHECK: arith.cmpf olt, %[[W]], %[[V]] : f64
+func.func @int_float(%s: !ptensor.ptensor<?xi32>, %v: !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xi64> {
+  %0 = ptensor.searchsorted %s, %v : (!ptensor.ptensor<?xi32>, !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xi64>
+  return %0 : !ptensor.ptensor<4xi64>
+}
+
 // f16 compares in f32 (exact, the same order); a 0-d value gives a 0-d
 // generic.
 // CHECK-LABEL: func.func @half(

@@ -63,9 +63,10 @@ for dt, sorter_dt in [("f32", "i64"), ("i16", "i32"), ("f16", "ui8"),
     suite.check(fn)
 
 # Mixed dtypes: compared in the promoted dtype (integers widened, f16 in
-# f32, integers against floats in the float).
+# f32), integers against floats in f64 (numpy's rule), bool in the other.
 for sdt, vdt in [("ui8", "i32"), ("i8", "i64"), ("f16", "f32"), ("f64", "f32"),
-                 ("i32", "f64"), ("i1", "i16")]:
+                 ("i32", "f64"), ("i1", "i16"), ("i32", "f32"), ("f16", "i64"),
+                 ("ui16", "bf16"), ("i1", "f32")]:
     fn = Func("mixed_%s_%s" % (sdt, vdt))
     s = fn.tensor(sorted_line(sdt, 12), sdt, dynamic=True)
     v = fn.tensor(values(vdt, (2, 8)), vdt, dynamic=True)

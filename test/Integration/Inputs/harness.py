@@ -601,7 +601,7 @@ class Func:
     def searchsorted(self, s, v, side="left", sorter=None):
         """ptensor.searchsorted of the values `v` in the 1-D `s` (through
         `sorter`, when given), against numpy's searchsorted (which
-        compares in the promoted dtype too)."""
+        compares an integer against a float in float64 too)."""
         # bfloat16 as float32 (exact): ml_dtypes' ordering puts NaNs
         # anywhere, numpy's float32 puts them last like ptensor.sort.
         def searched(x):

@@ -14,8 +14,8 @@ using namespace mlir;
 using namespace mlir::ptensor;
 namespace sem = ::ptensor::semantics;
 
-/// `type` as the semantics library's operand, or nothing for an element
-/// type that is not a ptensor dtype.
+/// `type` as the semantics library's operand (nothing only for an element
+/// type that is no dtype, which PTensorType::verify rejects).
 static std::optional<sem::TypedShape> toTypedShape(PTensorType type) {
   std::optional<::ptensor::DType> dtype = toDType(type.getElementType());
   if (!dtype)
@@ -41,12 +41,8 @@ mlir::ptensor::getSearchsorted(PTensorType sorted, PTensorType values,
   std::optional<sem::TypedShape> sorterOperand;
   if (sorter)
     sorterOperand = toTypedShape(sorter);
-  for (auto [type, operand] :
-       {std::pair{sorted, sortedOperand}, std::pair{values, valuesOperand},
-        std::pair{sorter, sorterOperand}})
-    if (type && !operand)
-      return emitOptionalError(loc, "searchsorted: ", type.getElementType(),
-                               " is not a ptensor dtype");
+  assert(sortedOperand && valuesOperand && (!sorter || sorterOperand) &&
+         "a ptensor type's element type is a dtype (PTensorType::verify)");
   sem::Result<sem::Searchsorted> rule =
       sem::searchsorted(*sortedOperand, *valuesOperand, sorterOperand);
   if (!rule)

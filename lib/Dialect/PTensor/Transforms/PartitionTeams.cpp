@@ -61,35 +61,30 @@ void TeamPartitioner::markSplit(Value v, PTensorType global) {
   split.insert(v);
 }
 
-/// `cache[v]` when it was made earlier in the block `b` builds in (the
-/// pass rewrites in order, so it dominates), else null.
-static Value earlierInBlock(const DenseMap<Value, Value> &cache, Value v,
-                            OpBuilder &b) {
-  Value cached = cache.lookup(v);
-  if (cached && cached.getParentBlock() == b.getInsertionBlock())
-    return cached;
-  return Value();
-}
-
 Value TeamPartitioner::globalRows(OpBuilder &b, Location loc, Value v) {
   PTensorType global = globalOf(v);
   if (!global.isDynamicDim(0))
     return arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
-  if (Value known = earlierInBlock(globalSizes, v, b))
-    return known;
-  Value mine = DimOp::create(b, loc, v, 0);
-  Value rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
-  globalSizes[v] = rows;
+  // Made earlier in this block, it dominates (the pass rewrites in order).
+  Value &rows = globalSizes[{v, b.getInsertionBlock()}];
+  if (!rows) {
+    Value mine = DimOp::create(b, loc, v, 0);
+    rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  }
   return rows;
 }
 
-Value TeamPartitioner::gather(OpBuilder &b, Location loc, Value v) {
-  if (Value known = earlierInBlock(gathered, v, b))
-    return known;
+Value TeamPartitioner::gather(OpBuilder &b, Location loc, Value v,
+                              bool shared) {
+  auto key = std::make_pair(v, b.getInsertionBlock());
+  if (shared)
+    if (Value whole = gathered.lookup(key))
+      return whole;
   Value rows = globalRows(b, loc, v);
   Value whole =
       TeamGatherOp::create(b, loc, wholeType(globalOf(v)), v, rows, grid);
-  gathered[v] = whole;
+  if (shared)
+    gathered[key] = whole;
   return whole;
 }
 
@@ -233,7 +228,9 @@ void TeamPartitioner::partitionCopy(CopyOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   if (fromTeam) { // out of the team: every process gets the whole tensor
-    Value whole = gather(b, loc, source);
+    // A tensor of its own: the copy may be written (ptensor.write), and
+    // must not be the gather other ops read.
+    Value whole = gather(b, loc, source, /*shared=*/false);
     if (whole.getType() != to)
       whole = CopyOp::create(b, loc, to, whole);
     op.getResult().replaceAllUsesWith(whole);

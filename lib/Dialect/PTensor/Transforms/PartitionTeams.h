@@ -50,9 +50,10 @@ private:
   /// sum of the blocks' sizes (one all-reduce per value and block: later
   /// uses in the block reuse it).
   Value globalRows(OpBuilder &b, Location loc, Value v);
-  /// The whole tensor of split value `v`, on every process (one gather per
-  /// value and block: later uses in the block reuse it).
-  Value gather(OpBuilder &b, Location loc, Value v);
+  /// The whole tensor of split value `v`, on every process: one gather per
+  /// value and block that later uses in the block reuse, or with `shared`
+  /// false a new one (a copy out of the team, which may be written).
+  Value gather(OpBuilder &b, Location loc, Value v, bool shared = true);
   /// This process's block of `whole` (which every process has), a split
   /// value of team type `global`.
   Value block(OpBuilder &b, Location loc, Value whole, PTensorType global);
@@ -102,9 +103,9 @@ private:
   DenseSet<Value> split;
   /// The team type each localized value had.
   DenseMap<Value, PTensorType> globalTypes;
-  /// The global first-dim size and the whole tensor of split values, where
-  /// they were computed already (globalRows, gather).
-  DenseMap<Value, Value> globalSizes, gathered;
+  /// The global first-dim size and the whole tensor of split values, by
+  /// the block they were computed in (globalRows, gather).
+  DenseMap<std::pair<Value, Block *>, Value> globalSizes, gathered;
   FlatSymbolRefAttr grid;
   int64_t teamSize;
 };

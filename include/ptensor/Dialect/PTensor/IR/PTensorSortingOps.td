@@ -88,7 +88,8 @@ def PTensor_SearchsortedOp : PTensor_Op<"searchsorted", [Pure, InferTypeOpAdapto
     (numpy's `sorter`, e.g. argsort's result): element `i` in sorted order
     is `sorted[sorter[i]]`. A sorter index outside `[0, size)` is an error
     when the code runs. Both sides are compared in the promoted dtype of
-    `sorted` and `values` (docs/Semantics.md). The result is i64 with the
+    `sorted` and `values`, an integer against a float in f64 (numpy's rule;
+    docs/Semantics.md). The result is i64 with the
     shape of `values`; all operands share a device and a team (on a team
     each process searches its block of `values` in the whole `sorted`).
 

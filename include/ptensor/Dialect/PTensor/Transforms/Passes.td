@@ -79,11 +79,16 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
     - `create` makes only the block; `arange`/`linspace` make the whole
       tensor and keep their block (convert-ptensor-to-linalg then computes
       only the block); views that keep the first dim and matmuls of a
-      split 2-D lhs work on the block (the rhs is gathered); `copy` out of
-      the team gathers, into it keeps the block; calls pass blocks (the
-      callee is partitioned too);
+      split 2-D lhs work on the block (the rhs is gathered), and so does
+      `searchsorted` of split values (the sorted line and the sorter are
+      gathered); `copy` out of the team gathers (a tensor of its own),
+      into it keeps the block; calls pass blocks (the callee is
+      partitioned too);
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
+
+    A split value is gathered, and its global first-dim size summed, once
+    per block: later ops in the block reuse them.
 
     `write` into a team tensor and ops with regions (other than
     `pointwise`) are errors naming the op. With team-size 1 the pass drops the teams and adds no communication.
