@@ -136,8 +136,10 @@ run() {
   fi
   if wants python; then
   echo "== Python GPU tests (torch, CuPy)"
+  # The log, then its tail: a pipe into tail would hide pytest's status.
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONPATH=python \
-    python3 -m pytest -q python/tests/test_gpu.py 2>&1 | tail -5 || status=1
+    python3 -m pytest -q python/tests/test_gpu.py > "$out/python.log" 2>&1 || status=1
+  tail -5 "$out/python.log"
   fi
   if wants profile; then
   echo "== where the first call's time goes (warm on-disk cache, fresh process)"
