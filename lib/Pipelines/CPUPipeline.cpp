@@ -68,6 +68,8 @@ void mlir::ptensor::addBufferization(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // Clones the deallocation pipeline inserted (e.g. for returned arguments).
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // A deleted tensor's buffer freed at its ptensor.delete.
+  pm.addPass(createPTensorReleaseDeleted());
   pm.addPass(createPTensorCopiesToLinalg());
 }
 

@@ -88,7 +88,7 @@ __all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + list(
 # The array API namespace (2023.12): dtype objects, the array type,
 # creation, data type functions, constants and the inspection namespace.
 from ._dtype_objects import DType, api_namespace as _api_dtypes
-from ._array import Array
+from ._array import Array, delete
 from ._array_api import (__array_api_version__, can_cast, e, finfo, iinfo, inf, isdtype,
                          nan, newaxis, pi, result_type)
 from ._creation import (arange, asarray, empty, empty_like, eye, from_dlpack, full,
@@ -98,7 +98,7 @@ from ._info import __array_namespace_info__
 globals().update(_api_dtypes())  # ptensor.bool, ptensor.int8, ..., ptensor.float64
 
 __all__ += list(_api_dtypes()) + [
-    "DType", "Array", "__array_api_version__", "__array_namespace_info__", "can_cast",
+    "DType", "Array", "delete", "__array_api_version__", "__array_namespace_info__", "can_cast",
     "e", "finfo", "iinfo", "inf", "isdtype", "nan", "newaxis", "pi", "result_type",
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
     "linspace", "ones", "ones_like", "zeros", "zeros_like",

@@ -1,6 +1,6 @@
 """`ptensor.Array`, the array API's array object.
 
-An Array holds a backing array in its slot `_array`: a numpy array for host
+An Array holds a backing array (read as `_array`): a numpy array for host
 memory, a torch tensor or a CuPy array for CUDA memory. It adds no copy and
 no rule of its own: operators call ptensor's elementwise functions
 (`x + y` is `ptensor.add(x, y)`, compiled by the compiler with its promotion
@@ -260,7 +260,7 @@ class Array:
     tensor / CuPy array (CUDA), without copies. Made by `ptensor.asarray`,
     the creation functions, and ptensor's functions called with Arrays."""
 
-    __slots__ = ("_array", "__weakref__")
+    __slots__ = ("_backing", "__weakref__")
 
     #: numpy ufuncs and binary operators defer to Array's own operators.
     __array_ufunc__ = None
@@ -273,8 +273,17 @@ class Array:
         """An Array over `backing` (numpy, torch or CuPy; not copied)."""
         backing_framework(backing)
         self = object.__new__(cls)
-        object.__setattr__(self, "_array", backing)
+        object.__setattr__(self, "_backing", backing)
         return self
+
+    @property
+    def _array(self) -> Any:
+        """The backing array; an error once `ptensor.delete` released it."""
+        backing = self._backing
+        if backing is None:
+            raise ValueError("this ptensor.Array was deleted (ptensor.delete released its "
+                             "storage); it cannot be used")
+        return backing
 
     # -- attributes ----------------------------------------------------------
 
@@ -431,10 +440,26 @@ class Array:
         return np.array(self._array, dtype=dtype, copy=copy)
 
     def __repr__(self) -> str:
+        if self._backing is None:
+            return "ptensor.Array(<deleted>)"
         body = np.array2string(host_numpy(self._array), separator=", ", prefix="ptensor.Array(")
         return "ptensor.Array(%s, dtype=%r, device=%r)" % (body, self.dtype, self.device)
 
     __str__ = __repr__
+
+
+def delete(x: Array, /) -> None:
+    """Releases the storage of `x` now (the RFC's `delete`; ptensor.delete in
+    the IR): a later use of `x` raises ValueError. The memory goes back to
+    the backing framework (numpy, or torch's / CuPy's CUDA allocator) when
+    no other array views it, as with `del`. Only a ptensor.Array can be
+    deleted: a numpy, torch or CuPy array belongs to its framework."""
+    if not isinstance(x, Array):
+        raise TypeError("ptensor.delete takes a ptensor.Array, not %s (an array of another "
+                        "framework is released by that framework: `del` it)"
+                        % type(x).__name__)
+    x._array  # a second delete is an error, as in the IR
+    object.__setattr__(x, "_backing", None)
 
 
 #: Operator method stems and the ptensor functions they call: `__add__`,

@@ -665,3 +665,44 @@ def test_masks_the_framework_indexes():
     assert X[pt.asarray(np.array(True))].shape == (1, 2, 3)
     with pytest.raises(IndexError):
         X[pt.asarray(np.ones(3, bool))]
+
+
+# -- delete ------------------------------------------------------------------
+
+
+def test_delete_releases_storage():
+    import gc
+    import weakref
+    backing = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = pt.asarray(backing)
+    s = pt.sum(x)
+    ref = weakref.ref(x._array)
+    del backing
+    pt.delete(x)
+    gc.collect()
+    assert ref() is None  # nothing else held the storage: it was freed
+    assert float(s) == 66.0  # results computed before stay
+    assert repr(x) == "ptensor.Array(<deleted>)"
+
+
+def test_delete_then_use_is_an_error():
+    x = pt.asarray(np.ones(4, dtype=np.float32))
+    pt.delete(x)
+    for use in (lambda: x + 1, lambda: pt.sum(x), lambda: x.shape, lambda: x[0],
+                lambda: np.asarray(x)):
+        with pytest.raises(ValueError, match="deleted"):
+            use()
+    with pytest.raises(ValueError, match="deleted"):
+        pt.delete(x)  # a second delete
+
+
+def test_delete_keeps_views_valid():
+    x = pt.asarray(np.arange(6, dtype=np.int64))
+    v = x[2:]
+    pt.delete(x)
+    np.testing.assert_array_equal(np.asarray(v + 1), np.arange(3, 7))
+
+
+def test_delete_needs_a_ptensor_array():
+    with pytest.raises(TypeError, match="ptensor.Array"):
+        pt.delete(np.ones(3))

@@ -180,3 +180,18 @@ func.func @queries(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (index, index) {
   %s = ptensor.size %a : !ptensor.ptensor<?x3xf32, team = 1>
   return %m, %s : index, index
 }
+
+// A deleted split tensor: each process deletes its block and the gathered
+// copy of it that earlier ops shared.
+// CHECK-LABEL: func.func @delete_gathered(
+// CHECK: %[[T:.*]] = ptensor.elementwise_unary exp %arg0
+// CHECK: %[[G:.*]] = ptensor.team_gather %[[T]]
+// CHECK: ptensor.searchsorted %[[G]], %arg1
+// CHECK-NEXT: ptensor.delete %[[T]] : !ptensor.ptensor<?xf32>
+// CHECK-NEXT: ptensor.delete %[[G]] : !ptensor.ptensor<?xf32>
+func.func @delete_gathered(%a: !ptensor.ptensor<?xf32, team = 1>, %w: !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xi64, team = 1> {
+  %t = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %i = ptensor.searchsorted %t, %w : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xi64, team = 1>
+  ptensor.delete %t : !ptensor.ptensor<?xf32, team = 1>
+  return %i : !ptensor.ptensor<?xi64, team = 1>
+}

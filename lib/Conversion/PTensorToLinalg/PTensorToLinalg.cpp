@@ -57,6 +57,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateTeamsToRuntimePatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);
   populateWriteToLinalgPatterns(converter, patterns);
+  populateDeleteToBufferPatterns(converter, patterns);
 }
 
 namespace {
@@ -145,10 +146,10 @@ struct ConvertPTensorToLinalgPass
     PTensorToTensorTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<PTensorDialect>();
-    // The lowering of the views, writes, sorts and compaction steps (builtin
+    // The lowering of the views, writes, deletes, sorts and compaction steps (builtin
     // tensors only).
-    target.addLegalOp<StridedViewOp, StridedWriteOp, SortAlongOp, CountTrueOp,
-                      SelectTrueOp, ScatterRunsOp>();
+    target.addLegalOp<StridedViewOp, StridedWriteOp, ReleaseBufferOp, SortAlongOp,
+                      CountTrueOp, SelectTrueOp, ScatterRunsOp>();
     target.addLegalDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                            cf::ControlFlowDialect, linalg::LinalgDialect,
                            math::MathDialect, memref::MemRefDialect,

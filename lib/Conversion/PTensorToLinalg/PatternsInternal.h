@@ -70,6 +70,10 @@ void populateViewsToMemRefPatterns(const TypeConverter &converter,
 void populateWriteToLinalgPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// ptensor.delete to ptensor.release_buffer (see DeleteToBuffer.cpp).
+void populateDeleteToBufferPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 /// Before conversion: checks that each write's tensor (its destination or
 /// what the destination views) is defined in the write's block, and
 /// rebuilds a view destination right before its write.

@@ -21,12 +21,6 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// The ptensor view ops: their result aliases operand 0.
-static bool isViewOp(Operation *op) {
-  return isa<PermuteDimsOp, FlipOp, ExtractSliceOp, ExpandDimsOp, SqueezeOp>(
-      op);
-}
-
 /// The views from `value` back to the tensor they view, innermost first.
 static SmallVector<Operation *> getViewChain(Value value) {
   SmallVector<Operation *> chain;

@@ -28,17 +28,8 @@ def mul(x, y, t=T):
     return "ptensor.elementwise_binary multiply %s, %s : (%s, %s) -> %s" % (x, y, t, t, t)
 
 
-def func(name, args, body, results):
-    """One function of `body` lines (a list) returning `results`."""
-    sig = ", ".join("%%%s: %s" % (n, t) for n, t in args)
-    rets = ", ".join(r for r, _ in results)
-    types = ", ".join(t for _, t in results)
-    lines = "\n  ".join(body + ["return %s : %s" % (rets, types)])
-    return "func.func @%s(%s) -> (%s) {\n  %s\n}\n" % (name, sig, types, lines)
-
-
 def check(name, args, body, results, inputs, expected):
-    suite.check_module(name, func(name, args, body, results), name, inputs,
+    suite.check_module(name, func_text(name, args, body, results), name, inputs,
                        [(e, spec("f32", desc=name)) for e in expected])
 
 

@@ -1013,6 +1013,16 @@ class Suite:
         return 1 if self.failures else 0
 
 
+def func_text(name, args, body, results):
+    """A func.func @name of `body` lines (a list) over `args` ((name, type)
+    pairs) returning `results` ((value, type) pairs)."""
+    sig = ", ".join("%%%s: %s" % (n, t) for n, t in args)
+    rets = ", ".join(r for r, _ in results)
+    types = ", ".join(t for _, t in results)
+    lines = "\n  ".join(body + ["return %s : %s" % (rets, types)])
+    return "func.func @%s(%s) -> (%s) {\n  %s\n}\n" % (name, sig, types, lines)
+
+
 def spec(dt, category="exact", desc="", ulps=None, atol=0.0):
     """Output spec for check_module."""
     if kind(dt) == "f":

@@ -109,6 +109,15 @@ func.func @search(%s: !ptensor.ptensor<?xf32, team = 1>, %a: !ptensor.ptensor<?x
   %2 = ptensor.searchsorted %s, %x sorter %p : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<?xi64, team = 1>) -> !ptensor.ptensor<i64, team = 1>
   return %0, %1, %2 : !ptensor.ptensor<?x3xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<i64, team = 1>
 }
+func.func @deleted(%s: !ptensor.ptensor<?xf32, team = 1>, %a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<?x3xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) {
+  %e = ptensor.elementwise_unary negative %s : (!ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %t = ptensor.sort %e : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  %n = ptensor.elementwise_unary negative %a : (!ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %i = ptensor.searchsorted %t, %n : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xi64, team = 1>
+  ptensor.delete %t : !ptensor.ptensor<?xf32, team = 1>
+  %r = ptensor.elementwise_binary multiply %a, %a : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  return %i, %r : !ptensor.ptensor<?x3xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>
+}
 func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -207,6 +216,8 @@ def main():
              [np.searchsorted(u, a, side="right", sorter=p),
               np.searchsorted(u, u, sorter=p),
               np.array(np.searchsorted(u, arrays["x"], sorter=p))]),
+            # A sorted split temporary deleted after a search gathered it.
+            ("deleted", ["u", "a"], [np.searchsorted(np.sort(-u), -a), a * a]),
             ("batched", ["a", "c"], [a @ arrays["c"]]),
             # numpy's bool sum is an or, its bool product an and.
             ("bools", ["a"], [np.sum(a > 0.5, 0, dtype=bool),

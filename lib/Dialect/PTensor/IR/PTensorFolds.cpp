@@ -21,31 +21,32 @@ static Value foldInvolution(ElementwiseUnaryOp op) {
   return inner.getInput();
 }
 
-OpFoldResult ElementwiseUnaryOp::fold(FoldAdaptor) {
-  switch (getKind()) {
-  case UnaryOpKind::positive:
-    if (getInput().getType() == getType())
-      return getInput();
-    return {};
-  case UnaryOpKind::negative:
-  case UnaryOpKind::bitwise_invert:
-    return foldInvolution(*this);
-  default:
-    return {};
+Value mlir::ptensor::getIdentityFold(Operation *op) {
+  if (auto unary = dyn_cast<ElementwiseUnaryOp>(op)) {
+    switch (unary.getKind()) {
+    case UnaryOpKind::positive:
+      return unary.getInput().getType() == unary.getType() ? unary.getInput()
+                                                           : Value();
+    case UnaryOpKind::negative:
+    case UnaryOpKind::bitwise_invert:
+      return foldInvolution(unary);
+    default:
+      return {};
+    }
   }
-}
-
-OpFoldResult CastOp::fold(FoldAdaptor) {
-  if (getSource().getType() == getType())
-    return getSource();
+  if (isa<CastOp, CopyOp>(op) &&
+      op->getOperand(0).getType() == op->getResult(0).getType())
+    return op->getOperand(0);
   return {};
 }
 
-OpFoldResult CopyOp::fold(FoldAdaptor) {
-  if (getSource().getType() == getType())
-    return getSource();
-  return {};
+OpFoldResult ElementwiseUnaryOp::fold(FoldAdaptor) {
+  return getIdentityFold(*this);
 }
+
+OpFoldResult CastOp::fold(FoldAdaptor) { return getIdentityFold(*this); }
+
+OpFoldResult CopyOp::fold(FoldAdaptor) { return getIdentityFold(*this); }
 
 OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   if (getSource().getType() == getType() && getType().hasStaticShape())

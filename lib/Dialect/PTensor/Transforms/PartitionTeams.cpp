@@ -329,6 +329,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionCopy(copy), success();
   if (isa<CreateOp, ArangeOp, LinspaceOp>(op))
     return partitionCreation(op), success();
+  if (auto del = dyn_cast<DeleteOp>(op))
+    return partitionDelete(del), success();
   if (isa<func::ReturnOp>(op))
     return success();
   if (isa<func::CallOp>(op)) { // the callee is partitioned alike
@@ -340,6 +342,19 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return op->emitOpError("on team tensors is not supported yet (docs/Teams.md "
                            "lists the ops that are)");
   return partitionWhole(op);
+}
+
+/// A process deletes its block and the gathered copy of it that this block
+/// shares (later ops cannot use it: the delete's verifier saw to that).
+void TeamPartitioner::partitionDelete(DeleteOp op) {
+  Value source = op.getSource();
+  Value whole = gathered.lookup({source, op->getBlock()});
+  if (!whole)
+    return;
+  gathered.erase({source, op->getBlock()});
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  DeleteOp::create(b, op.getLoc(), whole);
 }
 
 /// shape, size and rank of a split tensor are its global ones: the block's,

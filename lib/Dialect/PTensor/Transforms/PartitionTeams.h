@@ -69,6 +69,7 @@ private:
   void checkNotStretched(OpBuilder &b, Location loc, Value source,
                          PTensorType global, ArrayRef<Value> sizes);
   void partitionCopy(CopyOp op);
+  void partitionDelete(DeleteOp op);
   void partitionCreation(Operation *op);
   LogicalResult partitionWhole(Operation *op);
   void partitionShapeQuery(Operation *op);

@@ -41,6 +41,20 @@ void registerPTensorDialect(DialectRegistry &registry);
 /// other types are their own storage.
 Type getStorageType(Type t);
 
+/// The view ops (permute_dims, flip, extract_slice, expand_dims, squeeze):
+/// their result always aliases operand 0.
+bool isViewOp(Operation *op);
+
+/// Ops whose results may share an operand's storage: the view ops, reshape
+/// (a view when the strides allow), broadcast, meshgrid, to_ranked and
+/// team_block.
+bool mayShareOperandStorage(Operation *op);
+
+/// The value that `op`'s result is by an identity or involution fold
+/// (cast or copy to the same type, positive, negative(negative(x)),
+/// bitwise_invert(bitwise_invert(x))), or null; the folds return it.
+Value getIdentityFold(Operation *op);
+
 /// Marks a reduction (reduce, find_index) that ptensor-partition-teams made
 /// over one process's block: its result is combined with the other
 /// processes', so an empty block gives the kind's identity instead of the

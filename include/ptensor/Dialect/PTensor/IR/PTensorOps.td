@@ -551,6 +551,33 @@ def PTensor_WriteOp : PTensor_Op<"write", [
   let assemblyFormat = [{ $value `into` $dest attr-dict `:` type($dest) }];
 }
 
+def PTensor_DeleteOp : PTensor_Op<"delete", [MemoryEffects<[MemFree]>]> {
+  let summary = "releases a tensor's storage before the end of its block";
+  let description = [{
+    Ends the life of `source` (the RFC's `delete`): its storage is released
+    here rather than at the end of the block, which lowers the peak memory of
+    a function whose temporaries are large. Using `source`, or a tensor that
+    may view it (a view op, `reshape`, `broadcast`, `meshgrid`, `to_ranked`),
+    after the delete in its block is an error, and so is a second delete.
+
+    The storage is freed at the delete when the tensor owns it and nothing
+    that shares its buffer is used later (after bufferization a later op may
+    still write into it in place: then it is freed where it would have been
+    anyway, at the end of the block). A function argument's storage belongs to
+    the caller: deleting one only ends its use. On a team each process
+    releases its block (and the gathered copies of it the compiler made).
+
+    ```mlir
+    %t = ptensor.elementwise_unary exp %a : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+    %s = ptensor.reduce sum %t : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<f32>
+    ptensor.delete %t : !ptensor.ptensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTensor, "the tensor released", [MemFree]>:$source);
+  let assemblyFormat = [{ $source attr-dict `:` qualified(type($source)) }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Views (no copy)
 //===----------------------------------------------------------------------===//
@@ -745,6 +772,33 @@ def PTensor_StridedWriteOp : PTensor_Op<"strided_write", [
     }
   }];
   let hasVerifier = 1;
+}
+
+def PTensor_ReleaseBufferOp : PTensor_Op<"release_buffer", [
+    DeclareOpInterfaceMethods<BufferizableOpInterface, [
+      "bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+      "getAliasingValues", "bufferize"]>]> {
+  let summary = "marks where a buffer may be freed (the lowering of delete)";
+  let description = [{
+    The lowering of `ptensor.delete` (convert-ptensor-to-linalg): on a builtin
+    tensor it bufferizes to the same op on the tensor's buffer (it reads it,
+    so nothing is written in place into that buffer before it), and
+    `ptensor-release-deleted`, after the deallocation pipeline, moves the
+    buffer's deallocation from the end of the block up to it, when that is
+    sound, and erases it. A release of a tensor that only it uses and that a
+    side-effect-free op makes (an elementwise producer fused into its
+    consumers) becomes a release of that op's tensor operands: the tensor
+    itself is then never materialized.
+
+    ```mlir
+    ptensor.release_buffer %t : tensor<?xf32>
+    ```
+  }];
+  // The write effect keeps it (no result, and a read alone would be dead).
+  let arguments = (ins Arg<PTensor_Ranked, "the value released",
+                           [MemRead, MemWrite]>:$source);
+  let assemblyFormat = [{ $source attr-dict `:` type($source) }];
+  let hasCanonicalizer = 1;
 }
 
 include "ptensor/Dialect/PTensor/IR/PTensorReductionOps.td"

@@ -149,6 +149,23 @@ def PTensorCopiesToLinalg : Pass<"ptensor-copies-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PTensorReleaseDeleted : Pass<"ptensor-release-deleted"> {
+  let summary = "Frees a deleted tensor's buffer at its delete";
+  let description = [{
+    After the buffer deallocation pipeline, a `ptensor.release_buffer` (the
+    lowering of `ptensor.delete`) marks where its buffer's life ends. When
+    the buffer is an allocation of the function whose one deallocation is
+    unconditional, later in the same block, and nothing that may share the
+    buffer (views, casts, its metadata) is used between the two, that
+    deallocation moves up to the release: the memory is free for the
+    allocations that follow. Otherwise (a function argument, a buffer that a
+    later op writes into in place, a deallocation under an ownership
+    condition) the buffer is freed where the pipeline put it. Every
+    `ptensor.release_buffer` is erased.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PTensorSimplifyPowers : Pass<"ptensor-simplify-powers"> {
   let summary = "`math.powf` by a constant 2 or 1 as a product or its operand";
   let description = [{
