@@ -3,7 +3,8 @@ of the DLPack structs, for importing and exporting device arrays without
 copies. Python loads the runtime for GPU operands only (compiled host
 code links it for its allocator and checks, and loads it itself).
 
-The library is found at $PTENSOR_RUNTIME_LIBRARY, $PTENSOR_BUILD_DIR/lib,
+The copy that compiled code already loaded comes first (one runtime per
+process); otherwise the library is found at $PTENSOR_RUNTIME_LIBRARY, $PTENSOR_BUILD_DIR/lib,
 the build/lib of the source tree this package lives in, or by the dynamic
 loader's search (ctypes.util.find_library("ptensor_runtime")). It is loaded
 with RTLD_GLOBAL before any CUDA-target kernel library, whose host code calls
@@ -231,10 +232,27 @@ class _Runtime:
         return f
 
 
+def _already_loaded(prototypes):
+    """The runtime that compiled code already loaded into this process (by
+    its soname, never loading one), or None. It comes before every
+    candidate: a second copy would have an allocator and statistics of its
+    own (allocator_stats("cpu") would not see the host buffers of compiled
+    code, and a GPU buffer would be freed by a runtime that did not make it)."""
+    try:
+        lib = ctypes.CDLL("libptensor_runtime.so", mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
+    except OSError:
+        return None
+    return lib if all(hasattr(lib, name) for name in prototypes) else None
+
+
 def runtime(required=True):
     """The loaded runtime library, or None (required=False) when missing."""
     global _rt, _rt_error
     with _lock:
+        if _rt is None and _rt_error is None:
+            loaded = _already_loaded(_prototypes())
+            if loaded is not None:
+                _rt = _Runtime(loaded, _prototypes())
         if _rt is None and _rt_error is None:
             errors = []
             for path in _search_order():

@@ -706,3 +706,35 @@ def test_delete_keeps_views_valid():
 def test_delete_needs_a_ptensor_array():
     with pytest.raises(TypeError, match="ptensor.Array"):
         pt.delete(np.ones(3))
+
+
+_PEAK_SCRIPT = r'''
+import sys, numpy as np, ptensor as pt
+M = "!ptensor.ptensor<?x?xf32>"
+delete = "ptensor.delete %t : " + M if sys.argv[1] == "1" else ""
+ir = f"""
+func.func @f(%a: {M}) -> {M} {{
+  %t = ptensor.sort %a : {M} -> {M}
+  %s = ptensor.reduce max %t : {M} -> !ptensor.ptensor<f32>
+  {delete}
+  %c = ptensor.combine concat %a, %a axis 0 : ({M}, {M}) -> {M}
+  %r = ptensor.elementwise_binary add %c, %s : ({M}, !ptensor.ptensor<f32>) -> {M}
+  return %r : {M}
+}}
+"""
+a = np.random.default_rng(0).random((512, 512), dtype=np.float32)
+r = pt.compile_module(ir)["f"](a)
+assert np.array_equal(np.asarray(r), np.concatenate([a, a]) + a.max())
+print(pt.allocator_stats("cpu")["peak_bytes_in_use"])
+'''
+
+
+def test_delete_lowers_peak_memory():
+    """IR: the sorted temporary (1 MiB) is freed at its delete, before the
+    concat allocates, so the process's peak of host buffers drops by it."""
+    import subprocess
+    import sys
+    peaks = [int(subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, flag], check=True,
+                                capture_output=True, text=True).stdout)
+             for flag in ("0", "1")]
+    assert peaks[0] - peaks[1] >= 512 * 512 * 4, peaks
