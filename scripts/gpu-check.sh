@@ -124,11 +124,11 @@ run() {
   tail -15 "$out/cases.log"
   fi
   if wants sanitizer; then
-  echo "== compute-sanitizer (memcheck, initcheck, racecheck, synccheck) on the CUB cases (sort, nonzero, extract_mask, unique), searchsorted (reads by position through a sorter) and the row-group kernels (norm_*: threads read what another thread of the block wrote)"
+  echo "== compute-sanitizer (memcheck, initcheck, racecheck, synccheck) on the CUB cases (sort, nonzero, extract_mask, unique), searchsorted (reads by position through a sorter), delete (buffers freed early: a later read would be a memcheck error) and the row-group kernels (norm_*: threads read what another thread of the block wrote)"
   local sanitizer="${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer"
   for tool in memcheck initcheck racecheck synccheck; do
     PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
-      --filter 'sorting|nonzero|extract_mask|unique|searchsorted|norm_' --jobs 12 --executor \
+      --filter 'sorting|nonzero|extract_mask|unique|searchsorted|delete|norm_' --jobs 12 --executor \
       "$sanitizer --tool $tool --error-exitcode 66 --print-limit 5 python3 -m ptensor.run" \
       > "$out/sanitizer-$tool.log" 2>&1 && echo "$tool: clean ($(tail -1 "$out/sanitizer-$tool.log"))" ||
       { echo "$tool: FAILED"; tail -8 "$out/sanitizer-$tool.log"; status=1; }

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -31,10 +32,8 @@ Value mlir::ptensor::flatten(OpBuilder &b, Location loc, Value input) {
 Value mlir::ptensor::computeFlags(OpBuilder &b, Location loc, Value input,
                                   ElementFlagFn flag) {
   auto type = cast<RankedTensorType>(input.getType());
-  SmallVector<Value> dynamicSizes;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      dynamicSizes.push_back(tensor::DimOp::create(b, loc, input, d));
+  SmallVector<Value> dynamicSizes =
+      tensor::createDynamicDimValues(b, loc, input);
   auto flagsType = RankedTensorType::get(type.getShape(), b.getI1Type());
   AffineMap identity =
       AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());

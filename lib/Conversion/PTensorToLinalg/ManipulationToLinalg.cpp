@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -287,10 +288,8 @@ struct ExtractTrianglePattern : public OpConversionPattern<ExtractTriangleOp> {
     Location loc = op.getLoc();
     Value source = adaptor.getSource();
     int64_t rank = type.getRank();
-    SmallVector<Value> dynamicSizes;
-    for (int64_t d = 0; d < rank; ++d)
-      if (type.isDynamicDim(d))
-        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, source, d));
+    SmallVector<Value> dynamicSizes =
+        tensor::createDynamicDimValues(rewriter, loc, source);
     ElementwiseInput input{source, op.getType().getElementType(),
                            rewriter.getMultiDimIdentityMap(rank)};
     bool lower = op.getKind() == TriangleKind::lower;

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -80,10 +81,9 @@ struct SearchsortedPattern : public OpConversionPattern<SearchsortedOp> {
 
     auto resultType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    SmallVector<Value> dynamicSizes;
-    for (int64_t d = 0; d < resultType.getRank(); ++d)
-      if (resultType.isDynamicDim(d))
-        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, values, d));
+    // The result has the values' shape.
+    SmallVector<Value> dynamicSizes =
+        tensor::createDynamicDimValues(rewriter, loc, values);
     AffineMap identity = AffineMap::getMultiDimIdentityMap(
         resultType.getRank(), getContext());
     ElementwiseInput value{values, valuesDType, identity};

@@ -15,6 +15,7 @@
 #include "ptensor/Semantics/Sorting.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -43,10 +44,8 @@ struct SortPattern : public OpConversionPattern<SortOp> {
       return rewriter.notifyMatchFailure(op, dim.getError().message);
     Value input = adaptor.getInput();
     auto tensorType = cast<RankedTensorType>(input.getType());
-    SmallVector<Value> dynamicSizes;
-    for (int64_t d = 0; d < tensorType.getRank(); ++d)
-      if (tensorType.isDynamicDim(d))
-        dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, input, d));
+    SmallVector<Value> dynamicSizes =
+        tensor::createDynamicDimValues(rewriter, loc, input);
     // The outputs: new tensors, only written by the sort.
     Value values, indices;
     if (kind == sem::SortKind::Values)
