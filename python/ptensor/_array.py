@@ -276,6 +276,11 @@ class Array:
         object.__setattr__(self, "_backing", backing)
         return self
 
+    def __setstate__(self, state: Any) -> None:
+        """Unpickling, also of Arrays pickled when the slot was `_array`."""
+        slots = state[1] if isinstance(state, tuple) else state
+        object.__setattr__(self, "_backing", slots.get("_backing", slots.get("_array")))
+
     @property
     def _array(self) -> Any:
         """The backing array; an error once `ptensor.delete` released it."""

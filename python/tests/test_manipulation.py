@@ -703,6 +703,15 @@ def test_delete_keeps_views_valid():
     np.testing.assert_array_equal(np.asarray(v + 1), np.arange(3, 7))
 
 
+def test_array_pickles_old_and_new():
+    import pickle
+    x = pt.asarray(np.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(pickle.loads(pickle.dumps(x))), np.arange(3.0))
+    old = object.__new__(pt.Array)  # the state of an Array pickled before `_backing`
+    old.__setstate__((None, {"_array": np.arange(2)}))
+    np.testing.assert_array_equal(np.asarray(old), np.arange(2))
+
+
 def test_delete_needs_a_ptensor_array():
     with pytest.raises(TypeError, match="ptensor.Array"):
         pt.delete(np.ones(3))
