@@ -24,6 +24,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <cmath>
 
@@ -165,6 +166,32 @@ std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
   return e;
 }
 
+/// The allocation (or argument) `buffer` is a view of.
+static Value getRootBuffer(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// Whether `op` deallocates an allocation that neither the product nor its
+/// consumer reads or writes (a temporary freed early by ptensor.delete):
+/// the fused call may then run on either side of it.
+static bool freesOtherBuffer(Operation *op, linalg::GenericOp g,
+                             linalg::GenericOp consumer) {
+  auto dealloc = dyn_cast<memref::DeallocOp>(op);
+  if (!dealloc)
+    return false;
+  Value freed = getRootBuffer(dealloc.getMemref());
+  if (!freed.getDefiningOp<memref::AllocOp>())
+    return false;
+  auto touches = [&](linalg::GenericOp r) {
+    return llvm::any_of(r->getOperands(), [&](Value v) {
+      return getRootBuffer(v) == freed;
+    });
+  };
+  return !touches(g) && !touches(consumer);
+}
+
 } // namespace
 
 std::optional<Epilogue> mlir::ptensor::gemm::findEpilogue(linalg::GenericOp g,
@@ -197,7 +224,8 @@ std::optional<Epilogue> mlir::ptensor::gemm::findEpilogue(linalg::GenericOp g,
       return std::nullopt;
   }
   for (Operation *op = g->getNextNode(); op != consumer; op = op->getNextNode())
-    if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
+    if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op) &&
+        !freesOtherBuffer(op, g, consumer))
       return std::nullopt;
   if (isRounding(consumer, out, m)) {
     Epilogue e;

@@ -74,10 +74,9 @@ struct SearchsortedPattern : public OpConversionPattern<SearchsortedOp> {
     Value values = adaptor.getValues();
     Value sorter = adaptor.getSorter();
     Value size = tensor::DimOp::create(rewriter, loc, sorted, 0);
-    if (sorter)
-      checkSorter(rewriter, loc, sorter, getDType(op.getSorter().getType()),
-                  sorted, size);
     Type sorterDType = sorter ? getDType(op.getSorter().getType()) : Type();
+    if (sorter)
+      checkSorter(rewriter, loc, sorter, sorterDType, sorted, size);
 
     auto resultType =
         cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
