@@ -184,9 +184,16 @@ static bool freesOtherBuffer(Operation *op, linalg::GenericOp g,
   Value freed = getRootBuffer(dealloc.getMemref());
   if (!freed.getDefiningOp<memref::AllocOp>())
     return false;
+  // Every buffer operand must trace to an allocation or an argument
+  // (through view ops): one reached through another op (a select, a call
+  // result) may be the freed buffer without the roots showing it.
   auto touches = [&](linalg::GenericOp r) {
     return llvm::any_of(r->getOperands(), [&](Value v) {
-      return getRootBuffer(v) == freed;
+      if (!isa<BaseMemRefType>(v.getType()))
+        return false;
+      Value root = getRootBuffer(v);
+      return root == freed || !(isa<BlockArgument>(root) ||
+                                root.getDefiningOp<memref::AllocOp>());
     });
   };
   return !touches(g) && !touches(consumer);
