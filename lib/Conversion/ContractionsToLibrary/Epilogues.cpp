@@ -22,9 +22,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <cmath>
 
@@ -166,13 +166,6 @@ std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
   return e;
 }
 
-/// The allocation (or argument) `buffer` is a view of.
-static Value getRootBuffer(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
 /// Whether `op` deallocates an allocation that neither the product nor its
 /// consumer reads or writes (a temporary freed early by ptensor.delete):
 /// the fused call may then run on either side of it.
@@ -181,7 +174,7 @@ static bool freesOtherBuffer(Operation *op, linalg::GenericOp g,
   auto dealloc = dyn_cast<memref::DeallocOp>(op);
   if (!dealloc)
     return false;
-  Value freed = getRootBuffer(dealloc.getMemref());
+  Value freed = memref::skipViewLikeOps(dealloc.getMemref());
   if (!freed.getDefiningOp<memref::AllocOp>())
     return false;
   // Every buffer operand must trace to an allocation or an argument
@@ -189,9 +182,10 @@ static bool freesOtherBuffer(Operation *op, linalg::GenericOp g,
   // result) may be the freed buffer without the roots showing it.
   auto touches = [&](linalg::GenericOp r) {
     return llvm::any_of(r->getOperands(), [&](Value v) {
-      if (!isa<BaseMemRefType>(v.getType()))
+      auto buffer = dyn_cast<MemrefValue>(v);
+      if (!buffer)
         return false;
-      Value root = getRootBuffer(v);
+      Value root = memref::skipViewLikeOps(buffer);
       return root == freed || !(isa<BlockArgument>(root) ||
                                 root.getDefiningOp<memref::AllocOp>());
     });

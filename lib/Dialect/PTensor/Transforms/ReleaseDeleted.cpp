@@ -13,8 +13,8 @@
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::ptensor {
@@ -24,13 +24,6 @@ namespace mlir::ptensor {
 
 using namespace mlir;
 using namespace mlir::ptensor;
-
-/// The allocation `buffer` is (a view of), or null.
-static memref::AllocOp getAllocation(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer.getDefiningOp<memref::AllocOp>();
-}
 
 /// `alloc`'s result and every value that may share its buffer: memref
 /// results of its users (views, casts, clones of the descriptor) and the
@@ -52,7 +45,11 @@ static SetVector<Value> getSharingValues(memref::AllocOp alloc) {
 /// Moves the deallocation of `release`'s buffer up to `release` when that
 /// is sound (see the pass description).
 static void freeAtRelease(ReleaseBufferOp release) {
-  memref::AllocOp alloc = getAllocation(release.getSource());
+  auto buffer = dyn_cast<MemrefValue>(release.getSource());
+  if (!buffer)
+    return; // A tensor: run before bufferization, there is no deallocation.
+  auto alloc =
+      memref::skipViewLikeOps(buffer).getDefiningOp<memref::AllocOp>();
   if (!alloc)
     return; // A function argument (the caller's) or a buffer of unknown origin.
   Block *block = release->getBlock();
