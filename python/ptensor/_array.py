@@ -11,6 +11,7 @@ Devices are strings: "cpu" (host) and "cuda:N".
 """
 
 import math as _math
+import pickle
 from typing import Any, Optional, Tuple, Union
 
 import numpy as np
@@ -277,9 +278,21 @@ class Array:
         return self
 
     def __setstate__(self, state: Any) -> None:
-        """Unpickling, also of Arrays pickled when the slot was `_array`."""
-        slots = state[1] if isinstance(state, tuple) else state
-        object.__setattr__(self, "_backing", slots.get("_backing", slots.get("_array")))
+        """Unpickling, also of Arrays pickled when the slot was `_array`, and
+        of subclasses with attributes of their own (state `(dict, slots)`)."""
+        attributes, slots = state if isinstance(state, tuple) else (None, state)
+        slots = slots or {}
+        if "_backing" in slots:
+            backing = slots["_backing"]
+        elif "_array" in slots:
+            backing = slots["_array"]
+        else:
+            raise pickle.UnpicklingError(
+                "the pickled state of a ptensor.Array has no array (expected a '_backing' "
+                "or '_array' slot, got %s)" % (sorted(slots) or "none"))
+        object.__setattr__(self, "_backing", backing)
+        if attributes:
+            self.__dict__.update(attributes)
 
     @property
     def _array(self) -> Any:

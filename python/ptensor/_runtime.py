@@ -237,12 +237,36 @@ def _already_loaded(prototypes):
     its soname, never loading one), or None. It comes before every
     candidate: a second copy would have an allocator and statistics of its
     own (allocator_stats("cpu") would not see the host buffers of compiled
-    code, and a GPU buffer would be freed by a runtime that did not make it)."""
+    code, and a GPU buffer would be freed by a runtime that did not make it).
+    A copy that lacks functions Python calls (another version) is an error
+    (RuntimeUnavailableError naming it and what it lacks), not a reason to
+    load a second one."""
     try:
         lib = ctypes.CDLL("libptensor_runtime.so", mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
     except OSError:
         return None
-    return lib if all(hasattr(lib, name) for name in prototypes) else None
+    missing = [name for name in prototypes if not hasattr(lib, name)]
+    if missing:
+        raise RuntimeUnavailableError(
+            "the libptensor_runtime.so already loaded in this process (%s) is another "
+            "version: it lacks %s%s; load this ptensor's runtime first (PTENSOR_RUNTIME_LIBRARY "
+            "or PTENSOR_BUILD_DIR) or leave the other one out of the process"
+            % (_mapped_path("libptensor_runtime.so") or "path unknown", ", ".join(missing[:3]),
+               " and %d more" % (len(missing) - 3) if len(missing) > 3 else ""))
+    return lib
+
+
+def _mapped_path(soname):
+    """The file of this process's mapping named `soname` (Linux), or None."""
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                fields = line.split(None, 5)
+                if len(fields) == 6 and os.path.basename(fields[5].strip()) == soname:
+                    return fields[5].strip()
+    except OSError:
+        pass
+    return None
 
 
 def runtime(required=True):
@@ -250,7 +274,11 @@ def runtime(required=True):
     global _rt, _rt_error
     with _lock:
         if _rt is None and _rt_error is None:
-            loaded = _already_loaded(_prototypes())
+            try:
+                loaded = _already_loaded(_prototypes())
+            except RuntimeUnavailableError as e:
+                _rt_error = str(e)
+                loaded = None
             if loaded is not None:
                 _rt = _Runtime(loaded, _prototypes())
         if _rt is None and _rt_error is None:

@@ -9,8 +9,13 @@ sorter) are the compiler's (ptensor/Semantics/Searching.h, through _core).
 One kernel per (op, ranks, dtypes, device, side), with dynamic sizes.
 """
 
+import numbers
+
+import numpy as np
+
 from . import _core
-from ._arrays import as_tensor
+from . import _dtypes as D
+from ._arrays import as_tensor, is_scalar, scalar_arg
 from ._ir import ptensor_type, run_kernel, wrap_function
 
 __all__ = ["nonzero", "searchsorted"]
@@ -38,34 +43,76 @@ def nonzero(x, /):
     return tuple(result) if isinstance(result, (tuple, list)) else (result,)
 
 
+def _scalar_value_dtype(sorted_dtype, value):
+    """The dtype a Python scalar x2 is searched as: a float x1's dtype for
+    int and float scalars (weak, the array API's scalar rule, and torch's:
+    1.1 against float32 data is float32's 1.1, where numpy compares the
+    float64 1.1); otherwise the scalar's
+    own kind (bool, int64 or uint64 past int64, float64), which the
+    comparison rule then promotes, so an int8 x1 gives numpy's answers for
+    1000 and 2.5."""
+    if isinstance(value, (bool, np.bool_)):
+        return "i1"
+    if D.kind(sorted_dtype) == "f":
+        return sorted_dtype
+    if isinstance(value, (numbers.Integral, np.integer)):
+        return "ui64" if int(value) >= 2 ** 63 else "i64"
+    return "f64"
+
+
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """The indices at which the elements of x2 would be inserted into the
-    1-D x1 to keep it sorted (int64, x2's shape): with side "left" the
-    number of elements of x1 less than each value, with "right" the number
-    not greater. x1 is ascending in sort's order (NaNs last), or `sorter`
-    (1-D integer, e.g. argsort(x1)) gives the indices that sort it. Both
-    are compared in their promoted dtype, an integer against a float in
-    float64 (numpy's rule)."""
-    arrays = [x1, x2] if sorter is None else [x1, x2, sorter]
+    1-D x1 to keep it sorted (int64, x2's shape; 0-d for a Python scalar
+    x2): with side "left" the number of elements of x1 less than each
+    value, with "right" the number not greater. x1 is ascending in sort's
+    order (NaNs last), or `sorter` (1-D integer, e.g. argsort(x1)) gives the
+    indices that sort it. Both are compared in their promoted dtype, an
+    integer against a float in float64 (numpy's rule); a scalar x2 is weak
+    against a float x1 (see _scalar_value_dtype)."""
+    s = as_tensor(x1)
+    scalar = is_scalar(x2)
+    if scalar:
+        value_dtype = _scalar_value_dtype(s.dtype, x2)
+        # The kernel takes the value as a float64, int64 or bool argument and
+        # makes the 0-d operand in the dtype above (one rounding).
+        arg_type = {"f": "f64", "b": "i1"}.get(D.kind(value_dtype), "i64")
+        if value_dtype == "ui64":
+            arg_type = "ui64"
+        x2 = scalar_arg(x2, arg_type)[1]
+    arrays = [x1] if scalar else [x1, x2]
+    if sorter is not None:
+        arrays.append(sorter)
     tensors = [as_tensor(a) for a in arrays]
     device = _core.common_placement([t.device or None for t in tensors]) or ""
-    s, v = tensors[0], tensors[1]
-    p = tensors[2] if sorter is not None else None
+    p = tensors[-1] if sorter is not None else None
+    v_shape, v_dtype = ([], value_dtype) if scalar else (list(tensors[1].shape), tensors[1].dtype)
     # The real shapes first: errors name the sizes the caller passed.
-    _core.searchsorted_result(list(s.shape), s.dtype, list(v.shape), v.dtype,
+    _core.searchsorted_result(list(s.shape), s.dtype, v_shape, v_dtype,
                               None if p is None else list(p.shape),
                               None if p is None else p.dtype, side)
-    key = ("searchsorted", side, tuple((t.ndim, t.dtype) for t in tensors), device)
+    key = ("searchsorted", side, tuple((t.ndim, t.dtype) for t in tensors),
+           value_dtype if scalar else None, device)
 
     def build():
         types = [ptensor_type(t.ndim, t.dtype, device) for t in tensors]
+        lines = []
+        values = "%a1"
+        sorter_value = "%a2"
+        arg_types = list(types)
+        if scalar:
+            value_type = ptensor_type(0, v_dtype, device)
+            arg_types.insert(1, arg_type)
+            lines.append("%%v = ptensor.create () fill %%a1 : %s -> %s" % (arg_type, value_type))
+            values = "%v"
+            types.insert(1, value_type)
         rdt, _ = _core.searchsorted_result(
-            [None], s.dtype, [None] * v.ndim, v.dtype,
+            [None], s.dtype, [None] * len(v_shape), v_dtype,
             None if p is None else [None], None if p is None else p.dtype, side)
-        rt = ptensor_type(v.ndim, rdt, device)
-        text = "%%r = ptensor.searchsorted %s %%a0, %%a1%s : (%s) -> %s" % (
-            side, "" if p is None else " sorter %a2", ", ".join(types), rt)
+        rt = ptensor_type(len(v_shape), rdt, device)
+        lines.append("%%r = ptensor.searchsorted %s %%a0, %s%s : (%s) -> %s" % (
+            side, values, "" if p is None else " sorter " + sorter_value, ", ".join(types), rt))
         name = "ptensor_searchsorted"
-        return wrap_function(name, types, [text], ["%r"], [rt]), name, device
+        return wrap_function(name, arg_types, lines, ["%r"], [rt]), name, device
 
-    return run_kernel(key, build, *arrays)
+    args = [x1, x2] + ([] if sorter is None else [sorter])
+    return run_kernel(key, build, *args)

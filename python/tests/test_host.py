@@ -130,3 +130,33 @@ def test_one_and_several_threads_agree(tmp_path):
     for threads in ("2", "3"):
         for key in results["1"].files:
             np.testing.assert_array_equal(results[threads][key], results["1"][key])
+
+
+STALE_RUNTIME = """
+import ctypes, os, sys
+ctypes.CDLL(sys.argv[1], mode=os.RTLD_GLOBAL)
+import ptensor as pt
+from ptensor import _runtime
+try:
+    _runtime.runtime()
+except pt.RuntimeUnavailableError as e:
+    print("refused:", e)
+else:
+    print("loaded:", _runtime.runtime())
+"""
+
+
+def test_a_stale_runtime_already_loaded_is_named_not_doubled(tmp_path):
+    """Another version of libptensor_runtime.so in the process (loaded first,
+    by some other code) is an error naming it, never the reason to load a
+    second runtime beside it."""
+    src = tmp_path / "stale.c"
+    src.write_text("int ptensor_rt_version_of_an_old_build(void) { return 1; }\n")
+    stale = tmp_path / "libptensor_runtime.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-Wl,-soname,libptensor_runtime.so", "-o",
+                    str(stale), str(src)], check=True)
+    out = subprocess.run([sys.executable, "-c", STALE_RUNTIME, str(stale)],
+                         capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(pt.__file__))).stdout
+    assert out.startswith("refused:"), out
+    assert str(stale) in out and "another version" in out and "lacks" in out, out

@@ -710,6 +710,22 @@ def test_array_pickles_old_and_new():
     old = object.__new__(pt.Array)  # the state of an Array pickled before `_backing`
     old.__setstate__((None, {"_array": np.arange(2)}))
     np.testing.assert_array_equal(np.asarray(old), np.arange(2))
+    with pytest.raises(pickle.UnpicklingError, match="'_backing' or '_array' slot, got none"):
+        object.__new__(pt.Array).__setstate__((None, {}))
+
+
+class _LabelledArray(pt.Array):
+    """A user's subclass with an attribute of its own (pickled with it)."""
+
+
+def test_array_subclass_pickles_its_attributes():
+    import pickle
+    x = object.__new__(_LabelledArray)  # Arrays are made by ptensor, not constructed
+    x.__setstate__((None, {"_backing": np.arange(4.0)}))
+    x.label = "weights"
+    y = pickle.loads(pickle.dumps(x))
+    assert type(y) is _LabelledArray and y.label == "weights"
+    np.testing.assert_array_equal(np.asarray(y), np.arange(4.0))
 
 
 def test_delete_needs_a_ptensor_array():

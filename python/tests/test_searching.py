@@ -149,6 +149,29 @@ def test_searchsorted_mixed_dtypes_compare_promoted():
     check_search(np.array([-3, 2049, 4000], np.int64), np.array([2048.0, 2050.0], np.float16))
 
 
+def test_searchsorted_python_scalar_values():
+    """x2 may be a Python (or numpy) scalar (array API 2025.12): the result
+    is 0-d; the scalar is weak against a float line (1.1 is float32's 1.1)
+    and compared exactly against an integer line (1000 against int8)."""
+    line8 = np.array([1, 2, 2, 100], np.int8)
+    line32 = np.array([1.0, np.float32(1.1), 2.0], np.float32)
+    for line, values in ((line8, (1000, 2.5, 2, -5, True, np.float32(2.5), np.int16(3))),
+                         (line32, (1.1, 3, -np.inf, np.nan))):
+        for value in values:
+            for side in ("left", "right"):
+                got = np.asarray(pt.searchsorted(line, value, side=side))
+                assert got.shape == () and got.dtype == np.int64
+                # numpy's answer for the scalar in the line's dtype where the
+                # line is float (numpy itself compares a Python float in f64).
+                typed = line.dtype.type(value) if line.dtype.kind == "f" else value
+                assert got == np.searchsorted(line, typed, side=side), (line, value, side)
+    got = pt.searchsorted(line32, 1.1, side="right", sorter=np.array([0, 1, 2]))
+    assert np.asarray(got) == 2
+    big = np.array([1, 2 ** 63 + 1, 2 ** 64 - 1], np.uint64)
+    assert np.asarray(pt.searchsorted(big, 2 ** 63 + 1)) == 1
+    assert isinstance(pt.searchsorted(pt.asarray(line32), 1.5), pt.Array)
+
+
 def test_searchsorted_layouts_and_edges():
     line = sorted_line("float64", 40, 13)
     check_search(line[::3], probes("float64", (5, 6), 14).T)
