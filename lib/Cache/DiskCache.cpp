@@ -1,6 +1,7 @@
 //===- DiskCache.cpp - the one on-disk cache of compiled code -------------===//
 
 #include "ptensor/Cache/DiskCache.h"
+#include "ptensor/Cache/CPUFeatures.h"
 
 #include "FileIO.h"
 
@@ -112,27 +113,50 @@ bool cache::canRunOn(const std::string &recorded, const std::string &host) {
          parseVersion(recorded.substr(glibc.size()));
 }
 
-bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
+std::string cache::whyNotCurrent(const std::string &codePath,
+                                 const std::string &buildId) {
   std::error_code ec;
   if (!fs::is_regular_file(codePath, ec))
-    return false;
+    return "there is no " + codePath;
   std::ifstream in(companionPath(codePath, "id"));
   std::string recorded, checksum;
   if (!in || !std::getline(in, recorded))
-    return buildId.empty(); // a cache filled elsewhere, used where no
-                            // compiler is (entries of older ptensors)
+    // A cache filled elsewhere, used where no compiler is (entries of older
+    // ptensors).
+    return buildId.empty() ? "" : codePath + " records no build";
   if (!buildId.empty() && recorded != buildId)
-    return false;
+    return codePath + " was made by another build of the compiler";
   // A truncated or corrupted code file no longer has the recorded checksum.
   if (!std::getline(in, checksum))
-    return buildId.empty();
+    return buildId.empty() ? "" : codePath + " records no checksum";
   if (checksum != checksumLine(codePath))
-    return false;
-  // Code linked against a newer C library than this process's may call
-  // what it lacks (libmvec's vector math is glibc >= 2.35).
-  std::string cLibrary;
-  return !std::getline(in, cLibrary) || canRunOn(cLibrary, hostCLibrary());
+    return codePath + " no longer has its recorded checksum (changed or "
+                      "truncated)";
+  // The lines that follow say what the code needs of the machine.
+  for (std::string line; std::getline(in, line);) {
+    // Code linked against a newer C library than this process's may call
+    // what it lacks (libmvec's vector math is glibc >= 2.35).
+    if (!canRunOn(line, hostCLibrary()))
+      return codePath + " was compiled beside " + line + ", newer than " +
+             (hostCLibrary().empty() ? "this C library" : hostCLibrary());
+    // Code compiled for a CPU with instructions this one lacks.
+    std::vector<std::string> missing =
+        missingCPUFeatures(line, hostCPUFeatures());
+    if (!missing.empty()) {
+      std::string names;
+      for (const std::string &f : missing)
+        names += (names.empty() ? "" : ", ") + f;
+      return codePath + " was compiled for a CPU with " + names +
+             ", which this CPU lacks";
+    }
+  }
+  return "";
 }
+
+bool cache::isCurrent(const std::string &codePath, const std::string &buildId) {
+  return whyNotCurrent(codePath, buildId).empty();
+}
+
 std::string cache::writeAtomically(const std::string &path,
                                    const std::string &bytes) {
   fs::path target(path);
@@ -177,5 +201,6 @@ std::string cache::recordBuildId(const std::string &codePath,
   std::string cLibrary = hostCLibrary();
   return writeAtomically(companionPath(codePath, "id"),
                          buildId + "\n" + checksum + "\n" +
-                             (cLibrary.empty() ? "" : cLibrary + "\n"));
+                             (cLibrary.empty() ? "" : cLibrary + "\n") +
+                             cpuFeaturesLine(hostCPUFeatures()) + "\n");
 }

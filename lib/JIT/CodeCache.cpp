@@ -2,6 +2,7 @@
 
 #include "CodeCache.h"
 
+#include "ptensor/Cache/CPUFeatures.h"
 #include "ptensor/Cache/DiskCache.h"
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/JIT/JIT.h"
@@ -20,9 +21,12 @@ std::string ptensor::jit::resolveCacheDir(const JITOptions &options) {
 std::string ptensor::jit::getCachePath(llvm::StringRef dir,
                                        llvm::StringRef source,
                                        llvm::StringRef optionsKey) {
-  // JIT objects are compiled for this host's CPU.
+  // JIT objects are compiled for this host's CPU: its name and features
+  // (two machines with one name may differ, e.g. a VM without AVX-512).
   cache::TargetDescription target{
-      "jit-object", "host", llvm::sys::getHostCPUName().str(),
+      "jit-object", "host",
+      llvm::sys::getHostCPUName().str() + " " +
+          cache::cpuFeaturesLine(cache::hostCPUFeatures()),
       (optionsKey + "|" + llvm::sys::getProcessTriple()).str()};
   return cache::entryPath(dir.str(), cache::computeKey(target, source.str()),
                           "o");

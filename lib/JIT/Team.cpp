@@ -224,13 +224,14 @@ llvm::Error Team::blockArguments(const FunctionSignature &sig,
     StridedBuffer &b = *blocks[i].buffer;
     if (b.sizes.size() != type.shape.size())
       continue; // checkArguments names the rank
-    if (!mlir::ShapedType::isDynamic(type.shape[0]) &&
-        b.sizes[0] != type.shape[0])
+    constexpr int64_t split = semantics::kTeamSplitDim;
+    if (!mlir::ShapedType::isDynamic(type.shape[split]) &&
+        b.sizes[split] != type.shape[split])
       return llvm::createStringError(
           "@%s: argument #%zu (%s): expected %lld rows, got %lld",
           sig.name.c_str(), i, type.str().c_str(),
-          static_cast<long long>(type.shape[0]),
-          static_cast<long long>(b.sizes[0]));
+          static_cast<long long>(type.shape[split]),
+          static_cast<long long>(b.sizes[split]));
     b = block(b);
   }
   return llvm::Error::success();

@@ -12,6 +12,7 @@ import numbers
 
 import numpy as np
 
+from . import _core
 from . import _dtypes as D
 from . import _runtime as R
 from ._errors import DeviceError, DTypeError
@@ -229,8 +230,7 @@ def as_tensor(x):
         return _from_dlpack(x)
     if isinstance(x, (list, tuple)):
         return _from_numpy(np.asarray(x))
-    raise TypeError("expected an array (numpy, torch, CuPy, DLPack) or a scalar, got %s"
-                    % type(x).__name__)
+    raise TypeError(_core.not_an_array_message(type(x).__name__))
 
 
 # ptensor.Array (the array API's array type, _array.py), the rule the C++

@@ -16,7 +16,10 @@ build, so a cache filled on a machine with the compiler can be copied to
 (or shared with) a machine without one, e.g. a GPU host without LLVM.
 Where the compiler is present, an entry made by another build of it is
 rebuilt, so that a development cache never serves code of an old compiler;
-so is an entry that cannot be loaded (truncated, corrupted, another ABI).
+so is an entry that cannot be loaded (truncated, corrupted, another ABI),
+and one whose `.id` records CPU features this CPU lacks (host code is
+compiled for the compiling CPU; without a compiler that is an error naming
+them, see cache_why_not_current).
 PTENSOR_DISABLE_CACHE=1 keeps compiled libraries in a directory of the
 process only.
 
@@ -253,10 +256,12 @@ def compile_ir(ir, target="cpu", load=True):
             compiler = find_compiler()
             if compiler is None:
                 raise CompileError(
-                    "this ptensor has no compiler (ptensor._compile), and no cached kernel "
-                    "%s.so (target %s) is in the cache directory %s (PTENSOR_CACHE_DIR); "
-                    "compile it on a machine with the compiler and copy the cache."
-                    % (key, target, directory), "", ir)
+                    "this ptensor has no compiler (ptensor._compile), and the cache "
+                    "directory %s (PTENSOR_CACHE_DIR) has no usable kernel %s.so (target %s): "
+                    "%s; compile it on a machine with the compiler (and a CPU with no more "
+                    "features than this one) and copy the cache."
+                    % (directory, key, target, _core.cache_why_not_current(path, "")),
+                    "", ir)
             writable = _writable_dir(directory)
             if writable != directory:
                 path = _core.cache_entry_path(writable, key, "so")

@@ -9,6 +9,7 @@
 #include "Cache.h"
 
 #include "ptensor/Cache/BuildId.h"
+#include "ptensor/Cache/CPUFeatures.h"
 #include "ptensor/Cache/DiskCache.h"
 
 // Built with the compiler (CMake): its version header and LLVM's version
@@ -20,6 +21,7 @@
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 namespace cache = ptensor::cache;
 
@@ -69,6 +71,11 @@ void ptensor::python::registerCache(nb::module_ &m) {
   m.def("cache_is_current", &cache::isCurrent, nb::arg("path"),
         nb::arg("build_id"),
         "Whether the entry exists and (with a build id) was made by it.");
+  m.def("cache_why_not_current", &cache::whyNotCurrent, nb::arg("path"),
+        nb::arg("build_id"),
+        "Why the entry cannot be used here (\"\" when it can).");
+  m.def("host_cpu_features", &cache::hostCPUFeatures,
+        "The CPU features a cache entry compiled here records.");
   auto raiseOnError = [](const std::string &error) {
     if (!error.empty())
       throw std::runtime_error(error);

@@ -272,14 +272,22 @@ int deviceOfDLPack(int32_t type, int32_t id) {
   }
 }
 
+/// The one message for an operand that is not an array (raised here and by
+/// Python's as_tensor, through _core.not_an_array_message). Scalars are
+/// not named: where an op takes them they never reach the array import.
+std::string notAnArrayMessage(const std::string &typeName) {
+  return "expected an array (numpy, torch, CuPy, ptensor.Array, DLPack, or a "
+         "list or tuple of numbers), got " +
+         typeName;
+}
+
 ArrayView fromDLPack(nb::handle x) {
   nb::ndarray<> a;
   try {
     a = nb::cast<nb::ndarray<>>(x);
   } catch (const nb::cast_error &) {
     throw nb::type_error(
-        ("expected an array (numpy, torch, CuPy, DLPack) or a scalar, got " +
-         nb::cast<std::string>(nb::type_name(x.type())))
+        notAnArrayMessage(nb::cast<std::string>(nb::type_name(x.type())))
             .c_str());
   }
   ArrayView v;
@@ -618,6 +626,8 @@ void setDefaultDevice(int device) {
 }
 
 void registerInterop(nb::module_ &m) {
+  m.def("not_an_array_message", &notAnArrayMessage, nb::arg("type_name"),
+        "The TypeError message for an operand that is not an array.");
   m.def(
       "init_interop",
       [](nb::object hooks) {

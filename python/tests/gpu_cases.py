@@ -329,7 +329,8 @@ def case_searchsorted(xp):
     """searchsorted on the GPU (a binary search per value): a sorted f32
     line with NaNs last against 2-D values with exact hits and NaNs, both
     sides; an unsorted int32 line through its argsort against int64
-    values (compared in int64)."""
+    values (compared in int64); Python scalars (0-d results, the value
+    made on the device)."""
     rng = np.random.default_rng(11)
     line = np.sort(np.round(rng.standard_normal(5000) * 8).astype(np.float32) / 8)
     line[-3:] = np.nan
@@ -344,7 +345,10 @@ def case_searchsorted(xp):
     return [(pt.searchsorted(s, v), np.searchsorted(line, values), "i64"),
             (pt.searchsorted(s, v, side="right"), np.searchsorted(line, values, side="right"), "i64"),
             (pt.searchsorted(u, w, side="right", sorter=p),
-             np.searchsorted(raw, wanted, side="right", sorter=order), "i64")]
+             np.searchsorted(raw, wanted, side="right", sorter=order), "i64"),
+            (pt.searchsorted(s, 0.5, side="right"),
+             np.searchsorted(line, np.float32(0.5), side="right"), "i64"),
+            (pt.searchsorted(u, 7, sorter=p), np.searchsorted(raw, 7, sorter=order), "i64")]
 
 
 def case_contiguous_add_and_reshape_view(xp):

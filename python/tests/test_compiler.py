@@ -68,6 +68,46 @@ def test_no_compiler_and_no_cache_is_a_clear_error(fresh_cache, monkeypatch):
         pt.add(np.ones(3, np.float32), 1.0)
 
 
+def _exp_in_a_fresh_process(values, cache, compiler=True):
+    """pt.exp of float32 `values` in a new process on the cache directory
+    `cache` (without a compiler at all, like the GPU machine, unless
+    `compiler`): the finished process (its stdout: the result's list)."""
+    env = dict(os.environ, PTENSOR_CACHE_DIR=str(cache))
+    if not compiler:
+        env["PTENSOR_NO_COMPILER"] = "1"
+    code = ("import numpy as np, ptensor as pt; "
+            "a = np.array(%r, np.float32); print(repr(pt.exp(a).tolist()))" % list(values))
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, cwd=os.path.dirname(os.path.dirname(pt.__file__)))
+
+
+@needs_compiler
+def test_cache_entry_for_another_cpu(fresh_cache, rng):
+    """An entry records the CPU features of the machine that compiled it; a
+    CPU that lacks one of them rebuilds it where a compiler is and names
+    what it lacks where none is, instead of running illegal instructions."""
+    a = rand(rng, (5,), "f32")
+    expected = pt.exp(a)
+    (entry,) = [os.path.join(fresh_cache, f) for f in os.listdir(fresh_cache)
+                if f.endswith(".so")]
+    id_path = entry[:-len(".so")] + ".id"
+    lines = open(id_path).read().splitlines()
+    assert lines[-1] == " ".join(["cpu"] + list(_core.host_cpu_features()))
+    # As if a CPU with an instruction set this one lacks had compiled it.
+    with open(id_path, "w") as f:
+        f.write("\n".join(lines[:-1] + [lines[-1] + " avx10.9-imaginary"]) + "\n")
+    assert _core.cache_why_not_current(entry, "").endswith(
+        "was compiled for a CPU with avx10.9-imaginary, which this CPU lacks")
+    out = _exp_in_a_fresh_process(a.tolist(), fresh_cache, compiler=False)
+    assert out.returncode != 0
+    assert "has no usable kernel" in out.stderr and "avx10.9-imaginary" in out.stderr, out.stderr
+    # With the compiler (a fresh process: not the in-memory library) it is rebuilt.
+    out = _exp_in_a_fresh_process(a.tolist(), fresh_cache)
+    assert out.returncode == 0, out.stderr
+    assert eval(out.stdout) == expected.tolist()
+    assert "avx10.9-imaginary" not in open(id_path).read()
+
+
 @needs_compiler
 def test_module_functions_through_the_abi(fresh_cache, rng):
     lib = pt.compile_module(MODULE)
@@ -111,11 +151,7 @@ def test_disk_cache_serves_a_machine_without_compiler(fresh_cache, rng):
     assert any(f.endswith(".so") for f in files) and any(f.endswith(".mlir") for f in files)
     assert not any(f.startswith(".ptensor-") for f in files)  # no temporaries left
     # A new process with no compiler at all (like the GPU machine) loads it.
-    env = dict(os.environ, PTENSOR_NO_COMPILER="1", PTENSOR_CACHE_DIR=str(fresh_cache))
-    code = ("import numpy as np, ptensor as pt; "
-            "a = np.array(%r, np.float32); print(repr(pt.exp(a).tolist()))" % a.tolist())
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, cwd=os.path.dirname(os.path.dirname(pt.__file__)))
+    out = _exp_in_a_fresh_process(a.tolist(), fresh_cache, compiler=False)
     assert out.returncode == 0, out.stderr
     assert eval(out.stdout) == first.tolist()
 
@@ -157,9 +193,10 @@ def test_cache_entries_are_current_for_their_build(tmp_path):
     ident = path[:-3] + ".id"
     libc, version = platform.libc_ver()
     assert libc == "glibc"
-    with open(ident) as f:  # the build, the code's checksum, the C library
-        assert f.read() == "build 1\nsha256 %s\nglibc %s\n" % (
-            hashlib.sha256(b"code").hexdigest(), version)
+    with open(ident) as f:  # the build, the code's checksum, the C library, the CPU
+        assert f.read() == "build 1\nsha256 %s\nglibc %s\n%s\n" % (
+            hashlib.sha256(b"code").hexdigest(), version,
+            " ".join(["cpu"] + list(_core.host_cpu_features())))
     # An entry compiled beside a newer glibc may call what this one lacks
     # (libmvec): not current. An older glibc, or none recorded: current.
     lines = open(ident).read().splitlines()

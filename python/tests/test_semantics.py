@@ -156,3 +156,20 @@ def test_iteration_order_and_coalescing_are_the_libraries():
     assert _core.coalesce_dimensions([5, 1, 6], [[6, 6, 1], [6, 6, 1]], [0, 1, 2]) == [[0, 2]]
     with pytest.raises(ValueError, match="one stride per dimension"):
         _core.order_dimensions([2, 3], [[1]])
+
+
+def test_not_an_array_message():
+    """One message for an operand that is not an array, from the Python
+    import (as_tensor: sort of a string) and the C++ one (an elementwise
+    call's operand)."""
+    import numpy as np
+    import ptensor as pt
+    expected = ("expected an array (numpy, torch, CuPy, ptensor.Array, DLPack, or a list or "
+                "tuple of numbers), got ")
+    assert _core.not_an_array_message("str") == expected + "str"
+    with pytest.raises(TypeError) as python_side:
+        pt.sort("abc")
+    with pytest.raises(TypeError) as cpp_side:
+        pt.add(np.ones(2), object())
+    assert str(python_side.value) == expected + "str"
+    assert str(cpp_side.value) == expected + "object"

@@ -5,6 +5,7 @@
 #include "Sha256Blocks.h"
 
 #include "ptensor/Cache/BuildId.h"
+#include "ptensor/Cache/CPUFeatures.h"
 #include "ptensor/Cache/DiskCache.h"
 
 #include "ptensor/Support/ArrayPrinter.h"
@@ -14,10 +15,13 @@
 #include "ptensor/Support/Npy.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -396,7 +400,30 @@ void testBuildIdNotes() {
 
 } // namespace
 
+/// The cache's CPUID reading (plain C++, for machines without LLVM) agrees
+/// with LLVM's host features on every feature it knows, and a recorded
+/// "cpu" line names exactly what a CPU lacks.
+void testCPUFeatures() {
+  llvm::StringMap<bool> llvmFeatures = llvm::sys::getHostCPUFeatures();
+  const std::vector<std::string> &host = cache::hostCPUFeatures();
+  for (const std::string &name : cache::knownCPUFeatures()) {
+    bool ours = std::find(host.begin(), host.end(), name) != host.end();
+    bool llvms = llvmFeatures.lookup(name);
+    check(ours == llvms,
+          "CPU feature " + name + ": CPUID says " + (ours ? "yes" : "no") +
+              ", LLVM says " + (llvms ? "yes" : "no"),
+          __LINE__);
+  }
+  CHECK(cache::cpuFeaturesLine({"avx", "avx2"}) == "cpu avx avx2");
+  CHECK(cache::missingCPUFeatures("cpu avx avx2", {"avx2", "avx"}).empty());
+  CHECK(cache::missingCPUFeatures("cpu avx avx512f avx2", {"avx", "avx2"}) ==
+        std::vector<std::string>{"avx512f"});
+  CHECK(cache::missingCPUFeatures("glibc 2.36", {}).empty());
+  CHECK(cache::missingCPUFeatures("", {}).empty());
+}
+
 int runSelfTest() {
+  testCPUFeatures();
   testSha256();
   testBuildIdNotes();
   testDTypes();

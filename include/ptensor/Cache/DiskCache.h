@@ -10,13 +10,18 @@
 //              shared libraries)
 //   KEY.mlir   the IR it was compiled from (for inspection, and named by
 //              the compiler's diagnostics)
-//   KEY.id     the build identity of the compiler that made it and the
-//              SHA-256 of KEY.EXT ("sha256 <hex>"), written last
+//   KEY.id     the build identity of the compiler that made it, the
+//              SHA-256 of KEY.EXT ("sha256 <hex>"), the C library and the
+//              CPU features the code needs ("glibc 2.36", "cpu avx avx2
+//              ..."), written last
 // KEY is the SHA-256 of the cache format version, the kind of code, the
 // target description (target, chip, options) and the IR text. The build id
 // is not part of KEY, so that a cache filled by a machine with the compiler
 // serves one without it (the GPU host); where a compiler is at hand an
 // entry whose KEY.id names another build is not current and is rebuilt.
+// Nor are the CPU features the code needs (CPUFeatures.h), for the same
+// reason: a machine that lacks one of those KEY.id records rebuilds the
+// entry, or names what it lacks where no compiler is.
 // Every file is written to a temporary name and renamed, so concurrent
 // writers and a compile killed halfway never leave an entry that is used;
 // the checksum catches a code file changed afterwards (truncated, corrupted,
@@ -66,12 +71,17 @@ std::string entryPath(const std::string &directory, const std::string &key,
 std::string companionPath(const std::string &codePath,
                           const std::string &extension);
 
-/// Whether the entry `codePath` (KEY.EXT) can be used: it exists, its KEY.id
-/// records build `buildId` (any build when `buildId` is empty: a cache
-/// filled elsewhere, read where no compiler is), the code file still has
-/// the SHA-256 recorded there, and the C library it was compiled beside is
-/// not newer than this process's (canRunOn). Without a KEY.id only an empty
-/// `buildId` accepts the entry.
+/// Why the entry `codePath` (KEY.EXT) cannot be used, or "" when it can: it
+/// exists, its KEY.id records build `buildId` (any build when `buildId` is
+/// empty: a cache filled elsewhere, read where no compiler is), the code
+/// file still has the SHA-256 recorded there, the C library it was compiled
+/// beside is not newer than this process's (canRunOn), and this CPU has
+/// every instruction-set feature recorded there (CPUFeatures.h). Without a
+/// KEY.id only an empty `buildId` accepts the entry.
+std::string whyNotCurrent(const std::string &codePath,
+                          const std::string &buildId);
+
+/// whyNotCurrent(codePath, buildId) is "".
 bool isCurrent(const std::string &codePath, const std::string &buildId);
 
 /// Writes `bytes` to `path` atomically (a temporary file in the same
@@ -80,8 +90,10 @@ bool isCurrent(const std::string &codePath, const std::string &buildId);
 std::string writeAtomically(const std::string &path, const std::string &bytes);
 
 /// Records `buildId` as the maker of the entry `codePath`, the code file's
-/// SHA-256 and this process's C library (hostCLibrary) in its KEY.id,
-/// atomically; call it after the code and its IR are written.
+/// SHA-256, this process's C library (hostCLibrary) and this CPU's
+/// instruction-set features (a "cpu ..." line, hostCPUFeatures) in its
+/// KEY.id, atomically; call it after the code and its IR are written, in
+/// the process (on the machine) that compiled it for its own CPU.
 std::string recordBuildId(const std::string &codePath,
                           const std::string &buildId);
 

@@ -24,6 +24,7 @@ namespace mlir::ptensor {
 
 using namespace mlir;
 using namespace mlir::ptensor;
+using ::ptensor::semantics::kTeamSplitDim;
 
 /// The symbol of team 1's grid.
 static constexpr llvm::StringLiteral kTeamGrid = "ptensor_team1";
@@ -56,6 +57,18 @@ void TeamPartitioner::localize(Value v) {
     split.insert(v);
 }
 
+/// Makes `sizes`, the dynamic sizes of an op of type `global`, those of the
+/// process's block: the split dim (the first, so the first dynamic size
+/// when it is dynamic) becomes `rows`.
+static void setSplitDimSize(PTensorType global, SmallVectorImpl<Value> &sizes,
+                            Value rows) {
+  static_assert(kTeamSplitDim == 0, "the split dim's size is the first");
+  if (global.isDynamicDim(kTeamSplitDim))
+    sizes.front() = rows;
+  else
+    sizes.insert(sizes.begin(), rows);
+}
+
 void TeamPartitioner::markSplit(Value v, PTensorType global) {
   globalTypes[v] = global;
   split.insert(v);
@@ -63,12 +76,12 @@ void TeamPartitioner::markSplit(Value v, PTensorType global) {
 
 Value TeamPartitioner::globalRows(OpBuilder &b, Location loc, Value v) {
   PTensorType global = globalOf(v);
-  if (!global.isDynamicDim(0))
-    return arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
+  if (!global.isDynamicDim(kTeamSplitDim))
+    return arith::ConstantIndexOp::create(b, loc, global.getDimSize(kTeamSplitDim));
   // Made earlier in this block, it dominates (the pass rewrites in order).
   Value &rows = globalSizes[{v, b.getInsertionBlock()}];
   if (!rows) {
-    Value mine = DimOp::create(b, loc, v, 0);
+    Value mine = DimOp::create(b, loc, v, kTeamSplitDim);
     rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
   }
   return rows;
@@ -105,13 +118,13 @@ Value TeamPartitioner::blockStart(OpBuilder &b, Location loc, Value v) {
 /// value's block size without communication.
 Value TeamPartitioner::localRows(OpBuilder &b, Location loc,
                                  PTensorType global, ArrayRef<Value> sizes) {
-  if (!global.isDynamicDim(0)) {
-    Value n = arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
+  if (!global.isDynamicDim(kTeamSplitDim)) {
+    Value n = arith::ConstantIndexOp::create(b, loc, global.getDimSize(kTeamSplitDim));
     return TeamBlockRowsOp::create(b, loc, b.getIndexType(), n, grid);
   }
   if (auto sum = sizes.front().getDefiningOp<TeamSumOp>())
     if (auto dim = sum.getValue().getDefiningOp<DimOp>();
-        dim && dim.getDim() == 0)
+        dim && dim.getDim() == kTeamSplitDim)
       return dim.getResult();
   return TeamBlockRowsOp::create(b, loc, b.getIndexType(), sizes.front(), grid);
 }
@@ -160,17 +173,17 @@ LogicalResult TeamPartitioner::partitionElementwise(Operation *op) {
 void TeamPartitioner::checkNotStretched(OpBuilder &b, Location loc,
                                         Value source, PTensorType global,
                                         ArrayRef<Value> sizes) {
-  if (!globalOf(source).isDynamicDim(0))
+  if (!globalOf(source).isDynamicDim(kTeamSplitDim))
     return; // a static size is 1 (not aligned) or the result's
   Value requested;
-  if (global.isDynamicDim(0)) {
+  if (global.isDynamicDim(kTeamSplitDim)) {
     requested = sizes.front();
     if (auto sum = requested.getDefiningOp<TeamSumOp>())
       if (auto dim = sum.getValue().getDefiningOp<DimOp>();
           dim && dim.getSource() == source)
         return; // the source's own rows
   } else {
-    requested = arith::ConstantIndexOp::create(b, loc, global.getDimSize(0));
+    requested = arith::ConstantIndexOp::create(b, loc, global.getDimSize(kTeamSplitDim));
   }
   Value rows = globalRows(b, loc, source);
   Value ok =
@@ -197,20 +210,17 @@ void TeamPartitioner::partitionBroadcast(BroadcastOp op) {
   // rank, or a single row (static 1) stretched over the result's.
   bool aligned = isSplit(source) &&
                  sourceGlobal.getRank() == global.getRank() &&
-                 !(sourceGlobal.getDimSize(0) == 1 && global.getDimSize(0) != 1);
+                 !(sourceGlobal.getDimSize(kTeamSplitDim) == 1 && global.getDimSize(kTeamSplitDim) != 1);
   Value input = source, rows;
   if (aligned) {
-    rows = DimOp::create(b, loc, source, 0);
+    rows = DimOp::create(b, loc, source, kTeamSplitDim);
     checkNotStretched(b, loc, source, global, sizes);
   } else {
     if (isSplit(source))
       input = gather(b, loc, source);
     rows = localRows(b, loc, global, sizes);
   }
-  if (global.isDynamicDim(0))
-    sizes.front() = rows;
-  else
-    sizes.insert(sizes.begin(), rows);
+  setSplitDimSize(global, sizes, rows);
   auto local = BroadcastOp::create(b, loc, blockType(global), input, sizes);
   markSplit(local, global);
   op.getResult().replaceAllUsesWith(local.getResult());
@@ -257,10 +267,7 @@ void TeamPartitioner::partitionCreation(Operation *op) {
     OpBuilder b(op);
     SmallVector<Value> sizes(create.getDynamicSizes());
     Value rows = localRows(b, op->getLoc(), global, sizes);
-    if (global.isDynamicDim(0))
-      sizes.front() = rows;
-    else
-      sizes.insert(sizes.begin(), rows);
+    setSplitDimSize(global, sizes, rows);
     auto local = CreateOp::create(b, op->getLoc(), blockType(global), sizes,
                                   create.getFill());
     markSplit(local, global);
@@ -287,7 +294,7 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
   if (auto broadcast = dyn_cast<BroadcastOp>(op))
     return partitionBroadcast(broadcast), success();
   if (auto dim = dyn_cast<DimOp>(op)) {
-    if (isSplit(dim.getSource()) && dim.getDim() == 0) {
+    if (isSplit(dim.getSource()) && dim.getDim() == kTeamSplitDim) {
       OpBuilder b(op);
       dim.getResult().replaceAllUsesWith(
           globalRows(b, op->getLoc(), dim.getSource()));

@@ -23,6 +23,7 @@
 
 #include "ptensor/Dialect/PTensor/IR/ReductionKinds.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+#include "ptensor/Semantics/Teams.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -305,7 +306,7 @@ LogicalResult TeamPartitioner::partitionReduction(Operation *op) {
   std::optional<ReductionInfo> info = getReductionInfo(op);
   if (!info)
     return op->emitOpError("on a team: cannot read its reduction kind");
-  if (!isSplit(input) || !llvm::is_contained(info->dims, 0)) {
+  if (!isSplit(input) || !llvm::is_contained(info->dims, sem::kTeamSplitDim)) {
     localize(result); // the rows stay where they are
     return success();
   }

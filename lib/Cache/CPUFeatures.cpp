@@ -1,0 +1,138 @@
+//===- CPUFeatures.cpp - instruction sets that cached host code needs -----===//
+
+#include "ptensor/Cache/CPUFeatures.h"
+
+#include <algorithm>
+#include <sstream>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define PTENSOR_HAVE_CPUID 1
+#endif
+
+using namespace ptensor::cache;
+
+namespace {
+/// Where CPUID reports a feature, and which register state it needs.
+enum class Register { EAX, EBX, ECX, EDX };
+enum class State { None, AVX, AVX512 };
+struct FeatureBit {
+  const char *name; // LLVM's
+  unsigned leaf, subleaf;
+  Register reg;
+  unsigned bit;
+  State state;
+};
+
+/// Intel SDM vol. 2A, CPUID; the state rules are LLVM's
+/// (llvm::sys::getHostCPUFeatures).
+constexpr FeatureBit kFeatureBits[] = {
+    {"sse3", 1, 0, Register::ECX, 0, State::None},
+    {"pclmul", 1, 0, Register::ECX, 1, State::None},
+    {"ssse3", 1, 0, Register::ECX, 9, State::None},
+    {"fma", 1, 0, Register::ECX, 12, State::AVX},
+    {"cx16", 1, 0, Register::ECX, 13, State::None},
+    {"sse4.1", 1, 0, Register::ECX, 19, State::None},
+    {"sse4.2", 1, 0, Register::ECX, 20, State::None},
+    {"movbe", 1, 0, Register::ECX, 22, State::None},
+    {"popcnt", 1, 0, Register::ECX, 23, State::None},
+    {"aes", 1, 0, Register::ECX, 25, State::None},
+    {"avx", 1, 0, Register::ECX, 28, State::AVX},
+    {"f16c", 1, 0, Register::ECX, 29, State::AVX},
+    {"bmi", 7, 0, Register::EBX, 3, State::None},
+    {"avx2", 7, 0, Register::EBX, 5, State::AVX},
+    {"bmi2", 7, 0, Register::EBX, 8, State::None},
+    {"avx512f", 7, 0, Register::EBX, 16, State::AVX512},
+    {"avx512dq", 7, 0, Register::EBX, 17, State::AVX512},
+    {"adx", 7, 0, Register::EBX, 19, State::None},
+    {"avx512ifma", 7, 0, Register::EBX, 21, State::AVX512},
+    {"avx512cd", 7, 0, Register::EBX, 28, State::AVX512},
+    {"sha", 7, 0, Register::EBX, 29, State::None},
+    {"avx512bw", 7, 0, Register::EBX, 30, State::AVX512},
+    {"avx512vl", 7, 0, Register::EBX, 31, State::AVX512},
+    {"avx512vbmi", 7, 0, Register::ECX, 1, State::AVX512},
+    {"avx512vbmi2", 7, 0, Register::ECX, 6, State::AVX512},
+    {"gfni", 7, 0, Register::ECX, 8, State::None},
+    {"vaes", 7, 0, Register::ECX, 9, State::AVX},
+    {"vpclmulqdq", 7, 0, Register::ECX, 10, State::AVX},
+    {"avx512vnni", 7, 0, Register::ECX, 11, State::AVX512},
+    {"avx512bitalg", 7, 0, Register::ECX, 12, State::AVX512},
+    {"avx512vpopcntdq", 7, 0, Register::ECX, 14, State::AVX512},
+    {"avx512fp16", 7, 0, Register::EDX, 23, State::AVX512},
+    {"avxvnni", 7, 1, Register::EAX, 4, State::AVX},
+    {"avx512bf16", 7, 1, Register::EAX, 5, State::AVX512},
+    {"sahf", 0x80000001, 0, Register::ECX, 0, State::None},
+    {"lzcnt", 0x80000001, 0, Register::ECX, 5, State::None},
+};
+
+#ifdef PTENSOR_HAVE_CPUID
+/// Whether the OS saves the AVX (XMM, YMM) and the AVX-512 (also opmask and
+/// ZMM) register state: XCR0 read by XGETBV where OSXSAVE says it may be.
+std::pair<bool, bool> enabledVectorState() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)))
+    return {false, false};
+  unsigned lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return {(lo & 0x6) == 0x6, (lo & 0xe6) == 0xe6};
+}
+
+bool hasFeature(const FeatureBit &f, bool avx, bool avx512) {
+  unsigned regs[4];
+  if (!__get_cpuid_count(f.leaf, f.subleaf, &regs[0], &regs[1], &regs[2],
+                         &regs[3]))
+    return false; // the leaf is beyond what this CPU reports
+  if ((f.state == State::AVX && !avx) || (f.state == State::AVX512 && !avx512))
+    return false;
+  return (regs[static_cast<int>(f.reg)] >> f.bit) & 1u;
+}
+#endif
+} // namespace
+
+const std::vector<std::string> &ptensor::cache::knownCPUFeatures() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+#ifdef PTENSOR_HAVE_CPUID
+    for (const FeatureBit &f : kFeatureBits)
+      all.push_back(f.name);
+#endif
+    return all;
+  }();
+  return names;
+}
+
+const std::vector<std::string> &ptensor::cache::hostCPUFeatures() {
+  static const std::vector<std::string> host = [] {
+    std::vector<std::string> found;
+#ifdef PTENSOR_HAVE_CPUID
+    auto [avx, avx512] = enabledVectorState();
+    for (const FeatureBit &f : kFeatureBits)
+      if (hasFeature(f, avx, avx512))
+        found.push_back(f.name);
+#endif
+    return found;
+  }();
+  return host;
+}
+
+std::string
+ptensor::cache::cpuFeaturesLine(const std::vector<std::string> &features) {
+  std::string line = "cpu";
+  for (const std::string &f : features)
+    line += " " + f;
+  return line;
+}
+
+std::vector<std::string>
+ptensor::cache::missingCPUFeatures(const std::string &recorded,
+                                   const std::vector<std::string> &host) {
+  std::istringstream words(recorded);
+  std::string word;
+  std::vector<std::string> missing;
+  if (!(words >> word) || word != "cpu")
+    return missing;
+  while (words >> word)
+    if (std::find(host.begin(), host.end(), word) == host.end())
+      missing.push_back(word);
+  return missing;
+}
