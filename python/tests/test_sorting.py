@@ -111,6 +111,39 @@ def test_many_lines_split_over_threads():
     np.testing.assert_array_equal(np.asarray(pt.argsort(x)), want)
 
 
+_LONG_LINE_SCRIPT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import test_sorting as T
+n = (1 << 20) + 12345
+for dtype, descending in (("float32", False), ("float32", True), ("float64", False),
+                          ("int64", True), ("uint16", False)):
+    x = T.data(dtype, (n,), 21, full_range=True)
+    x[::1000] = x[0]  # ties across the chunks (kept in input order)
+    T.check(x, 0, descending)
+T.check(T.data("float32", (2, n), 22), -1)  # fewer lines than threads
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3", "4"])
+def test_long_line_split_over_threads(threads):
+    """A 1-D sort of 2^20 or more elements is sorted in chunks on every
+    thread and merged (CpuSort.cpp sortInParallel): the same bits and
+    positions as numpy's stable sort with any thread count, odd ones (a
+    chunk merged in a later round) included; NaNs, signed zeros and ties
+    cross chunk boundaries."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PTENSOR_NUM_THREADS=threads)
+    out = subprocess.run([sys.executable, "-c", _LONG_LINE_SCRIPT, os.path.dirname(__file__)],
+                         env=env, capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.dirname(pt.__file__)))
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
+
+
 def test_array_inputs_and_independence():
     x = data("float32", (3, 8), 10)
     arr = pt.asarray(x)

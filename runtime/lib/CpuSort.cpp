@@ -17,7 +17,9 @@
 //    input order (one more pass over the input), so the result is that of a
 //    stable sort bit for bit.
 // Lines are independent: long work is split over threads
-// (PTENSOR_NUM_THREADS, default the hardware's), one Sorter each.
+// (PTENSOR_NUM_THREADS, default the hardware's), one Scratch each; a line of
+// 2^20 or more elements where there are fewer lines than threads (a 1-D
+// sort) is sorted in chunks on the threads left, and the chunks merged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,10 +104,108 @@ template <typename U> struct Scratch {
   Array<uint64_t> composite;  ///< argsort, narrow keys
   Array<Key128> wide; ///< argsort, 64-bit keys
   Array<U> bits; ///< values gathered by position; an input line kept
+  /// Where a line sorted on several threads is merged (keys or composites).
+  Array<U> spareKeys;
+  Array<uint64_t> spareComposite;
+  Array<Key128> spareWide;
 };
 
-/// Sorts `keys` (n of them) ascending: VQSort, or counting for bytes.
-template <typename U> void sortKeys(U *keys, int64_t n) {
+/// Runs fn(t) for t in [0, threads), on threads of their own (those that
+/// cannot be started run on the calling thread), and returns when all have.
+template <typename Fn> void runOnThreads(int64_t threads, Fn fn) {
+  std::vector<std::thread> workers;
+  int64_t started = 1;
+  try {
+    for (; started < threads; ++started)
+      workers.emplace_back(fn, started);
+  } catch (const std::exception &) {
+    // No thread for the rest: they run here.
+  }
+  fn(int64_t(0));
+  for (int64_t t = started; t < threads; ++t)
+    fn(t);
+  for (std::thread &w : workers)
+    w.join();
+}
+
+/// The order VQSort sorts keys in (Key128: by hi, then lo).
+template <typename K> bool keyLess(const K &a, const K &b) { return a < b; }
+template <> bool keyLess<Key128>(const Key128 &a, const Key128 &b) {
+  return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+}
+
+/// How many of the first d elements of the stable merge of the sorted a
+/// (na) and b (nb) come from a (ties: a's first).
+template <typename K>
+int64_t mergeCoRank(int64_t d, const K *a, int64_t na, const K *b,
+                    int64_t nb) {
+  int64_t lo = std::max<int64_t>(0, d - nb), hi = std::min(d, na);
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (!keyLess(b[d - mid - 1], a[mid]))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// Merges the sorted a (na) and b (nb) into out, split over `threads` by
+/// merge path (each thread writes its own slice of out).
+template <typename K>
+void mergeInParallel(const K *a, int64_t na, const K *b, int64_t nb, K *out,
+                     int64_t threads) {
+  int64_t n = na + nb;
+  runOnThreads(threads, [&](int64_t t) {
+    int64_t d0 = n * t / threads, d1 = n * (t + 1) / threads;
+    int64_t i0 = mergeCoRank(d0, a, na, b, nb);
+    int64_t i1 = mergeCoRank(d1, a, na, b, nb);
+    std::merge(a + i0, a + i1, b + (d0 - i0), b + (d1 - i1), out + d0,
+               keyLess<K>);
+  });
+}
+
+/// Lines shorter than this sort on one thread: a merge pass costs more
+/// than the threads save.
+constexpr int64_t kParallelLineMinimum = int64_t(1) << 20;
+
+/// Sorts `keys` (n of them) ascending with VQSort on `threads` threads:
+/// one chunk each, then the sorted chunks merged pairwise, every merge on
+/// all the threads. Returns where the sorted keys are: `keys`, or `spare`
+/// (n more keys) after an odd number of merge rounds.
+template <typename K>
+K *sortInParallel(K *keys, K *spare, int64_t n, int64_t threads) {
+  if (threads <= 1 || n < kParallelLineMinimum) {
+    sortAscending(keys, size_t(n));
+    return keys;
+  }
+  std::vector<int64_t> bounds;
+  for (int64_t t = 0; t <= threads; ++t)
+    bounds.push_back(n * t / threads);
+  runOnThreads(threads, [&](int64_t t) {
+    sortAscending(keys + bounds[t], size_t(bounds[t + 1] - bounds[t]));
+  });
+  K *from = keys, *to = spare;
+  while (bounds.size() > 2) {
+    std::vector<int64_t> merged{0};
+    for (size_t r = 0; r + 1 < bounds.size(); r += 2) {
+      int64_t begin = bounds[r], middle = bounds[r + 1];
+      int64_t end = r + 2 < bounds.size() ? bounds[r + 2] : middle;
+      mergeInParallel(from + begin, middle - begin, from + middle,
+                      end - middle, to + begin, threads);
+      merged.push_back(end);
+    }
+    bounds = std::move(merged);
+    std::swap(from, to);
+  }
+  return from;
+}
+
+/// Sorts `keys` (n of them) ascending: VQSort (on `threads` threads, with
+/// `spare` room for n more keys), or counting for bytes. Returns where the
+/// sorted keys are (sortInParallel).
+template <typename U>
+U *sortKeys(U *keys, U *spare, int64_t n, int64_t threads) {
   if constexpr (sizeof(U) == 1) {
     std::array<int64_t, 256> counts{};
     for (int64_t i = 0; i < n; ++i)
@@ -114,8 +214,9 @@ template <typename U> void sortKeys(U *keys, int64_t n) {
     for (int v = 0; v < 256; ++v)
       for (int64_t k = 0; k < counts[v]; ++k)
         keys[at++] = U(v);
+    return keys;
   } else {
-    sortAscending(keys, size_t(n));
+    return sortInParallel(keys, spare, n, threads);
   }
 }
 
@@ -137,18 +238,22 @@ void setComposite(Scratch<U> &s, bool narrow, int64_t i, U key) {
   }
 }
 
-/// Sorts the n composites and writes their positions to `out`.
+/// Sorts the n composites (on `threads` threads) and writes their positions
+/// to `out`.
 template <typename U>
-void sortPositions(Scratch<U> &s, bool narrow, int64_t n, Line<int64_t> out) {
+void sortPositions(Scratch<U> &s, bool narrow, int64_t n, Line<int64_t> out,
+                   int64_t threads) {
   if (narrow) {
-    sortAscending(s.composite.data.get(), size_t(n));
-    writeLine(out, n, [&](int64_t j) {
-      return int64_t(s.composite[j] & 0xFFFFFFFFu);
-    });
+    const uint64_t *sorted =
+        sortInParallel(s.composite.data.get(), s.spareComposite.data.get(),
+                       n, threads);
+    writeLine(out, n,
+              [&](int64_t j) { return int64_t(sorted[j] & 0xFFFFFFFFu); });
     return;
   }
-  sortAscending(s.wide.data.get(), size_t(n));
-  writeLine(out, n, [&](int64_t j) { return int64_t(s.wide[j].lo); });
+  const Key128 *sorted =
+      sortInParallel(s.wide.data.get(), s.spareWide.data.get(), n, threads);
+  writeLine(out, n, [&](int64_t j) { return int64_t(sorted[j].lo); });
 }
 
 /// A block of sorted keys whose bits the keys do not give back (floats'
@@ -200,19 +305,24 @@ template <typename U> bool disjoint(Line<U> in, Line<U> out, int64_t n) {
   return out.base + n <= first || out.base > last;
 }
 
-/// Sorts lines [first, last) of the call, whose elements order as O; false
-/// when out of memory.
+/// Sorts lines [first, last) of the call, whose elements order as O, each
+/// on `lineThreads` threads; false when out of memory.
 template <typename U, SortOrder O>
-bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
+bool sortLines(const SortArguments &c, int64_t first, int64_t last,
+               int64_t lineThreads) {
   int64_t n = c.sizes[c.dim];
   bool narrow = narrowComposite<U>(n);
   // With both outputs the values are gathered through the positions.
   bool gather = c.values && c.indices;
+  bool merges = lineThreads > 1 && n >= kParallelLineMinimum;
   Scratch<U> s;
   if (!s.keys.allocate(c.indices ? 0 : n) ||
       !s.composite.allocate(c.indices && narrow ? n : 0) ||
       !s.wide.allocate(c.indices && !narrow ? n : 0) ||
-      !s.bits.allocate(c.values ? n : 0))
+      !s.bits.allocate(c.values ? n : 0) ||
+      !s.spareKeys.allocate(merges && !c.indices ? n : 0) ||
+      !s.spareComposite.allocate(merges && c.indices && narrow ? n : 0) ||
+      !s.spareWide.allocate(merges && c.indices && !narrow ? n : 0))
     return false;
   const U exponent = U(c.format.exponent), mantissa = U(c.format.mantissa);
   // XOR with all ones complements: the descending keys.
@@ -233,7 +343,7 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
       });
       Line<int64_t> positions =
           lineOf<int64_t>(c, c.indices, c.indexStrides, line);
-      sortPositions(s, narrow, n, positions);
+      sortPositions(s, narrow, n, positions, lineThreads);
       if (gather)
         writeLine(out, n, [&](int64_t j) { return s.bits[positions[j]]; });
       continue;
@@ -244,7 +354,7 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
     readLine(in, n, [&](int64_t i, U b) {
       keys[i] = U(ascendingKey<O>(b, exponent, mantissa) ^ flip);
     });
-    sortKeys(keys, n);
+    keys = sortKeys(keys, s.spareKeys.data.get(), n, lineThreads);
     std::array<SpecialBlock<U>, 2> blocks{};
     // The special blocks are rewritten from the input line: kept in
     // scratch first when the output overwrites it (an output may be the
@@ -267,52 +377,47 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last) {
 
 /// sortLines for the call's order.
 template <typename U>
-bool sortLinesOf(const SortArguments &c, int64_t first, int64_t last) {
+bool sortLinesOf(const SortArguments &c, int64_t first, int64_t last,
+                 int64_t lineThreads) {
   switch (c.format.order) {
   case SortOrder::Unsigned:
-    return sortLines<U, SortOrder::Unsigned>(c, first, last);
+    return sortLines<U, SortOrder::Unsigned>(c, first, last, lineThreads);
   case SortOrder::Signed:
-    return sortLines<U, SortOrder::Signed>(c, first, last);
+    return sortLines<U, SortOrder::Signed>(c, first, last, lineThreads);
   case SortOrder::Bool:
-    return sortLines<U, SortOrder::Bool>(c, first, last);
+    return sortLines<U, SortOrder::Bool>(c, first, last, lineThreads);
   case SortOrder::Float:
-    return sortLines<U, SortOrder::Float>(c, first, last);
+    return sortLines<U, SortOrder::Float>(c, first, last, lineThreads);
   }
   return false;
 }
 
-/// The threads a call of `work` elements uses.
-int64_t threadsFor(int64_t lines, int64_t work) {
+/// The threads available to one call.
+int64_t availableThreads() {
   static const int64_t available =
       int64_t(ptensor::semantics::hostThreadCount());
-  constexpr int64_t kWorkPerThread = int64_t(1) << 16;
-  return std::max<int64_t>(
-      1, std::min({available, lines, work / kWorkPerThread}));
+  return available;
 }
 
+/// The threads a call of `work` elements uses.
+int64_t threadsFor(int64_t lines, int64_t work) {
+  constexpr int64_t kWorkPerThread = int64_t(1) << 16;
+  return std::max<int64_t>(
+      1, std::min({availableThreads(), lines, work / kWorkPerThread}));
+}
+
+/// Lines run on threads of their own; where there are fewer lines than
+/// threads (a 1-D sort), each long line is split over the rest
+/// (sortInParallel).
 template <typename U> bool sortAll(const SortArguments &c) {
   int64_t lines = c.lines();
   int64_t threads = threadsFor(lines, lines * c.sizes[c.dim]);
-  if (threads == 1)
-    return sortLinesOf<U>(c, 0, lines);
+  int64_t lineThreads = std::max<int64_t>(1, availableThreads() / threads);
   std::vector<char> ok(threads, 0);
-  std::vector<std::thread> workers;
-  int64_t started = 0;
-  try {
-    for (; started < threads; ++started) {
-      int64_t t = started;
-      workers.emplace_back([&c, &ok, t, threads, lines] {
-        ok[t] = sortLinesOf<U>(c, lines * t / threads,
-                                lines * (t + 1) / threads);
-      });
-    }
-  } catch (const std::exception &) {
-    // No thread for the rest: they run here.
-  }
-  for (int64_t t = started; t < threads; ++t)
-    ok[t] = sortLinesOf<U>(c, lines * t / threads, lines * (t + 1) / threads);
-  for (std::thread &w : workers)
-    w.join();
+  runOnThreads(threads, [&](int64_t t) {
+    ok[t] = sortLinesOf<U>(c, lines * t / threads, lines * (t + 1) / threads,
+                           lineThreads);
+  });
   return std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
 }
 
