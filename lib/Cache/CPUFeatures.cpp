@@ -24,8 +24,11 @@ struct FeatureBit {
   State state;
 };
 
-/// Intel SDM vol. 2A, CPUID; the state rules are LLVM's
-/// (llvm::sys::getHostCPUFeatures).
+/// Intel SDM vol. 2A and AMD's CPUID specification; the state rules and the
+/// names are LLVM's (llvm::sys::getHostCPUFeatures). Not listed: features
+/// LLVM emits only for intrinsics (prefetchw, rdrand, ...), and SSE4A: LLVM
+/// lowers a few 128-bit shuffles to its EXTRQ/INSERTQ only where there is
+/// no AVX (btver1), so no entry compiled on an AVX-era AMD CPU uses it.
 constexpr FeatureBit kFeatureBits[] = {
     {"sse3", 1, 0, Register::ECX, 0, State::None},
     {"pclmul", 1, 0, Register::ECX, 1, State::None},
@@ -61,24 +64,42 @@ constexpr FeatureBit kFeatureBits[] = {
     {"avx512fp16", 7, 0, Register::EDX, 23, State::AVX512},
     {"avxvnni", 7, 1, Register::EAX, 4, State::AVX},
     {"avx512bf16", 7, 1, Register::EAX, 5, State::AVX512},
+    {"avxifma", 7, 1, Register::EAX, 23, State::AVX},
+    {"avxvnniint8", 7, 1, Register::EDX, 4, State::AVX},
+    {"avxneconvert", 7, 1, Register::EDX, 5, State::AVX},
     {"sahf", 0x80000001, 0, Register::ECX, 0, State::None},
     {"lzcnt", 0x80000001, 0, Register::ECX, 5, State::None},
+    {"xop", 0x80000001, 0, Register::ECX, 11, State::AVX},
+    {"fma4", 0x80000001, 0, Register::ECX, 16, State::AVX},
+    {"tbm", 0x80000001, 0, Register::ECX, 21, State::None},
 };
 
 #ifdef PTENSOR_HAVE_CPUID
-/// Whether the OS saves the AVX (XMM, YMM) and the AVX-512 (also opmask and
-/// ZMM) register state: XCR0 read by XGETBV where OSXSAVE says it may be.
+/// Whether the CPU has AVX and the OS saves its (XMM, YMM) register state,
+/// and the AVX-512 one too (opmask, ZMM): XCR0 read by XGETBV where OSXSAVE
+/// says it may be.
 std::pair<bool, bool> enabledVectorState() {
   unsigned a, b, c, d;
-  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)))
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)) ||
+      !(c & (1u << 28)))
     return {false, false};
   unsigned lo, hi;
   __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  return {(lo & 0x6) == 0x6, (lo & 0xe6) == 0xe6};
+  bool avx = (lo & 0x6) == 0x6;
+  return {avx, avx && (lo & 0xe0) == 0xe0};
+}
+
+/// Whether leaf 7's sub-leaf `subleaf` exists: sub-leaf 0's EAX is the last
+/// one (some CPUs do not answer zeros for the others).
+bool hasLeaf7Subleaf(unsigned subleaf) {
+  unsigned a, b, c, d;
+  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && a >= subleaf;
 }
 
 bool hasFeature(const FeatureBit &f, bool avx, bool avx512) {
   unsigned regs[4];
+  if (f.leaf == 7 && !hasLeaf7Subleaf(f.subleaf))
+    return false;
   if (!__get_cpuid_count(f.leaf, f.subleaf, &regs[0], &regs[1], &regs[2],
                          &regs[3]))
     return false; // the leaf is beyond what this CPU reports

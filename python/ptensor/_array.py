@@ -279,7 +279,8 @@ class Array:
 
     def __setstate__(self, state: Any) -> None:
         """Unpickling, also of Arrays pickled when the slot was `_array`, and
-        of subclasses with attributes of their own (state `(dict, slots)`)."""
+        of subclasses with attributes or slots of their own (state `(dict,
+        slots)`)."""
         attributes, slots = state if isinstance(state, tuple) else (None, state)
         slots = slots or {}
         if "_backing" in slots:
@@ -291,6 +292,9 @@ class Array:
                 "the pickled state of a ptensor.Array has no array (expected a '_backing' "
                 "or '_array' slot, got %s)" % (sorted(slots) or "none"))
         object.__setattr__(self, "_backing", backing)
+        for name, value in slots.items():  # a subclass's own slots
+            if name not in ("_backing", "_array"):
+                object.__setattr__(self, name, value)
         if attributes:
             self.__dict__.update(attributes)
 

@@ -260,7 +260,8 @@ def compile_ir(ir, target="cpu", load=True):
                     "directory %s (PTENSOR_CACHE_DIR) has no usable kernel %s.so (target %s): "
                     "%s; compile it on a machine with the compiler (and a CPU with no more "
                     "features than this one) and copy the cache."
-                    % (directory, key, target, _core.cache_why_not_current(path, "")),
+                    % (directory, key, target,
+                       _core.cache_why_not_current(path, compiler_build_id() or "")),
                     "", ir)
             writable = _writable_dir(directory)
             if writable != directory:

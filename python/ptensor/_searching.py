@@ -44,18 +44,24 @@ def nonzero(x, /):
 
 
 def _scalar_value_dtype(sorted_dtype, value):
-    """The dtype a Python scalar x2 is searched as: a float x1's dtype for
-    int and float scalars (weak, the array API's scalar rule, and torch's:
-    1.1 against float32 data is float32's 1.1, where numpy compares the
-    float64 1.1); otherwise the scalar's
-    own kind (bool, int64 or uint64 past int64, float64), which the
-    comparison rule then promotes, so an int8 x1 gives numpy's answers for
-    1000 and 2.5."""
+    """The dtype a Python scalar x2 is searched as. Weak, as the array API's
+    scalar rule (and torch's) says, where it fits: a float x1's dtype for
+    int and float scalars (1.1 against float32 data is float32's 1.1, where
+    numpy compares the float64 1.1), an integer x1's dtype for an int that
+    it holds (2 against uint64 data). Otherwise the scalar's own kind
+    (bool, int64, uint64 past int64, float64), which the comparison rule
+    then promotes, so an int8 x1 gives numpy's answers for 1000 and 2.5."""
     if isinstance(value, (bool, np.bool_)):
         return "i1"
-    if D.kind(sorted_dtype) == "f":
+    kind = D.kind(sorted_dtype)
+    if kind == "f":
         return sorted_dtype
     if isinstance(value, (numbers.Integral, np.integer)):
+        if kind in "su":
+            try:
+                return scalar_arg(value, sorted_dtype)[0]
+            except OverflowError:
+                pass
         return "ui64" if int(value) >= 2 ** 63 else "i64"
     return "f64"
 
@@ -73,8 +79,10 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     scalar = is_scalar(x2)
     if scalar:
         value_dtype = _scalar_value_dtype(s.dtype, x2)
-        # The kernel takes the value as a float64, int64 or bool argument and
-        # makes the 0-d operand in the dtype above (one rounding).
+        # The kernel takes the value as a float64, int64, uint64 or bool
+        # argument, and `create` converts it to the dtype above (a float64
+        # to bfloat16 through float32; an int past 2^53 to a float dtype
+        # through float64).
         arg_type = {"f": "f64", "b": "i1"}.get(D.kind(value_dtype), "i64")
         if value_dtype == "ui64":
             arg_type = "ui64"

@@ -340,6 +340,7 @@ def case_searchsorted(xp):
     raw = rng.integers(-50, 50, 3001).astype(np.int32)
     order = np.argsort(raw, kind="stable").astype(np.int64)
     wanted = rng.integers(-60, 60, (40, 3)).astype(np.int64)
+    tenth = np.array([0.0, np.float32(0.1), 1.0], np.float32)
     s, v = xp.wrap(line), xp.wrap(values)
     u, p, w = xp.wrap(raw), xp.wrap(order), xp.wrap(wanted)
     return [(pt.searchsorted(s, v), np.searchsorted(line, values), "i64"),
@@ -348,6 +349,8 @@ def case_searchsorted(xp):
              np.searchsorted(raw, wanted, side="right", sorter=order), "i64"),
             (pt.searchsorted(s, 0.5, side="right"),
              np.searchsorted(line, np.float32(0.5), side="right"), "i64"),
+            # Weak: 0.1 is float32's 0.1 (in float64 it would come before it).
+            (pt.searchsorted(xp.wrap(tenth), 0.1, side="right"), np.int64(2), "i64"),
             (pt.searchsorted(u, 7, sorter=p), np.searchsorted(raw, 7, sorter=order), "i64")]
 
 

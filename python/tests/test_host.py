@@ -3,6 +3,7 @@ counted by allocator_stats("cpu")), failed host allocations as exceptions,
 and parallel code giving the serial answer."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -146,6 +147,7 @@ else:
 """
 
 
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler (cc)")
 def test_a_stale_runtime_already_loaded_is_named_not_doubled(tmp_path):
     """Another version of libptensor_runtime.so in the process (loaded first,
     by some other code) is an error naming it, never the reason to load a

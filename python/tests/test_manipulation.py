@@ -715,7 +715,10 @@ def test_array_pickles_old_and_new():
 
 
 class _LabelledArray(pt.Array):
-    """A user's subclass with an attribute of its own (pickled with it)."""
+    """A user's subclass with an attribute and a slot of its own (pickled
+    with them)."""
+
+    __slots__ = ("unit", "__dict__")
 
 
 def test_array_subclass_pickles_its_attributes():
@@ -723,8 +726,9 @@ def test_array_subclass_pickles_its_attributes():
     x = object.__new__(_LabelledArray)  # Arrays are made by ptensor, not constructed
     x.__setstate__((None, {"_backing": np.arange(4.0)}))
     x.label = "weights"
+    x.unit = "kg"
     y = pickle.loads(pickle.dumps(x))
-    assert type(y) is _LabelledArray and y.label == "weights"
+    assert type(y) is _LabelledArray and y.label == "weights" and y.unit == "kg"
     np.testing.assert_array_equal(np.asarray(y), np.arange(4.0))
 
 

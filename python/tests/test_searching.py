@@ -169,6 +169,10 @@ def test_searchsorted_python_scalar_values():
     assert np.asarray(got) == 2
     big = np.array([1, 2 ** 63 + 1, 2 ** 64 - 1], np.uint64)
     assert np.asarray(pt.searchsorted(big, 2 ** 63 + 1)) == 1
+    # An int the line's dtype holds takes it (uint64 does not promote with int64).
+    assert np.asarray(pt.searchsorted(big, 2)) == 1
+    assert np.asarray(pt.searchsorted(big, big[1], side="right")) == 2
+    assert np.asarray(pt.searchsorted(line8, np.uint64(2), side="right")) == 3
     assert isinstance(pt.searchsorted(pt.asarray(line32), 1.5), pt.Array)
 
 
