@@ -150,18 +150,29 @@ int64_t mergeCoRank(int64_t d, const K *a, int64_t na, const K *b,
   return lo;
 }
 
-/// Merges the sorted a (na) and b (nb) into out, split over `threads` by
-/// merge path (each thread writes its own slice of out).
+/// One merge round: the sorted runs [bounds[r], bounds[r + 1]) of `from`
+/// merged pairwise into `to` (a last odd run copied), the round's output
+/// split evenly over `threads` by merge path: one start of threads per
+/// round, whatever the number of runs.
 template <typename K>
-void mergeInParallel(const K *a, int64_t na, const K *b, int64_t nb, K *out,
-                     int64_t threads) {
-  int64_t n = na + nb;
+void mergeRound(const K *from, K *to, const std::vector<int64_t> &bounds,
+                int64_t threads) {
+  int64_t n = bounds.back();
   runOnThreads(threads, [&](int64_t t) {
-    int64_t d0 = n * t / threads, d1 = n * (t + 1) / threads;
-    int64_t i0 = mergeCoRank(d0, a, na, b, nb);
-    int64_t i1 = mergeCoRank(d1, a, na, b, nb);
-    std::merge(a + i0, a + i1, b + (d0 - i0), b + (d1 - i1), out + d0,
-               keyLess<K>);
+    int64_t lo = n * t / threads, hi = n * (t + 1) / threads;
+    for (size_t r = 0; r + 1 < bounds.size(); r += 2) {
+      int64_t begin = bounds[r], middle = bounds[r + 1];
+      int64_t end = r + 2 < bounds.size() ? bounds[r + 2] : middle;
+      if (end <= lo || begin >= hi)
+        continue;
+      const K *a = from + begin, *b = from + middle;
+      int64_t na = middle - begin, nb = end - middle;
+      int64_t d0 = std::max(lo, begin) - begin, d1 = std::min(hi, end) - begin;
+      int64_t i0 = mergeCoRank(d0, a, na, b, nb);
+      int64_t i1 = mergeCoRank(d1, a, na, b, nb);
+      std::merge(a + i0, a + i1, b + (d0 - i0), b + (d1 - i1),
+                 to + begin + d0, keyLess<K>);
+    }
   });
 }
 
@@ -169,13 +180,18 @@ void mergeInParallel(const K *a, int64_t na, const K *b, int64_t nb, K *out,
 /// than the threads save.
 constexpr int64_t kParallelLineMinimum = int64_t(1) << 20;
 
-/// Sorts `keys` (n of them) ascending with VQSort on `threads` threads:
-/// one chunk each, then the sorted chunks merged pairwise, every merge on
-/// all the threads. Returns where the sorted keys are: `keys`, or `spare`
-/// (n more keys) after an odd number of merge rounds.
+/// The least chunk a thread sorts of a long line.
+constexpr int64_t kParallelChunkMinimum = int64_t(1) << 18;
+
+/// Sorts `keys` (n of them) ascending with VQSort on up to `threads`
+/// threads (chunks of at least kParallelChunkMinimum): one chunk each, then
+/// the sorted chunks merged pairwise in rounds, every round on all the
+/// threads. Returns where the sorted keys are: `keys`, or `spare` (n more
+/// keys) after an odd number of rounds.
 template <typename K>
 K *sortInParallel(K *keys, K *spare, int64_t n, int64_t threads) {
-  if (threads <= 1 || n < kParallelLineMinimum) {
+  threads = std::min(threads, n / kParallelChunkMinimum);
+  if (!spare || threads <= 1 || n < kParallelLineMinimum) {
     sortAscending(keys, size_t(n));
     return keys;
   }
@@ -187,14 +203,12 @@ K *sortInParallel(K *keys, K *spare, int64_t n, int64_t threads) {
   });
   K *from = keys, *to = spare;
   while (bounds.size() > 2) {
-    std::vector<int64_t> merged{0};
-    for (size_t r = 0; r + 1 < bounds.size(); r += 2) {
-      int64_t begin = bounds[r], middle = bounds[r + 1];
-      int64_t end = r + 2 < bounds.size() ? bounds[r + 2] : middle;
-      mergeInParallel(from + begin, middle - begin, from + middle,
-                      end - middle, to + begin, threads);
-      merged.push_back(end);
-    }
+    mergeRound(from, to, bounds, threads);
+    std::vector<int64_t> merged;
+    for (size_t r = 0; r < bounds.size(); r += 2)
+      merged.push_back(bounds[r]);
+    if (merged.back() != n)
+      merged.push_back(n);
     bounds = std::move(merged);
     std::swap(from, to);
   }
@@ -314,16 +328,20 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last,
   bool narrow = narrowComposite<U>(n);
   // With both outputs the values are gathered through the positions.
   bool gather = c.values && c.indices;
-  bool merges = lineThreads > 1 && n >= kParallelLineMinimum;
   Scratch<U> s;
   if (!s.keys.allocate(c.indices ? 0 : n) ||
       !s.composite.allocate(c.indices && narrow ? n : 0) ||
       !s.wide.allocate(c.indices && !narrow ? n : 0) ||
-      !s.bits.allocate(c.values ? n : 0) ||
-      !s.spareKeys.allocate(merges && !c.indices ? n : 0) ||
-      !s.spareComposite.allocate(merges && c.indices && narrow ? n : 0) ||
-      !s.spareWide.allocate(merges && c.indices && !narrow ? n : 0))
+      !s.bits.allocate(c.values ? n : 0))
     return false;
+  // Room to merge a line sorted on several threads; without it (out of
+  // memory) the line is sorted on one, as before (sortInParallel).
+  if (lineThreads > 1 && n >= kParallelLineMinimum) {
+    if (c.indices)
+      (void)(narrow ? s.spareComposite.allocate(n) : s.spareWide.allocate(n));
+    else if (sizeof(U) > 1) // bytes are counted, not merged
+      (void)s.spareKeys.allocate(n);
+  }
   const U exponent = U(c.format.exponent), mantissa = U(c.format.mantissa);
   // XOR with all ones complements: the descending keys.
   const U flip = c.descending ? U(~U(0)) : U(0);
