@@ -112,18 +112,28 @@ template <typename U> struct Scratch {
 
 /// Runs fn(t) for t in [0, threads), on threads of their own (those that
 /// cannot be started run on the calling thread), and returns when all have.
+/// An exception ends that t's work there instead of the process: only
+/// sortAll's work throws (out of memory for a line's bookkeeping), and its
+/// flag then stays false (an out-of-memory error); the chunk sorts and the
+/// merges do not throw.
 template <typename Fn> void runOnThreads(int64_t threads, Fn fn) {
+  auto guarded = [&fn](int64_t t) {
+    try {
+      fn(t);
+    } catch (const std::exception &) {
+    }
+  };
   std::vector<std::thread> workers;
   int64_t started = 1;
   try {
     for (; started < threads; ++started)
-      workers.emplace_back(fn, started);
+      workers.emplace_back(guarded, started);
   } catch (const std::exception &) {
     // No thread for the rest: they run here.
   }
-  fn(int64_t(0));
+  guarded(int64_t(0));
   for (int64_t t = started; t < threads; ++t)
-    fn(t);
+    guarded(t);
   for (std::thread &w : workers)
     w.join();
 }
