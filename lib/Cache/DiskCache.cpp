@@ -133,12 +133,13 @@ std::string cache::whyNotCurrent(const std::string &codePath,
     return codePath + " no longer has its recorded checksum (changed or "
                       "truncated)";
   // The lines that follow say what the code needs of the machine.
+  const std::string cLibrary = hostCLibrary();
   for (std::string line; std::getline(in, line);) {
     // Code linked against a newer C library than this process's may call
     // what it lacks (libmvec's vector math is glibc >= 2.35).
-    if (!canRunOn(line, hostCLibrary()))
+    if (!canRunOn(line, cLibrary))
       return codePath + " was compiled beside " + line + ", newer than " +
-             (hostCLibrary().empty() ? "this C library" : hostCLibrary());
+             (cLibrary.empty() ? "this C library" : cLibrary);
     // Code compiled for a CPU with instructions this one lacks.
     std::vector<std::string> missing =
         missingCPUFeatures(line, hostCPUFeatures());

@@ -23,6 +23,43 @@ Result<SearchSide> ptensor::semantics::parseSearchSide(std::string_view name) {
                    std::string(name) + "'"};
 }
 
+/// Whether the integer (-1)^negative * magnitude lies in the range of the
+/// integer dtype `dtype`.
+static bool intFits(ptensor::DType dtype, bool negative, uint64_t magnitude) {
+  unsigned bits = dtypeBitWidth(dtype);
+  if (isUnsignedIntDType(dtype))
+    return !negative && (bits == 64 || magnitude < (uint64_t(1) << bits));
+  uint64_t limit = uint64_t(1) << (bits - 1); // |min|; max is limit - 1
+  return negative ? magnitude <= limit : magnitude < limit;
+}
+
+Result<SearchedScalarType>
+ptensor::semantics::searchsortedScalarType(DType sorted,
+                                           const SearchedScalar &value) {
+  using Kind = SearchedScalar::Kind;
+  if (value.kind == Kind::Bool)
+    return SearchedScalarType{DType::Bool, DType::Bool};
+  if (value.kind == Kind::Int) {
+    bool fitsI64 =
+        value.magnitude && intFits(DType::I64, value.negative, *value.magnitude);
+    bool fitsUI64 =
+        value.magnitude && intFits(DType::U64, value.negative, *value.magnitude);
+    if (!fitsI64 && !fitsUI64)
+      return Error{ErrorKind::Value,
+                   "searchsorted: the integer value does not fit a 64-bit "
+                   "integer (expected one in [-2^63, 2^64))"};
+    DType argument = fitsI64 ? DType::I64 : DType::U64;
+    // A float value is carried as a float64 (past 2^53 rounded once there).
+    if (isFloatDType(sorted))
+      return SearchedScalarType{sorted, DType::F64};
+    if (isIntDType(sorted) && intFits(sorted, value.negative, *value.magnitude))
+      return SearchedScalarType{sorted, argument};
+    return SearchedScalarType{argument, argument};
+  }
+  return SearchedScalarType{isFloatDType(sorted) ? sorted : DType::F64,
+                            DType::F64};
+}
+
 std::string
 ptensor::semantics::searchsortedSorterMismatchMessage(const Shape &sorted,
                                                       const Shape &sorter) {

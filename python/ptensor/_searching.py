@@ -9,12 +9,10 @@ sorter) are the compiler's (ptensor/Semantics/Searching.h, through _core).
 One kernel per (op, ranks, dtypes, device, side), with dynamic sizes.
 """
 
-import numbers
 
 import numpy as np
 
 from . import _core
-from . import _dtypes as D
 from ._arrays import as_tensor, is_scalar, scalar_arg
 from ._ir import ptensor_type, run_kernel, wrap_function
 
@@ -43,29 +41,6 @@ def nonzero(x, /):
     return tuple(result) if isinstance(result, (tuple, list)) else (result,)
 
 
-def _scalar_value_dtype(sorted_dtype, value):
-    """The dtype a Python scalar x2 is searched as. Weak, as the array API's
-    scalar rule (and torch's) says, where it fits: a float x1's dtype for
-    int and float scalars (1.1 against float32 data is float32's 1.1, where
-    numpy compares the float64 1.1), an integer x1's dtype for an int that
-    it holds (2 against uint64 data). Otherwise the scalar's own kind
-    (bool, int64, uint64 past int64, float64), which the comparison rule
-    then promotes, so an int8 x1 gives numpy's answers for 1000 and 2.5."""
-    if isinstance(value, (bool, np.bool_)):
-        return "i1"
-    kind = D.kind(sorted_dtype)
-    if kind == "f":
-        return sorted_dtype
-    if isinstance(value, (numbers.Integral, np.integer)):
-        if kind in "su":
-            try:
-                return scalar_arg(value, sorted_dtype)[0]
-            except OverflowError:
-                pass
-        return "ui64" if int(value) >= 2 ** 63 else "i64"
-    return "f64"
-
-
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """The indices at which the elements of x2 would be inserted into the
     1-D x1 to keep it sorted (int64, x2's shape; 0-d for a Python scalar
@@ -74,18 +49,14 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     order (NaNs last), or `sorter` (1-D integer, e.g. argsort(x1)) gives the
     indices that sort it. Both are compared in their promoted dtype, an
     integer against a float in float64 (numpy's rule); a scalar x2 is weak
-    against a float x1 (see _scalar_value_dtype)."""
+    against a float x1 (Searching.h's searchsortedScalarType)."""
     s = as_tensor(x1)
     scalar = is_scalar(x2)
     if scalar:
-        value_dtype = _scalar_value_dtype(s.dtype, x2)
         # The kernel takes the value as a float64, int64, uint64 or bool
-        # argument, and `create` converts it to the dtype above (a float64
-        # to bfloat16 through float32; an int past 2^53 to a float dtype
-        # through float64).
-        arg_type = {"f": "f64", "b": "i1"}.get(D.kind(value_dtype), "i64")
-        if value_dtype == "ui64":
-            arg_type = "ui64"
+        # argument, and `create` converts it to the value's dtype.
+        value = x2.item() if isinstance(x2, np.generic) else x2
+        value_dtype, arg_type = _core.searchsorted_scalar_type(s.dtype, value)
         x2 = scalar_arg(x2, arg_type)[1]
     arrays = [x1] if scalar else [x1, x2]
     if sorter is not None:
@@ -105,7 +76,6 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         types = [ptensor_type(t.ndim, t.dtype, device) for t in tensors]
         lines = []
         values = "%a1"
-        sorter_value = "%a2"
         arg_types = list(types)
         if scalar:
             value_type = ptensor_type(0, v_dtype, device)
@@ -118,7 +88,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
             None if p is None else [None], None if p is None else p.dtype, side)
         rt = ptensor_type(len(v_shape), rdt, device)
         lines.append("%%r = ptensor.searchsorted %s %%a0, %s%s : (%s) -> %s" % (
-            side, values, "" if p is None else " sorter " + sorter_value, ", ".join(types), rt))
+            side, values, "" if p is None else " sorter %a2", ", ".join(types), rt))
         name = "ptensor_searchsorted"
         return wrap_function(name, arg_types, lines, ["%r"], [rt]), name, device
 

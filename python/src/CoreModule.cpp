@@ -66,6 +66,23 @@ namespace {
   throw RuleError{{sem::ErrorKind::Value, std::move(message)}};
 }
 
+/// The magnitude of the Python int `value` (its sign in `negative`), or
+/// std::nullopt where no 64-bit integer type holds it.
+std::optional<uint64_t> intMagnitude(nb::handle value, bool &negative) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  negative = overflow < 0 || (overflow == 0 && v < 0);
+  if (overflow == 0)
+    return v < 0 ? uint64_t(-(v + 1)) + 1 : uint64_t(v);
+  if (overflow > 0) {
+    unsigned long long u = PyLong_AsUnsignedLongLong(value.ptr());
+    if (!PyErr_Occurred())
+      return uint64_t(u);
+    PyErr_Clear();
+  }
+  return std::nullopt;
+}
+
 /// Promotion operands from (dtype name, is_weak) pairs.
 std::vector<sem::PromotionOperand>
 toOperands(const std::vector<std::pair<std::string, bool>> &operands) {
@@ -326,6 +343,29 @@ NB_MODULE(_core, m) {
       "shapes (None: dynamic) and dtypes, with a sorter or None, on `side` "
       "('left' or 'right') (Searching.h; its errors as the package's "
       "exceptions).");
+  m.def(
+      "searchsorted_scalar_type",
+      [](const std::string &sortedDType, nb::handle value) {
+        sem::SearchedScalar scalar{sem::SearchedScalar::Kind::Float};
+        if (PyBool_Check(value.ptr())) {
+          scalar.kind = sem::SearchedScalar::Kind::Bool;
+        } else if (PyLong_Check(value.ptr())) {
+          scalar.kind = sem::SearchedScalar::Kind::Int;
+          scalar.magnitude = intMagnitude(value, scalar.negative);
+        } else if (!PyFloat_Check(value.ptr())) {
+          ptensor::python::throwRule(
+              sem::ErrorKind::DType,
+              "searchsorted: unsupported scalar value (expected bool, int or "
+              "float)");
+        }
+        const sem::SearchedScalarType &type =
+            unwrap(sem::searchsortedScalarType(parseDType(sortedDType), scalar));
+        return std::make_pair(std::string(dtypeName(type.value)),
+                              std::string(dtypeName(type.argument)));
+      },
+      nb::arg("sorted_dtype"), nb::arg("value"),
+      "(dtype, kernel argument dtype) of a Python bool, int or float searched "
+      "for in a sorted tensor of `sorted_dtype` (Searching.h).");
   m.def(
       "normalize_axes",
       [](const std::vector<int64_t> &axes, int64_t rank) {

@@ -174,6 +174,17 @@ def test_searchsorted_python_scalar_values():
     assert np.asarray(pt.searchsorted(big, big[1], side="right")) == 2
     assert np.asarray(pt.searchsorted(line8, np.uint64(2), side="right")) == 3
     assert isinstance(pt.searchsorted(pt.asarray(line32), 1.5), pt.Array)
+    assert np.asarray(pt.searchsorted(np.array([False, True]), np.bool_(True))) == 1
+    # The rule is the core's (Searching.h); what it answers, asked directly.
+    assert pt._core.searchsorted_scalar_type("i8", 1000) == ("i64", "i64")
+    assert pt._core.searchsorted_scalar_type("ui64", 2 ** 63) == ("ui64", "ui64")
+    assert pt._core.searchsorted_scalar_type("i8", -128) == ("i8", "i64")
+    assert pt._core.searchsorted_scalar_type("i8", -129) == ("i64", "i64")
+    assert pt._core.searchsorted_scalar_type("bf16", 3) == ("bf16", "f64")
+    assert pt._core.searchsorted_scalar_type("i32", 2.5) == ("f64", "f64")
+    for value in (2 ** 64, -2 ** 63 - 1):
+        with pytest.raises(ValueError, match=r"does not fit a 64-bit integer"):
+            pt.searchsorted(big, value)
 
 
 def test_searchsorted_layouts_and_edges():

@@ -208,15 +208,24 @@ constexpr int64_t kParallelLineMinimum = int64_t(1) << 20;
 /// The least chunk a thread sorts of a long line.
 constexpr int64_t kParallelChunkMinimum = int64_t(1) << 18;
 
-/// Sorts `keys` (n of them) ascending with VQSort on up to `threads`
-/// threads (chunks of at least kParallelChunkMinimum): one chunk each, then
+/// The threads a line of `n` keys is split over, of `threads` offered: 1
+/// below kParallelLineMinimum, else one per chunk of at least
+/// kParallelChunkMinimum keys.
+int64_t chunkThreads(int64_t n, int64_t threads) {
+  if (n < kParallelLineMinimum)
+    return 1;
+  return std::max<int64_t>(1, std::min(threads, n / kParallelChunkMinimum));
+}
+
+/// Sorts `keys` (n of them) ascending with VQSort on chunkThreads(n,
+/// threads) threads: one chunk each, then
 /// the sorted chunks merged pairwise in rounds, every round on all the
 /// threads. Returns where the sorted keys are: `keys`, or `spare` (n more
 /// keys) after an odd number of rounds.
 template <typename K>
 K *sortInParallel(K *keys, K *spare, int64_t n, int64_t threads) {
-  threads = std::min(threads, n / kParallelChunkMinimum);
-  if (!spare || threads <= 1 || n < kParallelLineMinimum) {
+  threads = chunkThreads(n, threads);
+  if (!spare || threads == 1) {
     sortAscending(keys, size_t(n));
     return keys;
   }
@@ -361,7 +370,7 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last,
     return false;
   // Room to merge a line sorted on several threads; without it (out of
   // memory) the line is sorted on one, as before (sortInParallel).
-  if (lineThreads > 1 && n >= kParallelLineMinimum) {
+  if (chunkThreads(n, lineThreads) > 1) {
     if (c.indices)
       (void)(narrow ? s.spareComposite.allocate(n) : s.spareWide.allocate(n));
     else if (sizeof(U) > 1) // bytes are counted, not merged

@@ -13,6 +13,7 @@
 #include "ptensor/Semantics/DType.h"
 #include "ptensor/Semantics/Error.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,6 +60,34 @@ struct Searchsorted {
 Result<Searchsorted> searchsorted(const TypedShape &sorted,
                                   const TypedShape &values,
                                   const std::optional<TypedShape> &sorter);
+
+/// A builtin scalar searched for (searchsorted's x2 given as a Python
+/// scalar): its kind and, for an integer, its sign and magnitude
+/// (std::nullopt: more than 64 bits).
+struct SearchedScalar {
+  enum class Kind { Bool, Int, Float } kind;
+  bool negative = false;
+  std::optional<uint64_t> magnitude;
+};
+
+/// How a scalar value is searched: the dtype it becomes, and the builtin
+/// argument type (Bool, I64, U64 or F64) that carries it into the kernel.
+struct SearchedScalarType {
+  DType value;
+  DType argument;
+};
+
+/// The dtype a scalar value is searched as in `sorted`'s dtype. Weak, as
+/// the array API's scalar rule (and torch's) says, where it fits: a float
+/// `sorted`'s dtype for int and float scalars (1.1 against float32 data is
+/// float32's 1.1, where numpy compares the float64 1.1), an integer
+/// `sorted`'s dtype for an int that it holds (2 against uint64 data).
+/// Otherwise the scalar's own kind (bool, int64, uint64 past int64,
+/// float64), which searchsorted's comparison rule then promotes, so int8
+/// data gives numpy's answers for 1000 and 2.5. An integer that no 64-bit
+/// type holds is a Value error naming it.
+Result<SearchedScalarType> searchsortedScalarType(DType sorted,
+                                                  const SearchedScalar &value);
 
 /// The message of a sorter whose size differs from the sorted tensor's
 /// (the verifier's for static sizes, the runtime's for dynamic ones).
