@@ -78,6 +78,89 @@ def test_argmax_argmin(dtype, axis):
         np.testing.assert_array_equal(got, ref)
 
 
+_COLUMNS_SCRIPT = """
+import sys
+import numpy as np
+import ptensor as pt
+x = np.random.default_rng(5).uniform(-5, 5, (1003, 2100)).astype(np.float32)
+np.save(sys.argv[1], np.asarray(pt.sum(x, axis=0)))
+np.save(sys.argv[2], np.asarray(pt.sum(x.ravel())))
+"""
+
+
+@pytest.mark.parametrize("shape, axis", [((1003, 2100), 0), ((7, 2500), 0), ((2, 1030), 0),
+                                         ((6, 5, 1100), (0, 1)), ((3, 401, 1500), 1),
+                                         ((2, 9, 3), 0)])
+def test_column_reductions(shape, axis):
+    """Reductions whose innermost loop is kept (ReductionsToLoops'
+    lowerKeptInnermost): blocks of 1024 columns (a partial last one), rows
+    4 at a time and a remainder, reduced dims before and between kept ones,
+    on threads where the work is large; every kind against numpy."""
+    for dtype in ("float32", "int16", "bool"):
+        x = data(dtype, shape)
+        # float32 against the float64 sum (numpy's column sum adds in float32)
+        close(pt.sum(x, axis=axis), np.sum(x, axis=axis, dtype=np.float64 if dtype == "float32"
+                                           else np.int64), dtype)
+        close(pt.max(x, axis=axis), np.max(x, axis=axis), dtype)
+        close(pt.any(x, axis=axis), np.any(x, axis=axis), "bool")
+        close(pt.all(x, axis=axis), np.all(x, axis=axis), "bool")
+    x = data("float64", shape)
+    close(pt.min(x, axis=axis), np.min(x, axis=axis), "float64")
+    close(pt.var(x, axis=axis), np.var(x, axis=axis), "float64")
+    close(pt.prod(x[..., :6] / 4, axis=axis), np.prod(x[..., :6] / 4, axis=axis), "float64")
+    close(pt.argmax(x, axis=0), np.argmax(x, axis=0), "int64")
+
+
+def test_column_and_full_sums_do_not_depend_on_threads(tmp_path):
+    """A column sum and a full sum combine their elements in one fixed
+    order: the same bits on one thread as on three (fresh processes, so
+    that the thread count does not depend on the machine's CPUs), and
+    close to the float64 sums."""
+    import os
+    import subprocess
+    import sys
+    results = []
+    for threads in ("1", "3"):
+        paths = [str(tmp_path / ("%s_%s.npy" % (name, threads))) for name in ("cols", "total")]
+        env = dict(os.environ, PTENSOR_NUM_THREADS=threads)
+        out = subprocess.run([sys.executable, "-c", _COLUMNS_SCRIPT] + paths, env=env,
+                             capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-3000:]
+        results.append([np.load(p) for p in paths])
+    (cols1, total1), (cols3, total3) = results
+    np.testing.assert_array_equal(cols1, cols3)
+    np.testing.assert_array_equal(total1, total3)
+    x = np.random.default_rng(5).uniform(-5, 5, (1003, 2100)).astype(np.float32)
+    np.testing.assert_allclose(cols1, x.astype(np.float64).sum(axis=0), rtol=1e-6, atol=1e-5)
+    np.testing.assert_allclose(total1, x.astype(np.float64).sum(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("n", [65536 * 3 + 7, 64 * 65536 + 5])
+def test_full_reductions_in_chunks(n):
+    """A full reduction over one loop folds at most 64 chunks of at least
+    65536 elements on the threads (ReductionsToLoops' emitChunkedOutput):
+    every kind against numpy; argmax's first occurrence and the first NaN
+    in a later chunk than a tie; any/all decided in the last chunk."""
+    x = data("float32", n)
+    close(pt.sum(x), x.astype(np.float64).sum(), "float32")
+    close(pt.mean(x), x.astype(np.float64).mean(), "float32")
+    close(pt.var(x), x.astype(np.float64).var(), "float32")
+    close(pt.max(x), x.max(), "float32")
+    close(pt.min(x), x.min(), "float32")
+    i = data("int32", n)
+    close(pt.sum(i), i.sum(dtype=np.int64), "int64")
+    y = x.copy()
+    y[[5, n // 2, n - 3]] = 9.0  # ties in the first, a middle and the last chunk
+    assert int(np.asarray(pt.argmax(y))) == 5
+    y[n - 2] = np.nan
+    assert int(np.asarray(pt.argmax(y))) == n - 2 and int(np.asarray(pt.argmin(y))) == n - 2
+    assert np.isnan(np.asarray(pt.max(y))) and np.isnan(np.asarray(pt.sum(y)))
+    b = np.zeros(n, bool)
+    assert not bool(np.asarray(pt.any(b)))
+    b[-1] = True
+    assert bool(np.asarray(pt.any(b))) and not bool(np.asarray(pt.all(b)))
+
+
 def test_nan_and_ties():
     x = np.array([[1, np.nan, 5, np.nan], [3, 3, 1, 3]], np.float32)
     np.testing.assert_array_equal(pt.argmax(x, axis=1), [1, 0])

@@ -223,12 +223,22 @@ def ConvertPTensorReductionsToLoops
       in `lanes` interleaved accumulators (element i + j into lane j,
       merged in a fixed tree order, then the remainder),
     - the total merged into the output's current value.
+    A full reduction over one loop (no kept loops: `sum(x)`) is folded in
+    chunks on threads instead: at most 64 chunks of at least 65536
+    positions, their number and sizes set by the loop's size alone, each
+    into a partial in a stack array (an `scf.parallel` over the chunks),
+    the partials then merged in order into the output: the same result on
+    any number of threads.
     Inputs that walk the innermost loop with a stride not known to be 1 get
     a second version for a run-time stride of 1 (a `memref.reinterpret_cast`
     to a static unit stride: consecutive loads that vectorize).
-    A reduction whose innermost loop is kept becomes plain loops (the
-    outputs innermost: LLVM vectorizes across them) with the same
-    unit-stride version. Other generics are left for linalg-to-loops.
+    A reduction whose innermost loop is kept (a column sum) takes the
+    outputs as accumulators, walked innermost so that LLVM vectorizes
+    across them: an `scf.parallel` over the outer kept loops and blocks of
+    1024 columns (each iteration owns its outputs), inside it the reduced
+    loops in order, the innermost 4 rows at a time (their elements merged
+    in a tree, then into the output: one load and store of it per 4 rows),
+    the remaining rows one by one, with the same unit-stride version.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", "8",
@@ -349,8 +359,15 @@ def PTensorParallelThreshold
     that is exactly one worksharing loop nest (exclusive bounds defined
     outside it, one body block, no reductions, privatization or nested
     OpenMP ops: what the conversion makes of an elementwise `scf.parallel`)
-    is then versioned on the nest's iteration count (the product of its
-    trip counts) and the thread count:
+    is then versioned on the nest's iteration count and the thread count.
+    The count is the product of the nest's trip counts, each iteration
+    weighed by 1 + the iterations of the `scf.for` loops in its body (a
+    reduction's rows and columns): their trip counts summed over sibling
+    loops and multiplied down nested ones, for loops with a positive
+    constant step whose bounds are known before the region (pure ops
+    computing one are copied out of it) or that walk one block of a tiled
+    loop (`lower` to `min(lower + size, n)`: at most `min(size, n)`); a
+    loop of other bounds counts once. The versions:
 
     ```mlir
     scf.if %large {        // iterations >= min-iterations and threads > 1

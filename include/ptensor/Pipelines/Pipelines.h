@@ -39,7 +39,8 @@ struct PTensorToCPUPipelineOptions
   PassOptions::Option<int32_t> minTaskSize{
       *this, "min-task-size",
       llvm::cl::desc("Fewest iterations per thread: a loop nest with fewer "
-                     "than twice as many runs on the calling thread"),
+                     "than twice as many (the iterations of loops inside "
+                     "its body included) runs on the calling thread"),
       llvm::cl::init(262144)};
   PassOptions::Option<bool> reorderLoops{
       *this, "reorder-loops",

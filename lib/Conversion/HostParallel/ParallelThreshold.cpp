@@ -11,6 +11,7 @@
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::ptensor {
@@ -86,6 +87,104 @@ void buildSerialNest(OpBuilder &b, Location loc, omp::LoopNestOp nest) {
     b.clone(op, mapping);
 }
 
+/// `v` where `b` builds (before an omp.parallel whose `region` may define
+/// it): `v` itself when defined above, else a copy of its pure defining op
+/// with its operands so materialized (at most `depth` ops deep); null when
+/// it depends on anything else (a loop's value, a load, a division that
+/// may trap).
+Value materializeAbove(OpBuilder &b, Value v, Region &region, IRMapping &copies,
+                       unsigned depth = 4) {
+  if (!region.isAncestor(v.getParentRegion()))
+    return v;
+  if (Value copy = copies.lookupOrNull(v))
+    return copy;
+  Operation *def = v.getDefiningOp();
+  // Pure: no memory effects and speculatable (no division that may trap
+  // where the loop would not have run).
+  if (!def || depth == 0 || def->getNumRegions() || !isPure(def))
+    return nullptr;
+  for (Value operand : def->getOperands())
+    if (!materializeAbove(b, operand, region, copies, depth - 1))
+      return nullptr;
+  Operation *copy = b.clone(*def, copies);
+  return copy->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+/// The step of `loop` where it is a positive constant (the trip counts
+/// below divide by it before the loop would run); null otherwise.
+Value positiveStep(OpBuilder &b, Location loc, scf::ForOp loop) {
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step <= 0 || !isa<IndexType>(loop.getStep().getType()))
+    return nullptr;
+  return arith::ConstantIndexOp::create(b, loc, *step);
+}
+
+/// The most trips of `loop` when it walks one block of a tiled loop, from
+/// `lower` to min(lower + size, n) (either order), the block's size known
+/// before the parallel region: ceil(min(size, n) / step), or with n not
+/// known there ceil(size / step); null otherwise.
+Value buildBlockTrips(OpBuilder &b, Location loc, scf::ForOp loop,
+                      Region &region, IRMapping &copies) {
+  auto min = loop.getUpperBound().getDefiningOp<arith::MinSIOp>();
+  Value step = positiveStep(b, loc, loop);
+  if (!min || !step)
+    return nullptr;
+  for (auto [bound, other] : {std::pair(min.getLhs(), min.getRhs()),
+                              std::pair(min.getRhs(), min.getLhs())}) {
+    auto add = bound.getDefiningOp<arith::AddIOp>();
+    if (!add)
+      continue;
+    for (auto [base, size] : {std::pair(add.getLhs(), add.getRhs()),
+                              std::pair(add.getRhs(), add.getLhs())}) {
+      if (base != loop.getLowerBound())
+        continue;
+      Value blockSize = materializeAbove(b, size, region, copies);
+      if (!blockSize)
+        continue;
+      if (Value n = materializeAbove(b, other, region, copies))
+        blockSize = arith::MinSIOp::create(b, loc, blockSize, n);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      blockSize = arith::MaxSIOp::create(b, loc, blockSize, zero);
+      return arith::CeilDivSIOp::create(b, loc, blockSize, step);
+    }
+  }
+  return nullptr;
+}
+
+/// The iterations of the scf.for loops in `block` per run of it, built at
+/// `b` (before the omp.parallel of `region`): the sum over its loops of
+/// trip count x their bodies' iterations; null without loops. A loop whose
+/// bounds are not known before the parallel region counts its block's
+/// trips (buildBlockTrips), or else its body once; so does one without a
+/// positive constant step. So a nest of few
+/// iterations that each reduce long lines (row and column sums, a full
+/// reduction's chunks) is weighed by its whole work.
+Value buildBodyIterations(OpBuilder &b, Location loc, Block &block,
+                          Region &region, IRMapping &copies) {
+  Value total;
+  for (auto loop : block.getOps<scf::ForOp>()) {
+    Value work = buildBodyIterations(b, loc, *loop.getBody(), region, copies);
+    Value trips;
+    Value lower = materializeAbove(b, loop.getLowerBound(), region, copies);
+    Value upper = materializeAbove(b, loop.getUpperBound(), region, copies);
+    Value step = positiveStep(b, loc, loop);
+    if (lower && upper && step) {
+      Value extent = arith::SubIOp::create(b, loc, upper, lower);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      extent = arith::MaxSIOp::create(b, loc, extent, zero);
+      trips = arith::CeilDivSIOp::create(b, loc, extent, step);
+    } else {
+      trips = buildBlockTrips(b, loc, loop, region, copies);
+    }
+    if (!work)
+      work = trips ? trips : arith::ConstantIndexOp::create(b, loc, 1);
+    else if (trips)
+      work = arith::MulIOp::create(b, loc, trips, work);
+    total = total ? arith::AddIOp::create(b, loc, total, work).getResult() : work;
+  }
+  return total;
+}
+
 struct ParallelThreshold
     : mlir::ptensor::impl::PTensorParallelThresholdBase<ParallelThreshold> {
   using Base::Base;
@@ -135,6 +234,17 @@ struct ParallelThreshold
         Value extent = arith::SubIOp::create(b, loc, upper, lower);
         Value trips = arith::CeilDivSIOp::create(b, loc, extent, step);
         iterations = arith::MulIOp::create(b, loc, iterations, trips);
+      }
+      // Each iteration's inner loops count too (a reduction's rows).
+      IRMapping copies;
+      // (1 + that: the body's own work counts once.)
+      if (Value inner = buildBodyIterations(b, loc, nest.getRegion().front(),
+                                            region, copies)) {
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        inner = arith::AddIOp::create(b, loc, inner, one);
+        if (inner.getType() != type)
+          inner = arith::IndexCastOp::create(b, loc, type, inner);
+        iterations = arith::MulIOp::create(b, loc, iterations, inner);
       }
       Value threshold = arith::ConstantOp::create(
           b, loc, type, b.getIntegerAttr(type, minIterations));

@@ -24,6 +24,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <functional>
+
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORREDUCTIONSTOLOOPS
 #include "ptensor/Conversion/Passes.h.inc"
@@ -33,6 +35,39 @@ using namespace mlir;
 using namespace mlir::ptensor;
 
 namespace {
+
+/// A full reduction over one loop is folded in at most kMaxChunks chunks
+/// of at least kMinChunk positions (ReductionLoops::emitChunkedOutput).
+constexpr int64_t kMinChunk = 65536;
+constexpr int64_t kMaxChunks = 64;
+
+/// The outputs of a reduction generic at one iteration: where each element
+/// is and its current value (loadOutputs), stored back by storeOutputs.
+struct OutputElements {
+  SmallVector<SmallVector<Value>> at;
+  SmallVector<Value> values;
+};
+
+/// Loads `op`'s outputs at iteration `ids` (whose reduced dims they do not
+/// read).
+OutputElements loadOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
+                           ValueRange ids) {
+  OutputElements outputs;
+  for (OpOperand &out : op.getDpsInitsMutable()) {
+    outputs.at.push_back(indicesThroughMap(b, loc, op, &out, ids));
+    outputs.values.push_back(
+        memref::LoadOp::create(b, loc, out.get(), outputs.at.back()));
+  }
+  return outputs;
+}
+
+/// Stores `values` where loadOutputs found `outputs`.
+void storeOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
+                  const OutputElements &outputs, ValueRange values) {
+  for (auto [out, v, indices] :
+       llvm::zip(op.getDpsInitsMutable(), values, outputs.at))
+    memref::StoreOp::create(b, loc, v, out.get(), indices);
+}
 
 /// The loops of one reduction generic whose innermost loop is reduced.
 struct ReductionLoops {
@@ -87,18 +122,67 @@ struct ReductionLoops {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     for (unsigned d : reduced)
       ids[d] = zero; // outputs do not read reduced dims
-    SmallVector<SmallVector<Value>> at;
-    SmallVector<Value> old;
-    for (OpOperand &out : op.getDpsInitsMutable()) {
-      at.push_back(indicesThroughMap(b, loc, op, &out, ids));
-      old.push_back(memref::LoadOp::create(b, loc, out.get(), at.back()));
-    }
+    OutputElements outputs = loadOutputs(b, loc, op, ids);
     SmallVector<Value> init = identity(b, loc);
     SmallVector<Value> total = foldReduced(b, loc, ids, init);
-    SmallVector<Value> merged = buildCombine(b, loc, combiner, old, total);
-    for (auto [out, v, indices] : llvm::zip(op.getDpsInitsMutable(), merged, at))
-      memref::StoreOp::create(b, loc, v, out.get(), indices);
+    storeOutputs(b, loc, op, outputs,
+                 buildCombine(b, loc, combiner, outputs.values, total));
   }
+
+  /// The reduction over one reduced loop (no kept loops) into the outputs,
+  /// folded on threads: in chunks whose number (at most kMaxChunks, each of
+  /// at least kMinChunk positions) and sizes follow from the loop's size
+  /// alone, each folded into a partial (a stack array), the partials then
+  /// merged in order into the outputs: the same result on any number of
+  /// threads.
+  void emitChunkedOutput(OpBuilder &b, Location loc) {
+    unsigned d = reduced.front();
+    Value n = sizes[d];
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value minChunk = arith::ConstantIndexOp::create(b, loc, kMinChunk);
+    Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
+    Value wanted = arith::CeilDivSIOp::create(b, loc, n, minChunk);
+    Value chunks = arith::MinSIOp::create(b, loc, wanted, maxChunks);
+    Value divisor = arith::MaxSIOp::create(b, loc, chunks, one);
+    Value chunkSize = arith::CeilDivSIOp::create(b, loc, n, divisor);
+    // The partials live in the function's entry block (a static alloca).
+    auto func = op->getParentOfType<func::FuncOp>();
+    OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+    SmallVector<Value> partials;
+    for (Type type : getAccumulatorTypes(op))
+      partials.push_back(memref::AllocaOp::create(
+          entry, loc, MemRefType::get({kMaxChunks}, type)));
+    scf::ParallelOp::create(
+        b, loc, ValueRange{zero}, ValueRange{chunks}, ValueRange{one},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value lo = arith::MulIOp::create(nb, nloc, ivs[0], chunkSize);
+          Value end = arith::AddIOp::create(nb, nloc, lo, chunkSize);
+          Value hi = arith::MinSIOp::create(nb, nloc, end, n);
+          SmallVector<Value> acc = buildLaneFold(
+              nb, nloc, combiner, identity(nb, nloc), lanes, lo, hi, one,
+              [&](OpBuilder &fb, Location fl, Value i, ValueRange state) {
+                ids[d] = i;
+                return emitElement(fb, fl, op, ids, {}, state);
+              });
+          for (auto [partial, v] : llvm::zip(partials, acc))
+            memref::StoreOp::create(nb, nloc, v, partial, ivs[0]);
+        });
+    ids[d] = zero; // outputs do not read reduced dims
+    OutputElements outputs = loadOutputs(b, loc, op, ids);
+    auto merge = scf::ForOp::create(
+        b, loc, zero, chunks, one, outputs.values,
+        [&](OpBuilder &nb, Location nloc, Value c, ValueRange state) {
+          SmallVector<Value> partial;
+          for (Value p : partials)
+            partial.push_back(memref::LoadOp::create(nb, nloc, p, c));
+          scf::YieldOp::create(nb, nloc,
+                               buildCombine(nb, nloc, combiner, state, partial));
+        });
+    storeOutputs(b, loc, op, outputs, merge.getResults());
+  }
+
+  SmallVector<Value> ids; ///< the iteration being built
 };
 
 /// Whether `op` is a reduction generic this pass handles: memrefs, a
@@ -155,7 +239,7 @@ void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
   if (letVectorizerFold(op))
     lanes = 1;
   ReductionLoops loops{op, *getMarkedCombiner(op.getBody()->getTerminator()),
-                       lanes, {}, {}, {}};
+                       lanes, {}, {}, {}, {}};
   auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
   for (Range range : linalgOp.createLoopRanges(rewriter, loc))
     loops.sizes.push_back(
@@ -164,7 +248,10 @@ void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
     (it == utils::IteratorType::reduction ? loops.reduced : loops.kept)
         .push_back(d);
   SmallVector<Value> ids(op.getNumLoops());
-  if (loops.kept.empty()) {
+  loops.ids.assign(op.getNumLoops(), Value());
+  if (loops.kept.empty() && loops.reduced.size() == 1) {
+    loops.emitChunkedOutput(rewriter, loc);
+  } else if (loops.kept.empty()) {
     loops.emitOutput(rewriter, loc, ids);
   } else {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -181,6 +268,124 @@ void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
           loops.emitOutput(nb, nloc, ids);
         });
   }
+  rewriter.eraseOp(op);
+}
+
+/// Columns of the innermost (kept) loop that one task of a column
+/// reduction walks.
+constexpr int64_t kColumnBlock = 1024;
+
+/// Rows of the innermost reduced loop that a column reduction folds at
+/// once: their elements are merged in a tree first (buildLaneMerge), then
+/// into the output, which is loaded and stored once per kRowsAtOnce rows.
+constexpr int64_t kRowsAtOnce = 4;
+
+/// Lowers `op`, whose innermost loop is kept (a column reduction), with the
+/// outputs as the accumulators, walked innermost so that LLVM vectorizes
+/// across them: an scf.parallel over the outer kept loops and blocks of
+/// kColumnBlock columns (each iteration owns its outputs), inside it the
+/// reduced loops in their order, the innermost kRowsAtOnce rows at a time
+/// (a remainder loop after), then the block's columns. Every output
+/// combines its elements in one fixed order, on any number of threads.
+void lowerKeptInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Combiner combiner = *getMarkedCombiner(op.getBody()->getTerminator());
+  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+  SmallVector<Value> sizes;
+  for (Range range : linalgOp.createLoopRanges(rewriter, loc))
+    sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+  SmallVector<unsigned> kept, reduced;
+  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::reduction ? reduced : kept).push_back(d);
+  unsigned inner = kept.back();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value block = arith::ConstantIndexOp::create(rewriter, loc, kColumnBlock);
+  Value rowsAtOnce = arith::ConstantIndexOp::create(rewriter, loc, kRowsAtOnce);
+  Value blocks = arith::CeilDivSIOp::create(rewriter, loc, sizes[inner], block);
+  SmallVector<Value> lbs(kept.size(), zero), steps(kept.size(), one), ubs;
+  for (unsigned d : ArrayRef<unsigned>(kept).drop_back())
+    ubs.push_back(sizes[d]);
+  ubs.push_back(blocks);
+  SmallVector<Value> ids(op.getNumLoops());
+  // The columns [first, last) of `rows` rows from the innermost reduced
+  // iteration `row`: load, fold the rows' elements, combine, store.
+  auto emitColumns = [&](OpBuilder &b, Location l, Value first, Value last,
+                         Value row, int64_t rows) {
+    unsigned rowDim = reduced.back();
+    scf::ForOp::create(
+        b, l, first, last, one, ValueRange{},
+        [&](OpBuilder &nb, Location nl, Value j, ValueRange) {
+          ids[inner] = j;
+          OutputElements outputs = loadOutputs(nb, nl, op, ids);
+          ValueRange old = outputs.values;
+          SmallVector<Value> merged;
+          if (rows == 1) {
+            ids[rowDim] = row;
+            merged = emitElement(nb, nl, op, ids, {}, old);
+          } else {
+            SmallVector<Value> identity =
+                buildIdentity(nb, nl, combiner, getAccumulatorTypes(op));
+            SmallVector<Value> elements;
+            for (int64_t k = 0; k < rows; ++k) {
+              Value offset = arith::ConstantIndexOp::create(nb, nl, k);
+              ids[rowDim] = arith::AddIOp::create(nb, nl, row, offset);
+              llvm::append_range(elements,
+                                 emitElement(nb, nl, op, ids, {}, identity));
+            }
+            SmallVector<Value> rowsFolded =
+                buildLaneMerge(nb, nl, combiner, elements, unsigned(rows));
+            merged = buildCombine(nb, nl, combiner, old, rowsFolded);
+          }
+          storeOutputs(nb, nl, op, outputs, merged);
+          scf::YieldOp::create(nb, nl);
+        });
+  };
+  scf::ParallelOp::create(
+      rewriter, loc, lbs, ubs, steps,
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        for (auto [d, iv] : llvm::zip(ArrayRef<unsigned>(kept).drop_back(),
+                                      ivs.drop_back()))
+          ids[d] = iv;
+        Value first = arith::MulIOp::create(b, l, ivs.back(), block);
+        Value end = arith::AddIOp::create(b, l, first, block);
+        Value last = arith::MinSIOp::create(b, l, end, sizes[inner]);
+        // One loop over reduced dim `d` from `lo` to `hi` by `step`,
+        // running `body` at each iteration.
+        auto loop = [&](OpBuilder &nb, Location nl, Value lo, Value hi,
+                        Value step, function_ref<void(OpBuilder &, Location,
+                                                      Value)> body) {
+          scf::ForOp::create(
+              nb, nl, lo, hi, step, ValueRange{},
+              [&](OpBuilder &fb, Location fl, Value r, ValueRange) {
+                body(fb, fl, r);
+                scf::YieldOp::create(fb, fl);
+              });
+        };
+        // The reduced loops, outermost first, around the columns.
+        std::function<void(OpBuilder &, Location, size_t)> nest =
+            [&](OpBuilder &nb, Location nl, size_t level) {
+              unsigned d = reduced[level];
+              if (level + 1 < reduced.size())
+                return loop(nb, nl, zero, sizes[d], one,
+                            [&](OpBuilder &fb, Location fl, Value r) {
+                              ids[d] = r;
+                              nest(fb, fl, level + 1);
+                            });
+              Value rest = arith::RemSIOp::create(nb, nl, sizes[d], rowsAtOnce);
+              Value bulk = arith::SubIOp::create(nb, nl, sizes[d], rest);
+              loop(nb, nl, zero, bulk, rowsAtOnce,
+                   [&](OpBuilder &fb, Location fl, Value r) {
+                     emitColumns(fb, fl, first, last, r, kRowsAtOnce);
+                   });
+              loop(nb, nl, bulk, sizes[d], one,
+                   [&](OpBuilder &fb, Location fl, Value r) {
+                     emitColumns(fb, fl, first, last, r, 1);
+                   });
+            };
+        nest(b, l, 0);
+      });
   rewriter.eraseOp(op);
 }
 
@@ -296,9 +501,7 @@ struct ConvertPTensorReductionsToLoopsPass
         });
       else // loops now: linalg's folder would drop the unit-stride cast
         versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
-          rewriter.setInsertionPoint(version);
-          if (succeeded(linalg::linalgOpToLoops(rewriter, version)))
-            rewriter.eraseOp(version);
+          lowerKeptInnermost(rewriter, version);
         });
     }
   }

@@ -146,3 +146,66 @@ func.func @inclusive(%n: index, %buf: memref<?xf32>) {
   }
   return
 }
+
+// The loops inside a nest's body weigh each iteration by 1 + their work (a
+// reduction's rows and columns): trip counts of loops whose bounds are
+// known before the region (a pure op computing one is copied out), a tiled
+// block's min(size, n) (lower to min(lower + 1024, m): at most 1024 and at
+// most m columns), summed over sibling loops and multiplied down nested
+// ones; a loop bounded by a division that may trap (a dynamic divisor)
+// counts once, and the division stays in the region.
+// CHECK-LABEL: func.func @inner_loops(
+// CHECK-SAME:    %[[N:.*]]: index, %[[M:.*]]: index, %[[ROWS:.*]]: index, %[[D:.*]]: index
+// CHECK:         %[[C1024:.*]] = arith.constant 1024 : index
+// CHECK:         %[[P:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK:         %[[COLS:.*]] = arith.minsi %[[C1024]], %[[M]] : index
+// CHECK:         %[[POS:.*]] = arith.maxsi %[[COLS]], %{{.*}} : index
+// CHECK:         %[[BLOCK:.*]] = arith.ceildivsi %[[POS]], %{{.*}} : index
+// CHECK:         %[[HALF:.*]] = arith.divsi %[[ROWS]], %{{.*}} : index
+// CHECK:         %[[E0:.*]] = arith.subi %[[HALF]], %{{.*}} : index
+// CHECK:         %[[T0:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// CHECK:         %[[W0:.*]] = arith.muli %[[T0]], %[[BLOCK]] : index
+// CHECK:         %[[E1:.*]] = arith.subi %[[ROWS]], %{{.*}} : index
+// CHECK:         %[[T1:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// CHECK:         %[[W1:.*]] = arith.addi %[[W0]], %[[T1]] : index
+// CHECK:         %[[W:.*]] = arith.addi %[[W1]], %{{.*}} : index
+// CHECK:         %[[BODY:.*]] = arith.addi %[[W]], %{{.*}} : index
+// CHECK:         %[[ALL:.*]] = arith.muli %[[P]], %[[BODY]] : index
+// CHECK:         arith.cmpi sge, %[[ALL]], %{{.*}} : index
+// CHECK-NOT:     arith.divsi %[[ROWS]], %[[D]]
+// CHECK:         scf.if
+// CHECK:           omp.parallel
+// CHECK:             arith.divsi %[[ROWS]], %[[D]]
+func.func @inner_loops(%n: index, %m: index, %rows: index, %d: index, %buf: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c1024 = arith.constant 1024 : index
+  %t = arith.constant 2 : i32
+  %f = arith.constant 1.0 : f32
+  omp.parallel num_threads(%t : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %first = arith.muli %i, %c1024 : index
+        %end = arith.addi %first, %c1024 : index
+        %last = arith.minsi %end, %m : index
+        %half = arith.divsi %rows, %c2 : index
+        scf.for %r = %c0 to %half step %c1 {
+          scf.for %j = %first to %last step %c1 {
+            memref.store %f, %buf[%j] : memref<?xf32>
+          }
+        }
+        scf.for %r = %c0 to %rows step %c1 {
+          memref.store %f, %buf[%r] : memref<?xf32>
+        }
+        %q = arith.divsi %rows, %d : index
+        scf.for %r = %c0 to %q step %c1 {
+          memref.store %f, %buf[%r] : memref<?xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}

@@ -32,6 +32,47 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>) {
 
 // -----
 
+#line = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+
+// A full reduction over one loop: at most 64 chunks of at least 65536
+// positions (their number and size from the loop's size alone), each
+// folded into a partial in a stack array in an scf.parallel, the partials
+// merged in order into the output's current value.
+// CHECK-LABEL: func.func @sum_all(
+// CHECK:         %[[PARTIALS:.*]] = memref.alloca() : memref<64xf64>
+// CHECK:         %[[N:.*]] = memref.dim
+// CHECK-DAG:     %[[MIN:.*]] = arith.constant 65536 : index
+// CHECK-DAG:     %[[MAX:.*]] = arith.constant 64 : index
+// CHECK:         %[[WANTED:.*]] = arith.ceildivsi %[[N]], %[[MIN]]
+// CHECK:         %[[CHUNKS:.*]] = arith.minsi %[[WANTED]], %[[MAX]]
+// CHECK:         %[[DIVISOR:.*]] = arith.maxsi %[[CHUNKS]], %{{.*}}
+// CHECK:         %[[SIZE:.*]] = arith.ceildivsi %[[N]], %[[DIVISOR]]
+// CHECK:         scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[CHUNKS]])
+// CHECK:           %[[LO:.*]] = arith.muli %[[C]], %[[SIZE]]
+// CHECK:           %[[END:.*]] = arith.addi %[[LO]], %[[SIZE]]
+// CHECK:           %[[HI:.*]] = arith.minsi %[[END]], %[[N]]
+// CHECK:           %[[P:.*]] = scf.for %{{.*}} = %[[LO]] to %[[HI]] {{.*}} -> (f64)
+// CHECK:             arith.addf {{.*}} fastmath<reassoc>
+// CHECK:           memref.store %[[P]], %[[PARTIALS]][%[[C]]] : memref<64xf64>
+// CHECK:         %[[OLD:.*]] = memref.load %{{.*}}[] : memref<f64>
+// CHECK:         %[[TOTAL:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[CHUNKS]] {{.*}} iter_args(%[[A:.*]] = %[[OLD]]) -> (f64)
+// CHECK:           %[[Q:.*]] = memref.load %[[PARTIALS]][%[[K]]]
+// CHECK:           arith.addf %[[A]], %[[Q]] : f64
+// CHECK:         memref.store %[[TOTAL]], %{{.*}}[] : memref<f64>
+func.func @sum_all(%a: memref<?xf32>, %out: memref<f64>) {
+  linalg.generic {indexing_maps = [#line, #scalar], iterator_types = ["reduction"]}
+      ins(%a : memref<?xf32>) outs(%out : memref<f64>) {
+  ^bb0(%x: f32, %o: f64):
+    %w = arith.extf %x : f32 to f64
+    %s = arith.addf %o, %w {ptensor.combiner = "addf"} : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #none = affine_map<(d0, d1) -> ()>
 
@@ -115,20 +156,42 @@ func.func @max_strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: me
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (d1)>
 
-// The innermost loop kept: plain loops, the outputs innermost (LLVM
-// vectorizes across them), in a unit-stride and a strided version.
+// The innermost loop kept: the outputs are the accumulators, walked
+// innermost (LLVM vectorizes across them), in an scf.parallel over blocks
+// of 1024 columns; the rows 4 at a time (their elements merged in a tree,
+// then into the output: one load and store per 4 rows), the remaining rows
+// one by one; in a unit-stride and a strided version.
 // CHECK-LABEL: func.func @sum_cols(
 // CHECK-NOT:     linalg.generic
 // CHECK:         scf.if %{{.*}} {
 // CHECK:           %[[V:.*]] = memref.reinterpret_cast {{.*}} to memref<?x?xf32, strided<[?, 1], offset: ?>>
-// CHECK:           scf.for %[[R:[[:alnum:]_]+]] =
-// CHECK:             scf.for %[[K:[[:alnum:]_]+]] =
-// CHECK:               memref.load %[[V]][%{{.*}}, %{{.*}}]
-// CHECK:               memref.load %{{.*}}[%{{.*}}] : memref<?xf32>
-// CHECK:               arith.addf
-// CHECK:               memref.store %{{.*}}[%{{.*}}] : memref<?xf32>
+// CHECK:           %[[ROWS:.*]] = memref.dim %[[V]], %{{.*}}
+// CHECK:           %[[COLS:.*]] = memref.dim %[[V]], %{{.*}}
+// CHECK-DAG:       %[[BLOCK:.*]] = arith.constant 1024 : index
+// CHECK-DAG:       %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[COLS]], %[[BLOCK]]
+// CHECK:           scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[BLOCKS]])
+// CHECK:             %[[FIRST:.*]] = arith.muli %[[B]], %[[BLOCK]]
+// CHECK:             %[[END:.*]] = arith.addi %[[FIRST]], %[[BLOCK]]
+// CHECK:             %[[LAST:.*]] = arith.minsi %[[END]], %[[COLS]]
+// CHECK:             %[[REST:.*]] = arith.remsi %[[ROWS]], %[[FOUR]]
+// CHECK:             %[[BULK:.*]] = arith.subi %[[ROWS]], %[[REST]]
+// CHECK:             scf.for %[[R:.*]] = %{{.*}} to %[[BULK]] step %[[FOUR]] {
+// CHECK:               scf.for %[[K:.*]] = %[[FIRST]] to %[[LAST]] step
+// CHECK:                 %[[OLD:.*]] = memref.load %{{.*}}[%[[K]]] : memref<?xf32>
+// CHECK-COUNT-4:         memref.load %[[V]][%{{.*}}, %[[K]]]
+// CHECK:                 %[[P0:.*]] = arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f32
+// CHECK:                 %[[P1:.*]] = arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f32
+// CHECK:                 %[[P:.*]] = arith.addf %[[P0]], %[[P1]] : f32
+// CHECK:                 %[[NEW:.*]] = arith.addf %[[OLD]], %[[P]] : f32
+// CHECK:                 memref.store %[[NEW]], %{{.*}}[%[[K]]] : memref<?xf32>
+// CHECK:             scf.for %{{.*}} = %[[BULK]] to %[[ROWS]] step
+// CHECK:               scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step
+// CHECK:                 memref.load %[[V]]
+// CHECK:                 arith.addf
+// CHECK:                 memref.store
 // CHECK:         } else {
-// CHECK:           scf.for
+// CHECK:           scf.parallel
 // CHECK:               memref.load %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>
 func.func @sum_cols(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: memref<?xf32>) {
   linalg.generic {indexing_maps = [#id, #cols], iterator_types = ["reduction", "parallel"]}
