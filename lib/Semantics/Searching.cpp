@@ -39,6 +39,10 @@ ptensor::semantics::searchsortedScalarType(DType sorted,
   using Kind = SearchedScalar::Kind;
   if (value.kind == Kind::Bool)
     return SearchedScalarType{DType::Bool, DType::Bool};
+  // A float value is carried as a float64 (an integer past 2^53 rounded
+  // once there, one past 64 bits too).
+  if (isFloatDType(sorted))
+    return SearchedScalarType{sorted, DType::F64};
   if (value.kind == Kind::Int) {
     bool fitsI64 =
         value.magnitude && intFits(DType::I64, value.negative, *value.magnitude);
@@ -49,15 +53,11 @@ ptensor::semantics::searchsortedScalarType(DType sorted,
                    "searchsorted: the integer value does not fit a 64-bit "
                    "integer (expected one in [-2^63, 2^64))"};
     DType argument = fitsI64 ? DType::I64 : DType::U64;
-    // A float value is carried as a float64 (past 2^53 rounded once there).
-    if (isFloatDType(sorted))
-      return SearchedScalarType{sorted, DType::F64};
     if (isIntDType(sorted) && intFits(sorted, value.negative, *value.magnitude))
       return SearchedScalarType{sorted, argument};
     return SearchedScalarType{argument, argument};
   }
-  return SearchedScalarType{isFloatDType(sorted) ? sorted : DType::F64,
-                            DType::F64};
+  return SearchedScalarType{DType::F64, DType::F64};
 }
 
 std::string

@@ -83,6 +83,20 @@ std::optional<uint64_t> intMagnitude(nb::handle value, bool &negative) {
   return std::nullopt;
 }
 
+/// Whether `value` is a float or converts to one (__float__: numpy's
+/// longdouble, a Fraction); a complex number or a string does not.
+bool isFloatLike(nb::handle value) {
+  if (PyFloat_Check(value.ptr()))
+    return true;
+  if (PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr()))
+    return false;
+  nb::object converted = nb::steal(PyNumber_Float(value.ptr()));
+  if (converted.is_valid())
+    return true;
+  PyErr_Clear();
+  return false;
+}
+
 /// Promotion operands from (dtype name, is_weak) pairs.
 std::vector<sem::PromotionOperand>
 toOperands(const std::vector<std::pair<std::string, bool>> &operands) {
@@ -349,10 +363,14 @@ NB_MODULE(_core, m) {
         sem::SearchedScalar scalar{sem::SearchedScalar::Kind::Float};
         if (PyBool_Check(value.ptr())) {
           scalar.kind = sem::SearchedScalar::Kind::Bool;
-        } else if (PyLong_Check(value.ptr())) {
+        } else if (PyIndex_Check(value.ptr())) {
+          // An int, or what has __index__ (an integral number type).
+          nb::object integer = nb::steal(PyNumber_Index(value.ptr()));
+          if (!integer.is_valid())
+            throw nb::python_error();
           scalar.kind = sem::SearchedScalar::Kind::Int;
-          scalar.magnitude = intMagnitude(value, scalar.negative);
-        } else if (!PyFloat_Check(value.ptr())) {
+          scalar.magnitude = intMagnitude(integer, scalar.negative);
+        } else if (!isFloatLike(value)) {
           ptensor::python::throwRule(
               sem::ErrorKind::DType,
               "searchsorted: unsupported scalar value (expected bool, int or "

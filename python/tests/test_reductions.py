@@ -137,8 +137,9 @@ def test_column_and_full_sums_do_not_depend_on_threads(tmp_path):
 
 @pytest.mark.parametrize("n", [65536 * 3 + 7, 64 * 65536 + 5])
 def test_full_reductions_in_chunks(n):
-    """A full reduction over one loop folds at most 64 chunks of at least
-    65536 elements on the threads (ReductionsToLoops' emitChunkedOutput):
+    """A full reduction over one loop folds equal chunks of up to 65536
+    elements (ceil(n / 65536), at most 64;
+    larger past that) on the threads (ReductionsToLoops' emitChunkedOutput):
     every kind against numpy; argmax's first occurrence and the first NaN
     in a later chunk than a tie; any/all decided in the last chunk."""
     x = data("float32", n)

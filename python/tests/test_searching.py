@@ -185,6 +185,18 @@ def test_searchsorted_python_scalar_values():
     for value in (2 ** 64, -2 ** 63 - 1):
         with pytest.raises(ValueError, match=r"does not fit a 64-bit integer"):
             pt.searchsorted(big, value)
+    # Against float data any int is a float64 (numpy: 2 for 2**70).
+    assert np.asarray(pt.searchsorted(line32, 2 ** 70)) == 3
+    assert pt._core.searchsorted_scalar_type("f32", -2 ** 70) == ("f32", "f64")
+    # Other real numbers are floats (numpy's longdouble, a Fraction); an
+    # integral type with __index__ is an int; complex numbers are not searched.
+    from fractions import Fraction
+    assert np.asarray(pt.searchsorted(line32, Fraction(3, 2))) == 2
+    assert np.asarray(pt.searchsorted(line32, np.longdouble(1.5))) == 2
+    assert pt._core.searchsorted_scalar_type("i8", Fraction(1, 2)) == ("f64", "f64")
+    assert pt._core.searchsorted_scalar_type("i8", np.int16(-3)) == ("i8", "i64")
+    with pytest.raises(TypeError, match=r"unsupported scalar value"):
+        pt.searchsorted(line32, np.complex64(1j))
 
 
 def test_searchsorted_layouts_and_edges():

@@ -224,8 +224,9 @@ def ConvertPTensorReductionsToLoops
       merged in a fixed tree order, then the remainder),
     - the total merged into the output's current value.
     A full reduction over one loop (no kept loops: `sum(x)`) is folded in
-    chunks on threads instead: at most 64 chunks of at least 65536
-    positions, their number and sizes set by the loop's size alone, each
+    chunks on threads instead: ceil(n / 65536) chunks of equal size (at
+    most 64 of them; larger ones past 64 x 65536 positions), their number
+    and sizes set by the loop's size alone, each
     into a partial in a stack array (an `scf.parallel` over the chunks),
     the partials then merged in order into the output: the same result on
     any number of threads.

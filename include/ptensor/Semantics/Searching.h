@@ -85,7 +85,8 @@ struct SearchedScalarType {
 /// Otherwise the scalar's own kind (bool, int64, uint64 past int64,
 /// float64), which searchsorted's comparison rule then promotes, so int8
 /// data gives numpy's answers for 1000 and 2.5. An integer that no 64-bit
-/// type holds is a Value error naming it.
+/// type holds is a Value error against integer or bool data (against
+/// float data it is a float64 like any other).
 Result<SearchedScalarType> searchsortedScalarType(DType sorted,
                                                   const SearchedScalar &value);
 

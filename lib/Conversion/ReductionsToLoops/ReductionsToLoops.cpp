@@ -36,9 +36,11 @@ using namespace mlir::ptensor;
 
 namespace {
 
-/// A full reduction over one loop is folded in at most kMaxChunks chunks
-/// of at least kMinChunk positions (ReductionLoops::emitChunkedOutput).
-constexpr int64_t kMinChunk = 65536;
+/// A full reduction over n positions is folded in min(ceil(n /
+/// kChunkSize), kMaxChunks) chunks of equal size (the last one smaller):
+/// at most kChunkSize positions each until there are kMaxChunks
+/// (ReductionLoops::emitChunkedOutput).
+constexpr int64_t kChunkSize = 65536;
 constexpr int64_t kMaxChunks = 64;
 
 /// The outputs of a reduction generic at one iteration: where each element
@@ -130,19 +132,18 @@ struct ReductionLoops {
   }
 
   /// The reduction over one reduced loop (no kept loops) into the outputs,
-  /// folded on threads: in chunks whose number (at most kMaxChunks, each of
-  /// at least kMinChunk positions) and sizes follow from the loop's size
-  /// alone, each folded into a partial (a stack array), the partials then
-  /// merged in order into the outputs: the same result on any number of
-  /// threads.
+  /// folded on threads: in chunks whose number and sizes (kChunkSize)
+  /// follow from the loop's size alone, each folded into a partial (a
+  /// stack array), the partials then merged in order into the outputs: the
+  /// same result on any number of threads.
   void emitChunkedOutput(OpBuilder &b, Location loc) {
     unsigned d = reduced.front();
     Value n = sizes[d];
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value minChunk = arith::ConstantIndexOp::create(b, loc, kMinChunk);
+    Value chunkLimit = arith::ConstantIndexOp::create(b, loc, kChunkSize);
     Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
-    Value wanted = arith::CeilDivSIOp::create(b, loc, n, minChunk);
+    Value wanted = arith::CeilDivSIOp::create(b, loc, n, chunkLimit);
     Value chunks = arith::MinSIOp::create(b, loc, wanted, maxChunks);
     Value divisor = arith::MaxSIOp::create(b, loc, chunks, one);
     Value chunkSize = arith::CeilDivSIOp::create(b, loc, n, divisor);
@@ -269,6 +270,20 @@ void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
         });
   }
   rewriter.eraseOp(op);
+}
+
+/// Whether every output of `op` is indexed by all of its kept (parallel)
+/// loops, so that distinct kept iterations write distinct elements (what
+/// lowerKeptInnermost's scf.parallel needs).
+bool outputsIndexEveryKeptLoop(linalg::GenericOp op) {
+  for (OpOperand &out : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&out);
+    for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (it == utils::IteratorType::parallel &&
+          !map.isFunctionOfDim(unsigned(d)))
+        return false;
+  }
+  return true;
 }
 
 /// Columns of the innermost (kept) loop that one task of a column
@@ -501,7 +516,12 @@ struct ConvertPTensorReductionsToLoopsPass
         });
       else // loops now: linalg's folder would drop the unit-stride cast
         versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
-          lowerKeptInnermost(rewriter, version);
+          if (outputsIndexEveryKeptLoop(version))
+            return lowerKeptInnermost(rewriter, version);
+          // Serial loops where kept iterations may share an output.
+          rewriter.setInsertionPoint(version);
+          if (succeeded(linalg::linalgOpToLoops(rewriter, version)))
+            rewriter.eraseOp(version);
         });
     }
   }

@@ -35,8 +35,8 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>) {
 #line = affine_map<(d0) -> (d0)>
 #scalar = affine_map<(d0) -> ()>
 
-// A full reduction over one loop: at most 64 chunks of at least 65536
-// positions (their number and size from the loop's size alone), each
+// A full reduction over one loop: ceil(n / 65536) chunks of equal size,
+// at most 64 (their number and size from the loop's size alone), each
 // folded into a partial in a stack array in an scf.parallel, the partials
 // merged in order into the output's current value.
 // CHECK-LABEL: func.func @sum_all(
@@ -214,6 +214,29 @@ func.func @sum_cols(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: memre
 func.func @on_gpu(%a: memref<?x?xf32>, %out: memref<?xf32>) attributes {ptensor.device = "cuda:0"} {
   linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
       ins(%a : memref<?x?xf32>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<(d0, d1) -> ()>
+
+// A kept loop its output does not index (kept iterations share the output
+// element): serial loops, no scf.parallel.
+// CHECK-LABEL: func.func @kept_loop_not_in_output(
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             arith.addf
+// CHECK-NOT:     scf.parallel
+func.func @kept_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [#id, #none], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<f32>) {
   ^bb0(%x: f32, %o: f32):
     %s = arith.addf %o, %x {ptensor.combiner = "addf"} : f32
     linalg.yield %s : f32
