@@ -3,6 +3,7 @@
 #include "ptensor/Conversion/HostParallel/HostParallel.h"
 
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+#include "ptensor/Dialect/PTensor/Utils/LoopBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -119,36 +120,39 @@ Value positiveStep(OpBuilder &b, Location loc, scf::ForOp loop) {
   return arith::ConstantIndexOp::create(b, loc, *step);
 }
 
-/// The most trips of `loop` when it walks one block of a tiled loop, from
-/// `lower` to min(lower + size, n) (either order), the block's size known
-/// before the parallel region: ceil(min(size, n) / step), or with n not
-/// known there ceil(size / step); null otherwise.
-Value buildBlockTrips(OpBuilder &b, Location loc, scf::ForOp loop,
+/// The trips of a loop over `extent` positions (upper - lower) by the
+/// positive `step`: ceil(max(extent, 0) / step), in their integer type.
+Value buildTrips(OpBuilder &b, Location loc, Value extent, Value step) {
+  Type type = extent.getType();
+  Value zero =
+      arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
+  Value positive = arith::MaxSIOp::create(b, loc, extent, zero);
+  return arith::CeilDivSIOp::create(b, loc, positive, step);
+}
+
+/// The trips of a loop from `lower` to `upper` by the positive `step`.
+Value buildTrips(OpBuilder &b, Location loc, Value lower, Value upper,
+                 Value step) {
+  Value extent = arith::SubIOp::create(b, loc, upper, lower);
+  return buildTrips(b, loc, extent, step);
+}
+
+/// The most trips of `loop` (by the positive `step`) when it walks one
+/// block of a tiled loop (buildBlockBounds), the block's size known before
+/// the parallel region: ceil(min(size, n) / step), or with n not known
+/// there ceil(size / step); null otherwise.
+Value buildBlockTrips(OpBuilder &b, Location loc, scf::ForOp loop, Value step,
                       Region &region, IRMapping &copies) {
-  auto min = loop.getUpperBound().getDefiningOp<arith::MinSIOp>();
-  Value step = positiveStep(b, loc, loop);
-  if (!min || !step)
+  std::optional<BlockEnd> end =
+      matchBlockEnd(loop.getLowerBound(), loop.getUpperBound());
+  if (!end)
     return nullptr;
-  for (auto [bound, other] : {std::pair(min.getLhs(), min.getRhs()),
-                              std::pair(min.getRhs(), min.getLhs())}) {
-    auto add = bound.getDefiningOp<arith::AddIOp>();
-    if (!add)
-      continue;
-    for (auto [base, size] : {std::pair(add.getLhs(), add.getRhs()),
-                              std::pair(add.getRhs(), add.getLhs())}) {
-      if (base != loop.getLowerBound())
-        continue;
-      Value blockSize = materializeAbove(b, size, region, copies);
-      if (!blockSize)
-        continue;
-      if (Value n = materializeAbove(b, other, region, copies))
-        blockSize = arith::MinSIOp::create(b, loc, blockSize, n);
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      blockSize = arith::MaxSIOp::create(b, loc, blockSize, zero);
-      return arith::CeilDivSIOp::create(b, loc, blockSize, step);
-    }
-  }
-  return nullptr;
+  Value size = materializeAbove(b, end->size, region, copies);
+  if (!size)
+    return nullptr;
+  if (Value n = materializeAbove(b, end->n, region, copies))
+    size = arith::MinSIOp::create(b, loc, size, n);
+  return buildTrips(b, loc, size, step);
 }
 
 /// The iterations of the scf.for loops in `block` per run of it, built at
@@ -156,25 +160,21 @@ Value buildBlockTrips(OpBuilder &b, Location loc, scf::ForOp loop,
 /// trip count x their bodies' iterations; null without loops. A loop whose
 /// bounds are not known before the parallel region counts its block's
 /// trips (buildBlockTrips), or else its body once; so does one without a
-/// positive constant step. So a nest of few
-/// iterations that each reduce long lines (row and column sums, a full
-/// reduction's chunks) is weighed by its whole work.
+/// positive constant step. So a nest of few iterations that each reduce
+/// long lines (row and column sums, a full reduction's chunks) is weighed
+/// by its whole work.
 Value buildBodyIterations(OpBuilder &b, Location loc, Block &block,
                           Region &region, IRMapping &copies) {
   Value total;
   for (auto loop : block.getOps<scf::ForOp>()) {
     Value work = buildBodyIterations(b, loc, *loop.getBody(), region, copies);
     Value trips;
-    Value lower = materializeAbove(b, loop.getLowerBound(), region, copies);
-    Value upper = materializeAbove(b, loop.getUpperBound(), region, copies);
-    Value step = positiveStep(b, loc, loop);
-    if (lower && upper && step) {
-      Value extent = arith::SubIOp::create(b, loc, upper, lower);
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      extent = arith::MaxSIOp::create(b, loc, extent, zero);
-      trips = arith::CeilDivSIOp::create(b, loc, extent, step);
-    } else {
-      trips = buildBlockTrips(b, loc, loop, region, copies);
+    if (Value step = positiveStep(b, loc, loop)) {
+      Value lower = materializeAbove(b, loop.getLowerBound(), region, copies);
+      Value upper = materializeAbove(b, loop.getUpperBound(), region, copies);
+      trips = lower && upper
+                  ? buildTrips(b, loc, lower, upper, step)
+                  : buildBlockTrips(b, loc, loop, step, region, copies);
     }
     if (!work)
       work = trips ? trips : arith::ConstantIndexOp::create(b, loc, 1);
@@ -231,8 +231,7 @@ struct ParallelThreshold
       for (auto [lower, upper, step] :
            llvm::zip(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
                      nest.getLoopSteps())) {
-        Value extent = arith::SubIOp::create(b, loc, upper, lower);
-        Value trips = arith::CeilDivSIOp::create(b, loc, extent, step);
+        Value trips = buildTrips(b, loc, lower, upper, step);
         iterations = arith::MulIOp::create(b, loc, iterations, trips);
       }
       // Each iteration's inner loops count too (a reduction's rows).

@@ -12,6 +12,7 @@
 
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Dialect/PTensor/Utils/GenericBody.h"
+#include "ptensor/Dialect/PTensor/Utils/LoopBlocks.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -157,11 +158,10 @@ struct ReductionLoops {
     scf::ParallelOp::create(
         b, loc, ValueRange{zero}, ValueRange{chunks}, ValueRange{one},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-          Value lo = arith::MulIOp::create(nb, nloc, ivs[0], chunkSize);
-          Value end = arith::AddIOp::create(nb, nloc, lo, chunkSize);
-          Value hi = arith::MinSIOp::create(nb, nloc, end, n);
+          BlockBounds chunk = buildBlockBounds(nb, nloc, ivs[0], chunkSize, n);
           SmallVector<Value> acc = buildLaneFold(
-              nb, nloc, combiner, identity(nb, nloc), lanes, lo, hi, one,
+              nb, nloc, combiner, identity(nb, nloc), lanes, chunk.first,
+              chunk.last, one,
               [&](OpBuilder &fb, Location fl, Value i, ValueRange state) {
                 ids[d] = i;
                 return emitElement(fb, fl, op, ids, {}, state);
@@ -363,9 +363,8 @@ void lowerKeptInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
         for (auto [d, iv] : llvm::zip(ArrayRef<unsigned>(kept).drop_back(),
                                       ivs.drop_back()))
           ids[d] = iv;
-        Value first = arith::MulIOp::create(b, l, ivs.back(), block);
-        Value end = arith::AddIOp::create(b, l, first, block);
-        Value last = arith::MinSIOp::create(b, l, end, sizes[inner]);
+        BlockBounds columns =
+            buildBlockBounds(b, l, ivs.back(), block, sizes[inner]);
         // One loop over reduced dim `d` from `lo` to `hi` by `step`,
         // running `body` at each iteration.
         auto loop = [&](OpBuilder &nb, Location nl, Value lo, Value hi,
@@ -392,11 +391,12 @@ void lowerKeptInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
               Value bulk = arith::SubIOp::create(nb, nl, sizes[d], rest);
               loop(nb, nl, zero, bulk, rowsAtOnce,
                    [&](OpBuilder &fb, Location fl, Value r) {
-                     emitColumns(fb, fl, first, last, r, kRowsAtOnce);
+                     emitColumns(fb, fl, columns.first, columns.last, r,
+                                 kRowsAtOnce);
                    });
               loop(nb, nl, bulk, sizes[d], one,
                    [&](OpBuilder &fb, Location fl, Value r) {
-                     emitColumns(fb, fl, first, last, r, 1);
+                     emitColumns(fb, fl, columns.first, columns.last, r, 1);
                    });
             };
         nest(b, l, 0);

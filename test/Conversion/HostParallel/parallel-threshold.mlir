@@ -3,17 +3,19 @@
 
 // An outermost parallel region gets an `if`: the product of its loop
 // nest's trip counts against the threshold (a nest with fewer iterations
-// runs on the calling thread).
+// runs on the calling thread; an empty loop counts 0 trips).
 // CHECK-LABEL: func.func @nest(
 // CHECK-SAME:    %[[N:.*]]: index, %[[M:.*]]: index
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK:         %[[E0:.*]] = arith.subi %[[N]], %[[C0]] : index
-// CHECK:         %[[T0:.*]] = arith.ceildivsi %[[E0]], %[[C1]] : index
+// CHECK:         %[[N0:.*]] = arith.maxsi %[[E0]], %{{.*}} : index
+// CHECK:         %[[T0:.*]] = arith.ceildivsi %[[N0]], %[[C1]] : index
 // CHECK:         %[[P0:.*]] = arith.muli %{{.*}}, %[[T0]] : index
 // CHECK:         %[[E1:.*]] = arith.subi %[[M]], %[[C0]] : index
-// CHECK:         %[[T1:.*]] = arith.ceildivsi %[[E1]], %[[C2]] : index
+// CHECK:         %[[N1:.*]] = arith.maxsi %[[E1]], %{{.*}} : index
+// CHECK:         %[[T1:.*]] = arith.ceildivsi %[[N1]], %[[C2]] : index
 // CHECK:         %[[P1:.*]] = arith.muli %[[P0]], %[[T1]] : index
 // CHECK:         %[[LIMIT:.*]] = arith.constant 1000 : index
 // CHECK:         %[[LARGE:.*]] = arith.cmpi sge, %[[P1]], %[[LIMIT]] : index
