@@ -4,7 +4,9 @@ then the count → select steps) and numpy's on the same arrays, results
 compared exactly. Prints a markdown table for
 bench/RESULTS.md.
 
-    python3 bench/cpu_sort.py [--size N]
+    python3 bench/cpu_sort.py [--size N] [--only TEXT]
+
+(--only: the cases whose name contains TEXT.)
 """
 
 import argparse
@@ -60,11 +62,14 @@ def same_result(ours, theirs):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=10 ** 7)
+    parser.add_argument("--only", default="", help="cases whose name contains this")
     args = parser.parse_args()
     print("| case (%d elements) | ptensor ms | numpy ms | numpy / ptensor | same result |"
           % args.size)
     print("|---|---|---|---|---|")
     for name, ours, theirs in cases(args.size):
+        if args.only not in name:
+            continue
         same = same_result(ours(), theirs())
         t_ours, t_theirs = median_ms(ours, 5), median_ms(theirs, 5)
         print("| %s | %.1f | %.1f | %.2fx | %s |" % (name, t_ours, t_theirs, t_theirs / t_ours,

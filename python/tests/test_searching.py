@@ -199,6 +199,22 @@ def test_searchsorted_python_scalar_values():
         pt.searchsorted(line32, np.complex64(1j))
 
 
+def test_searchsorted_every_line_length():
+    # The search halves [base, base + len) a number of times set by the
+    # line's length alone: every length from 0 to 70 (odd and even halves,
+    # powers of two and one past), with ties, values below, above, on and
+    # between the elements, and NaNs on both sides.
+    rng = np.random.default_rng(17)
+    for n in range(71):
+        line = np.sort(rng.integers(-8, 8, n).astype(np.float32))
+        if n > 3:
+            line[-2:] = np.nan
+        values = np.concatenate([np.arange(-9.0, 9.0, 0.5, dtype=np.float32),
+                                 np.array([np.nan, -np.inf, np.inf], np.float32)])
+        for side in ("left", "right"):
+            check_search(line, values, side)
+
+
 def test_searchsorted_layouts_and_edges():
     line = sorted_line("float64", 40, 13)
     check_search(line[::3], probes("float64", (5, 6), 14).T)

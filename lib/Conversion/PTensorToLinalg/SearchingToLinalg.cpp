@@ -3,7 +3,7 @@
 // ptensor.searchsorted becomes one parallel generic over the values whose
 // body is a binary search of the 1-D sorted tensor (read by position with
 // tensor.extract; through the sorter when there is one): an `scf.while`
-// narrowing [lo, hi) to the insertion point in about log2(size) steps. The
+// narrowing to the insertion point in ceil(log2(size)) branch-free steps. The
 // same IR serves the host (a parallel loop nest) and the GPU (one thread
 // per value). Both sides are compared in the compute dtype of the op's
 // compare dtype (f32 for f16/bf16: exact, and the same order), floats in
@@ -123,32 +123,52 @@ struct SearchsortedPattern : public OpConversionPattern<SearchsortedOp> {
   using GoesRightFn = function_ref<Value(OpBuilder &, Location, Value)>;
 
   /// The first position in [0, size) whose element does not go right (the
-  /// elements that go right come first), or size: [lo, hi) halves until it
-  /// is empty.
+  /// elements that go right come first), or size. Branch-free, with a trip
+  /// count that depends on `size` alone: [base, base + len) holds the
+  /// answer's last candidate and halves (base moves past the lower half
+  /// when its last element goes right) until one element is left, which is
+  /// then compared once. Every value takes the same ceil(log2(size)) steps,
+  /// so the loop's exit is predicted and the next value's search starts
+  /// while this one's loads are in flight (numpy's branchy search
+  /// mispredicts half of its steps).
   static Value binarySearch(OpBuilder &b, Location loc, Value size,
                             ElementAtFn elementAt, GoesRightFn goesRight) {
     Type index = b.getIndexType();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::WhileOp::create(
         b, loc, TypeRange{index, index}, ValueRange{zero, size},
-        [&](OpBuilder &nb, Location nl, ValueRange bounds) {
-          Value open = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ult,
-                                             bounds[0], bounds[1]);
-          scf::ConditionOp::create(nb, nl, open, bounds);
+        [&](OpBuilder &nb, Location nl, ValueRange state) {
+          Value several = arith::CmpIOp::create(
+              nb, nl, arith::CmpIPredicate::ugt, state[1], one);
+          scf::ConditionOp::create(nb, nl, several, state);
         },
-        [&](OpBuilder &nb, Location nl, ValueRange bounds) {
-          Value lo = bounds[0], hi = bounds[1];
-          Value one = arith::ConstantIndexOp::create(nb, nl, 1);
-          Value width = arith::SubIOp::create(nb, nl, hi, lo);
-          Value half = arith::ShRUIOp::create(nb, nl, width, one);
-          Value mid = arith::AddIOp::create(nb, nl, lo, half);
-          Value right = goesRight(nb, nl, elementAt(nb, nl, mid));
-          Value afterMid = arith::AddIOp::create(nb, nl, mid, one);
-          Value newLo = arith::SelectOp::create(nb, nl, right, afterMid, lo);
-          Value newHi = arith::SelectOp::create(nb, nl, right, hi, mid);
-          scf::YieldOp::create(nb, nl, ValueRange{newLo, newHi});
+        [&](OpBuilder &nb, Location nl, ValueRange state) {
+          Value base = state[0], len = state[1];
+          Value half = arith::ShRUIOp::create(nb, nl, len, one);
+          Value middle = arith::AddIOp::create(nb, nl, base, half);
+          Value lowerLast = arith::SubIOp::create(nb, nl, middle, one);
+          Value right = goesRight(nb, nl, elementAt(nb, nl, lowerLast));
+          Value newBase = arith::SelectOp::create(nb, nl, right, middle, base);
+          Value newLen = arith::SubIOp::create(nb, nl, len, half);
+          scf::YieldOp::create(nb, nl, ValueRange{newBase, newLen});
         });
-    return loop.getResult(0);
+    Value base = loop.getResult(0);
+    // The last candidate: past it when it goes right too (none when empty).
+    Value empty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero);
+    auto last = scf::IfOp::create(
+        b, loc, empty,
+        [&](OpBuilder &nb, Location nl) {
+          scf::YieldOp::create(nb, nl, zero);
+        },
+        [&](OpBuilder &nb, Location nl) {
+          Value right = goesRight(nb, nl, elementAt(nb, nl, base));
+          Value past = arith::AddIOp::create(nb, nl, base, one);
+          Value at = arith::SelectOp::create(nb, nl, right, past, base);
+          scf::YieldOp::create(nb, nl, at);
+        });
+    return last.getResult(0);
   }
 
   /// Run-time checks of `sorter` (1-D, semantic dtype `dtype`) against the

@@ -1,29 +1,46 @@
 // RUN: ptensor-opt %s --convert-ptensor-to-linalg | FileCheck %s
 
 // searchsorted: one parallel generic over the values whose body is a
-// binary search (scf.while over [lo, hi)) of the sorted tensor, read by
-// position. Left: the search goes right past elements sorted before the
-// value; right: past elements the value is not sorted before. Floats in
+// branch-free binary search of the sorted tensor, read by position: an
+// scf.while halving [base, base + len) while len > 1 (ceil(log2 n) steps
+// for every value), base moving past the lower half when its last element
+// goes right, then one comparison of the last candidate (none when n is 0).
+// Left: the search goes right past elements sorted before the value;
+// right: past elements the value is not sorted before. Floats in
 // ptensor.sort's order (NaNs last), compared in f32 for f16/bf16.
 // CHECK-LABEL: func.func @right(
 // CHECK-SAME: %[[S:.*]]: tensor<?xf32>, %[[V:.*]]: tensor<?x3xf32>) -> tensor<?x3xi64>
 // CHECK: %[[N:.*]] = tensor.dim %[[S]], %{{.*}} : tensor<?xf32>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[V]] : tensor<?x3xf32>) outs(%{{.*}} : tensor<?x3xi64>)
 // CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: i64):
-// CHECK: %[[POS:.*]]:2 = scf.while (%[[LO:.*]] = %{{.*}}, %[[HI:.*]] = %[[N]]) : (index, index) -> (index, index)
-// CHECK: arith.cmpi ult, %[[LO]], %[[HI]] : index
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[END:.*]]:2 = scf.while (%[[BASE:.*]] = %[[C0]], %[[LEN:.*]] = %[[N]]) : (index, index) -> (index, index)
+// CHECK: arith.cmpi ugt, %[[LEN]], %[[C1]] : index
 // CHECK: } do {
-// CHECK: %[[MID:.*]] = arith.addi
-// CHECK: %[[E:.*]] = tensor.extract %[[S]][%[[MID]]] : tensor<?xf32>
+// CHECK: ^bb0(%[[B:.*]]: index, %[[L:.*]]: index):
+// CHECK: %[[HALF:.*]] = arith.shrui %[[L]], %[[C1]] : index
+// CHECK: %[[MID:.*]] = arith.addi %[[B]], %[[HALF]] : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[MID]], %[[C1]] : index
+// CHECK: %[[E:.*]] = tensor.extract %[[S]][%[[LAST]]] : tensor<?xf32>
 // CHECK: %[[LT:.*]] = arith.cmpf olt, %[[IN]], %[[E]] : f32
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[E]], %[[E]] : f32
 // CHECK: %[[NUM:.*]] = arith.cmpf ord, %[[IN]], %[[IN]] : f32
 // CHECK: %[[BEFORE_NAN:.*]] = arith.andi %[[NAN]], %[[NUM]] : i1
 // CHECK: %[[BEFORE:.*]] = arith.ori %[[LT]], %[[BEFORE_NAN]] : i1
 // CHECK: %[[GO:.*]] = arith.xori %[[BEFORE]], %true : i1
-// CHECK: arith.select %[[GO]]
-// CHECK: scf.yield
-// CHECK: %[[R:.*]] = arith.index_cast %[[POS]]#0 : index to i64
+// CHECK: %[[NB:.*]] = arith.select %[[GO]], %[[MID]], %[[B]] : index
+// CHECK: %[[NL:.*]] = arith.subi %[[L]], %[[HALF]] : index
+// CHECK: scf.yield %[[NB]], %[[NL]] : index, index
+// CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %[[N]], %[[C0]] : index
+// CHECK: %[[POS:.*]] = scf.if %[[EMPTY]] -> (index) {
+// CHECK: scf.yield %[[C0]] : index
+// CHECK: } else {
+// CHECK: %[[E2:.*]] = tensor.extract %[[S]][%[[END]]#0] : tensor<?xf32>
+// CHECK: %[[PAST:.*]] = arith.addi %[[END]]#0, %[[C1]] : index
+// CHECK: %[[AT:.*]] = arith.select %{{.*}}, %[[PAST]], %[[END]]#0 : index
+// CHECK: scf.yield %[[AT]] : index
+// CHECK: %[[R:.*]] = arith.index_cast %[[POS]] : index to i64
 // CHECK: linalg.yield %[[R]] : i64
 func.func @right(%s: !ptensor.ptensor<?xf32>, %v: !ptensor.ptensor<?x3xf32>) -> !ptensor.ptensor<?x3xi64> {
   %0 = ptensor.searchsorted right %s, %v : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?x3xf32>) -> !ptensor.ptensor<?x3xi64>
@@ -38,7 +55,6 @@ func.func @right(%s: !ptensor.ptensor<?xf32>, %v: !ptensor.ptensor<?x3xf32>) -> 
 // CHECK: %[[E:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi8>
 // CHECK: %[[W:.*]] = arith.extui %[[E]] : i8 to i32
 // CHECK: %[[LT:.*]] = arith.cmpi slt, %[[W]], %[[IN]] : i32
-// CHECK-NEXT: %{{.*}} = arith.addi
 // CHECK-NEXT: arith.select %[[LT]]
 func.func @mixed(%s: !ptensor.ptensor<?xui8>, %v: !ptensor.ptensor<4xi32>) -> !ptensor.ptensor<4xi64> {
   %0 = ptensor.searchsorted %s, %v : (!ptensor.ptensor<?xui8>, !ptensor.ptensor<4xi32>) -> !ptensor.ptensor<4xi64>
