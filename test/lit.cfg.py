@@ -92,5 +92,10 @@ import ctypes
 try:
     ctypes.CDLL("libmvec.so.1")._ZGVbN4v_tanhf
     config.available_features.add("libmvec")
+    # ... and its AVX-512 variants where this CPU runs them.
+    ctypes.CDLL("libmvec.so.1")._ZGVeN16v_tanhf
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx512f" in cpuinfo.read():
+            config.available_features.add("libmvec-avx512")
 except (OSError, AttributeError):
     pass

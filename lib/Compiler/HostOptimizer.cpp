@@ -7,13 +7,17 @@
 // tanhf, ...: convert-math-to-libm, marked memory(none)); with the table
 // below the loop vectorizer turns them into calls of libmvec's variants.
 //
-// One variant per function and element type (AVX2's 8 floats or 4 doubles,
-// else SSE4's 4 or 2), and the scalar calls that remain (loop remainders,
-// strided loops) go through a wrapper of the same variant: every element is
-// computed by the same code whatever the loop's split into vector body,
-// remainder and threads, so results do not depend on the thread count or
-// on alignment. libmvec keeps libm's special cases (NaN, infinities,
-// denormals, huge arguments) at a few ulp.
+// One variant per function and element type (AVX-512's 16 floats or 8
+// doubles, else AVX2's 8 or 4, else SSE4's 4 or 2), and the scalar calls
+// that remain (loop remainders, strided loops) go through a wrapper of the
+// same variant: every element is computed by the same code whatever the
+// loop's split into vector body, remainder and threads, so results do not
+// depend on the thread count or on alignment. libmvec keeps libm's special
+// cases (NaN, infinities, denormals, huge arguments) at a few ulp, but
+// computes the lanes that hit one with scalar code: a log of mostly
+// negative numbers is about 10x slower than of positive ones.
+// (bench/RESULTS.md: the AVX-512 variants against AVX2's on a Sapphire
+// Rapids Xeon and a Zen 4 EPYC.)
 //
 // LLVM's own LIBMVEC preset knows only sin, cos, exp, log and pow; glibc
 // 2.35 has some twenty more, so the table is ptensor's, filtered by what
@@ -64,7 +68,8 @@ struct VectorISA {
   const char *feature;
 };
 
-constexpr VectorISA kVectorISAs[] = {{'d', 256, "+avx2"},
+constexpr VectorISA kVectorISAs[] = {{'e', 512, "+avx512f"},
+                                     {'d', 256, "+avx2"},
                                      {'b', 128, "+sse4.2"}};
 
 /// libmvec, opened once (nullptr when this system has none).
@@ -76,7 +81,7 @@ void *openVectorMathLibrary() {
 /// The vector variant of one scalar function for one ISA.
 struct VectorVariant {
   std::string scalar, vector, abi;
-  unsigned lanes, arity;
+  unsigned lanes, arity, bits;
   const char *feature;
 };
 
@@ -99,7 +104,7 @@ const std::vector<VectorVariant> &getVectorMathTable() {
               std::string("_ZGV") + isa.letter + shape + "_" + scalar;
           if (dlsym(library, vector.c_str()))
             t.push_back({scalar, vector, "_ZGV_LLVM_" + shape, lanes,
-                         fn.arity, isa.feature});
+                         fn.arity, isa.bits, isa.feature});
         }
       }
     }
@@ -170,6 +175,27 @@ bool wrapScalarCalls(llvm::Module &module, const VectorVariant &variant) {
   return true;
 }
 
+/// Lets the functions that call `variant`'s wrapper, and the wrapper, use
+/// its vector width. LLVM's tuning for some AVX-512 CPUs (Skylake, Ice
+/// Lake and Sapphire Rapids servers) prefers 256-bit vectors: a loop would
+/// be vectorized to 8 floats, find no 8-lane form of a function whose
+/// chosen variant has 16, and call the scalar wrapper per element; and a
+/// 512-bit argument would be passed as two 256-bit halves instead of in
+/// the one register the vector function ABI gives it (Clang marks such
+/// functions the same way).
+void useWideVectors(llvm::Module &module, const VectorVariant &variant) {
+  llvm::Function *wrapper = module.getFunction(wrapperName(variant.scalar));
+  std::string width = std::to_string(variant.bits);
+  auto widen = [&](llvm::Function *fn) {
+    fn->addFnAttr("prefer-vector-width", width);
+    fn->addFnAttr("min-legal-vector-width", width);
+  };
+  widen(wrapper);
+  for (llvm::User *user : wrapper->users())
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+      widen(call->getFunction());
+}
+
 /// Routes `module`'s scalar libm calls through the chosen variants and tells
 /// `info` that the wrappers vectorize to them.
 void useVectorMath(llvm::Module &module, llvm::TargetLibraryInfoImpl &info,
@@ -180,6 +206,8 @@ void useVectorMath(llvm::Module &module, llvm::TargetLibraryInfoImpl &info,
   for (const VectorVariant *variant : chooseVariants(machine)) {
     if (!wrapScalarCalls(module, *variant))
       continue;
+    if (variant->bits > 256)
+      useWideVectors(module, *variant);
     llvm::StringRef wrapper;
     {
       std::lock_guard<std::mutex> lock(namesMutex);
