@@ -85,17 +85,23 @@ import ptensor as pt
 x = np.random.default_rng(5).uniform(-5, 5, (1003, 2100)).astype(np.float32)
 np.save(sys.argv[1], np.asarray(pt.sum(x, axis=0)))
 np.save(sys.argv[2], np.asarray(pt.sum(x.ravel())))
+narrow = np.random.default_rng(6).uniform(-5, 5, (20011, 7)).astype(np.float32)
+np.save(sys.argv[3], np.asarray(pt.sum(narrow, axis=0)))
 """
 
 
 @pytest.mark.parametrize("shape, axis", [((1003, 2100), 0), ((7, 2500), 0), ((2, 1030), 0),
                                          ((6, 5, 1100), (0, 1)), ((3, 401, 1500), 1),
-                                         ((2, 9, 3), 0)])
+                                         ((2, 9, 3), 0), ((100003, 5), 0),
+                                         ((300, 7, 9), (0, 1))])
 def test_column_reductions(shape, axis):
     """Reductions whose innermost loop is kept (ReductionsToLoops'
-    lowerKeptInnermost): blocks of 1024 columns (a partial last one), rows
+    ColumnReduction): blocks of 1024 columns (a partial last one), rows
     4 at a time and a remainder, reduced dims before and between kept ones,
-    on threads where the work is large; every kind against numpy."""
+    the outermost reduced loop in chunks of at least 64 rows merged in
+    order (16 chunks of 1003 rows with 3 blocks, 64 of 100003 narrow rows,
+    5 of an outer reduced loop of 300), on threads where the work is large;
+    every kind against numpy."""
     for dtype in ("float32", "int16", "bool"):
         x = data(dtype, shape)
         # float32 against the float64 sum (numpy's column sum adds in float32)
@@ -112,7 +118,8 @@ def test_column_reductions(shape, axis):
 
 
 def test_column_and_full_sums_do_not_depend_on_threads(tmp_path):
-    """A column sum and a full sum combine their elements in one fixed
+    """A column sum (wide: blocks of columns and chunks of rows; narrow: 64
+    chunks of rows) and a full sum combine their elements in one fixed
     order: the same bits on one thread as on three (fresh processes, so
     that the thread count does not depend on the machine's CPUs), and
     close to the float64 sums."""
@@ -121,15 +128,20 @@ def test_column_and_full_sums_do_not_depend_on_threads(tmp_path):
     import sys
     results = []
     for threads in ("1", "3"):
-        paths = [str(tmp_path / ("%s_%s.npy" % (name, threads))) for name in ("cols", "total")]
+        paths = [str(tmp_path / ("%s_%s.npy" % (name, threads)))
+                 for name in ("cols", "total", "narrow")]
         env = dict(os.environ, PTENSOR_NUM_THREADS=threads)
         out = subprocess.run([sys.executable, "-c", _COLUMNS_SCRIPT] + paths, env=env,
                              capture_output=True, text=True)
         assert out.returncode == 0, out.stderr[-3000:]
         results.append([np.load(p) for p in paths])
-    (cols1, total1), (cols3, total3) = results
+    (cols1, total1, narrow1), (cols3, total3, narrow3) = results
     np.testing.assert_array_equal(cols1, cols3)
     np.testing.assert_array_equal(total1, total3)
+    np.testing.assert_array_equal(narrow1, narrow3)
+    narrow = np.random.default_rng(6).uniform(-5, 5, (20011, 7)).astype(np.float32)
+    np.testing.assert_allclose(narrow1, narrow.astype(np.float64).sum(axis=0), rtol=1e-5,
+                               atol=1e-3)
     x = np.random.default_rng(5).uniform(-5, 5, (1003, 2100)).astype(np.float32)
     np.testing.assert_allclose(cols1, x.astype(np.float64).sum(axis=0), rtol=1e-6, atol=1e-5)
     np.testing.assert_allclose(total1, x.astype(np.float64).sum(), rtol=1e-6)

@@ -233,13 +233,18 @@ def ConvertPTensorReductionsToLoops
     Inputs that walk the innermost loop with a stride not known to be 1 get
     a second version for a run-time stride of 1 (a `memref.reinterpret_cast`
     to a static unit stride: consecutive loads that vectorize).
-    A reduction whose innermost loop is kept (a column sum) takes the
-    outputs as accumulators, walked innermost so that LLVM vectorizes
-    across them: an `scf.parallel` over the outer kept loops and blocks of
-    1024 columns (each iteration owns its outputs), inside it the reduced
+    A reduction whose innermost loop is kept (a column sum) walks its
+    accumulators innermost so that LLVM vectorizes across them: an
+    `scf.parallel` over the outer kept loops, blocks of 1024 columns and
+    chunks of the outermost reduced loop (enough chunks for 64 tasks, at
+    least 64 rows each: set by the sizes alone), inside it the reduced
     loops in order, the innermost 4 rows at a time (their elements merged
-    in a tree, then into the output: one load and store of it per 4 rows),
-    the remaining rows one by one, with the same unit-stride version.
+    in a tree, then into the accumulator: one load and store of it per 4
+    rows), the remaining rows one by one, with the same unit-stride
+    version. Chunk 0 folds into the outputs, every other chunk into its
+    row of a partials buffer (from the combiner's identity); a second
+    `scf.parallel` over the blocks merges the partials into the outputs in
+    chunk order: the same result on any number of threads.
   }];
   let options = [
     Option<"lanes", "lanes", "unsigned", "8",
@@ -366,9 +371,12 @@ def PTensorParallelThreshold
     reduction's rows and columns): their trip counts summed over sibling
     loops and multiplied down nested ones, for loops with a positive
     constant step whose bounds are known before the region (pure ops
-    computing one are copied out of it) or that walk one block of a tiled
-    loop (`lower` to `min(lower + size, n)`: at most `min(size, n)`); a
-    loop of other bounds counts once. The versions:
+    computing one are copied out of it), that walk one block of a tiled
+    loop (`lower` to `min(lower + size, n)`: at most `min(size, n)`), or
+    else whose bounds are known in the nest's first iteration (its
+    induction variables at their lower bounds: the lowerings here split
+    their work in equal tasks); a loop of other bounds counts once; an
+    `scf.if` counts its larger branch. The versions:
 
     ```mlir
     scf.if %large {        // iterations >= min-iterations and threads > 1

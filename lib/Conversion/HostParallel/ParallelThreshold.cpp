@@ -157,17 +157,40 @@ Value buildBlockTrips(OpBuilder &b, Location loc, scf::ForOp loop, Value step,
 
 /// The iterations of the scf.for loops in `block` per run of it, built at
 /// `b` (before the omp.parallel of `region`): the sum over its loops of
-/// trip count x their bodies' iterations; null without loops. A loop whose
-/// bounds are not known before the parallel region counts its block's
-/// trips (buildBlockTrips), or else its body once; so does one without a
-/// positive constant step. So a nest of few iterations that each reduce
+/// trip count x their bodies' iterations, and over its scf.ifs of the
+/// larger branch's; null without loops. A loop whose bounds are not known
+/// before the parallel region counts its block's trips (buildBlockTrips),
+/// or else its trips in the nest's first iteration (`first` maps the
+/// nest's induction variables to their lower bounds: the nests here split
+/// their work in equal tasks), or else its body once; so does one without
+/// a positive constant step. So a nest of few iterations that each reduce
 /// long lines (row and column sums, a full reduction's chunks) is weighed
 /// by its whole work.
 Value buildBodyIterations(OpBuilder &b, Location loc, Block &block,
-                          Region &region, IRMapping &copies) {
+                          Region &region, IRMapping &copies, IRMapping &first) {
   Value total;
-  for (auto loop : block.getOps<scf::ForOp>()) {
-    Value work = buildBodyIterations(b, loc, *loop.getBody(), region, copies);
+  auto add = [&](Value work) {
+    total = total ? arith::AddIOp::create(b, loc, total, work).getResult()
+                  : work;
+  };
+  for (Operation &op : block) {
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      Value work = buildBodyIterations(b, loc, *branch.thenBlock(), region,
+                                       copies, first);
+      if (branch.elseBlock())
+        if (Value other = buildBodyIterations(b, loc, *branch.elseBlock(),
+                                              region, copies, first))
+          work = work ? arith::MaxSIOp::create(b, loc, work, other).getResult()
+                      : other;
+      if (work)
+        add(work);
+      continue;
+    }
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    Value work =
+        buildBodyIterations(b, loc, *loop.getBody(), region, copies, first);
     Value trips;
     if (Value step = positiveStep(b, loc, loop)) {
       Value lower = materializeAbove(b, loop.getLowerBound(), region, copies);
@@ -175,12 +198,18 @@ Value buildBodyIterations(OpBuilder &b, Location loc, Block &block,
       trips = lower && upper
                   ? buildTrips(b, loc, lower, upper, step)
                   : buildBlockTrips(b, loc, loop, step, region, copies);
+      if (!trips) {
+        lower = materializeAbove(b, loop.getLowerBound(), region, first);
+        upper = materializeAbove(b, loop.getUpperBound(), region, first);
+        if (lower && upper)
+          trips = buildTrips(b, loc, lower, upper, step);
+      }
     }
     if (!work)
       work = trips ? trips : arith::ConstantIndexOp::create(b, loc, 1);
     else if (trips)
       work = arith::MulIOp::create(b, loc, trips, work);
-    total = total ? arith::AddIOp::create(b, loc, total, work).getResult() : work;
+    add(work);
   }
   return total;
 }
@@ -235,10 +264,13 @@ struct ParallelThreshold
         iterations = arith::MulIOp::create(b, loc, iterations, trips);
       }
       // Each iteration's inner loops count too (a reduction's rows).
-      IRMapping copies;
+      IRMapping copies, first;
+      for (auto [iv, lower] : llvm::zip(nest.getRegion().getArguments(),
+                                        nest.getLoopLowerBounds()))
+        first.map(iv, lower);
       // (1 + that: the body's own work counts once.)
       if (Value inner = buildBodyIterations(b, loc, nest.getRegion().front(),
-                                            region, copies)) {
+                                            region, copies, first)) {
         Value one = arith::ConstantIndexOp::create(b, loc, 1);
         inner = arith::AddIOp::create(b, loc, inner, one);
         if (inner.getType() != type)

@@ -25,7 +25,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
-#include <functional>
 
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORREDUCTIONSTOLOOPS
@@ -273,14 +272,15 @@ void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
 }
 
 /// Whether every output of `op` is indexed by all of its kept (parallel)
-/// loops, so that distinct kept iterations write distinct elements (what
-/// lowerKeptInnermost's scf.parallel needs).
+/// loops and by none of its reduced ones, so that distinct kept iterations
+/// write distinct elements and an output element is known outside the
+/// reduced loops (what ColumnReduction's scf.parallels need).
 bool outputsIndexEveryKeptLoop(linalg::GenericOp op) {
   for (OpOperand &out : op.getDpsInitsMutable()) {
     AffineMap map = op.getMatchingIndexingMap(&out);
     for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
-      if (it == utils::IteratorType::parallel &&
-          !map.isFunctionOfDim(unsigned(d)))
+      if ((it == utils::IteratorType::parallel) !=
+          map.isFunctionOfDim(unsigned(d)))
         return false;
   }
   return true;
@@ -292,116 +292,267 @@ constexpr int64_t kColumnBlock = 1024;
 
 /// Rows of the innermost reduced loop that a column reduction folds at
 /// once: their elements are merged in a tree first (buildLaneMerge), then
-/// into the output, which is loaded and stored once per kRowsAtOnce rows.
+/// into the accumulators, which are loaded and stored once per kRowsAtOnce
+/// rows.
 constexpr int64_t kRowsAtOnce = 4;
 
-/// Lowers `op`, whose innermost loop is kept (a column reduction), with the
-/// outputs as the accumulators, walked innermost so that LLVM vectorizes
-/// across them: an scf.parallel over the outer kept loops and blocks of
-/// kColumnBlock columns (each iteration owns its outputs), inside it the
-/// reduced loops in their order, the innermost kRowsAtOnce rows at a time
-/// (a remainder loop after), then the block's columns. Every output
-/// combines its elements in one fixed order, on any number of threads.
-void lowerKeptInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  Combiner combiner = *getMarkedCombiner(op.getBody()->getTerminator());
-  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
-  SmallVector<Value> sizes;
-  for (Range range : linalgOp.createLoopRanges(rewriter, loc))
-    sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
-  SmallVector<unsigned> kept, reduced;
-  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
-    (it == utils::IteratorType::reduction ? reduced : kept).push_back(d);
-  unsigned inner = kept.back();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value block = arith::ConstantIndexOp::create(rewriter, loc, kColumnBlock);
-  Value rowsAtOnce = arith::ConstantIndexOp::create(rewriter, loc, kRowsAtOnce);
-  Value blocks = arith::CeilDivSIOp::create(rewriter, loc, sizes[inner], block);
-  SmallVector<Value> lbs(kept.size(), zero), steps(kept.size(), one), ubs;
-  for (unsigned d : ArrayRef<unsigned>(kept).drop_back())
-    ubs.push_back(sizes[d]);
-  ubs.push_back(blocks);
-  SmallVector<Value> ids(op.getNumLoops());
-  // The columns [first, last) of `rows` rows from the innermost reduced
-  // iteration `row`: load, fold the rows' elements, combine, store.
-  auto emitColumns = [&](OpBuilder &b, Location l, Value first, Value last,
-                         Value row, int64_t rows) {
-    unsigned rowDim = reduced.back();
-    scf::ForOp::create(
-        b, l, first, last, one, ValueRange{},
-        [&](OpBuilder &nb, Location nl, Value j, ValueRange) {
-          ids[inner] = j;
-          OutputElements outputs = loadOutputs(nb, nl, op, ids);
-          ValueRange old = outputs.values;
-          SmallVector<Value> merged;
-          if (rows == 1) {
-            ids[rowDim] = row;
-            merged = emitElement(nb, nl, op, ids, {}, old);
-          } else {
-            SmallVector<Value> identity =
-                buildIdentity(nb, nl, combiner, getAccumulatorTypes(op));
-            SmallVector<Value> elements;
-            for (int64_t k = 0; k < rows; ++k) {
-              Value offset = arith::ConstantIndexOp::create(nb, nl, k);
-              ids[rowDim] = arith::AddIOp::create(nb, nl, row, offset);
-              llvm::append_range(elements,
-                                 emitElement(nb, nl, op, ids, {}, identity));
-            }
-            SmallVector<Value> rowsFolded =
-                buildLaneMerge(nb, nl, combiner, elements, unsigned(rows));
-            merged = buildCombine(nb, nl, combiner, old, rowsFolded);
-          }
-          storeOutputs(nb, nl, op, outputs, merged);
-          scf::YieldOp::create(nb, nl);
-        });
+/// A column reduction splits its outermost reduced loop in chunks of at
+/// least kMinChunkRows rows until it has kMaxChunks tasks (with its blocks
+/// of columns): so narrow outputs (few blocks) are reduced on threads too.
+constexpr int64_t kMinChunkRows = 64;
+
+/// The lowering of one reduction generic whose innermost loop is kept (a
+/// column reduction), with the accumulators in memory, walked innermost so
+/// that LLVM vectorizes across them: an scf.parallel over the outer kept
+/// loops, blocks of kColumnBlock columns and chunks of the outermost
+/// reduced loop; in each task the reduced loops in their order, the
+/// innermost kRowsAtOnce rows at a time (a remainder loop after), then the
+/// block's columns. Chunk 0 folds into the outputs, chunk c > 0 into row
+/// c - 1 of a partials buffer (from the identity), merged into the outputs
+/// in chunk order afterwards. The number of chunks follows from the sizes
+/// alone: every output combines its elements in one fixed order, on any
+/// number of threads.
+struct ColumnReduction {
+  linalg::GenericOp op;
+  Combiner combiner;
+  SmallVector<Value> sizes;            ///< every loop's size
+  SmallVector<unsigned> kept, reduced; ///< loop dims of each kind, in order
+  SmallVector<Value> ids;              ///< the iteration being built
+  Value zero, one;
+
+  unsigned inner() const { return kept.back(); }
+  ArrayRef<unsigned> outerKept() const {
+    return ArrayRef<unsigned>(kept).drop_back();
+  }
+
+  /// Where the accumulators of the iteration `ids` are: the outputs, or
+  /// row `partialRow` of the `partials` buffers ([chunk - 1, kept dims...]).
+  struct Target {
+    ValueRange partials;
+    Value partialRow; ///< null: the outputs
   };
-  scf::ParallelOp::create(
-      rewriter, loc, lbs, ubs, steps,
-      [&](OpBuilder &b, Location l, ValueRange ivs) {
-        for (auto [d, iv] : llvm::zip(ArrayRef<unsigned>(kept).drop_back(),
-                                      ivs.drop_back()))
-          ids[d] = iv;
-        BlockBounds columns =
-            buildBlockBounds(b, l, ivs.back(), block, sizes[inner]);
-        // One loop over reduced dim `d` from `lo` to `hi` by `step`,
-        // running `body` at each iteration.
-        auto loop = [&](OpBuilder &nb, Location nl, Value lo, Value hi,
-                        Value step, function_ref<void(OpBuilder &, Location,
-                                                      Value)> body) {
-          scf::ForOp::create(
-              nb, nl, lo, hi, step, ValueRange{},
-              [&](OpBuilder &fb, Location fl, Value r, ValueRange) {
-                body(fb, fl, r);
-                scf::YieldOp::create(fb, fl);
-              });
-        };
-        // The reduced loops, outermost first, around the columns.
-        std::function<void(OpBuilder &, Location, size_t)> nest =
-            [&](OpBuilder &nb, Location nl, size_t level) {
-              unsigned d = reduced[level];
-              if (level + 1 < reduced.size())
-                return loop(nb, nl, zero, sizes[d], one,
-                            [&](OpBuilder &fb, Location fl, Value r) {
-                              ids[d] = r;
-                              nest(fb, fl, level + 1);
-                            });
-              Value rest = arith::RemSIOp::create(nb, nl, sizes[d], rowsAtOnce);
-              Value bulk = arith::SubIOp::create(nb, nl, sizes[d], rest);
-              loop(nb, nl, zero, bulk, rowsAtOnce,
-                   [&](OpBuilder &fb, Location fl, Value r) {
-                     emitColumns(fb, fl, columns.first, columns.last, r,
-                                 kRowsAtOnce);
-                   });
-              loop(nb, nl, bulk, sizes[d], one,
-                   [&](OpBuilder &fb, Location fl, Value r) {
-                     emitColumns(fb, fl, columns.first, columns.last, r, 1);
-                   });
-            };
-        nest(b, l, 0);
+
+  SmallVector<Value> partialIndices(Value row) const {
+    SmallVector<Value> indices{row};
+    for (unsigned d : kept)
+      indices.push_back(ids[d]);
+    return indices;
+  }
+
+  OutputElements load(OpBuilder &b, Location loc, const Target &target) {
+    if (!target.partialRow)
+      return loadOutputs(b, loc, op, ids);
+    OutputElements acc;
+    for (Value partial : target.partials) {
+      acc.at.push_back(partialIndices(target.partialRow));
+      acc.values.push_back(
+          memref::LoadOp::create(b, loc, partial, acc.at.back()));
+    }
+    return acc;
+  }
+
+  void store(OpBuilder &b, Location loc, const Target &target,
+             const OutputElements &acc, ValueRange values) {
+    if (!target.partialRow)
+      return storeOutputs(b, loc, op, acc, values);
+    for (auto [partial, v, indices] : llvm::zip(target.partials, values, acc.at))
+      memref::StoreOp::create(b, loc, v, partial, indices);
+  }
+
+  /// A loop from `lo` to `hi` by `step` running `body` at each iteration.
+  void loop(OpBuilder &b, Location loc, Value lo, Value hi, Value step,
+            function_ref<void(OpBuilder &, Location, Value)> body) {
+    scf::ForOp::create(b, loc, lo, hi, step, ValueRange{},
+                       [&](OpBuilder &nb, Location nl, Value i, ValueRange) {
+                         body(nb, nl, i);
+                         scf::YieldOp::create(nb, nl);
+                       });
+  }
+
+  /// The columns `columns` of `rows` rows from the innermost reduced
+  /// iteration `row`: load, fold the rows' elements, combine, store.
+  void emitColumns(OpBuilder &b, Location loc, BlockBounds columns, Value row,
+                   int64_t rows, const Target &target) {
+    unsigned rowDim = reduced.back();
+    loop(b, loc, columns.first, columns.last, one,
+         [&](OpBuilder &nb, Location nl, Value j) {
+           ids[inner()] = j;
+           OutputElements acc = load(nb, nl, target);
+           SmallVector<Value> merged;
+           if (rows == 1) {
+             ids[rowDim] = row;
+             merged = emitElement(nb, nl, op, ids, {}, acc.values);
+           } else {
+             SmallVector<Value> identity =
+                 buildIdentity(nb, nl, combiner, getAccumulatorTypes(op));
+             SmallVector<Value> elements;
+             for (int64_t k = 0; k < rows; ++k) {
+               Value offset = arith::ConstantIndexOp::create(nb, nl, k);
+               ids[rowDim] = arith::AddIOp::create(nb, nl, row, offset);
+               llvm::append_range(elements,
+                                  emitElement(nb, nl, op, ids, {}, identity));
+             }
+             SmallVector<Value> rowsFolded =
+                 buildLaneMerge(nb, nl, combiner, elements, unsigned(rows));
+             merged = buildCombine(nb, nl, combiner, acc.values, rowsFolded);
+           }
+           store(nb, nl, target, acc, merged);
+         });
+  }
+
+  /// The reduced loops from `level` on, outermost first, around the
+  /// columns; the outermost one over `chunkRows` only.
+  void emitReduced(OpBuilder &b, Location loc, size_t level,
+                   BlockBounds chunkRows, BlockBounds columns,
+                   const Target &target) {
+    unsigned d = reduced[level];
+    Value lo = level == 0 ? chunkRows.first : zero;
+    Value hi = level == 0 ? chunkRows.last : sizes[d];
+    if (level + 1 < reduced.size())
+      return loop(b, loc, lo, hi, one, [&](OpBuilder &nb, Location nl, Value r) {
+        ids[d] = r;
+        emitReduced(nb, nl, level + 1, chunkRows, columns, target);
       });
-  rewriter.eraseOp(op);
+    Value rowsAtOnce = arith::ConstantIndexOp::create(b, loc, kRowsAtOnce);
+    Value extent = arith::SubIOp::create(b, loc, hi, lo);
+    Value rest = arith::RemSIOp::create(b, loc, extent, rowsAtOnce);
+    Value bulk = arith::SubIOp::create(b, loc, hi, rest);
+    loop(b, loc, lo, bulk, rowsAtOnce, [&](OpBuilder &nb, Location nl, Value r) {
+      emitColumns(nb, nl, columns, r, kRowsAtOnce, target);
+    });
+    loop(b, loc, bulk, hi, one, [&](OpBuilder &nb, Location nl, Value r) {
+      emitColumns(nb, nl, columns, r, 1, target);
+    });
+  }
+
+  /// The number of chunks of the outermost reduced loop, from the sizes:
+  /// enough for kMaxChunks tasks with the `tasks` of the kept loops, at
+  /// least kMinChunkRows rows each, at least 1.
+  Value buildChunkCount(OpBuilder &b, Location loc, Value tasks) {
+    Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
+    Value minRows = arith::ConstantIndexOp::create(b, loc, kMinChunkRows);
+    Value someTasks = arith::MaxSIOp::create(b, loc, tasks, one);
+    Value wanted = arith::CeilDivSIOp::create(b, loc, maxChunks, someTasks);
+    Value byRows =
+        arith::CeilDivSIOp::create(b, loc, sizes[reduced.front()], minRows);
+    Value chunks = arith::MinSIOp::create(b, loc, wanted, byRows);
+    return arith::MaxSIOp::create(b, loc, chunks, one);
+  }
+
+  /// Merges rows 0 .. chunks - 2 of `partials` into the outputs, in order,
+  /// on threads over the outer kept loops and the blocks of columns.
+  void emitMerge(OpBuilder &b, Location loc, ValueRange lbs, ValueRange ubs,
+                 ValueRange steps, Value block, Value chunks,
+                 ValueRange partials) {
+    scf::ParallelOp::create(
+        b, loc, lbs, ubs, steps, [&](OpBuilder &pb, Location pl, ValueRange ivs) {
+          for (auto [d, iv] : llvm::zip(outerKept(), ivs.drop_back()))
+            ids[d] = iv;
+          BlockBounds columns =
+              buildBlockBounds(pb, pl, ivs.back(), block, sizes[inner()]);
+          loop(pb, pl, one, chunks, one, [&](OpBuilder &cb, Location cl, Value c) {
+            Value row = arith::SubIOp::create(cb, cl, c, one);
+            loop(cb, cl, columns.first, columns.last, one,
+                 [&](OpBuilder &nb, Location nl, Value j) {
+                   ids[inner()] = j;
+                   OutputElements outputs = loadOutputs(nb, nl, op, ids);
+                   OutputElements partial = load(nb, nl, Target{partials, row});
+                   storeOutputs(nb, nl, op, outputs,
+                                buildCombine(nb, nl, combiner, outputs.values,
+                                             partial.values));
+                 });
+          });
+        });
+  }
+
+  void lower(RewriterBase &rewriter) {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value block = arith::ConstantIndexOp::create(rewriter, loc, kColumnBlock);
+    Value blocks =
+        arith::CeilDivSIOp::create(rewriter, loc, sizes[inner()], block);
+    SmallVector<Value> lbs(kept.size(), zero), steps(kept.size(), one), ubs;
+    Value tasks = blocks;
+    for (unsigned d : outerKept()) {
+      ubs.push_back(sizes[d]);
+      tasks = arith::MulIOp::create(rewriter, loc, tasks, sizes[d]);
+    }
+    ubs.push_back(blocks);
+    Value chunks = buildChunkCount(rewriter, loc, tasks);
+    Value rowsPerChunk =
+        arith::CeilDivSIOp::create(rewriter, loc, sizes[reduced.front()], chunks);
+    // The partials of chunks 1 .. chunks - 1 (none with one chunk).
+    SmallVector<Value> partialSizes{
+        arith::SubIOp::create(rewriter, loc, chunks, one)};
+    for (unsigned d : kept)
+      partialSizes.push_back(sizes[d]);
+    SmallVector<int64_t> shape(partialSizes.size(), ShapedType::kDynamic);
+    SmallVector<Value> partials;
+    for (Type type : getAccumulatorTypes(op))
+      partials.push_back(memref::AllocOp::create(
+          rewriter, loc, MemRefType::get(shape, type), partialSizes));
+    SmallVector<Value> taskLbs(lbs), taskUbs(ubs), taskSteps(steps);
+    taskLbs.push_back(zero);
+    taskUbs.push_back(chunks);
+    taskSteps.push_back(one);
+    scf::ParallelOp::create(
+        rewriter, loc, taskLbs, taskUbs, taskSteps,
+        [&](OpBuilder &b, Location l, ValueRange ivs) {
+          for (auto [d, iv] : llvm::zip(outerKept(), ivs.drop_back(2)))
+            ids[d] = iv;
+          Value chunk = ivs.back();
+          BlockBounds columns =
+              buildBlockBounds(b, l, ivs[ivs.size() - 2], block, sizes[inner()]);
+          BlockBounds rows = buildBlockBounds(b, l, chunk, rowsPerChunk,
+                                              sizes[reduced.front()]);
+          Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              chunk, zero);
+          scf::IfOp::create(
+              b, l, first,
+              [&](OpBuilder &tb, Location tl) {
+                emitReduced(tb, tl, 0, rows, columns, Target{partials, {}});
+                scf::YieldOp::create(tb, tl);
+              },
+              [&](OpBuilder &eb, Location el) {
+                Target target{partials, arith::SubIOp::create(eb, el, chunk, one)};
+                SmallVector<Value> identity =
+                    buildIdentity(eb, el, combiner, getAccumulatorTypes(op));
+                loop(eb, el, columns.first, columns.last, one,
+                     [&](OpBuilder &nb, Location nl, Value j) {
+                       ids[inner()] = j;
+                       for (auto [partial, v] : llvm::zip(partials, identity))
+                         memref::StoreOp::create(
+                             nb, nl, v, partial,
+                             partialIndices(target.partialRow));
+                     });
+                emitReduced(eb, el, 0, rows, columns, target);
+                scf::YieldOp::create(eb, el);
+              });
+        });
+    emitMerge(rewriter, loc, lbs, ubs, steps, block, chunks, partials);
+    for (Value partial : partials)
+      memref::DeallocOp::create(rewriter, loc, partial);
+    rewriter.eraseOp(op);
+  }
+};
+
+/// Lowers `op`, whose innermost loop is kept (a column reduction): see
+/// ColumnReduction.
+void lowerKeptInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
+  rewriter.setInsertionPoint(op);
+  ColumnReduction lowering{op, *getMarkedCombiner(op.getBody()->getTerminator()),
+                           {}, {}, {}, {}, {}, {}};
+  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+  for (Range range : linalgOp.createLoopRanges(rewriter, op.getLoc()))
+    lowering.sizes.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), range.size));
+  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::reduction ? lowering.reduced : lowering.kept)
+        .push_back(d);
+  lowering.ids.assign(op.getNumLoops(), Value());
+  lowering.lower(rewriter);
 }
 
 /// The view of `md`'s memref with a static unit stride in its innermost

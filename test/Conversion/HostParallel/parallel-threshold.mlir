@@ -211,3 +211,55 @@ func.func @inner_loops(%n: index, %m: index, %rows: index, %d: index, %buf: memr
   }
   return
 }
+
+// A loop whose bounds follow from the nest's induction variable in another
+// way than a tiled block counts its trips in the nest's first iteration
+// (the induction variable at its lower bound: the nests split their work
+// in equal tasks), here rows %i * 64 to %i * 64 + 50 of a chunk: 50. An
+// scf.if counts its larger branch: max(50, 2 x 50).
+// CHECK-LABEL: func.func @first_iteration(
+// CHECK-SAME:    %[[N:.*]]: index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C50:.*]] = arith.constant 50 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         %[[P:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK:         %[[LO:.*]] = arith.muli %[[C0]], %[[C64]] : index
+// CHECK:         %[[HI:.*]] = arith.addi %[[LO]], %[[C50]] : index
+// CHECK:         arith.subi %[[HI]], %[[LO]] : index
+// CHECK:         %[[THEN:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// CHECK:         %[[ELSE:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK:         %[[W:.*]] = arith.maxsi %[[THEN]], %[[ELSE]] : index
+// CHECK:         %[[BODY:.*]] = arith.addi %[[W]], %{{.*}} : index
+// CHECK:         %[[ALL:.*]] = arith.muli %[[P]], %[[BODY]] : index
+// CHECK:         arith.cmpi sge, %[[ALL]], %{{.*}} : index
+func.func @first_iteration(%n: index, %flag: i1, %buf: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c50 = arith.constant 50 : index
+  %c64 = arith.constant 64 : index
+  %t = arith.constant 2 : i32
+  %f = arith.constant 1.0 : f32
+  omp.parallel num_threads(%t : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %lo = arith.muli %i, %c64 : index
+        %hi = arith.addi %lo, %c50 : index
+        scf.if %flag {
+          scf.for %r = %lo to %hi step %c1 {
+            memref.store %f, %buf[%r] : memref<?xf32>
+          }
+        } else {
+          scf.for %r = %lo to %hi step %c1 {
+            memref.store %f, %buf[%r] : memref<?xf32>
+          }
+          scf.for %r = %lo to %hi step %c1 {
+            memref.store %f, %buf[%r] : memref<?xf32>
+          }
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}

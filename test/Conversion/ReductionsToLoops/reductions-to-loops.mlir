@@ -156,40 +156,80 @@ func.func @max_strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: me
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (d1)>
 
-// The innermost loop kept: the outputs are the accumulators, walked
-// innermost (LLVM vectorizes across them), in an scf.parallel over blocks
-// of 1024 columns; the rows 4 at a time (their elements merged in a tree,
-// then into the output: one load and store per 4 rows), the remaining rows
-// one by one; in a unit-stride and a strided version.
+// The innermost loop kept: the accumulators are walked innermost (LLVM
+// vectorizes across them), in an scf.parallel over blocks of 1024 columns
+// and chunks of the rows (enough for 64 tasks, at least 64 rows each: from
+// the sizes alone); the rows 4 at a time (their elements merged in a tree,
+// then into the accumulator: one load and store per 4 rows), the remaining
+// rows one by one. Chunk 0 folds into the outputs, chunk c > 0 into row
+// c - 1 of a partials buffer, from the identity; the partials are merged
+// into the outputs in chunk order afterwards, on threads over the blocks.
+// In a unit-stride and a strided version.
 // CHECK-LABEL: func.func @sum_cols(
+// CHECK-SAME:    %{{.*}}: memref<?x?xf32, strided<[?, ?], offset: ?>>, %[[OUT:.*]]: memref<?xf32>)
 // CHECK-NOT:     linalg.generic
 // CHECK:         scf.if %{{.*}} {
 // CHECK:           %[[V:.*]] = memref.reinterpret_cast {{.*}} to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK:           %[[ROWS:.*]] = memref.dim %[[V]], %{{.*}}
 // CHECK:           %[[COLS:.*]] = memref.dim %[[V]], %{{.*}}
+// CHECK-DAG:       %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG:       %[[BLOCK:.*]] = arith.constant 1024 : index
-// CHECK-DAG:       %[[FOUR:.*]] = arith.constant 4 : index
 // CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[COLS]], %[[BLOCK]]
-// CHECK:           scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[BLOCKS]])
+// CHECK:           %[[TASKS:.*]] = arith.maxsi %[[BLOCKS]], %[[ONE]]
+// CHECK:           %[[WANTED:.*]] = arith.ceildivsi %{{.*}}, %[[TASKS]]
+// CHECK:           %[[BY_ROWS:.*]] = arith.ceildivsi %[[ROWS]], %{{.*}}
+// CHECK:           %[[FEW:.*]] = arith.minsi %[[WANTED]], %[[BY_ROWS]]
+// CHECK:           %[[CHUNKS:.*]] = arith.maxsi %[[FEW]], %[[ONE]]
+// CHECK:           %[[CHUNK_ROWS:.*]] = arith.ceildivsi %[[ROWS]], %[[CHUNKS]]
+// CHECK:           %[[MORE:.*]] = arith.subi %[[CHUNKS]], %[[ONE]]
+// CHECK:           %[[PARTIALS:.*]] = memref.alloc(%[[MORE]], %[[COLS]]) : memref<?x?xf32>
+// CHECK:           scf.parallel (%[[B:.*]], %[[C:.*]]) = (%{{.*}}, %{{.*}}) to (%[[BLOCKS]], %[[CHUNKS]])
 // CHECK:             %[[FIRST:.*]] = arith.muli %[[B]], %[[BLOCK]]
 // CHECK:             %[[END:.*]] = arith.addi %[[FIRST]], %[[BLOCK]]
 // CHECK:             %[[LAST:.*]] = arith.minsi %[[END]], %[[COLS]]
-// CHECK:             %[[REST:.*]] = arith.remsi %[[ROWS]], %[[FOUR]]
-// CHECK:             %[[BULK:.*]] = arith.subi %[[ROWS]], %[[REST]]
-// CHECK:             scf.for %[[R:.*]] = %{{.*}} to %[[BULK]] step %[[FOUR]] {
-// CHECK:               scf.for %[[K:.*]] = %[[FIRST]] to %[[LAST]] step
-// CHECK:                 %[[OLD:.*]] = memref.load %{{.*}}[%[[K]]] : memref<?xf32>
-// CHECK-COUNT-4:         memref.load %[[V]][%{{.*}}, %[[K]]]
-// CHECK:                 %[[P0:.*]] = arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f32
-// CHECK:                 %[[P1:.*]] = arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f32
-// CHECK:                 %[[P:.*]] = arith.addf %[[P0]], %[[P1]] : f32
-// CHECK:                 %[[NEW:.*]] = arith.addf %[[OLD]], %[[P]] : f32
-// CHECK:                 memref.store %[[NEW]], %{{.*}}[%[[K]]] : memref<?xf32>
-// CHECK:             scf.for %{{.*}} = %[[BULK]] to %[[ROWS]] step
-// CHECK:               scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step
-// CHECK:                 memref.load %[[V]]
-// CHECK:                 arith.addf
-// CHECK:                 memref.store
+// CHECK:             %[[LO:.*]] = arith.muli %[[C]], %[[CHUNK_ROWS]]
+// CHECK:             %[[HI_END:.*]] = arith.addi %[[LO]], %[[CHUNK_ROWS]]
+// CHECK:             %[[HI:.*]] = arith.minsi %[[HI_END]], %[[ROWS]]
+// CHECK:             %[[IS_FIRST:.*]] = arith.cmpi eq, %[[C]], %{{.*}}
+// CHECK:             scf.if %[[IS_FIRST]] {
+// CHECK:               %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK:               %[[EXTENT:.*]] = arith.subi %[[HI]], %[[LO]]
+// CHECK:               %[[REST:.*]] = arith.remsi %[[EXTENT]], %[[FOUR]]
+// CHECK:               %[[BULK:.*]] = arith.subi %[[HI]], %[[REST]]
+// CHECK:               scf.for %[[R:.*]] = %[[LO]] to %[[BULK]] step %[[FOUR]] {
+// CHECK:                 scf.for %[[K:.*]] = %[[FIRST]] to %[[LAST]] step
+// CHECK:                   %[[OLD:.*]] = memref.load %[[OUT]][%[[K]]] : memref<?xf32>
+// CHECK-COUNT-4:           memref.load %[[V]][%{{.*}}, %[[K]]]
+// CHECK:                   %[[P0:.*]] = arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f32
+// CHECK:                   %[[P1:.*]] = arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f32
+// CHECK:                   %[[P:.*]] = arith.addf %[[P0]], %[[P1]] : f32
+// CHECK:                   %[[NEW:.*]] = arith.addf %[[OLD]], %[[P]] : f32
+// CHECK:                   memref.store %[[NEW]], %[[OUT]][%[[K]]] : memref<?xf32>
+// CHECK:               scf.for %{{.*}} = %[[BULK]] to %[[HI]] step
+// CHECK:                 scf.for %{{.*}} = %[[FIRST]] to %[[LAST]] step
+// CHECK:                   memref.load %[[OUT]]
+// CHECK:                   memref.load %[[V]]
+// CHECK:                   arith.addf
+// CHECK:                   memref.store %{{.*}}, %[[OUT]]
+// CHECK:             } else {
+// CHECK:               %[[ROW:.*]] = arith.subi %[[C]], %[[ONE]]
+// CHECK:               %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK:               scf.for %[[K0:.*]] = %[[FIRST]] to %[[LAST]] step
+// CHECK:                 memref.store %[[ZERO]], %[[PARTIALS]][%[[ROW]], %[[K0]]]
+// CHECK:               scf.for %{{.*}} = %[[LO]] to %{{.*}} step %{{.*}} {
+// CHECK:                 scf.for %[[K1:.*]] = %[[FIRST]] to %[[LAST]] step
+// CHECK:                   memref.load %[[PARTIALS]][%[[ROW]], %[[K1]]]
+// CHECK-COUNT-4:           memref.load %[[V]][%{{.*}}, %[[K1]]]
+// CHECK:                   memref.store %{{.*}}, %[[PARTIALS]][%[[ROW]], %[[K1]]]
+// CHECK:           scf.parallel (%[[MB:.*]]) = (%{{.*}}) to (%[[BLOCKS]])
+// CHECK:             scf.for %[[MC:.*]] = %[[ONE]] to %[[CHUNKS]] step %[[ONE]] {
+// CHECK:               %[[MROW:.*]] = arith.subi %[[MC]], %[[ONE]]
+// CHECK:               scf.for %[[MK:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:                 %[[O:.*]] = memref.load %[[OUT]][%[[MK]]]
+// CHECK:                 %[[Q:.*]] = memref.load %[[PARTIALS]][%[[MROW]], %[[MK]]]
+// CHECK:                 %[[S:.*]] = arith.addf %[[O]], %[[Q]] : f32
+// CHECK:                 memref.store %[[S]], %[[OUT]][%[[MK]]]
+// CHECK:           memref.dealloc %[[PARTIALS]] : memref<?x?xf32>
 // CHECK:         } else {
 // CHECK:           scf.parallel
 // CHECK:               memref.load %{{.*}} : memref<?x?xf32, strided<[?, ?], offset: ?>>
