@@ -30,6 +30,8 @@ def cases(n):
     m = x.reshape(1000, n // 1000)
     tall = x.reshape(n // 1000, 1000)
     narrow = x.reshape(n // 8, 8)
+    cut = m.shape[1] * 9 // 10
+    long_rows = x.reshape(4, n // 4)
     return [
         ("sum", lambda: pt.sum(x), lambda: x.sum()),
         ("mean", lambda: pt.mean(x), lambda: x.mean()),
@@ -37,6 +39,10 @@ def cases(n):
         ("max", lambda: pt.max(x), lambda: x.max()),
         ("argmax", lambda: pt.argmax(x), lambda: x.argmax()),
         ("sum over rows (1000 x n/1000, axis=1)", lambda: pt.sum(m, axis=1), lambda: m.sum(axis=1)),
+        ("sum over 4 long rows (4 x n/4, axis=1)", lambda: pt.sum(long_rows, axis=1),
+         lambda: long_rows.sum(axis=1)),
+        ("argmax of 4 long rows (axis=1)", lambda: pt.argmax(long_rows, axis=1),
+         lambda: long_rows.argmax(axis=1)),
         ("sum over columns (axis=0)", lambda: pt.sum(m, axis=0), lambda: m.sum(axis=0)),
         ("sum over columns (n/1000 x 1000, axis=0)", lambda: pt.sum(tall, axis=0),
          lambda: tall.sum(axis=0)),
@@ -44,7 +50,11 @@ def cases(n):
         # here): the result is compared with the float64 sum instead.
         ("sum over columns (n/8 x 8, axis=0)", lambda: pt.sum(narrow, axis=0),
          lambda: narrow.sum(axis=0), lambda: narrow.astype(np.float64).sum(axis=0)),
-        ("sum((a-b)**2)", lambda: pt.sum((m - 0.5) ** 2), lambda: ((m - 0.5) ** 2).sum()),
+        # A view whose rows do not coalesce: a full reduction over two loops.
+        ("sum of a view (1000 x 0.9n/1000 of 1000 x n/1000)", lambda: pt.sum(m[:, :cut]),
+         lambda: m[:, :cut].sum()),
+        ("sum((a-b)**2) (three calls each)", lambda: pt.sum(pt.square(pt.subtract(m, 0.5))),
+         lambda: np.square(m - 0.5).sum()),
     ]
 
 

@@ -87,6 +87,8 @@ np.save(sys.argv[1], np.asarray(pt.sum(x, axis=0)))
 np.save(sys.argv[2], np.asarray(pt.sum(x.ravel())))
 narrow = np.random.default_rng(6).uniform(-5, 5, (20011, 7)).astype(np.float32)
 np.save(sys.argv[3], np.asarray(pt.sum(narrow, axis=0)))
+np.save(sys.argv[4], np.asarray(pt.sum(x[:, :2000])))
+np.save(sys.argv[5], np.asarray(pt.sum(x.reshape(3, -1), axis=1)))
 """
 
 
@@ -119,7 +121,9 @@ def test_column_reductions(shape, axis):
 
 def test_column_and_full_sums_do_not_depend_on_threads(tmp_path):
     """A column sum (wide: blocks of columns and chunks of rows; narrow: 64
-    chunks of rows) and a full sum combine their elements in one fixed
+    chunks of rows), full sums (of one loop, and of a view's two loops in
+    32 chunks of 32 rows) and the sums of 3 long rows (11 chunks each)
+    combine their elements in one fixed
     order: the same bits on one thread as on three (fresh processes, so
     that the thread count does not depend on the machine's CPUs), and
     close to the float64 sums."""
@@ -129,13 +133,15 @@ def test_column_and_full_sums_do_not_depend_on_threads(tmp_path):
     results = []
     for threads in ("1", "3"):
         paths = [str(tmp_path / ("%s_%s.npy" % (name, threads)))
-                 for name in ("cols", "total", "narrow")]
+                 for name in ("cols", "total", "narrow", "view", "rows")]
         env = dict(os.environ, PTENSOR_NUM_THREADS=threads)
         out = subprocess.run([sys.executable, "-c", _COLUMNS_SCRIPT] + paths, env=env,
                              capture_output=True, text=True)
         assert out.returncode == 0, out.stderr[-3000:]
         results.append([np.load(p) for p in paths])
-    (cols1, total1, narrow1), (cols3, total3, narrow3) = results
+    (cols1, total1, narrow1, view1, rows1), (cols3, total3, narrow3, view3, rows3) = results
+    np.testing.assert_array_equal(view1, view3)
+    np.testing.assert_array_equal(rows1, rows3)
     np.testing.assert_array_equal(cols1, cols3)
     np.testing.assert_array_equal(total1, total3)
     np.testing.assert_array_equal(narrow1, narrow3)
@@ -145,6 +151,8 @@ def test_column_and_full_sums_do_not_depend_on_threads(tmp_path):
     x = np.random.default_rng(5).uniform(-5, 5, (1003, 2100)).astype(np.float32)
     np.testing.assert_allclose(cols1, x.astype(np.float64).sum(axis=0), rtol=1e-6, atol=1e-5)
     np.testing.assert_allclose(total1, x.astype(np.float64).sum(), rtol=1e-6)
+    np.testing.assert_allclose(view1, x[:, :2000].astype(np.float64).sum(), rtol=1e-6)
+    np.testing.assert_allclose(rows1, x.reshape(3, -1).astype(np.float64).sum(axis=1), rtol=1e-6)
 
 
 @pytest.mark.parametrize("n", [65536 * 3 + 7, 64 * 65536 + 5])
@@ -168,10 +176,76 @@ def test_full_reductions_in_chunks(n):
     y[n - 2] = np.nan
     assert int(np.asarray(pt.argmax(y))) == n - 2 and int(np.asarray(pt.argmin(y))) == n - 2
     assert np.isnan(np.asarray(pt.max(y))) and np.isnan(np.asarray(pt.sum(y)))
+    # argmax/argmin read only the first chunk holding the extremum
+    # (ReductionsToLoops' emitFirstMatchOutput): -0.0 and 0.0 are equal, a
+    # NaN in a later chunk than the extremum wins, integers too.
+    z = -np.abs(x) - 1
+    z[[n // 3, n // 2]] = [-0.0, 0.0]
+    assert int(np.asarray(pt.argmax(z))) == np.argmax(z) == n // 3
+    z[n - 70000] = np.nan
+    assert int(np.asarray(pt.argmax(z))) == np.argmax(z) == n - 70000
+    assert int(np.asarray(pt.argmin(z))) == np.argmin(z) == n - 70000
+    k = i.copy()
+    k[[7, n - 1]] = -100
+    assert int(np.asarray(pt.argmin(k))) == 7
+    assert int(np.asarray(pt.argmax(k))) == np.argmax(k)
     b = np.zeros(n, bool)
     assert not bool(np.asarray(pt.any(b)))
     b[-1] = True
     assert bool(np.asarray(pt.any(b))) and not bool(np.asarray(pt.all(b)))
+
+
+@pytest.mark.parametrize("view", ["rows", "columns", "batch", "wide rows"])
+def test_full_reductions_over_several_loops(view):
+    """A full reduction of a view whose dims do not coalesce folds its
+    outermost loop in chunks of about 65536 elements on the threads, the
+    inner loops whole in each (ReductionsToLoops' emitChunkedOutput): 2-D
+    and 3-D views with several rows per chunk, and rows longer than a chunk
+    (one row each); every kind against numpy, argmax's first occurrence
+    across chunks and a NaN in a late one."""
+    base = data("float32", (700, 3, 1500))
+    x = {"rows": base[:, 1, :1400], "columns": base[::2, :, ::3].transpose(1, 0, 2),
+         "batch": base[:, :2, 5:], "wide rows": data("float32", (3, 200001))[:, 1:]}[view]
+    close(pt.sum(x), x.astype(np.float64).sum(), "float32")
+    close(pt.mean(x), x.astype(np.float64).mean(), "float32")
+    close(pt.var(x), x.astype(np.float64).var(), "float32")
+    close(pt.max(x), x.max(), "float32")
+    close(pt.min(x), x.min(), "float32")
+    close(pt.any(x > 4.99), np.any(x > 4.99), "bool")
+    close(pt.all(x > -4.99), np.all(x > -4.99), "bool")
+    y = x
+    y[(0,) * y.ndim] = y[(-1,) * y.ndim] = 9.0  # a tie in the first and the last chunk
+    assert int(np.asarray(pt.argmax(y))) == 0
+    y[(-1,) * (y.ndim - 1) + (-2,)] = np.nan
+    assert int(np.asarray(pt.argmax(y))) == np.argmax(y) == y.size - 2
+    assert np.isnan(np.asarray(pt.sum(y))) and np.isnan(np.asarray(pt.min(y)))
+
+
+@pytest.mark.parametrize("shape, axis", [((2, 1000003), 1), ((3, 5, 140001), 2),
+                                         ((4, 9000, 30), (1, 2)), ((70, 200000), 1)])
+def test_few_long_reductions(shape, axis):
+    """Fewer outputs than 64 split each output's reduced range in chunks
+    (ReductionsToLoops' emitKeptOutputs: enough for 64 tasks, about 65536
+    positions each; chunk 0 into the outputs, the others through partials
+    merged in order): 16 chunks of a 1000003-long row, 3 of 15 rows, 5 of
+    4 reductions over two loops, one per row of 70; every kind against
+    numpy, argmax's first occurrence and a NaN in a late chunk."""
+    x = data("float32", shape)
+    close(pt.sum(x, axis=axis), x.astype(np.float64).sum(axis=axis), "float32")
+    close(pt.mean(x, axis=axis), x.astype(np.float64).mean(axis=axis), "float32")
+    close(pt.var(x, axis=axis), x.astype(np.float64).var(axis=axis), "float32")
+    close(pt.max(x, axis=axis), x.max(axis=axis), "float32")
+    close(pt.any(x > 4.999, axis=axis), np.any(x > 4.999, axis=axis), "bool")
+    i = data("int32", shape)
+    close(pt.sum(i, axis=axis), i.sum(axis=axis, dtype=np.int64), "int64")
+    close(pt.min(i, axis=axis), i.min(axis=axis), "int32")
+    if isinstance(axis, int):
+        y = x.copy()
+        y[..., 3] = y[..., -3] = 9.0  # a tie in the first and the last chunk
+        np.testing.assert_array_equal(pt.argmax(y, axis=axis), np.full(shape[:-1], 3))
+        y[..., -70000] = np.nan
+        np.testing.assert_array_equal(pt.argmax(y, axis=axis), np.argmax(y, axis=axis))
+        assert np.isnan(np.asarray(pt.sum(y, axis=axis))).all()
 
 
 def test_nan_and_ties():

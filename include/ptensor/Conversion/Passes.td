@@ -212,7 +212,12 @@ def ConvertPTensorReductionsToLoops
     innermost loop is a reduction and whose body marks its combiner
     (convert-ptensor-to-linalg marks them) becomes
     - an `scf.parallel` nest over the kept loops (one output element each;
-      the CPU pipeline's `parallel=true` runs it on OpenMP threads),
+      the CPU pipeline's `parallel=true` runs it on OpenMP threads) and
+      chunks of the outermost reduced loop: with fewer than 64 outputs,
+      enough chunks for 64 tasks, at least 65536 positions each (whole
+      rows of the inner reduced loops), set by the sizes alone; chunk 0
+      merges into the outputs, the others into a partials buffer merged
+      into the outputs in chunk order afterwards,
     - inside it `scf.for` loops over the reduced dims carrying the
       accumulators as loop values (not through memory),
     - the innermost loop folded into the accumulators: integer, bitwise
@@ -223,13 +228,18 @@ def ConvertPTensorReductionsToLoops
       in `lanes` interleaved accumulators (element i + j into lane j,
       merged in a fixed tree order, then the remainder),
     - the total merged into the output's current value.
-    A full reduction over one loop (no kept loops: `sum(x)`) is folded in
-    chunks on threads instead: ceil(n / 65536) chunks of equal size (at
-    most 64 of them; larger ones past 64 x 65536 positions), their number
-    and sizes set by the loop's size alone, each
-    into a partial in a stack array (an `scf.parallel` over the chunks),
-    the partials then merged in order into the output: the same result on
-    any number of threads.
+    A full reduction (no kept loops: `sum(x)`) is folded in chunks of its
+    outermost loop on threads instead: chunks of about 65536 positions
+    (65536 / r rows of r inner positions each, at least one row), at most
+    64 of them, of equal size, their number and sizes set by the loop
+    sizes alone, each with the inner loops into a partial in a stack array
+    (an `scf.parallel` over the chunks), the partials then merged in order
+    into the output: the same result on any number of threads. The
+    second pass of a host argmax/argmin (a first-match search marked
+    `ptensor.first_match`, whose 0-d input the first pass's chunks
+    folded) reads only the first chunk whose partial is the extremum (or
+    NaN): no earlier chunk holds it. It runs the whole search when the
+    chunks were split otherwise or the chunk has no match.
     Inputs that walk the innermost loop with a stride not known to be 1 get
     a second version for a run-time stride of 1 (a `memref.reinterpret_cast`
     to a static unit stride: consecutive loads that vectorize).

@@ -249,7 +249,9 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
   /// (NaN-propagating max/min), then the least position holding it, or
   /// holding a NaN when the extremum is NaN. The same first occurrence as
   /// the one-pass combine, -0.0 and 0.0 equal; an empty block (a team's
-  /// partial) gives the same no-position value, INT64_MAX.
+  /// partial) gives the same no-position value, INT64_MAX. Over every dim,
+  /// the second is marked kFirstMatchAttrName: on the host it then reads
+  /// only the first chunk the extremum is in.
   static Value
   firstPositionOfExtremum(const ReductionBuilder &rb, StringRef kind,
                           Type dtype, Type acc,
@@ -283,7 +285,15 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
           nb, nloc, i64, nb.getIntegerAttr(i64, APInt::getSignedMaxValue(64)));
       return {arith::SelectOp::create(nb, nloc, match, position, none)};
     };
-    return rb.reduce(best, getCombiner("min", i64), i64, positionIfBest)[0];
+    Value first =
+        rb.reduce(best, getCombiner("min", i64), i64, positionIfBest)[0];
+    if (!rb.dims.empty() && rb.dims.size() == size_t(rb.rank())) {
+      auto generic = first.getDefiningOp<linalg::GenericOp>();
+      Operation *combine =
+          generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+      combine->setAttr(kFirstMatchAttrName, rb.b.getUnitAttr());
+    }
+    return first;
   }
 
   /// The reduction of `rb`'s input as a tensor of the kept shape and the

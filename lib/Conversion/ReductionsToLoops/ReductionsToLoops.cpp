@@ -25,7 +25,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
-
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORREDUCTIONSTOLOOPS
 #include "ptensor/Conversion/Passes.h.inc"
@@ -36,10 +35,10 @@ using namespace mlir::ptensor;
 
 namespace {
 
-/// A full reduction over n positions is folded in min(ceil(n /
-/// kChunkSize), kMaxChunks) chunks of equal size (the last one smaller):
-/// at most kChunkSize positions each until there are kMaxChunks
-/// (ReductionLoops::emitChunkedOutput).
+/// A reduction whose innermost loop is reduced folds its outermost reduced
+/// loop in chunks of about kChunkSize positions (whole rows of the inner
+/// reduced loops, at least one), of equal size, at most kMaxChunks tasks
+/// with its outputs (ReductionLoops::buildChunkPlan, emitKeptOutputs).
 constexpr int64_t kChunkSize = 65536;
 constexpr int64_t kMaxChunks = 64;
 
@@ -71,46 +70,110 @@ void storeOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
     memref::StoreOp::create(b, loc, v, out.get(), indices);
 }
 
-/// The loops of one reduction generic whose innermost loop is reduced.
-struct ReductionLoops {
+/// A full reduction's chunk partials (one stack array of kMaxChunks per
+/// accumulator, in the function's entry block) and the plan they were
+/// folded under (`plan`: a memref<2xindex> of the outermost loop's size and
+/// the chunk size, stored when the chunks are folded).
+struct ChunkPartials {
+  SmallVector<Value> partials;
+  Value plan;
+};
+
+/// The chunk partials of the full reductions lowered so far, by the output
+/// buffer they merge into: the unit-stride versions of one generic share
+/// them, and an argmax's first-match search reads the extremum's
+/// (ReductionLoops::emitFirstMatchOutput).
+using PartialsByOutput = DenseMap<Value, ChunkPartials>;
+
+/// How a full reduction's outermost loop of `n` iterations is split:
+/// `count` chunks of `size` iterations (the last one smaller).
+struct ChunkPlan {
+  Value n, count, size;
+};
+
+/// The number of chunks the outermost reduced loop (`n` rows) is split
+/// into beside `tasks` kept tasks: enough for kMaxChunks tasks in all, at
+/// least `minRows` rows each, at least 1. From the sizes alone, so that an
+/// output combines its elements in one order on any number of threads.
+Value buildChunkCount(OpBuilder &b, Location loc, Value tasks, Value n,
+                      Value minRows) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
+  Value someTasks = arith::MaxSIOp::create(b, loc, tasks, one);
+  Value wanted = arith::CeilDivSIOp::create(b, loc, maxChunks, someTasks);
+  Value byRows = arith::CeilDivSIOp::create(b, loc, n, minRows);
+  Value chunks = arith::MinSIOp::create(b, loc, wanted, byRows);
+  return arith::MaxSIOp::create(b, loc, chunks, one);
+}
+
+/// One reduction generic's loops, as both lowerings see them: each loop's
+/// size, which loops are kept and which reduced, and the iteration being
+/// built (one index value per loop, set as the loops are emitted).
+struct ReductionNest {
   linalg::GenericOp op;
   Combiner combiner;
-  unsigned lanes;
   SmallVector<Value> sizes;            ///< every loop's size
   SmallVector<unsigned> kept, reduced; ///< loop dims of each kind, in order
+  SmallVector<Value> ids;              ///< the iteration being built
 
-  SmallVector<Value> identity(OpBuilder &b, Location loc) {
-    return buildIdentity(b, loc, combiner, getAccumulatorTypes(op));
+  /// The nest of `op` (a marked reduction), its sizes built at `b`.
+  ReductionNest(OpBuilder &b, linalg::GenericOp op)
+      : op(op), combiner(*getMarkedCombiner(op.getBody()->getTerminator())),
+        ids(op.getNumLoops(), Value()) {
+    auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+    for (Range range : linalgOp.createLoopRanges(b, op.getLoc()))
+      sizes.push_back(
+          getValueOrCreateConstantIndexOp(b, op.getLoc(), range.size));
+    for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
+      (it == utils::IteratorType::reduction ? reduced : kept).push_back(d);
   }
 
-  /// Folds the innermost loop at iteration `ids` (its own entry unset)
-  /// into `acc`: in `lanes` interleaved accumulators over the bulk, merged,
-  /// then the remainder (buildLaneFold).
+  SmallVector<Value> identity(OpBuilder &b, Location loc) const {
+    return buildIdentity(b, loc, combiner, getAccumulatorTypes(op));
+  }
+};
+
+/// The loops of one reduction generic whose innermost loop is reduced.
+struct ReductionLoops : ReductionNest {
+  unsigned lanes;
+  PartialsByOutput &partialsByOutput;
+
+  ReductionLoops(OpBuilder &b, linalg::GenericOp op, unsigned lanes,
+                 PartialsByOutput &partialsByOutput)
+      : ReductionNest(b, op), lanes(lanes), partialsByOutput(partialsByOutput) {}
+
+  /// Folds the innermost loop from `lo` to `hi` at iteration `ids` (its
+  /// own entry unset) into `acc`: in `lanes` interleaved accumulators over
+  /// the bulk, merged, then the remainder (buildLaneFold).
   SmallVector<Value> foldInnermost(OpBuilder &b, Location loc,
-                                   SmallVector<Value> ids, ValueRange acc) {
+                                   SmallVector<Value> ids, ValueRange acc,
+                                   Value lo, Value hi) {
     unsigned inner = op.getNumLoops() - 1;
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     return buildLaneFold(
-        b, loc, combiner, acc, lanes, zero, sizes[inner], one,
+        b, loc, combiner, acc, lanes, lo, hi, one,
         [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
           ids[inner] = i;
           return emitElement(nb, nloc, op, ids, {}, state);
         });
   }
 
-  /// Folds every reduced loop at kept iteration `ids` into `acc`: the
-  /// outer reduced loops as scf.for carrying the accumulators.
+  /// Folds the reduced loops from `level` on at iteration `ids` into
+  /// `acc`: the outer ones as scf.for carrying the accumulators, the
+  /// loop at `level` from `lo` to `hi` (null: its whole size).
   SmallVector<Value> foldReduced(OpBuilder &b, Location loc,
                                  SmallVector<Value> ids, ValueRange acc,
-                                 size_t level = 0) {
-    if (level + 1 == reduced.size())
-      return foldInnermost(b, loc, ids, acc);
+                                 size_t level, Value lo = {}, Value hi = {}) {
     unsigned d = reduced[level];
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    if (!lo) {
+      lo = arith::ConstantIndexOp::create(b, loc, 0);
+      hi = sizes[d];
+    }
+    if (level + 1 == reduced.size())
+      return foldInnermost(b, loc, ids, acc, lo, hi);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::ForOp::create(
-        b, loc, zero, sizes[d], one, acc,
+        b, loc, lo, hi, one, acc,
         [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
           ids[d] = i;
           scf::YieldOp::create(nb, nloc,
@@ -119,59 +182,180 @@ struct ReductionLoops {
     return SmallVector<Value>(loop.getResults());
   }
 
-  /// The reduction at kept iteration `ids`, merged into the outputs.
-  void emitOutput(OpBuilder &b, Location loc, SmallVector<Value> ids) {
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    for (unsigned d : reduced)
-      ids[d] = zero; // outputs do not read reduced dims
-    OutputElements outputs = loadOutputs(b, loc, op, ids);
-    SmallVector<Value> init = identity(b, loc);
-    SmallVector<Value> total = foldReduced(b, loc, ids, init);
-    storeOutputs(b, loc, op, outputs,
-                 buildCombine(b, loc, combiner, outputs.values, total));
-  }
-
-  /// The reduction over one reduced loop (no kept loops) into the outputs,
-  /// folded on threads: in chunks whose number and sizes (kChunkSize)
-  /// follow from the loop's size alone, each folded into a partial (a
-  /// stack array), the partials then merged in order into the outputs: the
-  /// same result on any number of threads.
-  void emitChunkedOutput(OpBuilder &b, Location loc) {
-    unsigned d = reduced.front();
-    Value n = sizes[d];
+  /// The reductions of every kept iteration into the outputs, on threads:
+  /// an scf.parallel over the kept loops and chunks of the outermost
+  /// reduced loop (buildChunkCount: several chunks only where the kept
+  /// iterations are fewer than kMaxChunks; at least
+  /// buildRowsPerChunkLimit rows each). Chunk 0 merges into the outputs,
+  /// chunk c > 0 is stored in row c - 1 of a partials buffer, merged into
+  /// the outputs in chunk order afterwards: the same result on any number
+  /// of threads.
+  void emitKeptOutputs(OpBuilder &b, Location loc) {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    SmallVector<Value> keptSizes;
+    Value tasks;
+    for (unsigned d : kept) {
+      keptSizes.push_back(sizes[d]);
+      tasks = tasks ? arith::MulIOp::create(b, loc, tasks, sizes[d]).getResult()
+                    : sizes[d];
+    }
+    Value n = sizes[reduced.front()];
+    Value rowLimit = buildRowsPerChunkLimit(b, loc);
+    Value chunks = buildChunkCount(b, loc, tasks, n, rowLimit);
+    Value chunkSize = arith::CeilDivSIOp::create(b, loc, n, chunks);
+    // The partials of chunks 1 .. chunks - 1: [chunk - 1, kept dims...].
+    SmallVector<Value> partialSizes{arith::SubIOp::create(b, loc, chunks, one)};
+    llvm::append_range(partialSizes, keptSizes);
+    SmallVector<int64_t> shape(partialSizes.size(), ShapedType::kDynamic);
+    SmallVector<Value> partials;
+    for (Type type : getAccumulatorTypes(op))
+      partials.push_back(memref::AllocOp::create(
+          b, loc, MemRefType::get(shape, type), partialSizes));
+    auto setKept = [&](ValueRange ivs) {
+      for (auto [d, iv] : llvm::zip(kept, ivs))
+        ids[d] = iv;
+      for (unsigned r : reduced)
+        ids[r] = zero; // outputs do not read reduced dims
+    };
+    auto partialIndices = [&](Value row, ValueRange keptIvs) {
+      SmallVector<Value> indices{row};
+      llvm::append_range(indices, keptIvs);
+      return indices;
+    };
+    SmallVector<Value> lbs(kept.size() + 1, zero), steps(kept.size() + 1, one);
+    SmallVector<Value> ubs(keptSizes);
+    ubs.push_back(chunks);
+    scf::ParallelOp::create(
+        b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location nl, ValueRange ivs) {
+          ValueRange keptIvs = ivs.drop_back();
+          Value chunk = ivs.back();
+          setKept(keptIvs);
+          BlockBounds rows = buildBlockBounds(nb, nl, chunk, chunkSize, n);
+          SmallVector<Value> acc = foldReduced(
+              nb, nl, ids, identity(nb, nl), 0, rows.first, rows.last);
+          Value first =
+              arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, chunk, zero);
+          scf::IfOp::create(
+              nb, nl, first,
+              [&](OpBuilder &tb, Location tl) {
+                OutputElements outputs = loadOutputs(tb, tl, op, ids);
+                storeOutputs(tb, tl, op, outputs,
+                             buildCombine(tb, tl, combiner, outputs.values, acc));
+                scf::YieldOp::create(tb, tl);
+              },
+              [&](OpBuilder &eb, Location el) {
+                Value row = arith::SubIOp::create(eb, el, chunk, one);
+                for (auto [partial, v] : llvm::zip(partials, acc))
+                  memref::StoreOp::create(eb, el, v, partial,
+                                          partialIndices(row, keptIvs));
+                scf::YieldOp::create(eb, el);
+              });
+        });
+    // With one chunk there is nothing to merge (and no threads to start).
+    Value several =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, chunks, one);
+    scf::IfOp::create(b, loc, several, [&](OpBuilder &tb, Location tl) {
+      SmallVector<Value> mergeUbs(keptSizes);
+      scf::ParallelOp::create(
+          tb, tl, ValueRange(lbs).drop_back(), mergeUbs,
+          ValueRange(steps).drop_back(),
+          [&](OpBuilder &pb, Location pl, ValueRange keptIvs) {
+            setKept(keptIvs);
+            OutputElements outputs = loadOutputs(pb, pl, op, ids);
+            auto merge = scf::ForOp::create(
+                pb, pl, one, chunks, one, outputs.values,
+                [&](OpBuilder &nb, Location nl, Value c, ValueRange state) {
+                  Value row = arith::SubIOp::create(nb, nl, c, one);
+                  SmallVector<Value> partial;
+                  for (Value p : partials)
+                    partial.push_back(memref::LoadOp::create(
+                        nb, nl, p, partialIndices(row, keptIvs)));
+                  scf::YieldOp::create(
+                      nb, nl, buildCombine(nb, nl, combiner, state, partial));
+                });
+            storeOutputs(pb, pl, op, outputs, merge.getResults());
+          });
+      scf::YieldOp::create(tb, tl);
+    });
+    for (Value partial : partials)
+      memref::DeallocOp::create(b, loc, partial);
+  }
+
+  /// The most rows of the outermost reduced loop in one chunk: kChunkSize
+  /// positions' worth (at least 1 row), a row being one iteration of the
+  /// inner reduced loops.
+  Value buildRowsPerChunkLimit(OpBuilder &b, Location loc) {
     Value chunkLimit = arith::ConstantIndexOp::create(b, loc, kChunkSize);
+    if (reduced.size() == 1)
+      return chunkLimit;
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value row = sizes[reduced[1]];
+    for (unsigned d : ArrayRef<unsigned>(reduced).drop_front(2))
+      row = arith::MulIOp::create(b, loc, row, sizes[d]);
+    Value someRow = arith::MaxSIOp::create(b, loc, row, one);
+    Value rows = arith::DivSIOp::create(b, loc, chunkLimit, someRow);
+    return arith::MaxSIOp::create(b, loc, rows, one);
+  }
+
+  /// The split of the outermost reduced loop in chunks: their number and
+  /// size follow from the loop sizes alone (about kChunkSize positions each,
+  /// at most kMaxChunks; buildRowsPerChunkLimit).
+  ChunkPlan buildChunkPlan(OpBuilder &b, Location loc) {
+    Value n = sizes[reduced.front()];
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value rowLimit = buildRowsPerChunkLimit(b, loc);
     Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
-    Value wanted = arith::CeilDivSIOp::create(b, loc, n, chunkLimit);
+    Value wanted = arith::CeilDivSIOp::create(b, loc, n, rowLimit);
     Value chunks = arith::MinSIOp::create(b, loc, wanted, maxChunks);
     Value divisor = arith::MaxSIOp::create(b, loc, chunks, one);
     Value chunkSize = arith::CeilDivSIOp::create(b, loc, n, divisor);
-    // The partials live in the function's entry block (a static alloca).
+    return {n, chunks, chunkSize};
+  }
+
+  /// This generic's chunk partials: those of its other unit-stride version
+  /// when there is one, else new ones (in the function's entry block).
+  ChunkPartials &getChunkPartials(Location loc) {
+    ChunkPartials &known = partialsByOutput[op.getDpsInits().front()];
+    if (known.plan)
+      return known;
     auto func = op->getParentOfType<func::FuncOp>();
     OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
-    SmallVector<Value> partials;
     for (Type type : getAccumulatorTypes(op))
-      partials.push_back(memref::AllocaOp::create(
+      known.partials.push_back(memref::AllocaOp::create(
           entry, loc, MemRefType::get({kMaxChunks}, type)));
+    known.plan = memref::AllocaOp::create(
+        entry, loc, MemRefType::get({2}, entry.getIndexType()));
+    return known;
+  }
+
+  /// The reduction over every loop (none kept) into the outputs, folded on
+  /// threads: the outermost loop in chunks (buildChunkPlan), each folded
+  /// with the inner loops into a partial, the partials then merged in order
+  /// into the outputs: the same result on any number of threads.
+  void emitChunkedOutput(OpBuilder &b, Location loc) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    ChunkPlan plan = buildChunkPlan(b, loc);
+    ChunkPartials &chunkPartials = getChunkPartials(loc);
+    SmallVector<Value> partials = chunkPartials.partials;
+    memref::StoreOp::create(b, loc, plan.n, chunkPartials.plan, zero);
+    memref::StoreOp::create(b, loc, plan.size, chunkPartials.plan, one);
     scf::ParallelOp::create(
-        b, loc, ValueRange{zero}, ValueRange{chunks}, ValueRange{one},
+        b, loc, ValueRange{zero}, ValueRange{plan.count}, ValueRange{one},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-          BlockBounds chunk = buildBlockBounds(nb, nloc, ivs[0], chunkSize, n);
-          SmallVector<Value> acc = buildLaneFold(
-              nb, nloc, combiner, identity(nb, nloc), lanes, chunk.first,
-              chunk.last, one,
-              [&](OpBuilder &fb, Location fl, Value i, ValueRange state) {
-                ids[d] = i;
-                return emitElement(fb, fl, op, ids, {}, state);
-              });
+          BlockBounds chunk =
+              buildBlockBounds(nb, nloc, ivs[0], plan.size, plan.n);
+          SmallVector<Value> acc = foldReduced(
+              nb, nloc, ids, identity(nb, nloc), 0, chunk.first, chunk.last);
           for (auto [partial, v] : llvm::zip(partials, acc))
             memref::StoreOp::create(nb, nloc, v, partial, ivs[0]);
         });
-    ids[d] = zero; // outputs do not read reduced dims
+    for (unsigned r : reduced)
+      ids[r] = zero; // outputs do not read reduced dims
     OutputElements outputs = loadOutputs(b, loc, op, ids);
     auto merge = scf::ForOp::create(
-        b, loc, zero, chunks, one, outputs.values,
+        b, loc, zero, plan.count, one, outputs.values,
         [&](OpBuilder &nb, Location nloc, Value c, ValueRange state) {
           SmallVector<Value> partial;
           for (Value p : partials)
@@ -182,7 +366,101 @@ struct ReductionLoops {
     storeOutputs(b, loc, op, outputs, merge.getResults());
   }
 
-  SmallVector<Value> ids; ///< the iteration being built
+  /// The input buffer of a first-match search (kFirstMatchAttrName: one
+  /// integer accumulator) that an earlier full reduction folded in chunks
+  /// (its extremum), or null.
+  Value getSearchedExtremum() {
+    Operation *combine =
+        op.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+    if (!combine->hasAttr(kFirstMatchAttrName) || op.getNumDpsInits() != 1 ||
+        !isa<IntegerType>(getAccumulatorTypes(op).front()))
+      return {};
+    for (Value in : op.getDpsInputs()) {
+      auto found = partialsByOutput.find(in);
+      if (found != partialsByOutput.end() &&
+          cast<MemRefType>(in.getType()).getRank() == 0)
+        return in;
+    }
+    return {};
+  }
+
+  /// The first-match search (argmax/argmin's second pass) of the extremum
+  /// in `best`, reading only the first chunk whose partial extremum (from
+  /// the chunks that folded `best`) is the extremum: no earlier chunk holds
+  /// it, so the first match in that chunk is the first of all. Floats:
+  /// equal, or NaN (then the extremum is NaN too; -0.0 and 0.0 equal, as
+  /// the search's own match). The whole search (emitChunkedOutput) where
+  /// the extremum's chunks were split otherwise or the chunk has no match.
+  void emitFirstMatchOutput(OpBuilder &b, Location loc, Value best) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    const ChunkPartials &known = partialsByOutput.find(best)->second;
+    Value extremumPartials = known.partials.front();
+    ChunkPlan plan = buildChunkPlan(b, loc);
+    Value extremum = memref::LoadOp::create(b, loc, best, ValueRange{});
+    auto find = scf::ForOp::create(
+        b, loc, zero, plan.count, one, ValueRange{plan.count},
+        [&](OpBuilder &nb, Location nl, Value c, ValueRange state) {
+          Value p = memref::LoadOp::create(nb, nl, extremumPartials, c);
+          Value hit;
+          if (isa<FloatType>(p.getType())) {
+            Value equal = arith::CmpFOp::create(
+                nb, nl, arith::CmpFPredicate::OEQ, p, extremum);
+            Value isNaN =
+                arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO, p, p);
+            hit = arith::OrIOp::create(nb, nl, equal, isNaN);
+          } else {
+            hit = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, p,
+                                        extremum);
+          }
+          Value unset = arith::CmpIOp::create(
+              nb, nl, arith::CmpIPredicate::eq, state[0], plan.count);
+          Value take = arith::AndIOp::create(nb, nl, hit, unset);
+          scf::YieldOp::create(
+              nb, nl, ValueRange{arith::SelectOp::create(nb, nl, take, c,
+                                                         state[0])});
+        });
+    Value chunk = find.getResult(0);
+    Value knownN = memref::LoadOp::create(b, loc, known.plan, zero);
+    Value knownSize = memref::LoadOp::create(b, loc, known.plan, one);
+    Value sameN = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        knownN, plan.n);
+    Value sameSize = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           knownSize, plan.size);
+    Value found = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        chunk, plan.count);
+    Value samePlan = arith::AndIOp::create(b, loc, sameN, sameSize);
+    Value usable = arith::AndIOp::create(b, loc, samePlan, found);
+    SmallVector<Value> none = identity(b, loc);
+    auto inChunk = scf::IfOp::create(
+        b, loc, usable,
+        [&](OpBuilder &tb, Location tl) {
+          BlockBounds bounds =
+              buildBlockBounds(tb, tl, chunk, plan.size, plan.n);
+          scf::YieldOp::create(tb, tl,
+                               foldReduced(tb, tl, ids, none, 0, bounds.first,
+                                           bounds.last));
+        },
+        [&](OpBuilder &eb, Location el) { scf::YieldOp::create(eb, el, none); });
+    Value position = inChunk.getResult(0);
+    Value missed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         position, none.front());
+    scf::IfOp::create(
+        b, loc, missed,
+        [&](OpBuilder &tb, Location tl) {
+          emitChunkedOutput(tb, tl);
+          scf::YieldOp::create(tb, tl);
+        },
+        [&](OpBuilder &eb, Location el) {
+          for (unsigned r : reduced)
+            ids[r] = zero; // outputs do not read reduced dims
+          OutputElements outputs = loadOutputs(eb, el, op, ids);
+          storeOutputs(eb, el, op, outputs,
+                       buildCombine(eb, el, combiner, outputs.values,
+                                    ValueRange{position}));
+          scf::YieldOp::create(eb, el);
+        });
+  }
 };
 
 /// Whether `op` is a reduction generic this pass handles: memrefs, a
@@ -233,40 +511,19 @@ bool letVectorizerFold(linalg::GenericOp op) {
   return true;
 }
 
-void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes) {
+void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes,
+                PartialsByOutput &partialsByOutput) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   if (letVectorizerFold(op))
     lanes = 1;
-  ReductionLoops loops{op, *getMarkedCombiner(op.getBody()->getTerminator()),
-                       lanes, {}, {}, {}, {}};
-  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
-  for (Range range : linalgOp.createLoopRanges(rewriter, loc))
-    loops.sizes.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
-  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
-    (it == utils::IteratorType::reduction ? loops.reduced : loops.kept)
-        .push_back(d);
-  SmallVector<Value> ids(op.getNumLoops());
-  loops.ids.assign(op.getNumLoops(), Value());
-  if (loops.kept.empty() && loops.reduced.size() == 1) {
-    loops.emitChunkedOutput(rewriter, loc);
+  ReductionLoops loops(rewriter, op, lanes, partialsByOutput);
+  if (Value best = loops.kept.empty() ? loops.getSearchedExtremum() : Value()) {
+    loops.emitFirstMatchOutput(rewriter, loc, best);
   } else if (loops.kept.empty()) {
-    loops.emitOutput(rewriter, loc, ids);
+    loops.emitChunkedOutput(rewriter, loc);
   } else {
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    SmallVector<Value> lbs(loops.kept.size(), zero), steps(loops.kept.size(), one);
-    SmallVector<Value> ubs;
-    for (unsigned d : loops.kept)
-      ubs.push_back(loops.sizes[d]);
-    scf::ParallelOp::create(
-        rewriter, loc, lbs, ubs, steps,
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-          for (auto [d, iv] : llvm::zip(loops.kept, ivs))
-            ids[d] = iv;
-          loops.emitOutput(nb, nloc, ids);
-        });
+    loops.emitKeptOutputs(rewriter, loc);
   }
   rewriter.eraseOp(op);
 }
@@ -312,13 +569,10 @@ constexpr int64_t kMinChunkRows = 64;
 /// in chunk order afterwards. The number of chunks follows from the sizes
 /// alone: every output combines its elements in one fixed order, on any
 /// number of threads.
-struct ColumnReduction {
-  linalg::GenericOp op;
-  Combiner combiner;
-  SmallVector<Value> sizes;            ///< every loop's size
-  SmallVector<unsigned> kept, reduced; ///< loop dims of each kind, in order
-  SmallVector<Value> ids;              ///< the iteration being built
+struct ColumnReduction : ReductionNest {
   Value zero, one;
+
+  ColumnReduction(OpBuilder &b, linalg::GenericOp op) : ReductionNest(b, op) {}
 
   unsigned inner() const { return kept.back(); }
   ArrayRef<unsigned> outerKept() const {
@@ -383,14 +637,13 @@ struct ColumnReduction {
              ids[rowDim] = row;
              merged = emitElement(nb, nl, op, ids, {}, acc.values);
            } else {
-             SmallVector<Value> identity =
-                 buildIdentity(nb, nl, combiner, getAccumulatorTypes(op));
+             SmallVector<Value> init = identity(nb, nl);
              SmallVector<Value> elements;
              for (int64_t k = 0; k < rows; ++k) {
                Value offset = arith::ConstantIndexOp::create(nb, nl, k);
                ids[rowDim] = arith::AddIOp::create(nb, nl, row, offset);
                llvm::append_range(elements,
-                                  emitElement(nb, nl, op, ids, {}, identity));
+                                  emitElement(nb, nl, op, ids, {}, init));
              }
              SmallVector<Value> rowsFolded =
                  buildLaneMerge(nb, nl, combiner, elements, unsigned(rows));
@@ -423,20 +676,6 @@ struct ColumnReduction {
     loop(b, loc, bulk, hi, one, [&](OpBuilder &nb, Location nl, Value r) {
       emitColumns(nb, nl, columns, r, 1, target);
     });
-  }
-
-  /// The number of chunks of the outermost reduced loop, from the sizes:
-  /// enough for kMaxChunks tasks with the `tasks` of the kept loops, at
-  /// least kMinChunkRows rows each, at least 1.
-  Value buildChunkCount(OpBuilder &b, Location loc, Value tasks) {
-    Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
-    Value minRows = arith::ConstantIndexOp::create(b, loc, kMinChunkRows);
-    Value someTasks = arith::MaxSIOp::create(b, loc, tasks, one);
-    Value wanted = arith::CeilDivSIOp::create(b, loc, maxChunks, someTasks);
-    Value byRows =
-        arith::CeilDivSIOp::create(b, loc, sizes[reduced.front()], minRows);
-    Value chunks = arith::MinSIOp::create(b, loc, wanted, byRows);
-    return arith::MaxSIOp::create(b, loc, chunks, one);
   }
 
   /// Merges rows 0 .. chunks - 2 of `partials` into the outputs, in order,
@@ -480,7 +719,9 @@ struct ColumnReduction {
       tasks = arith::MulIOp::create(rewriter, loc, tasks, sizes[d]);
     }
     ubs.push_back(blocks);
-    Value chunks = buildChunkCount(rewriter, loc, tasks);
+    Value minRows = arith::ConstantIndexOp::create(rewriter, loc, kMinChunkRows);
+    Value chunks =
+        buildChunkCount(rewriter, loc, tasks, sizes[reduced.front()], minRows);
     Value rowsPerChunk =
         arith::CeilDivSIOp::create(rewriter, loc, sizes[reduced.front()], chunks);
     // The partials of chunks 1 .. chunks - 1 (none with one chunk).
@@ -517,12 +758,11 @@ struct ColumnReduction {
               },
               [&](OpBuilder &eb, Location el) {
                 Target target{partials, arith::SubIOp::create(eb, el, chunk, one)};
-                SmallVector<Value> identity =
-                    buildIdentity(eb, el, combiner, getAccumulatorTypes(op));
+                SmallVector<Value> init = identity(eb, el);
                 loop(eb, el, columns.first, columns.last, one,
                      [&](OpBuilder &nb, Location nl, Value j) {
                        ids[inner()] = j;
-                       for (auto [partial, v] : llvm::zip(partials, identity))
+                       for (auto [partial, v] : llvm::zip(partials, init))
                          memref::StoreOp::create(
                              nb, nl, v, partial,
                              partialIndices(target.partialRow));
@@ -531,7 +771,13 @@ struct ColumnReduction {
                 scf::YieldOp::create(eb, el);
               });
         });
-    emitMerge(rewriter, loc, lbs, ubs, steps, block, chunks, partials);
+    // With one chunk there is nothing to merge (and no threads to start).
+    Value several =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, chunks, one);
+    scf::IfOp::create(rewriter, loc, several, [&](OpBuilder &b, Location l) {
+      emitMerge(b, l, lbs, ubs, steps, block, chunks, partials);
+      scf::YieldOp::create(b, l);
+    });
     for (Value partial : partials)
       memref::DeallocOp::create(rewriter, loc, partial);
     rewriter.eraseOp(op);
@@ -542,17 +788,7 @@ struct ColumnReduction {
 /// ColumnReduction.
 void lowerKeptInnermost(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.setInsertionPoint(op);
-  ColumnReduction lowering{op, *getMarkedCombiner(op.getBody()->getTerminator()),
-                           {}, {}, {}, {}, {}, {}};
-  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
-  for (Range range : linalgOp.createLoopRanges(rewriter, op.getLoc()))
-    lowering.sizes.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, op.getLoc(), range.size));
-  for (auto [d, it] : llvm::enumerate(op.getIteratorTypesArray()))
-    (it == utils::IteratorType::reduction ? lowering.reduced : lowering.kept)
-        .push_back(d);
-  lowering.ids.assign(op.getNumLoops(), Value());
-  lowering.lower(rewriter);
+  ColumnReduction(rewriter, op).lower(rewriter);
 }
 
 /// The view of `md`'s memref with a static unit stride in its innermost
@@ -660,10 +896,11 @@ struct ConvertPTensorReductionsToLoopsPass
       });
     });
     IRRewriter rewriter(&getContext());
+    PartialsByOutput partialsByOutput;
     for (linalg::GenericOp g : generics) {
       if (reducesInnermost(g))
         versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
-          lowerLoops(rewriter, version, lanes);
+          lowerLoops(rewriter, version, lanes, partialsByOutput);
         });
       else // loops now: linalg's folder would drop the unit-stride cast
         versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {

@@ -6,19 +6,51 @@
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #rows = affine_map<(d0, d1) -> (d0)>
 
-// A sum over rows: an scf.parallel over the rows; the row folded in one
-// loop whose f64 accumulator is a loop value, the combine marked
-// reassociable (LLVM's loop vectorizer then uses vector lanes), the total
-// merged into the output's current value.
+// A sum over rows: an scf.parallel over the rows and chunks of the row
+// (enough for 64 tasks with the rows, at least 65536 positions each: from
+// the sizes alone; one chunk when there are 64 rows or more); the chunk
+// folded in one loop whose f64 accumulator is a loop value, the combine
+// marked reassociable (LLVM's loop vectorizer then uses vector lanes).
+// Chunk 0 merges into the output's current value, chunk c > 0 goes to row
+// c - 1 of a partials buffer, merged into the outputs in chunk order
+// afterwards (only with more than one chunk).
 // CHECK-LABEL: func.func @sum_rows(
-// CHECK:         scf.parallel (%[[ROW:[[:alnum:]_]+]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
-// CHECK:           %[[OLD:.*]] = memref.load %{{.*}}[%[[ROW]]] : memref<?xf64>
+// CHECK-SAME:    %{{.*}}: memref<?x?xf32>, %[[OUT:.*]]: memref<?xf64>)
+// CHECK-DAG:     %[[ROWS:.*]] = memref.dim %{{.*}}, %c0
+// CHECK-DAG:     %[[N:.*]] = memref.dim %{{.*}}, %c1
+// CHECK-DAG:     %[[LIMIT:.*]] = arith.constant 65536 : index
+// CHECK-DAG:     %[[MAX:.*]] = arith.constant 64 : index
+// CHECK:         %[[SOME:.*]] = arith.maxsi %[[ROWS]], %{{.*}}
+// CHECK:         %[[WANTED:.*]] = arith.ceildivsi %[[MAX]], %[[SOME]]
+// CHECK:         %[[BY_SIZE:.*]] = arith.ceildivsi %[[N]], %[[LIMIT]]
+// CHECK:         %[[FEW:.*]] = arith.minsi %[[WANTED]], %[[BY_SIZE]]
+// CHECK:         %[[CHUNKS:.*]] = arith.maxsi %[[FEW]], %{{.*}}
+// CHECK:         %[[SIZE:.*]] = arith.ceildivsi %[[N]], %[[CHUNKS]]
+// CHECK:         %[[MORE:.*]] = arith.subi %[[CHUNKS]], %{{.*}}
+// CHECK:         %[[PARTIALS:.*]] = memref.alloc(%[[MORE]], %[[ROWS]]) : memref<?x?xf64>
+// CHECK:         scf.parallel (%[[ROW:[[:alnum:]_]+]], %[[C:[[:alnum:]_]+]]) = (%{{.*}}, %{{.*}}) to (%[[ROWS]], %[[CHUNKS]])
+// CHECK:           %[[LO:.*]] = arith.muli %[[C]], %[[SIZE]]
 // CHECK-NOT:       arith.remui
-// CHECK:           %[[T:.*]] = scf.for %[[I:[[:alnum:]_]+]] = %{{.*}} iter_args(%[[A:[[:alnum:]_]+]] = %cst) -> (f64) {
+// CHECK:           %[[T:.*]] = scf.for %[[I:[[:alnum:]_]+]] = %[[LO]] to %{{.*}} iter_args(%[[A:[[:alnum:]_]+]] = %cst) -> (f64) {
 // CHECK:             memref.load %{{.*}}[%[[ROW]], %[[I]]] : memref<?x?xf32>
 // CHECK:             arith.addf %[[A]], %{{.*}} fastmath<reassoc> {ptensor.combiner = "addf"} : f64
-// CHECK:           %[[NEW:.*]] = arith.addf %[[OLD]], %[[T]] : f64
-// CHECK:           memref.store %[[NEW]], %{{.*}}[%[[ROW]]] : memref<?xf64>
+// CHECK:           %[[IS_FIRST:.*]] = arith.cmpi eq, %[[C]], %{{.*}}
+// CHECK:           scf.if %[[IS_FIRST]] {
+// CHECK:             %[[OLD:.*]] = memref.load %[[OUT]][%[[ROW]]] : memref<?xf64>
+// CHECK:             %[[NEW:.*]] = arith.addf %[[OLD]], %[[T]] : f64
+// CHECK:             memref.store %[[NEW]], %[[OUT]][%[[ROW]]] : memref<?xf64>
+// CHECK:           } else {
+// CHECK:             %[[P:.*]] = arith.subi %[[C]], %{{.*}}
+// CHECK:             memref.store %[[T]], %[[PARTIALS]][%[[P]], %[[ROW]]]
+// CHECK:         %[[SEVERAL:.*]] = arith.cmpi sgt, %[[CHUNKS]], %{{.*}}
+// CHECK:         scf.if %[[SEVERAL]] {
+// CHECK:           scf.parallel (%[[R:.*]]) = (%{{.*}}) to (%[[ROWS]])
+// CHECK:             %[[OUT0:.*]] = memref.load %[[OUT]][%[[R]]]
+// CHECK:             %[[ALL:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[CHUNKS]] {{.*}} iter_args(%[[S:.*]] = %[[OUT0]]) -> (f64)
+// CHECK:               memref.load %[[PARTIALS]][%{{.*}}, %[[R]]]
+// CHECK:               arith.addf %[[S]]
+// CHECK:             memref.store %[[ALL]], %[[OUT]][%[[R]]]
+// CHECK:         memref.dealloc %[[PARTIALS]]
 func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>) {
   linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
       ins(%a : memref<?x?xf32>) outs(%out : memref<?xf64>) {
@@ -76,15 +108,29 @@ func.func @sum_all(%a: memref<?xf32>, %out: memref<f64>) {
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #none = affine_map<(d0, d1) -> ()>
 
-// A full argmax (a select-based combine LLVM does not vectorize): no
-// parallel loop; the outer reduced loop carries the (value, index) pair,
-// the inner one folds 4 lanes of pairs (element i + j into lane j, lane 0
-// starting from the outer pair), whose indices come from the bound loop
-// indices; the lanes merge (0,1) (2,3) then the pairs, and the remainder
-// folds in order.
+// A full argmax over two loops (a select-based combine LLVM does not
+// vectorize): the outer loop in chunks on threads, as @sum_all's loop but
+// with rows of n elements (65536 / n rows per chunk, at least 1); in a
+// chunk the outer loop carries the (value, index) pair, the inner one folds
+// 4 lanes of pairs (element i + j into lane j, lane 0 starting from the
+// outer pair), whose indices come from the bound loop indices; the lanes
+// merge (0,1) (2,3) then the pairs, and the remainder folds in order. The
+// chunks' pairs are merged in order.
 // CHECK-LABEL: func.func @argmax_all(
-// CHECK-NOT:     scf.parallel
-// CHECK:         scf.for %[[R:[[:alnum:]_]+]] = {{.*}} iter_args({{.*}}) -> (f32, i64) {
+// CHECK-DAG:     %[[PV:.*]] = memref.alloca() : memref<64xf32>
+// CHECK-DAG:     %[[PI:.*]] = memref.alloca() : memref<64xi64>
+// CHECK-DAG:     %[[ROWS:.*]] = memref.dim %{{.*}}, %c0
+// CHECK-DAG:     %[[N:.*]] = memref.dim %{{.*}}, %c1_
+// CHECK-DAG:     %[[LIMIT:.*]] = arith.constant 65536 : index
+// CHECK:         %[[SOME:.*]] = arith.maxsi %[[N]], %{{.*}}
+// CHECK:         %[[FIT:.*]] = arith.divsi %[[LIMIT]], %[[SOME]]
+// CHECK:         %[[PER:.*]] = arith.maxsi %[[FIT]], %{{.*}}
+// CHECK:         %[[WANTED:.*]] = arith.ceildivsi %[[ROWS]], %[[PER]]
+// CHECK:         %[[CHUNKS:.*]] = arith.minsi %[[WANTED]], %{{.*}}
+// CHECK:         scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[CHUNKS]])
+// CHECK:           %[[LO:.*]] = arith.muli %[[C]], %{{.*}}
+// CHECK:           %[[HI:.*]] = arith.minsi %{{.*}}, %[[ROWS]]
+// CHECK:           %[[P:.*]]:2 = scf.for %[[R:[[:alnum:]_]+]] = %[[LO]] to %[[HI]] {{.*}} -> (f32, i64) {
 // CHECK:           arith.divui %{{.*}}, %c4
 // CHECK:           %[[BULK:.*]] = arith.addi
 // CHECK:           %[[L:.*]]:8 = scf.for %[[I:[[:alnum:]_]+]] = %{{.*}} to %[[BULK]] step %{{.*}} iter_args({{.*}}) -> (f32, i64, f32, i64, f32, i64, f32, i64) {
@@ -96,7 +142,12 @@ func.func @sum_all(%a: memref<?xf32>, %out: memref<f64>) {
 // CHECK:             scf.yield
 // CHECK:           arith.select {{.*}} %[[L]]#2, %[[L]]#0
 // CHECK:           scf.for %{{.*}} = %[[BULK]] to %{{.*}} step
-// CHECK:         memref.store %{{.*}}, %{{.*}}[] : memref<i64>
+// CHECK:         memref.store %[[P]]#0, %[[PV]][%[[C]]]
+// CHECK:         memref.store %[[P]]#1, %[[PI]][%[[C]]]
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[CHUNKS]] {{.*}} -> (f32, i64)
+// CHECK:         memref.load %[[PV]]
+// CHECK:         memref.load %[[PI]]
+// CHECK:       memref.store %{{.*}}, %{{.*}}[] : memref<i64>
 func.func @argmax_all(%a: memref<?x?xf32>, %v: memref<f32>, %i: memref<i64>) {
   %c1 = arith.constant 1 : index
   %n = memref.dim %a, %c1 : memref<?x?xf32>
@@ -175,11 +226,11 @@ func.func @max_strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: me
 // CHECK-DAG:       %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG:       %[[BLOCK:.*]] = arith.constant 1024 : index
 // CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[COLS]], %[[BLOCK]]
-// CHECK:           %[[TASKS:.*]] = arith.maxsi %[[BLOCKS]], %[[ONE]]
+// CHECK:           %[[TASKS:.*]] = arith.maxsi %[[BLOCKS]], %{{.*}}
 // CHECK:           %[[WANTED:.*]] = arith.ceildivsi %{{.*}}, %[[TASKS]]
 // CHECK:           %[[BY_ROWS:.*]] = arith.ceildivsi %[[ROWS]], %{{.*}}
 // CHECK:           %[[FEW:.*]] = arith.minsi %[[WANTED]], %[[BY_ROWS]]
-// CHECK:           %[[CHUNKS:.*]] = arith.maxsi %[[FEW]], %[[ONE]]
+// CHECK:           %[[CHUNKS:.*]] = arith.maxsi %[[FEW]], %{{.*}}
 // CHECK:           %[[CHUNK_ROWS:.*]] = arith.ceildivsi %[[ROWS]], %[[CHUNKS]]
 // CHECK:           %[[MORE:.*]] = arith.subi %[[CHUNKS]], %[[ONE]]
 // CHECK:           %[[PARTIALS:.*]] = memref.alloc(%[[MORE]], %[[COLS]]) : memref<?x?xf32>
@@ -280,6 +331,80 @@ func.func @kept_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>) {
   ^bb0(%x: f32, %o: f32):
     %s = arith.addf %o, %x {ptensor.combiner = "addf"} : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#line = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+
+// argmax's second pass (a min of positions marked ptensor.first_match) over
+// the loop of the max before it: the max keeps its chunk partials and its
+// plan (loop size, chunk size); the search takes the first chunk whose
+// partial is the max (or NaN), folds only that chunk, and runs the whole
+// search instead when the plans differ or the chunk has no match.
+// CHECK-LABEL: func.func @argmax_first_match(
+// CHECK:         memref.alloca() : memref<64xi64>
+// CHECK:         memref.alloca() : memref<2xindex>
+// CHECK:         %[[MAXES:.*]] = memref.alloca() : memref<64xf32>
+// CHECK:         %[[PLAN:.*]] = memref.alloca() : memref<2xindex>
+// CHECK:         memref.store %{{.*}}, %[[PLAN]][%{{.*}}] : memref<2xindex>
+// CHECK:         memref.store %{{.*}}, %[[PLAN]][%{{.*}}] : memref<2xindex>
+// CHECK:         scf.parallel
+// CHECK:           arith.maximumf
+// CHECK:           memref.store %{{.*}}, %[[MAXES]]
+// CHECK:         memref.store %{{.*}}, %[[BEST:.*]][] : memref<f32>
+// CHECK:         %[[CHUNKS:.*]] = arith.minsi
+// CHECK:         %[[SIZE:.*]] = arith.ceildivsi
+// CHECK:         %[[MAX:.*]] = memref.load %[[BEST]][] : memref<f32>
+// CHECK:         %[[FIRST:.*]] = scf.for %[[C:.*]] = %{{.*}} to %[[CHUNKS]] {{.*}} iter_args(%[[F:.*]] = %[[CHUNKS]]) -> (index)
+// CHECK:           %[[P:.*]] = memref.load %[[MAXES]][%[[C]]]
+// CHECK:           %[[EQ:.*]] = arith.cmpf oeq, %[[P]], %[[MAX]]
+// CHECK:           %[[NAN:.*]] = arith.cmpf uno, %[[P]], %[[P]]
+// CHECK:           %[[HIT:.*]] = arith.ori %[[EQ]], %[[NAN]]
+// CHECK:           %[[UNSET:.*]] = arith.cmpi eq, %[[F]], %[[CHUNKS]]
+// CHECK:           %[[TAKE:.*]] = arith.andi %[[HIT]], %[[UNSET]]
+// CHECK:           arith.select %[[TAKE]], %[[C]], %[[F]]
+// CHECK:         %[[N0:.*]] = memref.load %[[PLAN]]
+// CHECK:         %[[S0:.*]] = memref.load %[[PLAN]]
+// CHECK:         arith.cmpi eq, %[[N0]]
+// CHECK:         arith.cmpi eq, %[[S0]], %[[SIZE]]
+// CHECK:         %[[FOUND:.*]] = arith.cmpi slt, %[[FIRST]], %[[CHUNKS]]
+// CHECK:         %[[USABLE:.*]] = arith.andi %{{.*}}, %[[FOUND]]
+// CHECK:         %[[POS:.*]] = scf.if %[[USABLE]] -> (i64) {
+// CHECK:           %[[LO:.*]] = arith.muli %[[FIRST]], %[[SIZE]]
+// CHECK:           scf.for %{{.*}} = %[[LO]] to
+// CHECK:             arith.minsi {{.*}} ptensor.first_match
+// CHECK:         } else {
+// CHECK:         %[[MISSED:.*]] = arith.cmpi eq, %[[POS]], %c9223372036854775807_i64
+// CHECK:         scf.if %[[MISSED]] {
+// CHECK:           scf.parallel
+// CHECK:         } else {
+// CHECK:           %[[OLD:.*]] = memref.load %[[OUT:.*]][] : memref<i64>
+// CHECK:           %[[NEW:.*]] = arith.minsi %[[OLD]], %[[POS]]
+// CHECK:           memref.store %[[NEW]], %[[OUT]][] : memref<i64>
+func.func @argmax_first_match(%a: memref<?xf32>, %best: memref<f32>, %first: memref<i64>) {
+  linalg.generic {indexing_maps = [#line, #scalar], iterator_types = ["reduction"]}
+      ins(%a : memref<?xf32>) outs(%best : memref<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %o, %x {ptensor.combiner = "maxf"} : f32
+    linalg.yield %m : f32
+  }
+  %none = arith.constant 9223372036854775807 : i64
+  linalg.generic {indexing_maps = [#line, #scalar, #scalar], iterator_types = ["reduction"]}
+      ins(%a, %best : memref<?xf32>, memref<f32>) outs(%first : memref<i64>) {
+  ^bb0(%x: f32, %m: f32, %o: i64):
+    %eq = arith.cmpf oeq, %x, %m : f32
+    %mnan = arith.cmpf uno, %m, %m : f32
+    %xnan = arith.cmpf uno, %x, %x : f32
+    %match = arith.select %mnan, %xnan, %eq : i1
+    %i = linalg.index 0 : index
+    %p = arith.index_cast %i : index to i64
+    %s = arith.select %match, %p, %none : i64
+    %f = arith.minsi %o, %s {ptensor.combiner = "minsi", ptensor.first_match} : i64
+    linalg.yield %f : i64
   }
   return
 }

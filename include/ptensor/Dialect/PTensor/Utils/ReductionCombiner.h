@@ -41,6 +41,16 @@ Value buildVarianceDivisor(OpBuilder &b, Location loc, Value count,
 /// body that computes the first yielded value.
 inline constexpr llvm::StringLiteral kCombinerAttrName = "ptensor.combiner";
 
+/// The unit attribute on the combine (a min of i64 positions) of a host
+/// full reduction that finds the first position whose element matches the
+/// extremum in its 0-d input, which an earlier full reduction over the same
+/// loops wrote (argmax/argmin's second pass; ReductionsToLinalg.cpp sets
+/// it). convert-ptensor-reductions-to-loops then scans only the first chunk
+/// whose partial extremum matches (an attribute of the body: it survives
+/// fusion).
+inline constexpr llvm::StringLiteral kFirstMatchAttrName =
+    "ptensor.first_match";
+
 /// The attribute on the elementwise generic that rounds a contraction's f32
 /// sums to its f16/bf16 result (convert-ptensor-to-linalg sets it; a
 /// generic fusion rebuilds has none): the library pass may let cuBLASLt
