@@ -269,16 +269,19 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
       Value v = convertScalar(nb, nloc, x, dtype, acc);
       Value match;
       if (isa<FloatType>(accStorage)) {
-        Value equal = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
-                                            v, kept[0]);
+        auto equal = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                           v, kept[0]);
+        equal->setAttr(kFirstMatchExtremumAttrName, nb.getUnitAttr());
         Value bestIsNaN = arith::CmpFOp::create(
             nb, nloc, arith::CmpFPredicate::UNO, kept[0], kept[0]);
         Value isNaN =
             arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNO, v, v);
         match = arith::SelectOp::create(nb, nloc, bestIsNaN, isNaN, equal);
       } else {
-        match = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq, v,
-                                      kept[0]);
+        auto equal =
+            arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq, v, kept[0]);
+        equal->setAttr(kFirstMatchExtremumAttrName, nb.getUnitAttr());
+        match = equal;
       }
       Value position = positionOf(nb, nloc);
       Value none = arith::ConstantOp::create(
@@ -289,6 +292,7 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
         rb.reduce(best, getCombiner("min", i64), i64, positionIfBest)[0];
     if (!rb.dims.empty() && rb.dims.size() == size_t(rb.rank())) {
       auto generic = first.getDefiningOp<linalg::GenericOp>();
+      assert(generic && "a reduction over dims is a linalg.generic");
       Operation *combine =
           generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
       combine->setAttr(kFirstMatchAttrName, rb.b.getUnitAttr());

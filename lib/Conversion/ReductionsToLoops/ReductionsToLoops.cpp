@@ -313,15 +313,22 @@ struct ReductionLoops : ReductionNest {
     return {n, chunks, chunkSize};
   }
 
-  /// This generic's chunk partials: those of its other unit-stride version
-  /// when there is one, else new ones (in the function's entry block).
+  /// This generic's chunk partials: those of the full reductions into the
+  /// same output before it when they have its accumulator types (its
+  /// other unit-stride version; one runs), else new ones (in the function's
+  /// entry block) that replace them.
   ChunkPartials &getChunkPartials(Location loc) {
     ChunkPartials &known = partialsByOutput[op.getDpsInits().front()];
-    if (known.plan)
+    SmallVector<Type> types = getAccumulatorTypes(op);
+    SmallVector<Type> knownTypes;
+    for (Value partial : known.partials)
+      knownTypes.push_back(cast<MemRefType>(partial.getType()).getElementType());
+    if (known.plan && knownTypes == types)
       return known;
+    known.partials.clear();
     auto func = op->getParentOfType<func::FuncOp>();
     OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
-    for (Type type : getAccumulatorTypes(op))
+    for (Type type : types)
       known.partials.push_back(memref::AllocaOp::create(
           entry, loc, MemRefType::get({kMaxChunks}, type)));
     known.plan = memref::AllocaOp::create(
@@ -367,21 +374,37 @@ struct ReductionLoops : ReductionNest {
   }
 
   /// The input buffer of a first-match search (kFirstMatchAttrName: one
-  /// integer accumulator) that an earlier full reduction folded in chunks
-  /// (its extremum), or null.
+  /// integer accumulator) holding the extremum it searches for (the input
+  /// that the compare marked kFirstMatchExtremumAttrName reads), when an
+  /// earlier full reduction folded it in chunks of one partial of its type;
+  /// else null.
   Value getSearchedExtremum() {
-    Operation *combine =
-        op.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+    Block *body = op.getBody();
+    Operation *combine = body->getTerminator()->getOperand(0).getDefiningOp();
     if (!combine->hasAttr(kFirstMatchAttrName) || op.getNumDpsInits() != 1 ||
         !isa<IntegerType>(getAccumulatorTypes(op).front()))
       return {};
-    for (Value in : op.getDpsInputs()) {
-      auto found = partialsByOutput.find(in);
-      if (found != partialsByOutput.end() &&
-          cast<MemRefType>(in.getType()).getRank() == 0)
-        return in;
-    }
-    return {};
+    SmallVector<Operation *> compares;
+    for (Operation &o : body->without_terminator())
+      if (o.hasAttr(kFirstMatchExtremumAttrName) && o.getNumOperands() == 2)
+        compares.push_back(&o);
+    if (compares.size() != 1)
+      return {};
+    auto arg = dyn_cast<BlockArgument>(compares.front()->getOperand(1));
+    if (!arg || arg.getOwner() != body ||
+        arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
+      return {};
+    Value in = op.getDpsInputOperand(arg.getArgNumber())->get();
+    auto type = dyn_cast<MemRefType>(in.getType());
+    auto found = partialsByOutput.find(in);
+    if (!type || type.getRank() != 0 || found == partialsByOutput.end())
+      return {};
+    ValueRange partials = found->second.partials;
+    if (partials.size() != 1 ||
+        cast<MemRefType>(partials.front().getType()).getElementType() !=
+            type.getElementType())
+      return {};
+    return in;
   }
 
   /// The first-match search (argmax/argmin's second pass) of the extremum
@@ -394,7 +417,8 @@ struct ReductionLoops : ReductionNest {
   void emitFirstMatchOutput(OpBuilder &b, Location loc, Value best) {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    const ChunkPartials &known = partialsByOutput.find(best)->second;
+    // A copy: the fallback's emitChunkedOutput inserts into the map.
+    ChunkPartials known = partialsByOutput.find(best)->second;
     Value extremumPartials = known.partials.front();
     ChunkPlan plan = buildChunkPlan(b, loc);
     Value extremum = memref::LoadOp::create(b, loc, best, ValueRange{});

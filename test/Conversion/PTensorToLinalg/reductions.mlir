@@ -62,7 +62,7 @@ func.func @max_ui8(%a: !ptensor.ptensor<?xui8>) -> !ptensor.ptensor<ui8> {
 // CHECK:   arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
 // CHECK: %[[NOIDX:.*]] = arith.constant 9223372036854775807 : i64
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[MAX]] :
-// CHECK:   %[[EQ:.*]] = arith.cmpf oeq, %[[X:.*]], %[[M:.*]] : f32
+// CHECK:   %[[EQ:.*]] = arith.cmpf oeq, %[[X:.*]], %[[M:.*]] {ptensor.first_match_extremum} : f32
 // CHECK:   %[[MNAN:.*]] = arith.cmpf uno, %[[M]], %[[M]] : f32
 // CHECK:   %[[XNAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
 // CHECK:   %[[MATCH:.*]] = arith.select %[[MNAN]], %[[XNAN]], %[[EQ]] : i1
@@ -73,6 +73,19 @@ func.func @max_ui8(%a: !ptensor.ptensor<?xui8>) -> !ptensor.ptensor<ui8> {
 func.func @argmax_rows(%a: !ptensor.ptensor<?x?xf32>) -> !ptensor.ptensor<?xi64> {
   %0 = ptensor.find_index argmax %a axis -1 : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?xi64>
   return %0 : !ptensor.ptensor<?xi64>
+}
+
+// -----
+
+// Over every dim, the min is marked a first-match search (the host loops
+// then read only the first chunk holding the maximum).
+// CHECK-LABEL: func.func @argmax_all(
+// CHECK:   arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
+// CHECK:   arith.cmpf oeq, %{{.*}}, %{{.*}} {ptensor.first_match_extremum} : f32
+// CHECK:   arith.minsi %{{.*}}, %{{.*}} {ptensor.combiner = "minsi", ptensor.first_match} : i64
+func.func @argmax_all(%a: !ptensor.ptensor<?x?xf32>) -> !ptensor.ptensor<i64> {
+  %0 = ptensor.find_index argmax %a : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<i64>
+  return %0 : !ptensor.ptensor<i64>
 }
 
 // -----

@@ -396,10 +396,59 @@ func.func @argmax_first_match(%a: memref<?xf32>, %best: memref<f32>, %first: mem
   linalg.generic {indexing_maps = [#line, #scalar, #scalar], iterator_types = ["reduction"]}
       ins(%a, %best : memref<?xf32>, memref<f32>) outs(%first : memref<i64>) {
   ^bb0(%x: f32, %m: f32, %o: i64):
-    %eq = arith.cmpf oeq, %x, %m : f32
+    %eq = arith.cmpf oeq, %x, %m {ptensor.first_match_extremum} : f32
     %mnan = arith.cmpf uno, %m, %m : f32
     %xnan = arith.cmpf uno, %x, %x : f32
     %match = arith.select %mnan, %xnan, %eq : i1
+    %i = linalg.index 0 : index
+    %p = arith.index_cast %i : index to i64
+    %s = arith.select %match, %p, %none : i64
+    %f = arith.minsi %o, %s {ptensor.combiner = "minsi", ptensor.first_match} : i64
+    linalg.yield %f : i64
+  }
+  return
+}
+
+// -----
+
+#line = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+
+// A search with fusion's extra 0-d input (argmax(x - min(x))): the min was
+// also folded in chunks, but the extremum searched for is the input the
+// marked compare reads (%best), whose partials the search takes.
+// CHECK-LABEL: func.func @first_match_of_the_compared_input(
+// CHECK:         %[[MAXES:.*]] = memref.alloca() : memref<64xf32>
+// CHECK:         memref.alloca() : memref<2xindex>
+// CHECK:         %[[MINS:.*]] = memref.alloca() : memref<64xf32>
+// CHECK:         scf.for %{{.*}} -> (index)
+// CHECK-NOT:       memref.load %[[MINS]]
+// CHECK:           memref.load %[[MAXES]]
+// CHECK-NOT:       memref.load %[[MINS]]
+// CHECK:         scf.if
+func.func @first_match_of_the_compared_input(%a: memref<?xf32>, %low: memref<f32>, %best: memref<f32>, %first: memref<i64>) {
+  linalg.generic {indexing_maps = [#line, #scalar], iterator_types = ["reduction"]}
+      ins(%a : memref<?xf32>) outs(%low : memref<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.minimumf %o, %x {ptensor.combiner = "minf"} : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#line, #scalar, #scalar], iterator_types = ["reduction"]}
+      ins(%a, %low : memref<?xf32>, memref<f32>) outs(%best : memref<f32>) {
+  ^bb0(%x: f32, %l: f32, %o: f32):
+    %d = arith.subf %x, %l : f32
+    %m = arith.maximumf %o, %d {ptensor.combiner = "maxf"} : f32
+    linalg.yield %m : f32
+  }
+  %none = arith.constant 9223372036854775807 : i64
+  linalg.generic {indexing_maps = [#line, #scalar, #scalar, #scalar], iterator_types = ["reduction"]}
+      ins(%a, %low, %best : memref<?xf32>, memref<f32>, memref<f32>) outs(%first : memref<i64>) {
+  ^bb0(%x: f32, %l: f32, %m: f32, %o: i64):
+    %d = arith.subf %x, %l : f32
+    %eq = arith.cmpf oeq, %d, %m {ptensor.first_match_extremum} : f32
+    %mnan = arith.cmpf uno, %m, %m : f32
+    %dnan = arith.cmpf uno, %d, %d : f32
+    %match = arith.select %mnan, %dnan, %eq : i1
     %i = linalg.index 0 : index
     %p = arith.index_cast %i : index to i64
     %s = arith.select %match, %p, %none : i64

@@ -51,6 +51,12 @@ inline constexpr llvm::StringLiteral kCombinerAttrName = "ptensor.combiner";
 inline constexpr llvm::StringLiteral kFirstMatchAttrName =
     "ptensor.first_match";
 
+/// The unit attribute on the compare of a first-match search's body whose
+/// second operand is the extremum searched for (the block argument of the
+/// 0-d input; fusion may add other 0-d inputs before it).
+inline constexpr llvm::StringLiteral kFirstMatchExtremumAttrName =
+    "ptensor.first_match_extremum";
+
 /// The attribute on the elementwise generic that rounds a contraction's f32
 /// sums to its f16/bf16 result (convert-ptensor-to-linalg sets it; a
 /// generic fusion rebuilds has none): the library pass may let cuBLASLt
