@@ -39,6 +39,8 @@ def cases(n):
         ("max", lambda: pt.max(x), lambda: x.max()),
         ("argmax", lambda: pt.argmax(x), lambda: x.argmax()),
         ("sum over rows (1000 x n/1000, axis=1)", lambda: pt.sum(m, axis=1), lambda: m.sum(axis=1)),
+        ("argmax over rows (1000 x n/1000, axis=1)", lambda: pt.argmax(m, axis=1),
+         lambda: m.argmax(axis=1)),
         ("sum over 4 long rows (4 x n/4, axis=1)", lambda: pt.sum(long_rows, axis=1),
          lambda: long_rows.sum(axis=1)),
         ("argmax of 4 long rows (axis=1)", lambda: pt.argmax(long_rows, axis=1),

@@ -163,7 +163,11 @@ ptensor::semantics::combineResult(CombineKind kind,
         sum = kDynamicSize;
         break;
       }
-      sum += s[c.axis];
+      if (__builtin_add_overflow(sum, s[c.axis], &sum))
+        return Error{ErrorKind::Value,
+                     std::string(name) + ": the sizes along axis " +
+                         std::to_string(c.axis) +
+                         " add up to more than an int64 holds"};
     }
     c.result[c.axis] = sum;
   } else {
@@ -198,7 +202,11 @@ ptensor::semantics::rollShifts(int64_t rank, const std::vector<int64_t> &shifts,
     Result<int64_t> d = normalizeAxis(axes[i], rank, rank);
     if (!d)
       return Error{ErrorKind::Value, "roll: " + d.getError().message};
-    perDim[*d] += shifts.size() == 1 ? shifts[0] : shifts[i];
+    int64_t shift = shifts.size() == 1 ? shifts[0] : shifts[i];
+    if (__builtin_add_overflow(perDim[*d], shift, &perDim[*d]))
+      return Error{ErrorKind::Value,
+                   "roll: the shifts of axis " + std::to_string(*d) +
+                       " add up to more than an int64 holds"};
   }
   return perDim;
 }

@@ -248,6 +248,31 @@ def test_few_long_reductions(shape, axis):
         assert np.isnan(np.asarray(pt.sum(y, axis=axis))).all()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int16"])
+def test_argmax_rows_stop_at_the_first_block_with_a_match(dtype):
+    """argmax/argmin along rows search each row's first position holding
+    the extremum in blocks of 1024 and stop after the first block with a
+    match (ReductionsToLoops' first-match search): the extremum at a
+    block's first and last position, ties inside one block and across
+    blocks, a row with no early match, a NaN after a finite maximum, and
+    a strided view (the search's other version)."""
+    x = data(dtype, (9, 5000))
+    top = 127 if dtype == "int16" else 9.0
+    for row, cols in enumerate([[0], [1023], [1024], [4999], [700, 701],
+                                [2047, 2048, 4000], [3071, 1024 * 4]]):
+        x[row, cols] = top
+        x[row, [c + 1 for c in cols if c + 1 < 5000]] = -top
+    np.testing.assert_array_equal(pt.argmax(x, axis=1), np.argmax(x, axis=1))
+    np.testing.assert_array_equal(pt.argmin(x, axis=1), np.argmin(x, axis=1))
+    np.testing.assert_array_equal(pt.argmax(x[:, ::2], axis=1), np.argmax(x[:, ::2], axis=1))
+    np.testing.assert_array_equal(pt.argmax(x.T, axis=0), np.argmax(x.T, axis=0))
+    if dtype == "float32":
+        x[7, 3000] = np.nan  # after row 7's finite maximum
+        x[8, [10, 2500]] = np.nan
+        np.testing.assert_array_equal(pt.argmax(x, axis=1), np.argmax(x, axis=1))
+        np.testing.assert_array_equal(pt.argmin(x, axis=1), np.argmin(x, axis=1))
+
+
 def test_nan_and_ties():
     x = np.array([[1, np.nan, 5, np.nan], [3, 3, 1, 3]], np.float32)
     np.testing.assert_array_equal(pt.argmax(x, axis=1), [1, 0])

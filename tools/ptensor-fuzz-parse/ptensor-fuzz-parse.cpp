@@ -9,8 +9,11 @@
 //
 // Built only with Clang in the sanitizer build (-DPTENSOR_SANITIZE=ON);
 // test/Fuzz/parse-libfuzzer.test runs it for a bounded time on a corpus of
-// the project's own .mlir tests. Run it longer by hand:
-//   build-sanitize/bin/ptensor-fuzz-parse -max_total_time=600 CORPUS_DIR
+// the project's own .mlir tests, from a fixed seed. Run it longer by hand,
+// from other seeds (the corpus: test/Fuzz/Inputs/make_corpus.py):
+//   build-sanitize/bin/ptensor-fuzz-parse -seed=N -max_total_time=600 CORPUS_DIR
+// and keep each finding, as found, in test/Fuzz/Inputs/regressions (its
+// first line says what it did).
 //
 //===----------------------------------------------------------------------===//
 

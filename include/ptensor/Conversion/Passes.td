@@ -214,8 +214,9 @@ def ConvertPTensorReductionsToLoops
     - an `scf.parallel` nest over the kept loops (one output element each;
       the CPU pipeline's `parallel=true` runs it on OpenMP threads) and
       chunks of the outermost reduced loop: with fewer than 64 outputs,
-      enough chunks for 64 tasks, at least 65536 positions each (whole
-      rows of the inner reduced loops), set by the sizes alone; chunk 0
+      enough chunks for 64 tasks but no more than one per 65536 positions
+      (rounded up; whole rows of the inner reduced loops), set by the
+      sizes alone; chunk 0
       merges into the outputs, the others into a partials buffer merged
       into the outputs in chunk order afterwards,
     - inside it `scf.for` loops over the reduced dims carrying the
@@ -234,12 +235,16 @@ def ConvertPTensorReductionsToLoops
     64 of them, of equal size, their number and sizes set by the loop
     sizes alone, each with the inner loops into a partial in a stack array
     (an `scf.parallel` over the chunks), the partials then merged in order
-    into the output: the same result on any number of threads. The
-    second pass of a host argmax/argmin (a first-match search marked
-    `ptensor.first_match`, whose 0-d input the first pass's chunks
-    folded) reads only the first chunk whose partial is the extremum (or
-    NaN): no earlier chunk holds it. It runs the whole search when the
-    chunks were split otherwise or the chunk has no match.
+    into the output: the same result on any number of threads. Outputs
+    that kept iterations share, or that read a reduced dim, get serial
+    loops (linalg's). The second pass of a host argmax/argmin (a
+    first-match search marked `ptensor.first_match`: the least position
+    whose element matches) folds blocks of 1024 positions while nothing
+    matched, stopping after the first block with a match. Over every dim
+    (a 0-d input that the first pass's chunks folded) it reads only the
+    first chunk whose partial is the extremum (or NaN): no earlier chunk
+    holds it. It runs the whole search when the chunks were split
+    otherwise or the chunk has no match.
     Inputs that walk the innermost loop with a stride not known to be 1 get
     a second version for a run-time stride of 1 (a `memref.reinterpret_cast`
     to a static unit stride: consecutive loads that vectorize).

@@ -254,8 +254,12 @@ struct RollPattern : public OpConversionPattern<RollOp> {
   /// shift mod n in [0, n) (0 for n == 0), static when n is.
   static OpFoldResult normalizedShift(IndexMath &m, OpFoldResult n,
                                       int64_t shift) {
-    if (std::optional<int64_t> size = getConstantIntValue(n))
-      return m.index(*size == 0 ? 0 : ((shift % *size) + *size) % *size);
+    if (std::optional<int64_t> size = getConstantIntValue(n)) {
+      if (*size == 0)
+        return m.index(0);
+      int64_t rem = shift % *size; // in (-size, size): no overflow below
+      return m.index(rem < 0 ? rem + *size : rem);
+    }
     Value count = m.value(n);
     Value one = m.value(m.index(1));
     Value safe = arith::MaxSIOp::create(m.b, m.loc, count, one);

@@ -25,6 +25,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_CONVERTPTENSORREDUCTIONSTOLOOPS
 #include "ptensor/Conversion/Passes.h.inc"
@@ -38,9 +40,13 @@ namespace {
 /// A reduction whose innermost loop is reduced folds its outermost reduced
 /// loop in chunks of about kChunkSize positions (whole rows of the inner
 /// reduced loops, at least one), of equal size, at most kMaxChunks tasks
-/// with its outputs (ReductionLoops::buildChunkPlan, emitKeptOutputs).
+/// with its outputs (ReductionLoops::planChunks).
 constexpr int64_t kChunkSize = 65536;
 constexpr int64_t kMaxChunks = 64;
+
+/// Positions a first-match search folds between checks for a match (each
+/// block vectorized; the search stops after the first block with one).
+constexpr int64_t kSearchBlock = 1024;
 
 /// The outputs of a reduction generic at one iteration: where each element
 /// is and its current value (loadOutputs), stored back by storeOutputs.
@@ -85,25 +91,62 @@ struct ChunkPartials {
 /// (ReductionLoops::emitFirstMatchOutput).
 using PartialsByOutput = DenseMap<Value, ChunkPartials>;
 
-/// How a full reduction's outermost loop of `n` iterations is split:
-/// `count` chunks of `size` iterations (the last one smaller).
+/// How the outermost reduced loop (`n` iterations) is split: `count`
+/// chunks of `size` iterations (the last one smaller).
 struct ChunkPlan {
   Value n, count, size;
 };
 
-/// The number of chunks the outermost reduced loop (`n` rows) is split
-/// into beside `tasks` kept tasks: enough for kMaxChunks tasks in all, at
-/// least `minRows` rows each, at least 1. From the sizes alone, so that an
-/// output combines its elements in one order on any number of threads.
-Value buildChunkCount(OpBuilder &b, Location loc, Value tasks, Value n,
-                      Value minRows) {
+/// The split of the outermost reduced loop (`n` rows) beside `tasks` kept
+/// tasks: enough chunks for kMaxChunks tasks in all, at least `minRows`
+/// rows each, at least 1 chunk. From the sizes alone, so that an output
+/// combines its elements in one order on any number of threads.
+ChunkPlan buildChunkPlan(OpBuilder &b, Location loc, Value tasks, Value n,
+                         Value minRows) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
-  Value someTasks = arith::MaxSIOp::create(b, loc, tasks, one);
-  Value wanted = arith::CeilDivSIOp::create(b, loc, maxChunks, someTasks);
+  // Folded: a full reduction's single task makes these constants.
+  Value someTasks = b.createOrFold<arith::MaxSIOp>(loc, tasks, one);
+  Value wanted = b.createOrFold<arith::CeilDivSIOp>(loc, maxChunks, someTasks);
   Value byRows = arith::CeilDivSIOp::create(b, loc, n, minRows);
-  Value chunks = arith::MinSIOp::create(b, loc, wanted, byRows);
-  return arith::MaxSIOp::create(b, loc, chunks, one);
+  Value fewer = arith::MinSIOp::create(b, loc, wanted, byRows);
+  Value count = arith::MaxSIOp::create(b, loc, fewer, one);
+  Value size = arith::CeilDivSIOp::create(b, loc, n, count);
+  return {n, count, size};
+}
+
+/// The partials of chunks 1 .. count - 1 of a reduction with kept loops of
+/// `keptSizes`: one heap buffer [count - 1, kept dims...] per accumulator
+/// type (empty with one chunk; merged into the outputs in chunk order).
+SmallVector<Value> buildPartialRows(OpBuilder &b, Location loc, Value count,
+                                    ValueRange keptSizes, TypeRange types) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> partialSizes{arith::SubIOp::create(b, loc, count, one)};
+  llvm::append_range(partialSizes, keptSizes);
+  SmallVector<int64_t> shape(partialSizes.size(), ShapedType::kDynamic);
+  SmallVector<Value> partials;
+  for (Type type : types)
+    partials.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get(shape, type), partialSizes));
+  return partials;
+}
+
+/// `acc` combined with the partials `partialAt(c)` of chunks c = `lo` ..
+/// `hi` - 1, in that order: an scf.for carrying the accumulators.
+SmallVector<Value>
+buildOrderedMerge(OpBuilder &b, Location loc, const Combiner &combiner,
+                  ValueRange acc, Value lo, Value hi,
+                  function_ref<SmallVector<Value>(OpBuilder &, Location, Value)>
+                      partialAt) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto merge = scf::ForOp::create(
+      b, loc, lo, hi, one, acc,
+      [&](OpBuilder &nb, Location nl, Value c, ValueRange state) {
+        SmallVector<Value> partial = partialAt(nb, nl, c);
+        scf::YieldOp::create(nb, nl,
+                             buildCombine(nb, nl, combiner, state, partial));
+      });
+  return SmallVector<Value>(merge.getResults());
 }
 
 /// One reduction generic's loops, as both lowerings see them: each loop's
@@ -144,18 +187,62 @@ struct ReductionLoops : ReductionNest {
 
   /// Folds the innermost loop from `lo` to `hi` at iteration `ids` (its
   /// own entry unset) into `acc`: in `lanes` interleaved accumulators over
-  /// the bulk, merged, then the remainder (buildLaneFold).
+  /// the bulk, merged, then the remainder (buildLaneFold). A first-match
+  /// search stops after the first block of kSearchBlock positions that
+  /// holds a match (isFirstMatchSearch).
   SmallVector<Value> foldInnermost(OpBuilder &b, Location loc,
                                    SmallVector<Value> ids, ValueRange acc,
                                    Value lo, Value hi) {
     unsigned inner = op.getNumLoops() - 1;
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    return buildLaneFold(
-        b, loc, combiner, acc, lanes, lo, hi, one,
-        [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
-          ids[inner] = i;
-          return emitElement(nb, nloc, op, ids, {}, state);
+    auto fold = [&](OpBuilder &fb, Location fl, ValueRange from, Value start,
+                    Value end) {
+      return buildLaneFold(
+          fb, fl, combiner, from, lanes, start, end, one,
+          [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
+            ids[inner] = i;
+            return emitElement(nb, nloc, op, ids, {}, state);
+          });
+    };
+    if (!isFirstMatchSearch())
+      return fold(b, loc, acc, lo, hi);
+    // scf.while (position, accumulator): on while the position is below
+    // `hi` and nothing matched, folding a block at a time.
+    Value none = identity(b, loc).front();
+    Value block = arith::ConstantIndexOp::create(b, loc, kSearchBlock);
+    SmallVector<Value> init{lo};
+    llvm::append_range(init, acc);
+    auto search = scf::WhileOp::create(
+        b, loc, ValueRange(init).getTypes(), init,
+        [&](OpBuilder &cb, Location cl, ValueRange state) {
+          Value more = arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt,
+                                             state[0], hi);
+          Value unmatched = arith::CmpIOp::create(
+              cb, cl, arith::CmpIPredicate::eq, state[1], none);
+          Value go = arith::AndIOp::create(cb, cl, more, unmatched);
+          scf::ConditionOp::create(cb, cl, go, state);
+        },
+        [&](OpBuilder &db, Location dl, ValueRange state) {
+          Value next = arith::AddIOp::create(db, dl, state[0], block);
+          Value end = arith::MinSIOp::create(db, dl, next, hi);
+          SmallVector<Value> yielded{end};
+          llvm::append_range(yielded,
+                             fold(db, dl, state.drop_front(), state[0], end));
+          scf::YieldOp::create(db, dl, yielded);
         });
+    return SmallVector<Value>(search.getResults().drop_front());
+  }
+
+  /// Whether `op` is a first-match search (kFirstMatchAttrName on its
+  /// combine, one i64 output: the least position whose element matches):
+  /// positions grow along the loops, so once a position is found no later
+  /// one can replace it.
+  bool isFirstMatchSearch() {
+    Operation *combine =
+        op.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+    return combine && combine->hasAttr(kFirstMatchAttrName) &&
+           isa<arith::MinSIOp>(combine) && op.getNumDpsInits() == 1 &&
+           getAccumulatorTypes(op).front().isInteger(64);
   }
 
   /// Folds the reduced loops from `level` on at iteration `ids` into
@@ -184,7 +271,7 @@ struct ReductionLoops : ReductionNest {
 
   /// The reductions of every kept iteration into the outputs, on threads:
   /// an scf.parallel over the kept loops and chunks of the outermost
-  /// reduced loop (buildChunkCount: several chunks only where the kept
+  /// reduced loop (planChunks: several chunks only where the kept
   /// iterations are fewer than kMaxChunks; at least
   /// buildRowsPerChunkLimit rows each). Chunk 0 merges into the outputs,
   /// chunk c > 0 is stored in row c - 1 of a partials buffer, merged into
@@ -200,18 +287,9 @@ struct ReductionLoops : ReductionNest {
       tasks = tasks ? arith::MulIOp::create(b, loc, tasks, sizes[d]).getResult()
                     : sizes[d];
     }
-    Value n = sizes[reduced.front()];
-    Value rowLimit = buildRowsPerChunkLimit(b, loc);
-    Value chunks = buildChunkCount(b, loc, tasks, n, rowLimit);
-    Value chunkSize = arith::CeilDivSIOp::create(b, loc, n, chunks);
-    // The partials of chunks 1 .. chunks - 1: [chunk - 1, kept dims...].
-    SmallVector<Value> partialSizes{arith::SubIOp::create(b, loc, chunks, one)};
-    llvm::append_range(partialSizes, keptSizes);
-    SmallVector<int64_t> shape(partialSizes.size(), ShapedType::kDynamic);
-    SmallVector<Value> partials;
-    for (Type type : getAccumulatorTypes(op))
-      partials.push_back(memref::AllocOp::create(
-          b, loc, MemRefType::get(shape, type), partialSizes));
+    ChunkPlan plan = planChunks(b, loc, tasks);
+    SmallVector<Value> partials = buildPartialRows(
+        b, loc, plan.count, keptSizes, getAccumulatorTypes(op));
     auto setKept = [&](ValueRange ivs) {
       for (auto [d, iv] : llvm::zip(kept, ivs))
         ids[d] = iv;
@@ -225,13 +303,13 @@ struct ReductionLoops : ReductionNest {
     };
     SmallVector<Value> lbs(kept.size() + 1, zero), steps(kept.size() + 1, one);
     SmallVector<Value> ubs(keptSizes);
-    ubs.push_back(chunks);
+    ubs.push_back(plan.count);
     scf::ParallelOp::create(
         b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location nl, ValueRange ivs) {
           ValueRange keptIvs = ivs.drop_back();
           Value chunk = ivs.back();
           setKept(keptIvs);
-          BlockBounds rows = buildBlockBounds(nb, nl, chunk, chunkSize, n);
+          BlockBounds rows = buildBlockBounds(nb, nl, chunk, plan.size, plan.n);
           SmallVector<Value> acc = foldReduced(
               nb, nl, ids, identity(nb, nl), 0, rows.first, rows.last);
           Value first =
@@ -253,28 +331,26 @@ struct ReductionLoops : ReductionNest {
               });
         });
     // With one chunk there is nothing to merge (and no threads to start).
-    Value several =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, chunks, one);
+    Value several = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                          plan.count, one);
     scf::IfOp::create(b, loc, several, [&](OpBuilder &tb, Location tl) {
-      SmallVector<Value> mergeUbs(keptSizes);
       scf::ParallelOp::create(
-          tb, tl, ValueRange(lbs).drop_back(), mergeUbs,
+          tb, tl, ValueRange(lbs).drop_back(), keptSizes,
           ValueRange(steps).drop_back(),
           [&](OpBuilder &pb, Location pl, ValueRange keptIvs) {
             setKept(keptIvs);
             OutputElements outputs = loadOutputs(pb, pl, op, ids);
-            auto merge = scf::ForOp::create(
-                pb, pl, one, chunks, one, outputs.values,
-                [&](OpBuilder &nb, Location nl, Value c, ValueRange state) {
+            SmallVector<Value> merged = buildOrderedMerge(
+                pb, pl, combiner, outputs.values, one, plan.count,
+                [&](OpBuilder &nb, Location nl, Value c) {
                   Value row = arith::SubIOp::create(nb, nl, c, one);
                   SmallVector<Value> partial;
                   for (Value p : partials)
                     partial.push_back(memref::LoadOp::create(
                         nb, nl, p, partialIndices(row, keptIvs)));
-                  scf::YieldOp::create(
-                      nb, nl, buildCombine(nb, nl, combiner, state, partial));
+                  return partial;
                 });
-            storeOutputs(pb, pl, op, outputs, merge.getResults());
+            storeOutputs(pb, pl, op, outputs, merged);
           });
       scf::YieldOp::create(tb, tl);
     });
@@ -298,19 +374,16 @@ struct ReductionLoops : ReductionNest {
     return arith::MaxSIOp::create(b, loc, rows, one);
   }
 
-  /// The split of the outermost reduced loop in chunks: their number and
-  /// size follow from the loop sizes alone (about kChunkSize positions each,
-  /// at most kMaxChunks; buildRowsPerChunkLimit).
-  ChunkPlan buildChunkPlan(OpBuilder &b, Location loc) {
-    Value n = sizes[reduced.front()];
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value rowLimit = buildRowsPerChunkLimit(b, loc);
-    Value maxChunks = arith::ConstantIndexOp::create(b, loc, kMaxChunks);
-    Value wanted = arith::CeilDivSIOp::create(b, loc, n, rowLimit);
-    Value chunks = arith::MinSIOp::create(b, loc, wanted, maxChunks);
-    Value divisor = arith::MaxSIOp::create(b, loc, chunks, one);
-    Value chunkSize = arith::CeilDivSIOp::create(b, loc, n, divisor);
-    return {n, chunks, chunkSize};
+  /// The split of the outermost reduced loop in chunks beside `tasks`
+  /// kept tasks (buildChunkPlan, at most buildRowsPerChunkLimit rows each).
+  ChunkPlan planChunks(OpBuilder &b, Location loc, Value tasks) {
+    return buildChunkPlan(b, loc, tasks, sizes[reduced.front()],
+                          buildRowsPerChunkLimit(b, loc));
+  }
+
+  /// The split of a full reduction's outermost loop (one task).
+  ChunkPlan planFullChunks(OpBuilder &b, Location loc) {
+    return planChunks(b, loc, arith::ConstantIndexOp::create(b, loc, 1));
   }
 
   /// This generic's chunk partials: those of the full reductions into the
@@ -337,13 +410,15 @@ struct ReductionLoops : ReductionNest {
   }
 
   /// The reduction over every loop (none kept) into the outputs, folded on
-  /// threads: the outermost loop in chunks (buildChunkPlan), each folded
+  /// threads: the outermost loop in chunks (planFullChunks), each folded
   /// with the inner loops into a partial, the partials then merged in order
-  /// into the outputs: the same result on any number of threads.
-  void emitChunkedOutput(OpBuilder &b, Location loc) {
+  /// into the outputs: the same result on any number of threads. `known`:
+  /// that plan, already built.
+  void emitChunkedOutput(OpBuilder &b, Location loc,
+                         std::optional<ChunkPlan> known = std::nullopt) {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    ChunkPlan plan = buildChunkPlan(b, loc);
+    ChunkPlan plan = known ? *known : planFullChunks(b, loc);
     ChunkPartials &chunkPartials = getChunkPartials(loc);
     SmallVector<Value> partials = chunkPartials.partials;
     memref::StoreOp::create(b, loc, plan.n, chunkPartials.plan, zero);
@@ -361,16 +436,15 @@ struct ReductionLoops : ReductionNest {
     for (unsigned r : reduced)
       ids[r] = zero; // outputs do not read reduced dims
     OutputElements outputs = loadOutputs(b, loc, op, ids);
-    auto merge = scf::ForOp::create(
-        b, loc, zero, plan.count, one, outputs.values,
-        [&](OpBuilder &nb, Location nloc, Value c, ValueRange state) {
+    SmallVector<Value> merged = buildOrderedMerge(
+        b, loc, combiner, outputs.values, zero, plan.count,
+        [&](OpBuilder &nb, Location nl, Value c) {
           SmallVector<Value> partial;
           for (Value p : partials)
-            partial.push_back(memref::LoadOp::create(nb, nloc, p, c));
-          scf::YieldOp::create(nb, nloc,
-                               buildCombine(nb, nloc, combiner, state, partial));
+            partial.push_back(memref::LoadOp::create(nb, nl, p, c));
+          return partial;
         });
-    storeOutputs(b, loc, op, outputs, merge.getResults());
+    storeOutputs(b, loc, op, outputs, merged);
   }
 
   /// The input buffer of a first-match search (kFirstMatchAttrName: one
@@ -379,11 +453,9 @@ struct ReductionLoops : ReductionNest {
   /// earlier full reduction folded it in chunks of one partial of its type;
   /// else null.
   Value getSearchedExtremum() {
-    Block *body = op.getBody();
-    Operation *combine = body->getTerminator()->getOperand(0).getDefiningOp();
-    if (!combine->hasAttr(kFirstMatchAttrName) || op.getNumDpsInits() != 1 ||
-        !isa<IntegerType>(getAccumulatorTypes(op).front()))
+    if (!isFirstMatchSearch())
       return {};
+    Block *body = op.getBody();
     SmallVector<Operation *> compares;
     for (Operation &o : body->without_terminator())
       if (o.hasAttr(kFirstMatchExtremumAttrName) && o.getNumOperands() == 2)
@@ -420,7 +492,7 @@ struct ReductionLoops : ReductionNest {
     // A copy: the fallback's emitChunkedOutput inserts into the map.
     ChunkPartials known = partialsByOutput.find(best)->second;
     Value extremumPartials = known.partials.front();
-    ChunkPlan plan = buildChunkPlan(b, loc);
+    ChunkPlan plan = planFullChunks(b, loc);
     Value extremum = memref::LoadOp::create(b, loc, best, ValueRange{});
     auto find = scf::ForOp::create(
         b, loc, zero, plan.count, one, ValueRange{plan.count},
@@ -472,7 +544,7 @@ struct ReductionLoops : ReductionNest {
     scf::IfOp::create(
         b, loc, missed,
         [&](OpBuilder &tb, Location tl) {
-          emitChunkedOutput(tb, tl);
+          emitChunkedOutput(tb, tl, plan);
           scf::YieldOp::create(tb, tl);
         },
         [&](OpBuilder &eb, Location el) {
@@ -555,7 +627,7 @@ void lowerLoops(RewriterBase &rewriter, linalg::GenericOp op, unsigned lanes,
 /// Whether every output of `op` is indexed by all of its kept (parallel)
 /// loops and by none of its reduced ones, so that distinct kept iterations
 /// write distinct elements and an output element is known outside the
-/// reduced loops (what ColumnReduction's scf.parallels need).
+/// reduced loops (what the scf.parallels of both lowerings need).
 bool outputsIndexEveryKeptLoop(linalg::GenericOp op) {
   for (OpOperand &out : op.getDpsInitsMutable()) {
     AffineMap map = op.getMatchingIndexingMap(&out);
@@ -565,6 +637,14 @@ bool outputsIndexEveryKeptLoop(linalg::GenericOp op) {
         return false;
   }
   return true;
+}
+
+/// Lowers `op` to serial loops (linalg's): where kept iterations may share
+/// an output element, or an output reads a reduced dim.
+void lowerSerially(RewriterBase &rewriter, linalg::GenericOp op) {
+  rewriter.setInsertionPoint(op);
+  if (succeeded(linalg::linalgOpToLoops(rewriter, op)))
+    rewriter.eraseOp(op);
 }
 
 /// Columns of the innermost (kept) loop that one task of a column
@@ -703,7 +783,10 @@ struct ColumnReduction : ReductionNest {
   }
 
   /// Merges rows 0 .. chunks - 2 of `partials` into the outputs, in order,
-  /// on threads over the outer kept loops and the blocks of columns.
+  /// on threads over the outer kept loops and the blocks of columns: chunk
+  /// by chunk, each over the block's columns (a partial row is contiguous
+  /// and vectorizes across columns; buildOrderedMerge's loop over chunks
+  /// per element would not).
   void emitMerge(OpBuilder &b, Location loc, ValueRange lbs, ValueRange ubs,
                  ValueRange steps, Value block, Value chunks,
                  ValueRange partials) {
@@ -744,23 +827,16 @@ struct ColumnReduction : ReductionNest {
     }
     ubs.push_back(blocks);
     Value minRows = arith::ConstantIndexOp::create(rewriter, loc, kMinChunkRows);
-    Value chunks =
-        buildChunkCount(rewriter, loc, tasks, sizes[reduced.front()], minRows);
-    Value rowsPerChunk =
-        arith::CeilDivSIOp::create(rewriter, loc, sizes[reduced.front()], chunks);
-    // The partials of chunks 1 .. chunks - 1 (none with one chunk).
-    SmallVector<Value> partialSizes{
-        arith::SubIOp::create(rewriter, loc, chunks, one)};
+    ChunkPlan plan = buildChunkPlan(rewriter, loc, tasks,
+                                    sizes[reduced.front()], minRows);
+    SmallVector<Value> keptSizes;
     for (unsigned d : kept)
-      partialSizes.push_back(sizes[d]);
-    SmallVector<int64_t> shape(partialSizes.size(), ShapedType::kDynamic);
-    SmallVector<Value> partials;
-    for (Type type : getAccumulatorTypes(op))
-      partials.push_back(memref::AllocOp::create(
-          rewriter, loc, MemRefType::get(shape, type), partialSizes));
+      keptSizes.push_back(sizes[d]);
+    SmallVector<Value> partials = buildPartialRows(
+        rewriter, loc, plan.count, keptSizes, getAccumulatorTypes(op));
     SmallVector<Value> taskLbs(lbs), taskUbs(ubs), taskSteps(steps);
     taskLbs.push_back(zero);
-    taskUbs.push_back(chunks);
+    taskUbs.push_back(plan.count);
     taskSteps.push_back(one);
     scf::ParallelOp::create(
         rewriter, loc, taskLbs, taskUbs, taskSteps,
@@ -770,8 +846,8 @@ struct ColumnReduction : ReductionNest {
           Value chunk = ivs.back();
           BlockBounds columns =
               buildBlockBounds(b, l, ivs[ivs.size() - 2], block, sizes[inner()]);
-          BlockBounds rows = buildBlockBounds(b, l, chunk, rowsPerChunk,
-                                              sizes[reduced.front()]);
+          BlockBounds rows =
+              buildBlockBounds(b, l, chunk, plan.size, plan.n);
           Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                               chunk, zero);
           scf::IfOp::create(
@@ -797,9 +873,9 @@ struct ColumnReduction : ReductionNest {
         });
     // With one chunk there is nothing to merge (and no threads to start).
     Value several =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, chunks, one);
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, plan.count, one);
     scf::IfOp::create(rewriter, loc, several, [&](OpBuilder &b, Location l) {
-      emitMerge(b, l, lbs, ubs, steps, block, chunks, partials);
+      emitMerge(b, l, lbs, ubs, steps, block, plan.count, partials);
       scf::YieldOp::create(b, l);
     });
     for (Value partial : partials)
@@ -922,19 +998,15 @@ struct ConvertPTensorReductionsToLoopsPass
     IRRewriter rewriter(&getContext());
     PartialsByOutput partialsByOutput;
     for (linalg::GenericOp g : generics) {
-      if (reducesInnermost(g))
-        versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
-          lowerLoops(rewriter, version, lanes, partialsByOutput);
-        });
-      else // loops now: linalg's folder would drop the unit-stride cast
-        versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
-          if (outputsIndexEveryKeptLoop(version))
-            return lowerKeptInnermost(rewriter, version);
-          // Serial loops where kept iterations may share an output.
-          rewriter.setInsertionPoint(version);
-          if (succeeded(linalg::linalgOpToLoops(rewriter, version)))
-            rewriter.eraseOp(version);
-        });
+      // Loops now, both versions: linalg's folder would drop the
+      // unit-stride cast.
+      versionOnUnitStride(rewriter, g, [&](linalg::GenericOp version) {
+        if (!outputsIndexEveryKeptLoop(version))
+          return lowerSerially(rewriter, version);
+        if (reducesInnermost(version))
+          return lowerLoops(rewriter, version, lanes, partialsByOutput);
+        lowerKeptInnermost(rewriter, version);
+      });
     }
   }
 };

@@ -7,10 +7,11 @@
 #rows = affine_map<(d0, d1) -> (d0)>
 
 // A sum over rows: an scf.parallel over the rows and chunks of the row
-// (enough for 64 tasks with the rows, at least 65536 positions each: from
-// the sizes alone; one chunk when there are 64 rows or more); the chunk
-// folded in one loop whose f64 accumulator is a loop value, the combine
-// marked reassociable (LLVM's loop vectorizer then uses vector lanes).
+// (enough for 64 tasks with the rows, no more than one per 65536
+// positions: from the sizes alone; one chunk when there are 64 rows or
+// more); the chunk folded in one loop whose f64 accumulator is a loop
+// value, the combine marked reassociable (LLVM's loop vectorizer then
+// uses vector lanes).
 // Chunk 0 merges into the output's current value, chunk c > 0 goes to row
 // c - 1 of a partials buffer, merged into the outputs in chunk order
 // afterwards (only with more than one chunk).
@@ -68,18 +69,19 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>) {
 #scalar = affine_map<(d0) -> ()>
 
 // A full reduction over one loop: ceil(n / 65536) chunks of equal size,
-// at most 64 (their number and size from the loop's size alone), each
+// at most 64, at least 1 (their number and size from the loop's size
+// alone: buildChunkPlan with one task, folded to constants), each
 // folded into a partial in a stack array in an scf.parallel, the partials
 // merged in order into the output's current value.
 // CHECK-LABEL: func.func @sum_all(
 // CHECK:         %[[PARTIALS:.*]] = memref.alloca() : memref<64xf64>
 // CHECK:         %[[N:.*]] = memref.dim
 // CHECK-DAG:     %[[MIN:.*]] = arith.constant 65536 : index
-// CHECK-DAG:     %[[MAX:.*]] = arith.constant 64 : index
+// CHECK-DAG:     arith.constant 64 : index
 // CHECK:         %[[WANTED:.*]] = arith.ceildivsi %[[N]], %[[MIN]]
-// CHECK:         %[[CHUNKS:.*]] = arith.minsi %[[WANTED]], %[[MAX]]
-// CHECK:         %[[DIVISOR:.*]] = arith.maxsi %[[CHUNKS]], %{{.*}}
-// CHECK:         %[[SIZE:.*]] = arith.ceildivsi %[[N]], %[[DIVISOR]]
+// CHECK:         %[[FEW:.*]] = arith.minsi %{{.*}}, %[[WANTED]]
+// CHECK:         %[[CHUNKS:.*]] = arith.maxsi %[[FEW]], %{{.*}}
+// CHECK:         %[[SIZE:.*]] = arith.ceildivsi %[[N]], %[[CHUNKS]]
 // CHECK:         scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[CHUNKS]])
 // CHECK:           %[[LO:.*]] = arith.muli %[[C]], %[[SIZE]]
 // CHECK:           %[[END:.*]] = arith.addi %[[LO]], %[[SIZE]]
@@ -126,7 +128,8 @@ func.func @sum_all(%a: memref<?xf32>, %out: memref<f64>) {
 // CHECK:         %[[FIT:.*]] = arith.divsi %[[LIMIT]], %[[SOME]]
 // CHECK:         %[[PER:.*]] = arith.maxsi %[[FIT]], %{{.*}}
 // CHECK:         %[[WANTED:.*]] = arith.ceildivsi %[[ROWS]], %[[PER]]
-// CHECK:         %[[CHUNKS:.*]] = arith.minsi %[[WANTED]], %{{.*}}
+// CHECK:         %[[FEW:.*]] = arith.minsi %{{.*}}, %[[WANTED]]
+// CHECK:         %[[CHUNKS:.*]] = arith.maxsi %[[FEW]], %{{.*}}
 // CHECK:         scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[CHUNKS]])
 // CHECK:           %[[LO:.*]] = arith.muli %[[C]], %{{.*}}
 // CHECK:           %[[HI:.*]] = arith.minsi %{{.*}}, %[[ROWS]]
@@ -232,7 +235,7 @@ func.func @max_strided(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: me
 // CHECK:           %[[FEW:.*]] = arith.minsi %[[WANTED]], %[[BY_ROWS]]
 // CHECK:           %[[CHUNKS:.*]] = arith.maxsi %[[FEW]], %{{.*}}
 // CHECK:           %[[CHUNK_ROWS:.*]] = arith.ceildivsi %[[ROWS]], %[[CHUNKS]]
-// CHECK:           %[[MORE:.*]] = arith.subi %[[CHUNKS]], %[[ONE]]
+// CHECK:           %[[MORE:.*]] = arith.subi %[[CHUNKS]], %{{.*}}
 // CHECK:           %[[PARTIALS:.*]] = memref.alloc(%[[MORE]], %[[COLS]]) : memref<?x?xf32>
 // CHECK:           scf.parallel (%[[B:.*]], %[[C:.*]]) = (%{{.*}}, %{{.*}}) to (%[[BLOCKS]], %[[CHUNKS]])
 // CHECK:             %[[FIRST:.*]] = arith.muli %[[B]], %[[BLOCK]]
@@ -337,14 +340,37 @@ func.func @kept_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>) {
 
 // -----
 
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<(d0, d1) -> ()>
+
+// The same with the reduced loop innermost: serial loops too.
+// CHECK-LABEL: func.func @kept_outer_loop_not_in_output(
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             arith.addf
+// CHECK-NOT:     scf.parallel
+func.func @kept_outer_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [#id, #none], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 #line = affine_map<(d0) -> (d0)>
 #scalar = affine_map<(d0) -> ()>
 
 // argmax's second pass (a min of positions marked ptensor.first_match) over
 // the loop of the max before it: the max keeps its chunk partials and its
 // plan (loop size, chunk size); the search takes the first chunk whose
-// partial is the max (or NaN), folds only that chunk, and runs the whole
-// search instead when the plans differ or the chunk has no match.
+// partial is the max (or NaN), folds only that chunk (until a block with
+// a match), and runs the whole search instead when the plans differ or the
+// chunk has no match.
 // CHECK-LABEL: func.func @argmax_first_match(
 // CHECK:         memref.alloca() : memref<64xi64>
 // CHECK:         memref.alloca() : memref<2xindex>
@@ -356,7 +382,8 @@ func.func @kept_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>) {
 // CHECK:           arith.maximumf
 // CHECK:           memref.store %{{.*}}, %[[MAXES]]
 // CHECK:         memref.store %{{.*}}, %[[BEST:.*]][] : memref<f32>
-// CHECK:         %[[CHUNKS:.*]] = arith.minsi
+// CHECK:         arith.minsi
+// CHECK:         %[[CHUNKS:.*]] = arith.maxsi
 // CHECK:         %[[SIZE:.*]] = arith.ceildivsi
 // CHECK:         %[[MAX:.*]] = memref.load %[[BEST]][] : memref<f32>
 // CHECK:         %[[FIRST:.*]] = scf.for %[[C:.*]] = %{{.*}} to %[[CHUNKS]] {{.*}} iter_args(%[[F:.*]] = %[[CHUNKS]]) -> (index)
@@ -375,7 +402,7 @@ func.func @kept_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>) {
 // CHECK:         %[[USABLE:.*]] = arith.andi %{{.*}}, %[[FOUND]]
 // CHECK:         %[[POS:.*]] = scf.if %[[USABLE]] -> (i64) {
 // CHECK:           %[[LO:.*]] = arith.muli %[[FIRST]], %[[SIZE]]
-// CHECK:           scf.for %{{.*}} = %[[LO]] to
+// CHECK:           scf.while (%{{.*}} = %[[LO]], %{{.*}} = %{{.*}}) : (index, i64) -> (index, i64)
 // CHECK:             arith.minsi {{.*}} ptensor.first_match
 // CHECK:         } else {
 // CHECK:         %[[MISSED:.*]] = arith.cmpi eq, %[[POS]], %c9223372036854775807_i64
@@ -452,6 +479,46 @@ func.func @first_match_of_the_compared_input(%a: memref<?xf32>, %low: memref<f32
     %i = linalg.index 0 : index
     %p = arith.index_cast %i : index to i64
     %s = arith.select %match, %p, %none : i64
+    %f = arith.minsi %o, %s {ptensor.combiner = "minsi", ptensor.first_match} : i64
+    linalg.yield %f : i64
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// A first-match search over rows (argmax's second pass along an axis):
+// each row folds blocks of 1024 positions (each an scf.for LLVM
+// vectorizes) while nothing matched, and stops after the first block with
+// a match: no later position can be less.
+// CHECK-LABEL: func.func @argmax_rows_first_match(
+// CHECK:         scf.parallel
+// CHECK:           %[[BLOCK:.*]] = arith.constant 1024 : index
+// CHECK:           %[[FOUND:.*]]:2 = scf.while (%[[AT:.*]] = %[[LO:.*]], %[[ACC:.*]] = %{{.*}}) : (index, i64) -> (index, i64) {
+// CHECK:             %[[MORE:.*]] = arith.cmpi slt, %[[AT]], %[[HI:.*]] : index
+// CHECK:             %[[UNMATCHED:.*]] = arith.cmpi eq, %[[ACC]], %c9223372036854775807_i64{{.*}} : i64
+// CHECK:             %[[GO:.*]] = arith.andi %[[MORE]], %[[UNMATCHED]]
+// CHECK:             scf.condition(%[[GO]]) %[[AT]], %[[ACC]]
+// CHECK:           } do {
+// CHECK:           ^bb0(%[[FROM:.*]]: index, %[[A:.*]]: i64):
+// CHECK:             %[[NEXT:.*]] = arith.addi %[[FROM]], %[[BLOCK]]
+// CHECK:             %[[END:.*]] = arith.minsi %[[NEXT]], %[[HI]]
+// CHECK:             %[[F:.*]] = scf.for %{{.*}} = %[[FROM]] to %[[END]] {{.*}} iter_args(%{{.*}} = %[[A]]) -> (i64)
+// CHECK:               arith.minsi {{.*}} ptensor.first_match
+// CHECK:             scf.yield %[[END]], %[[F]]
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xi64>
+func.func @argmax_rows_first_match(%a: memref<?x?xf32>, %best: memref<?xf32>, %first: memref<?xi64>) {
+  %none = arith.constant 9223372036854775807 : i64
+  linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%a, %best : memref<?x?xf32>, memref<?xf32>) outs(%first : memref<?xi64>) {
+  ^bb0(%x: f32, %m: f32, %o: i64):
+    %eq = arith.cmpf oeq, %x, %m {ptensor.first_match_extremum} : f32
+    %i = linalg.index 1 : index
+    %p = arith.index_cast %i : index to i64
+    %s = arith.select %eq, %p, %none : i64
     %f = arith.minsi %o, %s {ptensor.combiner = "minsi", ptensor.first_match} : i64
     linalg.yield %f : i64
   }

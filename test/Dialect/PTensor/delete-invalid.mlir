@@ -143,3 +143,20 @@ func.func @double_negative(%a: !v) -> !v {
   // expected-note @below {{the later use}}
   return %m : !v
 }
+
+// -----
+
+!v = !ptensor.ptensor<?xf32>
+
+// A use in a later block runs after the delete (the tensor's block
+// dominates it).
+func.func @used_in_a_later_block(%a: !v) -> !v {
+  %t = ptensor.elementwise_unary exp %a : (!v) -> !v
+  // expected-error @below {{'ptensor.delete' op deletes a tensor that is used later}}
+  ptensor.delete %t : !v
+  cf.br ^next
+^next:
+  // expected-note @below {{the later use}}
+  %u = ptensor.elementwise_unary abs %t : (!v) -> !v
+  return %u : !v
+}

@@ -66,8 +66,10 @@ LogicalResult DeleteOp::verify() {
     for (Operation *user : value.getUsers()) {
       if (user == getOperation())
         continue;
+      // A use in another block (the tensor's block dominates it) runs
+      // after this block, so after the delete.
       Operation *inBlock = block->findAncestorOpInBlock(*user);
-      if (inBlock && (*this)->isBeforeInBlock(inBlock)) {
+      if (!inBlock || (*this)->isBeforeInBlock(inBlock)) {
         bool again = isa<DeleteOp>(user) && value == getSource();
         InFlightDiagnostic diag =
             again ? emitOpError("deletes a tensor that is deleted again later "

@@ -180,10 +180,14 @@ LogicalResult MeshgridOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult ShapeOp::inferReturnTypes(MLIRContext *context,
-                                        std::optional<Location>,
+                                        std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &results) {
-  auto src = cast<PTensorType>(adaptor.getSource().getType());
+  // Also called by the parser, before the operand's type is verified.
+  Type type = adaptor.getSource().getType();
+  auto src = dyn_cast<PTensorType>(type);
+  if (!src)
+    return emitOptionalError(loc, "expected a ptensor operand, but got ", type);
   results.append(src.getRank(), IndexType::get(context));
   return success();
 }

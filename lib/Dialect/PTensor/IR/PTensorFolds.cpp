@@ -12,31 +12,44 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-/// Folds an involution: `kind(kind(x))` is `x` when the types agree.
-static Value foldInvolution(ElementwiseUnaryOp op) {
-  auto inner = op.getInput().getDefiningOp<ElementwiseUnaryOp>();
-  if (!inner || inner.getKind() != op.getKind() ||
-      inner.getInput().getType() != op.getType())
-    return {};
-  return inner.getInput();
+/// The kind of `op` when it is an elementwise_unary that has one.
+static std::optional<UnaryOpKind> getUnaryKind(Operation *op) {
+  auto unary = dyn_cast<ElementwiseUnaryOp>(op);
+  if (!unary || !unary.getKindAttr())
+    return std::nullopt;
+  return unary.getKind();
 }
 
+/// Folds an involution: `kind(kind(x))` is `x` when the types agree.
+static Value foldInvolution(Operation *op, UnaryOpKind kind) {
+  Operation *inner = op->getOperand(0).getDefiningOp();
+  if (!inner || inner->getNumOperands() != 1 || getUnaryKind(inner) != kind ||
+      inner->getOperand(0).getType() != op->getResult(0).getType())
+    return {};
+  return inner->getOperand(0);
+}
+
+/// Through the generic Operation API only: the delete verifier asks about
+/// ops it reaches through uses, which may not be verified yet (no kind, a
+/// builtin operand type, another operand count).
 Value mlir::ptensor::getIdentityFold(Operation *op) {
-  if (auto unary = dyn_cast<ElementwiseUnaryOp>(op)) {
-    switch (unary.getKind()) {
+  if (op->getNumOperands() != 1 || op->getNumResults() != 1)
+    return {};
+  Value input = op->getOperand(0);
+  bool sameType = input.getType() == op->getResult(0).getType();
+  if (std::optional<UnaryOpKind> kind = getUnaryKind(op)) {
+    switch (*kind) {
     case UnaryOpKind::positive:
-      return unary.getInput().getType() == unary.getType() ? unary.getInput()
-                                                           : Value();
+      return sameType ? input : Value();
     case UnaryOpKind::negative:
     case UnaryOpKind::bitwise_invert:
-      return foldInvolution(unary);
+      return foldInvolution(op, *kind);
     default:
       return {};
     }
   }
-  if (isa<CastOp, CopyOp>(op) &&
-      op->getOperand(0).getType() == op->getResult(0).getType())
-    return op->getOperand(0);
+  if (isa<CastOp, CopyOp>(op) && sameType)
+    return input;
   return {};
 }
 

@@ -282,12 +282,16 @@ inferScalarKind(MLIRContext *context, std::optional<Location> loc,
   return success();
 }
 
-/// inferScalarKind for any of the four kind ops.
+/// inferScalarKind for any of the four kind ops. Also called by the
+/// parser, before the op is verified: the kind may be missing (a kind
+/// written as "" parses to none).
 template <typename AdaptorT>
 static LogicalResult inferScalarOp(MLIRContext *context,
                                    std::optional<Location> loc,
                                    AdaptorT adaptor,
                                    SmallVectorImpl<Type> &results) {
+  if (!adaptor.getKindAttr())
+    return emitOptionalError(loc, "expected a kind, but got none");
   return inferScalarKind(context, loc, getOpKindRow(loc, adaptor.getKind()),
                          adaptor.getOperands(), adaptor.getDtype(), results);
 }
