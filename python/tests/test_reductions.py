@@ -249,13 +249,12 @@ def test_few_long_reductions(shape, axis):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int16"])
-def test_argmax_rows_stop_at_the_first_block_with_a_match(dtype):
-    """argmax/argmin along rows search each row's first position holding
-    the extremum in blocks of 1024 and stop after the first block with a
-    match (ReductionsToLoops' first-match search): the extremum at a
-    block's first and last position, ties inside one block and across
-    blocks, a row with no early match, a NaN after a finite maximum, and
-    a strided view (the search's other version)."""
+def test_argmax_rows_first_occurrence(dtype):
+    """argmax/argmin along rows of 5000 (the extremum, then a search for
+    its first position): the extremum first, last and around positions
+    1023/1024, ties near and far apart, rows with no marked extremum (many
+    ties of the data's own maximum), a NaN after a finite maximum, and
+    strided and transposed views (the search's other versions)."""
     x = data(dtype, (9, 5000))
     top = 127 if dtype == "int16" else 9.0
     for row, cols in enumerate([[0], [1023], [1024], [4999], [700, 701],

@@ -237,14 +237,12 @@ def ConvertPTensorReductionsToLoops
     (an `scf.parallel` over the chunks), the partials then merged in order
     into the output: the same result on any number of threads. Outputs
     that kept iterations share, or that read a reduced dim, get serial
-    loops (linalg's). The second pass of a host argmax/argmin (a
-    first-match search marked `ptensor.first_match`: the least position
-    whose element matches) folds blocks of 1024 positions while nothing
-    matched, stopping after the first block with a match. Over every dim
-    (a 0-d input that the first pass's chunks folded) it reads only the
-    first chunk whose partial is the extremum (or NaN): no earlier chunk
-    holds it. It runs the whole search when the chunks were split
-    otherwise or the chunk has no match.
+    loops (linalg's). The second pass of a host argmax/argmin over
+    every dim (a first-match search marked `ptensor.first_match`, whose
+    0-d input the first pass's chunks folded) reads only the first chunk
+    whose partial is the extremum (or NaN): no earlier chunk holds it. It
+    runs the whole search when the chunks were split otherwise or the
+    chunk has no match.
     Inputs that walk the innermost loop with a stride not known to be 1 get
     a second version for a run-time stride of 1 (a `memref.reinterpret_cast`
     to a static unit stride: consecutive loads that vectorize).

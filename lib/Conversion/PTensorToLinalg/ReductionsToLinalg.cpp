@@ -249,10 +249,9 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
   /// (NaN-propagating max/min), then the least position holding it, or
   /// holding a NaN when the extremum is NaN. The same first occurrence as
   /// the one-pass combine, -0.0 and 0.0 equal; an empty block (a team's
-  /// partial) gives the same no-position value, INT64_MAX. The second is
-  /// marked kFirstMatchAttrName: on the host it then stops at the first
-  /// block with a match, and over every dim reads only the first chunk the
-  /// extremum is in.
+  /// partial) gives the same no-position value, INT64_MAX. Over every dim,
+  /// the second is marked kFirstMatchAttrName: on the host it then reads
+  /// only the first chunk the extremum is in.
   static Value
   firstPositionOfExtremum(const ReductionBuilder &rb, StringRef kind,
                           Type dtype, Type acc,
@@ -291,7 +290,7 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     };
     Value first =
         rb.reduce(best, getCombiner("min", i64), i64, positionIfBest)[0];
-    if (!rb.dims.empty()) {
+    if (!rb.dims.empty() && rb.dims.size() == size_t(rb.rank())) {
       auto generic = first.getDefiningOp<linalg::GenericOp>();
       assert(generic && "a reduction over dims is a linalg.generic");
       Operation *combine =

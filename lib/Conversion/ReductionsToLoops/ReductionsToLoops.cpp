@@ -44,10 +44,6 @@ namespace {
 constexpr int64_t kChunkSize = 65536;
 constexpr int64_t kMaxChunks = 64;
 
-/// Positions a first-match search folds between checks for a match (each
-/// block vectorized; the search stops after the first block with one).
-constexpr int64_t kSearchBlock = 1024;
-
 /// The outputs of a reduction generic at one iteration: where each element
 /// is and its current value (loadOutputs), stored back by storeOutputs.
 struct OutputElements {
@@ -187,56 +183,22 @@ struct ReductionLoops : ReductionNest {
 
   /// Folds the innermost loop from `lo` to `hi` at iteration `ids` (its
   /// own entry unset) into `acc`: in `lanes` interleaved accumulators over
-  /// the bulk, merged, then the remainder (buildLaneFold). A first-match
-  /// search stops after the first block of kSearchBlock positions that
-  /// holds a match (isFirstMatchSearch).
+  /// the bulk, merged, then the remainder (buildLaneFold).
   SmallVector<Value> foldInnermost(OpBuilder &b, Location loc,
                                    SmallVector<Value> ids, ValueRange acc,
                                    Value lo, Value hi) {
     unsigned inner = op.getNumLoops() - 1;
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto fold = [&](OpBuilder &fb, Location fl, ValueRange from, Value start,
-                    Value end) {
-      return buildLaneFold(
-          fb, fl, combiner, from, lanes, start, end, one,
-          [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
-            ids[inner] = i;
-            return emitElement(nb, nloc, op, ids, {}, state);
-          });
-    };
-    if (!isFirstMatchSearch())
-      return fold(b, loc, acc, lo, hi);
-    // scf.while (position, accumulator): on while the position is below
-    // `hi` and nothing matched, folding a block at a time.
-    Value none = identity(b, loc).front();
-    Value block = arith::ConstantIndexOp::create(b, loc, kSearchBlock);
-    SmallVector<Value> init{lo};
-    llvm::append_range(init, acc);
-    auto search = scf::WhileOp::create(
-        b, loc, ValueRange(init).getTypes(), init,
-        [&](OpBuilder &cb, Location cl, ValueRange state) {
-          Value more = arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt,
-                                             state[0], hi);
-          Value unmatched = arith::CmpIOp::create(
-              cb, cl, arith::CmpIPredicate::eq, state[1], none);
-          Value go = arith::AndIOp::create(cb, cl, more, unmatched);
-          scf::ConditionOp::create(cb, cl, go, state);
-        },
-        [&](OpBuilder &db, Location dl, ValueRange state) {
-          Value next = arith::AddIOp::create(db, dl, state[0], block);
-          Value end = arith::MinSIOp::create(db, dl, next, hi);
-          SmallVector<Value> yielded{end};
-          llvm::append_range(yielded,
-                             fold(db, dl, state.drop_front(), state[0], end));
-          scf::YieldOp::create(db, dl, yielded);
+    return buildLaneFold(
+        b, loc, combiner, acc, lanes, lo, hi, one,
+        [&](OpBuilder &nb, Location nloc, Value i, ValueRange state) {
+          ids[inner] = i;
+          return emitElement(nb, nloc, op, ids, {}, state);
         });
-    return SmallVector<Value>(search.getResults().drop_front());
   }
 
   /// Whether `op` is a first-match search (kFirstMatchAttrName on its
-  /// combine, one i64 output: the least position whose element matches):
-  /// positions grow along the loops, so once a position is found no later
-  /// one can replace it.
+  /// combine, one i64 output: the least position whose element matches).
   bool isFirstMatchSearch() {
     Operation *combine =
         op.getBody()->getTerminator()->getOperand(0).getDefiningOp();

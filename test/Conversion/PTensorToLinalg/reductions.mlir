@@ -54,9 +54,8 @@ func.func @max_ui8(%a: !ptensor.ptensor<?xui8>) -> !ptensor.ptensor<ui8> {
 
 // argmax on the CPU: two reductions LLVM vectorizes. The maximum (NaN
 // propagating), then the least position holding it (or a NaN, when the
-// maximum is NaN) as an i64 min from INT64_MAX, marked a first-match
-// search (the host loops stop after the first block with a match); the
-// position is along the reduced dim (linalg.index).
+// maximum is NaN) as an i64 min from INT64_MAX; the position is along the
+// reduced dim (linalg.index).
 // CHECK-LABEL: func.func @argmax_rows(
 // CHECK-DAG: %[[LOW:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
@@ -69,7 +68,7 @@ func.func @max_ui8(%a: !ptensor.ptensor<?xui8>) -> !ptensor.ptensor<ui8> {
 // CHECK:   %[[MATCH:.*]] = arith.select %[[MNAN]], %[[XNAN]], %[[EQ]] : i1
 // CHECK:   linalg.index 1 : index
 // CHECK:   %[[POS:.*]] = arith.select %[[MATCH]], %{{.*}}, %{{.*}} : i64
-// CHECK:   arith.minsi %{{.*}}, %[[POS]] {ptensor.combiner = "minsi", ptensor.first_match} : i64
+// CHECK:   arith.minsi %{{.*}}, %[[POS]] {ptensor.combiner = "minsi"} : i64
 // CHECK: return %[[R]]
 func.func @argmax_rows(%a: !ptensor.ptensor<?x?xf32>) -> !ptensor.ptensor<?xi64> {
   %0 = ptensor.find_index argmax %a axis -1 : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?xi64>
@@ -78,8 +77,8 @@ func.func @argmax_rows(%a: !ptensor.ptensor<?x?xf32>) -> !ptensor.ptensor<?xi64>
 
 // -----
 
-// Over every dim too (the host loops then also read only the first chunk
-// holding the maximum).
+// Over every dim, the min is marked a first-match search (the host loops
+// then read only the first chunk holding the maximum).
 // CHECK-LABEL: func.func @argmax_all(
 // CHECK:   arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
 // CHECK:   arith.cmpf oeq, %{{.*}}, %{{.*}} {ptensor.first_match_extremum} : f32

@@ -368,9 +368,8 @@ func.func @kept_outer_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>)
 // argmax's second pass (a min of positions marked ptensor.first_match) over
 // the loop of the max before it: the max keeps its chunk partials and its
 // plan (loop size, chunk size); the search takes the first chunk whose
-// partial is the max (or NaN), folds only that chunk (until a block with
-// a match), and runs the whole search instead when the plans differ or the
-// chunk has no match.
+// partial is the max (or NaN), folds only that chunk, and runs the whole
+// search instead when the plans differ or the chunk has no match.
 // CHECK-LABEL: func.func @argmax_first_match(
 // CHECK:         memref.alloca() : memref<64xi64>
 // CHECK:         memref.alloca() : memref<2xindex>
@@ -402,7 +401,7 @@ func.func @kept_outer_loop_not_in_output(%a: memref<?x?xf32>, %out: memref<f32>)
 // CHECK:         %[[USABLE:.*]] = arith.andi %{{.*}}, %[[FOUND]]
 // CHECK:         %[[POS:.*]] = scf.if %[[USABLE]] -> (i64) {
 // CHECK:           %[[LO:.*]] = arith.muli %[[FIRST]], %[[SIZE]]
-// CHECK:           scf.while (%{{.*}} = %[[LO]], %{{.*}} = %{{.*}}) : (index, i64) -> (index, i64)
+// CHECK:           scf.for %{{.*}} = %[[LO]] to
 // CHECK:             arith.minsi {{.*}} ptensor.first_match
 // CHECK:         } else {
 // CHECK:         %[[MISSED:.*]] = arith.cmpi eq, %[[POS]], %c9223372036854775807_i64
@@ -479,46 +478,6 @@ func.func @first_match_of_the_compared_input(%a: memref<?xf32>, %low: memref<f32
     %i = linalg.index 0 : index
     %p = arith.index_cast %i : index to i64
     %s = arith.select %match, %p, %none : i64
-    %f = arith.minsi %o, %s {ptensor.combiner = "minsi", ptensor.first_match} : i64
-    linalg.yield %f : i64
-  }
-  return
-}
-
-// -----
-
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#rows = affine_map<(d0, d1) -> (d0)>
-
-// A first-match search over rows (argmax's second pass along an axis):
-// each row folds blocks of 1024 positions (each an scf.for LLVM
-// vectorizes) while nothing matched, and stops after the first block with
-// a match: no later position can be less.
-// CHECK-LABEL: func.func @argmax_rows_first_match(
-// CHECK:         scf.parallel
-// CHECK:           %[[BLOCK:.*]] = arith.constant 1024 : index
-// CHECK:           %[[FOUND:.*]]:2 = scf.while (%[[AT:.*]] = %[[LO:.*]], %[[ACC:.*]] = %{{.*}}) : (index, i64) -> (index, i64) {
-// CHECK:             %[[MORE:.*]] = arith.cmpi slt, %[[AT]], %[[HI:.*]] : index
-// CHECK:             %[[UNMATCHED:.*]] = arith.cmpi eq, %[[ACC]], %c9223372036854775807_i64{{.*}} : i64
-// CHECK:             %[[GO:.*]] = arith.andi %[[MORE]], %[[UNMATCHED]]
-// CHECK:             scf.condition(%[[GO]]) %[[AT]], %[[ACC]]
-// CHECK:           } do {
-// CHECK:           ^bb0(%[[FROM:.*]]: index, %[[A:.*]]: i64):
-// CHECK:             %[[NEXT:.*]] = arith.addi %[[FROM]], %[[BLOCK]]
-// CHECK:             %[[END:.*]] = arith.minsi %[[NEXT]], %[[HI]]
-// CHECK:             %[[F:.*]] = scf.for %{{.*}} = %[[FROM]] to %[[END]] {{.*}} iter_args(%{{.*}} = %[[A]]) -> (i64)
-// CHECK:               arith.minsi {{.*}} ptensor.first_match
-// CHECK:             scf.yield %[[END]], %[[F]]
-// CHECK:           memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xi64>
-func.func @argmax_rows_first_match(%a: memref<?x?xf32>, %best: memref<?xf32>, %first: memref<?xi64>) {
-  %none = arith.constant 9223372036854775807 : i64
-  linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]}
-      ins(%a, %best : memref<?x?xf32>, memref<?xf32>) outs(%first : memref<?xi64>) {
-  ^bb0(%x: f32, %m: f32, %o: i64):
-    %eq = arith.cmpf oeq, %x, %m {ptensor.first_match_extremum} : f32
-    %i = linalg.index 1 : index
-    %p = arith.index_cast %i : index to i64
-    %s = arith.select %eq, %p, %none : i64
     %f = arith.minsi %o, %s {ptensor.combiner = "minsi", ptensor.first_match} : i64
     linalg.yield %f : i64
   }

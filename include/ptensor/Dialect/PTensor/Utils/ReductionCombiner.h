@@ -42,13 +42,12 @@ Value buildVarianceDivisor(OpBuilder &b, Location loc, Value count,
 inline constexpr llvm::StringLiteral kCombinerAttrName = "ptensor.combiner";
 
 /// The unit attribute on the combine (a min of i64 positions) of a host
-/// reduction that finds the first position whose element matches the
-/// extremum of its input, which an earlier reduction over the same loops
-/// wrote (argmax/argmin's second pass; ReductionsToLinalg.cpp sets it).
-/// convert-ptensor-reductions-to-loops then stops each search after the
-/// first block with a match and, over every dim, scans only the first
-/// chunk whose partial extremum matches (an attribute of the body: it
-/// survives fusion).
+/// full reduction that finds the first position whose element matches the
+/// extremum in its 0-d input, which an earlier full reduction over the same
+/// loops wrote (argmax/argmin's second pass; ReductionsToLinalg.cpp sets
+/// it). convert-ptensor-reductions-to-loops then scans only the first chunk
+/// whose partial extremum matches (an attribute of the body: it survives
+/// fusion).
 inline constexpr llvm::StringLiteral kFirstMatchAttrName =
     "ptensor.first_match";
 
