@@ -94,9 +94,10 @@ struct ChunkPlan {
 };
 
 /// The split of the outermost reduced loop (`n` rows) beside `tasks` kept
-/// tasks: enough chunks for kMaxChunks tasks in all, at least `minRows`
-/// rows each, at least 1 chunk. From the sizes alone, so that an output
-/// combines its elements in one order on any number of threads.
+/// tasks: enough chunks for kMaxChunks tasks in all, but no more than one
+/// per `minRows` rows (rounded up), and at least 1. From the sizes alone,
+/// so that an output combines its elements in one order on any number of
+/// threads.
 ChunkPlan buildChunkPlan(OpBuilder &b, Location loc, Value tasks, Value n,
                          Value minRows) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -234,8 +235,8 @@ struct ReductionLoops : ReductionNest {
   /// The reductions of every kept iteration into the outputs, on threads:
   /// an scf.parallel over the kept loops and chunks of the outermost
   /// reduced loop (planChunks: several chunks only where the kept
-  /// iterations are fewer than kMaxChunks; at least
-  /// buildRowsPerChunkLimit rows each). Chunk 0 merges into the outputs,
+  /// iterations are fewer than kMaxChunks, no more than one per
+  /// buildRowsPerChunkLimit rows). Chunk 0 merges into the outputs,
   /// chunk c > 0 is stored in row c - 1 of a partials buffer, merged into
   /// the outputs in chunk order afterwards: the same result on any number
   /// of threads.
@@ -320,9 +321,9 @@ struct ReductionLoops : ReductionNest {
       memref::DeallocOp::create(b, loc, partial);
   }
 
-  /// The most rows of the outermost reduced loop in one chunk: kChunkSize
-  /// positions' worth (at least 1 row), a row being one iteration of the
-  /// inner reduced loops.
+  /// The rows of the outermost reduced loop that make one chunk's worth:
+  /// kChunkSize positions (at least 1 row), a row being one iteration of
+  /// the inner reduced loops (buildChunkPlan's `minRows`).
   Value buildRowsPerChunkLimit(OpBuilder &b, Location loc) {
     Value chunkLimit = arith::ConstantIndexOp::create(b, loc, kChunkSize);
     if (reduced.size() == 1)
@@ -337,7 +338,8 @@ struct ReductionLoops : ReductionNest {
   }
 
   /// The split of the outermost reduced loop in chunks beside `tasks`
-  /// kept tasks (buildChunkPlan, at most buildRowsPerChunkLimit rows each).
+  /// kept tasks (buildChunkPlan: no more than one chunk per
+  /// buildRowsPerChunkLimit rows, rounded up).
   ChunkPlan planChunks(OpBuilder &b, Location loc, Value tasks) {
     return buildChunkPlan(b, loc, tasks, sizes[reduced.front()],
                           buildRowsPerChunkLimit(b, loc));
@@ -619,9 +621,10 @@ constexpr int64_t kColumnBlock = 1024;
 /// rows.
 constexpr int64_t kRowsAtOnce = 4;
 
-/// A column reduction splits its outermost reduced loop in chunks of at
-/// least kMinChunkRows rows until it has kMaxChunks tasks (with its blocks
-/// of columns): so narrow outputs (few blocks) are reduced on threads too.
+/// A column reduction splits its outermost reduced loop in chunks until it
+/// has kMaxChunks tasks (with its blocks of columns), no more than one per
+/// kMinChunkRows rows: so narrow outputs (few blocks) are reduced on
+/// threads too.
 constexpr int64_t kMinChunkRows = 64;
 
 /// The lowering of one reduction generic whose innermost loop is kept (a

@@ -52,6 +52,21 @@ func.func @roll(%a: !ptensor.ptensor<5xf32>) -> !ptensor.ptensor<5xf32> {
 
 // -----
 
+// A static size above 2^62: the shift is reduced modulo the size without
+// overflowing int64 (((shift % n) + n) % n did; the sanitizer build runs
+// this). Element 0 goes to 2^62, [1, 2^62 + 1) to [0, 2^62).
+// CHECK-LABEL: func.func @roll_huge(
+// CHECK:         tensor.extract_slice %arg0[0] [1] [1]
+// CHECK:         tensor.insert_slice %{{.*}} into %{{.*}}[4611686018427387904] [1] [1]
+// CHECK:         tensor.extract_slice %arg0[1] [4611686018427387904] [1]
+// CHECK:         tensor.insert_slice %{{.*}} into %{{.*}}[0] [4611686018427387904] [1]
+func.func @roll_huge(%a: !ptensor.ptensor<4611686018427387905xi8>) -> !ptensor.ptensor<4611686018427387905xi8> {
+  %c = ptensor.roll %a shifts [4611686018427387904] axes [0] : !ptensor.ptensor<4611686018427387905xi8> -> !ptensor.ptensor<4611686018427387905xi8>
+  return %c : !ptensor.ptensor<4611686018427387905xi8>
+}
+
+// -----
+
 // tril: an elementwise generic selecting by the last two loop indices.
 // CHECK-LABEL: func.func @tril(
 // CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]

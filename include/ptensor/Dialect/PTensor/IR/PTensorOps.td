@@ -557,11 +557,11 @@ def PTensor_DeleteOp : PTensor_Op<"delete", [MemoryEffects<[MemFree]>]> {
     Ends the life of `source` (the RFC's `delete`): its storage is released
     here rather than at the end of the block, which lowers the peak memory of
     a function whose temporaries are large. `source` must be defined in the
-    delete's block. Using `source` after the delete in its block is an error,
-    and so is using a tensor that may share its storage: a view op,
-    `reshape`, `broadcast`, `meshgrid`, `to_ranked`, `team_block`, the result
-    of a region op that yields it, or a value that folds to it (a copy to the
-    same type). A second delete is an error too.
+    delete's block. Using `source` after the delete, in its block or in a
+    later block, is an error, and so is using a tensor that may share its
+    storage: a view op, `reshape`, `broadcast`, `meshgrid`, `to_ranked`,
+    `team_block`, the result of a region op that yields it, or a value that
+    folds to it (a copy to the same type). A second delete is an error too.
 
     The storage is freed at the delete when the tensor owns it and nothing
     that shares its buffer is used later (after bufferization a later op may
