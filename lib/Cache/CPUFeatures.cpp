@@ -3,6 +3,7 @@
 #include "ptensor/Cache/CPUFeatures.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -89,23 +90,60 @@ std::pair<bool, bool> enabledVectorState() {
   return {avx, avx && (lo & 0xe0) == 0xe0};
 }
 
-/// Whether leaf 7's sub-leaf `subleaf` exists: sub-leaf 0's EAX is the last
-/// one (some CPUs do not answer zeros for the others).
-bool hasLeaf7Subleaf(unsigned subleaf) {
+/// The registers of one CPUID (leaf, sub-leaf); `valid` is false when the
+/// CPU does not report the leaf (or leaf 7's sub-leaf).
+struct LeafRegisters {
+  unsigned leaf, subleaf;
+  bool valid;
+  unsigned regs[4];
+};
+
+/// Asks the CPU for each (leaf, sub-leaf) of kFeatureBits once. Every CPUID
+/// traps to the hypervisor in a virtual machine (measured here: asking once
+/// per feature bit, about 150 CPUIDs, took 0.5 ms of a Python process's
+/// first kernel call; the distinct leaves are four).
+std::vector<LeafRegisters> readFeatureLeaves() {
+  std::vector<LeafRegisters> leaves;
   unsigned a, b, c, d;
-  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && a >= subleaf;
+  unsigned maxBasic = __get_cpuid_max(0, nullptr);
+  unsigned maxExtended = __get_cpuid_max(0x80000000, nullptr);
+  // Leaf 7's sub-leaf 0 EAX is its last sub-leaf (some CPUs do not answer
+  // zeros for the others).
+  unsigned maxLeaf7Subleaf = 0;
+  bool hasLeaf7 = maxBasic >= 7;
+  if (hasLeaf7) {
+    __cpuid_count(7, 0, a, b, c, d);
+    maxLeaf7Subleaf = a;
+  }
+  for (const FeatureBit &f : kFeatureBits) {
+    bool known = false;
+    for (const LeafRegisters &l : leaves)
+      known |= l.leaf == f.leaf && l.subleaf == f.subleaf;
+    if (known)
+      continue;
+    LeafRegisters l{f.leaf, f.subleaf, false, {0, 0, 0, 0}};
+    if (f.leaf >= 0x80000000)
+      l.valid = maxExtended >= f.leaf;
+    else if (f.leaf == 7)
+      l.valid = hasLeaf7 && maxLeaf7Subleaf >= f.subleaf;
+    else
+      l.valid = maxBasic >= f.leaf;
+    if (l.valid)
+      __cpuid_count(f.leaf, f.subleaf, l.regs[0], l.regs[1], l.regs[2],
+                    l.regs[3]);
+    leaves.push_back(l);
+  }
+  return leaves;
 }
 
-bool hasFeature(const FeatureBit &f, bool avx, bool avx512) {
-  unsigned regs[4];
-  if (f.leaf == 7 && !hasLeaf7Subleaf(f.subleaf))
-    return false;
-  if (!__get_cpuid_count(f.leaf, f.subleaf, &regs[0], &regs[1], &regs[2],
-                         &regs[3]))
-    return false; // the leaf is beyond what this CPU reports
+bool hasFeature(const FeatureBit &f, const std::vector<LeafRegisters> &leaves,
+                bool avx, bool avx512) {
   if ((f.state == State::AVX && !avx) || (f.state == State::AVX512 && !avx512))
     return false;
-  return (regs[static_cast<int>(f.reg)] >> f.bit) & 1u;
+  for (const LeafRegisters &l : leaves)
+    if (l.leaf == f.leaf && l.subleaf == f.subleaf)
+      return l.valid && ((l.regs[static_cast<int>(f.reg)] >> f.bit) & 1u);
+  return false;
 }
 #endif
 } // namespace
@@ -127,13 +165,24 @@ const std::vector<std::string> &ptensor::cache::hostCPUFeatures() {
     std::vector<std::string> found;
 #ifdef PTENSOR_HAVE_CPUID
     auto [avx, avx512] = enabledVectorState();
+    std::vector<LeafRegisters> leaves = readFeatureLeaves();
     for (const FeatureBit &f : kFeatureBits)
-      if (hasFeature(f, avx, avx512))
+      if (hasFeature(f, leaves, avx, avx512))
         found.push_back(f.name);
 #endif
     return found;
   }();
   return host;
+}
+
+std::string ptensor::cache::requestedHostCPU() {
+  const char *value = std::getenv("PTENSOR_HOST_CPU");
+  std::string name = value ? value : "";
+  size_t first = name.find_first_not_of(" \t");
+  if (first == std::string::npos)
+    return "";
+  size_t last = name.find_last_not_of(" \t");
+  return name.substr(first, last - first + 1);
 }
 
 std::string

@@ -195,7 +195,8 @@ std::string cache::writeAtomically(const std::string &path,
 }
 
 std::string cache::recordBuildId(const std::string &codePath,
-                                 const std::string &buildId) {
+                                 const std::string &buildId,
+                                 const std::vector<std::string> &cpuFeatures) {
   std::string checksum = checksumLine(codePath);
   if (checksum.empty())
     return "cannot read " + codePath + " to record its checksum";
@@ -203,5 +204,5 @@ std::string cache::recordBuildId(const std::string &codePath,
   return writeAtomically(companionPath(codePath, "id"),
                          buildId + "\n" + checksum + "\n" +
                              (cLibrary.empty() ? "" : cLibrary + "\n") +
-                             cpuFeaturesLine(hostCPUFeatures()) + "\n");
+                             cpuFeaturesLine(cpuFeatures) + "\n");
 }

@@ -96,7 +96,7 @@ compileToObject(ModuleOp module, const CompileOptions &options,
   auto llvmModule = translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
-  auto tm = createHostTargetMachine(options.optLevel);
+  auto tm = createHostTargetMachine(options.optLevel, options.hostCPU);
   if (!tm)
     return tm.takeError();
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), tm->get());

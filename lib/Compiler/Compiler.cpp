@@ -3,6 +3,7 @@
 #include "ptensor/Compiler/Compiler.h"
 
 #include "ptensor/Compiler/PendingCubins.h"
+#include "ptensor/Cache/CPUFeatures.h"
 
 #include "ptensor/InitAll.h"
 #include "ptensor/Pipelines/Pipelines.h"
@@ -14,7 +15,10 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <mutex>
 
@@ -185,16 +189,67 @@ void initializeHostTarget() {
   });
 }
 
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createHostTargetMachine(unsigned optLevel) {
+/// This process's target's subtarget for the CPU `hostCPU`, or an error
+/// naming it when LLVM's target does not know it (checked first: LLVM
+/// warns on stderr and ignores an unknown name).
+static llvm::Expected<std::unique_ptr<llvm::MCSubtargetInfo>>
+createNamedCPUSubtarget(llvm::StringRef hostCPU) {
   initializeHostTarget();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  std::string triple = llvm::sys::getProcessTriple();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  if (!target)
+    return llvm::createStringError(error);
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(llvm::Triple(triple), "", ""));
+  if (!generic || !generic->isCPUStringValid(hostCPU))
+    return llvm::createStringError(
+        "unknown host CPU '" + hostCPU.str() +
+        "' (PTENSOR_HOST_CPU or --cpu): expected an LLVM CPU name of " +
+        triple +
+        " such as x86-64-v2, x86-64-v3, skylake-avx512 or znver4 "
+        "(`llc -mcpu=help` lists them), or none for this machine's CPU");
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
+      target->createMCSubtargetInfo(llvm::Triple(triple), hostCPU, ""));
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(unsigned optLevel, llvm::StringRef hostCPU) {
+  initializeHostTarget();
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
+  if (!hostCPU.empty()) {
+    // The named CPU's own features only, not this machine's.
+    if (auto subtarget = createNamedCPUSubtarget(hostCPU); !subtarget)
+      return subtarget.takeError();
+    builder = llvm::orc::JITTargetMachineBuilder(
+        llvm::Triple(llvm::sys::getProcessTriple()));
+    builder->setCPU(hostCPU.str());
+  }
   builder->setRelocationModel(llvm::Reloc::PIC_);
   builder->setCodeGenOptLevel(
       static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u)));
   return builder->createTargetMachine();
+}
+
+llvm::Expected<std::vector<std::string>>
+getHostCodeCPUFeatures(llvm::StringRef hostCPU) {
+  if (hostCPU.empty())
+    return cache::hostCPUFeatures();
+  auto subtarget = createNamedCPUSubtarget(hostCPU);
+  if (!subtarget)
+    return subtarget.takeError();
+  const llvm::FeatureBitset &bits = (*subtarget)->getFeatureBits();
+  std::vector<std::string> features;
+  for (const std::string &name : cache::knownCPUFeatures())
+    for (const llvm::SubtargetFeatureKV &kv :
+         (*subtarget)->getAllProcessorFeatures())
+      if (name == kv.Key && bits.test(kv.Value))
+        features.push_back(name);
+  return features;
 }
 
 } // namespace ptensor::compiler

@@ -200,10 +200,16 @@ def chip_for(target):
 
 
 def cache_key(ir, target, chip=None):
-    """The machine-independent key of a compiled library."""
+    """The machine-independent key of a compiled library: its IR, target,
+    GPU chip and the CPU its host code is compiled for when
+    PTENSOR_HOST_CPU names one (this machine's CPU is recorded in KEY.id
+    instead, and checked where the entry is used)."""
     if chip is None:
         chip = chip_for(target)
-    return _core.cache_key("shared-library", target, chip if target == "cuda" else "", "", ir)
+    host_cpu = _core.requested_host_cpu()
+    options = "host-cpu=" + host_cpu if host_cpu else ""
+    return _core.cache_key("shared-library", target, chip if target == "cuda" else "", options,
+                           ir)
 
 
 def _run_compiler(compiler, ir, target, chip, dest):
@@ -212,7 +218,8 @@ def _run_compiler(compiler, ir, target, chip, dest):
     name = _core.cache_companion_path(dest, "mlir")
     try:
         stages = compiler.compile_library(ir, target, chip if target == "cuda" else "",
-                                          dest, R.library_dir(), name)
+                                          _core.requested_host_cpu(), dest, R.library_dir(),
+                                          name)
     except compiler.CompileFailed as e:
         raise CompileError("compiling %s failed:\n%s" % (name, e), str(e), ir) from None
     log.info("compiled %s (%s) in %.0f ms: %s", os.path.basename(dest), target,
@@ -226,7 +233,10 @@ def _compile_into_cache(compiler, ir, target, chip, path):
     an entry that is not current."""
     _core.cache_write(_core.cache_companion_path(path, "mlir"), ir)
     _run_compiler(compiler, ir, target, chip, path)
-    _core.cache_record_build_id(path, compiler_build_id() or "")
+    # What the host code may use of the CPU: this one's, or those of the
+    # CPU PTENSOR_HOST_CPU names (known: the compile above checked it).
+    features = compiler.host_code_cpu_features(_core.requested_host_cpu())
+    _core.cache_record_build_id(path, compiler_build_id() or "", features)
 
 
 def library_path(ir, target):

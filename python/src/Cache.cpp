@@ -88,9 +88,15 @@ void ptensor::python::registerCache(nb::module_ &m) {
       nb::arg("path"), nb::arg("text"), "Writes a file atomically.");
   m.def(
       "cache_record_build_id",
-      [raiseOnError](const std::string &path, const std::string &buildId) {
-        raiseOnError(cache::recordBuildId(path, buildId));
+      [raiseOnError](const std::string &path, const std::string &buildId,
+                     std::optional<std::vector<std::string>> cpuFeatures) {
+        raiseOnError(cache::recordBuildId(
+            path, buildId, cpuFeatures.value_or(cache::hostCPUFeatures())));
       },
       nb::arg("path"), nb::arg("build_id"),
-      "Marks the entry as made by `build_id` (written last).");
+      nb::arg("cpu_features") = nb::none(),
+      "Marks the entry as made by `build_id` (written last), its code "
+      "needing `cpu_features` (default: this CPU's).");
+  m.def("requested_host_cpu", &cache::requestedHostCPU,
+        "The CPU named by PTENSOR_HOST_CPU (\"\": this machine's).");
 }

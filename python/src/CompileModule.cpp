@@ -13,6 +13,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <chrono>
 #include <stdexcept>
@@ -34,6 +35,7 @@ struct CompileFailed : std::runtime_error {
 static std::string compileLibrary(const std::string &ir,
                                   const std::string &target,
                                   const std::string &chip,
+                                  const std::string &hostCPU,
                                   const std::string &output,
                                   const std::string &runtimeDir,
                                   const std::string &bufferName) {
@@ -42,6 +44,7 @@ static std::string compileLibrary(const std::string &ir,
       target == "cuda" ? compiler::Target::CUDA : compiler::Target::CPU;
   if (!chip.empty())
     options.chip = chip;
+  options.hostCPU = hostCPU;
   std::string stages;
   auto last = std::chrono::steady_clock::now();
   auto onStage = [&](llvm::StringRef stage) {
@@ -76,10 +79,23 @@ NB_MODULE(_compile, m) {
   m.doc() = "The ptensor compiler in process (docs/ABI.md libraries).";
   nb::exception<CompileFailed>(m, "CompileFailed");
   m.def("compile_library", &compileLibrary, nb::arg("ir"), nb::arg("target"),
-        nb::arg("chip"), nb::arg("output"), nb::arg("runtime_dir"),
-        nb::arg("buffer_name"),
-        "Compiles IR text into the shared library `output`; returns the "
-        "time of each stage. Raises CompileFailed with the diagnostics.");
+        nb::arg("chip"), nb::arg("host_cpu"), nb::arg("output"),
+        nb::arg("runtime_dir"), nb::arg("buffer_name"),
+        "Compiles IR text into the shared library `output`, its host code "
+        "for the CPU `host_cpu` (\"\": this machine's); returns the time of "
+        "each stage. Raises CompileFailed with the diagnostics.");
+  m.def(
+      "host_code_cpu_features",
+      [](const std::string &hostCPU) {
+        auto features = compiler::getHostCodeCPUFeatures(hostCPU);
+        if (!features)
+          throw CompileFailed(llvm::toString(features.takeError()));
+        return *features;
+      },
+      nb::arg("host_cpu"),
+      "The instruction-set features host code compiled for `host_cpu` may "
+      "use (\"\": this CPU's), which its cache entry records. Raises "
+      "CompileFailed for a CPU LLVM does not know.");
   m.def(
       "build_id", [] { return compiler::getCompilerBuildId(); },
       "The compiler's identity (version, commit, LLVM; part of cache keys).");

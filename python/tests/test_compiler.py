@@ -109,6 +109,34 @@ def test_cache_entry_for_another_cpu(fresh_cache, rng):
 
 
 @needs_compiler
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x86-64 CPU names")
+def test_cache_entries_for_a_named_cpu(fresh_cache, rng, monkeypatch):
+    """PTENSOR_HOST_CPU compiles host code for a named CPU (a fleet's, for a
+    cache filled on a build machine): the key tells it from this CPU's
+    entry, KEY.id records that CPU's features only, and the code runs here.
+    An unknown name is a CompileError naming it."""
+    a = rand(rng, (1000,), "f32")
+    expected = np.exp(a)
+    native = _compiler.cache_key("ir", "cpu")
+    monkeypatch.setenv("PTENSOR_HOST_CPU", "x86-64-v2")
+    assert _core.requested_host_cpu() == "x86-64-v2"
+    assert _compiler.cache_key("ir", "cpu") != native
+    assert_matches(pt.exp(a), expected, "f32")
+    (entry,) = [f for f in os.listdir(fresh_cache) if f.endswith(".so")]
+    lines = open(os.path.join(fresh_cache, entry[:-len(".so")] + ".id")).read().splitlines()
+    # x86-64-v2: SSE3 to SSE4.2, POPCNT, CMPXCHG16B and LAHF/SAHF, no AVX.
+    assert lines[-1] == "cpu sse3 ssse3 cx16 sse4.1 sse4.2 popcnt sahf"
+    # Read when a kernel is compiled: the loaded ones stay.
+    monkeypatch.setenv("PTENSOR_HOST_CPU", "pentium-9000")
+    monkeypatch.setattr(_compiler, "_loaded", {})
+    from ptensor import _exec
+    _exec.clear_kernel_tables()
+    with pytest.raises(pt.CompileError, match="unknown host CPU 'pentium-9000'"):
+        pt.exp(a)
+    assert len([f for f in os.listdir(fresh_cache) if f.endswith(".so")]) == 1
+
+
+@needs_compiler
 def test_module_functions_through_the_abi(fresh_cache, rng):
     lib = pt.compile_module(MODULE)
     assert set(lib.functions) == {"axpy", "split"}

@@ -1,6 +1,7 @@
 //===- ptensor-compile.cpp - ahead-of-time compilation of ptensor modules ===//
 //
 //   ptensor-compile FILE.mlir [-o OUT.so|-] [--target=cpu|cuda] [--chip=CHIP]
+//                   [--cpu=HOST_CPU]
 //   ptensor-compile FILE.mlir -c [-o OUT.o|-] ...
 //
 // Lowers every public function with ptensor-to-cpu-pipeline or
@@ -14,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptensor/Cache/CPUFeatures.h"
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Pipelines/Pipelines.h"
 #include "ptensor/Tools/CommandLine.h"
@@ -61,6 +63,12 @@ static llvm::cl::opt<std::string>
     chip("chip", llvm::cl::desc("GPU chip"),
          llvm::cl::init(std::string(mlir::ptensor::kDefaultChip)),
          llvm::cl::cat(compileCategory));
+static llvm::cl::opt<std::string> hostCPU(
+    "cpu",
+    llvm::cl::desc("CPU the host code is compiled for, an LLVM CPU name "
+                   "(e.g. x86-64-v3, znver4; default: PTENSOR_HOST_CPU, "
+                   "else this machine's CPU and all its features)"),
+    llvm::cl::value_desc("name"), llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string>
     features("features", llvm::cl::desc("PTX feature"),
              llvm::cl::init(std::string(mlir::ptensor::kDefaultPTXFeatures)),
@@ -190,6 +198,9 @@ static int run() {
         target == "cuda" ? compiler::Target::CUDA : compiler::Target::CPU;
   options.chip = chip;
   options.features = features;
+  options.hostCPU = hostCPU.getNumOccurrences()
+                        ? std::string(hostCPU)
+                        : ::ptensor::cache::requestedHostCPU();
   options.cpuPipelineOptions = cpuOptions;
   options.gpuPipelineOptions = gpuOptions;
   auto compiled = compiler::compileToObject(

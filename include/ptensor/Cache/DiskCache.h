@@ -32,8 +32,11 @@
 #ifndef PTENSOR_CACHE_DISKCACHE_H
 #define PTENSOR_CACHE_DISKCACHE_H
 
+#include "ptensor/Cache/CPUFeatures.h"
+
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ptensor::cache {
 
@@ -90,12 +93,16 @@ bool isCurrent(const std::string &codePath, const std::string &buildId);
 std::string writeAtomically(const std::string &path, const std::string &bytes);
 
 /// Records `buildId` as the maker of the entry `codePath`, the code file's
-/// SHA-256, this process's C library (hostCLibrary) and this CPU's
-/// instruction-set features (a "cpu ..." line, hostCPUFeatures) in its
-/// KEY.id, atomically; call it after the code and its IR are written, in
-/// the process (on the machine) that compiled it for its own CPU.
+/// SHA-256, this process's C library (hostCLibrary) and the instruction-set
+/// features the code needs (a "cpu ..." line: `cpuFeatures`, by default
+/// this CPU's, hostCPUFeatures; a compile for another CPU,
+/// PTENSOR_HOST_CPU, passes that CPU's) in its KEY.id, atomically; call it
+/// after the code and its IR are written, in the process (on the machine)
+/// that compiled it.
 std::string recordBuildId(const std::string &codePath,
-                          const std::string &buildId);
+                          const std::string &buildId,
+                          const std::vector<std::string> &cpuFeatures =
+                              hostCPUFeatures());
 
 /// This process's C library as KEY.id records it ("glibc 2.36"); "" where
 /// it is not glibc. The key leaves it out on purpose: a cache filled on one

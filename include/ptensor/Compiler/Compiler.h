@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class DialectRegistry;
@@ -67,6 +68,11 @@ struct CompileOptions {
   int64_t teamSize = 1;
   /// LLVM optimization level of the host code (0 to 3).
   unsigned optLevel = 3;
+  /// The CPU host code is compiled for (an LLVM CPU name of this machine's
+  /// architecture, e.g. "x86-64-v3" or "znver4"); "" for this machine's
+  /// CPU and all of its features. Code for a named CPU uses only that CPU's
+  /// features, so it runs on any machine that has them.
+  std::string hostCPU;
   /// More options of ptensor-to-cpu-pipeline and ptensor-to-nvvm-pipeline
   /// in ptensor-opt's syntax ("reorder-loops=false", "format=isa"), applied
   /// after the fields above; those of the target not compiled for are
@@ -94,10 +100,19 @@ llvm::Error lowerToLLVMDialect(mlir::ModuleOp module, Target target,
 /// process; thread-safe).
 void initializeHostTarget();
 
-/// A target machine for this host at `optLevel`, position-independent (for
-/// shared libraries and the JIT alike).
+/// A target machine for host code at `optLevel`, position-independent (for
+/// shared libraries and the JIT alike): for this machine's CPU and
+/// features, or for the CPU named `hostCPU` (CompileOptions::hostCPU; an
+/// error naming it when LLVM does not know it).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createHostTargetMachine(unsigned optLevel);
+createHostTargetMachine(unsigned optLevel, llvm::StringRef hostCPU = "");
+
+/// The instruction-set features (cache::knownCPUFeatures' names) that host
+/// code compiled for `hostCPU` may use: this CPU's (cache::hostCPUFeatures)
+/// for "", else those of the named CPU (an error when LLVM does not know
+/// it). A cache entry records them (cache::recordBuildId).
+llvm::Expected<std::vector<std::string>>
+getHostCodeCPUFeatures(llvm::StringRef hostCPU);
 
 /// Optimizes host code (`module`, with `machine`'s triple and data layout)
 /// at `optLevel` (0 to 3): LLVM's default pipeline with loop and SLP
