@@ -5,6 +5,7 @@ tensors, each phase timed in a fresh process.
     first_call.py prepare CACHE_DIR   # here: cold compile into an empty cache
     first_call.py run CACHE_DIR       # GPU machine: warm on-disk cache
     first_call.py profile CACHE_DIR   # GPU machine: the first call's profile
+    first_call.py phases CACHE_DIR    # GPU machine: the first call's phases
 
 `prepare` (where the compiler is) empties CACHE_DIR and times the cold
 path up to the compiled kernel: import, IR generation, cache miss, loading
@@ -17,6 +18,12 @@ inputs), torch's own first `a + b`, `import ptensor`, and ptensor's first
 call with the kernel found in the on-disk cache (cache lookup, loading the
 runtime and the library, the GPU module loads, the launch, until the result
 is ready), then checks the result against torch. Prints one JSON line.
+
+`phases` (GPU machine) times the first call's parts one after another in
+a fresh process beside torch (loading the runtime, asking for the device,
+the host-CPU feature check, the entry's currency check, loading the kernel
+library with its GPU module, then the add, which loads the library again
+from the cache) and prints one JSON line of milliseconds.
 """
 
 import glob
@@ -125,8 +132,35 @@ def profile(cache):
     return 0
 
 
+def phases(cache):
+    os.environ["PTENSOR_CACHE_DIR"] = cache
+    import torch
+
+    a = torch.ones(N, device="cuda")
+    torch.cuda.synchronize()
+    import ptensor as pt
+    from ptensor import _compiler, _core, _ffi, _runtime
+
+    with open(os.path.join(cache, "prepare.json")) as f:
+        library = os.path.join(cache, json.load(f)["library"])  # the CUDA add's
+    steps = [("runtime_load", _runtime.runtime),
+             ("cuda_available", _runtime.cuda_available),
+             ("cpu_features", _core.host_cpu_features),
+             ("is_current", lambda: _compiler._is_current(library)),
+             ("library_load", lambda: _ffi.Library(library, "cuda")),
+             ("first_add", lambda: (pt.add(a, a), torch.cuda.synchronize())),
+             ("second_add", lambda: (pt.add(a, a), torch.cuda.synchronize()))]
+    times = {}
+    for name, step in steps:
+        t0 = time.perf_counter()
+        step()
+        times[name + "_ms"] = ms(t0, time.perf_counter())
+    print(json.dumps(times))
+    return 0
+
+
 if __name__ == "__main__":
-    modes = {"prepare": prepare, "run": run, "profile": profile}
+    modes = {"prepare": prepare, "run": run, "profile": profile, "phases": phases}
     if len(sys.argv) != 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     sys.exit(modes[sys.argv[1]](sys.argv[2]))

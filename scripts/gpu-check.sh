@@ -146,6 +146,12 @@ run() {
   PTENSOR_CACHE_DIR="$carry/bench/first_call_cache" \
     PTENSOR_RUNTIME_LIBRARY="$carry/bench/libptensor_runtime.so" \
     python3 bench/first_call.py profile "$carry/bench/first_call_cache" 2>&1 | head -45 || status=1
+  echo "== the first call's phases, one after another (3 fresh processes)"
+  for _ in 1 2 3; do
+    PTENSOR_CACHE_DIR="$carry/bench/first_call_cache" \
+      PTENSOR_RUNTIME_LIBRARY="$carry/bench/libptensor_runtime.so" \
+      python3 bench/first_call.py phases "$carry/bench/first_call_cache" || status=1
+  done
   fi
   if wants kernels; then
   echo "== the kernels of ${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16} beside torch's (torch.profiler)"

@@ -129,6 +129,10 @@ def test_searchsorted_sorter(sorter_dtype):
     values = probes("float32", (4, 5), 12)
     for side in ("left", "right"):
         check_search(raw, values, side, order)
+        # Few values (under 1/16 of the line's 60: they search through the
+        # sorter; the 20 above search a copy gathered in its order first).
+        check_search(raw, values[0, :3], side, order)
+        check_search(raw, values[1, 2:3].reshape(()), side, order)
     # argsort's result as the sorter, as numpy users write it.
     check_search(raw, values, "right", pt.argsort(raw))
 

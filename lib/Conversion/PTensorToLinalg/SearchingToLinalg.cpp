@@ -9,6 +9,11 @@
 // compare dtype (f32 for f16/bf16: exact, and the same order), floats in
 // ptensor.sort's order (NaNs last, -0.0 equal to 0.0).
 //
+// On the host, when the values are many (at least 1/16 of the sorted
+// tensor's size, checked at run time), `sorted` is first gathered in the
+// sorter's order, and the values search that copy: one load per step
+// instead of two dependent ones.
+//
 // A sorter is checked before the search, so that the search never reads
 // outside `sorted`: its size against the sorted tensor's (a run-time check
 // when either is dynamic) and its indices against [0, size) (the indices
@@ -86,37 +91,112 @@ struct SearchsortedPattern : public OpConversionPattern<SearchsortedOp> {
     AffineMap identity = AffineMap::getMultiDimIdentityMap(
         resultType.getRank(), getContext());
     ElementwiseInput value{values, valuesDType, identity};
-    Value result = buildElementwiseGeneric(
-        rewriter, loc, {value}, {resultType}, dynamicSizes,
-        [&](OpBuilder &b, Location l, ValueRange elements) {
-          Value v = convertScalar(b, l, elements[0], valuesDType, compare);
-          // The element at sorted position `at`, in the compare dtype.
-          auto elementAt = [&](OpBuilder &nb, Location nl, Value at) {
-            if (sorter) {
-              Value position =
-                  tensor::ExtractOp::create(nb, nl, sorter, ValueRange{at});
-              at = convertScalar(nb, nl, position, sorterDType,
-                                 nb.getIndexType());
-            }
-            Value element =
-                tensor::ExtractOp::create(nb, nl, sorted, ValueRange{at});
-            return convertScalar(nb, nl, element, sortedDType, compare);
-          };
-          // Left: the first position whose element is not before v;
-          // right: the first whose element v is before.
-          auto goesRight = [&](OpBuilder &nb, Location nl, Value element) {
-            if (!right)
-              return sortsBefore(nb, nl, compare, element, v);
-            Value after = sortsBefore(nb, nl, compare, v, element);
-            Value one = arith::ConstantIntOp::create(nb, nl, 1, 1);
-            return Value(arith::XOrIOp::create(nb, nl, after, one));
-          };
-          Value position = binarySearch(b, l, size, elementAt, goesRight);
-          return SmallVector<Value>{
-              arith::IndexCastOp::create(b, l, b.getI64Type(), position)};
-        })[0];
+    // The search of every value in `line` (in ascending order through
+    // `lineSorter`, when not null).
+    auto searchAll = [&](OpBuilder &b, Location l, Value line,
+                         Value lineSorter) {
+      return buildElementwiseGeneric(
+          b, l, {value}, {resultType}, dynamicSizes,
+          [&](OpBuilder &vb, Location vl, ValueRange elements) {
+            Value v = convertScalar(vb, vl, elements[0], valuesDType, compare);
+            // The element at sorted position `at`, in the compare dtype.
+            auto elementAt = [&](OpBuilder &nb, Location nl, Value at) {
+              if (lineSorter)
+                at = positionThrough(nb, nl, lineSorter, sorterDType, at);
+              Value element =
+                  tensor::ExtractOp::create(nb, nl, line, ValueRange{at});
+              return convertScalar(nb, nl, element, sortedDType, compare);
+            };
+            // Left: the first position whose element is not before v;
+            // right: the first whose element v is before.
+            auto goesRight = [&](OpBuilder &nb, Location nl, Value element) {
+              if (!right)
+                return sortsBefore(nb, nl, compare, element, v);
+              Value after = sortsBefore(nb, nl, compare, v, element);
+              Value one = arith::ConstantIntOp::create(nb, nl, 1, 1);
+              return Value(arith::XOrIOp::create(nb, nl, after, one));
+            };
+            Value position = binarySearch(vb, vl, size, elementAt, goesRight);
+            return SmallVector<Value>{
+                arith::IndexCastOp::create(vb, vl, vb.getI64Type(), position)};
+          })[0];
+    };
+    Value result;
+    if (!sorter || cast<PTensorType>(op.getSorted().getType()).isOnGPU()) {
+      result = searchAll(rewriter, loc, sorted, sorter);
+    } else {
+      // On the host, many values search a copy of `sorted` in the sorter's
+      // order (one pass that gathers `size` elements), each step then one
+      // load instead of two dependent ones; few values search through the
+      // sorter.
+      Value gather = gathersFirst(rewriter, loc, values, size);
+      auto choice = scf::IfOp::create(
+          rewriter, loc, gather,
+          [&](OpBuilder &b, Location l) {
+            Value inOrder = gatherInOrder(b, l, sorted, sorter, sorterDType);
+            Value found = searchAll(b, l, inOrder, Value());
+            scf::YieldOp::create(b, l, found);
+          },
+          [&](OpBuilder &b, Location l) {
+            Value found = searchAll(b, l, sorted, sorter);
+            scf::YieldOp::create(b, l, found);
+          });
+      result = choice.getResult(0);
+    }
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+  /// The host gathers `sorted` in the sorter's order before searching when
+  /// there are at least size / kGatherRatio values: the gather's `size`
+  /// independent loads then cost less than the second, dependent load of
+  /// every search step. Measured (bench/RESULTS.md, one thread of this
+  /// machine's EPYC): gathering pays from about size/200 values in a line
+  /// of 2^20 float32 and from about size/24 in one of 2^16 (in L2); 16 is
+  /// on the safe side of both.
+  static constexpr int64_t kGatherRatio = 16;
+
+  /// Whether the values (all of `values`' elements) are at least
+  /// 1/kGatherRatio of `size`.
+  static Value gathersFirst(OpBuilder &b, Location loc, Value values,
+                            Value size) {
+    IndexMath m(b, loc);
+    auto valuesType = cast<RankedTensorType>(values.getType());
+    OpFoldResult count = m.index(1);
+    for (int64_t d = 0; d < valuesType.getRank(); ++d) {
+      OpFoldResult extent =
+          valuesType.isDynamicDim(d)
+              ? OpFoldResult(tensor::DimOp::create(b, loc, values, d))
+              : m.index(valuesType.getDimSize(d));
+      count = m.mul(count, extent);
+    }
+    OpFoldResult scaled = m.mul(count, m.index(kGatherRatio));
+    return m.notI(m.slt(scaled, size));
+  }
+
+  /// The index in `sorted` of sorted position `at`: sorter[at].
+  static Value positionThrough(OpBuilder &b, Location loc, Value sorter,
+                               Type sorterDType, Value at) {
+    Value position = tensor::ExtractOp::create(b, loc, sorter, ValueRange{at});
+    return convertScalar(b, loc, position, sorterDType, b.getIndexType());
+  }
+
+  /// `sorted` in the sorter's order: sorted[sorter[i]] for each i (a
+  /// parallel generic over the sorter, whose indices were checked).
+  static Value gatherInOrder(OpBuilder &b, Location loc, Value sorted,
+                             Value sorter, Type sorterDType) {
+    auto lineType = cast<RankedTensorType>(sorted.getType());
+    SmallVector<Value> sizes = tensor::createDynamicDimValues(b, loc, sorted);
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(1, b.getContext());
+    ElementwiseInput positions{sorter, sorterDType, identity};
+    return buildElementwiseGeneric(
+        b, loc, {positions}, {lineType}, sizes,
+        [&](OpBuilder &nb, Location nl, ValueRange elements) {
+          Value at = convertScalar(nb, nl, elements[0], sorterDType,
+                                   nb.getIndexType());
+          return SmallVector<Value>{
+              tensor::ExtractOp::create(nb, nl, sorted, ValueRange{at})};
+        })[0];
   }
 
   using ElementAtFn = function_ref<Value(OpBuilder &, Location, Value)>;

@@ -108,6 +108,21 @@ func.func @half(%s: !ptensor.ptensor<8xf16>, %v: !ptensor.ptensor<f16>) -> !pten
 // CHECK: %[[BAD:.*]] = ptensor.count_true %[[FLAGS]] : tensor<?xi1>
 // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[BAD]], %{{.*}} : index
 // CHECK: cf.assert %[[OK]], "searchsorted: a sorter index is out of range (expected every index in [0, size of the sorted tensor))"
+// Five values on the host: a line of at most 5 * 16 elements is first
+// gathered in the sorter's order, and the values search that copy (one
+// load per step); a longer one is searched through the sorter.
+// CHECK: %[[C80:.*]] = arith.constant 80 : index
+// CHECK: %[[LONG:.*]] = arith.cmpi sgt, %[[N]], %[[C80]] : index
+// CHECK: %[[GATHER:.*]] = arith.xori %[[LONG]], %{{.*}} : i1
+// CHECK: scf.if %[[GATHER]] -> (tensor<5xi64>) {
+// CHECK: %[[LINE:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<?xi64>) outs(%{{.*}} : tensor<?xi32>)
+// CHECK: %[[AT0:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: tensor.extract %[[S]][%[[AT0]]] : tensor<?xi32>
+// CHECK: linalg.generic {{.*}} ins(%[[V]] : tensor<5xi16>) outs(%{{.*}} : tensor<5xi64>)
+// CHECK: scf.while
+// CHECK-NOT: tensor.extract %[[P]]
+// CHECK: tensor.extract %[[LINE]][%{{.*}}] : tensor<?xi32>
+// CHECK: } else {
 // CHECK: linalg.generic {{.*}} ins(%[[V]] : tensor<5xi16>) outs(%{{.*}} : tensor<5xi64>)
 // CHECK: arith.extsi %{{.*}} : i16 to i32
 // CHECK: scf.while
@@ -117,6 +132,21 @@ func.func @half(%s: !ptensor.ptensor<8xf16>, %v: !ptensor.ptensor<f16>) -> !pten
 func.func @sorter(%s: !ptensor.ptensor<?xi32>, %v: !ptensor.ptensor<5xi16>, %p: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<5xi64> {
   %0 = ptensor.searchsorted %s, %v sorter %p : (!ptensor.ptensor<?xi32>, !ptensor.ptensor<5xi16>, !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<5xi64>
   return %0 : !ptensor.ptensor<5xi64>
+}
+
+// On a GPU every value searches through the sorter (no gathered copy: the
+// searches are parallel, and few values would pay for the whole line).
+// CHECK-LABEL: func.func @sorter_on_gpu(
+// CHECK: ptensor.count_true
+// CHECK: cf.assert
+// CHECK-NOT: scf.if
+// CHECK: linalg.generic
+// CHECK: scf.while
+// CHECK: tensor.extract %arg2
+// CHECK: return
+func.func @sorter_on_gpu(%s: !ptensor.ptensor<6xf32, device = "cuda:0">, %v: !ptensor.ptensor<2xf32, device = "cuda:0">, %p: !ptensor.ptensor<6xi32, device = "cuda:0">) -> !ptensor.ptensor<2xi64, device = "cuda:0"> {
+  %0 = ptensor.searchsorted %s, %v sorter %p : (!ptensor.ptensor<6xf32, device = "cuda:0">, !ptensor.ptensor<2xf32, device = "cuda:0">, !ptensor.ptensor<6xi32, device = "cuda:0">) -> !ptensor.ptensor<2xi64, device = "cuda:0">
+  return %0 : !ptensor.ptensor<2xi64, device = "cuda:0">
 }
 
 // Static sizes (checked by the verifier): no run-time size check; the

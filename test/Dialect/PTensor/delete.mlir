@@ -90,6 +90,25 @@ func.func @negative_is_new(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf3
 
 // -----
 
+// A use in a block that no path reaches never runs: not a use after the
+// delete (canonicalization erases the block).
+// CHECK-LABEL: func.func @used_in_an_unreachable_block(
+// CHECK:         ptensor.delete
+// CHECK:       ^bb1:
+// CHECK-NEXT:    ptensor.elementwise_unary abs
+// CANON-LABEL: func.func @used_in_an_unreachable_block(
+// CANON-NOT:     abs
+func.func @used_in_an_unreachable_block(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  %t = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  ptensor.delete %t : !ptensor.ptensor<?xf32>
+  return %a : !ptensor.ptensor<?xf32>
+^dead:
+  %u = ptensor.elementwise_unary abs %t : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  return %u : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
 // Not rewritten: a release of a memref (after bufferization), a producer
 // with two results, and an operand used after the release (releasing it
 // there would add a read after its last use) or written by a later op.

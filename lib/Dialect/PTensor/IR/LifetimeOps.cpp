@@ -51,6 +51,25 @@ static void appendSharingUsers(Operation *user, Value value,
         llvm::append_range(worklist, next->getResults());
 }
 
+/// Whether `user` is in (or nested in) a block of `region` that no path
+/// from the region's entry block reaches: it never runs (MLIR's dominance
+/// accepts uses there; canonicalization erases such blocks).
+static bool isInUnreachableBlock(Region &region, Operation *user) {
+  Block *ancestor = region.findAncestorBlockInRegion(*user->getBlock());
+  if (!ancestor || ancestor == &region.front())
+    return false;
+  SmallVector<Block *> stack{&region.front()};
+  llvm::SmallPtrSet<Block *, 8> reached;
+  while (!stack.empty()) {
+    Block *next = stack.pop_back_val();
+    if (next == ancestor)
+      return false;
+    if (reached.insert(next).second)
+      llvm::append_range(stack, next->getSuccessors());
+  }
+  return true;
+}
+
 LogicalResult DeleteOp::verify() {
   Block *block = (*this)->getBlock();
   if (getSource().getParentBlock() != block)
@@ -67,8 +86,10 @@ LogicalResult DeleteOp::verify() {
       if (user == getOperation())
         continue;
       // A use in another block (the tensor's block dominates it) runs
-      // after this block, so after the delete.
+      // after this block, so after the delete, unless no path reaches it.
       Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (!inBlock && isInUnreachableBlock(*block->getParent(), user))
+        continue;
       if (!inBlock || (*this)->isBeforeInBlock(inBlock)) {
         bool again = isa<DeleteOp>(user) && value == getSource();
         InFlightDiagnostic diag =
