@@ -199,44 +199,66 @@ def chip_for(target):
     return os.environ.get("PTENSOR_CUDA_CHIP", DEFAULT_CHIP)
 
 
-def cache_key(ir, target, chip=None):
+def cache_key(ir, target, chip=None, host_cpu=None):
     """The machine-independent key of a compiled library: its IR, target,
-    GPU chip and the CPU its host code is compiled for when
-    PTENSOR_HOST_CPU names one (this machine's CPU is recorded in KEY.id
-    instead, and checked where the entry is used)."""
+    GPU chip and the CPU its host code is compiled for when one is named
+    (`host_cpu`, by default PTENSOR_HOST_CPU's; this machine's CPU is
+    recorded in KEY.id instead, and checked where the entry is used)."""
     if chip is None:
         chip = chip_for(target)
-    host_cpu = _core.requested_host_cpu()
+    if host_cpu is None:
+        host_cpu = _core.requested_host_cpu()
     options = "host-cpu=" + host_cpu if host_cpu else ""
     return _core.cache_key("shared-library", target, chip if target == "cuda" else "", options,
                            ir)
 
 
-def _run_compiler(compiler, ir, target, chip, dest):
+def _host_code_features(compiler, ir, host_cpu):
+    """The CPU features that host code compiled for `host_cpu` ("": this
+    CPU) may use; CompileError naming a CPU that LLVM does not know."""
+    try:
+        return compiler.host_code_cpu_features(host_cpu)
+    except compiler.CompileFailed as e:
+        raise CompileError(str(e), str(e), ir) from None
+
+
+def _run_compiler(compiler, ir, target, chip, host_cpu, dest):
     """Compiles `ir` to the shared library `dest` (atomically) in process."""
     start = time.perf_counter()
     name = _core.cache_companion_path(dest, "mlir")
     try:
         stages = compiler.compile_library(ir, target, chip if target == "cuda" else "",
-                                          _core.requested_host_cpu(), dest, R.library_dir(),
-                                          name)
+                                          host_cpu, dest, R.library_dir(), name)
     except compiler.CompileFailed as e:
         raise CompileError("compiling %s failed:\n%s" % (name, e), str(e), ir) from None
     log.info("compiled %s (%s) in %.0f ms: %s", os.path.basename(dest), target,
              1e3 * (time.perf_counter() - start), stages)
 
 
-def _compile_into_cache(compiler, ir, target, chip, path):
+def _compile_into_cache(compiler, ir, target, chip, host_cpu, path):
     """Compiles `ir` into the cache entry `path` (KEY.so) with its IR
     (KEY.mlir) and the compiler's build identity (KEY.id), each written
     atomically; the .id is written last, so a compile killed halfway leaves
-    an entry that is not current."""
+    an entry that is not current. The .id records the CPU features the
+    host code may use: this CPU's, or those of `host_cpu`."""
+    features = _host_code_features(compiler, ir, host_cpu)
     _core.cache_write(_core.cache_companion_path(path, "mlir"), ir)
-    _run_compiler(compiler, ir, target, chip, path)
-    # What the host code may use of the CPU: this one's, or those of the
-    # CPU PTENSOR_HOST_CPU names (known: the compile above checked it).
-    features = compiler.host_code_cpu_features(_core.requested_host_cpu())
+    _run_compiler(compiler, ir, target, chip, host_cpu, path)
     _core.cache_record_build_id(path, compiler_build_id() or "", features)
+
+
+def _check_runs_here(compiler, ir, host_cpu):
+    """CompileError when `host_cpu` (PTENSOR_HOST_CPU) has CPU features
+    that this CPU lacks: its code would be loaded here and die of an
+    illegal instruction."""
+    if not host_cpu:
+        return
+    lacking = _core.missing_cpu_features(_host_code_features(compiler, ir, host_cpu))
+    if lacking:
+        raise CompileError(
+            "PTENSOR_HOST_CPU=%s names a CPU with %s, which this CPU lacks: code compiled "
+            "for it cannot run here (unset PTENSOR_HOST_CPU, or name a CPU whose features "
+            "this one has)" % (host_cpu, ", ".join(lacking)), "", ir)
 
 
 def library_path(ir, target):
@@ -254,7 +276,11 @@ def compile_ir(ir, target="cpu", load=True):
     if target not in ("cpu", "cuda"):
         raise ValueError("target must be 'cpu' or 'cuda', got %r" % (target,))
     chip = chip_for(target)
-    key = cache_key(ir, target, chip)
+    host_cpu = _core.requested_host_cpu()  # read once: the key and the compile agree
+    key = cache_key(ir, target, chip, host_cpu)
+    # Loaded here (CPU code, and CUDA kernels' host code outside
+    # compile-only mode): it must run on this CPU.
+    loads = load and not (target == "cuda" and _runtime_optional())
     with _lock:
         lib = _loaded.get(key)
         if lib is not None:
@@ -273,19 +299,21 @@ def compile_ir(ir, target="cpu", load=True):
                     % (directory, key, target,
                        _core.cache_why_not_current(path, compiler_build_id() or "")),
                     "", ir)
+            if loads:
+                _check_runs_here(compiler, ir, host_cpu)
             writable = _writable_dir(directory)
             if writable != directory:
                 path = _core.cache_entry_path(writable, key, "so")
             if not _is_current(path):
                 try:
-                    _compile_into_cache(compiler, ir, target, chip, path)
+                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path)
                 except RuntimeError as e:  # a write failed (a full disk)
                     if writable == _private_cache or isinstance(e, CompileError):
                         raise
                     _cache_unwritable(directory, str(e))
                     path = _core.cache_entry_path(_private_dir(), key, "so")
-                    _compile_into_cache(compiler, ir, target, chip, path)
-        if not load or (target == "cuda" and _runtime_optional()):
+                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path)
+        if not loads:
             # Loading CUDA kernels runs their module constructors, which
             # need a driver: compile-only mode never loads them.
             return path
@@ -300,7 +328,7 @@ def compile_ir(ir, target="cpu", load=True):
             if compiler is None:
                 raise CompileError("the cached library %s cannot be loaded: %s" % (path, e),
                                    str(e), ir) from None
-            _compile_into_cache(compiler, ir, target, chip, path)
+            _compile_into_cache(compiler, ir, target, chip, host_cpu, path)
             try:
                 lib = Library(path, target)
             except (OSError, ValueError) as e:

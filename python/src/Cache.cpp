@@ -76,6 +76,14 @@ void ptensor::python::registerCache(nb::module_ &m) {
         "Why the entry cannot be used here (\"\" when it can).");
   m.def("host_cpu_features", &cache::hostCPUFeatures,
         "The CPU features a cache entry compiled here records.");
+  m.def(
+      "missing_cpu_features",
+      [](const std::vector<std::string> &features) {
+        return cache::missingCPUFeatures(cache::cpuFeaturesLine(features),
+                                         cache::hostCPUFeatures());
+      },
+      nb::arg("features"),
+      "Those of `features` (code's needs) that this CPU lacks.");
   auto raiseOnError = [](const std::string &error) {
     if (!error.empty())
       throw std::runtime_error(error);

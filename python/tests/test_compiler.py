@@ -114,7 +114,8 @@ def test_cache_entries_for_a_named_cpu(fresh_cache, rng, monkeypatch):
     """PTENSOR_HOST_CPU compiles host code for a named CPU (a fleet's, for a
     cache filled on a build machine): the key tells it from this CPU's
     entry, KEY.id records that CPU's features only, and the code runs here.
-    An unknown name is a CompileError naming it."""
+    An unknown name, or a CPU with features this one lacks (its code would
+    be loaded here), is a CompileError naming it, and nothing is written."""
     a = rand(rng, (1000,), "f32")
     expected = np.exp(a)
     native = _compiler.cache_key("ir", "cpu")
@@ -126,14 +127,29 @@ def test_cache_entries_for_a_named_cpu(fresh_cache, rng, monkeypatch):
     lines = open(os.path.join(fresh_cache, entry[:-len(".so")] + ".id")).read().splitlines()
     # x86-64-v2: SSE3 to SSE4.2, POPCNT, CMPXCHG16B and LAHF/SAHF, no AVX.
     assert lines[-1] == "cpu sse3 ssse3 cx16 sse4.1 sse4.2 popcnt sahf"
-    # Read when a kernel is compiled: the loaded ones stay.
-    monkeypatch.setenv("PTENSOR_HOST_CPU", "pentium-9000")
-    monkeypatch.setattr(_compiler, "_loaded", {})
+    assert _core.cache_is_current(os.path.join(fresh_cache, entry), _compiler.compiler_build_id())
     from ptensor import _exec
-    _exec.clear_kernel_tables()
+
+    def forget_loaded_kernels():  # the variable is read when a kernel is compiled
+        monkeypatch.setattr(_compiler, "_loaded", {})
+        _exec.clear_kernel_tables()
+
+    forget_loaded_kernels()
+    monkeypatch.setenv("PTENSOR_HOST_CPU", "pentium-9000")
     with pytest.raises(pt.CompileError, match="unknown host CPU 'pentium-9000'"):
         pt.exp(a)
+    # A CPU with features this one lacks (AMD's Excavator: XOP, FMA4, TBM,
+    # which later CPUs dropped): its code is not loaded here.
+    lacking = _core.missing_cpu_features(pt.find_compiler().host_code_cpu_features("bdver4"))
+    if lacking:
+        forget_loaded_kernels()
+        monkeypatch.setenv("PTENSOR_HOST_CPU", "bdver4")
+        with pytest.raises(pt.CompileError, match="PTENSOR_HOST_CPU=bdver4 names a CPU with "
+                                                  + ", ".join(lacking) + ", which this CPU lacks"):
+            pt.exp(a)
     assert len([f for f in os.listdir(fresh_cache) if f.endswith(".so")]) == 1
+    assert not [f for f in os.listdir(fresh_cache) if f.endswith(".mlir") and
+                not f.startswith(entry[:-len(".so")])]
 
 
 @needs_compiler

@@ -176,6 +176,12 @@ static int run() {
   StageTimer timer;
   if (target != "cpu" && target != "cuda")
     return fail("unknown --target=" + target + "; expected cpu or cuda");
+  std::string cpu = hostCPU.getNumOccurrences()
+                        ? std::string(hostCPU)
+                        : ::ptensor::cache::requestedHostCPU();
+  // An unknown CPU name, before any work.
+  if (auto known = compiler::getHostCodeCPUFeatures(cpu); !known)
+    return fail(llvm::toString(known.takeError()));
   DialectRegistry registry;
   compiler::registerCompilerDialects(registry);
   MLIRContext context(registry);
@@ -198,9 +204,7 @@ static int run() {
         target == "cuda" ? compiler::Target::CUDA : compiler::Target::CPU;
   options.chip = chip;
   options.features = features;
-  options.hostCPU = hostCPU.getNumOccurrences()
-                        ? std::string(hostCPU)
-                        : ::ptensor::cache::requestedHostCPU();
+  options.hostCPU = cpu;
   options.cpuPipelineOptions = cpuOptions;
   options.gpuPipelineOptions = gpuOptions;
   auto compiled = compiler::compileToObject(

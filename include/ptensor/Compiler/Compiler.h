@@ -71,7 +71,9 @@ struct CompileOptions {
   /// The CPU host code is compiled for (an LLVM CPU name of this machine's
   /// architecture, e.g. "x86-64-v3" or "znver4"); "" for this machine's
   /// CPU and all of its features. Code for a named CPU uses only that CPU's
-  /// features, so it runs on any machine that has them.
+  /// features, so it runs on any machine that has them. Ahead-of-time
+  /// compiles only (compileToObject): the JIT runs its code in its own
+  /// process and compiles for that process's CPU.
   std::string hostCPU;
   /// More options of ptensor-to-cpu-pipeline and ptensor-to-nvvm-pipeline
   /// in ptensor-opt's syntax ("reorder-loops=false", "format=isa"), applied

@@ -109,6 +109,22 @@ func.func @used_in_an_unreachable_block(%a: !ptensor.ptensor<?xf32>) -> !ptensor
 
 // -----
 
+// Nor in a loop that only an unreachable block enters.
+// CHECK-LABEL: func.func @used_in_an_unreachable_loop(
+// CHECK:         ptensor.delete
+func.func @used_in_an_unreachable_loop(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  %t = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  ptensor.delete %t : !ptensor.ptensor<?xf32>
+  return %a : !ptensor.ptensor<?xf32>
+^dead:
+  cf.br ^loop
+^loop:
+  %u = ptensor.elementwise_unary abs %t : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  cf.br ^loop
+}
+
+// -----
+
 // Not rewritten: a release of a memref (after bufferization), a producer
 // with two results, and an operand used after the release (releasing it
 // there would add a read after its last use) or written by a later op.
