@@ -2,10 +2,19 @@
 an elementwise chain and of a sum over 1, 2, ... processes under mpirun,
 with the communication each process did, beside numpy on one process.
 Each point is the slowest rank's median of repeated calls
-(`ptensor-runner --repeat`); results are checked against numpy once.
+(`ptensor-runner --repeat`); results are checked against numpy once. Beside
+them, the memory system's own scaling: numpy adding each process's block
+into a preallocated third array on every process at once (the chain's
+three streams).
 Prints a markdown table for bench/RESULTS.md.
 
     PATH=build/bin:$PATH python3 bench/teams.py [--block 2**24] [--processes 1,2]
+        [--threads 1] [--mpirun-args "--bind-to core"]
+
+Each process computes on `--threads` threads (PTENSOR_NUM_THREADS; default
+1, so that the processes are the parallelism measured). On the GPU machine's
+host (Open MPI, no LLVM) `bash scripts/gpu-runner-pack.sh teams` runs this
+with the statically linked runner.
 """
 
 import argparse
@@ -31,6 +40,34 @@ func.func @total(%a: !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<f32,
 """
 
 
+# The memory system's own scaling, for comparison: every process adds its
+# block of two arrays into a third with numpy (the chain's three streams)
+# at the same moment (a start time given to all), the slowest rank's
+# median.
+STREAM = """
+import sys, time, numpy as np
+n, repeat, start = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+a, b, c = np.ones(n, np.float32), np.ones(n, np.float32), np.empty(n, np.float32)
+np.add(a, b, out=c)
+while time.time() < start:
+    pass
+times = []
+for _ in range(repeat):
+    begin = time.perf_counter()
+    np.add(a, b, out=c)
+    times.append(time.perf_counter() - begin)
+print("median", sorted(times)[len(times) // 2] * 1e3)
+"""
+
+
+def stream_ms(processes, n, args):
+    start = time.time() + 3 + 0.2 * processes  # every process started
+    command = ["mpirun", "-np", str(processes), *args.mpirun_args.split(),
+               "python3", "-c", STREAM, str(n), str(args.repeat), str(start)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return max(float(m) for m in re.findall(r"median ([\d.]+)", done.stdout))
+
+
 def numpy_ms(fn, repeat):
     times = []
     for _ in range(repeat):
@@ -40,15 +77,20 @@ def numpy_ms(fn, repeat):
     return sorted(times)[len(times) // 2]
 
 
-def run(tmp, processes, entry, inputs, repeat):
+def run(tmp, processes, entry, inputs, args):
     """The slowest rank's median call time and rank 0's traffic."""
     out = os.path.join(tmp, f"{entry}-{processes}")
-    command = ["mpirun", "-np", str(processes), "ptensor-runner",
+    command = ["mpirun", "-np", str(processes), *args.mpirun_args.split(),
+               "ptensor-runner",
                os.path.join(tmp, "teams.mlir"), "-e", entry, "--output-dir",
-               out, "--repeat", str(repeat), "--report-latency"]
+               out, "--repeat", str(args.repeat), "--report-latency"]
     for path in inputs:
         command += ["--input", path]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    env = dict(os.environ, PTENSOR_NUM_THREADS=str(args.threads))
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n"
+                           f"{done.stdout}{done.stderr}")
     medians = [float(m) for m in re.findall(r"median of \d+ calls: ([\d.]+) ms",
                                             done.stderr)]
     if not medians:
@@ -67,6 +109,10 @@ def main():
                              "(strong scaling: times the largest count)")
     parser.add_argument("--processes", default="1,2")
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of each process (PTENSOR_NUM_THREADS)")
+    parser.add_argument("--mpirun-args", default="",
+                        help="more arguments of mpirun (e.g. --bind-to core)")
     args = parser.parse_args()
     counts = [int(p) for p in args.processes.split(",")]
     rng = np.random.default_rng(0)
@@ -78,6 +124,10 @@ def main():
             base = {}
             for p in counts:
                 n = args.block * (p if scaling == "weak" else max(counts))
+                stream = stream_ms(p, n // p, args)
+                base.setdefault("stream", stream)
+                stream_ideal = (base["stream"] if scaling == "weak"
+                                else base["stream"] / p)
                 a = rng.random(n, dtype=np.float32)
                 b = rng.random(n, dtype=np.float32)
                 pa, pb = os.path.join(tmp, "a.npy"), os.path.join(tmp, "b.npy")
@@ -86,19 +136,21 @@ def main():
                 for entry, inputs, reference in (
                         ("chain", [pa, pb], lambda: np.sqrt(a * b + a)),
                         ("total", [pa], lambda: a.sum(dtype=np.float64))):
-                    ms, sent, got = run(tmp, p, entry, inputs, args.repeat)
+                    ms, sent, got = run(tmp, p, entry, inputs, args)
                     expected = reference()
                     np.testing.assert_allclose(got, expected, rtol=1e-5)
                     base.setdefault(entry, ms)
                     ideal = base[entry] if scaling == "weak" else base[entry] / p
                     rows.append((scaling, entry, p, n, ms, ideal / ms,
-                                 numpy_ms(reference, args.repeat), sent))
+                                 numpy_ms(reference, args.repeat), sent,
+                                 stream, stream_ideal / stream))
     print("| scaling | program | processes | elements | ptensor ms | efficiency "
-          "| numpy (1 process) ms | collectives / bytes per rank |")
-    print("|---|---|---|---|---|---|---|---|")
-    for scaling, entry, p, n, ms, eff, np_ms, sent in rows:
+          "| numpy (1 process) ms | collectives / bytes per rank "
+          "| memory: numpy a+b (out=) on every process, ms | its efficiency |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for scaling, entry, p, n, ms, eff, np_ms, sent, stream, stream_eff in rows:
         print(f"| {scaling} | {entry} | {p} | 2^{int(np.log2(n))} | {ms:.2f} | "
-              f"{eff:.2f} | {np_ms:.2f} | {sent} |")
+              f"{eff:.2f} | {np_ms:.2f} | {sent} | {stream:.2f} | {stream_eff:.2f} |")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,10 @@
 #                                       # cases, sanitizer, python, profile,
 #                                       # kernels (torch.profiler's kernels
 #                                       # of PTENSOR_BENCH_CASES beside
-#                                       # torch's), bench
+#                                       # torch's), teams (team scaling on
+#                                       # the host's cores: needs
+#                                       # gpu-runner-pack.sh pack first),
+#                                       # bench
 #
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
@@ -158,6 +161,16 @@ run() {
   PTENSOR_CACHE_DIR="$carry/pycache" python3 bench/profile_case.py "$carry/bench" \
     "${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16}" 2>&1 | grep -v "Warning\|warnings.warn" || status=1
   fi
+  if wants teams; then
+  # The statically linked runner of scripts/gpu-runner-pack.sh (pack it
+  # here first; the carry's .carry holds it) and this host's MPI.
+  if [ -f "$root/.carry/runner/ptensor-runner.xz" ]; then
+    bash scripts/gpu-runner-pack.sh teams 2>&1 | tee "$out/teams.log" | tail -22
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  else
+    echo "teams: skipped (no .carry/runner: run 'bash scripts/gpu-runner-pack.sh pack' here first)"
+  fi
+  fi
   if wants bench; then
   echo "== benchmark"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" \
@@ -171,5 +184,5 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,bench]" >&2; exit 2 ;;
 esac

@@ -9,6 +9,9 @@
 #   bash scripts/gpu-runner-pack.sh run    # there: unpacks the runner into
 #                                          # $TMPDIR, runs the cases on cuda:0
 #                                          # and compares with numpy
+#   bash scripts/gpu-runner-pack.sh teams [ARGS]  # there: team scaling on
+#                                          # the host's cores under mpirun
+#                                          # (bench/teams.py ARGS)
 #
 # .carry/runner holds ptensor-runner.xz (stripped, xz -9), the stripped
 # libptensor_runtime.so (found next to the runner), cases.mlir, the .npy
@@ -125,11 +128,16 @@ pack() {
   du -sh "$pack_dir"
 }
 
-run() {
-  local tmp="${TMPDIR:-/tmp}/ptensor-gpu-runner" status=0 passed=0 failed=0
+# The runner and its libraries, unpacked into $tmp.
+unpack() {
   rm -rf "$tmp" && mkdir -p "$tmp/out"
   xz -dc "$pack_dir/ptensor-runner.xz" > "$tmp/ptensor-runner" && chmod +x "$tmp/ptensor-runner"
   cp "$pack_dir"/lib*.so* "$tmp/"
+}
+
+run() {
+  local tmp="${TMPDIR:-/tmp}/ptensor-gpu-runner" status=0 passed=0 failed=0
+  unpack
   export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
   command -v nvidia-smi >/dev/null &&
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -178,8 +186,27 @@ EOF
   [ "$failed" -eq 0 ]
 }
 
+# Teams on this machine's cores (bench/teams.py: weak and strong scaling
+# over PTENSOR_TEAM_PROCESSES, default 1,2,4,8, one thread each).
+# libptensor_team is built here, against this machine's MPI (its mpicxx:
+# Open MPI on the GPU machine; the pack's runner has no MPI of its own and
+# loads the library from beside itself).
+teams() {
+  local tmp="${TMPDIR:-/tmp}/ptensor-teams-runner"
+  unpack
+  mpicxx -O2 -std=c++17 -fPIC -shared -fvisibility=hidden -Iruntime/include -Iinclude \
+    runtime/lib/Team.cpp lib/Semantics/Teams.cpp -L"$tmp" -lptensor_runtime \
+    -Wl,-rpath,'$ORIGIN' -o "$tmp/libptensor_team.so" || return 1
+  echo "== teams: $(mpirun --version 2>&1 | head -1), $(nproc) cores"
+  # Open MPI refuses root unless told (the GPU machine's jobs run as root).
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PATH="$tmp:$PATH" \
+    python3 bench/teams.py --processes "${PTENSOR_TEAM_PROCESSES:-1,2,4,8}" \
+    --mpirun-args "--bind-to core" "$@"
+}
+
 case "${1:-}" in
   pack) pack ;;
   run) run ;;
-  *) echo "usage: $0 pack|run" >&2; exit 2 ;;
+  teams) shift; teams "$@" ;;
+  *) echo "usage: $0 pack|run|teams" >&2; exit 2 ;;
 esac

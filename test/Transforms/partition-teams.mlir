@@ -195,3 +195,32 @@ func.func @delete_gathered(%a: !ptensor.ptensor<?xf32, team = 1>, %w: !ptensor.p
   ptensor.delete %t : !ptensor.ptensor<?xf32, team = 1>
   return %i : !ptensor.ptensor<?xi64, team = 1>
 }
+
+// A chain of elementwise ops on dynamic rows sums the rows of its
+// arguments once each (for the check that they agree); the rows of every
+// value of the chain, and of a broadcast's result, are those (no more
+// communication).
+// CHECK-LABEL: func.func @dynamic_chain(
+// CHECK-COUNT-2: ptensor.team_sum
+// CHECK-NOT: team_sum
+// CHECK: return
+func.func @dynamic_chain(%a: !ptensor.ptensor<?xf32, team = 1>, %b: !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, index) {
+  %0 = ptensor.elementwise_binary multiply %a, %b : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %1 = ptensor.elementwise_binary add %0, %a : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %2 = ptensor.elementwise_unary sqrt %1 : (!ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %n = ptensor.dim %2, 0 : !ptensor.ptensor<?xf32, team = 1>
+  return %2, %n : !ptensor.ptensor<?xf32, team = 1>, index
+}
+
+// Views that keep dim 0 and a split matmul lhs keep their source's rows:
+// the rows of the product are the argument's, summed once.
+// CHECK-LABEL: func.func @kept_rows(
+// CHECK: %[[N:.*]] = ptensor.team_sum
+// CHECK-NEXT: return %[[N]], %[[N]] : index, index
+func.func @kept_rows(%a: !ptensor.ptensor<?x4xf32, team = 1>, %w: !ptensor.ptensor<4x2xf32, team = 1>) -> (index, index) {
+  %f = ptensor.flip %a [1] : !ptensor.ptensor<?x4xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
+  %m = ptensor.matmul %f, %w : (!ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<4x2xf32, team = 1>) -> !ptensor.ptensor<?x2xf32, team = 1>
+  %n = ptensor.dim %m, 0 : !ptensor.ptensor<?x2xf32, team = 1>
+  %k = ptensor.dim %a, 0 : !ptensor.ptensor<?x4xf32, team = 1>
+  return %n, %k : index, index
+}

@@ -12,6 +12,11 @@
 // RUN: mpirun -np 2 ptensor-runner %s -e colsum --input %t/a.npy --output-dir %t/colsum --report-latency 2>&1 | FileCheck %s --check-prefix=SUM
 // SUM-DAG: rank 0 of 2: 1 collectives, 24 bytes sent
 // SUM-DAG: rank 1 of 2: 1 collectives, 24 bytes sent
+// RUN: mpirun -np 2 ptensor-runner %s -e dynamic_chain --input %t/a.npy --input %t/a.npy --output-dir %t/dynamic_chain --report-latency 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// Dynamic rows: one 8-byte sum of the rows of each argument (the check
+// that they agree), none for the values of the chain.
+// DYNAMIC-DAG: rank 0 of 2: 2 collectives, 16 bytes sent
+// DYNAMIC-DAG: rank 1 of 2: 2 collectives, 16 bytes sent
 // RUN: mpirun -np 2 ptensor-runner %s -e row --input %t/a.npy --input %t/v.npy --output-dir %t/row --report-latency 2>&1 | FileCheck %s --check-prefix=ROW
 // Of 3 elements (12 bytes) over 2 processes, rank 0 holds 2 and rank 1 one.
 // ROW-DAG: rank 0 of 2: 1 collectives, 8 bytes sent
@@ -21,6 +26,12 @@ func.func @chain(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<
   %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
   %1 = ptensor.elementwise_unary exp %0 : (!ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
   return %1 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @dynamic_chain(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1> {
+  %0 = ptensor.elementwise_binary multiply %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.elementwise_binary add %0, %a : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %2 = ptensor.elementwise_unary sqrt %1 : (!ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  return %2 : !ptensor.ptensor<?x3xf32, team = 1>
 }
 func.func @colsum(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<3xf32, team = 1> {
   %0 = ptensor.reduce sum %a axes [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>

@@ -74,16 +74,51 @@ void TeamPartitioner::markSplit(Value v, PTensorType global) {
   split.insert(v);
 }
 
+/// Whether `op` computes each element from the elements at the same
+/// position of its operands (after ptensor-broadcast they have the result's
+/// shape): the blocks line up.
+static bool isAligned(Operation *op) {
+  return isa<ElementwiseUnaryOp, ElementwiseUnaryTestOp, ElementwiseBinaryOp,
+             ElementwiseBinaryTestOp, WhereOp, PointwiseOp, CastOp>(op);
+}
+
+Value TeamPartitioner::rowsSource(Operation *op) const {
+  if (!op)
+    return {};
+  if (isAligned(op)) {
+    for (Value operand : op->getOperands())
+      if (isSplit(operand))
+        return operand; // of the result's rank (partitionElementwise)
+    return {};
+  }
+  if (keepsRows(op))
+    return op->getOperand(0);
+  Value rows;
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    rows = matmul.getLhs();
+  else if (auto search = dyn_cast<SearchsortedOp>(op))
+    rows = search.getValues();
+  return rows && isSplit(rows) ? rows : Value();
+}
+
 Value TeamPartitioner::globalRows(OpBuilder &b, Location loc, Value v) {
   PTensorType global = globalOf(v);
   if (!global.isDynamicDim(kTeamSplitDim))
     return arith::ConstantIndexOp::create(b, loc, global.getDimSize(kTeamSplitDim));
   // Made earlier in this block, it dominates (the pass rewrites in order).
-  Value &rows = globalSizes[{v, b.getInsertionBlock()}];
-  if (!rows) {
+  std::pair<Value, Block *> key{v, b.getInsertionBlock()};
+  if (Value known = globalSizes.lookup(key))
+    return known;
+  // An op that keeps an operand's rows has its global rows: a chain of
+  // elementwise ops and views sums the rows it started from once.
+  Value rows;
+  if (Value operand = rowsSource(v.getDefiningOp())) {
+    rows = globalRows(b, loc, operand);
+  } else {
     Value mine = DimOp::create(b, loc, v, kTeamSplitDim);
     rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
   }
+  globalSizes[key] = rows;
   return rows;
 }
 
@@ -220,9 +255,15 @@ void TeamPartitioner::partitionBroadcast(BroadcastOp op) {
       input = gather(b, loc, source);
     rows = localRows(b, loc, global, sizes);
   }
+  // The global rows, when dynamic, are the size asked for (before the
+  // block's replaced it): later ops reuse it (globalRows).
+  Value requestedRows =
+      global.isDynamicDim(kTeamSplitDim) ? sizes.front() : Value();
   setSplitDimSize(global, sizes, rows);
   auto local = BroadcastOp::create(b, loc, blockType(global), input, sizes);
   markSplit(local, global);
+  if (requestedRows)
+    globalSizes[{local, b.getInsertionBlock()}] = requestedRows;
   op.getResult().replaceAllUsesWith(local.getResult());
   op.erase();
 }
@@ -288,8 +329,7 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
   }) || llvm::any_of(op->getResultTypes(), hasTeam);
   if (!onTeam)
     return success();
-  if (isa<ElementwiseUnaryOp, ElementwiseUnaryTestOp, ElementwiseBinaryOp,
-          ElementwiseBinaryTestOp, WhereOp, PointwiseOp, CastOp>(op))
+  if (isAligned(op))
     return partitionElementwise(op);
   if (auto broadcast = dyn_cast<BroadcastOp>(op))
     return partitionBroadcast(broadcast), success();

@@ -46,10 +46,15 @@ private:
   /// Records `v` (a block) as split with team type `global`.
   void markSplit(Value v, PTensorType global);
 
-  /// The global size of the first dim of split value `v`: static, or the
-  /// sum of the blocks' sizes (one all-reduce per value and block: later
-  /// uses in the block reuse it).
+  /// The global size of the first dim of split value `v`: static, that
+  /// of the operand whose rows its op kept (rowsSource), the size a
+  /// broadcast asked for, or the sum of the blocks' sizes (one all-reduce
+  /// per value and block: later uses in the block reuse it).
   Value globalRows(OpBuilder &b, Location loc, Value v);
+  /// The split operand whose rows partitioned op `op`'s split result has
+  /// (elementwise ops, views of the block, matmul's lhs, searchsorted's
+  /// values), else null.
+  Value rowsSource(Operation *op) const;
   /// The whole tensor of split value `v`, on every process: one gather per
   /// value and block that later uses in the block reuse, or with `shared`
   /// false a new one (a copy out of the team, which may be written).
