@@ -32,13 +32,6 @@
 using namespace mlir;
 using namespace mlir::ptensor;
 
-static OpFoldResult product(IndexMath &m, ArrayRef<OpFoldResult> sizes) {
-  OpFoldResult n = m.index(1);
-  for (OpFoldResult s : sizes)
-    n = m.mul(n, s);
-  return n;
-}
-
 /// The runtime function that computes a reshape's view strides.
 static constexpr llvm::StringLiteral kReshapeStrides =
     "ptensor_rt_reshape_strides";
@@ -169,7 +162,7 @@ struct ReshapePattern : public OpConversionPattern<ReshapeOp> {
     buildSizesCheck(m.b, m.loc, ::ptensor::semantics::SizedOp::Reshape,
                     asRequested, getElementBytes(resultType.getElementType()),
                     inferred);
-    OpFoldResult count = product(m, sourceSizes);
+    OpFoldResult count = m.product(sourceSizes);
     if (inferred >= 0) {
       int64_t size = resultType.getDimSize(inferred);
       if (!ShapedType::isDynamic(size)) {
@@ -186,7 +179,7 @@ struct ReshapePattern : public OpConversionPattern<ReshapeOp> {
     }
     if (!resultType.hasStaticShape() ||
         !op.getSource().getType().hasStaticShape()) {
-      Value ok = m.eq(product(m, sizes), count);
+      Value ok = m.eq(m.product(sizes), count);
       if (!matchPattern(ok, m_One())) {
         SmallVector<Value> from = m.values(sourceSizes);
         SmallVector<Value> to = m.values(asRequested);

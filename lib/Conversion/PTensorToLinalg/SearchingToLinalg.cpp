@@ -161,15 +161,8 @@ struct SearchsortedPattern : public OpConversionPattern<SearchsortedOp> {
   static Value gathersFirst(OpBuilder &b, Location loc, Value values,
                             Value size) {
     IndexMath m(b, loc);
-    auto valuesType = cast<RankedTensorType>(values.getType());
-    OpFoldResult count = m.index(1);
-    for (int64_t d = 0; d < valuesType.getRank(); ++d) {
-      OpFoldResult extent =
-          valuesType.isDynamicDim(d)
-              ? OpFoldResult(tensor::DimOp::create(b, loc, values, d))
-              : m.index(valuesType.getDimSize(d));
-      count = m.mul(count, extent);
-    }
+    SmallVector<OpFoldResult> extents = tensor::getMixedSizes(b, loc, values);
+    OpFoldResult count = m.product(extents);
     OpFoldResult scaled = m.mul(count, m.index(kGatherRatio));
     return m.notI(m.slt(scaled, size));
   }

@@ -81,9 +81,7 @@ struct ByteBuffer {
 ByteBuffer allocateBytes(OpBuilder &b, Location loc, RankedTensorType type,
                          ArrayRef<Value> sizes) {
   IndexMath m(b, loc);
-  OpFoldResult count = m.index(1);
-  for (Value s : sizes)
-    count = m.mul(count, s);
+  OpFoldResult count = m.product(getAsOpFoldResult(sizes));
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   int64_t elementBytes = std::max<unsigned>(bits / 8, 1);
   Value byteCount = m.value(m.mul(count, m.index(elementBytes)));

@@ -63,6 +63,13 @@ OpFoldResult IndexMath::mul(OpFoldResult x, OpFoldResult y) {
   return create<arith::MulIOp>(*this, x, y);
 }
 
+OpFoldResult IndexMath::product(ArrayRef<OpFoldResult> factors) {
+  OpFoldResult n = index(1);
+  for (OpFoldResult f : factors)
+    n = mul(n, f);
+  return n;
+}
+
 OpFoldResult IndexMath::max(OpFoldResult x, OpFoldResult y) {
   std::optional<int64_t> cx = getConstantIntValue(x);
   std::optional<int64_t> cy = getConstantIntValue(y);

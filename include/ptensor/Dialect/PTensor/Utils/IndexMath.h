@@ -34,6 +34,8 @@ struct IndexMath {
 
   OpFoldResult add(OpFoldResult x, OpFoldResult y);
   OpFoldResult mul(OpFoldResult x, OpFoldResult y);
+  /// The product of `factors` (1 when there are none): an element count.
+  OpFoldResult product(ArrayRef<OpFoldResult> factors);
   /// max(x, y), signed.
   OpFoldResult max(OpFoldResult x, OpFoldResult y);
   Value eq(OpFoldResult x, OpFoldResult y);
