@@ -64,7 +64,10 @@ def stream_ms(processes, n, args):
     start = time.time() + 3 + 0.2 * processes  # every process started
     command = ["mpirun", "-np", str(processes), *args.mpirun_args.split(),
                "python3", "-c", STREAM, str(n), str(args.repeat), str(start)]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the memory reference under mpirun -np {processes} "
+                           f"failed ({done.returncode}):\n{done.stdout}{done.stderr}")
     return max(float(m) for m in re.findall(r"median ([\d.]+)", done.stdout))
 
 

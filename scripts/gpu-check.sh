@@ -16,8 +16,8 @@
 #                                       # of PTENSOR_BENCH_CASES beside
 #                                       # torch's), teams (team scaling on
 #                                       # the host's cores: needs
-#                                       # gpu-runner-pack.sh pack first),
-#                                       # bench
+#                                       # gpu-runner-pack.sh pack first;
+#                                       # not part of "all"), bench
 #
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
@@ -161,7 +161,8 @@ run() {
   PTENSOR_CACHE_DIR="$carry/pycache" python3 bench/profile_case.py "$carry/bench" \
     "${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16}" 2>&1 | grep -v "Warning\|warnings.warn" || status=1
   fi
-  if wants teams; then
+  # Minutes of mpirun runs: only when asked for by name, not in "all".
+  if [[ ",$steps," == *",teams,"* ]]; then
   # The statically linked runner of scripts/gpu-runner-pack.sh (pack it
   # here first; the carry's .carry holds it) and this host's MPI.
   if [ -f "$root/.carry/runner/ptensor-runner.xz" ]; then

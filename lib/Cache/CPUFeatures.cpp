@@ -76,20 +76,6 @@ constexpr FeatureBit kFeatureBits[] = {
 };
 
 #ifdef PTENSOR_HAVE_CPUID
-/// Whether the CPU has AVX and the OS saves its (XMM, YMM) register state,
-/// and the AVX-512 one too (opmask, ZMM): XCR0 read by XGETBV where OSXSAVE
-/// says it may be.
-std::pair<bool, bool> enabledVectorState() {
-  unsigned a, b, c, d;
-  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)) ||
-      !(c & (1u << 28)))
-    return {false, false};
-  unsigned lo, hi;
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  bool avx = (lo & 0x6) == 0x6;
-  return {avx, avx && (lo & 0xe0) == 0xe0};
-}
-
 /// The registers of one CPUID (leaf, sub-leaf); `valid` is false when the
 /// CPU does not report the leaf (or leaf 7's sub-leaf).
 struct LeafRegisters {
@@ -98,28 +84,35 @@ struct LeafRegisters {
   unsigned regs[4];
 };
 
+/// The registers of (leaf, subleaf) among `leaves`, or null.
+const LeafRegisters *findLeaf(const std::vector<LeafRegisters> &leaves,
+                              unsigned leaf, unsigned subleaf) {
+  for (const LeafRegisters &l : leaves)
+    if (l.leaf == leaf && l.subleaf == subleaf)
+      return &l;
+  return nullptr;
+}
+
 /// Asks the CPU for each (leaf, sub-leaf) of kFeatureBits once. Every CPUID
 /// traps to the hypervisor in a virtual machine (measured here: asking once
 /// per feature bit, about 150 CPUIDs, took 0.5 ms of a Python process's
 /// first kernel call; the distinct leaves are four).
 std::vector<LeafRegisters> readFeatureLeaves() {
   std::vector<LeafRegisters> leaves;
-  unsigned a, b, c, d;
   unsigned maxBasic = __get_cpuid_max(0, nullptr);
   unsigned maxExtended = __get_cpuid_max(0x80000000, nullptr);
   // Leaf 7's sub-leaf 0 EAX is its last sub-leaf (some CPUs do not answer
-  // zeros for the others).
+  // zeros for the others); kept, for the features it holds.
   unsigned maxLeaf7Subleaf = 0;
   bool hasLeaf7 = maxBasic >= 7;
   if (hasLeaf7) {
-    __cpuid_count(7, 0, a, b, c, d);
-    maxLeaf7Subleaf = a;
+    LeafRegisters l{7, 0, true, {0, 0, 0, 0}};
+    __cpuid_count(7, 0, l.regs[0], l.regs[1], l.regs[2], l.regs[3]);
+    maxLeaf7Subleaf = l.regs[0];
+    leaves.push_back(l);
   }
   for (const FeatureBit &f : kFeatureBits) {
-    bool known = false;
-    for (const LeafRegisters &l : leaves)
-      known |= l.leaf == f.leaf && l.subleaf == f.subleaf;
-    if (known)
+    if (findLeaf(leaves, f.leaf, f.subleaf))
       continue;
     LeafRegisters l{f.leaf, f.subleaf, false, {0, 0, 0, 0}};
     if (f.leaf >= 0x80000000)
@@ -136,14 +129,27 @@ std::vector<LeafRegisters> readFeatureLeaves() {
   return leaves;
 }
 
+/// Whether the CPU has AVX and the OS saves its (XMM, YMM) register state,
+/// and the AVX-512 one too (opmask, ZMM): XCR0 read by XGETBV where leaf 1's
+/// OSXSAVE (among `leaves`) says it may be.
+std::pair<bool, bool>
+enabledVectorState(const std::vector<LeafRegisters> &leaves) {
+  const LeafRegisters *leaf1 = findLeaf(leaves, 1, 0);
+  unsigned c = leaf1 && leaf1->valid ? leaf1->regs[2] : 0;
+  if (!(c & (1u << 27)) || !(c & (1u << 28)))
+    return {false, false};
+  unsigned lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  bool avx = (lo & 0x6) == 0x6;
+  return {avx, avx && (lo & 0xe0) == 0xe0};
+}
+
 bool hasFeature(const FeatureBit &f, const std::vector<LeafRegisters> &leaves,
                 bool avx, bool avx512) {
   if ((f.state == State::AVX && !avx) || (f.state == State::AVX512 && !avx512))
     return false;
-  for (const LeafRegisters &l : leaves)
-    if (l.leaf == f.leaf && l.subleaf == f.subleaf)
-      return l.valid && ((l.regs[static_cast<int>(f.reg)] >> f.bit) & 1u);
-  return false;
+  const LeafRegisters *l = findLeaf(leaves, f.leaf, f.subleaf);
+  return l && l->valid && ((l->regs[static_cast<int>(f.reg)] >> f.bit) & 1u);
 }
 #endif
 } // namespace
@@ -164,8 +170,8 @@ const std::vector<std::string> &ptensor::cache::hostCPUFeatures() {
   static const std::vector<std::string> host = [] {
     std::vector<std::string> found;
 #ifdef PTENSOR_HAVE_CPUID
-    auto [avx, avx512] = enabledVectorState();
     std::vector<LeafRegisters> leaves = readFeatureLeaves();
+    auto [avx, avx512] = enabledVectorState(leaves);
     for (const FeatureBit &f : kFeatureBits)
       if (hasFeature(f, leaves, avx, avx512))
         found.push_back(f.name);

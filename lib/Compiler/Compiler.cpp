@@ -21,6 +21,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <mutex>
+#include <optional>
 
 using namespace mlir;
 
@@ -189,44 +190,56 @@ void initializeHostTarget() {
   });
 }
 
-/// This process's target's subtarget for the CPU `hostCPU`, or an error
-/// naming it when LLVM's target does not know it (checked first: LLVM
-/// warns on stderr and ignores an unknown name).
-static llvm::Expected<std::unique_ptr<llvm::MCSubtargetInfo>>
-createNamedCPUSubtarget(llvm::StringRef hostCPU) {
+/// This process's LLVM target, after checking that it knows CPU `hostCPU`:
+/// an error naming the CPU when it does not (checked first: LLVM warns on
+/// stderr and ignores an unknown name).
+static llvm::Expected<const llvm::Target *>
+lookupTargetOfCPU(const llvm::Triple &triple, llvm::StringRef hostCPU) {
   initializeHostTarget();
-  std::string triple = llvm::sys::getProcessTriple();
   std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError(error);
   std::unique_ptr<llvm::MCSubtargetInfo> generic(
-      target->createMCSubtargetInfo(llvm::Triple(triple), "", ""));
+      target->createMCSubtargetInfo(triple, "", ""));
   if (!generic || !generic->isCPUStringValid(hostCPU))
     return llvm::createStringError(
         "unknown host CPU '" + hostCPU.str() +
         "' (PTENSOR_HOST_CPU or --cpu): expected an LLVM CPU name of " +
-        triple +
+        triple.str() +
         " such as x86-64-v2, x86-64-v3, skylake-avx512 or znver4 "
         "(`llc -mcpu=help` lists them), or none for this machine's CPU");
+  return target;
+}
+
+/// The subtarget of CPU `hostCPU` (its own features, not this machine's).
+static llvm::Expected<std::unique_ptr<llvm::MCSubtargetInfo>>
+createNamedCPUSubtarget(llvm::StringRef hostCPU) {
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  llvm::Expected<const llvm::Target *> target =
+      lookupTargetOfCPU(triple, hostCPU);
+  if (!target)
+    return target.takeError();
   return std::unique_ptr<llvm::MCSubtargetInfo>(
-      target->createMCSubtargetInfo(llvm::Triple(triple), hostCPU, ""));
+      (*target)->createMCSubtargetInfo(triple, hostCPU, ""));
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(unsigned optLevel, llvm::StringRef hostCPU) {
   initializeHostTarget();
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return builder.takeError();
-  if (!hostCPU.empty()) {
+  std::optional<llvm::orc::JITTargetMachineBuilder> builder;
+  if (hostCPU.empty()) {
+    llvm::Expected<llvm::orc::JITTargetMachineBuilder> detected =
+        llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!detected)
+      return detected.takeError();
+    builder = std::move(*detected);
+  } else {
     // The named CPU's own features only, not this machine's.
-    if (auto subtarget = createNamedCPUSubtarget(hostCPU); !subtarget)
-      return subtarget.takeError();
-    builder = llvm::orc::JITTargetMachineBuilder(
-        llvm::Triple(llvm::sys::getProcessTriple()));
+    llvm::Triple triple(llvm::sys::getProcessTriple());
+    if (auto target = lookupTargetOfCPU(triple, hostCPU); !target)
+      return target.takeError();
+    builder.emplace(triple);
     builder->setCPU(hostCPU.str());
   }
   builder->setRelocationModel(llvm::Reloc::PIC_);

@@ -235,25 +235,27 @@ def _run_compiler(compiler, ir, target, chip, host_cpu, dest):
              1e3 * (time.perf_counter() - start), stages)
 
 
-def _compile_into_cache(compiler, ir, target, chip, host_cpu, path):
+def _compile_into_cache(compiler, ir, target, chip, host_cpu, path, features=None):
     """Compiles `ir` into the cache entry `path` (KEY.so) with its IR
     (KEY.mlir) and the compiler's build identity (KEY.id), each written
     atomically; the .id is written last, so a compile killed halfway leaves
     an entry that is not current. The .id records the CPU features the
-    host code may use: this CPU's, or those of `host_cpu`."""
-    features = _host_code_features(compiler, ir, host_cpu)
+    host code may use (`features`, asked of the compiler when None): this
+    CPU's, or those of `host_cpu`."""
+    if features is None:
+        features = _host_code_features(compiler, ir, host_cpu)
     _core.cache_write(_core.cache_companion_path(path, "mlir"), ir)
     _run_compiler(compiler, ir, target, chip, host_cpu, path)
     _core.cache_record_build_id(path, compiler_build_id() or "", features)
 
 
-def _check_runs_here(compiler, ir, host_cpu):
-    """CompileError when `host_cpu` (PTENSOR_HOST_CPU) has CPU features
-    that this CPU lacks: its code would be loaded here and die of an
-    illegal instruction."""
+def _check_runs_here(ir, host_cpu, features):
+    """CompileError when `host_cpu` (PTENSOR_HOST_CPU), whose host code
+    may use `features`, has CPU features that this CPU lacks: its code
+    would be loaded here and die of an illegal instruction."""
     if not host_cpu:
         return
-    lacking = _core.missing_cpu_features(_host_code_features(compiler, ir, host_cpu))
+    lacking = _core.missing_cpu_features(features)
     if lacking:
         raise CompileError(
             "PTENSOR_HOST_CPU=%s names a CPU with %s, which this CPU lacks: code compiled "
@@ -299,20 +301,24 @@ def compile_ir(ir, target="cpu", load=True):
                     % (directory, key, target,
                        _core.cache_why_not_current(path, compiler_build_id() or "")),
                     "", ir)
+            # Asked once: the check here and the entry's .id use them.
+            features = _host_code_features(compiler, ir, host_cpu)
             if loads:
-                _check_runs_here(compiler, ir, host_cpu)
+                _check_runs_here(ir, host_cpu, features)
             writable = _writable_dir(directory)
             if writable != directory:
                 path = _core.cache_entry_path(writable, key, "so")
             if not _is_current(path):
                 try:
-                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path)
+                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
+                                        features)
                 except RuntimeError as e:  # a write failed (a full disk)
                     if writable == _private_cache or isinstance(e, CompileError):
                         raise
                     _cache_unwritable(directory, str(e))
                     path = _core.cache_entry_path(_private_dir(), key, "so")
-                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path)
+                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
+                                        features)
         if not loads:
             # Loading CUDA kernels runs their module constructors, which
             # need a driver: compile-only mode never loads them.

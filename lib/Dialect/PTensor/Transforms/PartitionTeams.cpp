@@ -86,15 +86,25 @@ Value TeamPartitioner::rowsSource(Operation *op) const {
   if (!op)
     return {};
   if (isAligned(op)) {
+    // Of the result's rank (partitionElementwise) and, after
+    // ptensor-broadcast, of its shape; a static single row against more
+    // (the pass run alone) is not the result's rows.
+    PTensorType result = globalOf(op->getResult(0));
+    auto stretched = [&](PTensorType operand) {
+      return operand.getDimSize(kTeamSplitDim) == 1 &&
+             result.getDimSize(kTeamSplitDim) != 1;
+    };
     for (Value operand : op->getOperands())
-      if (isSplit(operand))
-        return operand; // of the result's rank (partitionElementwise)
+      if (isSplit(operand) && !stretched(globalOf(operand)))
+        return operand;
     return {};
   }
   if (keepsRows(op))
     return op->getOperand(0);
   Value rows;
-  if (auto matmul = dyn_cast<MatmulOp>(op))
+  if (auto matmul = dyn_cast<MatmulOp>(op);
+      matmul && isSplit(matmul.getLhs()) &&
+      globalOf(matmul.getLhs()).getRank() == 2) // as partitionOp keeps it
     rows = matmul.getLhs();
   else if (auto search = dyn_cast<SearchsortedOp>(op))
     rows = search.getValues();
@@ -256,9 +266,14 @@ void TeamPartitioner::partitionBroadcast(BroadcastOp op) {
     rows = localRows(b, loc, global, sizes);
   }
   // The global rows, when dynamic, are the size asked for (before the
-  // block's replaced it): later ops reuse it (globalRows).
+  // block's replaced it): later ops reuse it (globalRows). Not a dim or
+  // size the pass has yet to replace (a block listed before the one that
+  // dominates it), which would be erased under the record.
   Value requestedRows =
       global.isDynamicDim(kTeamSplitDim) ? sizes.front() : Value();
+  if (requestedRows && isa_and_present<DimOp, SizeOp>(
+                           requestedRows.getDefiningOp()))
+    requestedRows = {};
   setSplitDimSize(global, sizes, rows);
   auto local = BroadcastOp::create(b, loc, blockType(global), input, sizes);
   markSplit(local, global);

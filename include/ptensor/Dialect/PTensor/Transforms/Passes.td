@@ -75,9 +75,10 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       argmax/argmin candidates) and keep the result's block
       (`team_block`) if it has a first dim;
     - `ptensor.dim` of the first dim is the global size (`team_sum` of the
-      blocks' sizes, or the static size; once per value and block, and the
+      blocks' sizes, or the static size; once per value and block: the
       results of ops that keep an operand's rows, such as elementwise ops
-      and broadcasts, reuse that operand's);
+      and views, reuse that operand's, and a broadcast's the size it was
+      asked for);
     - `create` makes only the block; `arange`/`linspace` make the whole
       tensor and keep their block (convert-ptensor-to-linalg then computes
       only the block); views that keep the first dim and matmuls of a
