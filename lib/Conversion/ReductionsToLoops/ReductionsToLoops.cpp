@@ -146,6 +146,23 @@ buildOrderedMerge(OpBuilder &b, Location loc, const Combiner &combiner,
   return SmallVector<Value>(merge.getResults());
 }
 
+/// The merge of chunks 1 .. count - 1 into the outputs (`merge`), where
+/// `plan` has more than one chunk (with one there is nothing to merge, and
+/// no threads to start), then the release of their `partials`.
+void emitChunkMerge(OpBuilder &b, Location loc, const ChunkPlan &plan,
+                    ValueRange partials,
+                    function_ref<void(OpBuilder &, Location)> merge) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value several =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, plan.count, one);
+  scf::IfOp::create(b, loc, several, [&](OpBuilder &tb, Location tl) {
+    merge(tb, tl);
+    scf::YieldOp::create(tb, tl);
+  });
+  for (Value partial : partials)
+    memref::DeallocOp::create(b, loc, partial);
+}
+
 /// One reduction generic's loops, as both lowerings see them: each loop's
 /// size, which loops are kept and which reduced, and the iteration being
 /// built (one index value per loop, set as the loops are emitted).
@@ -170,6 +187,14 @@ struct ReductionNest {
 
   SmallVector<Value> identity(OpBuilder &b, Location loc) const {
     return buildIdentity(b, loc, combiner, getAccumulatorTypes(op));
+  }
+
+  /// The sizes of the kept loops, in order.
+  SmallVector<Value> keptSizes() const {
+    SmallVector<Value> extents;
+    for (unsigned d : kept)
+      extents.push_back(sizes[d]);
+    return extents;
   }
 };
 
@@ -243,13 +268,11 @@ struct ReductionLoops : ReductionNest {
   void emitKeptOutputs(OpBuilder &b, Location loc) {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    SmallVector<Value> keptSizes;
+    SmallVector<Value> keptSizes = this->keptSizes();
     Value tasks;
-    for (unsigned d : kept) {
-      keptSizes.push_back(sizes[d]);
-      tasks = tasks ? arith::MulIOp::create(b, loc, tasks, sizes[d]).getResult()
-                    : sizes[d];
-    }
+    for (Value size : keptSizes)
+      tasks = tasks ? arith::MulIOp::create(b, loc, tasks, size).getResult()
+                    : size;
     ChunkPlan plan = planChunks(b, loc, tasks);
     SmallVector<Value> partials = buildPartialRows(
         b, loc, plan.count, keptSizes, getAccumulatorTypes(op));
@@ -293,10 +316,7 @@ struct ReductionLoops : ReductionNest {
                 scf::YieldOp::create(eb, el);
               });
         });
-    // With one chunk there is nothing to merge (and no threads to start).
-    Value several = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                          plan.count, one);
-    scf::IfOp::create(b, loc, several, [&](OpBuilder &tb, Location tl) {
+    emitChunkMerge(b, loc, plan, partials, [&](OpBuilder &tb, Location tl) {
       scf::ParallelOp::create(
           tb, tl, ValueRange(lbs).drop_back(), keptSizes,
           ValueRange(steps).drop_back(),
@@ -315,10 +335,7 @@ struct ReductionLoops : ReductionNest {
                 });
             storeOutputs(pb, pl, op, outputs, merged);
           });
-      scf::YieldOp::create(tb, tl);
     });
-    for (Value partial : partials)
-      memref::DeallocOp::create(b, loc, partial);
   }
 
   /// The rows of the outermost reduced loop that make one chunk's worth:
@@ -794,11 +811,8 @@ struct ColumnReduction : ReductionNest {
     Value minRows = arith::ConstantIndexOp::create(rewriter, loc, kMinChunkRows);
     ChunkPlan plan = buildChunkPlan(rewriter, loc, tasks,
                                     sizes[reduced.front()], minRows);
-    SmallVector<Value> keptSizes;
-    for (unsigned d : kept)
-      keptSizes.push_back(sizes[d]);
     SmallVector<Value> partials = buildPartialRows(
-        rewriter, loc, plan.count, keptSizes, getAccumulatorTypes(op));
+        rewriter, loc, plan.count, keptSizes(), getAccumulatorTypes(op));
     SmallVector<Value> taskLbs(lbs), taskUbs(ubs), taskSteps(steps);
     taskLbs.push_back(zero);
     taskUbs.push_back(plan.count);
@@ -836,15 +850,9 @@ struct ColumnReduction : ReductionNest {
                 scf::YieldOp::create(eb, el);
               });
         });
-    // With one chunk there is nothing to merge (and no threads to start).
-    Value several =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, plan.count, one);
-    scf::IfOp::create(rewriter, loc, several, [&](OpBuilder &b, Location l) {
+    emitChunkMerge(rewriter, loc, plan, partials, [&](OpBuilder &b, Location l) {
       emitMerge(b, l, lbs, ubs, steps, block, plan.count, partials);
-      scf::YieldOp::create(b, l);
     });
-    for (Value partial : partials)
-      memref::DeallocOp::create(rewriter, loc, partial);
     rewriter.eraseOp(op);
   }
 };
