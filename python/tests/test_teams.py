@@ -1,7 +1,8 @@
 """Team functions from Python under mpirun (docs/Teams.md): every process
-passes the whole arrays and gets whole results, equal to numpy's, with the
-rows split over 1 to 3 processes underneath; and without mpirun the same
-call runs on one process."""
+passes the whole arrays and gets whole results, equal to numpy's; and
+without mpirun the same call runs on one process. The package's compile
+sets no team size, so each process computes the whole result (the split
+door for Python is not built: docs/Teams.md, "Left")."""
 
 import os
 import shutil
