@@ -33,6 +33,7 @@ target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
 set(PTENSOR_EXPORTED_LIBRARIES
   PTensorSemantics=Semantics
   PTensorCache=Cache
+  PTensorTeamHost=TeamHost
   PTensorDialect=Dialect
   PTensorUtils=Utils
   PTensorTransforms=Transforms

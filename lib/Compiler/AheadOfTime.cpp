@@ -42,6 +42,7 @@ static void findRuntimeLibraries(ModuleOp module, CompiledObject &compiled) {
         name.starts_with("__kmpc_") || name.starts_with("omp_");
     compiled.usesRuntime |=
         name.starts_with("mgpu") || name.starts_with("ptensor_rt_");
+    compiled.usesTeamRuntime |= name.starts_with("ptensor_rt_team_");
   }
 }
 
@@ -105,7 +106,8 @@ compileToObject(ModuleOp module, const CompileOptions &options,
     return std::move(e);
   addPackedEntryPoints(*llvmModule);
   std::string json =
-      jit::writeSignatureJson(*signatures, getTargetName(compiled.target));
+      jit::writeSignatureJson(*signatures, getTargetName(compiled.target),
+                              options.teamSize);
   auto *text = llvm::ConstantDataArray::getString(llvmContext, json);
   new llvm::GlobalVariable(*llvmModule, text->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, text,

@@ -111,6 +111,15 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
       return llvm::createStringError("invalid ptensor-to-cpu-pipeline "
                                      "options '" +
                                      options.cpuPipelineOptions + "'");
+    // The signature JSON records options.teamSize: the callers split by it.
+    if (cpu.teamSize != options.teamSize)
+      return llvm::createStringError(
+          "team-size=%lld in the ptensor-to-cpu-pipeline options '%s': the "
+          "team size is the compile's own option (--team-size, "
+          "CompileOptions::teamSize), which is %lld",
+          static_cast<long long>(cpu.teamSize),
+          options.cpuPipelineOptions.c_str(),
+          static_cast<long long>(options.teamSize));
     mlir::ptensor::buildPTensorToCPUPipeline(pm, cpu);
     return llvm::Error::success();
   }

@@ -99,6 +99,16 @@ llvm::Error linkSharedLibrary(const CompiledObject &compiled,
     args.insert(args.end(), {runtime, "-rpath", runtimeDir.str(), "-rpath",
                              "$ORIGIN"});
   }
+  if (compiled.usesTeamRuntime) {
+    std::string team = (runtimeDir + "/libptensor_team.so").str();
+    if (!llvm::sys::fs::exists(team))
+      return llvm::createStringError(
+          "the compiled code splits team tensors over processes and calls "
+          "libptensor_team.so (MPI), and %s is missing (ptensor built "
+          "without MPI?)",
+          team.c_str());
+    args.push_back(team);
+  }
   if (compiled.usesOpenMPRuntime) {
     llvm::StringRef openmp = getOpenMPRuntimeLibrary();
     if (!llvm::sys::fs::exists(openmp))

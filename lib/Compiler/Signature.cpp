@@ -113,7 +113,7 @@ llvm::Expected<std::vector<FunctionSignature>>
 
 std::string
 (::ptensor::jit::writeSignatureJson)(llvm::ArrayRef<FunctionSignature> sigs,
-                                     llvm::StringRef target) {
+                                     llvm::StringRef target, int64_t teamSize) {
   auto valueJson = [](const ValueType &v) {
     llvm::json::Object o;
     o["kind"] = v.isTensor ? "tensor" : "scalar";
@@ -124,6 +124,7 @@ std::string
         shape.push_back(ShapedType::isDynamic(d) ? int64_t(-1) : d);
       o["shape"] = std::move(shape);
       o["device"] = v.device;
+      o["team"] = v.team;
       o["written"] = v.isWritten;
     }
     return o;
@@ -141,9 +142,17 @@ std::string
   }
   llvm::json::Object root{{"abi", kModuleABIVersion},
                           {"target", target.str()},
+                          {"team_size", teamSize},
                           {"functions", std::move(functions)}};
   std::string out;
   llvm::raw_string_ostream os(out);
   os << llvm::json::Value(std::move(root));
   return out;
+}
+
+bool (::ptensor::jit::usesTeams)(llvm::ArrayRef<FunctionSignature> signatures) {
+  auto hasTeam = [](const ValueType &v) { return v.team != 0; };
+  return llvm::any_of(signatures, [&](const FunctionSignature &s) {
+    return llvm::any_of(s.args, hasTeam) || llvm::any_of(s.results, hasTeam);
+  });
 }

@@ -5,7 +5,7 @@
 #include "ArgumentCheck.h"
 #include "CodeCache.h"
 #include "PackedCall.h"
-#include "Team.h"
+#include "ptensor/TeamHost/TeamLibrary.h"
 
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Compiler/PendingCubins.h"
@@ -74,13 +74,6 @@ int64_t JITModule::teamSize() const { return impl->teamSize; }
 const Team &JITModule::team() const { return impl->team; }
 
 /// Whether a function of the module takes or returns team tensors.
-static bool usesTeams(llvm::ArrayRef<FunctionSignature> signatures) {
-  auto hasTeam = [](const ValueType &v) { return v.team != 0; };
-  return llvm::any_of(signatures, [&](const FunctionSignature &s) {
-    return llvm::any_of(s.args, hasTeam) || llvm::any_of(s.results, hasTeam);
-  });
-}
-
 /// `signatures` as the compiled code sees them when team tensors are split:
 /// their first dim is the block's.
 static std::vector<FunctionSignature>
@@ -139,7 +132,7 @@ static std::vector<std::string> findHostLibraries(bool parallel, bool gpu,
   if (gpu || llvm::sys::fs::exists(runtime))
     libraries.push_back(runtime);
   if (team)
-    if (std::string teamLibrary = jit::detail::findTeamLibrary();
+    if (std::string teamLibrary = ::ptensor::team::findTeamLibrary();
         !teamLibrary.empty())
       libraries.push_back(teamLibrary);
   return libraries;
@@ -267,15 +260,12 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
                                    static_cast<long long>(impl->teamSize));
   bool split = impl->teamSize > 1;
   if (split) {
-    auto team = Team::join();
-    if (!team)
-      return team.takeError();
-    if (team->size != impl->teamSize)
-      return llvm::createStringError(
-          "compiled for a team of %lld processes, but this MPI job has %lld",
-          static_cast<long long>(impl->teamSize),
-          static_cast<long long>(team->size));
-    impl->team = *team;
+    ::ptensor::team::Membership membership =
+        ::ptensor::team::joinTeamOfSize(impl->teamSize);
+    if (!membership.error.empty())
+      return llvm::createStringError(membership.error);
+    impl->team.rank = membership.rank;
+    impl->team.size = membership.size;
   }
   impl->callSignatures =
       split ? localSignatures(impl->signatures) : impl->signatures;

@@ -1,119 +1,28 @@
 //===- Team.cpp - the team of processes of a JIT-compiled module ----------===//
 
-#include "Team.h"
-
 #include "ptensor/JIT/JIT.h"
 #include "ptensor/Runtime/Team.h"
 #include "ptensor/Semantics/Teams.h"
+#include "ptensor/TeamHost/TeamLibrary.h"
 
-#include "llvm/Support/DynamicLibrary.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 using namespace ::ptensor;
 using namespace ::ptensor::jit;
 
-namespace {
-/// The entry points of libptensor_team the host side calls.
-struct TeamLibrary {
-  decltype(&ptensor_rt_team_init) init = nullptr;
-  decltype(&ptensor_rt_team_size) size = nullptr;
-  decltype(&ptensor_rt_team_rank) rank = nullptr;
-  decltype(&ptensor_rt_team_total) total = nullptr;
-  decltype(&ptensor_rt_team_gather) gather = nullptr;
-  decltype(&ptensor_rt_team_last_error) lastError = nullptr;
-  decltype(&ptensor_rt_team_get_counters) getCounters = nullptr;
-  decltype(&ptensor_rt_team_reset_counters) resetCounters = nullptr;
-  decltype(&ptensor_rt_team_abort) abort = nullptr;
-  std::string error; ///< why it could not be loaded
-};
+using team::teamLibrary;
 
-const TeamLibrary &teamLibrary() {
-  static TeamLibrary library;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::string path = detail::findTeamLibrary();
-    if (path.empty()) {
-      library.error = "this ptensor was built without MPI (no "
-                      "libptensor_team); team tensors need it to run on "
-                      "more than one process";
-      return;
-    }
-    std::string message;
-    auto lib =
-        llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &message);
-    if (!lib.isValid()) {
-      library.error = "cannot load " + path + ": " + message;
-      return;
-    }
-    auto get = [&](auto &fn, const char *name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-          lib.getAddressOfSymbol(name));
-    };
-    get(library.init, "ptensor_rt_team_init");
-    get(library.size, "ptensor_rt_team_size");
-    get(library.rank, "ptensor_rt_team_rank");
-    get(library.total, "ptensor_rt_team_total");
-    get(library.gather, "ptensor_rt_team_gather");
-    get(library.lastError, "ptensor_rt_team_last_error");
-    get(library.getCounters, "ptensor_rt_team_get_counters");
-    get(library.resetCounters, "ptensor_rt_team_reset_counters");
-    get(library.abort, "ptensor_rt_team_abort");
-    if (!library.init || !library.size || !library.rank || !library.total ||
-        !library.gather || !library.lastError || !library.getCounters ||
-        !library.resetCounters || !library.abort)
-      library.error = path + " lacks the ptensor_rt_team_* functions";
-  });
-  return library;
-}
-
-llvm::Error teamError(const TeamLibrary &lib) {
+static llvm::Error teamError(const team::TeamLibrary &lib) {
   return llvm::createStringError(lib.lastError());
-}
-} // namespace
-
-std::string detail::findTeamLibrary() {
-  if (const char *env = std::getenv("PTENSOR_TEAM_LIBRARY"); env && *env)
-    return env;
-#ifdef PTENSOR_TEAM_LIBRARY
-  if (llvm::sys::fs::exists(PTENSOR_TEAM_LIBRARY))
-    return PTENSOR_TEAM_LIBRARY;
-#endif
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  for (const char *dir : {".", "../lib"}) {
-    llvm::SmallString<256> candidate(llvm::sys::path::parent_path(exe));
-    llvm::sys::path::append(candidate, dir, "libptensor_team.so");
-    llvm::sys::path::remove_dots(candidate, /*remove_dot_dot=*/true);
-    if (llvm::sys::fs::exists(candidate))
-      return std::string(candidate);
-  }
-  return "";
-}
-
-llvm::Error detail::loadTeamLibrary() {
-  const TeamLibrary &lib = teamLibrary();
-  if (!lib.error.empty())
-    return llvm::createStringError(lib.error);
-  if (lib.init() != PTENSOR_RT_SUCCESS)
-    return teamError(lib);
-  return llvm::Error::success();
 }
 
 llvm::Expected<Team> Team::join() {
-  if (detail::findTeamLibrary().empty())
-    return Team{}; // one process, whole tensors
-  if (llvm::Error e = detail::loadTeamLibrary())
-    return std::move(e);
-  const TeamLibrary &lib = teamLibrary();
+  team::Membership membership = team::joinTeam();
+  if (!membership.error.empty())
+    return llvm::createStringError(membership.error);
   Team team;
-  team.size = lib.size();
-  if (team.size < 1)
-    return teamError(lib);
-  team.rank = lib.rank();
+  team.rank = membership.rank;
+  team.size = membership.size;
   return team;
 }
 
@@ -125,7 +34,7 @@ std::pair<int64_t, int64_t> Team::blockOf(int64_t rows) const {
 llvm::Expected<int64_t> Team::total(int64_t value) const {
   if (size == 1)
     return value;
-  const TeamLibrary &lib = teamLibrary();
+  const team::TeamLibrary &lib = teamLibrary();
   int64_t sum = lib.total(value);
   if (sum < 0)
     return teamError(lib);
@@ -138,14 +47,14 @@ llvm::Error Team::gather(const void *local, int64_t localBytes,
     std::memcpy(whole, local, localBytes);
     return llvm::Error::success();
   }
-  const TeamLibrary &lib = teamLibrary();
+  const team::TeamLibrary &lib = teamLibrary();
   if (lib.gather(local, localBytes, whole) != PTENSOR_RT_SUCCESS)
     return teamError(lib);
   return llvm::Error::success();
 }
 
 Team::Traffic Team::traffic() const {
-  const TeamLibrary &lib = teamLibrary();
+  const team::TeamLibrary &lib = teamLibrary();
   if (!lib.error.empty())
     return {};
   ptensor_rt_team_counters counters;
@@ -154,13 +63,13 @@ Team::Traffic Team::traffic() const {
 }
 
 void Team::resetTraffic() const {
-  const TeamLibrary &lib = teamLibrary();
+  const team::TeamLibrary &lib = teamLibrary();
   if (lib.error.empty())
     lib.resetCounters();
 }
 
 void Team::abortJob(int code) const {
-  const TeamLibrary &lib = teamLibrary();
+  const team::TeamLibrary &lib = teamLibrary();
   if (size > 1 && lib.error.empty())
     lib.abort(code);
 }

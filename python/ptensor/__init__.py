@@ -69,8 +69,20 @@ def __getattr__(name):
 def compile_module(ir, target="cpu"):
     """Compiles MLIR text with public func.func's over ptensor values (or
     loads it from the cache) and returns the Library; its functions are
-    callable with arrays and scalars: `compile_module(ir)["f"](x, y)`."""
-    return compile_ir(ir, target)
+    callable with arrays and scalars: `compile_module(ir)["f"](x, y)`.
+
+    A CPU module with team tensors joins the MPI job the process runs in
+    (under mpirun; one process otherwise) and is compiled for its size:
+    every process passes the whole arrays and gets the whole results, and
+    computes only its block of rows (docs/Teams.md)."""
+    from . import _core
+
+    lib = compile_ir(ir, target)
+    if target == "cpu" and lib.uses_teams:
+        _rank, processes = _core.team_join()
+        if processes > 1:
+            return compile_ir(ir, target, team_size=processes)
+    return lib
 
 
 __all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + list(

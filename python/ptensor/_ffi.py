@@ -18,7 +18,7 @@ from ._errors import CompileError, DeviceError
 
 #: The compiled-module ABI this reader understands (docs/ABI.md; the
 #: compiler's kModuleABIVersion, written into every signature as "abi").
-MODULE_ABI_VERSION = 2
+MODULE_ABI_VERSION = 3
 
 #: A compiled function: call it with arrays and scalars.
 Function = _core.Kernel
@@ -51,12 +51,22 @@ class Library:
                 "(docs/ABI.md): recompile it with this ptensor-compile"
                 % (path, abi, MODULE_ABI_VERSION), "", "")
         cuda = target == "cuda"
+        #: The processes its team tensors are split over (1: whole); above
+        #: 1 its functions take and return whole arrays on every process
+        #: of the MPI job, which each computes its block of (docs/Teams.md).
+        self.team_size = self.signature["team_size"]
         self.functions = {}
         for f in self.signature["functions"]:
             entry = ctypes.cast(getattr(self.lib, "_ptensor_packed_" + f["name"]),
                                 ctypes.c_void_p).value
             self.functions[f["name"]] = Function(entry, f["name"], f["args"], f["results"],
-                                                 cuda, self)
+                                                 cuda, self, self.team_size)
+
+    @property
+    def uses_teams(self):
+        """Whether a function takes or returns a team tensor."""
+        return any(v.get("team") for f in self.signature["functions"]
+                   for v in f["args"] + f["results"])
 
     def __getitem__(self, name):
         return self.functions[name]

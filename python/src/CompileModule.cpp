@@ -38,13 +38,15 @@ static std::string compileLibrary(const std::string &ir,
                                   const std::string &hostCPU,
                                   const std::string &output,
                                   const std::string &runtimeDir,
-                                  const std::string &bufferName) {
+                                  const std::string &bufferName,
+                                  int64_t teamSize) {
   compiler::CompileOptions options;
   options.target =
       target == "cuda" ? compiler::Target::CUDA : compiler::Target::CPU;
   if (!chip.empty())
     options.chip = chip;
   options.hostCPU = hostCPU;
+  options.teamSize = teamSize;
   std::string stages;
   auto last = std::chrono::steady_clock::now();
   auto onStage = [&](llvm::StringRef stage) {
@@ -81,9 +83,11 @@ NB_MODULE(_compile, m) {
   m.def("compile_library", &compileLibrary, nb::arg("ir"), nb::arg("target"),
         nb::arg("chip"), nb::arg("host_cpu"), nb::arg("output"),
         nb::arg("runtime_dir"), nb::arg("buffer_name"),
+        nb::arg("team_size") = 1,
         "Compiles IR text into the shared library `output`, its host code "
-        "for the CPU `host_cpu` (\"\": this machine's); returns the time of "
-        "each stage. Raises CompileFailed with the diagnostics.");
+        "for the CPU `host_cpu` (\"\": this machine's), its team tensors "
+        "split over `team_size` processes; returns the time of each stage. "
+        "Raises CompileFailed with the diagnostics.");
   m.def(
       "host_code_cpu_features",
       [](const std::string &hostCPU) {

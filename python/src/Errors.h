@@ -13,6 +13,8 @@
 #include "ptensor/Semantics/DType.h"
 #include "ptensor/Semantics/Error.h"
 
+#include <nanobind/nanobind.h>
+
 #include <optional>
 #include <string>
 
@@ -33,6 +35,16 @@ template <typename T> T unwrap(const semantics::Result<T> &r) {
 [[noreturn]] inline void throwRule(semantics::ErrorKind kind,
                                    std::string message) {
   throw RuleError{{kind, std::move(message)}};
+}
+
+/// Raises the package's exception class `cls` (ptensor._errors: e.g.
+/// "ExecutionError") with `message`.
+[[noreturn]] inline void raisePackageError(const char *cls,
+                                           const std::string &message) {
+  nanobind::object type =
+      nanobind::module_::import_("ptensor._errors").attr(cls);
+  PyErr_SetString(type.ptr(), message.c_str());
+  throw nanobind::python_error();
 }
 
 /// A dtype by name; `index` (a builtin scalar's type) is I64 when allowed.

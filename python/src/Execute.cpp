@@ -17,7 +17,9 @@
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Iteration.h"
 #include "ptensor/Semantics/OpKinds.h"
+#include "ptensor/TeamHost/TeamLibrary.h"
 
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -597,13 +599,25 @@ void registerKernels(nb::module_ &m) {
       "local scope; the handle (for ctypes.CDLL(path, handle=...)), or "
       "OSError with the loader's message or the first `required` symbol "
       "it lacks.");
+  m.def(
+      "team_join",
+      [] {
+        team::Membership membership = team::joinTeam();
+        if (!membership.error.empty())
+          raisePackageError("RuntimeUnavailableError", membership.error);
+        return std::make_pair(membership.rank, membership.size);
+      },
+      "Joins the MPI job this process runs in through libptensor_team "
+      "(docs/Teams.md); (rank, size), (0, 1) without MPI. Raises "
+      "RuntimeUnavailableError when MPI cannot start.");
   nb::class_<Kernel>(m, "Kernel",
                      "One function of a compiled library (docs/ABI.md), "
                      "called through its packed entry point.")
       .def(nb::init<uint64_t, std::string, nb::list, nb::list, bool,
-                    nb::object>(),
+                    nb::object, int64_t>(),
            nb::arg("entry"), nb::arg("name"), nb::arg("args"),
-           nb::arg("results"), nb::arg("cuda"), nb::arg("library"))
+           nb::arg("results"), nb::arg("cuda"), nb::arg("library"),
+           nb::arg("team_size") = 1)
       .def_prop_ro("name", &Kernel::name)
       .def("__call__", &Kernel::call,
            "Calls with arrays and scalars in signature order; returns the "

@@ -523,15 +523,14 @@ nb::object exportDense(ResultBuffer &r, Framework framework, nb::handle owner) {
   return out;
 }
 
-/// Releases a host result's memory (from compiled code's allocator).
+} // namespace
+
 void freeHostResult(void *p) {
   if (auto free = state().freeHost)
     free(p);
   else
     std::free(p);
 }
-
-} // namespace
 
 void setHostFree(void (*free)(void *)) { state().freeHost = free; }
 

@@ -77,6 +77,8 @@ struct ResultBuffer {
 /// Makes `free` (libptensor_runtime's ptensor_rt_host_free, found by the
 /// first kernel loaded) release owned host results; std::free until then.
 void setHostFree(void (*free)(void *));
+/// Releases a host result's memory (from compiled code's allocator).
+void freeHostResult(void *p);
 
 /// The array of `framework` over `result` (a ptensor.Array when
 /// `asPTensorArray`).

@@ -3,6 +3,7 @@
 #include "Kernel.h"
 
 #include "Errors.h"
+#include "TeamCall.h"
 
 #include "ptensor/Semantics/Overlap.h"
 
@@ -39,6 +40,11 @@ sem::TensorParameter parseTensorType(nb::handle entry) {
   if (d.contains("device") && !d["device"].is_none())
     t.device = nb::cast<std::string>(d["device"]);
   return t;
+}
+
+/// The team of a tensor in a signature (0: none).
+int64_t teamOf(nb::dict entry) {
+  return entry.contains("team") ? nb::cast<int64_t>(entry["team"]) : 0;
 }
 
 /// float -> IEEE half bits, rounding to nearest even.
@@ -261,7 +267,8 @@ getResultFramework(const std::vector<const ArrayView *> &tensors) {
 }
 
 Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
-               nb::list results, bool cuda, nb::object library)
+               nb::list results, bool cuda, nb::object library,
+               int64_t teamSize)
     : entry_(reinterpret_cast<PackedEntry>(static_cast<uintptr_t>(entry))),
       name_(std::move(name)), cuda_(cuda), library_(std::move(library)) {
   for (nb::handle a : args) {
@@ -276,10 +283,16 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
           parseParameterDType(nb::cast<std::string>(d["dtype"]), p.isIndex);
     }
     p.isWritten = d.contains("written") && nb::cast<bool>(d["written"]);
+    p.team = teamOf(d);
     params_.push_back(std::move(p));
   }
-  for (nb::handle r : results)
+  for (nb::handle r : results) {
     results_.push_back(parseTensorType(r));
+    splitResults_.push_back(teamOf(nb::borrow<nb::dict>(r)) != 0 &&
+                            !results_.back().shape.empty());
+  }
+  if (teamSize > 1)
+    team_ = std::make_shared<TeamCall>(teamSize);
   // By soname: finds the copy the library loaded, never loads one.
   if (void *runtime = dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD)) {
     callChecked_ = reinterpret_cast<decltype(callChecked_)>(
@@ -311,9 +324,7 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
                     : status == PTENSOR_RT_ERROR_NO_DRIVER
                         ? "RuntimeUnavailableError"
                         : "ExecutionError";
-  nb::object type = nb::module_::import_("ptensor._errors").attr(cls);
-  PyErr_SetString(type.ptr(), message.c_str());
-  throw nb::python_error();
+  raisePackageError(cls, message);
 }
 
 std::vector<ResultBuffer>
@@ -436,6 +447,8 @@ nb::object Kernel::call(nb::args args) {
                              .c_str());
   std::vector<ArrayView> arrays(params_.size());
   std::vector<CallOperand> operands(params_.size());
+  // The sizes of this process's blocks of team arguments (split calls).
+  std::vector<std::vector<int64_t>> blockShapes(team_ ? params_.size() : 0);
   std::vector<const ArrayView *> tensors;
   std::vector<size_t> written;
   for (size_t i = 0; i < params_.size(); ++i) {
@@ -457,6 +470,11 @@ nb::object Kernel::call(nb::args args) {
             params_[i].tensor, {a.dtype, a.shape, a.deviceName()}))
       throwRule(error->kind, which(i) + ": " + error->message);
     operands[i] = CallOperand::tensor(&a, a.data, a.shape, a.strides);
+    // A library split over processes writes no team argument (the
+    // partitioning pass refuses ptensor.write into one).
+    if (team_ && params_[i].team && !a.shape.empty())
+      operands[i] = team_->block(operands[i], dtypeByteSize(a.dtype),
+                                 blockShapes[i]);
     tensors.push_back(&a);
     if (params_[i].isWritten)
       written.push_back(i);
@@ -464,6 +482,8 @@ nb::object Kernel::call(nb::args args) {
   checkWrittenOperands(operands, written, "argument");
 
   std::vector<ResultBuffer> results = invoke(operands);
+  if (team_)
+    team_->gather(results, splitResults_);
   ResultFramework kind = getResultFramework(tensors);
   if (results.empty())
     return nb::none();

@@ -14,6 +14,8 @@
 #include "ptensor/Runtime/Status.h"
 #include "ptensor/Semantics/Arguments.h"
 
+#include <memory>
+
 namespace ptensor::python {
 
 /// One parameter of a compiled function.
@@ -23,6 +25,7 @@ struct Parameter {
   DType dtype = DType::F32;          ///< a scalar's type
   bool isIndex = false;              ///< a scalar of type index
   bool isWritten = false;
+  int64_t team = 0; ///< a tensor's team (0: none; split along dim 0)
 };
 
 /// An operand of one call: a tensor view (in the function's iteration
@@ -61,11 +64,15 @@ struct ResultFramework {
 };
 ResultFramework getResultFramework(const std::vector<const ArrayView *> &tensors);
 
+class TeamCall;
+
 /// One compiled function.
 class Kernel {
 public:
+  /// `teamSize`: the processes the library's team tensors are split over
+  /// (its signature's "team_size"); above 1 the process joins the MPI job.
   Kernel(uint64_t entry, std::string name, nb::list args, nb::list results,
-         bool cuda, nb::object library);
+         bool cuda, nb::object library, int64_t teamSize = 1);
 
   const std::string &name() const { return name_; }
   const std::vector<Parameter> &parameters() const { return params_; }
@@ -91,6 +98,11 @@ private:
   std::string name_;
   std::vector<Parameter> params_;
   std::vector<semantics::TensorParameter> results_;
+  /// Per result: a team tensor of rank >= 1 (gathered when split).
+  std::vector<bool> splitResults_;
+  /// This process's place when the library is split over processes; null
+  /// otherwise.
+  std::shared_ptr<TeamCall> team_;
   bool cuda_;
   nb::object library_; ///< keeps the code loaded
 };

@@ -1,8 +1,8 @@
-"""Team functions from Python under mpirun (docs/Teams.md): every process
-passes the whole arrays and gets whole results, equal to numpy's; and
-without mpirun the same call runs on one process. The package's compile
-sets no team size, so each process computes the whole result (the split
-door for Python is not built: docs/Teams.md, "Left")."""
+"""Team functions from Python under mpirun (docs/Teams.md): compile_module
+joins the MPI job and compiles a module with team tensors for its size;
+every process passes the whole arrays, computes its block of rows and gets
+the whole results (gathered), equal to numpy's. Without mpirun the same
+call runs on one process."""
 
 import os
 import shutil
@@ -24,24 +24,71 @@ func.func @f(%a: !ptensor.ptensor<?x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32
 }
 """
 
+# Static rows (5: uneven over 2 and 3 processes), a reduction over the
+# other dim (rows kept), a full mean (0-d, replicated) and exp.
+STATIC_IR = """
+func.func @g(%a: !ptensor.ptensor<5x4xf64, team = 1>) -> (!ptensor.ptensor<5xf64, team = 1>, !ptensor.ptensor<f64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>) {
+  %0 = ptensor.reduce max %a axes [1] : !ptensor.ptensor<5x4xf64, team = 1> -> !ptensor.ptensor<5xf64, team = 1>
+  %1 = ptensor.reduce mean %a : !ptensor.ptensor<5x4xf64, team = 1> -> !ptensor.ptensor<f64, team = 1>
+  %2 = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<5x4xf64, team = 1>) -> !ptensor.ptensor<5x4xf64, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<5xf64, team = 1>, !ptensor.ptensor<f64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>
+}
+"""
+
+# A team argument written (out=): the compile refuses it on more than one
+# process.
+WRITE_IR = """
+func.func @w(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) {
+  %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  ptensor.write %0 into %a : !ptensor.ptensor<?x3xf32, team = 1>
+  return
+}
+"""
+
 CHECK = textwrap.dedent("""
+    import os
+    processes = int(os.environ.get("PMI_SIZE") or os.environ.get("OMPI_COMM_WORLD_SIZE") or 1)
     rng = np.random.default_rng(3)
-    a = rng.random((11, 3), dtype=np.float32)
+    lib = pt.compile_module(IR)
+    assert lib.team_size == processes, (lib.team_size, processes)
     v = rng.random(3, dtype=np.float32)
-    s, d, i = (np.asarray(r) for r in pt.compile_module(IR)["f"](a, v))
-    np.testing.assert_allclose(s, a.sum(0), rtol=1e-6)
-    np.testing.assert_array_equal(d, a - v)
-    assert int(i) == a.argmax(), (int(i), a.argmax())
+    big = rng.random((22, 3), dtype=np.float32)
+    # 11 rows; 2 rows (a process with none under 3); every other row of
+    # 22 (strided: each block is a view with the whole's strides).
+    for a in (big[:11].copy(), big[:2].copy(), big[::2]):
+        s, d, i = (np.asarray(r) for r in lib["f"](a, v))
+        np.testing.assert_allclose(s, a.sum(0), rtol=1e-6)
+        np.testing.assert_array_equal(d, a - v)
+        assert int(i) == a.argmax(), (int(i), a.argmax())
+
+    b = rng.standard_normal((5, 4))
+    m, mean, e = (np.asarray(r) for r in pt.compile_module(STATIC_IR)["g"](b))
+    np.testing.assert_array_equal(m, b.max(1))
+    np.testing.assert_allclose(mean, b.mean(), rtol=1e-12)
+    np.testing.assert_allclose(e, np.exp(b), rtol=1e-15)
+
+    x = np.ones((4, 3), np.float32)
+    if processes > 1:
+        try:
+            pt.compile_module(WRITE_IR)
+            raise AssertionError("a written team argument was compiled")
+        except pt.CompileError as err:
+            assert "'ptensor.write' op on team tensors is not supported" in str(err), err
+    else:
+        pt.compile_module(WRITE_IR)["w"](x, x.copy())
+        np.testing.assert_array_equal(x, 2)
     print("ok")
 """)
 
 # The same check, as a script for every process of an MPI job.
-SCRIPT = ("import numpy as np\nimport ptensor as pt\nIR = " + repr(IR) + "\n" +
+SCRIPT = ("import numpy as np\nimport ptensor as pt\n" +
+          "".join("%s = %r\n" % (n, globals()[n]) for n in ("IR", "STATIC_IR", "WRITE_IR")) +
           CHECK)
 
 
 def test_one_process(capsys):
-    exec(CHECK, {"np": np, "pt": pt, "IR": IR})
+    exec(CHECK, {"np": np, "pt": pt, "IR": IR, "STATIC_IR": STATIC_IR,
+                 "WRITE_IR": WRITE_IR})
     assert capsys.readouterr().out == "ok\n"
 
 

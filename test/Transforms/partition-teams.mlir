@@ -224,3 +224,17 @@ func.func @kept_rows(%a: !ptensor.ptensor<?x4xf32, team = 1>, %w: !ptensor.ptens
   %k = ptensor.dim %a, 0 : !ptensor.ptensor<?x4xf32, team = 1>
   return %n, %k : index, index
 }
+
+// Reductions over other dims than the first keep their source's rows.
+// CHECK-LABEL: func.func @reduced_rows(
+// CHECK: %[[N:.*]] = ptensor.team_sum
+// CHECK-NOT: ptensor.team_sum
+// CHECK: return %[[N]], %[[N]], %[[N]] : index, index, index
+func.func @reduced_rows(%a: !ptensor.ptensor<?x4xf32, team = 1>) -> (index, index, index) {
+  %s = ptensor.reduce sum %a axes [1] : !ptensor.ptensor<?x4xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  %i = ptensor.find_index argmax %a axis 1 : !ptensor.ptensor<?x4xf32, team = 1> -> !ptensor.ptensor<?xi64, team = 1>
+  %n = ptensor.dim %s, 0 : !ptensor.ptensor<?xf32, team = 1>
+  %m = ptensor.dim %i, 0 : !ptensor.ptensor<?xi64, team = 1>
+  %k = ptensor.dim %a, 0 : !ptensor.ptensor<?x4xf32, team = 1>
+  return %n, %m, %k : index, index, index
+}

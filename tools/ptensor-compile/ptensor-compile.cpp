@@ -84,6 +84,12 @@ static llvm::cl::opt<std::string> cpuOptions(
     llvm::cl::desc("Options of ptensor-to-cpu-pipeline, as in ptensor-opt "
                    "(e.g. \"reorder-loops=false\")"),
     llvm::cl::init(""), llvm::cl::cat(compileCategory));
+static llvm::cl::opt<int64_t> teamSize(
+    "team-size",
+    llvm::cl::desc("Processes the team tensors are split over (CPU; "
+                   "docs/Teams.md): callers pass each process's block of "
+                   "every team argument and gather team results"),
+    llvm::cl::init(1), llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string>
     runtimeDir("runtime-dir",
                llvm::cl::desc("Directory of libptensor_runtime.so (default: "
@@ -206,6 +212,7 @@ static int run() {
   options.features = features;
   options.hostCPU = cpu;
   options.cpuPipelineOptions = cpuOptions;
+  options.teamSize = teamSize;
   options.gpuPipelineOptions = gpuOptions;
   auto compiled = compiler::compileToObject(
       *module, options, [&](llvm::StringRef stage) { timer.done(stage); });

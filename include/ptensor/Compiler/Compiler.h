@@ -146,6 +146,8 @@ struct CompiledObject {
   /// The code calls libptensor_runtime (GPU launches and memory, or a
   /// run-time check's failure report).
   bool usesRuntime = false;
+  /// The code calls libptensor_team (team tensors split over processes).
+  bool usesTeamRuntime = false;
 };
 
 /// Called at the end of each stage of a compile with its name ("lower",

@@ -56,7 +56,7 @@ readSignatures(mlir::ModuleOp module);
 /// The version of the compiled-module ABI (docs/ABI.md): the calling
 /// convention of the entry points and the signature JSON. Readers refuse
 /// other versions.
-inline constexpr int kModuleABIVersion = 2;
+inline constexpr int kModuleABIVersion = 3;
 
 /// The exported symbol holding a compiled module's signature JSON.
 inline constexpr const char kSignatureSymbol[] = "ptensor_module_signature";
@@ -66,9 +66,13 @@ inline constexpr const char kSignatureSymbol[] = "ptensor_module_signature";
 inline constexpr const char kPackedEntryPrefix[] = "_ptensor_packed_";
 
 /// The signature JSON of a compiled module (docs/ABI.md): its ABI version,
-/// `target` ("cpu" or "cuda") and every function's arguments and results.
+/// `target` ("cpu" or "cuda"), the processes its team tensors are split
+/// over (`teamSize`: 1, whole) and every function's arguments and results.
 std::string writeSignatureJson(llvm::ArrayRef<FunctionSignature> signatures,
-                               llvm::StringRef target);
+                               llvm::StringRef target, int64_t teamSize);
+
+/// Whether any function takes or returns a team tensor.
+bool usesTeams(llvm::ArrayRef<FunctionSignature> signatures);
 
 } // namespace ptensor::jit
 

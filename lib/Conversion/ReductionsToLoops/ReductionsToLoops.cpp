@@ -12,6 +12,7 @@
 
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Dialect/PTensor/Utils/GenericBody.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 #include "ptensor/Dialect/PTensor/Utils/LoopBlocks.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
@@ -92,6 +93,13 @@ using PartialsByOutput = DenseMap<Value, ChunkPartials>;
 struct ChunkPlan {
   Value n, count, size;
 };
+
+/// The number of iterations of loops of `sizes` (the kept tasks), folded
+/// where the sizes are constants.
+Value buildCount(OpBuilder &b, Location loc, ValueRange sizes) {
+  IndexMath math(b, loc);
+  return math.value(math.product(getAsOpFoldResult(sizes)));
+}
 
 /// The split of the outermost reduced loop (`n` rows) beside `tasks` kept
 /// tasks: enough chunks for kMaxChunks tasks in all, but no more than one
@@ -269,11 +277,7 @@ struct ReductionLoops : ReductionNest {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     SmallVector<Value> keptSizes = this->keptSizes();
-    Value tasks;
-    for (Value size : keptSizes)
-      tasks = tasks ? arith::MulIOp::create(b, loc, tasks, size).getResult()
-                    : size;
-    ChunkPlan plan = planChunks(b, loc, tasks);
+    ChunkPlan plan = planChunks(b, loc, buildCount(b, loc, keptSizes));
     SmallVector<Value> partials = buildPartialRows(
         b, loc, plan.count, keptSizes, getAccumulatorTypes(op));
     auto setKept = [&](ValueRange ivs) {
@@ -802,12 +806,10 @@ struct ColumnReduction : ReductionNest {
     Value blocks =
         arith::CeilDivSIOp::create(rewriter, loc, sizes[inner()], block);
     SmallVector<Value> lbs(kept.size(), zero), steps(kept.size(), one), ubs;
-    Value tasks = blocks;
-    for (unsigned d : outerKept()) {
+    for (unsigned d : outerKept())
       ubs.push_back(sizes[d]);
-      tasks = arith::MulIOp::create(rewriter, loc, tasks, sizes[d]);
-    }
     ubs.push_back(blocks);
+    Value tasks = buildCount(rewriter, loc, ubs);
     Value minRows = arith::ConstantIndexOp::create(rewriter, loc, kMinChunkRows);
     ChunkPlan plan = buildChunkPlan(rewriter, loc, tasks,
                                     sizes[reduced.front()], minRows);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PartitionTeams.h"
+#include "ptensor/Dialect/PTensor/IR/ReductionKinds.h"
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 #include "ptensor/Semantics/Teams.h"
@@ -101,6 +102,14 @@ Value TeamPartitioner::rowsSource(Operation *op) const {
   }
   if (keepsRows(op))
     return op->getOperand(0);
+  if (isa<ReduceOp, TestOp, FindIndexOp>(op)) {
+    // Over other dims than the first: each block reduces its own rows
+    // (partitionReduction keeps them).
+    std::optional<ReductionInfo> info = getReductionInfo(op);
+    Value input = op->getOperand(0);
+    bool keepsFirst = info && !llvm::is_contained(info->dims, kTeamSplitDim);
+    return keepsFirst && isSplit(input) ? input : Value();
+  }
   Value rows;
   if (auto matmul = dyn_cast<MatmulOp>(op);
       matmul && isSplit(matmul.getLhs()) &&
@@ -266,13 +275,12 @@ void TeamPartitioner::partitionBroadcast(BroadcastOp op) {
     rows = localRows(b, loc, global, sizes);
   }
   // The global rows, when dynamic, are the size asked for (before the
-  // block's replaced it): later ops reuse it (globalRows). Not a dim or
-  // size the pass has yet to replace (a block listed before the one that
-  // dominates it), which would be erased under the record.
+  // block's replaced it): later ops reuse it (globalRows). Not a query the
+  // pass has yet to replace (a block listed before the one that dominates
+  // it), which would be erased or redirected under the record.
   Value requestedRows =
       global.isDynamicDim(kTeamSplitDim) ? sizes.front() : Value();
-  if (requestedRows && isa_and_present<DimOp, SizeOp>(
-                           requestedRows.getDefiningOp()))
+  if (requestedRows && isPendingRowsQuery(requestedRows))
     requestedRows = {};
   setSplitDimSize(global, sizes, rows);
   auto local = BroadcastOp::create(b, loc, blockType(global), input, sizes);
@@ -336,6 +344,20 @@ void TeamPartitioner::partitionCreation(Operation *op) {
   b.setInsertionPointAfter(op);
   Value local = block(b, op->getLoc(), result, global);
   result.replaceAllUsesExcept(local, local.getDefiningOp());
+}
+
+bool TeamPartitioner::isPendingRowsQuery(Value v) const {
+  Operation *def = v.getDefiningOp();
+  if (!isa_and_present<DimOp, SizeOp, ShapeOp>(def))
+    return false;
+  Value source = def->getOperand(0);
+  if (!isSplit(source) && !hasTeam(source.getType()))
+    return false;
+  if (auto dim = dyn_cast<DimOp>(def))
+    return dim.getDim() == kTeamSplitDim;
+  if (auto shape = dyn_cast<ShapeOp>(def))
+    return v == shape.getSizes().front();
+  return true; // a size: the element count
 }
 
 LogicalResult TeamPartitioner::partitionOp(Operation *op) {

@@ -51,9 +51,12 @@ private:
   /// broadcast asked for, or the sum of the blocks' sizes (one all-reduce
   /// per value and block: later uses in the block reuse it).
   Value globalRows(OpBuilder &b, Location loc, Value v);
+  /// Whether `v` asks a team tensor's global rows (its dim 0, its shape's
+  /// first size, or its size) in an op the pass has not rewritten yet.
+  bool isPendingRowsQuery(Value v) const;
   /// The split operand whose rows partitioned op `op`'s split result has
   /// (elementwise ops, views of the block, matmul's lhs, searchsorted's
-  /// values), else null.
+  /// values, a reduction over other dims' input), else null.
   Value rowsSource(Operation *op) const;
   /// The whole tensor of split value `v`, on every process: one gather per
   /// value and block that later uses in the block reuse, or with `shared`

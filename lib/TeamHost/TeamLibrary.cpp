@@ -1,0 +1,114 @@
+//===- TeamLibrary.cpp - libptensor_team, found and loaded by hosts -------===//
+
+#include "ptensor/TeamHost/TeamLibrary.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <system_error>
+#include <vector>
+#include <type_traits>
+
+namespace fs = std::filesystem;
+using namespace ptensor::team;
+
+static constexpr const char kTeamLibraryName[] = "libptensor_team.so";
+
+/// The directory of the libptensor_runtime.so this process has loaded, or
+/// "" when none is.
+static fs::path loadedRuntimeDirectory() {
+  void *runtime = dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD);
+  if (!runtime)
+    return {};
+  fs::path dir;
+  struct link_map *map = nullptr;
+  if (dlinfo(runtime, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
+    dir = fs::path(map->l_name).parent_path();
+  dlclose(runtime);
+  return dir;
+}
+
+std::string ptensor::team::findTeamLibrary() {
+  if (const char *env = std::getenv("PTENSOR_TEAM_LIBRARY"); env && *env)
+    return env;
+  std::error_code ec;
+  std::vector<fs::path> candidates;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / kTeamLibraryName);
+    candidates.push_back(exe.parent_path() / ".." / "lib" / kTeamLibraryName);
+  }
+  if (fs::path runtime = loadedRuntimeDirectory(); !runtime.empty())
+    candidates.push_back(runtime / kTeamLibraryName);
+  for (const fs::path &candidate : candidates)
+    if (fs::exists(candidate, ec))
+      return candidate.lexically_normal().string();
+  return "";
+}
+
+const TeamLibrary &ptensor::team::teamLibrary() {
+  static TeamLibrary library;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::string path = findTeamLibrary();
+    if (path.empty()) {
+      library.error = "this ptensor was built without MPI (no "
+                      "libptensor_team); team tensors need it to run on "
+                      "more than one process";
+      return;
+    }
+    // Never closed: compiled team code calls it for the process's life.
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!handle) {
+      const char *why = dlerror();
+      library.error = "cannot load " + path + ": " + (why ? why : "");
+      return;
+    }
+    auto get = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+          dlsym(handle, name));
+      if (!fn && library.error.empty())
+        library.error = path + " lacks " + name;
+    };
+    get(library.init, "ptensor_rt_team_init");
+    get(library.size, "ptensor_rt_team_size");
+    get(library.rank, "ptensor_rt_team_rank");
+    get(library.total, "ptensor_rt_team_total");
+    get(library.gather, "ptensor_rt_team_gather");
+    get(library.lastError, "ptensor_rt_team_last_error");
+    get(library.getCounters, "ptensor_rt_team_get_counters");
+    get(library.resetCounters, "ptensor_rt_team_reset_counters");
+    get(library.abort, "ptensor_rt_team_abort");
+  });
+  return library;
+}
+
+Membership ptensor::team::joinTeam() {
+  Membership team;
+  if (findTeamLibrary().empty())
+    return team; // one process, whole tensors
+  const TeamLibrary &lib = teamLibrary();
+  if (!lib.error.empty()) {
+    team.error = lib.error;
+    return team;
+  }
+  if (lib.init() != PTENSOR_RT_SUCCESS || (team.size = lib.size()) < 1) {
+    team.error = lib.lastError();
+    team.size = 1;
+    return team;
+  }
+  team.rank = lib.rank();
+  return team;
+}
+
+Membership ptensor::team::joinTeamOfSize(int64_t teamSize) {
+  Membership team = joinTeam();
+  if (team.error.empty() && team.size != teamSize)
+    team.error = "compiled for a team of " + std::to_string(teamSize) +
+                 " processes, but this MPI job has " +
+                 std::to_string(team.size);
+  return team;
+}

@@ -1,0 +1,145 @@
+//===- TeamCall.cpp - calls of functions split over a team of processes ---===//
+
+#include "TeamCall.h"
+
+#include "Errors.h"
+
+#include "ptensor/Semantics/Teams.h"
+#include "ptensor/TeamHost/TeamLibrary.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptensor::python {
+
+namespace {
+
+int64_t product(const std::vector<int64_t> &sizes, size_t from = 0) {
+  int64_t n = 1;
+  for (size_t d = from; d < sizes.size(); ++d)
+    n *= sizes[d];
+  return n;
+}
+
+/// Whether `b`'s elements are in row-major order (a size-1 dim's stride is
+/// never used).
+bool isRowMajor(const ResultBuffer &b) {
+  int64_t expected = 1;
+  for (size_t d = b.shape.size(); d-- > 0;) {
+    if (b.shape[d] != 1 && b.strides[d] != expected)
+      return false;
+    expected *= b.shape[d];
+  }
+  return true;
+}
+
+/// Copies strided `b` into row-major `out`.
+void packRowMajor(const ResultBuffer &b, size_t itemBytes, char *out) {
+  size_t rank = b.shape.size();
+  std::vector<int64_t> index(rank, 0);
+  int64_t elements = product(b.shape);
+  for (int64_t n = 0; n < elements; ++n) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < rank; ++d)
+      offset += index[d] * b.strides[d];
+    std::memcpy(out + n * itemBytes, b.data + offset * int64_t(itemBytes),
+                itemBytes);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < b.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+} // namespace
+
+TeamCall::TeamCall(int64_t teamSize) {
+  team::Membership membership = team::joinTeamOfSize(teamSize);
+  if (!membership.error.empty())
+    raisePackageError("RuntimeUnavailableError",
+                      "a library split over " + std::to_string(teamSize) +
+                          " processes: " + membership.error);
+  rank_ = membership.rank;
+  size_ = membership.size;
+  // Loaded with the library (its team code links it): by soname.
+  if (void *runtime =
+          dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD)) {
+    hostAlloc_ = reinterpret_cast<void *(*)(size_t)>(
+        dlsym(runtime, "ptensor_rt_host_alloc"));
+    dlclose(runtime);
+  }
+  if (!hostAlloc_)
+    raisePackageError("RuntimeUnavailableError",
+                      "a library split over processes needs "
+                      "libptensor_runtime.so loaded (its results' allocator)");
+}
+
+CallOperand TeamCall::block(const CallOperand &whole, size_t itemBytes,
+                            std::vector<int64_t> &shape) const {
+  constexpr size_t split = semantics::kTeamSplitDim;
+  semantics::TeamBlock rows =
+      semantics::teamBlock(whole.shape[split], rank_, size_);
+  shape.assign(whole.shape, whole.shape + whole.rank);
+  shape[split] = rows.rows;
+  CallOperand b = whole;
+  b.shape = shape.data();
+  b.data += rows.start * whole.strides[split] * int64_t(itemBytes);
+  return b;
+}
+
+void TeamCall::gather(std::vector<ResultBuffer> &results,
+                      const std::vector<bool> &gathered) const {
+  const team::TeamLibrary &lib = team::teamLibrary();
+  std::vector<void *> blocks; // owned, freed after every gather
+  for (size_t r = 0; r < results.size(); ++r) {
+    ResultBuffer &b = results[r];
+    if (!gathered[r] || b.shape.empty())
+      continue;
+    size_t item = dtypeByteSize(b.dtype);
+    int64_t localBytes = product(b.shape) * int64_t(item);
+    std::vector<char> packed;
+    const char *local = b.data;
+    if (!isRowMajor(b)) {
+      packed.resize(std::max<int64_t>(localBytes, 1));
+      packRowMajor(b, item, packed.data());
+      local = packed.data();
+    }
+    int64_t rows = lib.total(b.shape.front());
+    if (rows < 0)
+      raisePackageError("ExecutionError", lib.lastError());
+    int64_t wholeBytes = rows * product(b.shape, 1) * int64_t(item);
+    void *whole = hostAlloc_(std::max<int64_t>(wholeBytes, 1));
+    if (!whole)
+      raisePackageError("OutOfMemoryError",
+                        "cannot allocate " + std::to_string(wholeBytes) +
+                            " bytes for a gathered team result");
+    if (lib.gather(local, localBytes, whole) != PTENSOR_RT_SUCCESS) {
+      freeHostResult(whole);
+      raisePackageError("ExecutionError", lib.lastError());
+    }
+    if (b.owns)
+      blocks.push_back(b.allocated);
+    b.allocated = whole;
+    b.data = static_cast<char *>(whole);
+    b.shape.front() = rows;
+    int64_t stride = 1;
+    for (size_t d = b.shape.size(); d-- > 0;) {
+      b.strides[d] = stride;
+      stride *= b.shape[d];
+    }
+    b.owns = true;
+    b.viewOf = nb::object();
+  }
+  for (void *block : blocks) {
+    bool viewed = false; // by a result left as it is (a view of a block)
+    for (size_t r = 0; r < results.size(); ++r)
+      viewed |= !gathered[r] && results[r].allocated == block;
+    if (!viewed)
+      freeHostResult(block);
+  }
+}
+
+} // namespace ptensor::python
