@@ -87,8 +87,9 @@ prepare_bench() {
 }
 
 # ptensor._core for this machine's Python (no LLVM needed: the semantics
-# and cache libraries are plain C++; every python/src file but the compiler's
-# CompileModule.cpp), into the source tree's package (PYTHONPATH=python).
+# and cache libraries and the team library's finder are plain C++; every
+# python/src file but the compiler's CompileModule.cpp), into the source
+# tree's package (PYTHONPATH=python).
 build_core() {
   local nb="$carry/nanobind" inc numpy_inc suffix
   inc="$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
@@ -96,7 +97,7 @@ build_core() {
   suffix="$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
   g++ -O2 -std=c++17 -shared -fPIC -fvisibility=hidden -Iinclude -Iruntime/include -I"$nb/include" \
     -I"$nb/ext/robin_map/include" -I"$inc" -isystem "$numpy_inc" \
-    $(ls python/src/*.cpp | grep -v CompileModule.cpp) lib/Semantics/*.cpp lib/Cache/*.cpp \
+    $(ls python/src/*.cpp | grep -v CompileModule.cpp) lib/Semantics/*.cpp lib/Cache/*.cpp lib/TeamHost/*.cpp \
     "$nb/src/nb_combined.cpp" -o "python/ptensor/_core$suffix"
 }
 

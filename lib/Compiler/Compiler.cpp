@@ -68,6 +68,13 @@ static llvm::Error checkOptLevel(const CompileOptions &options) {
 static llvm::Error
 parseGPUOptions(const CompileOptions &options,
                 mlir::ptensor::PTensorToNVVMPipelineOptions &gpu) {
+  // Every GPU compile asks here (the whole pipeline, or with ptxas beside).
+  if (options.teamSize > 1)
+    return llvm::createStringError(
+        "team tensors are split over processes (team size %lld) in CPU code "
+        "only; a module compiled for the GPU runs on one process (GPU teams "
+        "are not built: docs/Teams.md)",
+        static_cast<long long>(options.teamSize));
   gpu.maxRecomputeOps = options.maxRecomputeOps;
   gpu.chip = options.chip;
   gpu.features = options.features;

@@ -73,7 +73,6 @@ int64_t JITModule::teamSize() const { return impl->teamSize; }
 
 const Team &JITModule::team() const { return impl->team; }
 
-/// Whether a function of the module takes or returns team tensors.
 /// `signatures` as the compiled code sees them when team tensors are split:
 /// their first dim is the block's.
 static std::vector<FunctionSignature>

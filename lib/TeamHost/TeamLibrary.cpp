@@ -17,21 +17,24 @@ using namespace ptensor::team;
 
 static constexpr const char kTeamLibraryName[] = "libptensor_team.so";
 
-/// The directory of the libptensor_runtime.so this process has loaded, or
-/// "" when none is.
-static fs::path loadedRuntimeDirectory() {
-  void *runtime = dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD);
-  if (!runtime)
+/// The path of the library of `soname` this process has loaded, or "" when
+/// none is.
+static fs::path loadedLibraryPath(const char *soname) {
+  void *handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!handle)
     return {};
-  fs::path dir;
+  fs::path path;
   struct link_map *map = nullptr;
-  if (dlinfo(runtime, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
-    dir = fs::path(map->l_name).parent_path();
-  dlclose(runtime);
-  return dir;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
+    path = fs::absolute(map->l_name);
+  dlclose(handle);
+  return path;
 }
 
 std::string ptensor::team::findTeamLibrary() {
+  // One copy per process: two would keep two MPI states.
+  if (fs::path loaded = loadedLibraryPath(kTeamLibraryName); !loaded.empty())
+    return loaded.string();
   if (const char *env = std::getenv("PTENSOR_TEAM_LIBRARY"); env && *env)
     return env;
   std::error_code ec;
@@ -41,8 +44,9 @@ std::string ptensor::team::findTeamLibrary() {
     candidates.push_back(exe.parent_path() / kTeamLibraryName);
     candidates.push_back(exe.parent_path() / ".." / "lib" / kTeamLibraryName);
   }
-  if (fs::path runtime = loadedRuntimeDirectory(); !runtime.empty())
-    candidates.push_back(runtime / kTeamLibraryName);
+  if (fs::path runtime = loadedLibraryPath("libptensor_runtime.so");
+      !runtime.empty())
+    candidates.push_back(runtime.parent_path() / kTeamLibraryName);
   for (const fs::path &candidate : candidates)
     if (fs::exists(candidate, ec))
       return candidate.lexically_normal().string();
@@ -106,7 +110,11 @@ Membership ptensor::team::joinTeam() {
 
 Membership ptensor::team::joinTeamOfSize(int64_t teamSize) {
   Membership team = joinTeam();
-  if (team.error.empty() && team.size != teamSize)
+  if (!team.error.empty() || team.size == teamSize)
+    return team;
+  if (findTeamLibrary().empty())
+    team.error = teamLibrary().error; // built without MPI
+  else
     team.error = "compiled for a team of " + std::to_string(teamSize) +
                  " processes, but this MPI job has " +
                  std::to_string(team.size);

@@ -76,9 +76,12 @@ def compile_module(ir, target="cpu"):
     every process passes the whole arrays and gets the whole results, and
     computes only its block of rows (docs/Teams.md)."""
     from . import _core
+    from . import _runtime
 
     lib = compile_ir(ir, target)
     if target == "cpu" and lib.uses_teams:
+        # libptensor_team is found beside the runtime (TeamLibrary.h).
+        _runtime.runtime(required=False)
         _rank, processes = _core.team_join()
         if processes > 1:
             return compile_ir(ir, target, team_size=processes)

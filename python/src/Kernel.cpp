@@ -481,9 +481,17 @@ nb::object Kernel::call(nb::args args) {
   }
   checkWrittenOperands(operands, written, "argument");
 
-  std::vector<ResultBuffer> results = invoke(operands);
-  if (team_)
+  std::vector<ResultBuffer> results;
+  if (!team_) {
+    results = invoke(operands);
+  } else {
+    try {
+      results = invoke(operands);
+    } catch (const nb::python_error &e) { // a check failed on this block
+      team_->abortJob(e.what());
+    }
     team_->gather(results, splitResults_);
+  }
   ResultFramework kind = getResultFramework(tensors);
   if (results.empty())
     return nb::none();

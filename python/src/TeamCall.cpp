@@ -10,7 +10,10 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace ptensor::python {
 
@@ -90,6 +93,20 @@ CallOperand TeamCall::block(const CallOperand &whole, size_t itemBytes,
   return b;
 }
 
+/// Frees the owned memory of `results` and `blocks`, each block once.
+static void releaseAll(std::vector<ResultBuffer> &results,
+                       std::vector<void *> blocks) {
+  for (ResultBuffer &r : results)
+    if (r.owns && r.allocated) {
+      blocks.push_back(r.allocated);
+      r.owns = false;
+    }
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  for (void *block : blocks)
+    freeHostResult(block);
+}
+
 void TeamCall::gather(std::vector<ResultBuffer> &results,
                       const std::vector<bool> &gathered) const {
   const team::TeamLibrary &lib = team::teamLibrary();
@@ -100,25 +117,45 @@ void TeamCall::gather(std::vector<ResultBuffer> &results,
       continue;
     size_t item = dtypeByteSize(b.dtype);
     int64_t localBytes = product(b.shape) * int64_t(item);
-    std::vector<char> packed;
+    int64_t rows = lib.total(b.shape.front());
+    if (rows < 0) { // MPI failed: on every process
+      std::string message = lib.lastError();
+      releaseAll(results, blocks);
+      raisePackageError("ExecutionError", message);
+    }
+    int64_t wholeBytes = rows * product(b.shape, 1) * int64_t(item);
+    void *whole = hostAlloc_(std::max<int64_t>(wholeBytes, 1));
     const char *local = b.data;
-    if (!isRowMajor(b)) {
-      packed.resize(std::max<int64_t>(localBytes, 1));
+    std::vector<char> packed;
+    bool packs = !isRowMajor(b);
+    if (whole && packs) {
+      try {
+        packed.resize(std::max<int64_t>(localBytes, 1));
+      } catch (const std::bad_alloc &) {
+        freeHostResult(whole);
+        whole = nullptr;
+      }
+    }
+    // Every process learns whether one could not allocate, so that all
+    // raise instead of the others waiting in the gather.
+    if (lib.total(whole ? 0 : 1) != 0) {
+      if (whole)
+        freeHostResult(whole);
+      releaseAll(results, blocks);
+      raisePackageError("OutOfMemoryError",
+                        "cannot allocate the " + std::to_string(wholeBytes) +
+                            " bytes of a gathered team result (or its "
+                            "packed block) on a process of the team");
+    }
+    if (packs) {
       packRowMajor(b, item, packed.data());
       local = packed.data();
     }
-    int64_t rows = lib.total(b.shape.front());
-    if (rows < 0)
-      raisePackageError("ExecutionError", lib.lastError());
-    int64_t wholeBytes = rows * product(b.shape, 1) * int64_t(item);
-    void *whole = hostAlloc_(std::max<int64_t>(wholeBytes, 1));
-    if (!whole)
-      raisePackageError("OutOfMemoryError",
-                        "cannot allocate " + std::to_string(wholeBytes) +
-                            " bytes for a gathered team result");
     if (lib.gather(local, localBytes, whole) != PTENSOR_RT_SUCCESS) {
+      std::string message = lib.lastError();
       freeHostResult(whole);
-      raisePackageError("ExecutionError", lib.lastError());
+      releaseAll(results, blocks);
+      raisePackageError("ExecutionError", message);
     }
     if (b.owns)
       blocks.push_back(b.allocated);
@@ -134,12 +171,27 @@ void TeamCall::gather(std::vector<ResultBuffer> &results,
     b.viewOf = nb::object();
   }
   for (void *block : blocks) {
-    bool viewed = false; // by a result left as it is (a view of a block)
-    for (size_t r = 0; r < results.size(); ++r)
-      viewed |= !gathered[r] && results[r].allocated == block;
-    if (!viewed)
+    // A result left as it is (not gathered) that views the block owns it.
+    auto viewer = std::find_if(results.begin(), results.end(),
+                               [&](const ResultBuffer &r) {
+                                 return r.allocated == block && !r.owns;
+                               });
+    if (viewer != results.end())
+      viewer->owns = true;
+    else
       freeHostResult(block);
   }
+}
+
+void TeamCall::abortJob(const std::string &message) const {
+  std::fprintf(stderr,
+               "ptensor: rank %lld of %lld: %s\nptensor: ending the MPI job "
+               "(the other processes would wait for this one)\n",
+               static_cast<long long>(rank_), static_cast<long long>(size_),
+               message.c_str());
+  std::fflush(stderr);
+  team::teamLibrary().abort(1);
+  std::abort(); // not reached: MPI_Abort ends the process
 }
 
 } // namespace ptensor::python

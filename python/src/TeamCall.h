@@ -14,6 +14,7 @@
 
 #include "Kernel.h"
 
+#include <string>
 #include <vector>
 
 namespace ptensor::python {
@@ -40,9 +41,15 @@ public:
   /// Replaces each result `r` with `gathered[r]` by the whole tensor, from
   /// every process's block; the blocks it owned are freed once all are
   /// gathered (a later result may view an earlier one's memory). Raises
-  /// ExecutionError or OutOfMemoryError.
+  /// ExecutionError or OutOfMemoryError on every process alike (they agree
+  /// first), having freed every result.
   void gather(std::vector<ResultBuffer> &results,
               const std::vector<bool> &gathered) const;
+
+  /// Prints `message` (why this process's call failed) and ends every
+  /// process of the job (MPI_Abort, exit status 1): the others may wait
+  /// for this one in a collective of the compiled code, and must not hang.
+  [[noreturn]] void abortJob(const std::string &message) const;
 
 private:
   int64_t rank_ = 0;

@@ -103,3 +103,39 @@ def test_under_mpirun(tmp_path, processes):
                           env=env, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("ok") == processes, done.stdout
+
+
+# Rows that do not agree fail a run-time check in the compiled code: on one
+# process an exception; split over processes, each prints its error and
+# the job ends (MPI_Abort), never a hang.
+ADD_IR = """
+func.func @add(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1> {
+  %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  return %0 : !ptensor.ptensor<?x3xf32, team = 1>
+}
+"""
+
+FAILING = ("import numpy as np\nimport ptensor as pt\nIR = %r\n" % ADD_IR + textwrap.dedent("""
+    f = pt.compile_module(IR)["add"]
+    f(np.ones((4, 3), np.float32), np.ones((5, 3), np.float32))
+    print("not reached")
+"""))
+
+
+def test_failing_call_raises_on_one_process():
+    f = pt.compile_module(ADD_IR)["add"]
+    with pytest.raises(pt.BroadcastError):
+        f(np.ones((4, 3), np.float32), np.ones((5, 3), np.float32))
+
+
+@pytest.mark.skipif(shutil.which("mpirun") is None, reason="no mpirun")
+def test_failing_call_ends_the_job(tmp_path):
+    script = tmp_path / "fail.py"
+    script.write_text(FAILING)
+    env = dict(os.environ, UCX_MEM_MMAP_HOOK_MODE="none")
+    done = subprocess.run(["mpirun", "-np", "2", sys.executable, str(script)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    out = done.stdout + done.stderr
+    assert done.returncode != 0, out
+    assert "not reached" not in out, out
+    assert "ending the MPI job" in out, out

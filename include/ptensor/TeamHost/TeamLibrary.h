@@ -2,7 +2,7 @@
 //
 // The one place that finds libptensor_team (MPI, docs/Teams.md) and binds
 // the entry points hosts call: the JIT (lib/JIT/Team.cpp) and the Python
-// binding (python/src/Kernel.cpp). Plain C++17 and dlopen, no LLVM, like
+// binding (python/src/TeamCall.cpp, Execute.cpp's team_join). Plain C++17 and dlopen, no LLVM, like
 // PTensorSemantics and PTensorCache, so that ptensor._core can use it.
 //
 //===----------------------------------------------------------------------===//
@@ -31,8 +31,9 @@ struct TeamLibrary {
   std::string error; ///< why it could not be found or loaded; "" if loaded
 };
 
-/// The path of libptensor_team: $PTENSOR_TEAM_LIBRARY, else the first that
-/// exists of: beside the executable or in its ../lib (the tools), beside
+/// The path of libptensor_team: the copy this process has loaded (a
+/// library split over processes links it), else $PTENSOR_TEAM_LIBRARY,
+/// else the first that exists of: beside the executable or in its ../lib (the tools), beside
 /// the libptensor_runtime.so this process has loaded (the JIT embedded in
 /// another program, the Python package); "" when there is none (ptensor
 /// built without MPI).
