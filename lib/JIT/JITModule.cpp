@@ -10,6 +10,7 @@
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Compiler/PendingCubins.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
+#include "ptensor/Semantics/Layout.h"
 #include "ptensor/Semantics/Teams.h"
 #include "ptensor/Support/HostArray.h"
 
@@ -390,13 +391,8 @@ bool RunTimeCheckError::isBroadcast() const {
 }
 
 bool (::ptensor::jit::isRowMajor)(const StridedBuffer &b) {
-  int64_t expected = 1;
-  for (int64_t d = static_cast<int64_t>(b.sizes.size()) - 1; d >= 0; --d) {
-    if (b.sizes[d] != 1 && b.strides[d] != expected)
-      return false;
-    expected *= b.sizes[d];
-  }
-  return true;
+  return semantics::isRowMajor(b.sizes.data(), b.strides.data(),
+                               b.sizes.size());
 }
 
 llvm::Expected<HostArray>(::ptensor::jit::copyToHostArray)(
@@ -412,18 +408,8 @@ llvm::Expected<HostArray>(::ptensor::jit::copyToHostArray)(
       std::memcpy(out.data(), base + b.offset * es, out.numElements() * es);
     return out;
   }
-  llvm::SmallVector<int64_t, 4> index(b.sizes.size(), 0);
-  for (int64_t linear = 0, n = out.numElements(); linear < n; ++linear) {
-    int64_t offset = b.offset;
-    for (size_t d = 0; d < index.size(); ++d)
-      offset += index[d] * b.strides[d];
-    std::memcpy(out.elementPtrAtLinear(linear), base + offset * es, es);
-    for (int64_t d = static_cast<int64_t>(index.size()) - 1; d >= 0; --d) {
-      if (++index[d] < b.sizes[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  semantics::packRowMajor(base + b.offset * es, es, b.sizes.data(),
+                          b.strides.data(), b.sizes.size(), out.data());
   return out;
 }
 

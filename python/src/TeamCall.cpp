@@ -4,6 +4,7 @@
 
 #include "Errors.h"
 
+#include "ptensor/Semantics/Layout.h"
 #include "ptensor/Semantics/Teams.h"
 #include "ptensor/TeamHost/TeamLibrary.h"
 
@@ -17,6 +18,8 @@
 
 namespace ptensor::python {
 
+namespace sem = ptensor::semantics;
+
 namespace {
 
 int64_t product(const std::vector<int64_t> &sizes, size_t from = 0) {
@@ -24,37 +27,6 @@ int64_t product(const std::vector<int64_t> &sizes, size_t from = 0) {
   for (size_t d = from; d < sizes.size(); ++d)
     n *= sizes[d];
   return n;
-}
-
-/// Whether `b`'s elements are in row-major order (a size-1 dim's stride is
-/// never used).
-bool isRowMajor(const ResultBuffer &b) {
-  int64_t expected = 1;
-  for (size_t d = b.shape.size(); d-- > 0;) {
-    if (b.shape[d] != 1 && b.strides[d] != expected)
-      return false;
-    expected *= b.shape[d];
-  }
-  return true;
-}
-
-/// Copies strided `b` into row-major `out`.
-void packRowMajor(const ResultBuffer &b, size_t itemBytes, char *out) {
-  size_t rank = b.shape.size();
-  std::vector<int64_t> index(rank, 0);
-  int64_t elements = product(b.shape);
-  for (int64_t n = 0; n < elements; ++n) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < rank; ++d)
-      offset += index[d] * b.strides[d];
-    std::memcpy(out + n * itemBytes, b.data + offset * int64_t(itemBytes),
-                itemBytes);
-    for (size_t d = rank; d-- > 0;) {
-      if (++index[d] < b.shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
 }
 
 } // namespace
@@ -127,7 +99,8 @@ void TeamCall::gather(std::vector<ResultBuffer> &results,
     void *whole = hostAlloc_(std::max<int64_t>(wholeBytes, 1));
     const char *local = b.data;
     std::vector<char> packed;
-    bool packs = !isRowMajor(b);
+    bool packs = !sem::isRowMajor(b.shape.data(), b.strides.data(),
+                                  b.shape.size());
     if (whole && packs) {
       try {
         packed.resize(std::max<int64_t>(localBytes, 1));
@@ -148,7 +121,8 @@ void TeamCall::gather(std::vector<ResultBuffer> &results,
                             "packed block) on a process of the team");
     }
     if (packs) {
-      packRowMajor(b, item, packed.data());
+      sem::packRowMajor(b.data, item, b.shape.data(), b.strides.data(),
+                        b.shape.size(), packed.data());
       local = packed.data();
     }
     if (lib.gather(local, localBytes, whole) != PTENSOR_RT_SUCCESS) {

@@ -25,13 +25,15 @@ func.func @f(%a: !ptensor.ptensor<?x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32
 """
 
 # Static rows (5: uneven over 2 and 3 processes), a reduction over the
-# other dim (rows kept), a full mean (0-d, replicated) and exp.
+# other dim (rows kept), a full mean (0-d, replicated), exp, and a flip of
+# the other dim (each block flips its own rows).
 STATIC_IR = """
-func.func @g(%a: !ptensor.ptensor<5x4xf64, team = 1>) -> (!ptensor.ptensor<5xf64, team = 1>, !ptensor.ptensor<f64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>) {
+func.func @g(%a: !ptensor.ptensor<5x4xf64, team = 1>) -> (!ptensor.ptensor<5xf64, team = 1>, !ptensor.ptensor<f64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>) {
   %0 = ptensor.reduce max %a axes [1] : !ptensor.ptensor<5x4xf64, team = 1> -> !ptensor.ptensor<5xf64, team = 1>
   %1 = ptensor.reduce mean %a : !ptensor.ptensor<5x4xf64, team = 1> -> !ptensor.ptensor<f64, team = 1>
   %2 = ptensor.elementwise_unary exp %a : (!ptensor.ptensor<5x4xf64, team = 1>) -> !ptensor.ptensor<5x4xf64, team = 1>
-  return %0, %1, %2 : !ptensor.ptensor<5xf64, team = 1>, !ptensor.ptensor<f64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>
+  %3 = ptensor.flip %a [1] : !ptensor.ptensor<5x4xf64, team = 1> -> !ptensor.ptensor<5x4xf64, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<5xf64, team = 1>, !ptensor.ptensor<f64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>, !ptensor.ptensor<5x4xf64, team = 1>
 }
 """
 
@@ -62,10 +64,11 @@ CHECK = textwrap.dedent("""
         assert int(i) == a.argmax(), (int(i), a.argmax())
 
     b = rng.standard_normal((5, 4))
-    m, mean, e = (np.asarray(r) for r in pt.compile_module(STATIC_IR)["g"](b))
+    m, mean, e, flipped = (np.asarray(r) for r in pt.compile_module(STATIC_IR)["g"](b))
     np.testing.assert_array_equal(m, b.max(1))
     np.testing.assert_allclose(mean, b.mean(), rtol=1e-12)
     np.testing.assert_allclose(e, np.exp(b), rtol=1e-15)
+    np.testing.assert_array_equal(flipped, b[:, ::-1])
 
     x = np.ones((4, 3), np.float32)
     if processes > 1:

@@ -1,0 +1,29 @@
+//===- Layout.h - row-major order of strided arrays ------------*- C++ -*-===//
+//
+// Whether a strided array is packed in row-major order, and its row-major
+// copy: the one loop the hosts use to hand a strided result on (the JIT's
+// copyToHostArray, Python's gather of split team results).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTENSOR_SEMANTICS_LAYOUT_H
+#define PTENSOR_SEMANTICS_LAYOUT_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ptensor::semantics {
+
+/// Whether an array of `rank` dims of `sizes` and `strides` (in elements)
+/// is packed in row-major order (a size-1 dim's stride is never used).
+bool isRowMajor(const int64_t *sizes, const int64_t *strides, size_t rank);
+
+/// Copies the array whose element (0, ..., 0) is at `first` (elements of
+/// `itemBytes`, any strides, 0 and negative included) into `out` in
+/// row-major order.
+void packRowMajor(const void *first, size_t itemBytes, const int64_t *sizes,
+                  const int64_t *strides, size_t rank, void *out);
+
+} // namespace ptensor::semantics
+
+#endif // PTENSOR_SEMANTICS_LAYOUT_H
