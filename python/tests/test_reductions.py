@@ -250,15 +250,18 @@ def test_few_long_reductions(shape, axis):
 
 @pytest.mark.parametrize("dtype", ["float32", "int16"])
 def test_argmax_rows_first_occurrence(dtype):
-    """argmax/argmin along rows of 5000 (the extremum, then a search for
-    its first position): the extremum first, last and at 1023/1024, ties
-    adjacent and far apart, rows with no marked extremum (many ties of the
-    data's own maximum), a NaN after a finite maximum, and strided and
-    transposed views (the search's other versions)."""
-    x = data(dtype, (9, 5000))
+    """argmax/argmin along rows of 5000 (on the host: each block of 256's
+    extremum, then a search of the first block holding the best): the
+    extremum first, last and at block edges 255/256 and 1023/1024, ties
+    adjacent, across a block edge and far apart, rows with no marked
+    extremum (many ties of the data's own maximum), a NaN after a finite
+    maximum, and strided and transposed views (the search's other
+    versions)."""
+    x = data(dtype, (11, 5000))
     top = 127 if dtype == "int16" else 9.0
     for row, cols in enumerate([[0], [1023], [1024], [4999], [700, 701],
-                                [2047, 2048, 4000], [3071, 1024 * 4]]):
+                                [2047, 2048, 4000], [3071, 1024 * 4],
+                                [255], [256, 4864], [255, 256]]):
         x[row, cols] = top
         x[row, [c + 1 for c in cols if c + 1 < 5000 and c + 1 not in cols]] = -top
     np.testing.assert_array_equal(pt.argmax(x, axis=1), np.argmax(x, axis=1))
@@ -270,6 +273,27 @@ def test_argmax_rows_first_occurrence(dtype):
         x[8, [10, 2500]] = np.nan
         np.testing.assert_array_equal(pt.argmax(x, axis=1), np.argmax(x, axis=1))
         np.testing.assert_array_equal(pt.argmin(x, axis=1), np.argmin(x, axis=1))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "uint8", "int32"])
+def test_argmax_rows_extreme_values(dtype):
+    """Rows of 600 (three blocks) whose every element is the dtype's least
+    (greatest) value, so no block beats the first, and float rows of only
+    -inf, of -0.0 and 0.0 ties across blocks, and of a NaN in the last
+    block."""
+    info = np.finfo(dtype) if dtype.startswith("float") else np.iinfo(dtype)
+    low, high = (-np.inf, np.inf) if dtype.startswith("float") else (info.min, info.max)
+    x = np.stack([np.full(600, low, dtype), np.full(600, high, dtype),
+                  data(dtype, (600,))])
+    if dtype.startswith("float"):
+        zeros = np.zeros(600, dtype)
+        zeros[::3] = -0.0
+        nan_last = data(dtype, (600,))
+        nan_last[599] = np.nan
+        x = np.vstack([x, zeros, -zeros, nan_last])
+    for name in ["argmax", "argmin"]:
+        np.testing.assert_array_equal(getattr(pt, name)(x, axis=1),
+                                      getattr(np, name)(x, axis=1))
 
 
 def test_nan_and_ties():

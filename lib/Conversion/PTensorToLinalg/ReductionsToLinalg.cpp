@@ -243,9 +243,10 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     return success();
   }
 
-  /// argmax/argmin on the CPU as two reductions LLVM vectorizes (it
-  /// vectorizes neither select-based combine of a (value, position) pair,
-  /// and eight scalar lanes ran at a tenth of numpy's speed): the extremum
+  /// argmax/argmin on the CPU over every dim, or over dims that keep the
+  /// innermost, as two reductions LLVM vectorizes (it vectorizes no
+  /// select-based combine of a (value, position) pair, and eight scalar
+  /// lanes ran at a tenth of numpy's speed): the extremum
   /// (NaN-propagating max/min), then the least position holding it, or
   /// holding a NaN when the extremum is NaN. The same first occurrence as
   /// the one-pass combine, -0.0 and 0.0 equal; an empty block (a team's
@@ -267,22 +268,8 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     auto positionIfBest = [&](OpBuilder &nb, Location nloc, Value x,
                               ValueRange kept) -> SmallVector<Value> {
       Value v = convertScalar(nb, nloc, x, dtype, acc);
-      Value match;
-      if (isa<FloatType>(accStorage)) {
-        auto equal = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
-                                           v, kept[0]);
-        equal->setAttr(kFirstMatchExtremumAttrName, nb.getUnitAttr());
-        Value bestIsNaN = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::UNO, kept[0], kept[0]);
-        Value isNaN =
-            arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNO, v, v);
-        match = arith::SelectOp::create(nb, nloc, bestIsNaN, isNaN, equal);
-      } else {
-        auto equal =
-            arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq, v, kept[0]);
-        equal->setAttr(kFirstMatchExtremumAttrName, nb.getUnitAttr());
-        match = equal;
-      }
+      Value match = buildMatchesExtremum(nb, nloc, v, kept[0],
+                                         kFirstMatchExtremumAttrName);
       Value position = positionOf(nb, nloc);
       Value none = arith::ConstantOp::create(
           nb, nloc, i64, nb.getIntegerAttr(i64, APInt::getSignedMaxValue(64)));
@@ -340,7 +327,11 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
         }
         return arith::IndexCastOp::create(nb, nloc, i64, position);
       };
-      if (onHost)
+      // Over the innermost dim of some kept ones, the host folds (value,
+      // position) pairs in blocks (ReductionsToLoops.cpp) in one read.
+      bool overRows = rb.dims.size() < size_t(rb.rank()) &&
+                      llvm::is_contained(rb.dims, rb.rank() - 1);
+      if (onHost && !overRows)
         return firstPositionOfExtremum(rb, kind, dtype, acc, positionOf);
       auto element = [&](OpBuilder &nb, Location nloc, Value x,
                          ValueRange) -> SmallVector<Value> {

@@ -52,24 +52,42 @@ func.func @max_ui8(%a: !ptensor.ptensor<?xui8>) -> !ptensor.ptensor<ui8> {
 
 // -----
 
-// argmax on the CPU: two reductions LLVM vectorizes. The maximum (NaN
-// propagating), then the least position holding it (or a NaN, when the
-// maximum is NaN) as an i64 min from INT64_MAX; the position is along the
-// reduced dim (linalg.index).
-// CHECK-LABEL: func.func @argmax_rows(
+// argmax on the CPU over a dim that keeps the innermost: two reductions
+// LLVM vectorizes. The maximum (NaN propagating), then the least position
+// holding it (or a NaN, when the maximum is NaN) as an i64 min from
+// INT64_MAX; the position is along the reduced dim (linalg.index).
+// CHECK-LABEL: func.func @argmax_cols(
 // CHECK-DAG: %[[LOW:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK:   arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
 // CHECK: %[[NOIDX:.*]] = arith.constant 9223372036854775807 : i64
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %[[MAX]] :
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.*}}, %[[MAX]] :
 // CHECK:   %[[EQ:.*]] = arith.cmpf oeq, %[[X:.*]], %[[M:.*]] {ptensor.first_match_extremum} : f32
 // CHECK:   %[[MNAN:.*]] = arith.cmpf uno, %[[M]], %[[M]] : f32
 // CHECK:   %[[XNAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
 // CHECK:   %[[MATCH:.*]] = arith.select %[[MNAN]], %[[XNAN]], %[[EQ]] : i1
-// CHECK:   linalg.index 1 : index
+// CHECK:   linalg.index 0 : index
 // CHECK:   %[[POS:.*]] = arith.select %[[MATCH]], %{{.*}}, %{{.*}} : i64
 // CHECK:   arith.minsi %{{.*}}, %[[POS]] {ptensor.combiner = "minsi"} : i64
 // CHECK: return %[[R]]
+func.func @argmax_cols(%a: !ptensor.ptensor<?x?xf32>) -> !ptensor.ptensor<?xi64> {
+  %0 = ptensor.find_index argmax %a axis 0 : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?xi64>
+  return %0 : !ptensor.ptensor<?xi64>
+}
+
+// -----
+
+// Over the innermost dim of a kept one, the CPU, like a GPU, reduces
+// (value, i64 position) pairs in one generic (convert-ptensor-reductions-
+// to-loops folds them in blocks: the block's maximum, then one search).
+// CHECK-LABEL: func.func @argmax_rows(
+// CHECK-DAG: %[[NOIDX:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK-DAG: %[[LOW:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   linalg.index 1 : index
+// CHECK:   arith.cmpf ogt
+// CHECK:   arith.select {{.*}} {ptensor.combiner = "argmaxf"} : f32
+// CHECK: return %[[R]]#1
 func.func @argmax_rows(%a: !ptensor.ptensor<?x?xf32>) -> !ptensor.ptensor<?xi64> {
   %0 = ptensor.find_index argmax %a axis -1 : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?xi64>
   return %0 : !ptensor.ptensor<?xi64>

@@ -113,11 +113,12 @@ func.func @sum_all(%a: memref<?xf32>, %out: memref<f64>) {
 // A full argmax over two loops (a select-based combine LLVM does not
 // vectorize): the outer loop in chunks on threads, as @sum_all's loop but
 // with rows of n elements (65536 / n rows per chunk, at least 1); in a
-// chunk the outer loop carries the (value, index) pair, the inner one folds
-// 4 lanes of pairs (element i + j into lane j, lane 0 starting from the
-// outer pair), whose indices come from the bound loop indices; the lanes
-// merge (0,1) (2,3) then the pairs, and the remainder folds in order. The
-// chunks' pairs are merged in order.
+// chunk the outer loop carries the (value, index) pair. The inner loop goes
+// in blocks of 256: each block's maximum (a maxnumf that may ignore NaN,
+// which LLVM vectorizes, beside whether a NaN was seen), keeping the first
+// block with the best (or the first block); then only that block is
+// searched for the least position holding the maximum, which merges into
+// the row's pair. The chunks' pairs are merged in order.
 // CHECK-LABEL: func.func @argmax_all(
 // CHECK-DAG:     %[[PV:.*]] = memref.alloca() : memref<64xf32>
 // CHECK-DAG:     %[[PI:.*]] = memref.alloca() : memref<64xi64>
@@ -133,18 +134,28 @@ func.func @sum_all(%a: memref<?xf32>, %out: memref<f64>) {
 // CHECK:         scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[CHUNKS]])
 // CHECK:           %[[LO:.*]] = arith.muli %[[C]], %{{.*}}
 // CHECK:           %[[HI:.*]] = arith.minsi %{{.*}}, %[[ROWS]]
-// CHECK:           %[[P:.*]]:2 = scf.for %[[R:[[:alnum:]_]+]] = %[[LO]] to %[[HI]] {{.*}} -> (f32, i64) {
-// CHECK:           arith.divui %{{.*}}, %c4
-// CHECK:           %[[BULK:.*]] = arith.addi
-// CHECK:           %[[L:.*]]:8 = scf.for %[[I:[[:alnum:]_]+]] = %{{.*}} to %[[BULK]] step %{{.*}} iter_args({{.*}}) -> (f32, i64, f32, i64, f32, i64, f32, i64) {
-// CHECK:             memref.load %{{.*}}[%[[R]], %{{.*}}] : memref<?x?xf32>
-// CHECK:             arith.muli %[[R]], %{{.*}}
-// CHECK:             arith.select {{.*}} {ptensor.combiner = "argmaxf"} : f32
-// CHECK:             %[[I1:.*]] = arith.addi %[[I]], %c1
-// CHECK:             memref.load %{{.*}}[%[[R]], %[[I1]]] : memref<?x?xf32>
-// CHECK:             scf.yield
-// CHECK:           arith.select {{.*}} %[[L]]#2, %[[L]]#0
-// CHECK:           scf.for %{{.*}} = %[[BULK]] to %{{.*}} step
+// CHECK:           %[[P:.*]]:2 = scf.for %[[R:[[:alnum:]_]+]] = %[[LO]] to %[[HI]] {{.*}} iter_args(%[[V:.*]] = %{{.*}}, %[[X:.*]] = %{{.*}}) -> (f32, i64) {
+// CHECK:             %[[B:.*]]:2 = scf.for %[[FIRST:[[:alnum:]_]+]] = %{{.*}} to %[[N]] step %c256 iter_args(%[[BV:.*]] = %{{.*}}, %[[BF:.*]] = %[[N]]) -> (f32, index) {
+// CHECK:               %[[END:.*]] = arith.minsi %{{.*}}, %[[N]]
+// CHECK:               %[[M:.*]]:2 = scf.for %[[I:[[:alnum:]_]+]] = %[[FIRST]] to %[[END]] {{.*}} -> (f32, i1) {
+// CHECK:                 memref.load %{{.*}}[%[[R]], %[[I]]] : memref<?x?xf32>
+// CHECK:                 %[[E:.*]] = arith.select {{.*}} {ptensor.combiner = "argmaxf"} : f32
+// CHECK:                 arith.maxnumf %{{.*}}, %[[E]] fastmath<nnan,nsz> : f32
+// CHECK:                 arith.cmpf uno, %[[E]], %[[E]] : f32
+// CHECK:               %[[BLOCKMAX:.*]] = arith.select %[[M]]#1, %{{.*}}, %[[M]]#0 : f32
+// CHECK:               %[[NONE:.*]] = arith.cmpi eq, %[[BF]], %[[N]] : index
+// CHECK:               arith.cmpf ogt, %[[BLOCKMAX]], %[[BV]] : f32
+// CHECK:               %[[TAKE:.*]] = arith.ori %[[NONE]], %{{.*}} : i1
+// CHECK:               arith.select %[[TAKE]], %[[BLOCKMAX]], %[[BV]] : f32
+// CHECK:               arith.select %[[TAKE]], %[[FIRST]], %[[BF]] : index
+// CHECK:             %[[FOUND:.*]] = arith.cmpi slt, %[[B]]#1, %[[N]] : index
+// CHECK:             scf.if %[[FOUND]] -> (f32, i64) {
+// CHECK:               %[[S:.*]] = scf.for %{{.*}} = %[[B]]#1 to %{{.*}} iter_args(%{{.*}}) -> (i64) {
+// CHECK:                 arith.cmpf oeq, %{{.*}}, %[[B]]#0 : f32
+// CHECK:                 arith.minsi
+// CHECK:               arith.cmpi slt, %[[S]], %[[X]] : i64
+// CHECK:             } else {
+// CHECK:               scf.yield %[[V]], %[[X]] : f32, i64
 // CHECK:         memref.store %[[P]]#0, %[[PV]][%[[C]]]
 // CHECK:         memref.store %[[P]]#1, %[[PI]][%[[C]]]
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %[[CHUNKS]] {{.*}} -> (f32, i64)

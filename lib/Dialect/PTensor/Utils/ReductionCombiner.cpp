@@ -57,14 +57,16 @@ std::optional<Combiner> mlir::ptensor::getMarkedCombiner(Operation *yield) {
   return name ? symbolizeCombiner(name.getValue()) : std::nullopt;
 }
 
-static bool isArg(Combiner c) { return c >= Combiner::ArgMaxF; }
+bool mlir::ptensor::isArgCombiner(Combiner c) {
+  return c >= Combiner::ArgMaxF;
+}
 static bool isArgMax(Combiner c) {
   return c == Combiner::ArgMaxF || c == Combiner::ArgMaxSI ||
          c == Combiner::ArgMaxUI;
 }
 
 unsigned mlir::ptensor::getNumAccumulators(Combiner combiner) {
-  return isArg(combiner) ? 2 : 1;
+  return isArgCombiner(combiner) ? 2 : 1;
 }
 
 Combiner mlir::ptensor::getCombiner(StringRef kind, Type dtype) {
@@ -161,9 +163,42 @@ SmallVector<Value> mlir::ptensor::buildIdentity(OpBuilder &b, Location loc,
           noIndex};
 }
 
-/// Whether (value, index) `rhs` wins over `lhs` in an argmax/argmin merge.
-static Value argTakesRhs(OpBuilder &b, Location loc, Combiner combiner,
-                         ValueRange lhs, ValueRange rhs) {
+Combiner mlir::ptensor::getExtremumCombiner(Combiner argCombiner) {
+  switch (argCombiner) {
+  case Combiner::ArgMaxF: return Combiner::MaxF;
+  case Combiner::ArgMaxSI: return Combiner::MaxSI;
+  case Combiner::ArgMaxUI: return Combiner::MaxUI;
+  case Combiner::ArgMinF: return Combiner::MinF;
+  case Combiner::ArgMinSI: return Combiner::MinSI;
+  case Combiner::ArgMinUI: return Combiner::MinUI;
+  default: llvm_unreachable("not an argmax/argmin combiner");
+  }
+}
+
+Value mlir::ptensor::buildMatchesExtremum(OpBuilder &b, Location loc, Value v,
+                                          Value extremum,
+                                          StringRef markCompare) {
+  Operation *equal;
+  if (isa<FloatType>(v.getType()))
+    equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                  extremum);
+  else
+    equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                  extremum);
+  if (!markCompare.empty())
+    equal->setAttr(markCompare, b.getUnitAttr());
+  if (!isa<FloatType>(v.getType()))
+    return equal->getResult(0);
+  Value extremumIsNaN = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::UNO, extremum, extremum);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  return arith::SelectOp::create(b, loc, extremumIsNaN, isNaN,
+                                 equal->getResult(0));
+}
+
+Value mlir::ptensor::buildArgTakesRhs(OpBuilder &b, Location loc,
+                                      Combiner combiner, ValueRange lhs,
+                                      ValueRange rhs) {
   Value lv = lhs[0], li = lhs[1], rv = rhs[0], ri = rhs[1];
   bool max = isArgMax(combiner);
   Value smallerIndex =
@@ -231,7 +266,7 @@ SmallVector<Value> mlir::ptensor::buildCombine(OpBuilder &b, Location loc,
   default:
     break;
   }
-  Value takeRhs = argTakesRhs(b, loc, combiner, lhs, rhs);
+  Value takeRhs = buildArgTakesRhs(b, loc, combiner, lhs, rhs);
   Value value = arith::SelectOp::create(b, loc, takeRhs, rhs[0], lhs[0]);
   Value index = arith::SelectOp::create(b, loc, takeRhs, rhs[1], lhs[1]);
   return {value, index};

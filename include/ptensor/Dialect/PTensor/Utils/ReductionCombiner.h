@@ -108,6 +108,25 @@ Combiner getCombiner(StringRef kind, Type dtype);
 SmallVector<Value> buildIdentity(OpBuilder &b, Location loc, Combiner combiner,
                                  TypeRange types);
 
+/// Whether `combiner` merges (value, index) pairs (argmax/argmin).
+bool isArgCombiner(Combiner combiner);
+
+/// The combiner of an argmax/argmin's values alone: the NaN-propagating
+/// max (min) of the same comparisons.
+Combiner getExtremumCombiner(Combiner argCombiner);
+
+/// Whether (value, index) `rhs` wins over `lhs` in an argmax/argmin merge
+/// (the i1 that buildCombine selects with).
+Value buildArgTakesRhs(OpBuilder &b, Location loc, Combiner combiner,
+                       ValueRange lhs, ValueRange rhs);
+
+/// Whether element value `v` is the `extremum` an argmax/argmin searches
+/// for: equal (-0.0 and 0.0 are), or, for floats, NaN where the extremum is
+/// NaN. A non-empty `markCompare` names a unit attribute set on the
+/// equality compare.
+Value buildMatchesExtremum(OpBuilder &b, Location loc, Value v,
+                           Value extremum, StringRef markCompare = {});
+
 /// The merge of partial results `lhs` and `rhs` (getNumAccumulators values
 /// each).
 SmallVector<Value> buildCombine(OpBuilder &b, Location loc, Combiner combiner,
