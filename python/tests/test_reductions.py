@@ -296,6 +296,26 @@ def test_argmax_rows_extreme_values(dtype):
                                       getattr(np, name)(x, axis=1))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_max_min_nan_anywhere(dtype):
+    """Host max/min fold a max that may ignore NaN beside a NaN flag: a NaN
+    at any position of a row (vector lanes, remainders, either end) gives
+    NaN, rows of only -inf/inf give them, and zeros of both signs compare
+    equal to numpy's."""
+    x = data(dtype, (7, 1001))
+    for row, col in enumerate([0, 1, 17, 500, 999, 1000]):
+        x[row, col] = np.nan
+    x = np.vstack([x, np.full((1, 1001), -np.inf, dtype),
+                   np.full((1, 1001), np.inf, dtype), np.zeros((1, 1001), dtype)])
+    x[-1, ::2] = -0.0
+    for name in ["max", "min"]:
+        ours, ref = getattr(pt, name), getattr(np, name)
+        np.testing.assert_array_equal(ours(x, axis=1), ref(x, axis=1))
+        np.testing.assert_array_equal(ours(x[1:, ::-3], axis=1), ref(x[1:, ::-3], axis=1))
+        assert np.isnan(ours(x)) and not np.isnan(ours(x[7:]))
+        assert ours(x[7:]) == ref(x[7:])
+
+
 def test_nan_and_ties():
     x = np.array([[1, np.nan, 5, np.nan], [3, 3, 1, 3]], np.float32)
     np.testing.assert_array_equal(pt.argmax(x, axis=1), [1, 0])

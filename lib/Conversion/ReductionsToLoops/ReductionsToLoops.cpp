@@ -229,6 +229,16 @@ struct ReductionLoops : ReductionNest {
     if (isArgCombiner(combiner))
       return foldInnermostInBlocks(b, loc, ids, acc, lo, hi);
     unsigned inner = op.getNumLoops() - 1;
+    if (combiner == Combiner::MaxF || combiner == Combiner::MinF) {
+      SmallVector<Value> none =
+          buildIdentity(b, loc, combiner, getAccumulatorTypes(op));
+      Value extremum = buildExtremum(
+          b, loc, combiner, lo, hi, [&](OpBuilder &nb, Location nl, Value i) {
+            ids[inner] = i;
+            return emitElement(nb, nl, op, ids, {}, none)[0];
+          });
+      return buildCombine(b, loc, combiner, acc, {extremum});
+    }
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     return buildLaneFold(
         b, loc, combiner, acc, lanes, lo, hi, one,

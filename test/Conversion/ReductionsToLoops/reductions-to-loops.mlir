@@ -193,15 +193,22 @@ func.func @argmax_all(%a: memref<?x?xf32>, %v: memref<f32>, %i: memref<i64>) {
 // An input whose innermost stride is not known to be 1: two versions,
 // chosen at run time; the unit-stride one reads a reinterpret_cast with a
 // static innermost stride of 1 (consecutive loads vectorize; a memref.cast
-// would be folded away by the loads).
+// would be folded away by the loads). A float max folds a maxnumf that
+// may ignore NaN and the sign of zero (LLVM vectorizes it as one max
+// instruction) beside whether a NaN was seen; a NaN seen gives NaN.
 // CHECK-LABEL: func.func @max_strided(
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A:[[:alnum:]_]+]] :
 // CHECK:         %[[UNIT:.*]] = arith.cmpi eq, %[[ST]]#1, %c1
 // CHECK:         scf.if %[[UNIT]] {
 // CHECK:           %[[V:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [%[[SZ]]#0, %[[SZ]]#1], strides: [%[[ST]]#0, 1] : memref<f32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
 // CHECK:           scf.parallel
-// CHECK:             memref.load %[[V]]
-// CHECK:             arith.maximumf
+// CHECK:             %[[M:.*]]:2 = scf.for {{.*}} -> (f32, i1) {
+// CHECK:               memref.load %[[V]]
+// CHECK:               %[[E:.*]] = arith.maximumf
+// CHECK:               arith.maxnumf %{{.*}}, %[[E]] fastmath<nnan,nsz> : f32
+// CHECK:               %[[NAN:.*]] = arith.cmpf uno, %[[E]], %[[E]] : f32
+// CHECK:               arith.ori %{{.*}}, %[[NAN]] : i1
+// CHECK:             arith.select %[[M]]#1, %cst{{.*}}, %[[M]]#0 : f32
 // CHECK:         } else {
 // CHECK:           scf.parallel
 // CHECK:             memref.load %[[A]]
