@@ -86,30 +86,44 @@ StridedBuffer Team::block(StridedBuffer whole) const {
 llvm::Expected<HostArray> Team::gatherBlocks(const StridedBuffer &block) const {
   if (block.sizes.empty() || size == 1)
     return copyToHostArray(block);
+  auto rows = total(block.sizes.front());
+  if (!rows)
+    return rows.takeError();
   // A row-major block is sent from where it is; others are packed first.
-  HostArray packed;
   const std::byte *local = static_cast<const std::byte *>(block.data) +
                            block.offset * dtypeByteSize(block.dtype);
+  HostArray packed, whole;
+  std::string failure; // why this process cannot take part
   if (!isRowMajor(block)) {
-    llvm::Expected<HostArray> copy = copyToHostArray(block);
-    if (!copy)
-      return copy.takeError();
-    packed = std::move(*copy);
-    local = packed.data();
+    if (llvm::Expected<HostArray> copy = copyToHostArray(block)) {
+      packed = std::move(*copy);
+      local = packed.data();
+    } else {
+      failure = llvm::toString(copy.takeError());
+    }
+  }
+  llvm::SmallVector<int64_t, 4> shape(block.sizes.begin(), block.sizes.end());
+  shape.front() = *rows;
+  if (failure.empty()) {
+    if (llvm::Expected<HostArray> all = HostArray::tryAllocate(block.dtype, shape))
+      whole = std::move(*all);
+    else
+      failure = llvm::toString(all.takeError());
+  }
+  // Every process learns whether one could not allocate, so that all
+  // return an error instead of the others waiting in the gather.
+  if (!team::allProcessesOk(teamLibrary(), failure.empty())) {
+    if (failure.empty())
+      failure = "another process of the team could not allocate its part "
+                "of a gathered team result of " +
+                std::to_string(*rows) + " rows";
+    return llvm::createStringError(failure);
   }
   int64_t elements = 1;
   for (int64_t s : block.sizes)
     elements *= s;
-  auto rows = total(block.sizes.front());
-  if (!rows)
-    return rows.takeError();
-  llvm::SmallVector<int64_t, 4> shape(block.sizes.begin(), block.sizes.end());
-  shape.front() = *rows;
-  llvm::Expected<HostArray> whole = HostArray::tryAllocate(block.dtype, shape);
-  if (!whole)
-    return whole.takeError();
   if (llvm::Error e = gather(local, elements * dtypeByteSize(block.dtype),
-                             whole->data()))
+                             whole.data()))
     return std::move(e);
   return whole;
 }

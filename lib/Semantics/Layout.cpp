@@ -2,6 +2,7 @@
 
 #include "ptensor/Semantics/Layout.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -9,6 +10,8 @@ using namespace ptensor::semantics;
 
 bool ptensor::semantics::isRowMajor(const int64_t *sizes,
                                     const int64_t *strides, size_t rank) {
+  if (std::find(sizes, sizes + rank, 0) != sizes + rank)
+    return true; // no element: any strides
   int64_t expected = 1;
   for (size_t d = rank; d-- > 0;) {
     if (sizes[d] != 1 && strides[d] != expected)

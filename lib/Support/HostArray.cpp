@@ -1,6 +1,7 @@
 //===- HostArray.cpp - Owning strided host arrays -------------------------===//
 
 #include "ptensor/Support/HostArray.h"
+#include "ptensor/Semantics/Layout.h"
 #include "ptensor/Support/FloatConversion.h"
 
 #include "llvm/Support/ErrorHandling.h"
@@ -198,7 +199,7 @@ static bool stridesMatch(llvm::ArrayRef<int64_t> shape,
 }
 
 bool HostArray::isContiguous() const {
-  return stridesMatch(shape_, strides_, rowMajorStrides(shape_));
+  return semantics::isRowMajor(shape_.data(), strides_.data(), shape_.size());
 }
 
 bool HostArray::isFortranContiguous() const {

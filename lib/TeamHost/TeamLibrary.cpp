@@ -120,3 +120,7 @@ Membership ptensor::team::joinTeamOfSize(int64_t teamSize) {
                  std::to_string(team.size);
   return team;
 }
+
+bool ptensor::team::allProcessesOk(const TeamLibrary &lib, bool ok) {
+  return lib.total(ok ? 0 : 1) == 0;
+}

@@ -111,7 +111,7 @@ void TeamCall::gather(std::vector<ResultBuffer> &results,
     }
     // Every process learns whether one could not allocate, so that all
     // raise instead of the others waiting in the gather.
-    if (lib.total(whole ? 0 : 1) != 0) {
+    if (!team::allProcessesOk(lib, whole != nullptr)) {
       if (whole)
         freeHostResult(whole);
       releaseAll(results, blocks);

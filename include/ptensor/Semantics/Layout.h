@@ -15,7 +15,8 @@
 namespace ptensor::semantics {
 
 /// Whether an array of `rank` dims of `sizes` and `strides` (in elements)
-/// is packed in row-major order (a size-1 dim's stride is never used).
+/// is packed in row-major order (a size-1 dim's stride is never used; an
+/// array with no element is packed whatever its strides).
 bool isRowMajor(const int64_t *sizes, const int64_t *strides, size_t rank);
 
 /// Copies the array whose element (0, ..., 0) is at `first` (elements of

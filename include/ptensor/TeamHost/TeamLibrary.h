@@ -43,6 +43,12 @@ std::string findTeamLibrary();
 /// compiled code of team modules calls it), or the reason it is not.
 const TeamLibrary &teamLibrary();
 
+/// Whether every process of the team says `ok` (a collective: each calls
+/// it at the same point; false also when it fails), so that an allocation
+/// failing on one process becomes an error on all of them instead of a
+/// hang in the next collective. `lib` is loaded.
+bool allProcessesOk(const TeamLibrary &lib, bool ok);
+
 /// This process's place in the MPI job it runs in.
 struct Membership {
   int64_t rank = 0;
