@@ -221,8 +221,11 @@ struct ReductionLoops : ReductionNest {
       : ReductionNest(b, op), lanes(lanes), partialsByOutput(partialsByOutput) {}
 
   /// Folds the innermost loop from `lo` to `hi` at iteration `ids` (its
-  /// own entry unset) into `acc`: in `lanes` interleaved accumulators over
-  /// the bulk, merged, then the remainder (buildLaneFold).
+  /// own entry unset) into `acc`: an argmax/argmin in blocks
+  /// (foldInnermostInBlocks), a float max/min through buildExtremum, any
+  /// other combine in `lanes` interleaved accumulators over the bulk,
+  /// merged, then the remainder (buildLaneFold; 1 lane where LLVM's
+  /// vectorizer folds it, letVectorizerFold).
   SmallVector<Value> foldInnermost(OpBuilder &b, Location loc,
                                    SmallVector<Value> ids, ValueRange acc,
                                    Value lo, Value hi) {
@@ -720,9 +723,10 @@ bool reducesInnermost(linalg::GenericOp op) {
 /// kernel) once the combine may be reassociated: integer and bitwise
 /// combines, NaN-propagating max/min, and float add/mul, which are given
 /// the `reassoc` flag here. Select-based combines (an argmax/argmin's
-/// (value, index) pair) are not vectorized by LLVM and get explicit lanes
-/// instead; host argmax/argmin are lowered to two plain reductions before
-/// this pass (ReductionsToLinalg.cpp), so only other such combines get here.
+/// (value, index) pair) are not vectorized by LLVM; the innermost loop
+/// folds them in blocks (ReductionLoops::foldInnermostInBlocks), so no host
+/// combine uses explicit lanes now (the pass's `lanes` option is kept for
+/// combines that may come).
 bool letVectorizerFold(linalg::GenericOp op) {
   Operation *yield = op.getBody()->getTerminator();
   Operation *combine = yield->getOperand(0).getDefiningOp();
