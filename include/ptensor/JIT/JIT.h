@@ -180,7 +180,10 @@ public:
   /// the whole team tensors and gets whole results: the call passes this
   /// process's block of each team argument (a view) and gathers team
   /// results from every process's block (docs/Teams.md); with
-  /// JITOptions::teamBlocks, blocks in and blocks out.
+  /// JITOptions::teamBlocks, blocks in and blocks out. An error on one
+  /// process of a split call (a failed run-time check in its block) leaves
+  /// the others in the gather's collectives: the host ends the job then
+  /// (team().abortJob, as ptensor-runner and the Python package do).
   llvm::Error invoke(llvm::StringRef name, llvm::ArrayRef<Argument> args,
                      llvm::SmallVectorImpl<Result> &results);
 
