@@ -233,12 +233,9 @@ struct ReductionLoops : ReductionNest {
       return foldInnermostInBlocks(b, loc, ids, acc, lo, hi);
     unsigned inner = op.getNumLoops() - 1;
     if (combiner == Combiner::MaxF || combiner == Combiner::MinF) {
-      SmallVector<Value> none =
-          buildIdentity(b, loc, combiner, getAccumulatorTypes(op));
       Value extremum = buildExtremum(
           b, loc, combiner, lo, hi, [&](OpBuilder &nb, Location nl, Value i) {
-            ids[inner] = i;
-            return emitElement(nb, nl, op, ids, {}, none)[0];
+            return emitElementAlone(nb, nl, ids, i)[0];
           });
       return buildCombine(b, loc, combiner, acc, {extremum});
     }
@@ -249,6 +246,17 @@ struct ReductionLoops : ReductionNest {
           ids[inner] = i;
           return emitElement(nb, nloc, op, ids, {}, state);
         });
+  }
+
+  /// The accumulators of element `i` of the innermost loop at iteration
+  /// `ids` alone: the body's element merged into the identity, which it
+  /// always is or beats (LLVM folds the merge away; an argmax's pair keeps
+  /// its position, a tie with the identity's INT64_MAX being won).
+  SmallVector<Value> emitElementAlone(OpBuilder &b, Location loc,
+                                      SmallVector<Value> &ids, Value i) {
+    ids[op.getNumLoops() - 1] = i;
+    return emitElement(b, loc, op, ids, {},
+                       buildIdentity(b, loc, combiner, getAccumulatorTypes(op)));
   }
 
   /// Folds the innermost loop from `lo` to `hi` of an argmax/argmin (its
@@ -263,16 +271,11 @@ struct ReductionLoops : ReductionNest {
   SmallVector<Value> foldInnermostInBlocks(OpBuilder &b, Location loc,
                                            SmallVector<Value> ids,
                                            ValueRange acc, Value lo, Value hi) {
-    unsigned inner = op.getNumLoops() - 1;
     SmallVector<Type> types = getAccumulatorTypes(op);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value block = arith::ConstantIndexOp::create(b, loc, kArgBlock);
-    // The element's (value, position): the body's pair merged into the
-    // identity, which it always beats (LLVM folds the merge away).
     auto element = [&](OpBuilder &nb, Location nl, Value i) {
-      ids[inner] = i;
-      return emitElement(nb, nl, op, ids, {},
-                         buildIdentity(nb, nl, combiner, types));
+      return emitElementAlone(nb, nl, ids, i);
     };
     auto blockEnd = [&](OpBuilder &nb, Location nl, Value first) -> Value {
       Value end = arith::AddIOp::create(nb, nl, first, block);
@@ -349,16 +352,13 @@ struct ReductionLoops : ReductionNest {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value none = buildIdentity(b, loc, extremum, t).front();
     auto floatType = dyn_cast<FloatType>(t);
-    if (!floatType) {
-      auto scan = scf::ForOp::create(
-          b, loc, first, last, one, ValueRange{none},
+    if (!floatType)
+      return buildLaneFold(
+          b, loc, extremum, {none}, /*lanes=*/1, first, last, one,
           [&](OpBuilder &nb, Location nl, Value i, ValueRange state) {
             Value v = valueAt(nb, nl, i);
-            scf::YieldOp::create(nb, nl,
-                                 buildCombine(nb, nl, extremum, state, {v}));
-          });
-      return scan.getResult(0);
-    }
+            return buildCombine(nb, nl, extremum, state, {v});
+          })[0];
     bool max = extremum == Combiner::MaxF;
     auto noNaN = arith::FastMathFlagsAttr::get(
         b.getContext(), arith::FastMathFlags::nnan | arith::FastMathFlags::nsz);
