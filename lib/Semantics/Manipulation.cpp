@@ -44,6 +44,43 @@ std::string ptensor::semantics::reshapeMismatchMessage(const Shape &source,
          elements(requested);
 }
 
+std::optional<std::string>
+ptensor::semantics::sliceBoundsError(int64_t dim, int64_t dimSize,
+                                     int64_t offset, int64_t size,
+                                     int64_t step) {
+  std::string d = std::to_string(dim);
+  if (size < 0)
+    return "size of dimension " + d + " must be >= 0, got " +
+           std::to_string(size);
+  if (size == 0)
+    return std::nullopt; // reads nothing
+  int64_t span = 0, last = 0;
+  if (__builtin_mul_overflow(size - 1, step, &span) ||
+      __builtin_add_overflow(offset, span, &last))
+    return "slice of dimension " + d + ": offset " + std::to_string(offset) +
+           " + (size " + std::to_string(size) + " - 1) * step " +
+           std::to_string(step) + " overflows int64";
+  bool known = dimSize >= 0;
+  if (offset < 0 || last < 0 ||
+      (known && (offset >= dimSize || last >= dimSize)))
+    return "slice of dimension " + d + " reads elements " +
+           std::to_string(offset) + " to " + std::to_string(last) +
+           ", outside [0, " + (known ? std::to_string(dimSize) : "?") + ")";
+  return std::nullopt;
+}
+
+std::string ptensor::semantics::extractSliceBoundsMessage(
+    const Shape &source, int64_t dim, int64_t offset, int64_t size,
+    int64_t step) {
+  int64_t dimSize =
+      dim >= 0 && dim < static_cast<int64_t>(source.size()) ? source[dim] : -1;
+  std::optional<std::string> why =
+      sliceBoundsError(dim, dimSize, offset, size, step);
+  return "extract_slice of shape " + formatShape(source) + ": " +
+         why.value_or("slice of dimension " + std::to_string(dim) +
+                      " is out of bounds");
+}
+
 Result<Shape> ptensor::semantics::reshapeResultShape(const Shape &source,
                                                      const Shape &requested) {
   int64_t inferred = -1, known = 1;

@@ -162,6 +162,9 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
       message = sem::extractMaskMismatchMessage(left, right);
     else if (op == 4)
       message = sem::searchsortedSorterMismatchMessage(left, right);
+    else if (op == 5 && right.size() == 3)
+      message = sem::extractSliceBoundsMessage(left, dim, right[0], right[1],
+                                               right[2]);
     else
       message = sem::combineMismatchMessage(
           op == 1 ? sem::CombineKind::Concat : sem::CombineKind::Stack, left,

@@ -128,6 +128,26 @@ func.func @rows_kept(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.ptens
   return %1, %2 : !ptensor.ptensor<?x3x1xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>
 }
 
+// A slice of other dims that takes every row (offset 0, step 1, the global
+// rows: static, or `ptensor.dim` of the first dim) is a slice of the block:
+// its first size becomes the block's rows. A slice of some rows needs the
+// others: gathered.
+// CHECK-LABEL: func.func @row_slices(
+// CHECK: %[[R:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x8xf32>
+// CHECK-NEXT: %[[S:.*]] = ptensor.extract_slice %arg0 [0, 1] [%[[R]], 3] [1, 2] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK: %[[R2:.*]] = ptensor.dim %arg1, 0 : !ptensor.ptensor<?x8xf32>
+// CHECK-NEXT: %[[D:.*]] = ptensor.extract_slice %arg1 [0, 7] [%[[R2]], 8] [1, -1] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
+// CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<10x8xf32>
+// CHECK-NEXT: %[[P:.*]] = ptensor.extract_slice %[[W]] [1, 0] [9, 8] [1, 1] : !ptensor.ptensor<10x8xf32> -> !ptensor.ptensor<9x8xf32>
+// CHECK-NEXT: ptensor.team_block %[[P]] on @ptensor_team1 : !ptensor.ptensor<9x8xf32> -> !ptensor.ptensor<?x8xf32>
+func.func @row_slices(%a: !ptensor.ptensor<10x8xf32, team = 1>, %b: !ptensor.ptensor<?x8xf32, team = 1>) -> (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x8xf32, team = 1>, !ptensor.ptensor<9x8xf32, team = 1>) {
+  %0 = ptensor.extract_slice %a [0, 1] [10, 3] [1, 2] : !ptensor.ptensor<10x8xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  %n = ptensor.dim %b, 0 : !ptensor.ptensor<?x8xf32, team = 1>
+  %1 = ptensor.extract_slice %b [0, 7] [%n, 8] [1, -1] : !ptensor.ptensor<?x8xf32, team = 1> -> !ptensor.ptensor<?x8xf32, team = 1>
+  %2 = ptensor.extract_slice %a [1, 0] [9, 8] [1, 1] : !ptensor.ptensor<10x8xf32, team = 1> -> !ptensor.ptensor<9x8xf32, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x8xf32, team = 1>, !ptensor.ptensor<9x8xf32, team = 1>
+}
+
 // searchsorted: the values' rows are the result's; the sorted tensor and
 // the sorter are gathered, the values stay on the block.
 // CHECK-LABEL: func.func @search(

@@ -15,6 +15,8 @@
 #include "ptensor/Semantics/DType.h"
 #include "ptensor/Semantics/Error.h"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace ptensor::semantics {
@@ -34,6 +36,22 @@ Result<Shape> reshapeResultShape(const Shape &source, const Shape &requested);
 /// The message of a reshape whose element counts differ (also printed by
 /// the run-time check, with the real sizes).
 std::string reshapeMismatchMessage(const Shape &source, const Shape &requested);
+
+/// Why extract_slice's `size` elements from `offset` with `step` (non-zero)
+/// along dimension `dim` of `dimSize` elements (< 0: unknown, only the
+/// lower bound is checked) do not fit: a negative size, an offset + (size -
+/// 1) * step that overflows, or an element read outside [0, dimSize);
+/// nullopt when they fit. The verifier asks it with static sizes, the
+/// run-time check's message (extractSliceBoundsMessage) with the real ones.
+std::optional<std::string> sliceBoundsError(int64_t dim, int64_t dimSize,
+                                            int64_t offset, int64_t size,
+                                            int64_t step);
+
+/// The message of the run-time check of an extract_slice of `source`
+/// (the real sizes) along `dim`: sliceBoundsError's, with the shape.
+std::string extractSliceBoundsMessage(const Shape &source, int64_t dim,
+                                      int64_t offset, int64_t size,
+                                      int64_t step);
 
 /// How `combine` joins its operands.
 enum class CombineKind { Concat = 0, Stack = 1 };

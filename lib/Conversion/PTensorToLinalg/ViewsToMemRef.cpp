@@ -129,23 +129,62 @@ struct ExtractSlicePattern : ViewPattern<ExtractSliceOp> {
   LogicalResult transform(ExtractSliceOp op, IndexMath &m,
                           StridedView &view) const override {
     PTensorType src = op.getSource().getType();
+    SmallVector<OpFoldResult> sourceSizes = view.sizes;
+    auto dynamicSizes = op.getDynamicSizes().begin();
     for (int64_t d = 0; d < src.getRank(); ++d) {
-      int64_t offset = op.getOffsets()[d], size = op.getSizes()[d],
+      int64_t offset = op.getOffsets()[d], staticSize = op.getSizes()[d],
               step = op.getSteps()[d];
-      if (src.isDynamicDim(d) && size > 0) {
-        // Static bounds were verified; dynamic ones are checked here.
-        int64_t highest = std::max(offset, offset + (size - 1) * step);
-        Value inBounds = m.slt(m.index(highest), view.sizes[d]);
-        m.check(inBounds, "ptensor: extract_slice of dimension " + Twine(d) +
-                              " reads element " + Twine(highest) +
-                              ", past the end of the source");
-      }
+      bool dynamicSize = ShapedType::isDynamic(staticSize);
+      OpFoldResult size =
+          dynamicSize ? OpFoldResult(*dynamicSizes++) : m.index(staticSize);
+      // Static bounds were verified; the others are checked here.
+      if (dynamicSize || (src.isDynamicDim(d) && staticSize > 0))
+        checkInBounds(m, sourceSizes, d, offset, size, step);
       OpFoldResult start = m.mul(m.index(offset), view.strides[d]);
       view.offset = m.add(view.offset, start);
       view.strides[d] = m.mul(view.strides[d], m.index(step));
-      view.sizes[d] = m.index(size);
+      view.sizes[d] = size;
     }
     return success();
+  }
+
+  /// Checks that `size` (>= 0) elements from `offset` with `step` lie in
+  /// dim `d` of a source of `sourceSizes`, without overflow: none, or the
+  /// offset in [0, size of d) and size - 1 at most the steps left from it.
+  static void checkInBounds(IndexMath &m, ArrayRef<OpFoldResult> sourceSizes,
+                            int64_t d, int64_t offset, OpFoldResult size,
+                            int64_t step) {
+    OpBuilder &b = m.b;
+    Location loc = m.loc;
+    Value dimSize = m.value(sourceSizes[d]);
+    Value count = m.value(size);
+    Value offsetValue = m.value(m.index(offset));
+    Value stepValue = m.value(m.index(step));
+    Value stepsLeft;
+    if (step > 0) {
+      OpFoldResult lastIndex = m.add(sourceSizes[d], m.index(-1 - offset));
+      Value lastIndexValue = m.value(lastIndex);
+      stepsLeft = arith::DivSIOp::create(b, loc, lastIndexValue, stepValue);
+    } else {
+      stepsLeft = m.value(m.index(offset / -step));
+    }
+    Value countMinusOne = m.value(m.add(size, m.index(-1)));
+    Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                       countMinusOne, stepsLeft);
+    Value offsetNegative = m.slt(offsetValue, m.index(0));
+    Value offsetNonNegative = m.notI(offsetNegative);
+    Value offsetBelowSize = m.slt(offsetValue, dimSize);
+    Value offsetInside = m.andI(offsetNonNegative, offsetBelowSize);
+    Value reads = m.andI(offsetInside, fits);
+    Value empty = m.eq(size, m.index(0));
+    Value emptyOrReads = m.orI(empty, reads);
+    Value negative = m.slt(size, m.index(0));
+    Value nonNegative = m.notI(negative);
+    Value ok = m.andI(nonNegative, emptyOrReads);
+    SmallVector<Value> sourceShape = m.values(sourceSizes);
+    SmallVector<Value> slice = {offsetValue, count, stepValue};
+    buildShapesCheck(b, loc, ok, ShapeCheckKind::ExtractSlice, sourceShape,
+                     slice, /*operand=*/0, d);
   }
 };
 

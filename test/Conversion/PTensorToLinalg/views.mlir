@@ -63,8 +63,10 @@ func.func @flip_both(%a: !ptensor.ptensor<3x5xi16>) -> !ptensor.ptensor<3x5xi16>
 
 // extract_slice: offset += offsets[d] * stride[d], stride[d] *= steps[d]
 // (negative steps give negative strides; products with 0 and 1 fold),
-// static result sizes; a dynamic source dim gets a bounds check on the
-// highest element read.
+// static result sizes; a dynamic source dim gets a bounds check without
+// overflow: size - 1 <= (dim - 1 - offset) / step, the offset inside. A
+// failed check calls the runtime with the source's shape and (offset, size,
+// step) of the dim (ShapeCheckKind::ExtractSlice = 5, dim 1).
 // CHECK-LABEL: func.func @slice_with_steps(
 // CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
 // CHECK:         %[[C3:.*]] = arith.constant 3 : index
@@ -72,17 +74,48 @@ func.func @flip_both(%a: !ptensor.ptensor<3x5xi16>) -> !ptensor.ptensor<3x5xi16>
 // CHECK:         %[[O0:.*]] = arith.addi %[[OFF]], %[[D0]] : index
 // CHECK:         %[[CM2:.*]] = arith.constant -2 : index
 // CHECK:         %[[N0:.*]] = arith.muli %[[ST]]#0, %[[CM2]] : index
-// CHECK:         %[[C5:.*]] = arith.constant 5 : index
-// CHECK:         %[[IN:.*]] = arith.cmpi sgt, %[[SZ]]#1, %[[C5]] : index
-// CHECK:         cf.assert %[[IN]], "ptensor: extract_slice of dimension 1 reads element 5, past the end of the source"
-// CHECK:         %[[O1:.*]] = arith.addi %[[O0]], %[[ST]]#1 : index
 // CHECK:         %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         %[[LAST:.*]] = arith.addi %[[SZ]]#1, %[[CM2]] : index
+// CHECK:         %[[LEFT:.*]] = arith.divsi %[[LAST]], %[[C2]] : index
+// CHECK:         %[[FITS:.*]] = arith.cmpi sle, %[[C2]], %[[LEFT]] : index
+// CHECK:         %[[INSIDE:.*]] = arith.cmpi sgt, %[[SZ]]#1, %{{.*}} : index
+// CHECK:         %[[OK:.*]] = arith.andi %[[INSIDE]], %[[FITS]] : i1
+// CHECK:         %[[BAD:.*]] = arith.xori %[[OK]], %{{.*}} : i1
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           %[[C5:.*]] = arith.constant 5 : i64
+// CHECK:           %[[OPERAND:.*]] = arith.constant 0 : i64
+// CHECK:           %[[DIM:.*]] = arith.constant 1 : i64
+// CHECK:           func.call @ptensor_rt_shapes_failed(%{{.*}}, %{{.*}}, %[[C5]], %[[OPERAND]], %[[DIM]])
+// CHECK:         }
+// CHECK:         %[[O1:.*]] = arith.addi %[[O0]], %[[ST]]#1 : index
 // CHECK:         %[[N1:.*]] = arith.muli %[[ST]]#1, %[[C2]] : index
 // CHECK:         ptensor.strided_view %{{.*}} to offset: %[[O1]], sizes: [], strides: [%[[N0]], %[[N1]]]
 // CHECK-SAME:      : tensor<4x?xf32> to tensor<2x3xf32>
 func.func @slice_with_steps(%a: !ptensor.ptensor<4x?xf32>) -> !ptensor.ptensor<2x3xf32> {
   %0 = ptensor.extract_slice %a [3, 1] [2, 3] [-2, 2] : !ptensor.ptensor<4x?xf32> -> !ptensor.ptensor<2x3xf32>
   return %0 : !ptensor.ptensor<2x3xf32>
+}
+
+// -----
+
+// A size given at run time is the view's size, checked too (>= 0, and
+// none or in bounds); the static dim 1 needs no check.
+// CHECK-LABEL: func.func @slice_dynamic_size(
+// CHECK-SAME:      %[[A:.*]]: tensor<?x8xf32>, %[[N:.*]]: index)
+// CHECK:         %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
+// CHECK:         %[[NM1:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK:         arith.cmpi sle, %[[NM1]], %{{.*}} : index
+// CHECK:         %[[EMPTY:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// CHECK:         %[[NEG:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
+// CHECK:         scf.if
+// CHECK:           func.call @ptensor_rt_shapes_failed(
+// CHECK:         }
+// CHECK-NOT:     scf.if
+// CHECK:         ptensor.strided_view %[[A]] to offset: %{{.*}}, sizes: [%[[N]]], strides: [%[[ST]]#0, %{{.*}}]
+// CHECK-SAME:      : tensor<?x8xf32> to tensor<?x2xf32>
+func.func @slice_dynamic_size(%a: !ptensor.ptensor<?x8xf32>, %n: index) -> !ptensor.ptensor<?x2xf32> {
+  %0 = ptensor.extract_slice %a [0, 1] [%n, 2] [1, 3] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x2xf32>
+  return %0 : !ptensor.ptensor<?x2xf32>
 }
 
 // -----

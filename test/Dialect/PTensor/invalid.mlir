@@ -569,6 +569,15 @@ func.func @extract_slice_negative_size(%a: !ptensor.ptensor<4xf32>) {
 
 // -----
 
+func.func @extract_slice_size_operands(%a: !ptensor.ptensor<4xf32>, %n: index) {
+  // expected-error @below {{extract_slice has 1 size operands for 0 dynamic sizes}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = "ptensor.extract_slice"(%a, %n) <{offsets = array<i64: 0>, sizes = array<i64: 4>, steps = array<i64: 1>}> : (!ptensor.ptensor<4xf32>, index) -> !ptensor.ptensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @extract_slice_list_length(%a: !ptensor.ptensor<4x8xf32>) {
   // expected-error @below {{extract_slice needs 2 offsets, sizes and steps (one per dimension), got 2, 1 and 2}}
   // expected-error @below {{failed to infer returned types}}

@@ -348,6 +348,11 @@ func.func @views(%a: !ptensor.ptensor<4x?x8xf32, device = "cuda">,
   %3 = ptensor.extract_slice %a [3, 0, 7] [2, 5, 4] [-1, 1, -2] : !ptensor.ptensor<4x?x8xf32, device = "cuda"> -> !ptensor.ptensor<2x5x4xf32, device = "cuda">
   // CHECK: ptensor.extract_slice %{{.*}} [0, 0, 0] [1, 0, 1] [1, 1, 1] : !ptensor.ptensor<1x5x1xi8> -> !ptensor.ptensor<1x0x1xi8>
   %4 = ptensor.extract_slice %s [0, 0, 0] [1, 0, 1] [1, 1, 1] : !ptensor.ptensor<1x5x1xi8> -> !ptensor.ptensor<1x0x1xi8>
+  // A size known at run time gives a dynamic dim.
+  // CHECK: %[[N:.*]] = ptensor.dim
+  // CHECK: ptensor.extract_slice %{{.*}} [0, 1, 0] [%[[N]], 2, 8] [1, 1, 1] : !ptensor.ptensor<4x?x8xf32, device = "cuda"> -> !ptensor.ptensor<?x2x8xf32, device = "cuda">
+  %n = ptensor.dim %a, 0 : !ptensor.ptensor<4x?x8xf32, device = "cuda">
+  %sliced = ptensor.extract_slice %a [0, 1, 0] [%n, 2, 8] [1, 1, 1] : !ptensor.ptensor<4x?x8xf32, device = "cuda"> -> !ptensor.ptensor<?x2x8xf32, device = "cuda">
   // CHECK: ptensor.expand_dims %{{.*}} 1 : !ptensor.ptensor<4x?x8xf32, device = "cuda"> -> !ptensor.ptensor<4x1x?x8xf32, device = "cuda">
   %5 = ptensor.expand_dims %a 1 : !ptensor.ptensor<4x?x8xf32, device = "cuda"> -> !ptensor.ptensor<4x1x?x8xf32, device = "cuda">
   // CHECK: ptensor.expand_dims %{{.*}} -1 : !ptensor.ptensor<i1> -> !ptensor.ptensor<1xi1>

@@ -70,6 +70,13 @@ func.func @views(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> (!ptensor.ptensor<
   %3 = ptensor.sort %a axis 0 : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<3x10xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<4x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>
 }
+func.func @row_slices(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<10x2xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<2xf32, team = 1>) {
+  %0 = ptensor.extract_slice %a [0, 1] [10, 2] [1, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x2xf32, team = 1>
+  %n = ptensor.dim %d, 0 : !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.extract_slice %d [0, 2] [%n, 2] [1, -1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x2xf32, team = 1>
+  %2 = ptensor.reduce sum %1 axes [0] : !ptensor.ptensor<?x2xf32, team = 1> -> !ptensor.ptensor<2xf32, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<10x2xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<2xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -209,6 +216,9 @@ def main():
             ("queries", ["a"], [np.arange(30, dtype=np.int64),
                                 np.ones((10, 3), np.float32)]),
             ("views", ["a"], [a.T, a[::-1], a[1:8:2], np.sort(a, 0)]),
+            # Slices taking every row are slices of the blocks (no gather).
+            ("row_slices", ["a", "b"], [a[:, 1:3], b[:, 2:0:-1],
+                                        b[:, 2:0:-1].sum(0)]),
             ("product", ["a", "bt"], [a @ b.T]),
             # The values' blocks are the result's; sorted and sorter are
             # gathered.

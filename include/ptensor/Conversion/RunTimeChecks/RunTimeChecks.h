@@ -76,7 +76,9 @@ enum class ShapeCheckKind : int64_t {
   Concat = 1,
   Stack = 2,
   ExtractMask = 3,
-  Searchsorted = 4
+  Searchsorted = 4,
+  /// lhs: the source's shape, rhs: (offset, size, step) of dimension `dim`
+  ExtractSlice = 5
 };
 
 /// Builds, at `b`'s insertion point in host code, a check that `ok` holds:

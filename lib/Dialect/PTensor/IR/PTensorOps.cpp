@@ -534,30 +534,24 @@ LogicalResult ExtractSliceOp::inferReturnTypes(
                              "got ",
                              offsets.size(), ", ", sizes.size(), " and ",
                              steps.size());
+  auto numDynamic = static_cast<size_t>(llvm::count_if(
+      sizes, [](int64_t s) { return ShapedType::isDynamic(s); }));
+  if (numDynamic != adaptor.getDynamicSizes().size())
+    return emitOptionalError(loc, "extract_slice has ",
+                             adaptor.getDynamicSizes().size(),
+                             " size operands for ", numDynamic,
+                             " dynamic sizes");
   for (int64_t d = 0; d < rank; ++d) {
     if (steps[d] == 0)
       return emitOptionalError(loc, "step of dimension ", d,
                                " must be non-zero");
-    if (sizes[d] < 0)
-      return emitOptionalError(loc, "size of dimension ", d,
-                               " must be >= 0, got ", sizes[d]);
-    int64_t dim = src.getDimSize(d);
-    if (sizes[d] == 0)
-      continue;
-    int64_t span = 0, last = 0;
-    if (__builtin_mul_overflow(sizes[d] - 1, steps[d], &span) ||
-        __builtin_add_overflow(offsets[d], span, &last))
-      return emitOptionalError(loc, "slice of dimension ", d, ": offset ",
-                               offsets[d], " + (size ", sizes[d],
-                               " - 1) * step ", steps[d],
-                               " overflows int64");
-    bool dynamic = ShapedType::isDynamic(dim);
-    if (offsets[d] < 0 || last < 0 ||
-        (!dynamic && (offsets[d] >= dim || last >= dim)))
-      return emitOptionalError(
-          loc, "slice of dimension ", d, " reads elements ", offsets[d],
-          " to ", last, ", outside [0, ",
-          dynamic ? std::string("?") : std::to_string(dim), ")");
+    if (ShapedType::isDynamic(sizes[d]))
+      continue; // checked at run time (ViewsToMemRef)
+    int64_t dim = src.isDynamicDim(d) ? -1 : src.getDimSize(d);
+    if (std::optional<std::string> error =
+            ::ptensor::semantics::sliceBoundsError(d, dim, offsets[d],
+                                                   sizes[d], steps[d]))
+      return emitOptionalError(loc, *error);
   }
   results.push_back(src.cloneWithShapeAndType(sizes, src.getElementType()));
   return success();

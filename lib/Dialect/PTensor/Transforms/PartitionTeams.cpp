@@ -198,12 +198,50 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
     return !touchesFirst(flip.getAxes());
   if (auto squeeze = dyn_cast<SqueezeOp>(op))
     return !touchesFirst(squeeze.getAxes());
+  if (auto slice = dyn_cast<ExtractSliceOp>(op))
+    return slicesWholeRows(slice);
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     // The new dim's position in the result (negative: from the end).
     int64_t axis = static_cast<int64_t>(expand.getAxis());
     return (axis < 0 ? axis + rank + 1 : axis) != 0;
   }
   return false;
+}
+
+bool TeamPartitioner::slicesWholeRows(ExtractSliceOp slice) const {
+  Value source = slice.getSource();
+  if (!isSplit(source) || slice.getOffsets()[kTeamSplitDim] != 0 ||
+      slice.getSteps()[kTeamSplitDim] != 1)
+    return false;
+  int64_t size = slice.getSizes()[kTeamSplitDim];
+  PTensorType global = globalOf(source);
+  if (!ShapedType::isDynamic(size))
+    return size == global.getDimSize(kTeamSplitDim);
+  // A size given at run time: the global rows (a `ptensor.dim` of the
+  // source's first dim that partitionOp replaced, a constant when static)
+  // or, once partitionRowsSlice made it a slice of the block, its rows.
+  Value rows = slice.getDynamicSizes().front();
+  if (std::optional<int64_t> constant = getConstantIntValue(rows))
+    return *constant == global.getDimSize(kTeamSplitDim);
+  if (auto dim = rows.getDefiningOp<DimOp>())
+    return dim.getSource() == source && dim.getDim() == kTeamSplitDim;
+  return rows == globalSizes.lookup({source, slice->getBlock()});
+}
+
+void TeamPartitioner::partitionRowsSlice(ExtractSliceOp slice) {
+  OpBuilder b(slice);
+  Value rows = DimOp::create(b, slice.getLoc(), slice.getSource(),
+                             kTeamSplitDim);
+  SmallVector<int64_t> sizes(slice.getSizes());
+  SmallVector<Value> dynamicSizes(slice.getDynamicSizes());
+  if (ShapedType::isDynamic(sizes[kTeamSplitDim]))
+    dynamicSizes.front() = rows; // the first dynamic size is the first dim's
+  else
+    dynamicSizes.insert(dynamicSizes.begin(), rows);
+  sizes[kTeamSplitDim] = ShapedType::kDynamic;
+  slice.getDynamicSizesMutable().assign(dynamicSizes);
+  slice.setSizes(sizes);
+  localize(slice.getResult());
 }
 
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
@@ -383,6 +421,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionReduction(op);
   if (isa<ShapeOp, SizeOp, RankOp>(op) && isSplit(op->getOperand(0)))
     return partitionShapeQuery(op), success();
+  if (auto slice = dyn_cast<ExtractSliceOp>(op); slice && keepsRows(op))
+    return partitionRowsSlice(slice), success();
   if (keepsRows(op)) { // a view of the block
     localize(op->getResult(0));
     return success();

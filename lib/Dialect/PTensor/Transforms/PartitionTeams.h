@@ -72,6 +72,11 @@ private:
   Value blockStart(OpBuilder &b, Location loc, Value v);
 
   bool keepsRows(Operation *op) const;
+  /// Whether `slice` takes every row of its split source (offset 0, step 1,
+  /// the global first dim's size): a slice of the block.
+  bool slicesWholeRows(ExtractSliceOp slice) const;
+  /// Makes such a slice one of the block (its first size the block's rows).
+  void partitionRowsSlice(ExtractSliceOp slice);
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void checkNotStretched(OpBuilder &b, Location loc, Value source,

@@ -632,18 +632,23 @@ def PTensor_ExtractSliceOp : PTensor_ViewOp<"extract_slice"> {
     Element `i` along dimension `d` of the result is element
     `offsets[d] + i * steps[d]` of the source. There is one offset, size and
     step per dimension; steps are non-zero and may be negative; `sizes` are
-    the result sizes, and every element read must be in bounds (checked
-    statically for static source sizes).
+    the result sizes, static or `index` operands known at run time (a
+    dynamic result dim), and every element read must be in bounds (checked
+    statically where the source size and the slice's size are static, at
+    run time otherwise, naming the dimension and the sizes).
 
     ```mlir
     %v = ptensor.extract_slice %a [0, 7] [4, 4] [1, -2]
         : !ptensor.ptensor<4x8xf32> -> !ptensor.ptensor<4x4xf32>
+    %w = ptensor.extract_slice %b [0, 1] [%n, 2] [1, 1]
+        : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x2xf32>
     ```
   }];
-  let arguments = (ins PTensor:$source, DenseI64ArrayAttr:$offsets,
-                       DenseI64ArrayAttr:$sizes, DenseI64ArrayAttr:$steps);
+  let arguments = (ins PTensor:$source, Variadic<Index>:$dynamic_sizes,
+                       DenseI64ArrayAttr:$offsets, DenseI64ArrayAttr:$sizes,
+                       DenseI64ArrayAttr:$steps);
   let assemblyFormat = [{
-    $source $offsets $sizes $steps attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+    $source $offsets custom<DynamicIndexList>($dynamic_sizes, $sizes) $steps attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
 }
 
