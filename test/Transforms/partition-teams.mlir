@@ -148,6 +148,26 @@ func.func @row_slices(%a: !ptensor.ptensor<10x8xf32, team = 1>, %b: !ptensor.pte
   return %0, %1, %2 : !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x8xf32, team = 1>, !ptensor.ptensor<9x8xf32, team = 1>
 }
 
+// A reshape that keeps the first dim (the global rows, no -1 after it)
+// reshapes each row alone: the block's. One with a -1 after the rows (a
+// block without rows could not infer it) or merging the rows is gathered.
+// CHECK-LABEL: func.func @row_reshapes(
+// CHECK: %[[R:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x3x4xf32>
+// CHECK-NEXT: %[[A:.*]] = ptensor.reshape %arg0 [%[[R]], 12] : !ptensor.ptensor<?x3x4xf32> -> !ptensor.ptensor<?x12xf32>
+// CHECK: %[[R2:.*]] = ptensor.dim %arg1, 0 : !ptensor.ptensor<?x6xf32>
+// CHECK-NEXT: %[[B:.*]] = ptensor.reshape %arg1 [%[[R2]], 2, 3] {copy = false} : !ptensor.ptensor<?x6xf32> -> !ptensor.ptensor<?x2x3xf32>
+// CHECK: %[[W:.*]] = ptensor.team_gather %arg0
+// CHECK-NEXT: ptensor.reshape %[[W]] [10, -1] : !ptensor.ptensor<10x3x4xf32> -> !ptensor.ptensor<10x12xf32>
+// CHECK: ptensor.reshape %[[W]] [-1] : !ptensor.ptensor<10x3x4xf32> -> !ptensor.ptensor<120xf32>
+func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor.ptensor<?x6xf32, team = 1>) -> (!ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>) {
+  %0 = ptensor.reshape %a [10, 12] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<10x12xf32, team = 1>
+  %n = ptensor.dim %b, 0 : !ptensor.ptensor<?x6xf32, team = 1>
+  %1 = ptensor.reshape %b [%n, 2, 3] {copy = false} : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x2x3xf32, team = 1>
+  %2 = ptensor.reshape %a [10, -1] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<10x12xf32, team = 1>
+  %3 = ptensor.reshape %a [-1] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<120xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>
+}
+
 // searchsorted: the values' rows are the result's; the sorted tensor and
 // the sorter are gathered, the values stay on the block.
 // CHECK-LABEL: func.func @search(

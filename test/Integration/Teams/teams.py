@@ -77,6 +77,14 @@ func.func @row_slices(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.pte
   %2 = ptensor.reduce sum %1 axes [0] : !ptensor.ptensor<?x2xf32, team = 1> -> !ptensor.ptensor<2xf32, team = 1>
   return %0, %1, %2 : !ptensor.ptensor<10x2xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<2xf32, team = 1>
 }
+func.func @row_reshapes(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<10x3x1xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<30xf32, team = 1>) {
+  %0 = ptensor.reshape %a [10, 3, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3x1xf32, team = 1>
+  %n = ptensor.dim %d, 0 : !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.reshape %d [%n, 1, 3] {copy = false} : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x1x3xf32, team = 1>
+  %2 = ptensor.reduce sum %1 : !ptensor.ptensor<?x1x3xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  %3 = ptensor.reshape %a [-1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<30xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<10x3x1xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<30xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -219,6 +227,13 @@ def main():
             # Slices taking every row are slices of the blocks (no gather).
             ("row_slices", ["a", "b"], [a[:, 1:3], b[:, 2:0:-1],
                                         b[:, 2:0:-1].sum(0)]),
+            # Reshapes keeping the rows reshape the blocks; a flattening
+            # one gathers.
+            ("row_reshapes", ["a", "b"], [a.reshape(10, 3, 1),
+                                          b.reshape(10, 1, 3),
+                                          np.array(b.sum(dtype=np.float64),
+                                                   np.float32),
+                                          a.reshape(-1)]),
             ("product", ["a", "bt"], [a @ b.T]),
             # The values' blocks are the result's; sorted and sorter are
             # gathered.

@@ -200,6 +200,8 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
     return !touchesFirst(squeeze.getAxes());
   if (auto slice = dyn_cast<ExtractSliceOp>(op))
     return slicesWholeRows(slice);
+  if (auto reshape = dyn_cast<ReshapeOp>(op))
+    return reshapesWithinRows(reshape);
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     // The new dim's position in the result (negative: from the end).
     int64_t axis = static_cast<int64_t>(expand.getAxis());
@@ -208,40 +210,82 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
   return false;
 }
 
-bool TeamPartitioner::slicesWholeRows(ExtractSliceOp slice) const {
-  Value source = slice.getSource();
-  if (!isSplit(source) || slice.getOffsets()[kTeamSplitDim] != 0 ||
-      slice.getSteps()[kTeamSplitDim] != 1)
-    return false;
-  int64_t size = slice.getSizes()[kTeamSplitDim];
-  PTensorType global = globalOf(source);
-  if (!ShapedType::isDynamic(size))
-    return size == global.getDimSize(kTeamSplitDim);
-  // A size given at run time: the global rows (a `ptensor.dim` of the
-  // source's first dim that partitionOp replaced, a constant when static)
-  // or, once partitionRowsSlice made it a slice of the block, its rows.
-  Value rows = slice.getDynamicSizes().front();
-  if (std::optional<int64_t> constant = getConstantIntValue(rows))
-    return *constant == global.getDimSize(kTeamSplitDim);
-  if (auto dim = rows.getDefiningOp<DimOp>())
+bool TeamPartitioner::isGlobalRows(Value size, Value source,
+                                   Operation *user) const {
+  int64_t rows = globalOf(source).getDimSize(kTeamSplitDim);
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return !ShapedType::isDynamic(rows) && *constant == rows;
+  // Written as `ptensor.dim` of the source's first dim (which partitionOp
+  // replaced by the global rows), or, once rewritten by withBlockRows, of
+  // the block's.
+  if (auto dim = size.getDefiningOp<DimOp>())
     return dim.getSource() == source && dim.getDim() == kTeamSplitDim;
-  return rows == globalSizes.lookup({source, slice->getBlock()});
+  return size == globalSizes.lookup({source, user->getBlock()});
 }
 
-void TeamPartitioner::partitionRowsSlice(ExtractSliceOp slice) {
-  OpBuilder b(slice);
-  Value rows = DimOp::create(b, slice.getLoc(), slice.getSource(),
-                             kTeamSplitDim);
-  SmallVector<int64_t> sizes(slice.getSizes());
-  SmallVector<Value> dynamicSizes(slice.getDynamicSizes());
-  if (ShapedType::isDynamic(sizes[kTeamSplitDim]))
-    dynamicSizes.front() = rows; // the first dynamic size is the first dim's
+/// Whether the first of sizes `staticSizes` (ShapedType::kDynamic: the
+/// first of `dynamicSizes`) is the global rows of split value `source`.
+bool TeamPartitioner::firstSizeIsGlobalRows(ArrayRef<int64_t> staticSizes,
+                                            ValueRange dynamicSizes,
+                                            Value source,
+                                            Operation *user) const {
+  if (staticSizes.empty())
+    return false;
+  int64_t first = staticSizes.front();
+  if (ShapedType::isDynamic(first))
+    return isGlobalRows(dynamicSizes.front(), source, user);
+  return first == globalOf(source).getDimSize(kTeamSplitDim);
+}
+
+/// Makes the first of `op`'s sizes (static `staticSizes`, its dynamic ones
+/// `dynamicSizes`) the rows of `source`'s block, an index operand; returns
+/// the new static sizes.
+static SmallVector<int64_t> withBlockRows(Operation *op, Value source,
+                                          ArrayRef<int64_t> staticSizes,
+                                          MutableOperandRange dynamicSizes) {
+  OpBuilder b(op);
+  Value rows = DimOp::create(b, op->getLoc(), source, kTeamSplitDim);
+  SmallVector<Value> operands;
+  for (OpOperand &operand : dynamicSizes)
+    operands.push_back(operand.get());
+  if (ShapedType::isDynamic(staticSizes.front()))
+    operands.front() = rows; // the first dynamic size is the first dim's
   else
-    dynamicSizes.insert(dynamicSizes.begin(), rows);
-  sizes[kTeamSplitDim] = ShapedType::kDynamic;
-  slice.getDynamicSizesMutable().assign(dynamicSizes);
-  slice.setSizes(sizes);
-  localize(slice.getResult());
+    operands.insert(operands.begin(), rows);
+  dynamicSizes.assign(operands);
+  SmallVector<int64_t> sizes(staticSizes);
+  sizes.front() = ShapedType::kDynamic;
+  return sizes;
+}
+
+bool TeamPartitioner::slicesWholeRows(ExtractSliceOp slice) const {
+  Value source = slice.getSource();
+  return isSplit(source) && slice.getOffsets()[kTeamSplitDim] == 0 &&
+         slice.getSteps()[kTeamSplitDim] == 1 &&
+         firstSizeIsGlobalRows(slice.getSizes(), slice.getDynamicSizes(),
+                               source, slice);
+}
+
+bool TeamPartitioner::reshapesWithinRows(ReshapeOp reshape) const {
+  Value source = reshape.getSource();
+  ArrayRef<int64_t> sizes = reshape.getStaticSizes();
+  // A -1 after the first size: a block without rows could not infer it.
+  return isSplit(source) && !sizes.empty() &&
+         !llvm::is_contained(sizes.drop_front(), -1) &&
+         firstSizeIsGlobalRows(sizes, reshape.getSizes(), source, reshape);
+}
+
+void TeamPartitioner::partitionRowsView(Operation *op) {
+  if (auto slice = dyn_cast<ExtractSliceOp>(op)) {
+    slice.setSizes(withBlockRows(slice, slice.getSource(), slice.getSizes(),
+                                 slice.getDynamicSizesMutable()));
+  } else {
+    auto reshape = cast<ReshapeOp>(op);
+    reshape.setStaticSizes(withBlockRows(reshape, reshape.getSource(),
+                                         reshape.getStaticSizes(),
+                                         reshape.getSizesMutable()));
+  }
+  localize(op->getResult(0));
 }
 
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
@@ -421,8 +465,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionReduction(op);
   if (isa<ShapeOp, SizeOp, RankOp>(op) && isSplit(op->getOperand(0)))
     return partitionShapeQuery(op), success();
-  if (auto slice = dyn_cast<ExtractSliceOp>(op); slice && keepsRows(op))
-    return partitionRowsSlice(slice), success();
+  if (isa<ExtractSliceOp, ReshapeOp>(op) && keepsRows(op))
+    return partitionRowsView(op), success();
   if (keepsRows(op)) { // a view of the block
     localize(op->getResult(0));
     return success();

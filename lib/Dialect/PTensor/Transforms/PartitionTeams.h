@@ -72,11 +72,21 @@ private:
   Value blockStart(OpBuilder &b, Location loc, Value v);
 
   bool keepsRows(Operation *op) const;
+  /// Whether `size` (an index operand of `user`) is the global rows of
+  /// split value `source`.
+  bool isGlobalRows(Value size, Value source, Operation *user) const;
+  bool firstSizeIsGlobalRows(ArrayRef<int64_t> staticSizes,
+                             ValueRange dynamicSizes, Value source,
+                             Operation *user) const;
   /// Whether `slice` takes every row of its split source (offset 0, step 1,
   /// the global first dim's size): a slice of the block.
   bool slicesWholeRows(ExtractSliceOp slice) const;
-  /// Makes such a slice one of the block (its first size the block's rows).
-  void partitionRowsSlice(ExtractSliceOp slice);
+  /// Whether `reshape` keeps the first dim (the global rows, no -1 after
+  /// it): each row is reshaped alone, so the block is.
+  bool reshapesWithinRows(ReshapeOp reshape) const;
+  /// Makes such a slice or reshape one of the block (its first size the
+  /// block's rows).
+  void partitionRowsView(Operation *op);
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void checkNotStretched(OpBuilder &b, Location loc, Value source,
