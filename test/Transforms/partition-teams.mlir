@@ -168,6 +168,21 @@ func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor
   return %0, %1, %2, %3 : !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>
 }
 
+// concat and stack of operands with the same static rows along another
+// axis than the first join the blocks alone (dtypes promote as ever); along
+// the first they are gathered.
+// CHECK-LABEL: func.func @joins(
+// CHECK: %[[C:.*]] = ptensor.combine concat %arg0, %arg1 axis 1 : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x2xf16>) -> !ptensor.ptensor<?x5xf32>
+// CHECK-NEXT: %[[S:.*]] = ptensor.combine stack %arg0, %arg0 axis -1 : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32>) -> !ptensor.ptensor<?x3x2xf32>
+// CHECK: ptensor.team_gather %arg0
+// CHECK: ptensor.combine stack {{.*}} axis 0 : (!ptensor.ptensor<10x3xf32>, !ptensor.ptensor<10x3xf32>) -> !ptensor.ptensor<2x10x3xf32>
+func.func @joins(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x2xf16, team = 1>) -> (!ptensor.ptensor<10x5xf32, team = 1>, !ptensor.ptensor<10x3x2xf32, team = 1>, !ptensor.ptensor<2x10x3xf32, team = 1>) {
+  %0 = ptensor.combine concat %a, %b axis 1 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x2xf16, team = 1>) -> !ptensor.ptensor<10x5xf32, team = 1>
+  %1 = ptensor.combine stack %a, %a axis -1 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3x2xf32, team = 1>
+  %2 = ptensor.combine stack %a, %a axis 0 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<2x10x3xf32, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<10x5xf32, team = 1>, !ptensor.ptensor<10x3x2xf32, team = 1>, !ptensor.ptensor<2x10x3xf32, team = 1>
+}
+
 // searchsorted: the values' rows are the result's; the sorted tensor and
 // the sorter are gathered, the values stay on the block.
 // CHECK-LABEL: func.func @search(

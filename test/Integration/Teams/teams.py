@@ -85,6 +85,12 @@ func.func @row_reshapes(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.p
   %3 = ptensor.reshape %a [-1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<30xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<10x3x1xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<30xf32, team = 1>
 }
+func.func @joins(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x3xf32, team = 1>) -> (!ptensor.ptensor<10x6xf32, team = 1>, !ptensor.ptensor<10x2x3xf32, team = 1>, !ptensor.ptensor<20x3xf32, team = 1>) {
+  %0 = ptensor.combine concat %a, %b axis -1 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x6xf32, team = 1>
+  %1 = ptensor.combine stack %b, %a axis 1 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x2x3xf32, team = 1>
+  %2 = ptensor.combine concat %a, %b axis 0 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<20x3xf32, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<10x6xf32, team = 1>, !ptensor.ptensor<10x2x3xf32, team = 1>, !ptensor.ptensor<20x3xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -234,6 +240,10 @@ def main():
                                           np.array(b.sum(dtype=np.float64),
                                                    np.float32),
                                           a.reshape(-1)]),
+            # Joins beside the rows are local; along them, gathered.
+            ("joins", ["a", "b"], [np.concatenate([a, b], -1),
+                                   np.stack([b, a], 1),
+                                   np.concatenate([a, b], 0)]),
             ("product", ["a", "bt"], [a @ b.T]),
             # The values' blocks are the result's; sorted and sorter are
             # gathered.

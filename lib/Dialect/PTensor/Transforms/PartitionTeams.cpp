@@ -275,6 +275,27 @@ bool TeamPartitioner::reshapesWithinRows(ReshapeOp reshape) const {
          firstSizeIsGlobalRows(sizes, reshape.getSizes(), source, reshape);
 }
 
+bool TeamPartitioner::combinesBesideRows(CombineOp combine) const {
+  int64_t rank = combine.getType().getRank();
+  int64_t axis = combine.getAxis();
+  if (axis < 0)
+    axis += rank; // an axis of the result for concat and stack alike
+  if (axis == kTeamSplitDim)
+    return false;
+  // Static global rows, equal (verified): the blocks line up. Dynamic ones
+  // would need the check that they agree to see the global sizes.
+  std::optional<int64_t> rows;
+  for (Value input : combine.getInputs()) {
+    if (!isSplit(input))
+      return false;
+    int64_t inputRows = globalOf(input).getDimSize(kTeamSplitDim);
+    if (ShapedType::isDynamic(inputRows) || (rows && *rows != inputRows))
+      return false;
+    rows = inputRows;
+  }
+  return rows.has_value();
+}
+
 void TeamPartitioner::partitionRowsView(Operation *op) {
   if (auto slice = dyn_cast<ExtractSliceOp>(op)) {
     slice.setSizes(withBlockRows(slice, slice.getSource(), slice.getSizes(),
@@ -467,6 +488,11 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionShapeQuery(op), success();
   if (isa<ExtractSliceOp, ReshapeOp>(op) && keepsRows(op))
     return partitionRowsView(op), success();
+  if (auto combine = dyn_cast<CombineOp>(op);
+      combine && combinesBesideRows(combine)) { // block beside block
+    localize(combine.getResult());
+    return success();
+  }
   if (keepsRows(op)) { // a view of the block
     localize(op->getResult(0));
     return success();

@@ -84,6 +84,10 @@ private:
   /// Whether `reshape` keeps the first dim (the global rows, no -1 after
   /// it): each row is reshaped alone, so the block is.
   bool reshapesWithinRows(ReshapeOp reshape) const;
+  /// Whether `combine` joins split operands of the same static global rows
+  /// along another axis than the first (concat, or stack past dim 0): the
+  /// blocks line up and are joined alone.
+  bool combinesBesideRows(CombineOp combine) const;
   /// Makes such a slice or reshape one of the block (its first size the
   /// block's rows).
   void partitionRowsView(Operation *op);
