@@ -28,6 +28,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ptensor;
 namespace sem = ::ptensor::semantics;
@@ -151,6 +153,8 @@ struct ExtractSlicePattern : ViewPattern<ExtractSliceOp> {
   /// Checks that `size` (>= 0) elements from `offset` with `step` lie in
   /// dim `d` of a source of `sourceSizes`, without overflow: none, or the
   /// offset in [0, size of d) and size - 1 at most the steps left from it.
+  /// The verifier saw to offset >= 0 (a static size > 0 with a dynamic dim,
+  /// or a dynamic size), so nothing here overflows at compile time.
   static void checkInBounds(IndexMath &m, ArrayRef<OpFoldResult> sourceSizes,
                             int64_t d, int64_t offset, OpFoldResult size,
                             int64_t step) {
@@ -166,7 +170,10 @@ struct ExtractSlicePattern : ViewPattern<ExtractSliceOp> {
       Value lastIndexValue = m.value(lastIndex);
       stepsLeft = arith::DivSIOp::create(b, loc, lastIndexValue, stepValue);
     } else {
-      stepsLeft = m.value(m.index(offset / -step));
+      // -step overflows for the lowest int64, whose one step leaves 0.
+      int64_t left =
+          step == std::numeric_limits<int64_t>::min() ? 0 : offset / -step;
+      stepsLeft = m.value(m.index(left));
     }
     Value countMinusOne = m.value(m.add(size, m.index(-1)));
     Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,

@@ -569,6 +569,15 @@ func.func @extract_slice_negative_size(%a: !ptensor.ptensor<4xf32>) {
 
 // -----
 
+func.func @extract_slice_dynamic_size_negative_offset(%a: !ptensor.ptensor<4xf32>, %n: index) {
+  // expected-error @below {{offset of dimension 0 must be >= 0 where its size is given at run time, got -1}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.extract_slice %a [-1] [%n] [1] : !ptensor.ptensor<4xf32> -> !ptensor.ptensor<?xf32>
+  return
+}
+
+// -----
+
 func.func @extract_slice_size_operands(%a: !ptensor.ptensor<4xf32>, %n: index) {
   // expected-error @below {{extract_slice has 1 size operands for 0 dynamic sizes}}
   // expected-error @below {{failed to infer returned types}}

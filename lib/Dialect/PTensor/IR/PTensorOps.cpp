@@ -545,8 +545,15 @@ LogicalResult ExtractSliceOp::inferReturnTypes(
     if (steps[d] == 0)
       return emitOptionalError(loc, "step of dimension ", d,
                                " must be non-zero");
-    if (ShapedType::isDynamic(sizes[d]))
-      continue; // checked at run time (ViewsToMemRef)
+    if (ShapedType::isDynamic(sizes[d])) {
+      // The rest is checked at run time (ViewsToMemRef).
+      if (offsets[d] < 0)
+        return emitOptionalError(loc, "offset of dimension ", d,
+                                 " must be >= 0 where its size is given at "
+                                 "run time, got ",
+                                 offsets[d]);
+      continue;
+    }
     int64_t dim = src.isDynamicDim(d) ? -1 : src.getDimSize(d);
     if (std::optional<std::string> error =
             ::ptensor::semantics::sliceBoundsError(d, dim, offsets[d],

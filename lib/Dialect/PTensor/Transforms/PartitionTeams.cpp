@@ -277,7 +277,7 @@ bool TeamPartitioner::reshapesWithinRows(ReshapeOp reshape) const {
 
 bool TeamPartitioner::combinesBesideRows(CombineOp combine) const {
   int64_t rank = combine.getType().getRank();
-  int64_t axis = combine.getAxis();
+  auto axis = static_cast<int64_t>(combine.getAxis());
   if (axis < 0)
     axis += rank; // an axis of the result for concat and stack alike
   if (axis == kTeamSplitDim)
