@@ -278,15 +278,16 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   bool gpu = usesGPU(impl->signatures);
   compiler::Target target = compiler::resolveTarget(compileOptions, gpu);
   bool parallel = compiler::compilesParallel(compileOptions);
-  std::string optionsKey =
-      llvm::formatv("{0}|O{1}|r{2}|p{3}", compiler::getTargetName(target),
-                    options.optLevel, options.maxRecomputeOps, int(parallel));
+  // Team code is split for its team size (the rank is read at run time):
+  // one cached object serves every process of a job of that size.
+  std::string optionsKey = llvm::formatv(
+      "{0}|O{1}|r{2}|p{3}|t{4}", compiler::getTargetName(target),
+      options.optLevel, options.maxRecomputeOps, int(parallel),
+      impl->teamSize);
   // GPU code needs libptensor_runtime's symbols registered the way only the
   // ExecutionEngine's shared-library loading does: compile it afresh.
-  // Team code calls libptensor_team the same way.
-  std::string cacheDir = usesGPU(impl->signatures) || split
-                             ? ""
-                             : resolveCacheDir(options);
+  std::string cacheDir =
+      usesGPU(impl->signatures) ? "" : resolveCacheDir(options);
   std::string cachePath =
       cacheDir.empty() ? "" : getCachePath(cacheDir, source, optionsKey);
   std::vector<std::string> hostLibraries =
