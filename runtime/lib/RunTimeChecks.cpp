@@ -9,6 +9,7 @@
 
 #include "Errors.h"
 
+#include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Contraction.h"
 #include "ptensor/Semantics/Manipulation.h"
 #include "ptensor/Semantics/Searching.h"
@@ -63,6 +64,39 @@ bool ptensor::rt::insideTrap() { return innermostTrap != nullptr; }
 [[noreturn]] void ptensor::rt::failCompiledCall() {
   leaveThroughTrap();
   dieWithLastError();
+}
+
+/// The message of a failed shapes check: `op` is RunTimeChecks.h's
+/// ShapeCheckKind (0 reshape, 1 concat, 2 stack, 3 extract_mask,
+/// 4 searchsorted, 5 extract_slice with `right` = offset, size, step).
+static std::string shapesMessage(int64_t op, const sem::Shape &left,
+                                 const sem::Shape &right, int64_t operand,
+                                 int64_t dim) {
+  switch (op) {
+  case 0:
+    return sem::reshapeMismatchMessage(left, right);
+  case 1:
+  case 2:
+    return sem::combineMismatchMessage(op == 1 ? sem::CombineKind::Concat
+                                               : sem::CombineKind::Stack,
+                                       left, right, operand, dim);
+  case 3:
+    return sem::extractMaskMismatchMessage(left, right);
+  case 4:
+    return sem::searchsortedSorterMismatchMessage(left, right);
+  case 5:
+    if (right.size() == 3)
+      return sem::extractSliceBoundsMessage(left, dim, right[0], right[1],
+                                            right[2]);
+    break;
+  default:
+    break;
+  }
+  // Compiled code passes only the cases above; anything else is a
+  // mismatch between the compiler and this runtime.
+  return "shapes check " + std::to_string(op) + " failed (shapes " +
+         sem::formatShape(left) + " and " + sem::formatShape(right) +
+         "): unknown to this runtime";
 }
 
 extern "C" {
@@ -151,25 +185,11 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
     int64_t rhsRank, int64_t rhsStride, int64_t op, int64_t operand,
     int64_t dim) {
   {
-    // Scoped: the strings are gone before the jump. `op` is RunTimeChecks.h's
-    // ShapeCheckKind.
-    sem::Shape left = toShape(lhs + lhsOffset, lhsRank, lhsStride);
-    sem::Shape right = toShape(rhs + rhsOffset, rhsRank, rhsStride);
-    std::string message;
-    if (op == 0)
-      message = sem::reshapeMismatchMessage(left, right);
-    else if (op == 3)
-      message = sem::extractMaskMismatchMessage(left, right);
-    else if (op == 4)
-      message = sem::searchsortedSorterMismatchMessage(left, right);
-    else if (op == 5 && right.size() == 3)
-      message = sem::extractSliceBoundsMessage(left, dim, right[0], right[1],
-                                               right[2]);
-    else
-      message = sem::combineMismatchMessage(
-          op == 1 ? sem::CombineKind::Concat : sem::CombineKind::Stack, left,
-          right, operand, dim);
-    setError(ErrorKind::Broadcast, message);
+    // Scoped: the strings are gone before the jump.
+    setError(ErrorKind::Broadcast,
+             shapesMessage(op, toShape(lhs + lhsOffset, lhsRank, lhsStride),
+                           toShape(rhs + rhsOffset, rhsRank, rhsStride),
+                           operand, dim));
   }
   leaveCompiledCode();
 }

@@ -183,6 +183,27 @@ func.func @joins(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<
   return %0, %1, %2 : !ptensor.ptensor<10x5xf32, team = 1>, !ptensor.ptensor<10x3x2xf32, team = 1>, !ptensor.ptensor<2x10x3xf32, team = 1>
 }
 
+// Not every row, or not known to be: a first size that is an unrelated
+// index (it may be fewer rows) slices the gathered tensor; a concat beside
+// the rows of operands with dynamic rows is gathered (joining blocks would
+// need the global check that the rows agree). The global rows read through
+// `ptensor.shape` (the team sum of the blocks' rows) are every row: local.
+// CHECK-LABEL: func.func @not_whole_rows(
+// CHECK: %[[G:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
+// CHECK-NEXT: ptensor.extract_slice %[[G]] [0, 0] [%arg2, 8] [1, 1] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
+// CHECK: %[[H:.*]] = ptensor.team_gather %arg1, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: ptensor.combine concat %[[H]], %[[H]] axis 1
+// CHECK: %[[R:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x8xf32>
+// CHECK-NEXT: %[[S:.*]] = ptensor.extract_slice %arg0 [0, 4] [%[[R]], 4] [1, 1] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x4xf32>
+// CHECK-NEXT: return %{{.*}}, %{{.*}}, %[[S]]
+func.func @not_whole_rows(%a: !ptensor.ptensor<?x8xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> (!ptensor.ptensor<?x8xf32, team = 1>, !ptensor.ptensor<?x6xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>) {
+  %0 = ptensor.extract_slice %a [0, 0] [%m, 8] [1, 1] : !ptensor.ptensor<?x8xf32, team = 1> -> !ptensor.ptensor<?x8xf32, team = 1>
+  %1 = ptensor.combine concat %b, %b axis 1 : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x6xf32, team = 1>
+  %r, %c = ptensor.shape %a : !ptensor.ptensor<?x8xf32, team = 1>
+  %2 = ptensor.extract_slice %a [0, 4] [%r, 4] [1, 1] : !ptensor.ptensor<?x8xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<?x8xf32, team = 1>, !ptensor.ptensor<?x6xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>
+}
+
 // searchsorted: the values' rows are the result's; the sorted tensor and
 // the sorter are gathered, the values stay on the block.
 // CHECK-LABEL: func.func @search(

@@ -63,7 +63,8 @@ func.func @flip_both(%a: !ptensor.ptensor<3x5xi16>) -> !ptensor.ptensor<3x5xi16>
 
 // extract_slice: offset += offsets[d] * stride[d], stride[d] *= steps[d]
 // (negative steps give negative strides; products with 0 and 1 fold),
-// static result sizes; a dynamic source dim gets a bounds check without
+// here with static result sizes (@slice_dynamic_size has an operand); a
+// dynamic source dim gets a bounds check without
 // overflow: size - 1 <= (dim - 1 - offset) / step, the offset inside. A
 // failed check calls the runtime with the source's shape and (offset, size,
 // step) of the dim (ShapeCheckKind::ExtractSlice = 5, dim 1).

@@ -91,6 +91,11 @@ func.func @joins(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<
   %2 = ptensor.combine concat %a, %b axis 0 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<20x3xf32, team = 1>
   return %0, %1, %2 : !ptensor.ptensor<10x6xf32, team = 1>, !ptensor.ptensor<10x2x3xf32, team = 1>, !ptensor.ptensor<20x3xf32, team = 1>
 }
+func.func @short_joins(%a: !ptensor.ptensor<2x3xf32, team = 1>, %b: !ptensor.ptensor<2x2xf32, team = 1>) -> (!ptensor.ptensor<2x5xf32, team = 1>, !ptensor.ptensor<2x3x2xf32, team = 1>) {
+  %0 = ptensor.combine concat %a, %b axis 1 : (!ptensor.ptensor<2x3xf32, team = 1>, !ptensor.ptensor<2x2xf32, team = 1>) -> !ptensor.ptensor<2x5xf32, team = 1>
+  %1 = ptensor.combine stack %a, %a axis 2 : (!ptensor.ptensor<2x3xf32, team = 1>, !ptensor.ptensor<2x3xf32, team = 1>) -> !ptensor.ptensor<2x3x2xf32, team = 1>
+  return %0, %1 : !ptensor.ptensor<2x5xf32, team = 1>, !ptensor.ptensor<2x3x2xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -205,6 +210,9 @@ def main():
             # Two rows over up to 4 processes: empty blocks; a NaN in the
             # second row's first column.
             "h": np.array([[1.5, -2.0], [np.nan, 3.0]], dtype=np.float16),
+            # Two rows: on 3 and 4 processes some blocks have none.
+            "e": rng.random((2, 3), dtype=np.float32),
+            "f": rng.random((2, 2), dtype=np.float32),
             "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
                            [2.0, 7.0, 3.0]], dtype=np.float32),
         }
@@ -215,7 +223,7 @@ def main():
             paths[key] = os.path.join(tmp, key + ".npy")
             np.save(paths[key], value)
         a, b, v, r, s = (arrays[k] for k in "abvrs")
-        i, h, t = arrays["i"], arrays["h"], arrays["t"]
+        i, h, t, e = arrays["i"], arrays["h"], arrays["t"], arrays["e"]
         squares = np.arange(11, dtype=np.int64) ** 2
         u, p = arrays["u"], arrays["p"]
         cases = [
@@ -230,7 +238,8 @@ def main():
             ("queries", ["a"], [np.arange(30, dtype=np.int64),
                                 np.ones((10, 3), np.float32)]),
             ("views", ["a"], [a.T, a[::-1], a[1:8:2], np.sort(a, 0)]),
-            # Slices taking every row are slices of the blocks (no gather).
+            # Slices taking every row are slices of the blocks (no gather),
+            # also where a block has no rows (e: 2 rows).
             ("row_slices", ["a", "b"], [a[:, 1:3], b[:, 2:0:-1],
                                         b[:, 2:0:-1].sum(0)]),
             # Reshapes keeping the rows reshape the blocks; a flattening
@@ -240,6 +249,15 @@ def main():
                                           np.array(b.sum(dtype=np.float64),
                                                    np.float32),
                                           a.reshape(-1)]),
+            ("row_slices", ["a", "e"], [a[:, 1:3], e[:, 2:0:-1],
+                                        e[:, 2:0:-1].sum(0)]),
+            ("row_reshapes", ["a", "e"], [a.reshape(10, 3, 1),
+                                          e.reshape(2, 1, 3),
+                                          np.array(e.sum(dtype=np.float64),
+                                                   np.float32),
+                                          a.reshape(-1)]),
+            ("short_joins", ["e", "f"], [np.concatenate([e, arrays["f"]], 1),
+                                         np.stack([e, e], 2)]),
             # Joins beside the rows are local; along them, gathered.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),

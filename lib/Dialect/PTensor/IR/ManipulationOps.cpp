@@ -47,12 +47,9 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
                                           SmallVectorImpl<Type> &results) {
   auto src = cast<PTensorType>(adaptor.getSource().getType());
   ArrayRef<int64_t> sizes = adaptor.getStaticSizes();
-  auto numDynamic = static_cast<size_t>(llvm::count_if(
-      sizes, [](int64_t s) { return ShapedType::isDynamic(s); }));
-  if (numDynamic != adaptor.getSizes().size())
-    return emitOptionalError(loc, "reshape has ", adaptor.getSizes().size(),
-                             " size operands for ", numDynamic,
-                             " dynamic sizes");
+  if (failed(verifyDynamicSizeCount(loc, "reshape", sizes,
+                                    adaptor.getSizes().size())))
+    return failure();
   return inferShape(
       loc, src, sem::reshapeResultShape(toShape(src.getShape()), toShape(sizes)),
       results);

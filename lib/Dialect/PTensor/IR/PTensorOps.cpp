@@ -534,13 +534,9 @@ LogicalResult ExtractSliceOp::inferReturnTypes(
                              "got ",
                              offsets.size(), ", ", sizes.size(), " and ",
                              steps.size());
-  auto numDynamic = static_cast<size_t>(llvm::count_if(
-      sizes, [](int64_t s) { return ShapedType::isDynamic(s); }));
-  if (numDynamic != adaptor.getDynamicSizes().size())
-    return emitOptionalError(loc, "extract_slice has ",
-                             adaptor.getDynamicSizes().size(),
-                             " size operands for ", numDynamic,
-                             " dynamic sizes");
+  if (failed(verifyDynamicSizeCount(loc, "extract_slice", sizes,
+                                    adaptor.getDynamicSizes().size())))
+    return failure();
   for (int64_t d = 0; d < rank; ++d) {
     if (steps[d] == 0)
       return emitOptionalError(loc, "step of dimension ", d,

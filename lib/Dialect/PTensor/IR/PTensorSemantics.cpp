@@ -9,6 +9,8 @@
 #include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
 #include "ptensor/Semantics/Broadcast.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -119,6 +121,18 @@ Type mlir::ptensor::getComputeType(Type dtype) {
   if (!d)
     return dtype;
   return toMLIRType(dtype.getContext(), sem::computeDType(*d));
+}
+
+LogicalResult mlir::ptensor::verifyDynamicSizeCount(
+    std::optional<Location> loc, StringRef opName, ArrayRef<int64_t> sizes,
+    size_t numOperands) {
+  auto numDynamic = static_cast<size_t>(llvm::count_if(
+      sizes, [](int64_t s) { return ShapedType::isDynamic(s); }));
+  if (numDynamic == numOperands)
+    return success();
+  return emitOptionalError(loc, opName, " has ", numOperands,
+                           " size operands for ", numDynamic,
+                           " dynamic sizes");
 }
 
 std::string mlir::ptensor::formatShape(ArrayRef<int64_t> shape) {

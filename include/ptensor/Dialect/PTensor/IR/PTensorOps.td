@@ -635,7 +635,9 @@ def PTensor_ExtractSliceOp : PTensor_ViewOp<"extract_slice"> {
     the result sizes, static or `index` operands known at run time (a
     dynamic result dim), and every element read must be in bounds (checked
     statically where the source size and the slice's size are static, at
-    run time otherwise, naming the dimension and the sizes).
+    run time otherwise, naming the dimension and the sizes). Where a size is
+    given at run time its offset must be >= 0 (a verifier error otherwise),
+    so the run-time check cannot overflow.
 
     ```mlir
     %v = ptensor.extract_slice %a [0, 7] [4, 4] [1, -2]

@@ -45,6 +45,13 @@ broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes, std::string &error);
 /// Formats a shape as `[4, ?, 3]` for diagnostics.
 std::string formatShape(ArrayRef<int64_t> shape);
 
+/// Checks that an op with mixed static and dynamic `sizes` (upstream's
+/// DynamicIndexList: ShapedType::kDynamic where an index operand gives the
+/// size) has one operand per dynamic size; `opName` names it in the error.
+LogicalResult verifyDynamicSizeCount(std::optional<Location> loc,
+                                     StringRef opName, ArrayRef<int64_t> sizes,
+                                     size_t numOperands);
+
 /// Returns the common device and team of the ptensor types among `types`
 /// (scalars ignored), or failure with a message naming the mismatch.
 LogicalResult getCommonPlacement(TypeRange types, StringAttr &device,
