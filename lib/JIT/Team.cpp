@@ -112,7 +112,11 @@ llvm::Expected<HostArray> Team::gatherBlocks(const StridedBuffer &block) const {
   }
   // Every process learns whether one could not allocate, so that all
   // return an error instead of the others waiting in the gather.
-  if (!team::allProcessesOk(teamLibrary(), failure.empty())) {
+  const team::TeamLibrary &lib = teamLibrary();
+  team::Agreement agreement = team::allProcessesOk(lib, failure.empty());
+  if (agreement == team::Agreement::CommunicationFailed)
+    return llvm::createStringError(lib.lastError());
+  if (agreement == team::Agreement::NotAll) {
     if (failure.empty())
       failure = "another process of the team could not allocate its part "
                 "of a gathered team result of " +

@@ -121,6 +121,9 @@ Membership ptensor::team::joinTeamOfSize(int64_t teamSize) {
   return team;
 }
 
-bool ptensor::team::allProcessesOk(const TeamLibrary &lib, bool ok) {
-  return lib.total(ok ? 0 : 1) == 0;
+Agreement ptensor::team::allProcessesOk(const TeamLibrary &lib, bool ok) {
+  int64_t failed = lib.total(ok ? 0 : 1); // -1: the all-reduce failed
+  if (failed < 0)
+    return Agreement::CommunicationFailed;
+  return failed == 0 ? Agreement::AllOk : Agreement::NotAll;
 }

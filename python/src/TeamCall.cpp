@@ -111,10 +111,13 @@ void TeamCall::gather(std::vector<ResultBuffer> &results,
     }
     // Every process learns whether one could not allocate, so that all
     // raise instead of the others waiting in the gather.
-    if (!team::allProcessesOk(lib, whole != nullptr)) {
+    team::Agreement agreement = team::allProcessesOk(lib, whole != nullptr);
+    if (agreement != team::Agreement::AllOk) {
       if (whole)
         freeHostResult(whole);
       releaseAll(results, blocks);
+      if (agreement == team::Agreement::CommunicationFailed)
+        raisePackageError("ExecutionError", lib.lastError());
       raisePackageError("OutOfMemoryError",
                         "cannot allocate the " + std::to_string(wholeBytes) +
                             " bytes of a gathered team result (or its "

@@ -43,11 +43,18 @@ std::string findTeamLibrary();
 /// compiled code of team modules calls it), or the reason it is not.
 const TeamLibrary &teamLibrary();
 
+/// What the processes of the team said of `ok` (allProcessesOk).
+enum class Agreement {
+  AllOk,
+  NotAll,             ///< one process or more said not ok
+  CommunicationFailed ///< the collective failed: lib.lastError() says why
+};
+
 /// Whether every process of the team says `ok` (a collective: each calls
-/// it at the same point; false also when it fails), so that an allocation
-/// failing on one process becomes an error on all of them instead of a
-/// hang in the next collective. `lib` is loaded.
-bool allProcessesOk(const TeamLibrary &lib, bool ok);
+/// it at the same point), so that an allocation failing on one process
+/// becomes an error on all of them instead of a hang in the next
+/// collective. `lib` is loaded.
+Agreement allProcessesOk(const TeamLibrary &lib, bool ok);
 
 /// This process's place in the MPI job it runs in.
 struct Membership {
