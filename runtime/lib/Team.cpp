@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Runtime/Team.h"
+#include "ptensor/Semantics/Manipulation.h"
 #include "ptensor/Semantics/Teams.h"
 
 #include <mpi.h>
@@ -16,6 +17,10 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -174,6 +179,67 @@ bool gather(const void *local, int64_t localBytes, void *full) {
   return true;
 }
 
+/// The MPI_Alltoallv of a slice of the split dim (ptensor_rt_team_slice_rows):
+/// each process packs, for each other, the rows it holds of that one's
+/// block of the result (one range each, semantics::teamSliceRowsSent) and
+/// receives each range at its place in its block. Every refusal depends on
+/// global sizes only, so that all processes refuse alike.
+bool sliceRows(const char *local, char *result, int64_t rowBytes,
+               int64_t sourceRows, int64_t offset, int64_t step,
+               int64_t resultRows) {
+  namespace sem = ptensor::semantics;
+  if (std::optional<std::string> error =
+          sem::sliceBoundsError(0, sourceRows, offset, resultRows, step))
+    return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
+                     "extract_slice of a team tensor of %lld rows: %s",
+                     static_cast<long long>(sourceRows), error->c_str());
+  if (!ensureInitialized())
+    return false;
+  if (rowBytes < 0 || (rowBytes > 0 && resultRows > INT32_MAX / rowBytes))
+    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
+                     "moving a slice of %lld rows of %lld bytes between "
+                     "processes: more than 2147483647 bytes is not supported "
+                     "(MPI counts and displacements are int)",
+                     static_cast<long long>(resultRows),
+                     static_cast<long long>(rowBytes));
+  int size = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  sem::TeamBlock mine = sem::teamBlock(sourceRows, rank, size);
+  int64_t resultStart = sem::teamBlock(resultRows, rank, size).start;
+  std::vector<int> sendCounts(size), sendOffsets(size), receiveCounts(size),
+      receiveOffsets(size);
+  std::vector<char> packed;
+  int64_t sent = 0; // to the other processes
+  for (int p = 0; p < size; ++p) {
+    sem::RowRange out = sem::teamSliceRowsSent(sourceRows, offset, step,
+                                               resultRows, rank, p, size);
+    sendOffsets[p] = static_cast<int>(packed.size());
+    sendCounts[p] = static_cast<int>(out.count() * rowBytes);
+    for (int64_t i = out.begin; i < out.end; ++i) {
+      int64_t row = offset + i * step - mine.start; // in this block
+      packed.insert(packed.end(), local + row * rowBytes,
+                    local + (row + 1) * rowBytes);
+    }
+    if (p != rank)
+      sent += sendCounts[p];
+    sem::RowRange in = sem::teamSliceRowsSent(sourceRows, offset, step,
+                                              resultRows, p, rank, size);
+    receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
+    receiveOffsets[p] = static_cast<int>((in.begin - resultStart) * rowBytes);
+  }
+  int rc;
+  {
+    Counted counted(sent);
+    rc = MPI_Alltoallv(packed.data(), sendCounts.data(), sendOffsets.data(),
+                       MPI_BYTE, result, receiveCounts.data(),
+                       receiveOffsets.data(), MPI_BYTE, MPI_COMM_WORLD);
+  }
+  if (rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Alltoallv");
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -271,6 +337,26 @@ void ptensor_rt_team_allgather(int8_t *, int8_t *local, int64_t localOffset,
   }
   if (!ok)
     leave();
+}
+
+void ptensor_rt_team_slice_rows(int8_t *, int8_t *local, int64_t localOffset,
+                                int64_t, int64_t, int8_t *, int8_t *result,
+                                int64_t resultOffset, int64_t, int64_t,
+                                int64_t rowBytes, int64_t sourceRows,
+                                int64_t offset, int64_t step,
+                                int64_t resultRows) {
+  bool ok;
+  try {
+    ok = sliceRows(reinterpret_cast<const char *>(local + localOffset),
+                   reinterpret_cast<char *>(result + resultOffset), rowBytes,
+                   sourceRows, offset, step, resultRows);
+  } catch (const std::bad_alloc &) {
+    ok = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                   "cannot allocate the rows a slice sends to other "
+                   "processes");
+  }
+  if (!ok)
+    leave(); // the vectors of sliceRows are gone
 }
 
 int64_t ptensor_rt_team_sum(int64_t value) {

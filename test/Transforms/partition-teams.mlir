@@ -130,16 +130,17 @@ func.func @rows_kept(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.ptens
 
 // A slice of other dims that takes every row (offset 0, step 1, the global
 // rows: static, or `ptensor.dim` of the first dim) is a slice of the block:
-// its first size becomes the block's rows. A slice of some rows needs the
-// others: gathered.
+// its first size becomes the block's rows. A slice of some rows moves
+// them between processes (team_slice_rows), without a gather; one taking
+// the other dims whole is nothing more.
 // CHECK-LABEL: func.func @row_slices(
 // CHECK: %[[R:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x8xf32>
 // CHECK-NEXT: %[[S:.*]] = ptensor.extract_slice %arg0 [0, 1] [%[[R]], 3] [1, 2] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x3xf32>
 // CHECK: %[[R2:.*]] = ptensor.dim %arg1, 0 : !ptensor.ptensor<?x8xf32>
 // CHECK-NEXT: %[[D:.*]] = ptensor.extract_slice %arg1 [0, 7] [%[[R2]], 8] [1, -1] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
-// CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<10x8xf32>
-// CHECK-NEXT: %[[P:.*]] = ptensor.extract_slice %[[W]] [1, 0] [9, 8] [1, 1] : !ptensor.ptensor<10x8xf32> -> !ptensor.ptensor<9x8xf32>
-// CHECK-NEXT: ptensor.team_block %[[P]] on @ptensor_team1 : !ptensor.ptensor<9x8xf32> -> !ptensor.ptensor<?x8xf32>
+// CHECK-NOT: team_gather
+// CHECK: %[[P:.*]] = ptensor.team_slice_rows %arg0, %c10 [%c1, %c9, %c1] on @ptensor_team1 : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
+// CHECK-NEXT: return %[[S]], %[[D]], %[[P]]
 func.func @row_slices(%a: !ptensor.ptensor<10x8xf32, team = 1>, %b: !ptensor.ptensor<?x8xf32, team = 1>) -> (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x8xf32, team = 1>, !ptensor.ptensor<9x8xf32, team = 1>) {
   %0 = ptensor.extract_slice %a [0, 1] [10, 3] [1, 2] : !ptensor.ptensor<10x8xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   %n = ptensor.dim %b, 0 : !ptensor.ptensor<?x8xf32, team = 1>
@@ -184,13 +185,13 @@ func.func @joins(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<
 }
 
 // Not every row, or not known to be: a first size that is an unrelated
-// index (it may be fewer rows) slices the gathered tensor; a concat beside
+// index (it may be fewer rows) moves the rows it takes; a concat beside
 // the rows of operands with dynamic rows is gathered (joining blocks would
 // need the global check that the rows agree). The global rows read through
 // `ptensor.shape` (the team sum of the blocks' rows) are every row: local.
 // CHECK-LABEL: func.func @not_whole_rows(
-// CHECK: %[[G:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
-// CHECK-NEXT: ptensor.extract_slice %[[G]] [0, 0] [%arg2, 8] [1, 1] : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
+// CHECK: %[[N:.*]] = ptensor.team_sum
+// CHECK-NEXT: ptensor.team_slice_rows %arg0, %[[N]] [%c0, %arg2, %c1] on @ptensor_team1 : !ptensor.ptensor<?x8xf32> -> !ptensor.ptensor<?x8xf32>
 // CHECK: %[[H:.*]] = ptensor.team_gather %arg1, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
 // CHECK-NEXT: ptensor.combine concat %[[H]], %[[H]] axis 1
 // CHECK: %[[R:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x8xf32>
@@ -202,6 +203,36 @@ func.func @not_whole_rows(%a: !ptensor.ptensor<?x8xf32, team = 1>, %b: !ptensor.
   %r, %c = ptensor.shape %a : !ptensor.ptensor<?x8xf32, team = 1>
   %2 = ptensor.extract_slice %a [0, 4] [%r, 4] [1, 1] : !ptensor.ptensor<?x8xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
   return %0, %1, %2 : !ptensor.ptensor<?x8xf32, team = 1>, !ptensor.ptensor<?x6xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>
+}
+
+// Slices and flips of the first dim move rows (team_slice_rows: an
+// offset, a size and a step of the global rows; a flip is offset n - 1,
+// step -1) and then slice or flip the other dims of the moved block.
+// CHECK-LABEL: func.func @row_moves(
+// CHECK: %[[A:.*]] = ptensor.team_slice_rows %arg0, %c10 [%c1, %c4, %c2] on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[AR:.*]] = ptensor.dim %[[A]], 0
+// CHECK-NEXT: %[[S:.*]] = ptensor.extract_slice %[[A]] [0, 0] [%[[AR]], 2] [1, 1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x2xf32>
+// CHECK-NEXT: %[[F:.*]] = ptensor.team_slice_rows %arg0, %c10 [%c9, %c10, %c-1] on @ptensor_team1
+// CHECK-NEXT: %[[R:.*]] = ptensor.dim %arg1, 0
+// CHECK-NEXT: %[[N:.*]] = ptensor.team_sum %[[R]] on @ptensor_team1
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[N]], %c1 : index
+// CHECK-NEXT: %[[B:.*]] = ptensor.team_slice_rows %arg1, %[[N]] [%[[LAST]], %[[N]], %c-1] on @ptensor_team1
+// CHECK-NEXT: %[[FB:.*]] = ptensor.flip %[[B]] [1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// The moved rows' global count is the size asked for: their mean divides
+// by it without another team_sum.
+// CHECK-NEXT: %[[M:.*]] = ptensor.team_slice_rows %arg1, %[[N]] [%c2, %arg2, %c-1] on @ptensor_team1
+// CHECK-NEXT: %[[W:.*]] = ptensor.cast %[[M]]
+// CHECK-NEXT: arith.index_cast %arg2
+// CHECK-NOT: team_sum
+// CHECK: ptensor.reduce sum %[[W]] axes [0]
+// CHECK: return %[[S]], %[[F]], %[[FB]], %[[M]],
+func.func @row_moves(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> (!ptensor.ptensor<4x2xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) {
+  %0 = ptensor.extract_slice %a [1, 0] [4, 2] [2, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<4x2xf32, team = 1>
+  %1 = ptensor.flip %a [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  %2 = ptensor.flip %d [-2, 1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %3 = ptensor.extract_slice %d [2, 0] [%m, 3] [-1, 1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %4 = ptensor.reduce mean %3 axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<4x2xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>
 }
 
 // searchsorted: the values' rows are the result's; the sorted tensor and

@@ -14,6 +14,9 @@
 #include "ptensor/Support/HostArray.h"
 #include "ptensor/Support/Npy.h"
 
+#include "ptensor/Semantics/Manipulation.h"
+#include "ptensor/Semantics/Teams.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -422,8 +425,56 @@ void testCPUFeatures() {
   CHECK(cache::missingCPUFeatures("", {}).empty());
 }
 
+/// teamSliceRowsSent against the definition: every row i of every slice in
+/// bounds (steps of both signs, the lowest int64, blocks of no rows) is sent
+/// once, by the owner of source row offset + i * step to the owner of
+/// result row i, and each pair's rows are one range.
+void testTeamSliceRows() {
+  namespace sem = ptensor::semantics;
+  auto owner = [](int64_t rows, int64_t row, int64_t processes) {
+    for (int64_t p = 0; p < processes; ++p) {
+      sem::TeamBlock b = sem::teamBlock(rows, p, processes);
+      if (row >= b.start && row < b.start + b.rows)
+        return p;
+    }
+    return int64_t(-1);
+  };
+  unsigned wrong = 0, slices = 0;
+  for (int64_t processes = 1; processes <= 5; ++processes)
+    for (int64_t n = 0; n <= 11; ++n)
+      for (int64_t step :
+           std::initializer_list<int64_t>{1, 2, 3, 7, -1, -2, -4, INT64_MIN})
+        for (int64_t offset = 0; offset <= n; ++offset)
+          for (int64_t size = 0; size <= n + 1; ++size) {
+            if (sem::sliceBoundsError(0, n, offset, size, step))
+              continue;
+            ++slices;
+            std::vector<int64_t> sent(size, 0);
+            for (int64_t from = 0; from < processes; ++from)
+              for (int64_t to = 0; to < processes; ++to) {
+                sem::RowRange r = sem::teamSliceRowsSent(n, offset, step, size,
+                                                         from, to, processes);
+                for (int64_t i = r.begin; i < r.end; ++i) {
+                  if (i < 0 || i >= size) {
+                    ++wrong;
+                    continue;
+                  }
+                  ++sent[i];
+                  int64_t row = offset + i * step; // one row when INT64_MIN
+                  wrong += owner(n, row, processes) != from ||
+                           owner(size, i, processes) != to;
+                }
+              }
+            wrong += std::count_if(sent.begin(), sent.end(),
+                                   [](int64_t c) { return c != 1; });
+          }
+  CHECK(slices > 1000);
+  CHECK(wrong == 0);
+}
+
 int runSelfTest() {
   testCPUFeatures();
+  testTeamSliceRows();
   testSha256();
   testBuildIdNotes();
   testDTypes();

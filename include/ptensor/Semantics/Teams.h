@@ -39,6 +39,24 @@ struct TeamBlock {
 /// `rows % processes` ranks holding one row more (10 rows over 4: 3, 3, 2, 2).
 TeamBlock teamBlock(int64_t rows, int64_t rank, int64_t processes);
 
+/// Rows [begin, end) of a slice's result (row i of the result is row
+/// `offset + i * step` of the source); empty when begin == end.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  int64_t count() const { return end - begin; }
+};
+
+/// A slice of the split dim moved between processes (team_slice_rows):
+/// the result rows that process `from`, holding its block of the source's
+/// `sourceRows`, sends to process `to`, holding its block of the result's
+/// `resultRows`. As the source rows of `from` are contiguous and the step
+/// is constant, they are one range; every process computes every pair
+/// alike. The slice is in bounds (sliceBoundsError says none).
+RowRange teamSliceRowsSent(int64_t sourceRows, int64_t offset, int64_t step,
+                           int64_t resultRows, int64_t from, int64_t to,
+                           int64_t processes);
+
 } // namespace ptensor::semantics
 
 #endif // PTENSOR_SEMANTICS_TEAMS_H

@@ -78,13 +78,17 @@ struct ByteBuffer {
   Value count; ///< number of elements (index)
 };
 
+/// The bytes of an element of `type` in a byte buffer (a bool is one).
+int64_t elementBytes(RankedTensorType type) {
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return std::max<unsigned>(bits / 8, 1);
+}
+
 ByteBuffer allocateBytes(OpBuilder &b, Location loc, RankedTensorType type,
                          ArrayRef<Value> sizes) {
   IndexMath m(b, loc);
   OpFoldResult count = m.product(getAsOpFoldResult(sizes));
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  int64_t elementBytes = std::max<unsigned>(bits / 8, 1);
-  Value byteCount = m.value(m.mul(count, m.index(elementBytes)));
+  Value byteCount = m.value(m.mul(count, m.index(elementBytes(type))));
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
   Value bytes = memref::AllocOp::create(b, loc, bytesType, ValueRange{byteCount});
   SmallVector<Value> dynamicSizes;
@@ -189,6 +193,54 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
   }
 };
 
+/// team_slice_rows: the block, copied row-major, goes to the runtime's
+/// MPI_Alltoallv with the slice's global sizes; the result is a fresh
+/// row-major buffer of this process's rows of the slice.
+struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamSliceRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getBlock());
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getBlock());
+    // The runtime checks the slice's bounds before it moves anything; the
+    // buffer is allocated first, for rows clamped to [0, source rows] (a
+    // slice in bounds has no more), so that a bad size is that error and
+    // not a huge or negative allocation.
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value atLeastZero =
+        arith::MaxSIOp::create(rewriter, loc, adaptor.getRows(), zero);
+    Value allocatedRows = arith::MinSIOp::create(rewriter, loc, atLeastZero,
+                                                 adaptor.getSourceRows());
+    sizes.front() = callIndexFunction(rewriter, loc, module,
+                                      "ptensor_rt_team_block_rows",
+                                      allocatedRows);
+    ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
+    IndexMath m(rewriter, loc);
+    OpFoldResult rowElements =
+        m.product(getAsOpFoldResult(ArrayRef<Value>(sizes).drop_front()));
+    Value rowBytes =
+        m.value(m.mul(rowElements, m.index(elementBytes(resultType))));
+    auto i64 = rewriter.getI64Type();
+    SmallVector<Value> arguments{local.bytes, mine.bytes};
+    for (Value index : {rowBytes, adaptor.getSourceRows(), adaptor.getOffset(),
+                        adaptor.getStep(), adaptor.getRows()}) {
+      Value value = arith::IndexCastOp::create(rewriter, loc, i64, index);
+      arguments.push_back(value);
+    }
+    func::FuncOp callee = getOrDeclareRuntimeFunction(
+        rewriter, module, "ptensor_rt_team_slice_rows",
+        ValueRange(arguments).getTypes(), {});
+    func::CallOp::create(rewriter, loc, callee, arguments);
+    rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
+    return success();
+  }
+};
+
 struct TeamBlockPattern : public OpConversionPattern<TeamBlockOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -275,7 +327,8 @@ void mlir::ptensor::computeTeamBlocksOnly(ModuleOp module) {
 
 void mlir::ptensor::populateTeamsToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<TeamAllReducePattern, TeamGatherPattern, TeamBlockPattern,
+  patterns.add<TeamAllReducePattern, TeamGatherPattern, TeamSliceRowsPattern,
+               TeamBlockPattern,
                TeamBlockRowsPattern, TeamBlockStartPattern, TeamSumPattern>(converter,
                                                      patterns.getContext());
 }

@@ -25,6 +25,33 @@ func.func @gather(%a: !ptensor.ptensor<?x3xi64>, %n: index) -> !ptensor.ptensor<
   return %0 : !ptensor.ptensor<?x3xi64>
 }
 
+// A slice of the split dim: the block, copied row-major, and a buffer for
+// this process's rows of the slice (the block rule of the size clamped to
+// [0, source rows]: the runtime checks the bounds) go to the runtime's
+// MPI_Alltoallv with rows of 6 bytes and the slice's global sizes.
+// CHECK-LABEL: func.func @slice_rows(
+// CHECK-SAME: %[[A:.*]]: tensor<?x3xi16>, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[LOCAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[IN:.*]] = memref.view %[[LOCAL]]
+// CHECK: memref.copy %{{.*}}, %[[IN]]
+// CHECK: %[[LOW:.*]] = arith.maxsi %[[M]], %c0 : index
+// CHECK: %[[CLAMPED:.*]] = arith.minsi %[[LOW]], %[[N]] : index
+// CHECK: %[[C:.*]] = arith.index_cast %[[CLAMPED]] : index to i64
+// CHECK: %[[R:.*]] = call @ptensor_rt_team_block_rows(%[[C]]) : (i64) -> i64
+// CHECK: %[[ROWS:.*]] = arith.index_cast %[[R]] : i64 to index
+// CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%[[ROWS]]] : memref<?xi8> to memref<?x3xi16>
+// CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: %[[M64:.*]] = arith.index_cast %[[M]] : index to i64
+// CHECK: call @ptensor_rt_team_slice_rows(%[[LOCAL]], %[[MINE]], %c6_i64, %[[N64]], %c1_i64, %c-2_i64, %[[M64]]) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64, i64) -> ()
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+func.func @slice_rows(%a: !ptensor.ptensor<?x3xi16>, %n: index, %m: index) -> !ptensor.ptensor<?x3xi16> {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant -2 : index
+  %0 = ptensor.team_slice_rows %a, %n [%c1, %m, %c2] on @ptensor_team1 : !ptensor.ptensor<?x3xi16> -> !ptensor.ptensor<?x3xi16>
+  return %0 : !ptensor.ptensor<?x3xi16>
+}
+
 // The block: the runtime applies the one rule (ptensor::semantics::teamBlock).
 // CHECK-LABEL: func.func @block(
 // CHECK: %[[START:.*]] = call @ptensor_rt_team_block_start(%c10_i64) : (i64) -> i64

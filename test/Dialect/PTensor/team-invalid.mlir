@@ -50,3 +50,30 @@ func.func @gather_shape(%a: !ptensor.ptensor<?x3xf32>, %n: index) -> !ptensor.pt
   %0 = ptensor.team_gather %a, %n on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x4xf32>
   return %0 : !ptensor.ptensor<?x4xf32>
 }
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_static(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !ptensor.ptensor<2x3xf32> {
+  // expected-error @+1 {{expected blocks (a dynamic first dim: the rows depend on the rank), but got '!ptensor.ptensor<2x3xf32>'}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<2x3xf32>
+  return %0 : !ptensor.ptensor<2x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_other_dims(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !ptensor.ptensor<?x2xf32> {
+  // expected-error @+1 {{expected a result of rank >= 1 that differs from '!ptensor.ptensor<?x3xf32>' only in its first dim, but got '!ptensor.ptensor<?x2xf32>'}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x2xf32>
+  return %0 : !ptensor.ptensor<?x2xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %i: index) -> !ptensor.ptensor<?x3xf32, device = "cuda:0"> {
+  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32, device = "cuda:0"> -> !ptensor.ptensor<?x3xf32, device = "cuda:0">
+  return %0 : !ptensor.ptensor<?x3xf32, device = "cuda:0">
+}

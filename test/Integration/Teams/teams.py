@@ -96,6 +96,14 @@ func.func @short_joins(%a: !ptensor.ptensor<2x3xf32, team = 1>, %b: !ptensor.pte
   %1 = ptensor.combine stack %a, %a axis 2 : (!ptensor.ptensor<2x3xf32, team = 1>, !ptensor.ptensor<2x3xf32, team = 1>) -> !ptensor.ptensor<2x3x2xf32, team = 1>
   return %0, %1 : !ptensor.ptensor<2x5xf32, team = 1>, !ptensor.ptensor<2x3x2xf32, team = 1>
 }
+func.func @row_moves(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> (!ptensor.ptensor<4x2xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) {
+  %0 = ptensor.extract_slice %a [1, 0] [4, 2] [2, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<4x2xf32, team = 1>
+  %1 = ptensor.flip %a [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  %2 = ptensor.flip %d [0, 1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %3 = ptensor.extract_slice %d [1, 0] [%m, 3] [-1, 1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %4 = ptensor.reduce mean %3 axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<4x2xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -203,6 +211,7 @@ def main():
             "s": np.array(0.5, dtype=np.float32),
             "i": rng.integers(-3, 4, 7).astype(np.int32),
             "n": np.array(11, dtype=np.int64),
+            "two": np.array(2, dtype=np.int64),
             # Unsorted, searched through its argsort: 13 elements over up
             # to 4 processes, ties included.
             "u": rng.integers(0, 8, 13).astype(np.float32) / 8,
@@ -258,6 +267,14 @@ def main():
                                           a.reshape(-1)]),
             ("short_joins", ["e", "f"], [np.concatenate([e, arrays["f"]], 1),
                                          np.stack([e, e], 2)]),
+            # Slices and flips of the rows move rows between processes
+            # (no gather); with 10 and 2 rows (blocks of none).
+            ("row_moves", ["a", "b", "two"],
+             [a[1:8:2, :2], a[::-1], arrays["b"][::-1, ::-1],
+              arrays["b"][1::-1], arrays["b"][1::-1].mean(0)]),
+            ("row_moves", ["a", "e", "two"],
+             [a[1:8:2, :2], a[::-1], e[::-1, ::-1], e[1::-1],
+              e[1::-1].mean(0)]),
             # Joins beside the rows are local; along them, gathered.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),

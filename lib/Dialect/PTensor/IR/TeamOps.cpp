@@ -63,6 +63,7 @@ static LogicalResult verifyRowsChange(Operation *op, PTensorType from,
 PTENSOR_TEAM_OP_COMMON(TeamAllReduceOp)
 PTENSOR_TEAM_OP_COMMON(TeamGatherOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockOp)
+PTENSOR_TEAM_OP_COMMON(TeamSliceRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockStartOp)
 PTENSOR_TEAM_OP_COMMON(TeamSumOp)
@@ -85,5 +86,18 @@ LogicalResult TeamBlockOp::verify() {
     return emitOpError("expected a dynamic first dim (the block's rows "
                        "depend on the rank), but got ")
            << getType();
+  return success();
+}
+
+LogicalResult TeamSliceRowsOp::verify() {
+  if (failed(verifyRowsChange(*this, getBlock().getType(), getType())))
+    return failure();
+  for (PTensorType t : {getBlock().getType(), getType()})
+    if (!ShapedType::isDynamic(t.getShape()[0]))
+      return emitOpError("expected blocks (a dynamic first dim: the rows "
+                         "depend on the rank), but got ")
+             << t;
+  if (getType().isOnGPU())
+    return emitOpError("runs on host data only (GPU teams are not built yet)");
   return success();
 }

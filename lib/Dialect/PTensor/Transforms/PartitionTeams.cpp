@@ -309,6 +309,90 @@ void TeamPartitioner::partitionRowsView(Operation *op) {
   localize(op->getResult(0));
 }
 
+bool TeamPartitioner::movesRows(Operation *op) const {
+  if (!isa<ExtractSliceOp, FlipOp>(op) || !isSplit(op->getOperand(0)))
+    return false;
+  // A flip that keeps the rows is a view of the block (keepsRows), a
+  // slice taking every row one of the block: asked first.
+  return !keepsRows(op);
+}
+
+void TeamPartitioner::partitionRowsMove(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value source = op->getOperand(0);
+  PTensorType sourceGlobal = globalOf(source);
+  auto global = cast<PTensorType>(op->getResult(0).getType());
+  Value sourceRows = globalRows(b, loc, source);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value offset, rows, step;
+  auto slice = dyn_cast<ExtractSliceOp>(op);
+  if (slice) {
+    offset = constant(slice.getOffsets()[kTeamSplitDim]);
+    step = constant(slice.getSteps()[kTeamSplitDim]);
+    int64_t size = slice.getSizes()[kTeamSplitDim];
+    rows = ShapedType::isDynamic(size) ? slice.getDynamicSizes().front()
+                                       : constant(size);
+  } else { // a flip: the rows backwards
+    Value one = constant(1);
+    offset = arith::SubIOp::create(b, loc, sourceRows, one);
+    step = constant(-1);
+    rows = sourceRows;
+  }
+  // The moved rows: the source's other dims, the result's rows.
+  SmallVector<int64_t> movedShape(sourceGlobal.getShape());
+  movedShape.front() = global.getDimSize(kTeamSplitDim);
+  auto movedGlobal = PTensorType::get(
+      sourceGlobal.getContext(), movedShape, sourceGlobal.getElementType(),
+      sourceGlobal.getDevice(), sourceGlobal.getTeam());
+  Value moved = TeamSliceRowsOp::create(b, loc, blockType(movedGlobal), source,
+                                        sourceRows, offset, rows, step, grid);
+  markSplit(moved, movedGlobal);
+  if (movedGlobal.isDynamicDim(kTeamSplitDim) && !isPendingRowsQuery(rows))
+    globalSizes[{moved, b.getInsertionBlock()}] = rows;
+  if (slice) {
+    // The rest: every row of the moved block, the other dims as asked
+    // (nothing when it takes them whole).
+    auto takesWhole = [&](int64_t d) {
+      return slice.getOffsets()[d] == 0 && slice.getSteps()[d] == 1 &&
+             !sourceGlobal.isDynamicDim(d) &&
+             slice.getSizes()[d] == sourceGlobal.getDimSize(d);
+    };
+    if (llvm::all_of(llvm::seq<int64_t>(1, sourceGlobal.getRank()),
+                     takesWhole)) {
+      slice.getResult().replaceAllUsesWith(moved);
+      slice.erase();
+      return;
+    }
+    SmallVector<int64_t> offsets(slice.getOffsets()), steps(slice.getSteps());
+    offsets.front() = 0;
+    steps.front() = 1;
+    slice.getSourceMutable().assign(moved);
+    slice.setOffsets(offsets);
+    slice.setSteps(steps);
+    slice.setSizes(withBlockRows(slice, moved, slice.getSizes(),
+                                 slice.getDynamicSizesMutable()));
+    localize(slice.getResult());
+    return;
+  }
+  auto flip = cast<FlipOp>(op);
+  int64_t rank = sourceGlobal.getRank();
+  SmallVector<int64_t> otherAxes;
+  for (int64_t axis : flip.getAxes())
+    if (axis != kTeamSplitDim && axis != kTeamSplitDim - rank)
+      otherAxes.push_back(axis);
+  if (otherAxes.empty()) {
+    flip.getResult().replaceAllUsesWith(moved);
+    flip.erase();
+    return;
+  }
+  flip.getSourceMutable().assign(moved);
+  flip.setAxes(otherAxes);
+  localize(flip.getResult());
+}
+
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
 /// blocks line up, nothing moves.
 LogicalResult TeamPartitioner::partitionElementwise(Operation *op) {
@@ -488,6 +572,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionShapeQuery(op), success();
   if (isa<ExtractSliceOp, ReshapeOp>(op) && keepsRows(op))
     return partitionRowsView(op), success();
+  if (movesRows(op))
+    return partitionRowsMove(op), success();
   if (auto combine = dyn_cast<CombineOp>(op);
       combine && combinesBesideRows(combine)) { // block beside block
     localize(combine.getResult());

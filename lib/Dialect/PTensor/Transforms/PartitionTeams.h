@@ -91,6 +91,13 @@ private:
   /// Makes such a slice or reshape one of the block (its first size the
   /// block's rows).
   void partitionRowsView(Operation *op);
+  /// Whether `op` reorders or selects rows of its split source: a slice
+  /// of the first dim, a flip of it.
+  bool movesRows(Operation *op) const;
+  /// Moves the rows of such an op between processes (team_slice_rows: each
+  /// gets only its block of the result's rows) and does the rest of it
+  /// (the other dims) on the moved block.
+  void partitionRowsMove(Operation *op);
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void checkNotStretched(OpBuilder &b, Location loc, Value source,

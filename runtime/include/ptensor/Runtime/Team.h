@@ -98,6 +98,20 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather(
     int64_t localSize, int64_t localStride, int8_t *fullAllocated,
     int8_t *full, int64_t fullOffset, int64_t fullSize, int64_t fullStride);
 
+/// A slice of the split dim moved between processes (MPI_Alltoallv):
+/// row i of the result (`resultRows` rows) is row `offset + i * step` of
+/// the source (`sourceRows` rows); `local` holds this process's block of
+/// the source, `result` receives its block of the result, both row-major
+/// rows of `rowBytes` bytes, memref<?xi8> like ptensor_rt_team_allgather's.
+/// A slice outside the source leaves compiled code with the error on
+/// every process alike (all see the same global sizes).
+PTENSOR_RT_EXPORT void ptensor_rt_team_slice_rows(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t resultStride, int64_t rowBytes, int64_t sourceRows,
+    int64_t offset, int64_t step, int64_t resultRows);
+
 /// This process's block of `rows` rows split over the team
 /// (ptensor::semantics::teamBlock): its first row and its number of rows.
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_start(int64_t rows);

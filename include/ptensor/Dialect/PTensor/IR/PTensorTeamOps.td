@@ -68,6 +68,32 @@ def PTensor_TeamGatherOp : PTensor_TeamOp<"team_gather", [Pure]> {
   let hasVerifier = 1;
 }
 
+def PTensor_TeamSliceRowsOp : PTensor_TeamOp<"team_slice_rows", [Pure]> {
+  let summary = "a slice of the split dim, moved between processes";
+  let description = [{
+    This process's block of a slice along the first (split) dim of a team
+    tensor of `source_rows` rows whose block here is `block`: row `i` of
+    the slice (`rows` rows) is row `offset + i * step` of the tensor (the
+    step may be negative: a flip is offset `source_rows - 1`, step -1).
+    Each process sends every other only the rows of that one's block of
+    the slice (one MPI_Alltoallv), instead of the whole tensor a gather
+    would move. A slice outside the tensor is an error on every process,
+    naming the rows. Other dims are untouched.
+
+    ```mlir
+    %b = ptensor.team_slice_rows %block, %n [%c1, %m, %c2] on @team1 : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$block, Index:$source_rows, Index:$offset,
+                       Index:$rows, Index:$step, FlatSymbolRefAttr:$grid);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $block `,` $source_rows ` ` `[` $offset `,` $rows `,` $step `]` `on` $grid
+    attr-dict `:` qualified(type($block)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def PTensor_TeamBlockOp : PTensor_TeamOp<"team_block", [Pure]> {
   let summary = "this process's block of a tensor every process has";
   let description = [{
