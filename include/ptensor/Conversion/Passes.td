@@ -77,9 +77,11 @@ def ConvertPTensorLinalgToGPU
       per output, merging by warp shuffles and shared memory, when the
       innermost loop is reduced (each thread reading 16 bytes of the row
       with one vector load per input where the rows have unit stride and
-      aligned starts, tested at run time); a thread per output (grid-stride,
-      `block-size` threads per block) when it is kept; each thread folds in
-      `reduction-lanes` interleaved accumulators. Too few outputs to fill an
+      aligned starts, tested at run time), each thread folding in
+      `reduction-lanes` interleaved accumulators; a thread per output
+      (grid-stride, `block-size` threads per block) when it is kept, its
+      fold unrolled by 4 over one accumulator set (4 loads in flight at the
+      registers of one). Too few outputs to fill an
       H100 (fewer than 1056 rows, or 270336 columns) split the reduced range
       into chunks chosen at run time: a first launch writes each (output,
       chunk)'s partial result, a second merges them in a fixed order (no
@@ -124,8 +126,8 @@ def ConvertPTensorLinalgToGPU
            "against 0.88 with a block per tile, bench/RESULTS.md)">,
     Option<"reductionLanes", "reduction-lanes", "unsigned",
            "::mlir::ptensor::KernelConfig{}.reductionLanes",
-           "Interleaved accumulators of each reduction-kernel thread (1 to "
-           "8; bench/RESULTS.md)">
+           "Interleaved accumulators of each thread of a row-reduction "
+           "kernel (1 to 8; bench/RESULTS.md)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

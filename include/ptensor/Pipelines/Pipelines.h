@@ -131,8 +131,8 @@ struct PTensorToNVVMPipelineOptions
       llvm::cl::init(KernelConfig{}.transposeMaxBlocks)};
   PassOptions::Option<unsigned> reductionLanes{
       *this, "reduction-lanes",
-      llvm::cl::desc("Interleaved accumulators of each reduction-kernel "
-                     "thread (1 to 8)"),
+      llvm::cl::desc("Interleaved accumulators of each thread of a "
+                     "row-reduction kernel (1 to 8)"),
       llvm::cl::init(KernelConfig{}.reductionLanes)};
 
   /// The kernel options as a KernelConfig.

@@ -53,8 +53,10 @@ struct KernelConfig {
   /// is 8 per SM of an H100).
   unsigned transposeMaxBlocks = 1056;
   /// Interleaved accumulators (independent loads in flight) of each thread
-  /// of a reduction kernel (2: 0.64 -> 0.75 of copy for a sum of 2^26 f32
-  /// on the H100, where 4 and 8 gave 0.70 and 0.67; bench/RESULTS.md).
+  /// of a row-reduction kernel (2: 0.64 -> 0.75 of copy for a sum of 2^26
+  /// f32 on the H100, where 4 and 8 gave 0.70 and 0.67; bench/RESULTS.md).
+  /// Column kernels keep one set and unroll instead (ReductionKernel.cpp's
+  /// kColumnLoadsInFlight).
   unsigned reductionLanes = 2;
 
   /// Called with an option (spelled as on the command line, e.g.
