@@ -355,14 +355,14 @@ FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3
 # checking it against the default build's result).
 SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f32",
                "bf16_gelu", "chain", "sum_all", "sum_rows", "sum_cols", "max_rows",
-               "argmax_rows"]
+               "argmax_rows", "mean_rows", "var_rows", "softmax_rows", "matvec_f32"]
 # The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=32
 # transpose-group=8 transpose-max-blocks=1056 (chosen from earlier sweeps,
 # see RESULTS.md).
 SWEEP_CONFIGS = {
     "b256-g1056-u1": "block-size=256 max-blocks=1056 unroll=1 transpose-group=1",
     "u2": "unroll=2",
-    "lanes1": "reduction-lanes=1",
+    "lanes2": "reduction-lanes=2",
     "lanes4": "reduction-lanes=4",
     "group1": "transpose-group=1",
     "tgrid528": "transpose-max-blocks=528",

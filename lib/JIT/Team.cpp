@@ -115,7 +115,9 @@ llvm::Expected<HostArray> Team::gatherBlocks(const StridedBuffer &block) const {
   const team::TeamLibrary &lib = teamLibrary();
   team::Agreement agreement = team::allProcessesOk(lib, failure.empty());
   if (agreement == team::Agreement::CommunicationFailed)
-    return llvm::createStringError(lib.lastError());
+    return llvm::createStringError(
+        std::string(lib.lastError()) +
+        (failure.empty() ? "" : " (and this process: " + failure + ")"));
   if (agreement == team::Agreement::NotAll) {
     if (failure.empty())
       failure = "another process of the team could not allocate its part "

@@ -26,6 +26,8 @@ RowRange ptensor::semantics::teamSliceRowsSent(int64_t sourceRows,
                                                int64_t processes) {
   TeamBlock source = teamBlock(sourceRows, from, processes);
   TeamBlock result = teamBlock(resultRows, to, processes);
+  if (step == 0) // not a slice (callers refuse it): nothing is sent
+    return {result.start, result.start};
   // The rows i with source.start <= offset + i * step < source end, in
   // 128 bits (the step may be the lowest int64).
   __int128 first = source.start, last = __int128(source.start) + source.rows;

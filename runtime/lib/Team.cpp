@@ -182,12 +182,19 @@ bool gather(const void *local, int64_t localBytes, void *full) {
 /// The MPI_Alltoallv of a slice of the split dim (ptensor_rt_team_slice_rows):
 /// each process packs, for each other, the rows it holds of that one's
 /// block of the result (one range each, semantics::teamSliceRowsSent) and
-/// receives each range at its place in its block. Every refusal depends on
-/// global sizes only, so that all processes refuse alike.
+/// receives each range at its place in its block. Refusals that depend on
+/// the global sizes need no word between the processes; whether each could
+/// allocate its packing buffer is agreed on (one small all-reduce) before
+/// the exchange, so that one failing process does not leave the others
+/// waiting in it.
 bool sliceRows(const char *local, char *result, int64_t rowBytes,
                int64_t sourceRows, int64_t offset, int64_t step,
                int64_t resultRows) {
   namespace sem = ptensor::semantics;
+  if (step == 0)
+    return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
+                     "extract_slice of a team tensor: step of dimension 0 "
+                     "must be non-zero");
   if (std::optional<std::string> error =
           sem::sliceBoundsError(0, sourceRows, offset, resultRows, step))
     return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
@@ -207,28 +214,57 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   sem::TeamBlock mine = sem::teamBlock(sourceRows, rank, size);
   int64_t resultStart = sem::teamBlock(resultRows, rank, size).start;
-  std::vector<int> sendCounts(size), sendOffsets(size), receiveCounts(size),
-      receiveOffsets(size);
+  std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
   std::vector<char> packed;
   int64_t sent = 0; // to the other processes
-  for (int p = 0; p < size; ++p) {
-    sem::RowRange out = sem::teamSliceRowsSent(sourceRows, offset, step,
-                                               resultRows, rank, p, size);
-    sendOffsets[p] = static_cast<int>(packed.size());
-    sendCounts[p] = static_cast<int>(out.count() * rowBytes);
-    for (int64_t i = out.begin; i < out.end; ++i) {
-      int64_t row = offset + i * step - mine.start; // in this block
-      packed.insert(packed.end(), local + row * rowBytes,
-                    local + (row + 1) * rowBytes);
+  int allocated = 1;
+  try {
+    sendCounts.resize(size);
+    sendOffsets.resize(size);
+    receiveCounts.resize(size);
+    receiveOffsets.resize(size);
+    std::vector<sem::RowRange> out(size);
+    int64_t packedRows = 0;
+    for (int p = 0; p < size; ++p) {
+      out[p] = sem::teamSliceRowsSent(sourceRows, offset, step, resultRows,
+                                      rank, p, size);
+      packedRows += out[p].count();
     }
-    if (p != rank)
-      sent += sendCounts[p];
-    sem::RowRange in = sem::teamSliceRowsSent(sourceRows, offset, step,
-                                              resultRows, p, rank, size);
-    receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
-    receiveOffsets[p] = static_cast<int>((in.begin - resultStart) * rowBytes);
+    packed.resize(packedRows * rowBytes);
+    int64_t at = 0;
+    for (int p = 0; p < size; ++p) {
+      sendOffsets[p] = static_cast<int>(at);
+      sendCounts[p] = static_cast<int>(out[p].count() * rowBytes);
+      for (int64_t i = out[p].begin; i < out[p].end; ++i, at += rowBytes) {
+        int64_t row = offset + i * step - mine.start; // in this block
+        std::memcpy(packed.data() + at, local + row * rowBytes, rowBytes);
+      }
+      if (p != rank)
+        sent += sendCounts[p];
+      sem::RowRange in = sem::teamSliceRowsSent(sourceRows, offset, step,
+                                                resultRows, p, rank, size);
+      receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
+      receiveOffsets[p] =
+          static_cast<int>((in.begin - resultStart) * rowBytes);
+    }
+  } catch (const std::bad_alloc &) {
+    allocated = 0;
   }
+  int everyone = 0;
   int rc;
+  {
+    Counted counted(sizeof(allocated));
+    rc = MPI_Allreduce(&allocated, &everyone, 1, MPI_INT, MPI_MIN,
+                       MPI_COMM_WORLD);
+  }
+  if (rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Allreduce");
+  if (!everyone)
+    return setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                     allocated ? "another process of the team could not "
+                                 "allocate the rows it sends for a slice"
+                               : "cannot allocate the rows this process "
+                                 "sends for a slice");
   {
     Counted counted(sent);
     rc = MPI_Alltoallv(packed.data(), sendCounts.data(), sendOffsets.data(),
@@ -345,17 +381,9 @@ void ptensor_rt_team_slice_rows(int8_t *, int8_t *local, int64_t localOffset,
                                 int64_t rowBytes, int64_t sourceRows,
                                 int64_t offset, int64_t step,
                                 int64_t resultRows) {
-  bool ok;
-  try {
-    ok = sliceRows(reinterpret_cast<const char *>(local + localOffset),
-                   reinterpret_cast<char *>(result + resultOffset), rowBytes,
-                   sourceRows, offset, step, resultRows);
-  } catch (const std::bad_alloc &) {
-    ok = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
-                   "cannot allocate the rows a slice sends to other "
-                   "processes");
-  }
-  if (!ok)
+  if (!sliceRows(reinterpret_cast<const char *>(local + localOffset),
+                 reinterpret_cast<char *>(result + resultOffset), rowBytes,
+                 sourceRows, offset, step, resultRows))
     leave(); // the vectors of sliceRows are gone
 }
 

@@ -127,7 +127,7 @@ def ConvertPTensorLinalgToGPU
     Option<"reductionLanes", "reduction-lanes", "unsigned",
            "::mlir::ptensor::KernelConfig{}.reductionLanes",
            "Interleaved accumulators of each thread of a row-reduction "
-           "kernel (1 to 8; bench/RESULTS.md)">
+           "kernel (1 to 8; row groups use 2 at least; bench/RESULTS.md)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

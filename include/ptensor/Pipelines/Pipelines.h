@@ -132,7 +132,8 @@ struct PTensorToNVVMPipelineOptions
   PassOptions::Option<unsigned> reductionLanes{
       *this, "reduction-lanes",
       llvm::cl::desc("Interleaved accumulators of each thread of a "
-                     "row-reduction kernel (1 to 8)"),
+                     "row-reduction kernel (1 to 8; row groups use 2 at "
+                     "least)"),
       llvm::cl::init(KernelConfig{}.reductionLanes)};
 
   /// The kernel options as a KernelConfig.

@@ -52,7 +52,8 @@ struct RowRange {
 /// `sourceRows`, sends to process `to`, holding its block of the result's
 /// `resultRows`. As the source rows of `from` are contiguous and the step
 /// is constant, they are one range; every process computes every pair
-/// alike. The slice is in bounds (sliceBoundsError says none).
+/// alike. The slice is in bounds (sliceBoundsError says none) and its
+/// step non-zero.
 RowRange teamSliceRowsSent(int64_t sourceRows, int64_t offset, int64_t step,
                            int64_t resultRows, int64_t from, int64_t to,
                            int64_t processes);

@@ -161,18 +161,16 @@ static SmallVector<Value> foldColumn(OpBuilder &b, Location loc,
   auto loop = folded.front().getDefiningOp<scf::ForOp>();
   if (!loop)
     return folded;
-  FailureOr<UnrolledLoopInfo> unrolled =
-      loopUnrollByFactor(loop, kColumnLoadsInFlight);
-  if (failed(unrolled))
-    return folded;
-  std::optional<scf::ForOp> last = unrolled->epilogueLoopOp
-                                       ? unrolled->epilogueLoopOp
-                                       : unrolled->mainLoopOp;
-  if (!last)
-    return folded;
-  return SmallVector<Value>(last->getResults());
+  // A temporary user of the results: unrolling redirects it to whatever
+  // yields them afterwards (the epilogue loop, or the body of a loop it
+  // erased for having one iteration).
+  auto holder = UnrealizedConversionCastOp::create(
+      b, loc, ValueRange(folded).getTypes(), folded);
+  (void)loopUnrollByFactor(loop, kColumnLoadsInFlight);
+  SmallVector<Value> results(holder.getOperands());
+  holder.erase();
+  return results;
 }
-
 
 /// Threads of a warp (shuffles exchange values within one).
 static constexpr int64_t kWarp = 32;

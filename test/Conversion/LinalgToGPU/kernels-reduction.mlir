@@ -1,4 +1,20 @@
-// RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu --split-input-file | FileCheck %s
+// RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu=reduction-lanes=2 --split-input-file | FileCheck %s
+// RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu --split-input-file | FileCheck %s --check-prefix=DEFAULT
+// The checks below take 2 interleaved accumulator sets (reduction-lanes=2,
+// the lanes machinery); by default a row kernel's thread folds in one set
+// (DEFAULT) and a row group's in two.
+// DEFAULT-LABEL: func.func @sum_rows(
+// DEFAULT:         vector.load
+// DEFAULT:         } else {
+// DEFAULT:           gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
+// DEFAULT:             scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// DEFAULT:               %[[ONE:.*]] = scf.for %[[R:[[:alnum:]_]+]] = %[[T]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:[[:alnum:]_]+]] = %cst{{.*}}) -> (f64) {
+// DEFAULT-NEXT:            memref.load %{{.*}}[%[[ROW]], %[[R]]] : memref<?x?xf32>
+// DEFAULT-NEXT:            arith.extf
+// DEFAULT-NEXT:            arith.addf %[[ACC]], %{{.*}} {ptensor.combiner = "addf"} : f64
+// DEFAULT-NEXT:            scf.yield
+// DEFAULT-NEXT:          }
+// DEFAULT:               gpu.shuffle  xor %[[ONE]], %c16_i32, %c32_i32 : f64
 
 // Reduction generics (convert-ptensor-to-linalg marks the combine in their
 // bodies) become one gpu.launch each.

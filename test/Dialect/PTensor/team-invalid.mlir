@@ -77,3 +77,13 @@ func.func @slice_rows_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %i: 
   %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32, device = "cuda:0"> -> !ptensor.ptensor<?x3xf32, device = "cuda:0">
   return %0 : !ptensor.ptensor<?x3xf32, device = "cuda:0">
 }
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_zero_step(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !ptensor.ptensor<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected a non-zero step}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %c0] on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+  return %0 : !ptensor.ptensor<?x3xf32>
+}

@@ -52,12 +52,15 @@ struct KernelConfig {
   /// Largest grid of the tiled path (its blocks loop over the tiles; 1056
   /// is 8 per SM of an H100).
   unsigned transposeMaxBlocks = 1056;
-  /// Interleaved accumulators (independent loads in flight) of each thread
-  /// of a row-reduction kernel (2: 0.64 -> 0.75 of copy for a sum of 2^26
-  /// f32 on the H100, where 4 and 8 gave 0.70 and 0.67; bench/RESULTS.md).
-  /// Column kernels keep one set and unroll instead (ReductionKernel.cpp's
-  /// kColumnLoadsInFlight).
-  unsigned reductionLanes = 2;
+  /// Interleaved accumulator sets of each thread of a row-reduction kernel.
+  /// 1 since the row-vector path (16-byte loads) made one set enough:
+  /// H200, stop 52, fraction of copy with 1 against 2 sets: max_rows 0.88
+  /// / 0.81, argmax_rows 0.71 / 0.66, matvec_f32 0.88 / 0.80, mean_rows
+  /// 0.87 / 0.83, sum_rows 0.85 / 0.83, sum_all 0.87 / 0.88 (the H100's
+  /// sweep at stop 47 agreed: max_rows 0.94 / 0.90); row groups keep 2 at
+  /// least (RowGroupKernel.cpp), column kernels one set unrolled by 4
+  /// (ReductionKernel.cpp's kColumnLoadsInFlight). bench/RESULTS.md.
+  unsigned reductionLanes = 1;
 
   /// Called with an option (spelled as on the command line, e.g.
   /// "unroll"), its value and what was expected instead.

@@ -9,6 +9,7 @@
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -99,5 +100,7 @@ LogicalResult TeamSliceRowsOp::verify() {
              << t;
   if (getType().isOnGPU())
     return emitOpError("runs on host data only (GPU teams are not built yet)");
+  if (matchPattern(getStep(), m_Zero()))
+    return emitOpError("expected a non-zero step");
   return success();
 }

@@ -659,7 +659,7 @@ void TeamPartitioner::partitionShapeQuery(Operation *op) {
   // rank: the block's is the tensor's.
 }
 
-/// Every other op (views across the split dim, manipulation, linear
+/// Every other op (permute_dims moving the split dim, manipulation, linear
 /// algebra, sorting, sets): the split operands are gathered, every process
 /// computes the whole result and keeps its block. Correct for any op, at
 /// the price of moving whole tensors (docs/Teams.md says which ops have a

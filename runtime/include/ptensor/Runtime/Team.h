@@ -103,8 +103,10 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather(
 /// the source (`sourceRows` rows); `local` holds this process's block of
 /// the source, `result` receives its block of the result, both row-major
 /// rows of `rowBytes` bytes, memref<?xi8> like ptensor_rt_team_allgather's.
-/// A slice outside the source leaves compiled code with the error on
-/// every process alike (all see the same global sizes).
+/// A slice outside the source, or of step 0, leaves compiled code with the
+/// error on every process alike (all see the same global sizes); the
+/// processes agree that each could allocate its packing buffer (one 4-byte
+/// all-reduce, counted with the exchange) before they exchange rows.
 PTENSOR_RT_EXPORT void ptensor_rt_team_slice_rows(
     int8_t *localAllocated, int8_t *local, int64_t localOffset,
     int64_t localSize, int64_t localStride, int8_t *resultAllocated,

@@ -86,7 +86,9 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       `searchsorted` of split values (the sorted line and the sorter are
       gathered); `copy` out of the team gathers (a tensor of its own),
       into it keeps the block; calls pass blocks (the callee is
-      partitioned too);
+      partitioned too); slices and flips of the first dim move rows
+      between processes (`team_slice_rows`: each receives only its block of
+      the result's rows), then slice or flip the other dims on the block;
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
