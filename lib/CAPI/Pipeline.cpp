@@ -3,6 +3,7 @@
 #include "CAPIUtils.h"
 
 #include "ptensor-c/Dialect.h"
+#include "ptensor/Compiler/ParserHazards.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -39,7 +40,7 @@ PTensorStatus ptensorModuleParse(MlirContext context, MlirStringRef source,
       llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, ctx, os);
 
-  OwningOpRef<ModuleOp> parsed = parseSourceFile<ModuleOp>(
+  OwningOpRef<ModuleOp> parsed = ptensor::compiler::parseModule(
       sourceMgr, ParserConfig(ctx, /*verifyAfterParse=*/false));
   if (!parsed)
     return fail(PTENSOR_STATUS_PARSE_ERROR,

@@ -1,6 +1,7 @@
 //===- AheadOfTime.cpp - ptensor IR to an object with the module ABI ------===//
 
 #include "PackedEntryPoints.h"
+#include "ptensor/Compiler/ParserHazards.h"
 #include "ptensor/Compiler/PendingCubins.h"
 
 #include "ptensor/Compiler/Compiler.h"
@@ -143,7 +144,8 @@ compileSourceToObject(llvm::StringRef source, llvm::StringRef bufferName,
       message += ":\n" + diagnostics;
     return llvm::createStringError(message);
   };
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      compiler::parseModule(sourceMgr, ParserConfig(&context));
   if (!module)
     return withDiagnostics(
         llvm::createStringError("cannot parse " + bufferName.str()));

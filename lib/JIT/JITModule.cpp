@@ -8,6 +8,7 @@
 #include "ptensor/TeamHost/TeamLibrary.h"
 
 #include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Compiler/ParserHazards.h"
 #include "ptensor/Compiler/PendingCubins.h"
 #include "ptensor/Runtime/PTensorRuntime.h"
 #include "ptensor/Semantics/Layout.h"
@@ -238,7 +239,8 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     return llvm::createStringError(what + ":\n" + diagnostics);
   };
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      compiler::parseModule(sourceMgr, ParserConfig(&context));
   if (!module)
     return fail("cannot parse " + bufferName.str());
   auto impl = std::make_unique<Impl>();

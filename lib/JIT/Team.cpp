@@ -90,8 +90,11 @@ llvm::Expected<HostArray> Team::gatherBlocks(const StridedBuffer &block) const {
   if (!rows)
     return rows.takeError();
   // A row-major block is sent from where it is; others are packed first.
-  const std::byte *local = static_cast<const std::byte *>(block.data) +
-                           block.offset * dtypeByteSize(block.dtype);
+  // A block of no rows may have no storage (a null pointer, any offset).
+  const std::byte *local =
+      block.data ? static_cast<const std::byte *>(block.data) +
+                       block.offset * dtypeByteSize(block.dtype)
+                 : nullptr;
   HostArray packed, whole;
   std::string failure; // why this process cannot take part
   if (!isRowMajor(block)) {

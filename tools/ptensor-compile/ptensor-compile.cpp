@@ -17,6 +17,7 @@
 
 #include "ptensor/Cache/CPUFeatures.h"
 #include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Compiler/ParserHazards.h"
 #include "ptensor/Pipelines/Pipelines.h"
 #include "ptensor/Tools/CommandLine.h"
 
@@ -197,7 +198,8 @@ static int run() {
   if (!buffer)
     return fail("cannot open " + inputFile + ": " + buffer.getError().message());
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      compiler::parseModule(sourceMgr, ParserConfig(&context));
   if (!module)
     return 1;
   timer.done("parse");

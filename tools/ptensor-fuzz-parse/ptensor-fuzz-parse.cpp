@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Compiler/ParserHazards.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -54,8 +55,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // (libFuzzer's input has none): a std::string copy supplies it.
   std::string text(reinterpret_cast<const char *>(data), size);
   mlir::ParserConfig config(&context());
+  // Through the tools' parse (ptensor/Compiler/ParserHazards.h), which
+  // refuses what MLIR's own parser crashes on.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(text, "fuzz"),
+                               llvm::SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, config);
+      ptensor::compiler::parseModule(sourceMgr, config);
   if (module)
     (void)mlir::verify(*module);
   return 0;
