@@ -49,6 +49,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorConversion=Conversion
   PTensorPipelines=Pipelines
   PTensorInitAll=InitAll
+  PTensorParserHazards=ParserHazards
   PTensorCompiler=Compiler
   PTensorToolSupport=ToolSupport
   PTensorSupport=Support

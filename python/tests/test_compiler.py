@@ -414,6 +414,26 @@ def test_run_time_broadcast_failure_is_an_exception(fresh_cache, rng):
 
 
 @needs_compiler
+def test_run_time_slice_out_of_bounds_is_a_check_error(fresh_cache):
+    # A slice size known only at run time that reads past the source is an
+    # invalid argument (CheckError naming the source's shape and the
+    # elements read), not a broadcast failure; sizes that fit still run.
+    ir = textwrap.dedent("""\
+        func.func @rows(%a: !ptensor.ptensor<?x3xf32>, %n: index) -> !ptensor.ptensor<?x3xf32> {
+          %0 = ptensor.extract_slice %a [1, 0] [%n, 3] [2, 1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+          return %0 : !ptensor.ptensor<?x3xf32>
+        }
+        """)
+    lib = pt.compile_module(ir)
+    a = np.arange(15, dtype=np.float32).reshape(5, 3)
+    with pytest.raises(pt.CheckError, match=r"extract_slice of shape \[5, 3\]: "
+                       r"slice of dimension 0 reads elements 1 to 5, outside \[0, 5\)") as e:
+        lib.rows(a, 3)
+    assert not isinstance(e.value, pt.BroadcastError)
+    assert_matches(lib.rows(a, 2), a[1:4:2], "f32", rtol=0, atol=0)
+
+
+@needs_compiler
 def test_cuda_module_without_gpu_is_an_exception(fresh_cache):
     if pt.cuda_available():
         pytest.skip("a GPU is present")

@@ -185,8 +185,10 @@ PTENSOR_RT_EXPORT void ptensor_rt_shapes_failed(
     int64_t rhsRank, int64_t rhsStride, int64_t op, int64_t operand,
     int64_t dim) {
   {
-    // Scoped: the strings are gone before the jump.
-    setError(ErrorKind::Broadcast,
+    // Scoped: the strings are gone before the jump. A slice out of its
+    // source's bounds is an invalid argument (as the team slice's), every
+    // other kind two shapes that do not fit together.
+    setError(op == 5 ? ErrorKind::InvalidArgument : ErrorKind::Broadcast,
              shapesMessage(op, toShape(lhs + lhsOffset, lhsRank, lhsStride),
                            toShape(rhs + rhsOffset, rhsRank, rhsStride),
                            operand, dim));

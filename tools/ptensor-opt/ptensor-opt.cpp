@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Compiler/ParserHazards.h"
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/InitAll.h"
 #include "ptensor/Tools/CommandLine.h"
@@ -14,9 +15,56 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+/// Upstream's MlirOptMain for `inputFilename`, but input that MLIR's parser
+/// would abort on (ptensor/Compiler/ParserHazards.h) is refused with an
+/// error at its place, as ptensor-compile and the JIT do.
+static mlir::LogicalResult optMain(int argc, char **argv,
+                                   llvm::StringRef inputFilename,
+                                   llvm::StringRef outputFilename,
+                                   mlir::DialectRegistry &registry) {
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // Listings read no input.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::MlirOptMain(argc, argv, inputFilename, outputFilename,
+                             registry);
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return mlir::failure();
+  }
+  if (std::optional<ptensor::compiler::ParserHazard> hazard =
+          ptensor::compiler::findParserHazard(input->getBuffer())) {
+    const char *at = input->getBufferStart() + hazard->offset;
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    sourceMgr.PrintMessage(llvm::errs(), llvm::SMLoc::getFromPointer(at),
+                           llvm::SourceMgr::DK_Error, hazard->message);
+    return mlir::failure();
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return mlir::failure();
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return mlir::failure();
+  output->keep();
+  return mlir::success();
+}
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
   ptensor::tools::addVersionPrinter();
   mlir::registerAllPasses();
   mlir::DialectRegistry registry;
@@ -30,6 +78,8 @@ int main(int argc, char **argv) {
   ptensor::compiler::registerCompilerDialects(registry);
   mlir::ptensor::registerAllPTensorPasses();
 #endif
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "ptensor optimizer driver\n", registry);
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "ptensor optimizer driver\n", registry));
+      optMain(argc, argv, inputFilename, outputFilename, registry));
 }

@@ -20,6 +20,12 @@ namespace ptensor::semantics {
 /// replicated).
 inline constexpr int64_t kTeamSplitDim = 0;
 
+/// Whether `axis` of an op on a tensor of rank `rank` (negative: counted
+/// from the end, as ops' axes are written) names the split dim.
+inline bool isTeamSplitAxis(int64_t axis, int64_t rank) {
+  return axis == kTeamSplitDim || axis == kTeamSplitDim - rank;
+}
+
 /// The size of dim `dim` of a process's block of a team tensor of rank >= 1
 /// whose size there is `size`: the split dim is dynamic (blocks differ in
 /// size), the others are the tensor's. The partitioning pass's block types

@@ -25,6 +25,7 @@ namespace mlir::ptensor {
 
 using namespace mlir;
 using namespace mlir::ptensor;
+using ::ptensor::semantics::isTeamSplitAxis;
 using ::ptensor::semantics::kTeamSplitDim;
 
 /// The symbol of team 1's grid.
@@ -190,7 +191,8 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
     return false;
   int64_t rank = globalOf(op->getOperand(0)).getRank();
   auto touchesFirst = [&](ArrayRef<int64_t> axes) {
-    return llvm::any_of(axes, [&](int64_t a) { return a == 0 || a == -rank; });
+    return llvm::any_of(axes,
+                        [&](int64_t a) { return isTeamSplitAxis(a, rank); });
   };
   if (auto permute = dyn_cast<PermuteDimsOp>(op))
     return touchesFirst(permute.getAxes().front());
@@ -381,7 +383,7 @@ void TeamPartitioner::partitionRowsMove(Operation *op) {
   int64_t rank = sourceGlobal.getRank();
   SmallVector<int64_t> otherAxes;
   for (int64_t axis : flip.getAxes())
-    if (axis != kTeamSplitDim && axis != kTeamSplitDim - rank)
+    if (!isTeamSplitAxis(axis, rank))
       otherAxes.push_back(axis);
   if (otherAxes.empty()) {
     flip.getResult().replaceAllUsesWith(moved);

@@ -12,6 +12,13 @@
 #ifndef PTENSOR_TEAM_OPS_TD
 #define PTENSOR_TEAM_OPS_TD
 
+// The collectives (team_all_reduce, team_gather, team_slice_rows, team_sum)
+// touch no memory of the program but can fail (a bad slice, an MPI error,
+// an allocation one process cannot make) and must be reached by every
+// process alike: NoMemoryEffect without speculation, so that no pass hoists
+// one out of the branch or loop that guards it. The block ops only compute
+// from the rank and are Pure.
+
 include "mlir/IR/SymbolInterfaces.td"
 
 class PTensor_TeamOp<string mnemonic, list<Trait> traits = []>
@@ -25,7 +32,7 @@ class PTensor_TeamOp<string mnemonic, list<Trait> traits = []>
 }
 
 def PTensor_TeamAllReduceOp : PTensor_TeamOp<"team_all_reduce",
-    [Pure, SameOperandsAndResultType]> {
+    [NoMemoryEffect, SameOperandsAndResultType]> {
   let summary = "combine a value of every process of a team";
   let description = [{
     Every process gets the elementwise `kind` (sum, prod, max, min) of the
@@ -46,7 +53,8 @@ def PTensor_TeamAllReduceOp : PTensor_TeamOp<"team_all_reduce",
   let hasVerifier = 1;
 }
 
-def PTensor_TeamGatherOp : PTensor_TeamOp<"team_gather", [Pure]> {
+def PTensor_TeamGatherOp
+    : PTensor_TeamOp<"team_gather", [NoMemoryEffect]> {
   let summary = "the whole tensor from the blocks of every process";
   let description = [{
     Concatenates the row blocks (`block`, split along the first dim) of
@@ -68,7 +76,8 @@ def PTensor_TeamGatherOp : PTensor_TeamOp<"team_gather", [Pure]> {
   let hasVerifier = 1;
 }
 
-def PTensor_TeamSliceRowsOp : PTensor_TeamOp<"team_slice_rows", [Pure]> {
+def PTensor_TeamSliceRowsOp
+    : PTensor_TeamOp<"team_slice_rows", [NoMemoryEffect]> {
   let summary = "a slice of the split dim, moved between processes";
   let description = [{
     This process's block of a slice along the first (split) dim of a team
@@ -145,7 +154,7 @@ def PTensor_TeamBlockStartOp : PTensor_TeamOp<"team_block_start", [Pure]> {
   let assemblyFormat = "$rows `on` $grid attr-dict";
 }
 
-def PTensor_TeamSumOp : PTensor_TeamOp<"team_sum", [Pure]> {
+def PTensor_TeamSumOp : PTensor_TeamOp<"team_sum", [NoMemoryEffect]> {
   let summary = "the sum over a team of an index of every process";
   let description = [{
     The global size of a split dim from the local ones.
