@@ -45,11 +45,7 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
   pm.addPass(createConvertPTensorContractionsToLibrary());
   pm.addPass(createConvertPTensorSortToLibrary());
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
-  KernelConfig config = options.getKernelConfig();
-  pm.addPass(createConvertPTensorLinalgToGPU(ConvertPTensorLinalgToGPUOptions{
-      config.blockSize, config.maxBlocks, config.unroll, config.transposeTile,
-      config.transposeGroup, config.transposeMaxBlocks,
-      config.reductionLanes}));
+  pm.addPass(createConvertPTensorLinalgToGPU(options.getKernelConfig()));
   pm.addPass(createPTensorLowerDeviceCopies());
   // Host functions (and what is left on the host) become loops.
   pm.addPass(createConvertLinalgToLoopsPass());

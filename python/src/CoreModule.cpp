@@ -34,6 +34,8 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+
 namespace nb = nanobind;
 using namespace ptensor;
 namespace sem = ptensor::semantics;
@@ -48,6 +50,13 @@ sem::Shape toShape(const std::vector<std::optional<int64_t>> &dims) {
   for (const std::optional<int64_t> &d : dims)
     shape.push_back(d ? *d : sem::kDynamicSize);
   return shape;
+}
+
+/// A kernel option's name in Python: its flag with '_' for '-'.
+std::string pythonOptionName(const char *flag) {
+  std::string name = flag;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 /// A shape for Python (dynamic: None).
@@ -566,14 +575,31 @@ NB_MODULE(_core, m) {
       "naming the two that differ.");
   m.attr("DEFAULT_CHIP") = mlir::ptensor::kDefaultChip;
   m.attr("DEFAULT_PTX_FEATURES") = mlir::ptensor::kDefaultPTXFeatures;
+  // The kernel options by their Python names (the flag with '_' for '-'):
+  // {name: (default, allowed values in words, help)}.
+  nb::dict kernelOptions;
+  for (const mlir::ptensor::KernelOptionInfo &info :
+       mlir::ptensor::kernelOptions())
+    kernelOptions[nb::str(pythonOptionName(info.flag).c_str())] =
+        nb::make_tuple(info.defaultValue, info.expected(), info.help);
+  m.attr("KERNEL_OPTIONS") = kernelOptions;
   m.def(
       "check_kernel_config",
-      [](unsigned blockSize, unsigned maxBlocks, unsigned unroll,
-         unsigned transposeTile, unsigned transposeGroup,
-         unsigned transposeMaxBlocks, unsigned reductionLanes) {
-        mlir::ptensor::KernelConfig config{
-            blockSize,      maxBlocks,          unroll,        transposeTile,
-            transposeGroup, transposeMaxBlocks, reductionLanes};
+      [](nb::kwargs options) {
+        mlir::ptensor::KernelConfig config;
+        for (auto [key, value] : options) {
+          std::string name = nb::cast<std::string>(key);
+          const mlir::ptensor::KernelOptionInfo *found = nullptr;
+          for (const mlir::ptensor::KernelOptionInfo &info :
+               mlir::ptensor::kernelOptions())
+            if (pythonOptionName(info.flag) == name)
+              found = &info;
+          if (!found)
+            throw nb::type_error(("unknown kernel option '" + name +
+                                  "'; expected one of KERNEL_OPTIONS")
+                                     .c_str());
+          config.set(found->option, nb::cast<unsigned>(value));
+        }
         std::string problems;
         config.verify([&](const char *option, unsigned value,
                           const std::string &expected) {
@@ -584,17 +610,10 @@ NB_MODULE(_core, m) {
         if (!problems.empty())
           throw nb::value_error(problems.c_str());
       },
-      nb::arg("block_size") = mlir::ptensor::KernelConfig{}.blockSize,
-      nb::arg("max_blocks") = mlir::ptensor::KernelConfig{}.maxBlocks,
-      nb::arg("unroll") = mlir::ptensor::KernelConfig{}.unroll,
-      nb::arg("transpose_tile") = mlir::ptensor::KernelConfig{}.transposeTile,
-      nb::arg("transpose_group") = mlir::ptensor::KernelConfig{}.transposeGroup,
-      nb::arg("transpose_max_blocks") =
-          mlir::ptensor::KernelConfig{}.transposeMaxBlocks,
-      nb::arg("reduction_lanes") = mlir::ptensor::KernelConfig{}.reductionLanes,
-      "Checks GPU kernel options against the compiler's limits (the same "
+      "Checks GPU kernel options (keywords named as in KERNEL_OPTIONS; the "
+      "others keep their defaults) against the compiler's limits (the same "
       "KernelConfig::verify as the passes); raises ValueError naming the "
-      "first option out of range.");
+      "first option out of range, TypeError for an unknown one.");
   m.def(
       "check_written_overlap",
       [](const std::vector<std::optional<std::tuple<

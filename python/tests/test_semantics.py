@@ -108,6 +108,15 @@ def test_kernel_config_has_the_compilers_limits():
     assert _core.DEFAULT_CHIP.startswith("sm_")
     _core.check_kernel_config()  # the defaults are valid
     _core.check_kernel_config(block_size=1024, unroll=8, transpose_tile=64)
+    # The options, their defaults and allowed values come from the one list
+    # (KernelOptions.def) that the passes' options are made from.
+    assert list(_core.KERNEL_OPTIONS) == [
+        "block_size", "max_blocks", "unroll", "transpose_tile", "transpose_group",
+        "transpose_max_blocks", "reduction_lanes"]
+    assert _core.KERNEL_OPTIONS["block_size"][:2] == (128, "1 to 1024 threads per block")
+    assert _core.KERNEL_OPTIONS["transpose_tile"][1] == "32 or 64 (blocks of 256 or 1024 threads)"
+    with pytest.raises(TypeError, match="unknown kernel option 'blocksize'"):
+        _core.check_kernel_config(blocksize=64)
     for kwargs, (option, value, expected) in (
             (dict(unroll=100), ("unroll", 100, "1 to 8 vectors per thread")),
             (dict(block_size=0), ("block-size", 0, "1 to 1024 threads per block")),

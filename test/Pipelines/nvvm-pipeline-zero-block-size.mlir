@@ -9,6 +9,18 @@
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa reduction-lanes=9" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="transpose-tile=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="unroll=100 transpose-group=1000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS-LIMITS
+// RUN: ptensor-opt --help | FileCheck %s --check-prefix=HELP
+
+// The pass and the pipeline list the same kernel options (KernelOptions.def)
+// with their allowed values.
+// HELP:      --convert-ptensor-linalg-to-gpu
+// HELP-NEXT:   --block-size=<uint> {{.*}}- Block size of every kernel [1 to 1024 threads per block]
+// HELP:        --reduction-lanes=<uint> {{.*}}- Interleaved accumulator sets {{.*}}[1 to 8 accumulators per thread]
+// HELP:        --transpose-tile=<uint> {{.*}}[32 or 64 (blocks of 256 or 1024 threads)]
+// HELP:        --unroll=<uint> {{.*}}[1 to 8 vectors per thread]
+// HELP:      --ptensor-to-nvvm-pipeline
+// HELP:        --block-size=<uint> {{.*}}- Block size of every kernel [1 to 1024 threads per block]
+// HELP:        --reduction-lanes=<uint> {{.*}}[1 to 8 accumulators per thread]
 
 // Launch sizes outside what CUDA can launch (a zero-thread block, more than
 // 1024 threads, an empty grid) are rejected before the pipeline is built,

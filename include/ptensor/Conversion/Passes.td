@@ -99,36 +99,16 @@ def ConvertPTensorLinalgToGPU
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`
       (served by libptensor_runtime's caching allocator).
     Kernels are outlined by `gpu-kernel-outlining` afterwards.
+
+    Options: the GPU kernel options, declared once with their defaults,
+    limits and help in `ptensor/Conversion/LinalgToGPU/KernelOptions.def`
+    (the same for ptensor-to-nvvm-pipeline, ptensor-compile's
+    `--gpu-options` and Python): `block-size`, `max-blocks`, `unroll`,
+    `transpose-tile`, `transpose-group`, `transpose-max-blocks`,
+    `reduction-lanes`. `ptensor-opt --help` lists them with their defaults
+    and allowed values; a value outside them fails the pass with a message
+    naming the option, the value and the allowed values.
   }];
-  let options = [
-    Option<"blockSize", "block-size", "unsigned",
-           "::mlir::ptensor::KernelConfig{}.blockSize",
-           "Threads per block">,
-    Option<"maxBlocks", "max-blocks", "unsigned",
-           "::mlir::ptensor::KernelConfig{}.maxBlocks",
-           "Largest grid (bench/RESULTS.md: a grid covering the work beats "
-           "one sized to the resident blocks)">,
-    Option<"unroll", "unroll", "unsigned",
-           "::mlir::ptensor::KernelConfig{}.unroll",
-           "16-byte vectors each thread loads before storing (flat path)">,
-    Option<"transposeTile", "transpose-tile", "unsigned",
-           "::mlir::ptensor::KernelConfig{}.transposeTile",
-           "Tile edge of the shared-memory path for column-major inputs (32 "
-           "or 64; blocks of 256 or 1024 threads, 4 elements each)">,
-    Option<"transposeGroup", "transpose-group", "unsigned",
-           "::mlir::ptensor::KernelConfig{}.transposeGroup",
-           "Tile rows per group in the tiled path's tile order (1: row by "
-           "row)">,
-    Option<"transposeMaxBlocks", "transpose-max-blocks", "unsigned",
-           "::mlir::ptensor::KernelConfig{}.transposeMaxBlocks",
-           "Largest grid of the tiled path (blocks loop over the tiles; "
-           "1056 = 8 per SM of an H100: 0.90 of copy bandwidth for a + b.T "
-           "against 0.88 with a block per tile, bench/RESULTS.md)">,
-    Option<"reductionLanes", "reduction-lanes", "unsigned",
-           "::mlir::ptensor::KernelConfig{}.reductionLanes",
-           "Interleaved accumulators of each thread of a row-reduction "
-           "kernel (1 to 8; row groups use 2 at least; bench/RESULTS.md)">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",

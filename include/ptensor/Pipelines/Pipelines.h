@@ -102,55 +102,26 @@ struct PTensorToNVVMPipelineOptions
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("NVVM optimization level (0 to 3)"),
       llvm::cl::init(3)};
-  PassOptions::Option<unsigned> blockSize{
-      *this, "block-size", llvm::cl::desc("Threads per block (1 to 1024)"),
-      llvm::cl::init(KernelConfig{}.blockSize)};
-  PassOptions::Option<unsigned> maxBlocks{
-      *this, "max-blocks",
-      llvm::cl::desc("Largest grid of a kernel (1 to 2^31 - 1 blocks)"),
-      llvm::cl::init(KernelConfig{}.maxBlocks)};
-  PassOptions::Option<unsigned> unroll{
-      *this, "unroll",
-      llvm::cl::desc("16-byte vectors each thread loads before storing in "
-                     "the contiguous path (1 to 8)"),
-      llvm::cl::init(KernelConfig{}.unroll)};
-  PassOptions::Option<unsigned> transposeTile{
-      *this, "transpose-tile",
-      llvm::cl::desc("Tile edge of the shared-memory path for column-major "
-                     "inputs (32 or 64; blocks of 256 or 1024 threads)"),
-      llvm::cl::init(KernelConfig{}.transposeTile)};
-  PassOptions::Option<unsigned> transposeGroup{
-      *this, "transpose-group",
-      llvm::cl::desc("Tile rows per group in the tiled path's tile order "
-                     "(1 to 64; 1: row by row)"),
-      llvm::cl::init(KernelConfig{}.transposeGroup)};
-  PassOptions::Option<unsigned> transposeMaxBlocks{
-      *this, "transpose-max-blocks",
-      llvm::cl::desc("Largest grid of the tiled transpose path (1 to "
-                     "2^31 - 1 blocks; default 8 per SM of an H100)"),
-      llvm::cl::init(KernelConfig{}.transposeMaxBlocks)};
-  PassOptions::Option<unsigned> reductionLanes{
-      *this, "reduction-lanes",
-      llvm::cl::desc("Interleaved accumulators of each thread of a "
-                     "row-reduction kernel (1 to 8; row groups use 2 at "
-                     "least)"),
-      llvm::cl::init(KernelConfig{}.reductionLanes)};
+  // The kernel options (KernelOptions.def), each with its default, limits
+  // and help.
+#define PTENSOR_KERNEL_OPTION(Field, Flag, ...)                                \
+  PassOptions::Option<unsigned> Field{                                         \
+      *this, Flag,                                                             \
+      llvm::cl::desc(kernelOptionDescription(KernelOption::Field)),            \
+      llvm::cl::init(KernelConfig{}.Field)};
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
 
   /// The kernel options as a KernelConfig.
   KernelConfig getKernelConfig() const {
-    return KernelConfig{blockSize,     maxBlocks,      unroll,
-                        transposeTile, transposeGroup, transposeMaxBlocks,
-                        reductionLanes};
+    KernelConfig config;
+#define PTENSOR_KERNEL_OPTION(Field, ...) config.Field = Field;
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+    return config;
   }
   /// Sets the kernel options from `config`.
   void setKernelConfig(const KernelConfig &config) {
-    blockSize = config.blockSize;
-    maxBlocks = config.maxBlocks;
-    unroll = config.unroll;
-    transposeTile = config.transposeTile;
-    transposeGroup = config.transposeGroup;
-    transposeMaxBlocks = config.transposeMaxBlocks;
-    reductionLanes = config.reductionLanes;
+#define PTENSOR_KERNEL_OPTION(Field, ...) Field = config.Field;
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
   }
 };
 

@@ -102,13 +102,31 @@ namespace {
 struct ConvertPTensorLinalgToGPUPass
     : public ptensor::impl::ConvertPTensorLinalgToGPUBase<
           ConvertPTensorLinalgToGPUPass> {
-  using Base::Base;
+  ConvertPTensorLinalgToGPUPass() = default;
+  /// Fresh options; Pass::clone copies their values.
+  ConvertPTensorLinalgToGPUPass(const ConvertPTensorLinalgToGPUPass &other)
+      : Base(other) {}
+
+  // The kernel options (KernelOptions.def), each with its default, limits
+  // and help.
+#define PTENSOR_KERNEL_OPTION(Field, Flag, ...)                                \
+  Option<unsigned> Field{                                                      \
+      *this, Flag,                                                             \
+      llvm::cl::desc(kernelOptionDescription(KernelOption::Field)),            \
+      llvm::cl::init(KernelConfig{}.Field)};
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+
+  void setKernelConfig(const KernelConfig &config) {
+#define PTENSOR_KERNEL_OPTION(Field, ...) Field = config.Field;
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
-    KernelConfig config{blockSize,     maxBlocks,      unroll,
-                        transposeTile, transposeGroup, transposeMaxBlocks,
-                        reductionLanes};
+    KernelConfig config;
+#define PTENSOR_KERNEL_OPTION(Field, ...) config.Field = Field;
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
     auto reject = [&](const char *option, unsigned value,
                       const std::string &expected) {
       module.emitError() << "convert-ptensor-linalg-to-gpu option '"
@@ -154,3 +172,10 @@ struct ConvertPTensorLinalgToGPUPass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::ptensor::createConvertPTensorLinalgToGPU(const KernelConfig &config) {
+  auto pass = std::make_unique<ConvertPTensorLinalgToGPUPass>();
+  pass->setKernelConfig(config);
+  return pass;
+}

@@ -1,10 +1,11 @@
 //===- KernelConfig.h - launch configuration of the generated GPU kernels -===//
 //
-// The one owner of the GPU kernel options: their defaults (the chip
-// included) and their limits. The pass options of
-// convert-ptensor-linalg-to-gpu, the options of ptensor-to-nvvm-pipeline,
-// ptensor-compile and the Python package (ptensor._core) take their
-// defaults from here, and all of them are checked by KernelConfig::verify.
+// The one owner of the GPU kernel options: the chip's default here, the
+// options themselves (defaults, limits, help) in KernelOptions.def, made
+// into KernelConfig and its one validation (KernelConfig::verify). The pass
+// options of convert-ptensor-linalg-to-gpu, the options of
+// ptensor-to-nvvm-pipeline, ptensor-compile and the Python package
+// (ptensor._core) are made from the same list.
 //
 // Plain C++17 (no LLVM/MLIR headers), so that the Python binding can be
 // built against it where LLVM is not installed (the GPU check).
@@ -16,6 +17,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace mlir::ptensor {
 
@@ -35,62 +37,111 @@ inline constexpr unsigned kMaxUnroll = 8;
 /// Most tile rows per group of the tiled path's tile order.
 inline constexpr unsigned kMaxTransposeGroup = 64;
 
-/// How the elementwise kernels are launched and shaped. The defaults are
-/// the values measured best on the H100 (bench/RESULTS.md).
+/// The kernel options, in KernelOptions.def's order.
+enum class KernelOption : unsigned {
+#define PTENSOR_KERNEL_OPTION(Field, ...) Field,
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+};
+
+/// What KernelOptions.def says of one option.
+struct KernelOptionInfo {
+  KernelOption option;
+  const char *flag; ///< spelled as on the command line: "block-size"
+  unsigned defaultValue;
+  unsigned min, max;
+  bool powersOfTwo; ///< only the powers of two in [min, max]
+  const char *unit; ///< follows the allowed values in messages
+  const char *help; ///< what the option does
+
+  bool allows(unsigned value) const {
+    return value >= min && value <= max &&
+           (!powersOfTwo || (value & (value - 1)) == 0);
+  }
+  /// The allowed values in words: "1 to 1024 threads per block", "32 or 64
+  /// (blocks of 256 or 1024 threads)".
+  std::string expected() const {
+    std::string values;
+    if (powersOfTwo) {
+      std::vector<unsigned> powers;
+      for (unsigned long long v = 1; v <= max; v *= 2)
+        if (v >= min)
+          powers.push_back(static_cast<unsigned>(v));
+      for (size_t i = 0; i < powers.size(); ++i)
+        values += (i == 0 ? "" : i + 1 == powers.size() ? " or " : ", ") +
+                  std::to_string(powers[i]);
+    } else {
+      values = std::to_string(min) + " to " + std::to_string(max);
+    }
+    return values + " " + unit;
+  }
+};
+
+/// Every kernel option, in KernelOptions.def's order.
+inline const std::vector<KernelOptionInfo> &kernelOptions() {
+  static const std::vector<KernelOptionInfo> options = {
+#define PTENSOR_KERNEL_OPTION(Field, Flag, Default, Min, Max, PowersOfTwo,     \
+                              Unit, Help)                                      \
+  {KernelOption::Field, Flag, Default, Min, Max, PowersOfTwo, Unit, Help},
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+  };
+  return options;
+}
+
+/// The text of an option's `--help`: what it does and its allowed values.
+/// Lives as long as the process (llvm::cl::desc keeps a pointer).
+inline const char *kernelOptionDescription(KernelOption option) {
+  static const std::vector<std::string> texts = [] {
+    std::vector<std::string> all;
+    for (const KernelOptionInfo &info : kernelOptions())
+      all.push_back(std::string(info.help) + " [" + info.expected() + "]");
+    return all;
+  }();
+  return texts[static_cast<unsigned>(option)].c_str();
+}
+
+/// How the generated kernels are launched and shaped: one field per option
+/// of KernelOptions.def, with its default.
 struct KernelConfig {
-  /// Threads per block.
-  unsigned blockSize = 128;
-  /// Largest grid of a kernel (a grid covering the work beats one sized to
-  /// the resident blocks).
-  unsigned maxBlocks = 65535;
-  /// 16-byte vectors each thread loads before storing (flat vector path).
-  unsigned unroll = 4;
-  /// Tile edge of the tiled transpose path (32 or 64).
-  unsigned transposeTile = 32;
-  /// Tile rows per group in the tiled path's tile order (1: row by row).
-  unsigned transposeGroup = 8;
-  /// Largest grid of the tiled path (its blocks loop over the tiles; 1056
-  /// is 8 per SM of an H100).
-  unsigned transposeMaxBlocks = 1056;
-  /// Interleaved accumulator sets of each thread of a row-reduction kernel.
-  /// 1 since the row-vector path (16-byte loads) made one set enough:
-  /// H200, stop 52, fraction of copy with 1 against 2 sets: max_rows 0.88
-  /// / 0.81, argmax_rows 0.71 / 0.66, matvec_f32 0.88 / 0.80, mean_rows
-  /// 0.87 / 0.83, sum_rows 0.85 / 0.83, sum_all 0.87 / 0.88 (the H100's
-  /// sweep at stop 47 agreed: max_rows 0.94 / 0.90); row groups keep 2 at
-  /// least (RowGroupKernel.cpp), column kernels one set unrolled by 4
-  /// (ReductionKernel.cpp's kColumnLoadsInFlight). bench/RESULTS.md.
-  unsigned reductionLanes = 1;
+#define PTENSOR_KERNEL_OPTION(Field, Flag, Default, ...) unsigned Field = Default;
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+
+  /// The value of `option`.
+  unsigned get(KernelOption option) const {
+    switch (option) {
+#define PTENSOR_KERNEL_OPTION(Field, ...)                                      \
+  case KernelOption::Field:                                                    \
+    return Field;
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+    }
+    return 0;
+  }
+  /// Sets `option` to `value` (not checked: see verify).
+  void set(KernelOption option, unsigned value) {
+    switch (option) {
+#define PTENSOR_KERNEL_OPTION(Field, ...)                                      \
+  case KernelOption::Field:                                                    \
+    Field = value;                                                             \
+    return;
+#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+    }
+  }
 
   /// Called with an option (spelled as on the command line, e.g.
   /// "unroll"), its value and what was expected instead.
   using RejectFn = std::function<void(const char *option, unsigned value,
                                       const std::string &expected)>;
 
-  /// Reports each option outside its range through `reject`; returns
-  /// whether all were in range.
+  /// Reports each option outside its limits through `reject`; returns
+  /// whether all were allowed.
   bool verify(const RejectFn &reject) const {
     bool ok = true;
-    auto inRange = [&](const char *option, unsigned value, unsigned max,
-                       const char *unit) {
-      if (value >= 1 && value <= max)
-        return;
+    for (const KernelOptionInfo &info : kernelOptions()) {
+      unsigned value = get(info.option);
+      if (info.allows(value))
+        continue;
       ok = false;
-      reject(option, value, "1 to " + std::to_string(max) + unit);
-    };
-    inRange("block-size", blockSize, kMaxThreadsPerBlock, " threads per block");
-    inRange("max-blocks", maxBlocks, kMaxGridX, " blocks");
-    inRange("unroll", unroll, kMaxUnroll, " vectors per thread");
-    if (transposeTile != 32 && transposeTile != 64) {
-      ok = false;
-      reject("transpose-tile", transposeTile,
-             "32 or 64 (blocks of 256 or 1024 threads)");
+      reject(info.flag, value, info.expected());
     }
-    inRange("transpose-group", transposeGroup, kMaxTransposeGroup,
-            " tile rows");
-    inRange("transpose-max-blocks", transposeMaxBlocks, kMaxGridX, " blocks");
-    inRange("reduction-lanes", reductionLanes, kMaxUnroll,
-            " accumulators per thread");
     return ok;
   }
 };

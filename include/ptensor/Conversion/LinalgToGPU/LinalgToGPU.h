@@ -13,6 +13,11 @@ namespace mlir::ptensor {
 #define GEN_PASS_DECL_CONVERTPTENSORLINALGTOGPU
 #include "ptensor/Conversion/Passes.h.inc"
 
+/// convert-ptensor-linalg-to-gpu with the kernel options of `config`
+/// (checked when the pass runs).
+std::unique_ptr<Pass>
+createConvertPTensorLinalgToGPU(const KernelConfig &config);
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_CONVERSION_LINALGTOGPU_LINALGTOGPU_H
