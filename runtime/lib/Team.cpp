@@ -179,6 +179,36 @@ bool gather(const void *local, int64_t localBytes, void *full) {
   return true;
 }
 
+/// The per-process counts and byte offsets of an all-to-all.
+struct Exchange {
+  std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
+  /// Sizes all for `processes` (may throw std::bad_alloc).
+  void resize(int processes) {
+    for (std::vector<int> *v :
+         {&sendCounts, &sendOffsets, &receiveCounts, &receiveOffsets})
+      v->assign(processes, 0);
+  }
+};
+
+/// Whether every process is `ok` (a 4-byte all-reduce, counted as a
+/// collective): a step that one process could not take (an allocation, an
+/// MPI type) then fails on every process, and none is left waiting in a
+/// collective the others skip. A process that was not ok has its own error
+/// recorded already; the others record `others` with `status`.
+bool everyProcessOk(bool ok, ptensor_rt_status status, const char *others) {
+  int mine = ok ? 1 : 0, everyone = 0;
+  int rc;
+  {
+    Counted counted(sizeof(mine));
+    rc = MPI_Allreduce(&mine, &everyone, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  }
+  if (rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Allreduce");
+  if (everyone)
+    return true;
+  return ok ? setErrorf(status, "%s", others) : false;
+}
+
 /// The MPI_Alltoallv of a slice of the split dim (ptensor_rt_team_slice_rows):
 /// each process packs, for each other, the rows it holds of that one's
 /// block of the result (one range each, semantics::teamSliceRowsSent) and
@@ -214,15 +244,12 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   sem::TeamBlock mine = sem::teamBlock(sourceRows, rank, size);
   int64_t resultStart = sem::teamBlock(resultRows, rank, size).start;
-  std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
+  Exchange plan;
   std::vector<char> packed;
   int64_t sent = 0; // to the other processes
-  int allocated = 1;
+  bool allocated = true;
   try {
-    sendCounts.resize(size);
-    sendOffsets.resize(size);
-    receiveCounts.resize(size);
-    receiveOffsets.resize(size);
+    plan.resize(size);
     std::vector<sem::RowRange> out(size);
     int64_t packedRows = 0;
     for (int p = 0; p < size; ++p) {
@@ -233,47 +260,129 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
     packed.resize(packedRows * rowBytes);
     int64_t at = 0;
     for (int p = 0; p < size; ++p) {
-      sendOffsets[p] = static_cast<int>(at);
-      sendCounts[p] = static_cast<int>(out[p].count() * rowBytes);
+      plan.sendOffsets[p] = static_cast<int>(at);
+      plan.sendCounts[p] = static_cast<int>(out[p].count() * rowBytes);
       for (int64_t i = out[p].begin; i < out[p].end; ++i, at += rowBytes) {
         int64_t row = offset + i * step - mine.start; // in this block
         std::memcpy(packed.data() + at, local + row * rowBytes, rowBytes);
       }
       if (p != rank)
-        sent += sendCounts[p];
+        sent += plan.sendCounts[p];
       sem::RowRange in = sem::teamSliceRowsSent(sourceRows, offset, step,
                                                 resultRows, p, rank, size);
-      receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
-      receiveOffsets[p] =
+      plan.receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
+      plan.receiveOffsets[p] =
           static_cast<int>((in.begin - resultStart) * rowBytes);
     }
   } catch (const std::bad_alloc &) {
-    allocated = 0;
+    allocated = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                          "cannot allocate the rows this process sends for "
+                          "a slice");
   }
-  int everyone = 0;
+  if (!everyProcessOk(allocated, PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "another process of the team could not allocate the "
+                      "rows it sends for a slice"))
+    return false;
   int rc;
   {
-    Counted counted(sizeof(allocated));
-    rc = MPI_Allreduce(&allocated, &everyone, 1, MPI_INT, MPI_MIN,
-                       MPI_COMM_WORLD);
-  }
-  if (rc != MPI_SUCCESS)
-    return mpiFailed(rc, "MPI_Allreduce");
-  if (!everyone)
-    return setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
-                     allocated ? "another process of the team could not "
-                                 "allocate the rows it sends for a slice"
-                               : "cannot allocate the rows this process "
-                                 "sends for a slice");
-  {
     Counted counted(sent);
-    rc = MPI_Alltoallv(packed.data(), sendCounts.data(), sendOffsets.data(),
-                       MPI_BYTE, result, receiveCounts.data(),
-                       receiveOffsets.data(), MPI_BYTE, MPI_COMM_WORLD);
+    rc = MPI_Alltoallv(packed.data(), plan.sendCounts.data(),
+                       plan.sendOffsets.data(), MPI_BYTE, result,
+                       plan.receiveCounts.data(), plan.receiveOffsets.data(),
+                       MPI_BYTE, MPI_COMM_WORLD);
   }
   if (rc != MPI_SUCCESS)
     return mpiFailed(rc, "MPI_Alltoallv");
   return true;
+}
+
+/// The MPI_Alltoallw of ptensor_rt_team_resplit: each process sends each
+/// other the rows of that one's block (one contiguous range of `local`)
+/// and receives from each the columns of the split axis that one held,
+/// placed by a vector type at their place in every row of `result`.
+bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
+             int64_t splitSize, int64_t innerBytes) {
+  namespace sem = ptensor::semantics;
+  if (!ensureInitialized())
+    return false;
+  int64_t wholeBytes = 0;
+  if (rows < 0 || mid < 0 || splitSize < 0 || innerBytes < 0 ||
+      __builtin_mul_overflow(rows, mid, &wholeBytes) ||
+      __builtin_mul_overflow(wholeBytes, splitSize, &wholeBytes) ||
+      __builtin_mul_overflow(wholeBytes, innerBytes, &wholeBytes) ||
+      wholeBytes > INT32_MAX)
+    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
+                     "moving the split dim of a tensor of %lld x %lld x %lld "
+                     "x %lld bytes between processes: more than 2147483647 "
+                     "bytes is not supported (MPI counts and displacements "
+                     "are int)",
+                     static_cast<long long>(rows), static_cast<long long>(mid),
+                     static_cast<long long>(splitSize),
+                     static_cast<long long>(innerBytes));
+  int size = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // Every count and offset below is at most wholeBytes: they fit an int.
+  int64_t localRowBytes =
+      mid * sem::teamBlock(splitSize, rank, size).rows * innerBytes;
+  int64_t myRows = sem::teamBlock(rows, rank, size).rows;
+  Exchange plan;
+  std::vector<MPI_Datatype> sendTypes, receiveTypes;
+  int64_t sent = 0; // to the other processes
+  bool ready = true;
+  try {
+    plan.resize(size);
+    sendTypes.assign(size, MPI_BYTE);
+    receiveTypes.assign(size, MPI_BYTE);
+  } catch (const std::bad_alloc &) {
+    ready = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "cannot allocate the counts of a resplit");
+  }
+  for (int p = 0; ready && p < size; ++p) {
+    sem::TeamBlock theirRows = sem::teamBlock(rows, p, size);
+    plan.sendCounts[p] = static_cast<int>(theirRows.rows * localRowBytes);
+    plan.sendOffsets[p] = static_cast<int>(theirRows.start * localRowBytes);
+    if (p != rank)
+      sent += plan.sendCounts[p];
+    // From p: its columns of the axis in each of this process's rows.
+    sem::TeamBlock theirColumns = sem::teamBlock(splitSize, p, size);
+    int64_t runs = myRows * mid, runBytes = theirColumns.rows * innerBytes;
+    plan.receiveOffsets[p] = static_cast<int>(theirColumns.start * innerBytes);
+    if (runs == 0 || runBytes == 0)
+      continue; // nothing from p (count 0)
+    MPI_Datatype columns;
+    int rc = MPI_Type_vector(static_cast<int>(runs),
+                             static_cast<int>(runBytes),
+                             static_cast<int>(splitSize * innerBytes),
+                             MPI_BYTE, &columns);
+    if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(&columns)) != MPI_SUCCESS)
+      MPI_Type_free(&columns);
+    if (rc != MPI_SUCCESS) {
+      ready = mpiFailed(rc, "MPI_Type_vector");
+      break;
+    }
+    receiveTypes[p] = columns;
+    plan.receiveCounts[p] = 1;
+  }
+  bool ok = everyProcessOk(ready, PTENSOR_RT_ERROR_CHECK_FAILED,
+                           "another process of the team could not prepare "
+                           "its part of a resplit");
+  if (ok) {
+    int rc;
+    {
+      Counted counted(sent);
+      rc = MPI_Alltoallw(local, plan.sendCounts.data(),
+                         plan.sendOffsets.data(), sendTypes.data(), result,
+                         plan.receiveCounts.data(), plan.receiveOffsets.data(),
+                         receiveTypes.data(), MPI_COMM_WORLD);
+    }
+    if (rc != MPI_SUCCESS)
+      ok = mpiFailed(rc, "MPI_Alltoallw");
+  }
+  for (MPI_Datatype &type : receiveTypes)
+    if (type != MPI_BYTE)
+      MPI_Type_free(&type);
+  return ok;
 }
 
 } // namespace
@@ -385,6 +494,17 @@ void ptensor_rt_team_slice_rows(int8_t *, int8_t *local, int64_t localOffset,
                  reinterpret_cast<char *>(result + resultOffset), rowBytes,
                  sourceRows, offset, step, resultRows))
     leave(); // the vectors of sliceRows are gone
+}
+
+void ptensor_rt_team_resplit(int8_t *, int8_t *local, int64_t localOffset,
+                             int64_t, int64_t, int8_t *, int8_t *result,
+                             int64_t resultOffset, int64_t, int64_t,
+                             int64_t rows, int64_t mid, int64_t splitSize,
+                             int64_t innerBytes) {
+  if (!resplit(reinterpret_cast<const char *>(local + localOffset),
+               reinterpret_cast<char *>(result + resultOffset), rows, mid,
+               splitSize, innerBytes))
+    leave(); // the vectors of resplit are gone
 }
 
 int64_t ptensor_rt_team_sum(int64_t value) {

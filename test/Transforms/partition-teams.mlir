@@ -107,11 +107,37 @@ func.func @mean(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf
 // process, its block kept.
 // CHECK-LABEL: func.func @whole(
 // CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<10x3xf32>
-// CHECK: %[[T:.*]] = ptensor.permute_dims %[[W]] [1, 0] : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<3x10xf32>
-// CHECK: ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<3x10xf32> -> !ptensor.ptensor<?x10xf32>
-func.func @whole(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<3x10xf32, team = 1> {
+// CHECK: %[[T:.*]] = ptensor.roll %[[W]] shifts [1] axes [0] : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<10x3xf32>
+// CHECK: ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<?x3xf32>
+func.func @whole(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
+  %0 = ptensor.roll %a shifts [1] axes [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+
+// A permute_dims that moves the split dim: the block is permuted where it
+// is (the split dim lands at the axis it goes to) and resplit along the
+// first dim; nothing is gathered. A dynamic result first dim is the
+// source's dim, the same on every process (no team_sum for the mean).
+// CHECK-LABEL: func.func @permute_moves_split(
+// CHECK-NOT: team_gather
+// CHECK: %[[P:.*]] = ptensor.permute_dims %arg0 [1, 0] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<3x?xf32>
+// CHECK-NEXT: ptensor.team_resplit %[[P]], %c10 from 1 on @ptensor_team1 : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<?x10xf32>
+// CHECK: %[[Q:.*]] = ptensor.permute_dims %arg1 [2, 0, 1] : !ptensor.ptensor<?x?x4xf32> -> !ptensor.ptensor<4x?x?xf32>
+// CHECK-NEXT: ptensor.team_resplit %[[Q]], %{{.*}} from 1 on @ptensor_team1 : !ptensor.ptensor<4x?x?xf32> -> !ptensor.ptensor<?x?x?xf32>
+// CHECK: %[[R:.*]] = ptensor.permute_dims %arg1 [-2, 2, 0] : !ptensor.ptensor<?x?x4xf32> -> !ptensor.ptensor<?x4x?xf32>
+// CHECK-NEXT: %[[S:.*]] = ptensor.team_resplit %[[R]], %{{.*}} from 2 on @ptensor_team1 : !ptensor.ptensor<?x4x?xf32> -> !ptensor.ptensor<?x4x?xf32>
+// CHECK-NEXT: %[[N:.*]] = ptensor.dim %[[R]], 0
+// CHECK-NEXT: ptensor.cast %[[S]]
+// CHECK-NEXT: arith.index_cast %[[N]]
+// CHECK-NOT: team_sum
+// CHECK-NOT: team_gather
+// CHECK: return
+func.func @permute_moves_split(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<?x?x4xf32, team = 1>) -> (!ptensor.ptensor<3x10xf32, team = 1>, !ptensor.ptensor<4x?x?xf32, team = 1>, !ptensor.ptensor<4x?xf32, team = 1>) {
   %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3x10xf32, team = 1>
-  return %0 : !ptensor.ptensor<3x10xf32, team = 1>
+  %1 = ptensor.permute_dims %b [2, 0, 1] : !ptensor.ptensor<?x?x4xf32, team = 1> -> !ptensor.ptensor<4x?x?xf32, team = 1>
+  %2 = ptensor.permute_dims %b [-2, 2, 0] : !ptensor.ptensor<?x?x4xf32, team = 1> -> !ptensor.ptensor<?x4x?xf32, team = 1>
+  %3 = ptensor.reduce mean %2 axes [0] : !ptensor.ptensor<?x4x?xf32, team = 1> -> !ptensor.ptensor<4x?xf32, team = 1>
+  return %0, %1, %3 : !ptensor.ptensor<3x10xf32, team = 1>, !ptensor.ptensor<4x?x?xf32, team = 1>, !ptensor.ptensor<4x?xf32, team = 1>
 }
 
 // Views that keep the rows, and a matmul whose rows are the lhs's, stay on

@@ -130,6 +130,20 @@ Value callIndexFunction(OpBuilder &b, Location loc, ModuleOp module,
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), result);
 }
 
+/// Calls the runtime's void function `name` with byte buffers `buffers`
+/// and then `sizes` (index values) as i64.
+void callWithSizes(OpBuilder &b, Location loc, ModuleOp module,
+                   StringRef name, ValueRange buffers, ValueRange sizes) {
+  SmallVector<Value> arguments(buffers);
+  for (Value size : sizes) {
+    Value value = arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+    arguments.push_back(value);
+  }
+  func::FuncOp callee = getOrDeclareRuntimeFunction(
+      b, module, name, ValueRange(arguments).getTypes(), {});
+  func::CallOp::create(b, loc, callee, arguments);
+}
+
 /// First row and size of this process's block of `rows` rows: the
 /// runtime applies the one rule (ptensor::semantics::teamBlock).
 std::pair<Value, Value> blockOf(OpBuilder &b, Location loc, ModuleOp module,
@@ -225,17 +239,47 @@ struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
         m.product(getAsOpFoldResult(ArrayRef<Value>(sizes).drop_front()));
     Value rowBytes =
         m.value(m.mul(rowElements, m.index(elementBytes(resultType))));
-    auto i64 = rewriter.getI64Type();
-    SmallVector<Value> arguments{local.bytes, mine.bytes};
-    for (Value index : {rowBytes, adaptor.getSourceRows(), adaptor.getOffset(),
-                        adaptor.getStep(), adaptor.getRows()}) {
-      Value value = arith::IndexCastOp::create(rewriter, loc, i64, index);
-      arguments.push_back(value);
-    }
-    func::FuncOp callee = getOrDeclareRuntimeFunction(
-        rewriter, module, "ptensor_rt_team_slice_rows",
-        ValueRange(arguments).getTypes(), {});
-    func::CallOp::create(rewriter, loc, callee, arguments);
+    callWithSizes(rewriter, loc, module, "ptensor_rt_team_slice_rows",
+                  {local.bytes, mine.bytes},
+                  {rowBytes, adaptor.getSourceRows(), adaptor.getOffset(),
+                   adaptor.getStep(), adaptor.getRows()});
+    rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
+    return success();
+  }
+};
+
+/// team_resplit: the part, copied row-major, goes to the runtime's
+/// MPI_Alltoallw seen as [rows][mid][split axis][inner bytes]; the result
+/// is a fresh row-major buffer of this process's rows with every element
+/// of the split axis.
+struct TeamResplitPattern : public OpConversionPattern<TeamResplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamResplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getPart());
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto axis = static_cast<size_t>(op.getAxis());
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getPart());
+    Value rows = sizes.front();
+    sizes[axis] = adaptor.getSplitSize();
+    sizes.front() = callIndexFunction(rewriter, loc, module,
+                                      "ptensor_rt_team_block_rows", rows);
+    ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
+    IndexMath m(rewriter, loc);
+    ArrayRef<Value> dims(sizes);
+    OpFoldResult mid = m.product(getAsOpFoldResult(dims.slice(1, axis - 1)));
+    OpFoldResult innerElements =
+        m.product(getAsOpFoldResult(dims.drop_front(axis + 1)));
+    OpFoldResult bytesPerElement = m.index(elementBytes(resultType));
+    OpFoldResult inner = m.mul(innerElements, bytesPerElement);
+    Value midValue = m.value(mid), innerValue = m.value(inner);
+    callWithSizes(rewriter, loc, module, "ptensor_rt_team_resplit",
+                  {local.bytes, mine.bytes},
+                  {rows, midValue, adaptor.getSplitSize(), innerValue});
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
     return success();
   }
@@ -328,7 +372,7 @@ void mlir::ptensor::computeTeamBlocksOnly(ModuleOp module) {
 void mlir::ptensor::populateTeamsToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<TeamAllReducePattern, TeamGatherPattern, TeamSliceRowsPattern,
-               TeamBlockPattern,
+               TeamResplitPattern, TeamBlockPattern,
                TeamBlockRowsPattern, TeamBlockStartPattern, TeamSumPattern>(converter,
                                                      patterns.getContext());
 }

@@ -52,6 +52,27 @@ func.func @slice_rows(%a: !ptensor.ptensor<?x3xi16>, %n: index, %m: index) -> !p
   return %0 : !ptensor.ptensor<?x3xi16>
 }
 
+// team_resplit: the part (3 x this process's share of a split axis of %n
+// elements x 2 x f32), copied row-major, and this process's rows of the result
+// with all 10 elements of the split axis go to the runtime's MPI_Alltoallw
+// as [3 rows][mid 1][split 10][inner 2 x 4 bytes].
+// CHECK-LABEL: func.func @resplit(
+// CHECK-SAME: %[[P:.*]]: tensor<3x?x2xf32>, %[[N:.*]]: index)
+// CHECK: %[[LOCAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[IN:.*]] = memref.view %[[LOCAL]]
+// CHECK: memref.copy %{{.*}}, %[[IN]]
+// CHECK: %[[R:.*]] = call @ptensor_rt_team_block_rows(%c3_i64) : (i64) -> i64
+// CHECK: %[[ROWS:.*]] = arith.index_cast %[[R]] : i64 to index
+// CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%[[ROWS]], %[[N]]] : memref<?xi8> to memref<?x?x2xf32>
+// CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: call @ptensor_rt_team_resplit(%[[LOCAL]], %[[MINE]], %c3_i64, %c1_i64, %[[N64]], %c8_i64) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64) -> ()
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+func.func @resplit(%p: !ptensor.ptensor<3x?x2xf32>, %n: index) -> !ptensor.ptensor<?x?x2xf32> {
+  %0 = ptensor.team_resplit %p, %n from 1 on @ptensor_team1 : !ptensor.ptensor<3x?x2xf32> -> !ptensor.ptensor<?x?x2xf32>
+  return %0 : !ptensor.ptensor<?x?x2xf32>
+}
+
 // The block: the runtime applies the one rule (ptensor::semantics::teamBlock).
 // CHECK-LABEL: func.func @block(
 // CHECK: %[[START:.*]] = call @ptensor_rt_team_block_start(%c10_i64) : (i64) -> i64

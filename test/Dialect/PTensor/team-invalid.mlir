@@ -87,3 +87,66 @@ func.func @slice_rows_zero_step(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !pt
   %0 = ptensor.team_slice_rows %a, %i [%i, %i, %c0] on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
   return %0 : !ptensor.ptensor<?x3xf32>
 }
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @resplit_axis_past_rank(%a: !ptensor.ptensor<3x?xf32>, %n: index) -> !ptensor.ptensor<?x10xf32> {
+  // expected-error @+1 {{expected a part and a result of one dtype, one device and one rank greater than the split axis 2, but got '!ptensor.ptensor<3x?xf32>' and '!ptensor.ptensor<?x10xf32>'}}
+  %0 = ptensor.team_resplit %a, %n from 2 on @g : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<?x10xf32>
+  return %0 : !ptensor.ptensor<?x10xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @resplit_axis_zero(%a: !ptensor.ptensor<3x?xf32>, %n: index) -> !ptensor.ptensor<?x10xf32> {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %0 = ptensor.team_resplit %a, %n from 0 on @g : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<?x10xf32>
+  return %0 : !ptensor.ptensor<?x10xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @resplit_other_dim(%a: !ptensor.ptensor<3x?x4xf32>, %n: index) -> !ptensor.ptensor<?x10x5xf32> {
+  // expected-error @+1 {{expected dim 2 of the result ('!ptensor.ptensor<?x10x5xf32>') to be the part's ('!ptensor.ptensor<3x?x4xf32>'): only dims 0 and the split axis change}}
+  %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?x4xf32> -> !ptensor.ptensor<?x10x5xf32>
+  return %0 : !ptensor.ptensor<?x10x5xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @resplit_static_part(%a: !ptensor.ptensor<3x5xf32>, %n: index) -> !ptensor.ptensor<?x10xf32> {
+  // expected-error @+1 {{expected a part split along dim 1 (a dynamic size there: it depends on the rank), but got '!ptensor.ptensor<3x5xf32>'}}
+  %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x5xf32> -> !ptensor.ptensor<?x10xf32>
+  return %0 : !ptensor.ptensor<?x10xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @resplit_static_result(%a: !ptensor.ptensor<3x?xf32>, %n: index) -> !ptensor.ptensor<3x10xf32> {
+  // expected-error @+1 {{expected a block as the result (a dynamic first dim: the rows depend on the rank), but got '!ptensor.ptensor<3x10xf32>'}}
+  %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<3x10xf32>
+  return %0 : !ptensor.ptensor<3x10xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @resplit_gpu(%a: !ptensor.ptensor<3x?xf32, device = "cuda:0">, %n: index) -> !ptensor.ptensor<?x10xf32, device = "cuda:0"> {
+  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?xf32, device = "cuda:0"> -> !ptensor.ptensor<?x10xf32, device = "cuda:0">
+  return %0 : !ptensor.ptensor<?x10xf32, device = "cuda:0">
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @resplit_team(%a: !ptensor.ptensor<3x?xf32, team = 1>, %n: index) -> !ptensor.ptensor<?x10xf32> {
+  // expected-error @+1 {{works on local blocks, but got the team tensor '!ptensor.ptensor<3x?xf32, team = 1>'}}
+  %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?xf32, team = 1> -> !ptensor.ptensor<?x10xf32>
+  return %0 : !ptensor.ptensor<?x10xf32>
+}

@@ -104,6 +104,13 @@ func.func @row_moves(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.pten
   %4 = ptensor.reduce mean %3 axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
   return %0, %1, %2, %3, %4 : !ptensor.ptensor<4x2xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>
 }
+func.func @permutes(%d: !ptensor.ptensor<?x3xf32, team = 1>, %c: !ptensor.ptensor<?x3x4xf32, team = 1>) -> (!ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<4x?x3xf32, team = 1>, !ptensor.ptensor<3x4x?xf32, team = 1>, !ptensor.ptensor<4x?xf32, team = 1>) {
+  %0 = ptensor.permute_dims %d [1, 0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3x?xf32, team = 1>
+  %1 = ptensor.permute_dims %c [2, 0, 1] : !ptensor.ptensor<?x3x4xf32, team = 1> -> !ptensor.ptensor<4x?x3xf32, team = 1>
+  %2 = ptensor.permute_dims %c [1, -1, 0] : !ptensor.ptensor<?x3x4xf32, team = 1> -> !ptensor.ptensor<3x4x?xf32, team = 1>
+  %3 = ptensor.reduce sum %1 axes [2] : !ptensor.ptensor<4x?x3xf32, team = 1> -> !ptensor.ptensor<4x?xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<4x?x3xf32, team = 1>, !ptensor.ptensor<3x4x?xf32, team = 1>, !ptensor.ptensor<4x?xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -207,6 +214,7 @@ def main():
             "bt": None,
             "w": rng.random((3, 4), dtype=np.float32),
             "c": rng.random((2, 3, 4), dtype=np.float32),
+            "g": rng.random((5, 3, 4), dtype=np.float32),
             "r": rng.random((1, 3), dtype=np.float32),
             "s": np.array(0.5, dtype=np.float32),
             "i": rng.integers(-3, 4, 7).astype(np.int32),
@@ -232,7 +240,7 @@ def main():
             paths[key] = os.path.join(tmp, key + ".npy")
             np.save(paths[key], value)
         a, b, v, r, s = (arrays[k] for k in "abvrs")
-        i, h, t, e = arrays["i"], arrays["h"], arrays["t"], arrays["e"]
+        i, h, t, e, g = (arrays[k] for k in "ihteg")
         squares = np.arange(11, dtype=np.int64) ** 2
         u, p = arrays["u"], arrays["p"]
         cases = [
@@ -275,6 +283,14 @@ def main():
             ("row_moves", ["a", "e", "two"],
              [a[1:8:2, :2], a[::-1], e[::-1, ::-1], e[1::-1],
               e[1::-1].mean(0)]),
+            # Permutes moving the split dim resplit the blocks (one
+            # all-to-all, no gather), also of 2 rows (blocks of none).
+            ("permutes", ["a", "g"], [a.T, g.transpose(2, 0, 1),
+                                      g.transpose(1, 2, 0),
+                                      g.transpose(2, 0, 1).sum(2)]),
+            ("permutes", ["e", "c"], [e.T, arrays["c"].transpose(2, 0, 1),
+                                      arrays["c"].transpose(1, 2, 0),
+                                      arrays["c"].transpose(2, 0, 1).sum(2)]),
             # Joins beside the rows are local; along them, gathered.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),

@@ -32,7 +32,14 @@
 // RUN: mpirun -np 2 ptensor-runner %s -e reversed --input %t/a.npy --output-dir %t/reversed --report-latency 2>&1 | FileCheck %s --check-prefix=REVERSED
 // REVERSED-DAG: rank 0 of 2: 2 collectives, 64 bytes sent
 // REVERSED-DAG: rank 1 of 2: 2 collectives, 64 bytes sent
-// RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/odd_rows/out0.npy'), a[1:8:2]); np.testing.assert_array_equal(np.load('%t/reversed/out0.npy'), a[::-1])"
+// A transpose resplits: of a.T (3 x 10), rank 0 gets rows 0-1, rank 1
+// row 2, each with all 10 columns; rank 0 sends its 5 columns of row 2
+// (20 bytes), rank 1 its 5 columns of rows 0-1 (40 bytes), each with the
+// 4-byte agreement (a gather would send each whole block: 60 bytes).
+// RUN: mpirun -np 2 ptensor-runner %s -e transposed --input %t/a.npy --output-dir %t/transposed --report-latency 2>&1 | FileCheck %s --check-prefix=TRANSPOSED
+// TRANSPOSED-DAG: rank 0 of 2: 2 collectives, 24 bytes sent
+// TRANSPOSED-DAG: rank 1 of 2: 2 collectives, 44 bytes sent
+// RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/odd_rows/out0.npy'), a[1:8:2]); np.testing.assert_array_equal(np.load('%t/reversed/out0.npy'), a[::-1]); np.testing.assert_array_equal(np.load('%t/transposed/out0.npy'), a.T)"
 
 func.func @chain(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
@@ -56,6 +63,10 @@ func.func @odd_rows(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptenso
 func.func @reversed(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.flip %a [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @transposed(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<3x10xf32, team = 1> {
+  %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3x10xf32, team = 1>
+  return %0 : !ptensor.ptensor<3x10xf32, team = 1>
 }
 func.func @row(%a: !ptensor.ptensor<10x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.elementwise_binary multiply %a, %v : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>

@@ -65,6 +65,7 @@ PTENSOR_TEAM_OP_COMMON(TeamAllReduceOp)
 PTENSOR_TEAM_OP_COMMON(TeamGatherOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockOp)
 PTENSOR_TEAM_OP_COMMON(TeamSliceRowsOp)
+PTENSOR_TEAM_OP_COMMON(TeamResplitOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockStartOp)
 PTENSOR_TEAM_OP_COMMON(TeamSumOp)
@@ -103,4 +104,32 @@ LogicalResult TeamSliceRowsOp::verify() {
   if (matchPattern(getStep(), m_Zero()))
     return emitOpError("expected a non-zero step");
   return success();
+}
+
+LogicalResult TeamResplitOp::verify() {
+  PTensorType part = getPart().getType(), result = getType();
+  int64_t rank = part.getRank(), axis = static_cast<int64_t>(getAxis());
+  if (part.getElementType() != result.getElementType() ||
+      part.getDevice() != result.getDevice() || rank != result.getRank() ||
+      axis >= rank)
+    return emitOpError("expected a part and a result of one dtype, one "
+                       "device and one rank greater than the split axis ")
+           << axis << ", but got " << part << " and " << result;
+  for (int64_t d = 1; d < rank; ++d)
+    if (d != axis && part.getDimSize(d) != result.getDimSize(d))
+      return emitOpError("expected dim ")
+             << d << " of the result (" << result
+             << ") to be the part's (" << part
+             << "): only dims 0 and the split axis change";
+  if (!part.isDynamicDim(axis))
+    return emitOpError("expected a part split along dim ")
+           << axis << " (a dynamic size there: it depends on the rank), "
+           << "but got " << part;
+  if (!result.isDynamicDim(0))
+    return emitOpError("expected a block as the result (a dynamic first "
+                       "dim: the rows depend on the rank), but got ")
+           << result;
+  if (result.isOnGPU())
+    return emitOpError("runs on host data only (GPU teams are not built yet)");
+  return verifyLocal(*this);
 }

@@ -395,6 +395,42 @@ void TeamPartitioner::partitionRowsMove(Operation *op) {
   localize(flip.getResult());
 }
 
+bool TeamPartitioner::movesSplitDim(Operation *op) const {
+  return isa<PermuteDimsOp>(op) && isSplit(op->getOperand(0)) &&
+         !keepsRows(op);
+}
+
+void TeamPartitioner::partitionPermute(PermuteDimsOp permute) {
+  Value source = permute.getSource();
+  auto global = cast<PTensorType>(permute.getType());
+  int64_t rank = global.getRank();
+  auto lands = llvm::find_if(permute.getAxes(), [&](int64_t axis) {
+    return isTeamSplitAxis(axis, rank);
+  });
+  auto axis = static_cast<int64_t>(lands - permute.getAxes().begin());
+  OpBuilder b(permute);
+  Location loc = permute.getLoc();
+  Value splitSize = globalRows(b, loc, source);
+  // The permute stays, of the block: every row of the result's first dim,
+  // this process's share of the split dim at `axis`.
+  SmallVector<int64_t> partShape(global.getShape());
+  partShape[axis] = ShapedType::kDynamic;
+  permute.getResult().setType(PTensorType::get(
+      global.getContext(), partShape, global.getElementType(),
+      global.getDevice(), nullptr));
+  b.setInsertionPointAfter(permute);
+  auto resplit = TeamResplitOp::create(b, loc, blockType(global),
+                                       permute.getResult(), splitSize,
+                                       b.getI64IntegerAttr(axis), grid);
+  permute.getResult().replaceAllUsesExcept(resplit.getResult(), resplit);
+  markSplit(resplit.getResult(), global);
+  if (global.isDynamicDim(kTeamSplitDim)) {
+    // The result's rows are a dim that every process has whole.
+    Value rows = DimOp::create(b, loc, permute.getResult(), kTeamSplitDim);
+    globalSizes[{resplit.getResult(), b.getInsertionBlock()}] = rows;
+  }
+}
+
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
 /// blocks line up, nothing moves.
 LogicalResult TeamPartitioner::partitionElementwise(Operation *op) {
@@ -576,6 +612,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionRowsView(op), success();
   if (movesRows(op))
     return partitionRowsMove(op), success();
+  if (movesSplitDim(op))
+    return partitionPermute(cast<PermuteDimsOp>(op)), success();
   if (auto combine = dyn_cast<CombineOp>(op);
       combine && combinesBesideRows(combine)) { // block beside block
     localize(combine.getResult());

@@ -98,6 +98,13 @@ private:
   /// gets only its block of the result's rows) and does the rest of it
   /// (the other dims) on the moved block.
   void partitionRowsMove(Operation *op);
+  /// Whether `op` is a permute_dims whose result's first dim is not its
+  /// split source's.
+  bool movesSplitDim(Operation *op) const;
+  /// Permutes the block where it is (the split dim lands elsewhere) and
+  /// resplits that along the first dim (team_resplit: each process gets
+  /// only its block of the result).
+  void partitionPermute(PermuteDimsOp permute);
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void checkNotStretched(OpBuilder &b, Location loc, Value source,

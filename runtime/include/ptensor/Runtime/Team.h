@@ -114,6 +114,26 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_slice_rows(
     int64_t resultStride, int64_t rowBytes, int64_t sourceRows,
     int64_t offset, int64_t step, int64_t resultRows);
 
+/// A tensor split along its dim `axis` (>= 1) resplit along its first dim
+/// (MPI_Alltoallw). Seen row-major as [rows][mid][split][inner bytes]
+/// (`rows` the first dim, `mid` the elements of the dims between it and
+/// the axis, `split` the axis: `splitSize` in all, this process's block of
+/// them in `local`), each process receives its block of the rows with
+/// every element of the axis: `result` is [its rows][mid][splitSize][inner
+/// bytes]. Each process sends each other whole rows of `local` (one
+/// range); MPI places them at their columns of the receiver's block (a
+/// vector type per sender: no packing, no buffer). A tensor of more than
+/// 2147483647 bytes is refused on every process alike (MPI's int counts);
+/// the processes agree that each could make its MPI types before the
+/// exchange (one 4-byte all-reduce, counted with it). Buffers are
+/// memref<?xi8> like ptensor_rt_team_allgather's.
+PTENSOR_RT_EXPORT void ptensor_rt_team_resplit(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t resultStride, int64_t rows, int64_t mid, int64_t splitSize,
+    int64_t innerBytes);
+
 /// This process's block of `rows` rows split over the team
 /// (ptensor::semantics::teamBlock): its first row and its number of rows.
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_start(int64_t rows);

@@ -12,7 +12,8 @@
 #ifndef PTENSOR_TEAM_OPS_TD
 #define PTENSOR_TEAM_OPS_TD
 
-// The collectives (team_all_reduce, team_gather, team_slice_rows, team_sum)
+// The collectives (team_all_reduce, team_gather, team_slice_rows,
+// team_resplit, team_sum)
 // touch no memory of the program but can fail (a bad slice, an MPI error,
 // an allocation one process cannot make) and must be reached by every
 // process alike: NoMemoryEffect without speculation, so that no pass hoists
@@ -99,6 +100,36 @@ def PTensor_TeamSliceRowsOp
   let assemblyFormat = [{
     $block `,` $source_rows ` ` `[` $offset `,` $rows `,` $step `]` `on` $grid
     attr-dict `:` qualified(type($block)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTensor_TeamResplitOp
+    : PTensor_TeamOp<"team_resplit", [NoMemoryEffect]> {
+  let summary = "a tensor split along another dim, split along the first";
+  let description = [{
+    `part` is this process's part of a tensor T that is split along dim
+    `axis` (>= 1) over team `grid` — of T's `split_size` elements there,
+    the block rule's (`ptensor.team_block`) share for this rank —, every
+    other dim whole. The result is this process's block of T split the
+    usual way, along the first dim: every process sends each other the
+    rows of that one's block (one MPI_Alltoallw, placed by MPI at their
+    columns of the receiver's block: no packing pass). This is how a
+    `permute_dims` that moves the split dim of a team tensor runs: the
+    block is permuted locally (a view) and resplit, instead of the whole
+    tensor being gathered on every process.
+
+    ```mlir
+    %b = ptensor.team_resplit %p, %n from 1 on @team1 : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$part, Index:$split_size,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$axis,
+                       FlatSymbolRefAttr:$grid);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $part `,` $split_size `from` $axis `on` $grid attr-dict `:`
+    qualified(type($part)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }

@@ -89,6 +89,9 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       partitioned too); slices and flips of the first dim move rows
       between processes (`team_slice_rows`: each receives only its block of
       the result's rows), then slice or flip the other dims on the block;
+      a `permute_dims` that moves the first dim permutes the block where
+      it is and resplits that along the first dim (`team_resplit`: one
+      all-to-all, each process receives only its block of the result);
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
