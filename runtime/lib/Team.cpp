@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <cstdarg>
@@ -385,6 +386,96 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
   return ok;
 }
 
+/// The MPI_Alltoallv of ptensor_rt_team_reblock: byte ranges of the
+/// global row-major order, this process's source rows' against each
+/// other's new rows' (and the other way round for what it receives).
+bool reblock(const char *local, char *result, int64_t sourceRows,
+             int64_t sourceRowElements, int64_t rows, int64_t rowElements,
+             int64_t elementBytes) {
+  namespace sem = ptensor::semantics;
+  int64_t total = 0, wanted = 0, totalBytes = 0;
+  if (sourceRows < 0 || sourceRowElements < 0 || rows < 0 ||
+      rowElements < 0 ||
+      __builtin_mul_overflow(sourceRows, sourceRowElements, &total) ||
+      __builtin_mul_overflow(rows, rowElements, &wanted) || wanted != total)
+    return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
+                     "reshape of a team tensor of %lld rows of %lld elements "
+                     "into %lld rows of %lld elements: the element counts "
+                     "differ",
+                     static_cast<long long>(sourceRows),
+                     static_cast<long long>(sourceRowElements),
+                     static_cast<long long>(rows),
+                     static_cast<long long>(rowElements));
+  if (elementBytes <= 0 ||
+      __builtin_mul_overflow(total, elementBytes, &totalBytes) ||
+      totalBytes > INT32_MAX)
+    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
+                     "reshaping a team tensor of %lld elements of %lld bytes "
+                     "across processes: more than 2147483647 bytes is not "
+                     "supported (MPI counts and displacements are int)",
+                     static_cast<long long>(total),
+                     static_cast<long long>(elementBytes));
+  if (!ensureInitialized())
+    return false;
+  int size = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // Every byte offset below is at most totalBytes: they fit an int.
+  int64_t sourceRowBytes = sourceRowElements * elementBytes;
+  int64_t rowBytes = rowElements * elementBytes;
+  auto sourceRange = [&](int p) {
+    sem::TeamBlock block = sem::teamBlock(sourceRows, p, size);
+    return sem::RowRange{block.start * sourceRowBytes,
+                         (block.start + block.rows) * sourceRowBytes};
+  };
+  auto targetRange = [&](int p) {
+    sem::TeamBlock block = sem::teamBlock(rows, p, size);
+    return sem::RowRange{block.start * rowBytes,
+                         (block.start + block.rows) * rowBytes};
+  };
+  sem::RowRange mineOut = sourceRange(rank), mineIn = targetRange(rank);
+  Exchange plan;
+  int64_t sent = 0; // to the other processes
+  bool ready = true;
+  try {
+    plan.resize(size);
+  } catch (const std::bad_alloc &) {
+    ready = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "cannot allocate the counts of a reshape");
+  }
+  for (int p = 0; ready && p < size; ++p) {
+    sem::RowRange out = targetRange(p), in = sourceRange(p);
+    int64_t outBegin = std::max(mineOut.begin, out.begin);
+    int64_t outEnd = std::min(mineOut.end, out.end);
+    int64_t inBegin = std::max(mineIn.begin, in.begin);
+    int64_t inEnd = std::min(mineIn.end, in.end);
+    if (outEnd > outBegin) {
+      plan.sendCounts[p] = static_cast<int>(outEnd - outBegin);
+      plan.sendOffsets[p] = static_cast<int>(outBegin - mineOut.begin);
+      if (p != rank)
+        sent += outEnd - outBegin;
+    }
+    if (inEnd > inBegin) {
+      plan.receiveCounts[p] = static_cast<int>(inEnd - inBegin);
+      plan.receiveOffsets[p] = static_cast<int>(inBegin - mineIn.begin);
+    }
+  }
+  if (!everyProcessOk(ready, PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "another process of the team could not allocate the "
+                      "counts of a reshape"))
+    return false;
+  int rc;
+  {
+    Counted counted(sent);
+    rc = MPI_Alltoallv(local, plan.sendCounts.data(), plan.sendOffsets.data(),
+                       MPI_BYTE, result, plan.receiveCounts.data(),
+                       plan.receiveOffsets.data(), MPI_BYTE, MPI_COMM_WORLD);
+  }
+  if (rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Alltoallv");
+  return true;
+}
+
 } // namespace
 
 extern "C" {
@@ -505,6 +596,18 @@ void ptensor_rt_team_resplit(int8_t *, int8_t *local, int64_t localOffset,
                reinterpret_cast<char *>(result + resultOffset), rows, mid,
                splitSize, innerBytes))
     leave(); // the vectors of resplit are gone
+}
+
+void ptensor_rt_team_reblock(int8_t *, int8_t *local, int64_t localOffset,
+                             int64_t, int64_t, int8_t *, int8_t *result,
+                             int64_t resultOffset, int64_t, int64_t,
+                             int64_t sourceRows, int64_t sourceRowElements,
+                             int64_t rows, int64_t rowElements,
+                             int64_t elementBytes) {
+  if (!reblock(reinterpret_cast<const char *>(local + localOffset),
+               reinterpret_cast<char *>(result + resultOffset), sourceRows,
+               sourceRowElements, rows, rowElements, elementBytes))
+    leave(); // the vectors of reblock are gone
 }
 
 int64_t ptensor_rt_team_sum(int64_t value) {

@@ -176,23 +176,38 @@ func.func @row_slices(%a: !ptensor.ptensor<10x8xf32, team = 1>, %b: !ptensor.pte
 }
 
 // A reshape that keeps the first dim (the global rows, no -1 after it)
-// reshapes each row alone: the block's. One with a -1 after the rows (a
-// block without rows could not infer it) or merging the rows is gathered.
+// reshapes each row alone: the block's. Others reblock the elements for the
+// result's rows (team_reblock, sizes and a -1 from the global count) and
+// reshape the flat block locally; nothing is gathered.
 // CHECK-LABEL: func.func @row_reshapes(
 // CHECK: %[[R:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x3x4xf32>
 // CHECK-NEXT: %[[A:.*]] = ptensor.reshape %arg0 [%[[R]], 12] : !ptensor.ptensor<?x3x4xf32> -> !ptensor.ptensor<?x12xf32>
+// CHECK: %[[N:.*]] = ptensor.team_sum %{{.*}} on @ptensor_team1
 // CHECK: %[[R2:.*]] = ptensor.dim %arg1, 0 : !ptensor.ptensor<?x6xf32>
 // CHECK-NEXT: %[[B:.*]] = ptensor.reshape %arg1 [%[[R2]], 2, 3] {copy = false} : !ptensor.ptensor<?x6xf32> -> !ptensor.ptensor<?x2x3xf32>
-// CHECK: %[[W:.*]] = ptensor.team_gather %arg0
-// CHECK-NEXT: ptensor.reshape %[[W]] [10, -1] : !ptensor.ptensor<10x3x4xf32> -> !ptensor.ptensor<10x12xf32>
-// CHECK: ptensor.reshape %[[W]] [-1] : !ptensor.ptensor<10x3x4xf32> -> !ptensor.ptensor<120xf32>
-func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor.ptensor<?x6xf32, team = 1>) -> (!ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>) {
+// CHECK-NEXT: %[[F:.*]] = ptensor.team_reblock %arg0, %c10 rows %c10 x %c12 on @ptensor_team1 : !ptensor.ptensor<?x3x4xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[M:.*]] = ptensor.team_block_rows %c10 on @ptensor_team1
+// CHECK-NEXT: ptensor.reshape %[[F]] [%[[M]], 12] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x12xf32>
+// CHECK-NEXT: %[[G:.*]] = ptensor.team_reblock %arg0, %c10 rows %c120 x %c1 on @ptensor_team1
+// CHECK-NEXT: %[[M2:.*]] = ptensor.team_block_rows %c120 on @ptensor_team1
+// CHECK-NEXT: ptensor.reshape %[[G]] [%[[M2]]] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// Dynamic rows: the global rows are summed once; [-1, 4] infers its rows
+// from the global count (rows x 6 / 4), [%m, 3] takes the run-time size.
+// CHECK: %[[T:.*]] = arith.muli %[[N]], %c6 : index
+// CHECK: %[[Q:.*]] = arith.divsi %[[T]], %c4 : index
+// CHECK: ptensor.team_reblock %arg1, %[[N]] rows %[[Q]] x %c4 on @ptensor_team1
+// CHECK: ptensor.team_reblock %arg1, %[[N]] rows %arg2 x %c3 on @ptensor_team1
+// CHECK-NOT: team_gather
+// CHECK: return
+func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor.ptensor<?x6xf32, team = 1>, %m: index) -> (!ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) {
   %0 = ptensor.reshape %a [10, 12] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<10x12xf32, team = 1>
   %n = ptensor.dim %b, 0 : !ptensor.ptensor<?x6xf32, team = 1>
   %1 = ptensor.reshape %b [%n, 2, 3] {copy = false} : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x2x3xf32, team = 1>
   %2 = ptensor.reshape %a [10, -1] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<10x12xf32, team = 1>
   %3 = ptensor.reshape %a [-1] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<120xf32, team = 1>
-  return %0, %1, %2, %3 : !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>
+  %4 = ptensor.reshape %b [-1, 4] : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
+  %5 = ptensor.reshape %b [%m, 3] : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  return %0, %1, %2, %3, %4, %5 : !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>
 }
 
 // concat and stack of operands with the same static rows along another

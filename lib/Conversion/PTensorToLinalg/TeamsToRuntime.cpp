@@ -155,6 +155,35 @@ std::pair<Value, Value> blockOf(OpBuilder &b, Location loc, ModuleOp module,
   return {start, size};
 }
 
+/// This process's block rows of `rows` clamped to [0, `upper`]: what an
+/// exchange whose sizes the runtime checks allocates before the check, so
+/// that a bad size is that error, not a huge or negative allocation.
+Value clampedBlockRows(OpBuilder &b, Location loc, ModuleOp module,
+                       Value rows, Value upper) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value atLeastZero = arith::MaxSIOp::create(b, loc, rows, zero);
+  Value clamped = arith::MinSIOp::create(b, loc, atLeastZero, upper);
+  return callIndexFunction(b, loc, module, "ptensor_rt_team_block_rows",
+                           clamped);
+}
+
+/// Where the lowering of an exchange between processes starts: the module
+/// (for the runtime's declarations), `block` copied row-major and the
+/// result's tensor type.
+struct ExchangeStart {
+  ModuleOp module;
+  ByteBuffer local;
+  RankedTensorType resultType;
+};
+
+ExchangeStart startExchange(OpBuilder &b, Operation *op, Value block,
+                            const TypeConverter &converter) {
+  auto resultType =
+      cast<RankedTensorType>(converter.convertType(op->getResult(0).getType()));
+  ByteBuffer local = copyToBytes(b, op->getLoc(), block);
+  return {op->getParentOfType<ModuleOp>(), local, resultType};
+}
+
 struct TeamAllReducePattern : public OpConversionPattern<TeamAllReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -216,23 +245,13 @@ struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
   matchAndRewrite(TeamSliceRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getBlock());
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto [module, local, resultType] =
+        startExchange(rewriter, op, adaptor.getBlock(), *getTypeConverter());
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getBlock());
-    // The runtime checks the slice's bounds before it moves anything; the
-    // buffer is allocated first, for rows clamped to [0, source rows] (a
-    // slice in bounds has no more), so that a bad size is that error and
-    // not a huge or negative allocation.
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value atLeastZero =
-        arith::MaxSIOp::create(rewriter, loc, adaptor.getRows(), zero);
-    Value allocatedRows = arith::MinSIOp::create(rewriter, loc, atLeastZero,
-                                                 adaptor.getSourceRows());
-    sizes.front() = callIndexFunction(rewriter, loc, module,
-                                      "ptensor_rt_team_block_rows",
-                                      allocatedRows);
+    // The runtime checks the slice's bounds before it moves anything (a
+    // slice in bounds has no more rows than the source).
+    sizes.front() = clampedBlockRows(rewriter, loc, module, adaptor.getRows(),
+                                     adaptor.getSourceRows());
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
     IndexMath m(rewriter, loc);
     OpFoldResult rowElements =
@@ -258,10 +277,8 @@ struct TeamResplitPattern : public OpConversionPattern<TeamResplitOp> {
   matchAndRewrite(TeamResplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getPart());
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto [module, local, resultType] =
+        startExchange(rewriter, op, adaptor.getPart(), *getTypeConverter());
     auto axis = static_cast<size_t>(op.getAxis());
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getPart());
     Value rows = sizes.front();
@@ -280,6 +297,38 @@ struct TeamResplitPattern : public OpConversionPattern<TeamResplitOp> {
     callWithSizes(rewriter, loc, module, "ptensor_rt_team_resplit",
                   {local.bytes, mine.bytes},
                   {rows, midValue, adaptor.getSplitSize(), innerValue});
+    rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
+    return success();
+  }
+};
+
+/// team_reblock: the block, copied row-major, goes to the runtime's
+/// MPI_Alltoallv of byte ranges; the result is a fresh flat buffer of this
+/// process's block of the new rows.
+struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamReblockOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [module, local, resultType] =
+        startExchange(rewriter, op, adaptor.getBlock(), *getTypeConverter());
+    IndexMath m(rewriter, loc);
+    SmallVector<Value> blockSizes = sizesOf(rewriter, loc, adaptor.getBlock());
+    Value sourceRowElements = m.value(
+        m.product(getAsOpFoldResult(ArrayRef<Value>(blockSizes).drop_front())));
+    Value total = m.value(m.mul(adaptor.getSourceRows(), sourceRowElements));
+    // The runtime checks the counts before it moves anything (rows of at
+    // least one element are no more than the elements).
+    Value myRows = clampedBlockRows(rewriter, loc, module, adaptor.getRows(),
+                                    total);
+    Value count = m.value(m.mul(myRows, adaptor.getRowElements()));
+    ByteBuffer mine = allocateBytes(rewriter, loc, resultType, {count});
+    Value bytes = m.value(m.index(elementBytes(resultType)));
+    callWithSizes(rewriter, loc, module, "ptensor_rt_team_reblock",
+                  {local.bytes, mine.bytes},
+                  {adaptor.getSourceRows(), sourceRowElements,
+                   adaptor.getRows(), adaptor.getRowElements(), bytes});
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
     return success();
   }
@@ -372,7 +421,7 @@ void mlir::ptensor::computeTeamBlocksOnly(ModuleOp module) {
 void mlir::ptensor::populateTeamsToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<TeamAllReducePattern, TeamGatherPattern, TeamSliceRowsPattern,
-               TeamResplitPattern, TeamBlockPattern,
+               TeamResplitPattern, TeamReblockPattern, TeamBlockPattern,
                TeamBlockRowsPattern, TeamBlockStartPattern, TeamSumPattern>(converter,
                                                      patterns.getContext());
 }

@@ -73,6 +73,28 @@ func.func @resplit(%p: !ptensor.ptensor<3x?x2xf32>, %n: index) -> !ptensor.ptens
   return %0 : !ptensor.ptensor<?x?x2xf32>
 }
 
+// team_reblock: the block (rows of 3 x 4 i16), copied row-major; this
+// process's rows of the new ones (rows clamped to [0, the element count]
+// for the allocation: the runtime checks the counts) times their elements,
+// flat; the runtime's MPI_Alltoallv gets both shapes' rows and row lengths.
+// CHECK-LABEL: func.func @reblock(
+// CHECK-SAME: %[[B:.*]]: tensor<?x3x4xi16>, %[[N:.*]]: index, %[[R:.*]]: index, %[[E:.*]]: index)
+// CHECK: %[[LOCAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: memref.copy
+// CHECK: %[[T:.*]] = arith.muli %[[N]], %c12 : index
+// CHECK: %[[LOW:.*]] = arith.maxsi %[[R]], %c0 : index
+// CHECK: %[[CLAMPED:.*]] = arith.minsi %[[LOW]], %[[T]] : index
+// CHECK: %[[C:.*]] = arith.index_cast %[[CLAMPED]] : index to i64
+// CHECK: call @ptensor_rt_team_block_rows(%[[C]]) : (i64) -> i64
+// CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%{{.*}}] : memref<?xi8> to memref<?xi16>
+// CHECK: call @ptensor_rt_team_reblock(%[[LOCAL]], %[[MINE]], %{{.*}}, %c12_i64, %{{.*}}, %{{.*}}, %c2_i64) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64, i64) -> ()
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+func.func @reblock(%b: !ptensor.ptensor<?x3x4xi16>, %n: index, %r: index, %e: index) -> !ptensor.ptensor<?xi16> {
+  %0 = ptensor.team_reblock %b, %n rows %r x %e on @ptensor_team1 : !ptensor.ptensor<?x3x4xi16> -> !ptensor.ptensor<?xi16>
+  return %0 : !ptensor.ptensor<?xi16>
+}
+
 // The block: the runtime applies the one rule (ptensor::semantics::teamBlock).
 // CHECK-LABEL: func.func @block(
 // CHECK: %[[START:.*]] = call @ptensor_rt_team_block_start(%c10_i64) : (i64) -> i64

@@ -150,3 +150,48 @@ func.func @resplit_team(%a: !ptensor.ptensor<3x?xf32, team = 1>, %n: index) -> !
   %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?xf32, team = 1> -> !ptensor.ptensor<?x10xf32>
   return %0 : !ptensor.ptensor<?x10xf32>
 }
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @reblock_static_block(%a: !ptensor.ptensor<4x3xf32>, %n: index) -> !ptensor.ptensor<?xf32> {
+  // expected-error @+1 {{expected a block (a dynamic first dim: the rows depend on the rank), but got '!ptensor.ptensor<4x3xf32>'}}
+  %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<4x3xf32> -> !ptensor.ptensor<?xf32>
+  return %0 : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @reblock_not_flat(%a: !ptensor.ptensor<?x3xf32>, %n: index) -> !ptensor.ptensor<?x3xf32> {
+  // expected-error @+1 {{expected a flat result of dynamic size with the block's dtype and device, but got '!ptensor.ptensor<?x3xf32>'}}
+  %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+  return %0 : !ptensor.ptensor<?x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @reblock_dtype(%a: !ptensor.ptensor<?x3xf32>, %n: index) -> !ptensor.ptensor<?xf64> {
+  // expected-error @+1 {{expected a flat result of dynamic size with the block's dtype and device, but got '!ptensor.ptensor<?xf64>'}}
+  %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf64>
+  return %0 : !ptensor.ptensor<?xf64>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @reblock_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %n: index) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
+  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<?x3xf32, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">
+  return %0 : !ptensor.ptensor<?xf32, device = "cuda:0">
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @reblock_team(%a: !ptensor.ptensor<?x3xf32, team = 1>, %n: index) -> !ptensor.ptensor<?xf32> {
+  // expected-error @+1 {{works on local blocks, but got the team tensor '!ptensor.ptensor<?x3xf32, team = 1>'}}
+  %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?xf32>
+  return %0 : !ptensor.ptensor<?xf32>
+}

@@ -111,6 +111,13 @@ func.func @permutes(%d: !ptensor.ptensor<?x3xf32, team = 1>, %c: !ptensor.ptenso
   %3 = ptensor.reduce sum %1 axes [2] : !ptensor.ptensor<4x?x3xf32, team = 1> -> !ptensor.ptensor<4x?xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<4x?x3xf32, team = 1>, !ptensor.ptensor<3x4x?xf32, team = 1>, !ptensor.ptensor<4x?xf32, team = 1>
 }
+func.func @reblocks(%d: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<?x1x6xf32, team = 1>, !ptensor.ptensor<2xf32, team = 1>) {
+  %0 = ptensor.reshape %d [-1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  %1 = ptensor.reshape %d [-1, 2] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x2xf32, team = 1>
+  %2 = ptensor.reshape %d [%m, 1, 6] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x1x6xf32, team = 1>
+  %3 = ptensor.reduce sum %1 axes [0] : !ptensor.ptensor<?x2xf32, team = 1> -> !ptensor.ptensor<2xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<?x1x6xf32, team = 1>, !ptensor.ptensor<2xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -220,6 +227,8 @@ def main():
             "i": rng.integers(-3, 4, 7).astype(np.int32),
             "n": np.array(11, dtype=np.int64),
             "two": np.array(2, dtype=np.int64),
+            "one": np.array(1, dtype=np.int64),
+            "five": np.array(5, dtype=np.int64),
             # Unsorted, searched through its argsort: 13 elements over up
             # to 4 processes, ties included.
             "u": rng.integers(0, 8, 13).astype(np.float32) / 8,
@@ -291,6 +300,14 @@ def main():
             ("permutes", ["e", "c"], [e.T, arrays["c"].transpose(2, 0, 1),
                                       arrays["c"].transpose(1, 2, 0),
                                       arrays["c"].transpose(2, 0, 1).sum(2)]),
+            # Reshapes changing the rows reblock the elements (one
+            # all-to-all of contiguous ranges, no gather), also of 2 rows.
+            ("reblocks", ["a", "five"], [a.reshape(-1), a.reshape(-1, 2),
+                                         a.reshape(5, 1, 6),
+                                         a.reshape(-1, 2).sum(0)]),
+            ("reblocks", ["e", "one"], [e.reshape(-1), e.reshape(-1, 2),
+                                        e.reshape(1, 1, 6),
+                                        e.reshape(-1, 2).sum(0)]),
             # Joins beside the rows are local; along them, gathered.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),

@@ -39,6 +39,14 @@
 // RUN: mpirun -np 2 ptensor-runner %s -e transposed --input %t/a.npy --output-dir %t/transposed --report-latency 2>&1 | FileCheck %s --check-prefix=TRANSPOSED
 // TRANSPOSED-DAG: rank 0 of 2: 2 collectives, 24 bytes sent
 // TRANSPOSED-DAG: rank 1 of 2: 2 collectives, 44 bytes sent
+// A reshape that changes the rows reblocks: a.reshape(5, 6) on 2 processes
+// gives rank 0 elements 0-17 (it holds 0-14: it sends nothing) and rank 1
+// elements 18-29 (it holds 15-29: it sends 15-17, 12 bytes); each also
+// sends the 4-byte agreement.
+// RUN: mpirun -np 2 ptensor-runner %s -e reblocked --input %t/a.npy --output-dir %t/reblocked --report-latency 2>&1 | FileCheck %s --check-prefix=REBLOCKED
+// REBLOCKED-DAG: rank 0 of 2: 2 collectives, 4 bytes sent
+// REBLOCKED-DAG: rank 1 of 2: 2 collectives, 16 bytes sent
+// RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/reblocked/out0.npy'), a.reshape(5, 6))"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/odd_rows/out0.npy'), a[1:8:2]); np.testing.assert_array_equal(np.load('%t/reversed/out0.npy'), a[::-1]); np.testing.assert_array_equal(np.load('%t/transposed/out0.npy'), a.T)"
 
 func.func @chain(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
@@ -63,6 +71,10 @@ func.func @odd_rows(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptenso
 func.func @reversed(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.flip %a [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @reblocked(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<5x6xf32, team = 1> {
+  %0 = ptensor.reshape %a [5, 6] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<5x6xf32, team = 1>
+  return %0 : !ptensor.ptensor<5x6xf32, team = 1>
 }
 func.func @transposed(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<3x10xf32, team = 1> {
   %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<3x10xf32, team = 1>
@@ -105,4 +117,15 @@ func.func @empty_max(%a: !ptensor.ptensor<4x?xf32, team = 1>) -> !ptensor.ptenso
 func.func @past_rows(%a: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> !ptensor.ptensor<?x3xf32, team = 1> {
   %0 = ptensor.extract_slice %a [5, 0] [%m, 3] [1, 1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
   return %0 : !ptensor.ptensor<?x3xf32, team = 1>
+}
+
+// A reshape whose run-time size does not fit the global element count:
+// every process checks the global sizes before anything moves and fails
+// alike, naming both.
+// RUN: not timeout 120 mpirun -np 2 ptensor-runner %s -e bad_reshape --input %t/a.npy --input %t/six.npy > %t/bad-reshape.log 2>&1
+// RUN: FileCheck %s --check-prefix=BAD-RESHAPE < %t/bad-reshape.log
+// BAD-RESHAPE-COUNT-2: error: {{.*}}reshape of a team tensor of 10 rows of 3 elements into 6 rows of 4 elements: the element counts differ
+func.func @bad_reshape(%a: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> !ptensor.ptensor<?x4xf32, team = 1> {
+  %0 = ptensor.reshape %a [%m, 4] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
+  return %0 : !ptensor.ptensor<?x4xf32, team = 1>
 }

@@ -66,6 +66,7 @@ PTENSOR_TEAM_OP_COMMON(TeamGatherOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockOp)
 PTENSOR_TEAM_OP_COMMON(TeamSliceRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamResplitOp)
+PTENSOR_TEAM_OP_COMMON(TeamReblockOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockStartOp)
 PTENSOR_TEAM_OP_COMMON(TeamSumOp)
@@ -128,6 +129,23 @@ LogicalResult TeamResplitOp::verify() {
   if (!result.isDynamicDim(0))
     return emitOpError("expected a block as the result (a dynamic first "
                        "dim: the rows depend on the rank), but got ")
+           << result;
+  if (result.isOnGPU())
+    return emitOpError("runs on host data only (GPU teams are not built yet)");
+  return verifyLocal(*this);
+}
+
+LogicalResult TeamReblockOp::verify() {
+  PTensorType block = getBlock().getType(), result = getType();
+  if (block.getRank() == 0 || !block.isDynamicDim(0))
+    return emitOpError("expected a block (a dynamic first dim: the rows "
+                       "depend on the rank), but got ")
+           << block;
+  if (result.getRank() != 1 || !result.isDynamicDim(0) ||
+      result.getElementType() != block.getElementType() ||
+      result.getDevice() != block.getDevice())
+    return emitOpError("expected a flat result of dynamic size with the "
+                       "block's dtype and device, but got ")
            << result;
   if (result.isOnGPU())
     return emitOpError("runs on host data only (GPU teams are not built yet)");

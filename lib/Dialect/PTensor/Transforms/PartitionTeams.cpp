@@ -11,6 +11,7 @@
 #include "ptensor/Dialect/PTensor/IR/ReductionKinds.h"
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 #include "ptensor/Semantics/Teams.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -431,6 +432,87 @@ void TeamPartitioner::partitionPermute(PermuteDimsOp permute) {
   }
 }
 
+bool TeamPartitioner::reblocksRows(Operation *op) const {
+  auto reshape = dyn_cast<ReshapeOp>(op);
+  return reshape && isSplit(reshape.getSource()) && !keepsRows(op) &&
+         reshape.getType().getRank() >= 1;
+}
+
+void TeamPartitioner::partitionReshape(ReshapeOp reshape) {
+  OpBuilder b(reshape);
+  Location loc = reshape.getLoc();
+  Value source = reshape.getSource();
+  PTensorType sourceGlobal = globalOf(source);
+  auto global = cast<PTensorType>(reshape.getType());
+  IndexMath m(b, loc);
+  Value sourceRows = globalRows(b, loc, source);
+  // The element count: the global rows by the other dims (the block's, the
+  // same on every process).
+  SmallVector<OpFoldResult> rowDims;
+  for (int64_t d = 1; d < sourceGlobal.getRank(); ++d) {
+    if (!sourceGlobal.isDynamicDim(d)) {
+      rowDims.push_back(m.index(sourceGlobal.getDimSize(d)));
+      continue;
+    }
+    Value size = DimOp::create(b, loc, source, d);
+    rowDims.push_back(size);
+  }
+  OpFoldResult sourceRowElements = m.product(rowDims);
+  OpFoldResult total = m.mul(sourceRows, sourceRowElements);
+  // The requested sizes, a -1 inferred from the global count (a count it
+  // does not divide is the runtime's error), static where the result's
+  // type knows them.
+  SmallVector<OpFoldResult> sizes;
+  std::optional<size_t> inferred;
+  auto dynamicSizes = reshape.getSizes().begin();
+  for (int64_t size : reshape.getStaticSizes()) {
+    if (ShapedType::isDynamic(size))
+      sizes.push_back(*dynamicSizes++);
+    else if (size == -1)
+      inferred = sizes.size(), sizes.push_back(m.index(1));
+    else
+      sizes.push_back(m.index(size));
+  }
+  if (inferred) {
+    Value known = m.value(m.product(sizes));
+    Value one = m.value(m.index(1));
+    Value divisor = arith::MaxSIOp::create(b, loc, known, one);
+    Value totalValue = m.value(total);
+    sizes[*inferred] = arith::DivSIOp::create(b, loc, totalValue, divisor)
+                           .getResult();
+  }
+  for (int64_t d = 0; d < global.getRank(); ++d)
+    if (!global.isDynamicDim(d))
+      sizes[d] = m.index(global.getDimSize(d));
+  Value rows = m.value(sizes.front());
+  Value rowElements = m.value(m.product(ArrayRef(sizes).drop_front()));
+  auto flatType =
+      PTensorType::get(global.getContext(), {ShapedType::kDynamic},
+                       global.getElementType(), global.getDevice(), nullptr);
+  Value flat = TeamReblockOp::create(b, loc, flatType, source, sourceRows,
+                                     rows, rowElements, grid);
+  Value myRows =
+      TeamBlockRowsOp::create(b, loc, b.getIndexType(), rows, grid);
+  // The flat block in the result block's shape: this process's rows, the
+  // other dims as requested.
+  SmallVector<int64_t> staticSizes{ShapedType::kDynamic};
+  SmallVector<Value> dynamic{myRows};
+  for (OpFoldResult size : ArrayRef(sizes).drop_front()) {
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    staticSizes.push_back(constant ? *constant : ShapedType::kDynamic);
+    if (!constant)
+      dynamic.push_back(m.value(size));
+  }
+  auto block = ReshapeOp::create(b, loc, blockType(global), flat, dynamic,
+                                 b.getDenseI64ArrayAttr(staticSizes),
+                                 /*copy=*/nullptr);
+  reshape.getResult().replaceAllUsesWith(block.getResult());
+  reshape.erase();
+  markSplit(block.getResult(), global);
+  if (global.isDynamicDim(kTeamSplitDim))
+    globalSizes[{block.getResult(), b.getInsertionBlock()}] = rows;
+}
+
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
 /// blocks line up, nothing moves.
 LogicalResult TeamPartitioner::partitionElementwise(Operation *op) {
@@ -614,6 +696,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionRowsMove(op), success();
   if (movesSplitDim(op))
     return partitionPermute(cast<PermuteDimsOp>(op)), success();
+  if (reblocksRows(op))
+    return partitionReshape(cast<ReshapeOp>(op)), success();
   if (auto combine = dyn_cast<CombineOp>(op);
       combine && combinesBesideRows(combine)) { // block beside block
     localize(combine.getResult());

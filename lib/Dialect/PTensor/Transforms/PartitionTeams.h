@@ -105,6 +105,13 @@ private:
   /// resplits that along the first dim (team_resplit: each process gets
   /// only its block of the result).
   void partitionPermute(PermuteDimsOp permute);
+  /// Whether `op` is a reshape of a split tensor that changes its rows
+  /// into a result of rank >= 1.
+  bool reblocksRows(Operation *op) const;
+  /// Reblocks the elements for the result's rows between processes
+  /// (team_reblock: each gets only its rows' elements, flat) and reshapes
+  /// that flat block into the result's block (a view).
+  void partitionReshape(ReshapeOp reshape);
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void checkNotStretched(OpBuilder &b, Location loc, Value source,

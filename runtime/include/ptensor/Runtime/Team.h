@@ -134,6 +134,23 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_resplit(
     int64_t resultStride, int64_t rows, int64_t mid, int64_t splitSize,
     int64_t innerBytes);
 
+/// The elements of a team tensor of `sourceRows` rows of
+/// `sourceRowElements` elements (of `elementBytes` bytes), in row-major
+/// order, reblocked for `rows` rows of `rowElements` elements
+/// (MPI_Alltoallv): `local` holds this process's block of the source rows,
+/// row-major; `result` receives the elements of its block of the new rows.
+/// Each process sends each other the one range of its elements that falls
+/// in that one's rows; nothing is packed. Element counts that differ, or a
+/// tensor of more than 2147483647 bytes, leave compiled code with the
+/// error on every process alike (all see the same global sizes). Buffers
+/// are memref<?xi8> like ptensor_rt_team_allgather's.
+PTENSOR_RT_EXPORT void ptensor_rt_team_reblock(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t resultStride, int64_t sourceRows, int64_t sourceRowElements,
+    int64_t rows, int64_t rowElements, int64_t elementBytes);
+
 /// This process's block of `rows` rows split over the team
 /// (ptensor::semantics::teamBlock): its first row and its number of rows.
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_start(int64_t rows);

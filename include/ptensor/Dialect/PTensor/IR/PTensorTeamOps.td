@@ -13,7 +13,7 @@
 #define PTENSOR_TEAM_OPS_TD
 
 // The collectives (team_all_reduce, team_gather, team_slice_rows,
-// team_resplit, team_sum)
+// team_resplit, team_reblock, team_sum)
 // touch no memory of the program but can fail (a bad slice, an MPI error,
 // an allocation one process cannot make) and must be reached by every
 // process alike: NoMemoryEffect without speculation, so that no pass hoists
@@ -130,6 +130,37 @@ def PTensor_TeamResplitOp
   let assemblyFormat = [{
     $part `,` $split_size `from` $axis `on` $grid attr-dict `:`
     qualified(type($part)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTensor_TeamReblockOp
+    : PTensor_TeamOp<"team_reblock", [NoMemoryEffect]> {
+  let summary = "the elements of a team tensor in row-major order, "
+                "reblocked for rows of another length";
+  let description = [{
+    `block` is this process's block of a team tensor of `source_rows`
+    rows. Seen in row-major order, the tensor's elements are regrouped in
+    `rows` rows of `row_elements` elements each (their product must be the
+    element count: checked on the global sizes by every process alike,
+    naming both), and the result is this process's block of those rows,
+    flat: its rows' elements in order. Each process sends each other the
+    one range of its elements that falls in that one's rows (one
+    MPI_Alltoallv of contiguous ranges: row-major order is the global
+    order, nothing is packed). How a `reshape` that changes the rows of a
+    team tensor (`[-1]`, `[5, 6]` of a 10x3 one) runs: reblock, then
+    reshape the flat block locally (a view).
+
+    ```mlir
+    %f = ptensor.team_reblock %block, %n rows %r x %e on @team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$block, Index:$source_rows, Index:$rows,
+                       Index:$row_elements, FlatSymbolRefAttr:$grid);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $block `,` $source_rows `rows` $rows `x` $row_elements `on` $grid
+    attr-dict `:` qualified(type($block)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }

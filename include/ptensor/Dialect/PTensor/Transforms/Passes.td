@@ -91,7 +91,11 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       the result's rows), then slice or flip the other dims on the block;
       a `permute_dims` that moves the first dim permutes the block where
       it is and resplits that along the first dim (`team_resplit`: one
-      all-to-all, each process receives only its block of the result);
+      all-to-all, each process receives only its block of the result); a
+      `reshape` that changes the rows reblocks the elements for the
+      result's rows (`team_reblock`: one all-to-all of contiguous ranges,
+      sizes and a `-1` from the global count, checked on every process)
+      and reshapes the flat block locally;
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
