@@ -14,3 +14,13 @@ module {
     return %a : !ptensor.ptensor<?xf32, team = 2>
   }
 }
+
+// -----
+
+// A reshape changing the rows moves elements between processes: a copy,
+// which copy = false forbids.
+func.func @reshape_no_copy(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<5x6xf32, team = 1> {
+  // expected-error @+1 {{with copy = false changes the rows of a team tensor: its elements move between processes, which is a copy (copy = false never copies; keep the rows, or allow the copy)}}
+  %0 = ptensor.reshape %a [5, 6] {copy = false} : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<5x6xf32, team = 1>
+  return %0 : !ptensor.ptensor<5x6xf32, team = 1>
+}

@@ -696,8 +696,15 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionRowsMove(op), success();
   if (movesSplitDim(op))
     return partitionPermute(cast<PermuteDimsOp>(op)), success();
-  if (reblocksRows(op))
-    return partitionReshape(cast<ReshapeOp>(op)), success();
+  if (reblocksRows(op)) {
+    auto reshape = cast<ReshapeOp>(op);
+    if (reshape.getCopy() == false)
+      return reshape.emitOpError(
+          "with copy = false changes the rows of a team tensor: its elements "
+          "move between processes, which is a copy (copy = false never "
+          "copies; keep the rows, or allow the copy)");
+    return partitionReshape(reshape), success();
+  }
   if (auto combine = dyn_cast<CombineOp>(op);
       combine && combinesBesideRows(combine)) { // block beside block
     localize(combine.getResult());
