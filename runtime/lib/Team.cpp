@@ -320,6 +320,8 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
                      static_cast<long long>(rows), static_cast<long long>(mid),
                      static_cast<long long>(splitSize),
                      static_cast<long long>(innerBytes));
+  if (wholeBytes == 0)
+    return true; // nothing to move (every process sees the same sizes)
   int size = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -415,6 +417,8 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
                      "supported (MPI counts and displacements are int)",
                      static_cast<long long>(total),
                      static_cast<long long>(elementBytes));
+  if (totalBytes == 0)
+    return true; // nothing to move (every process sees the same sizes)
   if (!ensureInitialized())
     return false;
   int size = 0, rank = 0;

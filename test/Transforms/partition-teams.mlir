@@ -197,9 +197,13 @@ func.func @row_slices(%a: !ptensor.ptensor<10x8xf32, team = 1>, %b: !ptensor.pte
 // CHECK: %[[Q:.*]] = arith.divsi %[[T]], %c4 : index
 // CHECK: ptensor.team_reblock %arg1, %[[N]] rows %[[Q]] x %c4 on @ptensor_team1
 // CHECK: ptensor.team_reblock %arg1, %[[N]] rows %arg2 x %c3 on @ptensor_team1
+// A size operand that is a constant stays dynamic in the block's reshape
+// (the result's type has it dynamic).
+// CHECK: %[[C:.*]] = ptensor.team_reblock %arg1, %[[N]] rows %{{.*}} x %c5 on @ptensor_team1
+// CHECK: ptensor.reshape %[[C]] [%{{.*}}, %c5] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x?xf32>
 // CHECK-NOT: team_gather
 // CHECK: return
-func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor.ptensor<?x6xf32, team = 1>, %m: index) -> (!ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) {
+func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor.ptensor<?x6xf32, team = 1>, %m: index) -> (!ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x?xf32, team = 1>) {
   %0 = ptensor.reshape %a [10, 12] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<10x12xf32, team = 1>
   %n = ptensor.dim %b, 0 : !ptensor.ptensor<?x6xf32, team = 1>
   %1 = ptensor.reshape %b [%n, 2, 3] {copy = false} : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x2x3xf32, team = 1>
@@ -207,7 +211,9 @@ func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor
   %3 = ptensor.reshape %a [-1] : !ptensor.ptensor<10x3x4xf32, team = 1> -> !ptensor.ptensor<120xf32, team = 1>
   %4 = ptensor.reshape %b [-1, 4] : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
   %5 = ptensor.reshape %b [%m, 3] : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
-  return %0, %1, %2, %3, %4, %5 : !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>
+  %c5 = arith.constant 5 : index
+  %6 = ptensor.reshape %b [-1, %c5] : !ptensor.ptensor<?x6xf32, team = 1> -> !ptensor.ptensor<?x?xf32, team = 1>
+  return %0, %1, %2, %3, %4, %5, %6 : !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<?x2x3xf32, team = 1>, !ptensor.ptensor<10x12xf32, team = 1>, !ptensor.ptensor<120xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x?xf32, team = 1>
 }
 
 // concat and stack of operands with the same static rows along another

@@ -18,22 +18,31 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cstdio>
 
 /// Upstream's MlirOptMain for `inputFilename`, but input that MLIR's parser
 /// would abort on (ptensor/Compiler/ParserHazards.h) is refused with an
 /// error at its place, as ptensor-compile and the JIT do.
-static mlir::LogicalResult optMain(int argc, char **argv,
-                                   llvm::StringRef inputFilename,
+static mlir::LogicalResult optMain(llvm::StringRef inputFilename,
                                    llvm::StringRef outputFilename,
                                    mlir::DialectRegistry &registry) {
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
-  // Listings read no input.
+  // Listings read no input (and upstream's file-name form would set up
+  // LLVM a second time).
   if (config.shouldShowDialects() || config.shouldListPasses())
-    return mlir::MlirOptMain(argc, argv, inputFilename, outputFilename,
-                             registry);
+    return mlir::MlirOptMain(llvm::outs(), llvm::MemoryBuffer::getMemBuffer(""),
+                             registry, config);
+  // As upstream: input from a terminal is often a mistake that looks like
+  // a hang.
+  if (inputFilename == "-" &&
+      llvm::sys::Process::FileDescriptorIsDisplayed(fileno(stdin)))
+    llvm::errs() << "(processing input from stdin now, hit ctrl-c/ctrl-d to "
+                    "interrupt)\n";
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
       mlir::openInputFile(inputFilename, &errorMessage);
@@ -41,8 +50,12 @@ static mlir::LogicalResult optMain(int argc, char **argv,
     llvm::errs() << errorMessage << "\n";
     return mlir::failure();
   }
-  if (std::optional<ptensor::compiler::ParserHazard> hazard =
-          ptensor::compiler::findParserHazard(input->getBuffer())) {
+  // Bytecode (its magic number first) is not text the hazard is found in.
+  bool bytecode = input->getBuffer().starts_with("ML\xefR");
+  std::optional<ptensor::compiler::ParserHazard> hazard;
+  if (!bytecode)
+    hazard = ptensor::compiler::findParserHazard(input->getBuffer());
+  if (hazard) {
     const char *at = input->getBufferStart() + hazard->offset;
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
@@ -81,5 +94,5 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "ptensor optimizer driver\n", registry);
   return mlir::asMainReturnCode(
-      optMain(argc, argv, inputFilename, outputFilename, registry));
+      optMain(inputFilename, outputFilename, registry));
 }

@@ -319,10 +319,14 @@ struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
         m.product(getAsOpFoldResult(ArrayRef<Value>(blockSizes).drop_front())));
     Value total = m.value(m.mul(adaptor.getSourceRows(), sourceRowElements));
     // The runtime checks the counts before it moves anything (rows of at
-    // least one element are no more than the elements).
+    // least one element are no more than the elements, and this process
+    // gets no more than all of them).
     Value myRows = clampedBlockRows(rewriter, loc, module, adaptor.getRows(),
                                     total);
-    Value count = m.value(m.mul(myRows, adaptor.getRowElements()));
+    Value product = m.value(m.mul(myRows, adaptor.getRowElements()));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value atLeastZero = arith::MaxSIOp::create(rewriter, loc, product, zero);
+    Value count = arith::MinSIOp::create(rewriter, loc, atLeastZero, total);
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, {count});
     Value bytes = m.value(m.index(elementBytes(resultType)));
     callWithSizes(rewriter, loc, module, "ptensor_rt_team_reblock",

@@ -74,9 +74,9 @@ func.func @resplit(%p: !ptensor.ptensor<3x?x2xf32>, %n: index) -> !ptensor.ptens
 }
 
 // team_reblock: the block (rows of 3 x 4 i16), copied row-major; this
-// process's rows of the new ones (rows clamped to [0, the element count]
-// for the allocation: the runtime checks the counts) times their elements,
-// flat; the runtime's MPI_Alltoallv gets both shapes' rows and row lengths.
+// process's rows of the new ones (rows clamped to [0, the element count],
+// and their elements too, for the allocation: the runtime checks the
+// counts) times their elements, flat; the runtime's MPI_Alltoallv gets both shapes' rows and row lengths.
 // CHECK-LABEL: func.func @reblock(
 // CHECK-SAME: %[[B:.*]]: tensor<?x3x4xi16>, %[[N:.*]]: index, %[[R:.*]]: index, %[[E:.*]]: index)
 // CHECK: %[[LOCAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
@@ -85,9 +85,13 @@ func.func @resplit(%p: !ptensor.ptensor<3x?x2xf32>, %n: index) -> !ptensor.ptens
 // CHECK: %[[LOW:.*]] = arith.maxsi %[[R]], %c0 : index
 // CHECK: %[[CLAMPED:.*]] = arith.minsi %[[LOW]], %[[T]] : index
 // CHECK: %[[C:.*]] = arith.index_cast %[[CLAMPED]] : index to i64
-// CHECK: call @ptensor_rt_team_block_rows(%[[C]]) : (i64) -> i64
+// CHECK: %[[MR:.*]] = call @ptensor_rt_team_block_rows(%[[C]]) : (i64) -> i64
+// CHECK: %[[MY:.*]] = arith.index_cast %[[MR]] : i64 to index
+// CHECK: %[[P:.*]] = arith.muli %[[MY]], %[[E]] : index
+// CHECK: %[[P0:.*]] = arith.maxsi %[[P]], %c0 : index
+// CHECK: %[[COUNT:.*]] = arith.minsi %[[P0]], %[[T]] : index
 // CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
-// CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%{{.*}}] : memref<?xi8> to memref<?xi16>
+// CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%[[COUNT]]] : memref<?xi8> to memref<?xi16>
 // CHECK: call @ptensor_rt_team_reblock(%[[LOCAL]], %[[MINE]], %{{.*}}, %c12_i64, %{{.*}}, %{{.*}}, %c2_i64) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64, i64) -> ()
 // CHECK: bufferization.to_tensor %[[OUT]] restrict writable
 func.func @reblock(%b: !ptensor.ptensor<?x3x4xi16>, %n: index, %r: index, %e: index) -> !ptensor.ptensor<?xi16> {

@@ -495,13 +495,14 @@ void TeamPartitioner::partitionReshape(ReshapeOp reshape) {
       TeamBlockRowsOp::create(b, loc, b.getIndexType(), rows, grid);
   // The flat block in the result block's shape: this process's rows, the
   // other dims as requested.
+  // Static where the result's type is (the reshape's inferred type must be
+  // the block's).
   SmallVector<int64_t> staticSizes{ShapedType::kDynamic};
   SmallVector<Value> dynamic{myRows};
-  for (OpFoldResult size : ArrayRef(sizes).drop_front()) {
-    std::optional<int64_t> constant = getConstantIntValue(size);
-    staticSizes.push_back(constant ? *constant : ShapedType::kDynamic);
-    if (!constant)
-      dynamic.push_back(m.value(size));
+  for (int64_t d = 1; d < global.getRank(); ++d) {
+    staticSizes.push_back(global.getDimSize(d));
+    if (global.isDynamicDim(d))
+      dynamic.push_back(m.value(sizes[d]));
   }
   auto block = ReshapeOp::create(b, loc, blockType(global), flat, dynamic,
                                  b.getDenseI64ArrayAttr(staticSizes),
@@ -509,7 +510,7 @@ void TeamPartitioner::partitionReshape(ReshapeOp reshape) {
   reshape.getResult().replaceAllUsesWith(block.getResult());
   reshape.erase();
   markSplit(block.getResult(), global);
-  if (global.isDynamicDim(kTeamSplitDim))
+  if (global.isDynamicDim(kTeamSplitDim) && !isPendingRowsQuery(rows))
     globalSizes[{block.getResult(), b.getInsertionBlock()}] = rows;
 }
 
