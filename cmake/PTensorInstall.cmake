@@ -92,11 +92,13 @@ install(TARGETS ${PTENSOR_INSTALL_LIBRARY_TARGETS}
 install(TARGETS ${PTENSOR_INSTALL_TOOLS}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# Headers: sources (the runtime installs its own), then the generated .inc.
+# Headers: sources (the runtime installs its own; KernelPassOptions.inc is
+# a source that Pipelines.h includes), then the generated .inc.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ptensor
                   ${PROJECT_SOURCE_DIR}/include/ptensor-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def"
+                 PATTERN "*.inc")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/ptensor
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.inc"

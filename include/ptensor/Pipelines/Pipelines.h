@@ -103,26 +103,8 @@ struct PTensorToNVVMPipelineOptions
       *this, "opt-level", llvm::cl::desc("NVVM optimization level (0 to 3)"),
       llvm::cl::init(3)};
   // The kernel options (KernelOptions.def), each with its default, limits
-  // and help.
-#define PTENSOR_KERNEL_OPTION(Field, Flag, ...)                                \
-  PassOptions::Option<unsigned> Field{                                         \
-      *this, Flag,                                                             \
-      llvm::cl::desc(kernelOptionDescription(KernelOption::Field)),            \
-      llvm::cl::init(KernelConfig{}.Field)};
-#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
-
-  /// The kernel options as a KernelConfig.
-  KernelConfig getKernelConfig() const {
-    KernelConfig config;
-#define PTENSOR_KERNEL_OPTION(Field, ...) config.Field = Field;
-#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
-    return config;
-  }
-  /// Sets the kernel options from `config`.
-  void setKernelConfig(const KernelConfig &config) {
-#define PTENSOR_KERNEL_OPTION(Field, ...) Field = config.Field;
-#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
-  }
+  // and help; getKernelConfig() and setKernelConfig().
+#include "ptensor/Conversion/LinalgToGPU/KernelPassOptions.inc"
 };
 
 /// Checks `options` before anything is built: the kernel format, the chip

@@ -108,25 +108,13 @@ struct ConvertPTensorLinalgToGPUPass
       : Base(other) {}
 
   // The kernel options (KernelOptions.def), each with its default, limits
-  // and help.
-#define PTENSOR_KERNEL_OPTION(Field, Flag, ...)                                \
-  Option<unsigned> Field{                                                      \
-      *this, Flag,                                                             \
-      llvm::cl::desc(kernelOptionDescription(KernelOption::Field)),            \
-      llvm::cl::init(KernelConfig{}.Field)};
-#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
-
-  void setKernelConfig(const KernelConfig &config) {
-#define PTENSOR_KERNEL_OPTION(Field, ...) Field = config.Field;
-#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
-  }
+  // and help; getKernelConfig() and setKernelConfig().
+#include "ptensor/Conversion/LinalgToGPU/KernelPassOptions.inc"
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
-    KernelConfig config;
-#define PTENSOR_KERNEL_OPTION(Field, ...) config.Field = Field;
-#include "ptensor/Conversion/LinalgToGPU/KernelOptions.def"
+    KernelConfig config = getKernelConfig();
     auto reject = [&](const char *option, unsigned value,
                       const std::string &expected) {
       module.emitError() << "convert-ptensor-linalg-to-gpu option '"

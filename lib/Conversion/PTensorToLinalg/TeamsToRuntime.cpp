@@ -220,17 +220,13 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
   matchAndRewrite(TeamGatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getBlock());
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    auto [module, local, resultType] =
+        startExchange(rewriter, op, adaptor.getBlock(), *getTypeConverter());
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getBlock());
     sizes.front() = adaptor.getRows();
     ByteBuffer whole = allocateBytes(rewriter, loc, resultType, sizes);
-    func::FuncOp callee = getOrDeclareRuntimeFunction(
-        rewriter, op->getParentOfType<ModuleOp>(), "ptensor_rt_team_allgather",
-        {local.bytes.getType(), whole.bytes.getType()}, {});
-    func::CallOp::create(rewriter, loc, callee,
-                         ValueRange{local.bytes, whole.bytes});
+    callWithSizes(rewriter, loc, module, "ptensor_rt_team_allgather",
+                  {local.bytes, whole.bytes}, {});
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, whole.typed));
     return success();
   }
