@@ -129,6 +129,22 @@ def test_kernel_config_has_the_compilers_limits():
             f"kernel option '{option}' is '{value}'; expected {expected}")
 
 
+def test_kernel_config_stub_names_every_option():
+    """_core.pyi spells check_kernel_config's keywords for type checkers: it
+    must list exactly the options of KERNEL_OPTIONS, in their order."""
+    import inspect
+    import re
+    stub = os.path.join(os.path.dirname(inspect.getfile(_core)), "_core.pyi")
+    if not os.path.exists(stub):
+        stub = os.path.join(os.path.dirname(__file__), "..", "ptensor", "_core.pyi")
+    with open(stub) as f:
+        text = f.read()
+    signature = re.search(r"def check_kernel_config\((.*?)\) -> None", text, re.S)
+    assert signature, "_core.pyi has no check_kernel_config"
+    keywords = re.findall(r"(\w+): int = \.\.\.", signature.group(1))
+    assert keywords == list(_core.KERNEL_OPTIONS)
+
+
 def test_overlap_rule_is_the_libraries():
     """The memory-overlap rule of written operands (Overlap.h), which the
     JIT and the C API apply too: zero strides, partial overlap, the same

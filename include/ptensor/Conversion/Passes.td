@@ -100,14 +100,14 @@ def ConvertPTensorLinalgToGPU
       (served by libptensor_runtime's caching allocator).
     Kernels are outlined by `gpu-kernel-outlining` afterwards.
 
-    Options: the GPU kernel options, declared once with their defaults,
-    limits and help in `ptensor/Conversion/LinalgToGPU/KernelOptions.def`
-    (the same for ptensor-to-nvvm-pipeline, ptensor-compile's
-    `--gpu-options` and Python): `block-size`, `max-blocks`, `unroll`,
-    `transpose-tile`, `transpose-group`, `transpose-max-blocks`,
-    `reduction-lanes`. `ptensor-opt --help` lists them with their defaults
-    and allowed values; a value outside them fails the pass with a message
-    naming the option, the value and the allowed values.
+    Options: the GPU kernel options (`block-size`, `unroll`, ...), declared
+    once with their defaults, limits and help in
+    `ptensor/Conversion/LinalgToGPU/KernelOptions.def` (the same for
+    ptensor-to-nvvm-pipeline, ptensor-compile's `--gpu-options` and Python)
+    and tabled in [KernelOptions.md](KernelOptions.md), a page printed from
+    it; `ptensor-opt --help` lists them with their defaults and allowed
+    values. A value outside them fails the pass with a message naming the
+    option, the value and the allowed values.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
