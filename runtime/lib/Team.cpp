@@ -213,31 +213,38 @@ bool everyProcessOk(bool ok, ptensor_rt_status status, const char *others) {
 /// The MPI_Alltoallv of a slice of the split dim (ptensor_rt_team_slice_rows):
 /// each process packs, for each other, the rows it holds of that one's
 /// block of the result (one range each, semantics::teamSliceRowsSent) and
-/// receives each range at its place in its block. Refusals that depend on
+/// receives each range at its place in its block (the slice's rows are
+/// rows [at, at + rows) of a result of resultRows rows). Refusals that depend on
 /// the global sizes need no word between the processes; whether each could
 /// allocate its packing buffer is agreed on (one small all-reduce) before
 /// the exchange, so that one failing process does not leave the others
 /// waiting in it.
 bool sliceRows(const char *local, char *result, int64_t rowBytes,
-               int64_t sourceRows, int64_t offset, int64_t step,
-               int64_t resultRows) {
+               int64_t sourceRows, int64_t offset, int64_t step, int64_t rows,
+               int64_t resultRows, int64_t at) {
   namespace sem = ptensor::semantics;
   if (step == 0)
     return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
                      "extract_slice of a team tensor: step of dimension 0 "
                      "must be non-zero");
   if (std::optional<std::string> error =
-          sem::sliceBoundsError(0, sourceRows, offset, resultRows, step))
+          sem::sliceBoundsError(0, sourceRows, offset, rows, step))
     return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
                      "extract_slice of a team tensor of %lld rows: %s",
                      static_cast<long long>(sourceRows), error->c_str());
+  if (at < 0 || at > resultRows || rows > resultRows - at)
+    return setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
+                     "a slice of %lld rows placed at row %lld of a team "
+                     "tensor of %lld rows: expected it within the rows",
+                     static_cast<long long>(rows), static_cast<long long>(at),
+                     static_cast<long long>(resultRows));
   if (!ensureInitialized())
     return false;
   if (rowBytes < 0 || (rowBytes > 0 && resultRows > INT32_MAX / rowBytes))
     return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
-                     "moving a slice of %lld rows of %lld bytes between "
-                     "processes: more than 2147483647 bytes is not supported "
-                     "(MPI counts and displacements are int)",
+                     "moving rows into a tensor of %lld rows of %lld bytes "
+                     "between processes: more than 2147483647 bytes is not "
+                     "supported (MPI counts and displacements are int)",
                      static_cast<long long>(resultRows),
                      static_cast<long long>(rowBytes));
   int size = 0, rank = 0;
@@ -254,26 +261,30 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
     std::vector<sem::RowRange> out(size);
     int64_t packedRows = 0;
     for (int p = 0; p < size; ++p) {
-      out[p] = sem::teamSliceRowsSent(sourceRows, offset, step, resultRows,
-                                      rank, p, size);
+      out[p] = sem::teamSliceRowsSent(sourceRows, offset, step, rows,
+                                      resultRows, at, rank, p, size);
       packedRows += out[p].count();
     }
     packed.resize(packedRows * rowBytes);
-    int64_t at = 0;
+    int64_t packedAt = 0;
     for (int p = 0; p < size; ++p) {
-      plan.sendOffsets[p] = static_cast<int>(at);
+      plan.sendOffsets[p] = static_cast<int>(packedAt);
       plan.sendCounts[p] = static_cast<int>(out[p].count() * rowBytes);
-      for (int64_t i = out[p].begin; i < out[p].end; ++i, at += rowBytes) {
+      for (int64_t i = out[p].begin; i < out[p].end;
+           ++i, packedAt += rowBytes) {
         int64_t row = offset + i * step - mine.start; // in this block
-        std::memcpy(packed.data() + at, local + row * rowBytes, rowBytes);
+        std::memcpy(packed.data() + packedAt, local + row * rowBytes,
+                    rowBytes);
       }
       if (p != rank)
         sent += plan.sendCounts[p];
-      sem::RowRange in = sem::teamSliceRowsSent(sourceRows, offset, step,
-                                                resultRows, p, rank, size);
+      sem::RowRange in = sem::teamSliceRowsSent(
+          sourceRows, offset, step, rows, resultRows, at, p, rank, size);
       plan.receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
       plan.receiveOffsets[p] =
-          static_cast<int>((in.begin - resultStart) * rowBytes);
+          in.count() == 0
+              ? 0
+              : static_cast<int>((at + in.begin - resultStart) * rowBytes);
     }
   } catch (const std::bad_alloc &) {
     allocated = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
@@ -583,11 +594,11 @@ void ptensor_rt_team_slice_rows(int8_t *, int8_t *local, int64_t localOffset,
                                 int64_t, int64_t, int8_t *, int8_t *result,
                                 int64_t resultOffset, int64_t, int64_t,
                                 int64_t rowBytes, int64_t sourceRows,
-                                int64_t offset, int64_t step,
-                                int64_t resultRows) {
+                                int64_t offset, int64_t step, int64_t rows,
+                                int64_t resultRows, int64_t at) {
   if (!sliceRows(reinterpret_cast<const char *>(local + localOffset),
                  reinterpret_cast<char *>(result + resultOffset), rowBytes,
-                 sourceRows, offset, step, resultRows))
+                 sourceRows, offset, step, rows, resultRows, at))
     leave(); // the vectors of sliceRows are gone
 }
 

@@ -107,10 +107,10 @@ func.func @mean(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf
 // process, its block kept.
 // CHECK-LABEL: func.func @whole(
 // CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<10x3xf32>
-// CHECK: %[[T:.*]] = ptensor.roll %[[W]] shifts [1] axes [0] : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<10x3xf32>
+// CHECK: %[[T:.*]] = ptensor.sort %[[W]] axis 0 : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<10x3xf32>
 // CHECK: ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<?x3xf32>
 func.func @whole(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
-  %0 = ptensor.roll %a shifts [1] axes [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  %0 = ptensor.sort %a axis 0 : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   return %0 : !ptensor.ptensor<10x3xf32, team = 1>
 }
 
@@ -185,9 +185,10 @@ func.func @row_slices(%a: !ptensor.ptensor<10x8xf32, team = 1>, %b: !ptensor.pte
 // CHECK: %[[N:.*]] = ptensor.team_sum %{{.*}} on @ptensor_team1
 // CHECK: %[[R2:.*]] = ptensor.dim %arg1, 0 : !ptensor.ptensor<?x6xf32>
 // CHECK-NEXT: %[[B:.*]] = ptensor.reshape %arg1 [%[[R2]], 2, 3] {copy = false} : !ptensor.ptensor<?x6xf32> -> !ptensor.ptensor<?x2x3xf32>
-// CHECK-NEXT: %[[F:.*]] = ptensor.team_reblock %arg0, %c10 rows %c10 x %c12 on @ptensor_team1 : !ptensor.ptensor<?x3x4xf32> -> !ptensor.ptensor<?xf32>
-// CHECK-NEXT: %[[M:.*]] = ptensor.team_block_rows %c10 on @ptensor_team1
-// CHECK-NEXT: ptensor.reshape %[[F]] [%[[M]], 12] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x12xf32>
+// [10, -1] keeps the rows too: the -1 is the type's 12, written out (a
+// block of no rows could not infer it).
+// CHECK-NEXT: %[[R3:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x3x4xf32>
+// CHECK-NEXT: ptensor.reshape %arg0 [%[[R3]], 12] : !ptensor.ptensor<?x3x4xf32> -> !ptensor.ptensor<?x12xf32>
 // CHECK-NEXT: %[[G:.*]] = ptensor.team_reblock %arg0, %c10 rows %c120 x %c1 on @ptensor_team1
 // CHECK-NEXT: %[[M2:.*]] = ptensor.team_block_rows %c120 on @ptensor_team1
 // CHECK-NEXT: ptensor.reshape %[[G]] [%[[M2]]] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
@@ -217,13 +218,21 @@ func.func @row_reshapes(%a: !ptensor.ptensor<10x3x4xf32, team = 1>, %b: !ptensor
 }
 
 // concat and stack of operands with the same static rows along another
-// axis than the first join the blocks alone (dtypes promote as ever); along
-// the first they are gathered.
+// axis than the first join the blocks alone (dtypes promote as ever). A
+// stack along the first is the concat of its operands reshaped to one row
+// each: each reblocked (all of it to the process of that row), then the
+// rows moved to their place (a concat along the first dim moves rows:
+// @rolls_and_concats).
 // CHECK-LABEL: func.func @joins(
 // CHECK: %[[C:.*]] = ptensor.combine concat %arg0, %arg1 axis 1 : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x2xf16>) -> !ptensor.ptensor<?x5xf32>
 // CHECK-NEXT: %[[S:.*]] = ptensor.combine stack %arg0, %arg0 axis -1 : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32>) -> !ptensor.ptensor<?x3x2xf32>
-// CHECK: ptensor.team_gather %arg0
-// CHECK: ptensor.combine stack {{.*}} axis 0 : (!ptensor.ptensor<10x3xf32>, !ptensor.ptensor<10x3xf32>) -> !ptensor.ptensor<2x10x3xf32>
+// CHECK-NEXT: %[[F0:.*]] = ptensor.team_reblock %arg0, %c10 rows %c1 x %c30 on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[N0:.*]] = ptensor.team_block_rows %c1 on @ptensor_team1
+// CHECK-NEXT: %[[R0:.*]] = ptensor.reshape %[[F0]] [%[[N0]], 10, 3] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x10x3xf32>
+// CHECK: %[[R1:.*]] = ptensor.reshape %{{.*}} [%{{.*}}, 10, 3]
+// CHECK-NEXT: %[[T:.*]] = ptensor.team_slice_rows %[[R0]], %c1 [%c0, %c1, %c1], %[[R1]], %c1 [%c0, %c1, %c1] on @ptensor_team1 : !ptensor.ptensor<?x10x3xf32>, !ptensor.ptensor<?x10x3xf32> -> !ptensor.ptensor<?x10x3xf32>
+// CHECK-NOT: team_gather
+// CHECK: return %[[C]], %[[S]], %[[T]]
 func.func @joins(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x2xf16, team = 1>) -> (!ptensor.ptensor<10x5xf32, team = 1>, !ptensor.ptensor<10x3x2xf32, team = 1>, !ptensor.ptensor<2x10x3xf32, team = 1>) {
   %0 = ptensor.combine concat %a, %b axis 1 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x2xf16, team = 1>) -> !ptensor.ptensor<10x5xf32, team = 1>
   %1 = ptensor.combine stack %a, %a axis -1 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3x2xf32, team = 1>
@@ -280,6 +289,43 @@ func.func @row_moves(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.pten
   %3 = ptensor.extract_slice %d [2, 0] [%m, 3] [-1, 1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
   %4 = ptensor.reduce mean %3 axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
   return %0, %1, %2, %3, %4 : !ptensor.ptensor<4x2xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>
+}
+
+// A roll of the first dim by r (the shift mod the rows; repeated axes add
+// up, -13 + 2 = 9 mod 10) is two slices of the rows, [n - r, n) then
+// [0, n - r), in one team_slice_rows; the other rolled dims roll the moved
+// block; a roll of other dims only rolls the block. A concat along the
+// first dim is a slice of every operand (cast to the result's dtype on its
+// block), its global rows the sum of theirs: the mean divides by it with
+// no other team_sum.
+// CHECK-LABEL: func.func @rolls_and_concats(
+// CHECK: %[[R:.*]] = ptensor.team_slice_rows %arg0, %c10 [%c1, %c9, %c1], %arg0, %c10 [%c0, %c1, %c1] on @ptensor_team1 : !ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[RR:.*]] = ptensor.roll %[[R]] shifts [1] axes [1]
+// CHECK-NEXT: %[[DR:.*]] = ptensor.dim %arg1, 0
+// CHECK-NEXT: %[[N:.*]] = ptensor.team_sum %[[DR]] on @ptensor_team1
+// CHECK-NEXT: %[[SAFE:.*]] = arith.maxsi %[[N]], %c1 : index
+// CHECK-NEXT: %[[REM:.*]] = arith.remsi %c3, %[[SAFE]] : index
+// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[REM]], %[[SAFE]] : index
+// CHECK-NEXT: %[[SHIFT:.*]] = arith.remsi %[[UP]], %[[SAFE]] : index
+// CHECK-NEXT: %[[BACK:.*]] = arith.subi %[[N]], %[[SHIFT]] : index
+// CHECK-NEXT: %[[D:.*]] = ptensor.team_slice_rows %arg1, %[[N]] [%[[BACK]], %[[SHIFT]], %c1], %arg1, %[[N]] [%c0, %[[BACK]], %c1] on @ptensor_team1
+// CHECK-NEXT: %[[L:.*]] = ptensor.roll %arg0 shifts [1] axes [1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[DJ:.*]] = ptensor.dim %arg2, 0
+// CHECK-NEXT: %[[M:.*]] = ptensor.team_sum %[[DJ]] on @ptensor_team1
+// CHECK-NEXT: %[[TOTAL:.*]] = arith.addi %[[N]], %[[M]] : index
+// CHECK-NEXT: %[[J:.*]] = ptensor.cast %arg2 : !ptensor.ptensor<?x3xi32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[C:.*]] = ptensor.team_slice_rows %arg1, %[[N]] [%c0, %[[N]], %c1], %[[J]], %[[M]] [%c0, %[[M]], %c1] on @ptensor_team1 : !ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: ptensor.cast %[[C]]
+// CHECK-NEXT: arith.index_cast %[[TOTAL]]
+// CHECK-NOT: team_sum
+// CHECK: return %[[RR]], %[[D]], %[[L]], %[[C]],
+func.func @rolls_and_concats(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3xf32, team = 1>, %j: !ptensor.ptensor<?x3xi32, team = 1>) -> (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) {
+  %0 = ptensor.roll %a shifts [-13, 1, 2] axes [0, 1, -2] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  %1 = ptensor.roll %d shifts [3] axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %2 = ptensor.roll %a shifts [1] axes [1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  %3 = ptensor.combine concat %d, %j axis 0 : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %4 = ptensor.reduce mean %3 axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>
 }
 
 // searchsorted: the values' rows are the result's; the sorted tensor and

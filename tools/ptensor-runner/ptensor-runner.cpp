@@ -194,13 +194,21 @@ static StridedBuffer viewOf(HostArray &a) {
   return b;
 }
 
+/// Prints "ptensor-runner: error: <message>" in one write: the processes of
+/// a team may all fail at once, and their lines must not interleave.
+static int reportError(const llvm::Twine &message) {
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  llvm::WithColor::error(os, "ptensor-runner") << message << "\n";
+  llvm::errs() << line;
+  return 1;
+}
+
 static int run() {
   auto file = llvm::MemoryBuffer::getFile(inputFile);
   if (!file)
-    return llvm::WithColor::error(llvm::errs(), "ptensor-runner")
-               << "cannot open " << inputFile << ": "
-               << file.getError().message() << "\n",
-           1;
+    return reportError("cannot open " + inputFile + ": " +
+                       file.getError().message());
   JITOptions options;
   options.optLevel = optLevel;
   options.parallel = parallel;
@@ -212,15 +220,13 @@ static int run() {
   auto start = std::chrono::steady_clock::now();
   auto module = JITModule::compile((*file)->getBuffer(), inputFile, options);
   if (!module)
-    return llvm::WithColor::error(llvm::errs(), "ptensor-runner")
-               << llvm::toString(module.takeError()) << "\n",
-           1;
+    return reportError(llvm::toString(module.takeError()));
   auto compiled = std::chrono::steady_clock::now();
   const FunctionSignature *sig = (*module)->lookup(entryPoint);
   // With teams split over processes, a failing process ends the job: the
   // others may be waiting for it in a collective.
   auto fail = [&](const llvm::Twine &message) {
-    llvm::WithColor::error(llvm::errs(), "ptensor-runner") << message << "\n";
+    reportError(message);
     (*module)->team().abortJob(1);
     return 1;
   };

@@ -426,9 +426,10 @@ void testCPUFeatures() {
 }
 
 /// teamSliceRowsSent against the definition: every row i of every slice in
-/// bounds (steps of both signs, the lowest int64, blocks of no rows) is sent
+/// bounds (steps of both signs, the lowest int64, blocks of no rows), placed
+/// at row `at` of a result with rows before and after it or none, is sent
 /// once, by the owner of source row offset + i * step to the owner of
-/// result row i, and each pair's rows are one range.
+/// result row at + i, and each pair's rows are one range.
 void testTeamSliceRows() {
   namespace sem = ptensor::semantics;
   auto owner = [](int64_t rows, int64_t row, int64_t processes) {
@@ -445,29 +446,33 @@ void testTeamSliceRows() {
       for (int64_t step :
            std::initializer_list<int64_t>{1, 2, 3, 7, -1, -2, -4, INT64_MIN})
         for (int64_t offset = 0; offset <= n; ++offset)
-          for (int64_t size = 0; size <= n + 1; ++size) {
-            if (sem::sliceBoundsError(0, n, offset, size, step))
-              continue;
-            ++slices;
-            std::vector<int64_t> sent(size, 0);
-            for (int64_t from = 0; from < processes; ++from)
-              for (int64_t to = 0; to < processes; ++to) {
-                sem::RowRange r = sem::teamSliceRowsSent(n, offset, step, size,
-                                                         from, to, processes);
-                for (int64_t i = r.begin; i < r.end; ++i) {
-                  if (i < 0 || i >= size) {
-                    ++wrong;
-                    continue;
+          for (int64_t size = 0; size <= n + 1; ++size)
+            for (auto [at, after] : {std::pair<int64_t, int64_t>{0, 0},
+                                     {0, 3}, {2, 0}, {5, 1}}) {
+              if (sem::sliceBoundsError(0, n, offset, size, step))
+                continue;
+              ++slices;
+              int64_t resultRows = at + size + after;
+              std::vector<int64_t> sent(size, 0);
+              for (int64_t from = 0; from < processes; ++from)
+                for (int64_t to = 0; to < processes; ++to) {
+                  sem::RowRange r = sem::teamSliceRowsSent(
+                      n, offset, step, size, resultRows, at, from, to,
+                      processes);
+                  for (int64_t i = r.begin; i < r.end; ++i) {
+                    if (i < 0 || i >= size) {
+                      ++wrong;
+                      continue;
+                    }
+                    ++sent[i];
+                    int64_t row = offset + i * step; // one row when INT64_MIN
+                    wrong += owner(n, row, processes) != from ||
+                             owner(resultRows, at + i, processes) != to;
                   }
-                  ++sent[i];
-                  int64_t row = offset + i * step; // one row when INT64_MIN
-                  wrong += owner(n, row, processes) != from ||
-                           owner(size, i, processes) != to;
                 }
-              }
-            wrong += std::count_if(sent.begin(), sent.end(),
-                                   [](int64_t c) { return c != 1; });
-          }
+              wrong += std::count_if(sent.begin(), sent.end(),
+                                     [](int64_t c) { return c != 1; });
+            }
   CHECK(slices > 1000);
   CHECK(wrong == 0);
 }

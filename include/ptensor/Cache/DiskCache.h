@@ -42,8 +42,10 @@ namespace ptensor::cache {
 
 /// Bumped whenever compiled code for the same key may change in a way the
 /// IR text does not show (e.g. a new calling convention; 4: the runtime's
-/// ptensor_rt_size_failed gained its inferredDim argument).
-inline constexpr const char *kCacheFormatVersion = "4";
+/// ptensor_rt_size_failed gained its inferredDim argument; 5:
+/// ptensor_rt_team_slice_rows gained the result's rows and the slice's
+/// place in them).
+inline constexpr const char *kCacheFormatVersion = "5";
 
 /// The cache directory: "" when PTENSOR_DISABLE_CACHE=1, else `override`
 /// if given, else $PTENSOR_CACHE_DIR, else $XDG_CACHE_HOME/ptensor, else

@@ -45,7 +45,7 @@ struct TeamBlock {
 /// `rows % processes` ranks holding one row more (10 rows over 4: 3, 3, 2, 2).
 TeamBlock teamBlock(int64_t rows, int64_t rank, int64_t processes);
 
-/// Rows [begin, end) of a slice's result (row i of the result is row
+/// Rows [begin, end) of a slice (row i of the slice is row
 /// `offset + i * step` of the source); empty when begin == end.
 struct RowRange {
   int64_t begin = 0;
@@ -54,15 +54,16 @@ struct RowRange {
 };
 
 /// A slice of the split dim moved between processes (team_slice_rows):
-/// the result rows that process `from`, holding its block of the source's
-/// `sourceRows`, sends to process `to`, holding its block of the result's
-/// `resultRows`. As the source rows of `from` are contiguous and the step
+/// of the slice's `rows` rows, placed at rows [at, at + rows) of a result
+/// of `resultRows` rows, the rows i that process `from`, holding its block
+/// of the source's `sourceRows`, sends to process `to`, holding its block
+/// of the result. As the source rows of `from` are contiguous and the step
 /// is constant, they are one range; every process computes every pair
-/// alike. The slice is in bounds (sliceBoundsError says none) and its
-/// step non-zero.
+/// alike. The slice is in bounds (sliceBoundsError says none), its step
+/// non-zero and 0 <= at, at + rows <= resultRows.
 RowRange teamSliceRowsSent(int64_t sourceRows, int64_t offset, int64_t step,
-                           int64_t resultRows, int64_t from, int64_t to,
-                           int64_t processes);
+                           int64_t rows, int64_t resultRows, int64_t at,
+                           int64_t from, int64_t to, int64_t processes);
 
 } // namespace ptensor::semantics
 

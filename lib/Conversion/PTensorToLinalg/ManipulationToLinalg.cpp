@@ -215,8 +215,8 @@ struct RollPattern : public OpConversionPattern<RollOp> {
         ranges.push_back({{m.index(0), m.index(0), n}});
         continue;
       }
-      OpFoldResult r = normalizedShift(m, n, (*shifts)[d]);
-      OpFoldResult rest = subtract(m, n, r);
+      OpFoldResult r = m.wrap((*shifts)[d], n);
+      OpFoldResult rest = m.sub(n, r);
       SmallVector<Range> dim;
       if (!isConstantIntValue(rest, 0))
         dim.push_back({m.index(0), r, rest});
@@ -249,33 +249,6 @@ struct RollPattern : public OpConversionPattern<RollOp> {
     }
     rewriter.replaceOp(op, dest);
     return success();
-  }
-
-  /// shift mod n in [0, n) (0 for n == 0), static when n is.
-  static OpFoldResult normalizedShift(IndexMath &m, OpFoldResult n,
-                                      int64_t shift) {
-    if (std::optional<int64_t> size = getConstantIntValue(n)) {
-      if (*size == 0)
-        return m.index(0);
-      int64_t rem = shift % *size; // in (-size, size): no overflow below
-      return m.index(rem < 0 ? rem + *size : rem);
-    }
-    Value count = m.value(n);
-    Value one = m.value(m.index(1));
-    Value safe = arith::MaxSIOp::create(m.b, m.loc, count, one);
-    Value s = m.value(m.index(shift));
-    Value rem = arith::RemSIOp::create(m.b, m.loc, s, safe);
-    Value wrapped = arith::AddIOp::create(m.b, m.loc, rem, safe);
-    return OpFoldResult(arith::RemSIOp::create(m.b, m.loc, wrapped, safe));
-  }
-
-  static OpFoldResult subtract(IndexMath &m, OpFoldResult x, OpFoldResult y) {
-    std::optional<int64_t> a = getConstantIntValue(x), b = getConstantIntValue(y);
-    if (a && b)
-      return m.index(*a - *b);
-    Value lhs = m.value(x);
-    Value rhs = m.value(y);
-    return OpFoldResult(arith::SubIOp::create(m.b, m.loc, lhs, rhs));
   }
 };
 

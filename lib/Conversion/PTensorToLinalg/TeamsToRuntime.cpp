@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -155,14 +156,19 @@ std::pair<Value, Value> blockOf(OpBuilder &b, Location loc, ModuleOp module,
   return {start, size};
 }
 
+/// `rows` clamped to [0, `upper`].
+Value clampRows(OpBuilder &b, Location loc, Value rows, Value upper) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value atLeastZero = arith::MaxSIOp::create(b, loc, rows, zero);
+  return arith::MinSIOp::create(b, loc, atLeastZero, upper);
+}
+
 /// This process's block rows of `rows` clamped to [0, `upper`]: what an
 /// exchange whose sizes the runtime checks allocates before the check, so
 /// that a bad size is that error, not a huge or negative allocation.
 Value clampedBlockRows(OpBuilder &b, Location loc, ModuleOp module,
                        Value rows, Value upper) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value atLeastZero = arith::MaxSIOp::create(b, loc, rows, zero);
-  Value clamped = arith::MinSIOp::create(b, loc, atLeastZero, upper);
+  Value clamped = clampRows(b, loc, rows, upper);
   return callIndexFunction(b, loc, module, "ptensor_rt_team_block_rows",
                            clamped);
 }
@@ -232,34 +238,82 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
   }
 };
 
-/// team_slice_rows: the block, copied row-major, goes to the runtime's
-/// MPI_Alltoallv with the slice's global sizes; the result is a fresh
-/// row-major buffer of this process's rows of the slice.
+/// team_slice_rows: a fresh row-major buffer of this process's rows of the
+/// joined slices; each slice's block, copied row-major, goes to the
+/// runtime's MPI_Alltoallv with the slice's global sizes and its place in
+/// the result.
 struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(TeamSliceRowsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [module, local, resultType] =
-        startExchange(rewriter, op, adaptor.getBlock(), *getTypeConverter());
-    SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getBlock());
-    // The runtime checks the slice's bounds before it moves anything (a
-    // slice in bounds has no more rows than the source).
-    sizes.front() = clampedBlockRows(rewriter, loc, module, adaptor.getRows(),
-                                     adaptor.getSourceRows());
-    ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
+    auto module = op->getParentOfType<ModuleOp>();
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    ValueRange blocks = adaptor.getBlocks();
     IndexMath m(rewriter, loc);
+    // The result's rows are the slices'; a slice in bounds has no more
+    // rows than its source (each call checks its slice before anything
+    // moves). Clamped to the sources' rows, for the allocation and for
+    // every call alike: a later slice out of bounds must not make an
+    // earlier one's rows land past the buffer before its error.
+    OpFoldResult rows = m.index(0), upper = m.index(0);
+    for (unsigned k = 0; k < op.getNumSlices(); ++k) {
+      rows = m.add(rows, adaptor.getRows()[k]);
+      upper = m.add(upper, adaptor.getSourceRows()[k]);
+    }
+    Value requested = m.value(rows);
+    Value sourceRows = m.value(upper);
+    Value totalRows = clampRows(rewriter, loc, requested, sourceRows);
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, blocks.front());
+    checkOtherDims(m, op, adaptor, sizes);
+    sizes.front() = callIndexFunction(rewriter, loc, module,
+                                      "ptensor_rt_team_block_rows", totalRows);
+    ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
     OpFoldResult rowElements =
         m.product(getAsOpFoldResult(ArrayRef<Value>(sizes).drop_front()));
-    Value rowBytes =
-        m.value(m.mul(rowElements, m.index(elementBytes(resultType))));
-    callWithSizes(rewriter, loc, module, "ptensor_rt_team_slice_rows",
-                  {local.bytes, mine.bytes},
-                  {rowBytes, adaptor.getSourceRows(), adaptor.getOffset(),
-                   adaptor.getStep(), adaptor.getRows()});
+    OpFoldResult bytesPerElement = m.index(elementBytes(resultType));
+    Value rowBytes = m.value(m.mul(rowElements, bytesPerElement));
+    OpFoldResult at = m.index(0);
+    for (unsigned k = 0; k < op.getNumSlices(); ++k) {
+      ByteBuffer local = copyToBytes(rewriter, loc, blocks[k]);
+      Value sliceAt = m.value(at);
+      callWithSizes(rewriter, loc, module, "ptensor_rt_team_slice_rows",
+                    {local.bytes, mine.bytes},
+                    {rowBytes, adaptor.getSourceRows()[k],
+                     adaptor.getOffsets()[k], adaptor.getSteps()[k],
+                     adaptor.getRows()[k], totalRows, sliceAt});
+      at = m.add(at, adaptor.getRows()[k]);
+    }
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
     return success();
+  }
+
+  /// Checks at run time that the dims past the first of every other
+  /// block are block 0's (`sizes`) where the result type does not say so; a
+  /// mismatch is the concat's error, naming both global shapes (the
+  /// blocks' sizes with their tensors' rows).
+  static void checkOtherDims(IndexMath &m, TeamSliceRowsOp op,
+                             OpAdaptor adaptor, ArrayRef<Value> sizes) {
+    ValueRange blocks = adaptor.getBlocks();
+    SmallVector<Value> first(sizes);
+    first.front() = adaptor.getSourceRows().front();
+    for (unsigned k = 1; k < op.getNumSlices(); ++k) {
+      if (blocks[k] == blocks.front())
+        continue;
+      SmallVector<Value> other = sizesOf(m.b, m.loc, blocks[k]);
+      other.front() = adaptor.getSourceRows()[k];
+      for (size_t d = 1; d < sizes.size(); ++d) {
+        if (!op.getType().isDynamicDim(d))
+          continue; // every block's size (verified)
+        Value same = m.eq(sizes[d], other[d]);
+        if (matchPattern(same, m_One()))
+          continue;
+        buildShapesCheck(m.b, m.loc, same, ShapeCheckKind::Concat, first,
+                         other, k, d);
+      }
+    }
   }
 };
 

@@ -25,15 +25,13 @@ func.func @gather(%a: !ptensor.ptensor<?x3xi64>, %n: index) -> !ptensor.ptensor<
   return %0 : !ptensor.ptensor<?x3xi64>
 }
 
-// A slice of the split dim: the block, copied row-major, and a buffer for
-// this process's rows of the slice (the block rule of the size clamped to
-// [0, source rows]: the runtime checks the bounds) go to the runtime's
-// MPI_Alltoallv with rows of 6 bytes and the slice's global sizes.
+// A slice of the split dim: a buffer for this process's rows of the slice
+// (the block rule of the size clamped to [0, source rows]: the runtime
+// checks the bounds) and the block, copied row-major, go to the runtime's
+// MPI_Alltoallv with rows of 6 bytes, the slice's global sizes and its
+// place in the result (all of it: rows %m clamped to %n, at 0).
 // CHECK-LABEL: func.func @slice_rows(
 // CHECK-SAME: %[[A:.*]]: tensor<?x3xi16>, %[[N:.*]]: index, %[[M:.*]]: index)
-// CHECK: %[[LOCAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
-// CHECK: %[[IN:.*]] = memref.view %[[LOCAL]]
-// CHECK: memref.copy %{{.*}}, %[[IN]]
 // CHECK: %[[LOW:.*]] = arith.maxsi %[[M]], %c0 : index
 // CHECK: %[[CLAMPED:.*]] = arith.minsi %[[LOW]], %[[N]] : index
 // CHECK: %[[C:.*]] = arith.index_cast %[[CLAMPED]] : index to i64
@@ -41,15 +39,48 @@ func.func @gather(%a: !ptensor.ptensor<?x3xi64>, %n: index) -> !ptensor.ptensor<
 // CHECK: %[[ROWS:.*]] = arith.index_cast %[[R]] : i64 to index
 // CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
 // CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%[[ROWS]]] : memref<?xi8> to memref<?x3xi16>
+// CHECK: %[[LOCAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[IN:.*]] = memref.view %[[LOCAL]]
+// CHECK: memref.copy %{{.*}}, %[[IN]]
 // CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK: %[[M64:.*]] = arith.index_cast %[[M]] : index to i64
-// CHECK: call @ptensor_rt_team_slice_rows(%[[LOCAL]], %[[MINE]], %c6_i64, %[[N64]], %c1_i64, %c-2_i64, %[[M64]]) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64, i64) -> ()
+// CHECK: %[[TOTAL64:.*]] = arith.index_cast %[[CLAMPED]] : index to i64
+// CHECK: call @ptensor_rt_team_slice_rows(%[[LOCAL]], %[[MINE]], %c6_i64, %[[N64]], %c1_i64, %c-2_i64, %[[M64]], %[[TOTAL64]], %c0_i64) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64, i64, i64, i64) -> ()
 // CHECK: bufferization.to_tensor %[[OUT]] restrict writable
 func.func @slice_rows(%a: !ptensor.ptensor<?x3xi16>, %n: index, %m: index) -> !ptensor.ptensor<?x3xi16> {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant -2 : index
   %0 = ptensor.team_slice_rows %a, %n [%c1, %m, %c2] on @ptensor_team1 : !ptensor.ptensor<?x3xi16> -> !ptensor.ptensor<?x3xi16>
   return %0 : !ptensor.ptensor<?x3xi16>
+}
+
+// Two slices (a concat along the rows): one buffer of this process's rows
+// of the %n + %m rows (clamped to the sources' rows, the same sum here:
+// every call places its rows in that many); the run-time dim 1 of the
+// blocks must agree (the
+// concat's error, with the global shapes [%n, d] and [%m, d']); each block
+// goes to the runtime with its own sizes, %a's rows at row 0 and %b's at
+// row %n.
+// CHECK-LABEL: func.func @slices_joined(
+// CHECK-SAME: %[[A:.*]]: tensor<?x?xf32>, %[[B:.*]]: tensor<?x?xf32>, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[SUM:.*]] = arith.addi %[[N]], %[[M]] : index
+// CHECK: %[[LOW:.*]] = arith.maxsi %[[SUM]], %c0 : index
+// CHECK: %[[TOTAL:.*]] = arith.minsi %[[LOW]], %{{.*}} : index
+// CHECK: %[[DA:.*]] = tensor.dim %[[A]], %c1
+// CHECK: %[[DB:.*]] = tensor.dim %[[B]], %c1
+// CHECK: %[[DIFFER:.*]] = arith.cmpi ne, %[[DA]], %[[DB]] : index
+// CHECK: scf.if %[[DIFFER]] {
+// CHECK: func.call @ptensor_rt_shapes_failed(%{{.*}}, %{{.*}}, %c1_i64, %c1_i64, %c1_i64)
+// CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[TOTAL64:.*]] = arith.index_cast %[[TOTAL]] : index to i64
+// CHECK: call @ptensor_rt_team_slice_rows(%{{.*}}, %[[MINE]], %{{.*}}, %{{.*}}, %c0_i64, %c1_i64, %{{.*}}, %[[TOTAL64]], %c0_i64)
+// CHECK: %[[AT:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: call @ptensor_rt_team_slice_rows(%{{.*}}, %[[MINE]], %{{.*}}, %{{.*}}, %c0_i64, %c1_i64, %{{.*}}, %{{.*}}, %[[AT]])
+func.func @slices_joined(%a: !ptensor.ptensor<?x?xf32>, %b: !ptensor.ptensor<?x?xf32>, %n: index, %m: index) -> !ptensor.ptensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = ptensor.team_slice_rows %a, %n [%c0, %n, %c1], %b, %m [%c0, %m, %c1] on @ptensor_team1 : !ptensor.ptensor<?x?xf32>, !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?x?xf32>
+  return %0 : !ptensor.ptensor<?x?xf32>
 }
 
 // team_resplit: the part (3 x this process's share of a split axis of %n

@@ -83,8 +83,53 @@ func.func @slice_rows_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %i: 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @slice_rows_zero_step(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !ptensor.ptensor<?x3xf32> {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{expected a non-zero step}}
-  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %c0] on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+  // expected-error @+1 {{expected a non-zero step, but slice 1's is 0}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i], %a, %i [%i, %i, %c0] on @g : !ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+  return %0 : !ptensor.ptensor<?x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_second_block(%a: !ptensor.ptensor<?x3xf32>, %b: !ptensor.ptensor<?x3xf16>, %i: index) -> !ptensor.ptensor<?x3xf32> {
+  // expected-error @+1 {{expected a result of rank >= 1 that differs from '!ptensor.ptensor<?x3xf16>' only in its first dim, but got '!ptensor.ptensor<?x3xf32>'}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i], %b, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf16> -> !ptensor.ptensor<?x3xf32>
+  return %0 : !ptensor.ptensor<?x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_static_block(%a: !ptensor.ptensor<?x3xf32>, %b: !ptensor.ptensor<4x3xf32>, %i: index) -> !ptensor.ptensor<?x3xf32> {
+  // expected-error @+1 {{expected blocks (a dynamic first dim: the rows depend on the rank), but got '!ptensor.ptensor<4x3xf32>'}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i], %b, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32>, !ptensor.ptensor<4x3xf32> -> !ptensor.ptensor<?x3xf32>
+  return %0 : !ptensor.ptensor<?x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_no_slices() -> !ptensor.ptensor<?x3xf32> {
+  // expected-error @+1 {{expected one or more slices, each a block, its tensor's rows, an offset, rows and a step}}
+  %0 = "ptensor.team_slice_rows"() <{grid = @g, operandSegmentSizes = array<i32: 0, 0, 0, 0, 0>}> : () -> !ptensor.ptensor<?x3xf32>
+  return %0 : !ptensor.ptensor<?x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_uneven_lists(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !ptensor.ptensor<?x3xf32> {
+  // expected-error @+1 {{expected one or more slices, each a block, its tensor's rows, an offset, rows and a step}}
+  %0 = "ptensor.team_slice_rows"(%a, %i, %i, %i, %i, %i) <{grid = @g, operandSegmentSizes = array<i32: 1, 2, 1, 1, 1>}> : (!ptensor.ptensor<?x3xf32>, index, index, index, index, index) -> !ptensor.ptensor<?x3xf32>
+  return %0 : !ptensor.ptensor<?x3xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @slice_rows_block_types(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !ptensor.ptensor<?x3xf32> {
+  // expected-error @+1 {{expected 2 block types (one per slice), but got 1}}
+  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i], %a, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
   return %0 : !ptensor.ptensor<?x3xf32>
 }
 

@@ -78,7 +78,7 @@ func.func @row_slices(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.pte
   return %0, %1, %2 : !ptensor.ptensor<10x2xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<2xf32, team = 1>
 }
 func.func @row_reshapes(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<10x3x1xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<f32, team = 1>, !ptensor.ptensor<30xf32, team = 1>) {
-  %0 = ptensor.reshape %a [10, 3, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3x1xf32, team = 1>
+  %0 = ptensor.reshape %a [10, -1, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3x1xf32, team = 1>
   %n = ptensor.dim %d, 0 : !ptensor.ptensor<?x3xf32, team = 1>
   %1 = ptensor.reshape %d [%n, 1, 3] {copy = false} : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x1x3xf32, team = 1>
   %2 = ptensor.reduce sum %1 : !ptensor.ptensor<?x1x3xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
@@ -117,6 +117,17 @@ func.func @reblocks(%d: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> (!pte
   %2 = ptensor.reshape %d [%m, 1, 6] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x1x6xf32, team = 1>
   %3 = ptensor.reduce sum %1 axes [0] : !ptensor.ptensor<?x2xf32, team = 1> -> !ptensor.ptensor<2xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x2xf32, team = 1>, !ptensor.ptensor<?x1x6xf32, team = 1>, !ptensor.ptensor<2xf32, team = 1>
+}
+func.func @row_joins(%d: !ptensor.ptensor<?x3xf32, team = 1>, %j: !ptensor.ptensor<?x3xi32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<3x?x3xf32, team = 1>, !ptensor.ptensor<1x?x3xi32, team = 1>) {
+  %0 = ptensor.roll %d shifts [3] axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.roll %d shifts [-13, 1, 2] axes [0, 1, -2] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %2 = ptensor.roll %d shifts [1] axes [1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %3 = ptensor.combine concat %d, %j, %d axis 0 : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %4 = ptensor.reduce sum %3 axes [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf32, team = 1>
+  %5 = ptensor.combine concat %j, %j axis -2 : (!ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>) -> !ptensor.ptensor<?x3xi32, team = 1>
+  %6 = ptensor.combine stack %d, %j, %d axis 0 : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3x?x3xf32, team = 1>
+  %7 = ptensor.expand_dims %j 0 : !ptensor.ptensor<?x3xi32, team = 1> -> !ptensor.ptensor<1x?x3xi32, team = 1>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<3x?x3xf32, team = 1>, !ptensor.ptensor<1x?x3xi32, team = 1>
 }
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
@@ -209,6 +220,16 @@ def check(name, processes, got, expected):
             np.testing.assert_array_equal(g, e, err_msg=f"{name} on {processes}: #{i}")
 
 
+def row_joins(d, j):
+    """What @row_joins returns for `d` (f32) and `j` (i32) of 3 columns."""
+    joined = np.concatenate([d, j.astype(np.float32), d])
+    return [np.roll(d, 3, 0), np.roll(d, (-13, 1, 2), (0, 1, -2)),
+            np.roll(d, 1, 1), joined,
+            joined.astype(np.float64).sum(0).astype(np.float32),
+            np.concatenate([j, j]),
+            np.stack([d, j.astype(np.float32), d]), j[None]]
+
+
 def main():
     rng = np.random.default_rng(19)
     with tempfile.TemporaryDirectory() as tmp:
@@ -239,6 +260,8 @@ def main():
             # Two rows: on 3 and 4 processes some blocks have none.
             "e": rng.random((2, 3), dtype=np.float32),
             "f": rng.random((2, 2), dtype=np.float32),
+            "j": rng.integers(-50, 50, (10, 3)).astype(np.int32),
+            "k": rng.integers(-50, 50, (2, 3)).astype(np.int32),
             "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
                            [2.0, 7.0, 3.0]], dtype=np.float32),
         }
@@ -308,7 +331,15 @@ def main():
             ("reblocks", ["e", "one"], [e.reshape(-1), e.reshape(-1, 2),
                                         e.reshape(1, 1, 6),
                                         e.reshape(-1, 2).sum(0)]),
-            # Joins beside the rows are local; along them, gathered.
+            # Rolls of the rows are two slices of them and concats along
+            # the rows a slice of each operand, moved between processes
+            # (no gather; an i32 operand cast on its block); a stack along
+            # the rows and an expand_dims at 0 reblock each operand into
+            # one row first; with 10 and 2 rows (blocks of none), and rows
+            # not dividing the shift.
+            ("row_joins", ["a", "j"], row_joins(a, arrays["j"])),
+            ("row_joins", ["e", "k"], row_joins(e, arrays["k"])),
+            # Joins beside the rows are local; along them, rows move.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),
                                    np.concatenate([a, b], 0)]),

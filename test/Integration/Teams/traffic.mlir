@@ -46,6 +46,14 @@
 // RUN: mpirun -np 2 ptensor-runner %s -e reblocked --input %t/a.npy --output-dir %t/reblocked --report-latency 2>&1 | FileCheck %s --check-prefix=REBLOCKED
 // REBLOCKED-DAG: rank 0 of 2: 2 collectives, 4 bytes sent
 // REBLOCKED-DAG: rank 1 of 2: 2 collectives, 16 bytes sent
+// A roll of the rows is two slices of them: np.roll(a, 3, 0) gives rank 0
+// rows 7-9 and 0-1 (it holds 0-4: rank 1 sends 7-9, 36 bytes) and rank 1
+// rows 2-6 (rank 0 sends 2-4, 36 bytes); each slice has its 4-byte
+// agreement (a gather: 60 bytes each).
+// RUN: mpirun -np 2 ptensor-runner %s -e rolled --input %t/a.npy --output-dir %t/rolled --report-latency 2>&1 | FileCheck %s --check-prefix=ROLLED
+// ROLLED-DAG: rank 0 of 2: 4 collectives, 44 bytes sent
+// ROLLED-DAG: rank 1 of 2: 4 collectives, 44 bytes sent
+// RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/rolled/out0.npy'), np.roll(a, 3, 0))"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/reblocked/out0.npy'), a.reshape(5, 6))"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/odd_rows/out0.npy'), a[1:8:2]); np.testing.assert_array_equal(np.load('%t/reversed/out0.npy'), a[::-1]); np.testing.assert_array_equal(np.load('%t/transposed/out0.npy'), a.T)"
 
@@ -70,6 +78,10 @@ func.func @odd_rows(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptenso
 }
 func.func @reversed(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.flip %a [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @rolled(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
+  %0 = ptensor.roll %a shifts [3] axes [0] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   return %0 : !ptensor.ptensor<10x3xf32, team = 1>
 }
 func.func @reblocked(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<5x6xf32, team = 1> {

@@ -92,18 +92,98 @@ LogicalResult TeamBlockOp::verify() {
   return success();
 }
 
-LogicalResult TeamSliceRowsOp::verify() {
-  if (failed(verifyRowsChange(*this, getBlock().getType(), getType())))
+void TeamSliceRowsOp::build(OpBuilder &b, OperationState &state, Type result,
+                            Value block, Value sourceRows, Value offset,
+                            Value rows, Value step, FlatSymbolRefAttr grid) {
+  build(b, state, result, ValueRange{block}, ValueRange{sourceRows},
+        ValueRange{offset}, ValueRange{rows}, ValueRange{step}, grid);
+}
+
+/// `%block, %n [%offset, %rows, %step], ... on @grid : types -> type`.
+ParseResult TeamSliceRowsOp::parse(OpAsmParser &parser,
+                                   OperationState &state) {
+  SmallVector<OpAsmParser::UnresolvedOperand> lists[5];
+  auto parseSlice = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand operands[5];
+    if (parser.parseOperand(operands[0]) || parser.parseComma() ||
+        parser.parseOperand(operands[1]) || parser.parseLSquare() ||
+        parser.parseOperand(operands[2]) || parser.parseComma() ||
+        parser.parseOperand(operands[3]) || parser.parseComma() ||
+        parser.parseOperand(operands[4]) || parser.parseRSquare())
+      return failure();
+    for (int i = 0; i < 5; ++i)
+      lists[i].push_back(operands[i]);
+    return success();
+  };
+  FlatSymbolRefAttr grid;
+  SmallVector<Type> blockTypes;
+  Type resultType;
+  llvm::SMLoc typesLoc;
+  if (parser.parseCommaSeparatedList(parseSlice) ||
+      parser.parseKeyword("on") || parser.parseAttribute(grid) ||
+      parser.parseOptionalAttrDict(state.attributes) || parser.parseColon())
     return failure();
-  for (PTensorType t : {getBlock().getType(), getType()})
-    if (!ShapedType::isDynamic(t.getShape()[0]))
+  typesLoc = parser.getCurrentLocation();
+  if (parser.parseTypeList(blockTypes) || parser.parseArrow() ||
+      parser.parseType(resultType))
+    return failure();
+  size_t count = lists[0].size();
+  if (blockTypes.size() != count)
+    return parser.emitError(typesLoc)
+           << "expected " << count << " block types (one per slice), but got "
+           << blockTypes.size();
+  Properties &properties = state.getOrAddProperties<Properties>();
+  properties.grid = grid;
+  for (int &size : properties.operandSegmentSizes)
+    size = static_cast<int>(count);
+  Type index = parser.getBuilder().getIndexType();
+  if (parser.resolveOperands(lists[0], blockTypes, typesLoc, state.operands))
+    return failure();
+  for (int i = 1; i < 5; ++i)
+    if (parser.resolveOperands(lists[i], index, state.operands))
+      return failure();
+  state.addTypes(resultType);
+  return success();
+}
+
+void TeamSliceRowsOp::print(OpAsmPrinter &p) {
+  for (unsigned k = 0; k < getNumSlices(); ++k)
+    p << (k ? ", " : " ") << getBlocks()[k] << ", " << getSourceRows()[k]
+      << " [" << getOffsets()[k] << ", " << getRows()[k] << ", "
+      << getSteps()[k] << "]";
+  p << " on " << getGridAttr();
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getGridAttrName(), getOperandSegmentSizesAttrName()});
+  p << " : ";
+  llvm::interleaveComma(getBlocks().getTypes(), p);
+  p << " -> " << getType();
+}
+
+LogicalResult TeamSliceRowsOp::verify() {
+  unsigned count = getNumSlices();
+  if (count == 0 || getSourceRows().size() != count ||
+      getOffsets().size() != count || getRows().size() != count ||
+      getSteps().size() != count)
+    return emitOpError("expected one or more slices, each a block, its "
+                       "tensor's rows, an offset, rows and a step");
+  if (!ShapedType::isDynamic(getType().getShape()[0]))
+    return emitOpError("expected blocks (a dynamic first dim: the rows "
+                       "depend on the rank), but got ")
+           << getType();
+  for (unsigned k = 0; k < count; ++k) {
+    PTensorType block = cast<PTensorType>(getBlocks()[k].getType());
+    if (failed(verifyRowsChange(*this, block, getType())))
+      return failure();
+    if (!ShapedType::isDynamic(block.getShape()[0]))
       return emitOpError("expected blocks (a dynamic first dim: the rows "
                          "depend on the rank), but got ")
-             << t;
+             << block;
+    if (matchPattern(getSteps()[k], m_Zero()))
+      return emitOpError("expected a non-zero step, but slice ")
+             << k << "'s is 0";
+  }
   if (getType().isOnGPU())
     return emitOpError("runs on host data only (GPU teams are not built yet)");
-  if (matchPattern(getStep(), m_Zero()))
-    return emitOpError("expected a non-zero step");
   return success();
 }
 

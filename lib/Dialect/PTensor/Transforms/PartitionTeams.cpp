@@ -12,6 +12,7 @@
 
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
 #include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
+#include "ptensor/Semantics/Manipulation.h"
 #include "ptensor/Semantics/Teams.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -199,6 +200,8 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
     return touchesFirst(permute.getAxes().front());
   if (auto flip = dyn_cast<FlipOp>(op))
     return !touchesFirst(flip.getAxes());
+  if (auto roll = dyn_cast<RollOp>(op))
+    return !touchesFirst(roll.getAxes());
   if (auto squeeze = dyn_cast<SqueezeOp>(op))
     return !touchesFirst(squeeze.getAxes());
   if (auto slice = dyn_cast<ExtractSliceOp>(op))
@@ -269,12 +272,29 @@ bool TeamPartitioner::slicesWholeRows(ExtractSliceOp slice) const {
                                source, slice);
 }
 
+/// The position of a -1 after the first of a reshape's `sizes` that its
+/// result type knows (static sizes before it: [10, -1] of a 10x3x4), or
+/// none.
+static std::optional<size_t> knownInferredSize(ReshapeOp reshape) {
+  ArrayRef<int64_t> sizes = reshape.getStaticSizes();
+  auto found = llvm::find(sizes.drop_front(), -1);
+  if (found == sizes.end())
+    return std::nullopt;
+  auto d = static_cast<size_t>(found - sizes.begin());
+  if (reshape.getType().isDynamicDim(d))
+    return std::nullopt;
+  return d;
+}
+
 bool TeamPartitioner::reshapesWithinRows(ReshapeOp reshape) const {
   Value source = reshape.getSource();
   ArrayRef<int64_t> sizes = reshape.getStaticSizes();
-  // A -1 after the first size: a block without rows could not infer it.
-  return isSplit(source) && !sizes.empty() &&
-         !llvm::is_contained(sizes.drop_front(), -1) &&
+  // A -1 after the first size: a block without rows could not infer it,
+  // unless the result type knows it (partitionRowsView writes it out).
+  bool inferredAfterFirst = !sizes.empty() &&
+                            llvm::is_contained(sizes.drop_front(), -1) &&
+                            !knownInferredSize(reshape);
+  return isSplit(source) && !sizes.empty() && !inferredAfterFirst &&
          firstSizeIsGlobalRows(sizes, reshape.getSizes(), source, reshape);
 }
 
@@ -305,19 +325,56 @@ void TeamPartitioner::partitionRowsView(Operation *op) {
                                  slice.getDynamicSizesMutable()));
   } else {
     auto reshape = cast<ReshapeOp>(op);
-    reshape.setStaticSizes(withBlockRows(reshape, reshape.getSource(),
-                                         reshape.getStaticSizes(),
-                                         reshape.getSizesMutable()));
+    std::optional<size_t> inferred = knownInferredSize(reshape);
+    SmallVector<int64_t> sizes =
+        withBlockRows(reshape, reshape.getSource(), reshape.getStaticSizes(),
+                      reshape.getSizesMutable());
+    if (inferred) // the type's size: a block of no rows infers nothing
+      sizes[*inferred] = reshape.getType().getDimSize(*inferred);
+    reshape.setStaticSizes(sizes);
   }
   localize(op->getResult(0));
 }
 
 bool TeamPartitioner::movesRows(Operation *op) const {
-  if (!isa<ExtractSliceOp, FlipOp>(op) || !isSplit(op->getOperand(0)))
+  if (!isa<ExtractSliceOp, FlipOp, RollOp>(op) || !isSplit(op->getOperand(0)))
     return false;
-  // A flip that keeps the rows is a view of the block (keepsRows), a
-  // slice taking every row one of the block: asked first.
+  // A flip or a roll that keeps the rows is done on the block alone
+  // (keepsRows), a slice taking every row is one of the block: asked first.
   return !keepsRows(op);
+}
+
+void TeamPartitioner::finishOnMovedRows(Operation *op, Value moved,
+                                        bool done,
+                                        function_ref<void()> restrict) {
+  if (done) {
+    op->getResult(0).replaceAllUsesWith(moved);
+    op->erase();
+    return;
+  }
+  op->setOperand(0, moved);
+  restrict();
+  localize(op->getResult(0));
+}
+
+Value TeamPartitioner::moveRows(OpBuilder &b, Location loc,
+                                ArrayRef<RowSlice> slices, PTensorType global,
+                                Value rows) {
+  SmallVector<Value> blocks, sourceRows, offsets, counts, steps;
+  for (const RowSlice &slice : slices) {
+    blocks.push_back(slice.block);
+    sourceRows.push_back(slice.sourceRows);
+    offsets.push_back(slice.offset);
+    counts.push_back(slice.rows);
+    steps.push_back(slice.step);
+  }
+  Value moved = TeamSliceRowsOp::create(b, loc, blockType(global), blocks,
+                                        sourceRows, offsets, counts, steps,
+                                        grid);
+  markSplit(moved, global);
+  if (global.isDynamicDim(kTeamSplitDim) && !isPendingRowsQuery(rows))
+    globalSizes[{moved, b.getInsertionBlock()}] = rows;
+  return moved;
 }
 
 void TeamPartitioner::partitionRowsMove(Operation *op) {
@@ -350,11 +407,8 @@ void TeamPartitioner::partitionRowsMove(Operation *op) {
   auto movedGlobal = PTensorType::get(
       sourceGlobal.getContext(), movedShape, sourceGlobal.getElementType(),
       sourceGlobal.getDevice(), sourceGlobal.getTeam());
-  Value moved = TeamSliceRowsOp::create(b, loc, blockType(movedGlobal), source,
-                                        sourceRows, offset, rows, step, grid);
-  markSplit(moved, movedGlobal);
-  if (movedGlobal.isDynamicDim(kTeamSplitDim) && !isPendingRowsQuery(rows))
-    globalSizes[{moved, b.getInsertionBlock()}] = rows;
+  Value moved = moveRows(b, loc, {{source, sourceRows, offset, rows, step}},
+                         movedGlobal, rows);
   if (slice) {
     // The rest: every row of the moved block, the other dims as asked
     // (nothing when it takes them whole).
@@ -386,14 +440,89 @@ void TeamPartitioner::partitionRowsMove(Operation *op) {
   for (int64_t axis : flip.getAxes())
     if (!isTeamSplitAxis(axis, rank))
       otherAxes.push_back(axis);
-  if (otherAxes.empty()) {
-    flip.getResult().replaceAllUsesWith(moved);
-    flip.erase();
-    return;
+  finishOnMovedRows(flip, moved, otherAxes.empty(),
+                    [&] { flip.setAxes(otherAxes); });
+}
+
+/// A roll of the first dim by r (its shift mod the rows n) is two slices
+/// of the rows, [n - r, n) then [0, n - r); the other rolled dims are
+/// rolled on the moved block.
+void TeamPartitioner::partitionRoll(RollOp roll) {
+  OpBuilder b(roll);
+  Location loc = roll.getLoc();
+  Value source = roll.getSource();
+  PTensorType global = globalOf(source);
+  // Each dim's shift (repeated axes added up, numpy's way).
+  ::ptensor::semantics::Result<std::vector<int64_t>> shifts =
+      ::ptensor::semantics::rollShifts(
+          global.getRank(),
+          std::vector<int64_t>(roll.getShifts().begin(),
+                               roll.getShifts().end()),
+          std::vector<int64_t>(roll.getAxes().begin(), roll.getAxes().end()));
+  assert(shifts && "roll is verified");
+  int64_t rowShift = (*shifts)[kTeamSplitDim];
+  SmallVector<int64_t> otherShifts, otherAxes;
+  for (int64_t d = 1; d < global.getRank(); ++d)
+    if ((*shifts)[d] != 0) {
+      otherShifts.push_back((*shifts)[d]);
+      otherAxes.push_back(d);
+    }
+  IndexMath m(b, loc);
+  Value rows = globalRows(b, loc, source);
+  OpFoldResult shift = m.wrap(rowShift, rows);
+  Value back = m.value(m.sub(rows, shift));
+  Value zero = m.value(m.index(0));
+  Value one = m.value(m.index(1));
+  Value shiftRows = m.value(shift);
+  Value moved = moveRows(b, loc,
+                         {{source, rows, back, shiftRows, one},
+                          {source, rows, zero, back, one}},
+                         global, rows);
+  finishOnMovedRows(roll, moved, otherAxes.empty(), [&] {
+    roll.setShifts(otherShifts);
+    roll.setAxes(otherAxes);
+  });
+}
+
+bool TeamPartitioner::concatsRows(CombineOp combine) const {
+  auto global = cast<PTensorType>(combine.getType());
+  if (combine.getKind() != CombineKind::concat || global.getRank() == 0 ||
+      !isTeamSplitAxis(combine.getAxis(), global.getRank()))
+    return false;
+  return llvm::all_of(combine.getInputs(), [&](Value input) {
+    return isSplit(input) && globalOf(input).getShape().drop_front() ==
+                                 global.getShape().drop_front();
+  });
+}
+
+void TeamPartitioner::partitionConcat(CombineOp concat) {
+  OpBuilder b(concat);
+  Location loc = concat.getLoc();
+  auto global = cast<PTensorType>(concat.getType());
+  IndexMath m(b, loc);
+  Value zero = m.value(m.index(0));
+  Value one = m.value(m.index(1));
+  SmallVector<RowSlice> slices;
+  OpFoldResult total = m.index(0);
+  for (Value input : concat.getInputs()) {
+    Value rows = globalRows(b, loc, input);
+    total = m.add(total, rows);
+    PTensorType inputGlobal = globalOf(input);
+    Value block = input;
+    if (inputGlobal.getElementType() != global.getElementType()) {
+      // The concat's promotion, on the block: the same elementwise cast.
+      PTensorType castGlobal = PTensorType::get(
+          global.getContext(), inputGlobal.getShape(), global.getElementType(),
+          inputGlobal.getDevice(), inputGlobal.getTeam());
+      block = CastOp::create(b, loc, blockType(castGlobal), input);
+      markSplit(block, castGlobal);
+    }
+    slices.push_back({block, rows, zero, rows, one});
   }
-  flip.getSourceMutable().assign(moved);
-  flip.setAxes(otherAxes);
-  localize(flip.getResult());
+  Value totalRows = m.value(total);
+  Value moved = moveRows(b, loc, slices, global, totalRows);
+  concat.getResult().replaceAllUsesWith(moved);
+  concat.erase();
 }
 
 bool TeamPartitioner::movesSplitDim(Operation *op) const {
@@ -438,7 +567,7 @@ bool TeamPartitioner::reblocksRows(Operation *op) const {
          reshape.getType().getRank() >= 1;
 }
 
-void TeamPartitioner::partitionReshape(ReshapeOp reshape) {
+Value TeamPartitioner::partitionReshape(ReshapeOp reshape) {
   OpBuilder b(reshape);
   Location loc = reshape.getLoc();
   Value source = reshape.getSource();
@@ -512,6 +641,72 @@ void TeamPartitioner::partitionReshape(ReshapeOp reshape) {
   markSplit(block.getResult(), global);
   if (global.isDynamicDim(kTeamSplitDim) && !isPendingRowsQuery(rows))
     globalSizes[{block.getResult(), b.getInsertionBlock()}] = rows;
+  return block.getResult();
+}
+
+ReshapeOp TeamPartitioner::reshapeToOneRow(OpBuilder &b, Location loc,
+                                           Value source, PTensorType global) {
+  PTensorType sourceGlobal = globalOf(source);
+  SmallVector<int64_t> staticSizes{1};
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < sourceGlobal.getRank(); ++d) {
+    staticSizes.push_back(sourceGlobal.getDimSize(d));
+    if (!sourceGlobal.isDynamicDim(d))
+      continue;
+    // The global rows; another dim is the block's, whole on every process.
+    Value size = d == kTeamSplitDim ? globalRows(b, loc, source)
+                                    : DimOp::create(b, loc, source, d);
+    dynamicSizes.push_back(size);
+  }
+  DenseI64ArrayAttr sizes = b.getDenseI64ArrayAttr(staticSizes);
+  return ReshapeOp::create(b, loc, global, source, dynamicSizes, sizes,
+                           /*copy=*/nullptr);
+}
+
+bool TeamPartitioner::addsRowsDim(Operation *op) const {
+  if (isa<ExpandDimsOp>(op))
+    return isSplit(op->getOperand(0)) && !keepsRows(op);
+  auto stack = dyn_cast<CombineOp>(op);
+  if (!stack || stack.getKind() != CombineKind::stack)
+    return false;
+  auto global = cast<PTensorType>(stack.getType());
+  if (!isTeamSplitAxis(stack.getAxis(), global.getRank()))
+    return false;
+  return llvm::all_of(stack.getInputs(), [&](Value input) {
+    return isSplit(input) &&
+           globalOf(input).getShape() == global.getShape().drop_front();
+  });
+}
+
+void TeamPartitioner::partitionNewRowsDim(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    ReshapeOp reshape =
+        reshapeToOneRow(b, loc, expand.getSource(), expand.getType());
+    expand.getResult().replaceAllUsesWith(reshape.getResult());
+    expand.erase();
+    partitionReshape(reshape);
+    return;
+  }
+  auto stack = cast<CombineOp>(op);
+  SmallVector<Value> rows;
+  for (Value input : stack.getInputs()) {
+    PTensorType inputGlobal = globalOf(input);
+    SmallVector<int64_t> shape{1};
+    llvm::append_range(shape, inputGlobal.getShape());
+    auto oneRow = PTensorType::get(stack.getContext(), shape,
+                                   inputGlobal.getElementType(),
+                                   inputGlobal.getDevice(),
+                                   inputGlobal.getTeam());
+    ReshapeOp reshape = reshapeToOneRow(b, loc, input, oneRow);
+    rows.push_back(partitionReshape(reshape));
+  }
+  auto concat = CombineOp::create(b, loc, stack.getType(), CombineKind::concat,
+                                  rows, /*axis=*/0);
+  stack.getResult().replaceAllUsesWith(concat.getResult());
+  stack.erase();
+  partitionConcat(concat);
 }
 
 /// Ops on operands of the result's shape (after ptensor-broadcast): the
@@ -693,6 +888,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionShapeQuery(op), success();
   if (isa<ExtractSliceOp, ReshapeOp>(op) && keepsRows(op))
     return partitionRowsView(op), success();
+  if (auto roll = dyn_cast<RollOp>(op); roll && movesRows(op))
+    return partitionRoll(roll), success();
   if (movesRows(op))
     return partitionRowsMove(op), success();
   if (movesSplitDim(op))
@@ -704,13 +901,18 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
           "with copy = false changes the rows of a team tensor: its elements "
           "move between processes, which is a copy (copy = false never "
           "copies; keep the rows, or allow the copy)");
-    return partitionReshape(reshape), success();
+    partitionReshape(reshape);
+    return success();
   }
   if (auto combine = dyn_cast<CombineOp>(op);
       combine && combinesBesideRows(combine)) { // block beside block
     localize(combine.getResult());
     return success();
   }
+  if (auto combine = dyn_cast<CombineOp>(op); combine && concatsRows(combine))
+    return partitionConcat(combine), success();
+  if (addsRowsDim(op))
+    return partitionNewRowsDim(op), success();
   if (keepsRows(op)) { // a view of the block
     localize(op->getResult(0));
     return success();

@@ -92,12 +92,36 @@ private:
   /// block's rows).
   void partitionRowsView(Operation *op);
   /// Whether `op` reorders or selects rows of its split source: a slice
-  /// of the first dim, a flip of it.
+  /// of the first dim, a flip or a roll of it.
   bool movesRows(Operation *op) const;
   /// Moves the rows of such an op between processes (team_slice_rows: each
   /// gets only its block of the result's rows) and does the rest of it
   /// (the other dims) on the moved block.
   void partitionRowsMove(Operation *op);
+  void partitionRoll(RollOp roll);
+  /// Whether `combine` concatenates split operands along the first dim,
+  /// their other dims typed like the result's.
+  bool concatsRows(CombineOp combine) const;
+  /// Moves each operand's rows to their place in the result's blocks
+  /// (team_slice_rows of one slice per operand, cast to the result's dtype
+  /// first where it differs).
+  void partitionConcat(CombineOp concat);
+  /// One slice of rows that team_slice_rows moves: rows `offset + i *
+  /// step` (`rows` of them) of split value `block` (`sourceRows` global
+  /// rows).
+  struct RowSlice {
+    Value block, sourceRows, offset, rows, step;
+  };
+  /// This process's block of the rows of `slices` joined (team_slice_rows),
+  /// recorded as a split value of team type `global`, whose global rows
+  /// are `rows` (recorded when dynamic and known).
+  Value moveRows(OpBuilder &b, Location loc, ArrayRef<RowSlice> slices,
+                 PTensorType global, Value rows);
+  /// What is left of `op` (a flip or a roll of split operand 0) once its
+  /// rows moved into `moved`: nothing when `done` (`moved` replaces it),
+  /// else `op` on the moved block, `restrict` keeping only its other dims.
+  void finishOnMovedRows(Operation *op, Value moved, bool done,
+                         function_ref<void()> restrict);
   /// Whether `op` is a permute_dims whose result's first dim is not its
   /// split source's.
   bool movesSplitDim(Operation *op) const;
@@ -110,8 +134,21 @@ private:
   bool reblocksRows(Operation *op) const;
   /// Reblocks the elements for the result's rows between processes
   /// (team_reblock: each gets only its rows' elements, flat) and reshapes
-  /// that flat block into the result's block (a view).
-  void partitionReshape(ReshapeOp reshape);
+  /// that flat block into the result's block (a view), which it returns.
+  Value partitionReshape(ReshapeOp reshape);
+  /// The reshape of split value `source` to [1, its global shape] (a new
+  /// first dim: the whole tensor is one row), of team type `global`, not
+  /// yet partitioned.
+  ReshapeOp reshapeToOneRow(OpBuilder &b, Location loc, Value source,
+                            PTensorType global);
+  /// Whether `op` is an expand_dims at 0 of a split tensor, or a stack
+  /// along the first dim of split operands of the stacked shape: their rows
+  /// change.
+  bool addsRowsDim(Operation *op) const;
+  /// expand_dims at 0 is a reshape to one row (reblocked); a stack along
+  /// the first dim the concat of its operands so reshaped (each reblocked,
+  /// then their rows moved to their place: team_slice_rows).
+  void partitionNewRowsDim(Operation *op);
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void checkNotStretched(OpBuilder &b, Location loc, Value source,

@@ -51,6 +51,32 @@ OpFoldResult IndexMath::add(OpFoldResult x, OpFoldResult y) {
   return create<arith::AddIOp>(*this, x, y);
 }
 
+OpFoldResult IndexMath::sub(OpFoldResult x, OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x);
+  std::optional<int64_t> cy = getConstantIntValue(y);
+  if (cx && cy)
+    return index(*cx - *cy);
+  if (cy == 0)
+    return x;
+  return create<arith::SubIOp>(*this, x, y);
+}
+
+OpFoldResult IndexMath::wrap(int64_t v, OpFoldResult n) {
+  if (std::optional<int64_t> size = getConstantIntValue(n)) {
+    if (*size == 0)
+      return index(0);
+    int64_t rem = v % *size; // in (-size, size): no overflow below
+    return index(rem < 0 ? rem + *size : rem);
+  }
+  Value count = value(n);
+  Value one = value(index(1));
+  Value safe = arith::MaxSIOp::create(b, loc, count, one);
+  Value shift = value(index(v));
+  Value rem = arith::RemSIOp::create(b, loc, shift, safe);
+  Value wrapped = arith::AddIOp::create(b, loc, rem, safe);
+  return OpFoldResult(arith::RemSIOp::create(b, loc, wrapped, safe));
+}
+
 OpFoldResult IndexMath::mul(OpFoldResult x, OpFoldResult y) {
   std::optional<int64_t> cx = getConstantIntValue(x);
   std::optional<int64_t> cy = getConstantIntValue(y);

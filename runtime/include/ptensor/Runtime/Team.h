@@ -99,20 +99,25 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather(
     int8_t *full, int64_t fullOffset, int64_t fullSize, int64_t fullStride);
 
 /// A slice of the split dim moved between processes (MPI_Alltoallv):
-/// row i of the result (`resultRows` rows) is row `offset + i * step` of
-/// the source (`sourceRows` rows); `local` holds this process's block of
-/// the source, `result` receives its block of the result, both row-major
-/// rows of `rowBytes` bytes, memref<?xi8> like ptensor_rt_team_allgather's.
-/// A slice outside the source, or of step 0, leaves compiled code with the
-/// error on every process alike (all see the same global sizes); the
-/// processes agree that each could allocate its packing buffer (one 4-byte
-/// all-reduce, counted with the exchange) before they exchange rows.
+/// row i of the slice (`rows` rows) is row `offset + i * step` of the
+/// source (`sourceRows` rows) and goes to row `at + i` of the result
+/// (`resultRows` rows; other slices fill its other rows: team_slice_rows
+/// of several slices, a roll or a concat along the rows, calls this once
+/// per slice); `local` holds this process's block of the source, `result`
+/// its block of the result, both row-major rows of `rowBytes` bytes,
+/// memref<?xi8> like ptensor_rt_team_allgather's. A slice outside the
+/// source, or of step 0, or not within the result's rows, leaves compiled
+/// code with the error on every process alike (all see the same global
+/// sizes); the processes agree that each could allocate its packing buffer
+/// (one 4-byte all-reduce, counted with the exchange) before they exchange
+/// rows.
 PTENSOR_RT_EXPORT void ptensor_rt_team_slice_rows(
     int8_t *localAllocated, int8_t *local, int64_t localOffset,
     int64_t localSize, int64_t localStride, int8_t *resultAllocated,
     int8_t *result, int64_t resultOffset, int64_t resultSize,
     int64_t resultStride, int64_t rowBytes, int64_t sourceRows,
-    int64_t offset, int64_t step, int64_t resultRows);
+    int64_t offset, int64_t step, int64_t rows, int64_t resultRows,
+    int64_t at);
 
 /// A tensor split along its dim `axis` (>= 1) resplit along its first dim
 /// (MPI_Alltoallw). Seen row-major as [rows][mid][split][inner bytes]

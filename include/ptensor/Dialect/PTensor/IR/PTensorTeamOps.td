@@ -78,29 +78,46 @@ def PTensor_TeamGatherOp
 }
 
 def PTensor_TeamSliceRowsOp
-    : PTensor_TeamOp<"team_slice_rows", [NoMemoryEffect]> {
-  let summary = "a slice of the split dim, moved between processes";
+    : PTensor_TeamOp<"team_slice_rows", [NoMemoryEffect,
+                                          AttrSizedOperandSegments]> {
+  let summary = "slices of the split dim, moved between processes and "
+                "joined";
   let description = [{
-    This process's block of a slice along the first (split) dim of a team
-    tensor of `source_rows` rows whose block here is `block`: row `i` of
-    the slice (`rows` rows) is row `offset + i * step` of the tensor (the
-    step may be negative: a flip is offset `source_rows - 1`, step -1).
-    Each process sends every other only the rows of that one's block of
-    the slice (one MPI_Alltoallv), instead of the whole tensor a gather
-    would move. A slice outside the tensor is an error on every process,
-    naming the rows. Other dims are untouched.
+    This process's block of the rows of one or more slices, joined along
+    the first (split) dim. Slice `k` is of a team tensor of
+    `source_rows[k]` rows whose block here is `blocks[k]`: its row `i`
+    (`rows[k]` rows) is row `offsets[k] + i * steps[k]` of that tensor
+    (the step may be negative: a flip is offset `source_rows - 1`, step
+    -1); the result's rows are slice 0's, then slice 1's, and so on. Each
+    process sends every other only the rows of that one's block of the
+    result (one MPI_Alltoallv per slice), instead of the whole tensors a
+    gather would move. A slice outside its tensor is an error on every
+    process, naming the rows. Other dims are untouched and the same in
+    every block. One slice is `extract_slice` or `flip` along the split
+    dim; `roll` along it is two slices of one tensor, `concat` along it a
+    slice of every operand.
 
     ```mlir
     %b = ptensor.team_slice_rows %block, %n [%c1, %m, %c2] on @team1 : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
+    %r = ptensor.team_slice_rows %x, %n [%k, %s, %c1], %x, %n [%c0, %k, %c1] on @team1 : !ptensor.ptensor<?x4xf32>, !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
     ```
   }];
-  let arguments = (ins PTensor:$block, Index:$source_rows, Index:$offset,
-                       Index:$rows, Index:$step, FlatSymbolRefAttr:$grid);
+  let arguments = (ins Variadic<PTensor>:$blocks,
+                       Variadic<Index>:$source_rows, Variadic<Index>:$offsets,
+                       Variadic<Index>:$rows, Variadic<Index>:$steps,
+                       FlatSymbolRefAttr:$grid);
   let results = (outs PTensor:$result);
-  let assemblyFormat = [{
-    $block `,` $source_rows ` ` `[` $offset `,` $rows `,` $step `]` `on` $grid
-    attr-dict `:` qualified(type($block)) `->` qualified(type($result))
+  let builders = [
+    // One slice of `block`.
+    OpBuilder<(ins "Type":$result, "Value":$block, "Value":$source_rows,
+                   "Value":$offset, "Value":$rows, "Value":$step,
+                   "FlatSymbolRefAttr":$grid)>
+  ];
+  let extraClassDeclaration = commonExtraClassDeclaration # [{
+    /// The number of slices.
+    unsigned getNumSlices() { return getBlocks().size(); }
   }];
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 

@@ -86,16 +86,20 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       `searchsorted` of split values (the sorted line and the sorter are
       gathered); `copy` out of the team gathers (a tensor of its own),
       into it keeps the block; calls pass blocks (the callee is
-      partitioned too); slices and flips of the first dim move rows
-      between processes (`team_slice_rows`: each receives only its block of
-      the result's rows), then slice or flip the other dims on the block;
+      partitioned too); slices, flips and rolls of the first dim and
+      concats along it move rows between processes (`team_slice_rows` of
+      one slice, two for a roll, one per concat operand: each process
+      receives only its block of the result's rows), then slice, flip or
+      roll the other dims on the block;
       a `permute_dims` that moves the first dim permutes the block where
       it is and resplits that along the first dim (`team_resplit`: one
       all-to-all, each process receives only its block of the result); a
       `reshape` that changes the rows reblocks the elements for the
       result's rows (`team_reblock`: one all-to-all of contiguous ranges,
       sizes and a `-1` from the global count, checked on every process)
-      and reshapes the flat block locally;
+      and reshapes the flat block locally; `expand_dims` at 0 is such a
+      reshape (to one row), a stack along the first dim the concat of its
+      operands so reshaped;
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 

@@ -33,7 +33,11 @@ struct IndexMath {
   Value boolean(bool v);
 
   OpFoldResult add(OpFoldResult x, OpFoldResult y);
+  OpFoldResult sub(OpFoldResult x, OpFoldResult y);
   OpFoldResult mul(OpFoldResult x, OpFoldResult y);
+  /// `v` mod `n` in [0, n) (0 for n == 0), static when n is: the shift of
+  /// a roll along a dim of size n.
+  OpFoldResult wrap(int64_t v, OpFoldResult n);
   /// The product of `factors` (1 when there are none): an element count.
   OpFoldResult product(ArrayRef<OpFoldResult> factors);
   /// max(x, y), signed.
