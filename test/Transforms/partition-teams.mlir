@@ -106,12 +106,38 @@ func.func @mean(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf
 // Other ops: the split operands gathered, the whole result computed on every
 // process, its block kept.
 // CHECK-LABEL: func.func @whole(
-// CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<10x3xf32>
-// CHECK: %[[T:.*]] = ptensor.sort %[[W]] axis 0 : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<10x3xf32>
-// CHECK: ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<10x3xf32> -> !ptensor.ptensor<?x3xf32>
-func.func @whole(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
+// CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<10xf32>
+// CHECK: %[[T:.*]] = ptensor.sort %[[W]] : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<10xf32>
+// CHECK: ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<?xf32>
+func.func @whole(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xf32, team = 1> {
+  %0 = ptensor.sort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xf32, team = 1>
+  return %0 : !ptensor.ptensor<10xf32, team = 1>
+}
+
+// A sort or argsort along the first dim of a tensor of rank >= 2 moves
+// the split dim last (a resplit: every process gets whole lines), sorts
+// there on the block and moves it back (a resplit); along another dim it
+// sorts the block alone.
+// CHECK-LABEL: func.func @sorts(
+// CHECK: %[[P:.*]] = ptensor.permute_dims %arg0 [1, 0] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<3x?xf32>
+// CHECK-NEXT: %[[C:.*]] = ptensor.team_resplit %[[P]], %c10 from 1 on @ptensor_team1 : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<?x10xf32>
+// CHECK-NEXT: %[[S:.*]] = ptensor.sort %[[C]] axis 1 : !ptensor.ptensor<?x10xf32> -> !ptensor.ptensor<?x10xf32>
+// CHECK-NEXT: %[[B:.*]] = ptensor.permute_dims %[[S]] [1, 0] : !ptensor.ptensor<?x10xf32> -> !ptensor.ptensor<10x?xf32>
+// CHECK-NEXT: %[[R:.*]] = ptensor.team_resplit %[[B]], %c3 from 1 on @ptensor_team1 : !ptensor.ptensor<10x?xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK: %[[N:.*]] = ptensor.team_sum
+// CHECK-NEXT: %[[P3:.*]] = ptensor.permute_dims %arg1 [1, 2, 0] : !ptensor.ptensor<?x3x2xf32> -> !ptensor.ptensor<3x2x?xf32>
+// CHECK-NEXT: %[[C3:.*]] = ptensor.team_resplit %[[P3]], %[[N]] from 2 on @ptensor_team1
+// CHECK-NEXT: %[[A3:.*]] = ptensor.argsort %[[C3]] axis 2 {descending = true} : !ptensor.ptensor<?x2x?xf32> -> !ptensor.ptensor<?x2x?xi64>
+// CHECK-NEXT: %[[B3:.*]] = ptensor.permute_dims %[[A3]] [2, 0, 1]
+// CHECK-NEXT: %[[R3:.*]] = ptensor.team_resplit %[[B3]], %c3 from 1 on @ptensor_team1 : !ptensor.ptensor<?x?x2xi64> -> !ptensor.ptensor<?x3x2xi64>
+// CHECK-NEXT: %[[L:.*]] = ptensor.sort %arg0 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NOT: team_gather
+// CHECK: return %[[R]], %[[R3]], %[[L]]
+func.func @sorts(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3x2xf32, team = 1>) -> (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) {
   %0 = ptensor.sort %a axis 0 : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
-  return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+  %1 = ptensor.argsort %d axis -3 {descending = true} : !ptensor.ptensor<?x3x2xf32, team = 1> -> !ptensor.ptensor<?x3x2xi64, team = 1>
+  %2 = ptensor.sort %a : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>
 }
 
 // A permute_dims that moves the split dim: the block is permuted where it

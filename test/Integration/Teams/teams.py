@@ -129,6 +129,14 @@ func.func @row_joins(%d: !ptensor.ptensor<?x3xf32, team = 1>, %j: !ptensor.ptens
   %7 = ptensor.expand_dims %j 0 : !ptensor.ptensor<?x3xi32, team = 1> -> !ptensor.ptensor<1x?x3xi32, team = 1>
   return %0, %1, %2, %3, %4, %5, %6, %7 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<3x?x3xf32, team = 1>, !ptensor.ptensor<1x?x3xi32, team = 1>
 }
+func.func @sorts(%a: !ptensor.ptensor<?x3xf32, team = 1>, %d: !ptensor.ptensor<?x3x4xf32, team = 1>, %v: !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3x4xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x3xi64, team = 1>) {
+  %0 = ptensor.sort %a axis 0 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.argsort %d axis -3 {descending = true} : !ptensor.ptensor<?x3x4xf32, team = 1> -> !ptensor.ptensor<?x3x4xi64, team = 1>
+  %2 = ptensor.sort %a : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %3 = ptensor.sort %v : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  %4 = ptensor.argsort %a axis 1 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xi64, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3x4xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x3xi64, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -228,6 +236,13 @@ def row_joins(d, j):
             joined.astype(np.float64).sum(0).astype(np.float32),
             np.concatenate([j, j]),
             np.stack([d, j.astype(np.float32), d]), j[None]]
+
+
+def sorts(a, d, v):
+    """What @sorts returns (the values have no ties: stable or not, the
+    indices are numpy's)."""
+    return [np.sort(a, 0), np.argsort(-d, 0, kind="stable"), np.sort(a),
+            np.sort(v), np.argsort(a, 1, kind="stable")]
 
 
 def main():
@@ -339,6 +354,11 @@ def main():
             # not dividing the shift.
             ("row_joins", ["a", "j"], row_joins(a, arrays["j"])),
             ("row_joins", ["e", "k"], row_joins(e, arrays["k"])),
+            # Sorts along the rows of a tensor of rank >= 2 move the split
+            # dim last and back (two resplits, no gather), along other dims
+            # they sort the blocks alone; a 1-D sort is gathered.
+            ("sorts", ["a", "g", "u"], sorts(a, g, u)),
+            ("sorts", ["e", "c", "u"], sorts(e, arrays["c"], u)),
             # Joins beside the rows are local; along them, rows move.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),

@@ -186,6 +186,14 @@ Value TeamPartitioner::localRows(OpBuilder &b, Location loc,
   return TeamBlockRowsOp::create(b, loc, b.getIndexType(), sizes.front(), grid);
 }
 
+/// The axis of a sort or argsort, in [0, rank).
+static int64_t sortAxis(Operation *op, int64_t rank) {
+  int64_t axis = isa<SortValuesOp>(op)
+                     ? static_cast<int64_t>(cast<SortValuesOp>(op).getAxis())
+                     : static_cast<int64_t>(cast<ArgsortOp>(op).getAxis());
+  return axis < 0 ? axis + rank : axis;
+}
+
 /// Whether `op` is a view whose result's first dim is its split source's
 /// (it transposes, flips, inserts or drops other dims): a view of the block.
 bool TeamPartitioner::keepsRows(Operation *op) const {
@@ -202,6 +210,8 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
     return !touchesFirst(flip.getAxes());
   if (auto roll = dyn_cast<RollOp>(op))
     return !touchesFirst(roll.getAxes());
+  if (isa<SortValuesOp, ArgsortOp>(op)) // rows of the other dims' lines
+    return rank >= 2 && sortAxis(op, rank) != kTeamSplitDim;
   if (auto squeeze = dyn_cast<SqueezeOp>(op))
     return !touchesFirst(squeeze.getAxes());
   if (auto slice = dyn_cast<ExtractSliceOp>(op))
@@ -530,7 +540,7 @@ bool TeamPartitioner::movesSplitDim(Operation *op) const {
          !keepsRows(op);
 }
 
-void TeamPartitioner::partitionPermute(PermuteDimsOp permute) {
+Value TeamPartitioner::partitionPermute(PermuteDimsOp permute) {
   Value source = permute.getSource();
   auto global = cast<PTensorType>(permute.getType());
   int64_t rank = global.getRank();
@@ -559,6 +569,61 @@ void TeamPartitioner::partitionPermute(PermuteDimsOp permute) {
     Value rows = DimOp::create(b, loc, permute.getResult(), kTeamSplitDim);
     globalSizes[{resplit.getResult(), b.getInsertionBlock()}] = rows;
   }
+  return resplit.getResult();
+}
+
+/// The sorting op `OpTy` of `input` along `axis`, with `op`'s order.
+template <typename OpTy>
+static Value sortLike(OpBuilder &b, OpTy op, Type resultType, Value input,
+                      int64_t axis) {
+  return OpTy::create(b, op.getLoc(), resultType, input, axis,
+                      op.getDescending(), op.getStable())
+      .getResult();
+}
+
+bool TeamPartitioner::sortsAlongRows(Operation *op) const {
+  if (!isa<SortValuesOp, ArgsortOp>(op) || !isSplit(op->getOperand(0)))
+    return false;
+  int64_t rank = globalOf(op->getOperand(0)).getRank();
+  return rank >= 2 && sortAxis(op, rank) == kTeamSplitDim;
+}
+
+void TeamPartitioner::partitionSortAlongRows(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value input = op->getOperand(0);
+  PTensorType global = globalOf(input);
+  auto resultGlobal = cast<PTensorType>(op->getResult(0).getType());
+  int64_t rank = global.getRank();
+  // The split dim moved last (a resplit: each process gets whole columns),
+  // sorted there on the block, and moved back (a resplit again).
+  SmallVector<int64_t> toLast, back{rank - 1};
+  for (int64_t d = 1; d < rank; ++d) {
+    toLast.push_back(d);
+    back.push_back(d - 1);
+  }
+  toLast.push_back(0);
+  auto permuted = [&](PTensorType t) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : toLast)
+      shape.push_back(t.getDimSize(d));
+    return PTensorType::get(t.getContext(), shape, t.getElementType(),
+                            t.getDevice(), t.getTeam());
+  };
+  auto moveOut = PermuteDimsOp::create(b, loc, permuted(global), input,
+                                       b.getDenseI64ArrayAttr(toLast));
+  Value columns = partitionPermute(moveOut);
+  Type sortedType = permuted(resultGlobal);
+  Value sorted =
+      isa<SortValuesOp>(op)
+          ? sortLike(b, cast<SortValuesOp>(op), sortedType, columns, rank - 1)
+          : sortLike(b, cast<ArgsortOp>(op), sortedType, columns, rank - 1);
+  localize(sorted); // along a dim every process has whole
+  auto moveBack = PermuteDimsOp::create(b, loc, resultGlobal, sorted,
+                                        b.getDenseI64ArrayAttr(back));
+  Value result = partitionPermute(moveBack);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
 }
 
 bool TeamPartitioner::reblocksRows(Operation *op) const {
@@ -892,8 +957,14 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionRoll(roll), success();
   if (movesRows(op))
     return partitionRowsMove(op), success();
-  if (movesSplitDim(op))
-    return partitionPermute(cast<PermuteDimsOp>(op)), success();
+  if (movesSplitDim(op)) {
+    partitionPermute(cast<PermuteDimsOp>(op));
+    return success();
+  }
+  if (sortsAlongRows(op)) {
+    partitionSortAlongRows(op);
+    return success();
+  }
   if (reblocksRows(op)) {
     auto reshape = cast<ReshapeOp>(op);
     if (reshape.getCopy() == false)

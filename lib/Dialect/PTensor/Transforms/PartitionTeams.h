@@ -127,8 +127,15 @@ private:
   bool movesSplitDim(Operation *op) const;
   /// Permutes the block where it is (the split dim lands elsewhere) and
   /// resplits that along the first dim (team_resplit: each process gets
-  /// only its block of the result).
-  void partitionPermute(PermuteDimsOp permute);
+  /// only its block of the result), which it returns.
+  Value partitionPermute(PermuteDimsOp permute);
+  /// Whether `op` is a sort or argsort along the first dim of a split
+  /// tensor of rank >= 2.
+  bool sortsAlongRows(Operation *op) const;
+  /// Sorts along the last dim instead: the split dim moved there (a
+  /// resplit), sorted on the block (every process has whole lines), moved
+  /// back (a resplit).
+  void partitionSortAlongRows(Operation *op);
   /// Whether `op` is a reshape of a split tensor that changes its rows
   /// into a result of rank >= 1.
   bool reblocksRows(Operation *op) const;

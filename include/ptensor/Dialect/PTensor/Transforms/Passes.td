@@ -99,7 +99,9 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       sizes and a `-1` from the global count, checked on every process)
       and reshapes the flat block locally; `expand_dims` at 0 is such a
       reshape (to one row), a stack along the first dim the concat of its
-      operands so reshaped;
+      operands so reshaped; sorts along another dim sort the block, and
+      along the first dim of rank >= 2 move it last and back (two
+      resplits);
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
