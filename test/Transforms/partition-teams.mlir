@@ -131,13 +131,25 @@ func.func @whole(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10x
 // CHECK-NEXT: %[[B3:.*]] = ptensor.permute_dims %[[A3]] [2, 0, 1]
 // CHECK-NEXT: %[[R3:.*]] = ptensor.team_resplit %[[B3]], %c3 from 1 on @ptensor_team1 : !ptensor.ptensor<?x?x2xi64> -> !ptensor.ptensor<?x3x2xi64>
 // CHECK-NEXT: %[[L:.*]] = ptensor.sort %arg0 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[LA:.*]] = ptensor.argsort %arg1 axis 1 : !ptensor.ptensor<?x3x2xf32> -> !ptensor.ptensor<?x3x2xi64>
 // CHECK-NOT: team_gather
-// CHECK: return %[[R]], %[[R3]], %[[L]]
-func.func @sorts(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3x2xf32, team = 1>) -> (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) {
+// CHECK: return %[[R]], %[[R3]], %[[L]], %[[LA]]
+func.func @sorts(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<?x3x2xf32, team = 1>) -> (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>) {
   %0 = ptensor.sort %a axis 0 : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   %1 = ptensor.argsort %d axis -3 {descending = true} : !ptensor.ptensor<?x3x2xf32, team = 1> -> !ptensor.ptensor<?x3x2xi64, team = 1>
   %2 = ptensor.sort %a : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
-  return %0, %1, %2 : !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>
+  %3 = ptensor.argsort %d axis 1 : !ptensor.ptensor<?x3x2xf32, team = 1> -> !ptensor.ptensor<?x3x2xi64, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>
+}
+
+// A 1-D argsort has no other dim to move its lines to: gathered.
+// CHECK-LABEL: func.func @sort_1d(
+// CHECK: %[[W:.*]] = ptensor.team_gather %arg0
+// CHECK-NEXT: %[[I:.*]] = ptensor.argsort %[[W]] : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<10xi64>
+// CHECK-NEXT: ptensor.team_block %[[I]]
+func.func @sort_1d(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xi64, team = 1> {
+  %0 = ptensor.argsort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xi64, team = 1>
+  return %0 : !ptensor.ptensor<10xi64, team = 1>
 }
 
 // A permute_dims that moves the split dim: the block is permuted where it

@@ -239,8 +239,8 @@ def row_joins(d, j):
 
 
 def sorts(a, d, v):
-    """What @sorts returns (the values have no ties: stable or not, the
-    indices are numpy's)."""
+    """What @sorts returns (the argsorted values, uniform random floats,
+    have no ties: the indices are numpy's)."""
     return [np.sort(a, 0), np.argsort(-d, 0, kind="stable"), np.sort(a),
             np.sort(v), np.argsort(a, 1, kind="stable")]
 

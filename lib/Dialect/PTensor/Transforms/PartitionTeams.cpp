@@ -194,8 +194,10 @@ static int64_t sortAxis(Operation *op, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
-/// Whether `op` is a view whose result's first dim is its split source's
-/// (it transposes, flips, inserts or drops other dims): a view of the block.
+/// Whether `op`'s result's first dim is its split source's and each of its
+/// rows comes from that row alone (a view that transposes, flips, inserts
+/// or drops other dims; a roll or a sort along another dim): the op on the
+/// block alone is the result's block.
 bool TeamPartitioner::keepsRows(Operation *op) const {
   if (op->getNumOperands() == 0 || !isSplit(op->getOperand(0)))
     return false;
@@ -984,7 +986,7 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionConcat(combine), success();
   if (addsRowsDim(op))
     return partitionNewRowsDim(op), success();
-  if (keepsRows(op)) { // a view of the block
+  if (keepsRows(op)) { // the op on the block alone
     localize(op->getResult(0));
     return success();
   }
@@ -1064,8 +1066,8 @@ void TeamPartitioner::partitionShapeQuery(Operation *op) {
   // rank: the block's is the tensor's.
 }
 
-/// Every other op (permute_dims moving the split dim, manipulation, linear
-/// algebra, sorting, sets): the split operands are gathered, every process
+/// Every other op (other manipulation, linear algebra, 1-D sorts, sets):
+/// the split operands are gathered, every process
 /// computes the whole result and keeps its block. Correct for any op, at
 /// the price of moving whole tensors (docs/Teams.md says which ops have a
 /// partitioned form instead).
