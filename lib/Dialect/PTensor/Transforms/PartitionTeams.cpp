@@ -416,9 +416,8 @@ void TeamPartitioner::partitionRowsMove(Operation *op) {
   // The moved rows: the source's other dims, the result's rows.
   SmallVector<int64_t> movedShape(sourceGlobal.getShape());
   movedShape.front() = global.getDimSize(kTeamSplitDim);
-  auto movedGlobal = PTensorType::get(
-      sourceGlobal.getContext(), movedShape, sourceGlobal.getElementType(),
-      sourceGlobal.getDevice(), sourceGlobal.getTeam());
+  PTensorType movedGlobal = sourceGlobal.cloneWithShapeAndType(
+      movedShape, sourceGlobal.getElementType());
   Value moved = moveRows(b, loc, {{source, sourceRows, offset, rows, step}},
                          movedGlobal, rows);
   if (slice) {
@@ -523,9 +522,8 @@ void TeamPartitioner::partitionConcat(CombineOp concat) {
     Value block = input;
     if (inputGlobal.getElementType() != global.getElementType()) {
       // The concat's promotion, on the block: the same elementwise cast.
-      PTensorType castGlobal = PTensorType::get(
-          global.getContext(), inputGlobal.getShape(), global.getElementType(),
-          inputGlobal.getDevice(), inputGlobal.getTeam());
+      PTensorType castGlobal = inputGlobal.cloneWithShapeAndType(
+          inputGlobal.getShape(), global.getElementType());
       block = CastOp::create(b, loc, blockType(castGlobal), input);
       markSplit(block, castGlobal);
     }
@@ -609,8 +607,7 @@ void TeamPartitioner::partitionSortAlongRows(Operation *op) {
     SmallVector<int64_t> shape;
     for (int64_t d : toLast)
       shape.push_back(t.getDimSize(d));
-    return PTensorType::get(t.getContext(), shape, t.getElementType(),
-                            t.getDevice(), t.getTeam());
+    return t.cloneWithShapeAndType(shape, t.getElementType());
   };
   auto moveOut = PermuteDimsOp::create(b, loc, permuted(global), input,
                                        b.getDenseI64ArrayAttr(toLast));
@@ -762,10 +759,8 @@ void TeamPartitioner::partitionNewRowsDim(Operation *op) {
     PTensorType inputGlobal = globalOf(input);
     SmallVector<int64_t> shape{1};
     llvm::append_range(shape, inputGlobal.getShape());
-    auto oneRow = PTensorType::get(stack.getContext(), shape,
-                                   inputGlobal.getElementType(),
-                                   inputGlobal.getDevice(),
-                                   inputGlobal.getTeam());
+    PTensorType oneRow = inputGlobal.cloneWithShapeAndType(
+        shape, inputGlobal.getElementType());
     ReshapeOp reshape = reshapeToOneRow(b, loc, input, oneRow);
     rows.push_back(partitionReshape(reshape));
   }
