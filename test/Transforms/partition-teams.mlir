@@ -476,3 +476,70 @@ func.func @reduced_rows(%a: !ptensor.ptensor<?x4xf32, team = 1>) -> (index, inde
   %k = ptensor.dim %a, 0 : !ptensor.ptensor<?x4xf32, team = 1>
   return %n, %m, %k : index, index, index
 }
+
+// tril/triu of a split matrix: each block is told the row it starts at
+// (first_row); of a batch of matrices the blocks hold whole matrices. No
+// communication.
+// CHECK-LABEL: func.func @triangles(
+// CHECK: %[[R:.*]] = ptensor.dim %arg0, 0
+// CHECK-NEXT: %[[N:.*]] = ptensor.team_sum %[[R]] on @ptensor_team1
+// CHECK-NEXT: %[[S:.*]] = ptensor.team_block_start %[[N]] on @ptensor_team1
+// CHECK-NEXT: %[[L:.*]] = ptensor.extract_triangle lower %arg0 offset -1 first_row %[[S]] : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
+// CHECK-NEXT: %[[U:.*]] = ptensor.extract_triangle upper %arg1 : !ptensor.ptensor<?x3x3xf64> -> !ptensor.ptensor<?x3x3xf64>
+// CHECK-NOT: team_gather
+// CHECK: return %[[L]], %[[U]]
+func.func @triangles(%a: !ptensor.ptensor<?x4xf32, team = 1>, %b: !ptensor.ptensor<?x3x3xf64, team = 1>) -> (!ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3x3xf64, team = 1>) {
+  %0 = ptensor.extract_triangle lower %a offset -1 : !ptensor.ptensor<?x4xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
+  %1 = ptensor.extract_triangle upper %b : !ptensor.ptensor<?x3x3xf64, team = 1> -> !ptensor.ptensor<?x3x3xf64, team = 1>
+  return %0, %1 : !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?x3x3xf64, team = 1>
+}
+
+// meshgrid: the input varying along the results' rows (the second with
+// xy indexing, the first with ij) keeps its block; the other is gathered.
+// CHECK-LABEL: func.func @grids(
+// CHECK: %[[X:.*]] = ptensor.team_gather %arg0, %c3 on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<3xf32>
+// CHECK-NEXT: %[[XY:.*]]:2 = ptensor.meshgrid xy %[[X]], %arg1 : (!ptensor.ptensor<3xf32>, !ptensor.ptensor<?xf32>) -> (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32>)
+// CHECK: %[[Y:.*]] = ptensor.team_gather %arg1, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[IJ:.*]]:2 = ptensor.meshgrid ij %arg0, %[[Y]] : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>) -> (!ptensor.ptensor<?x?xf32>, !ptensor.ptensor<?x?xf32>)
+// CHECK: return %[[XY]]#0, %[[XY]]#1, %[[IJ]]#0, %[[IJ]]#1
+func.func @grids(%x: !ptensor.ptensor<3xf32, team = 1>, %y: !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>) {
+  %0:2 = ptensor.meshgrid xy %x, %y : (!ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>)
+  %1:2 = ptensor.meshgrid ij %x, %y : (!ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>)
+  return %0#0, %0#1, %1#0, %1#1 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>
+}
+
+// vecdot along another dim than the first: operands with the result's
+// rows stay blocks, a vector of the contracted dim is gathered. Along the
+// first dim: the blocks' products, summed over the team in f64 (f16 blocks
+// contracted in f32; integers summed in their dtype), after a check that
+// the global rows agree.
+// CHECK-LABEL: func.func @dots(
+// CHECK: %[[BL:.*]] = ptensor.broadcast %arg0
+// CHECK: %[[BR:.*]] = ptensor.broadcast %arg1
+// CHECK-NEXT: %[[D0:.*]] = ptensor.vecdot %[[BL]], %[[BR]] : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32>) -> !ptensor.ptensor<?xf32>
+// CHECK: cf.assert %{{.*}}, "ptensor.vecdot: the contracted first dims of two team tensors differ (their sizes summed over the team); they must be equal"
+// CHECK-NEXT: %[[P1:.*]] = ptensor.vecdot %arg0, %arg1 {axis = 0 : i64} : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x3xf32>) -> !ptensor.ptensor<3xf32>
+// CHECK-NEXT: %[[W1:.*]] = ptensor.cast %[[P1]] : !ptensor.ptensor<3xf32> -> !ptensor.ptensor<3xf64>
+// CHECK-NEXT: %[[S1:.*]] = ptensor.team_all_reduce sum %[[W1]] on @ptensor_team1 : !ptensor.ptensor<3xf64>
+// CHECK-NEXT: %[[R1:.*]] = ptensor.cast %[[S1]] : !ptensor.ptensor<3xf64> -> !ptensor.ptensor<3xf32>
+// CHECK-NEXT: %[[D1:.*]] = ptensor.team_block %[[R1]] on @ptensor_team1 : !ptensor.ptensor<3xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[V:.*]] = ptensor.team_gather %arg2, %c3 on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<3xf32>
+// CHECK-NEXT: %[[D2:.*]] = ptensor.vecdot %arg0, %[[V]] : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<3xf32>) -> !ptensor.ptensor<?xf32>
+// CHECK: cf.assert
+// CHECK-NEXT: %[[X:.*]] = ptensor.cast %arg3 : !ptensor.ptensor<?xf16> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[Y:.*]] = ptensor.cast %arg4 : !ptensor.ptensor<?xf16> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[P3:.*]] = ptensor.vecdot %[[X]], %[[Y]] : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<f32>
+// CHECK-NEXT: %[[W3:.*]] = ptensor.cast %[[P3]] : !ptensor.ptensor<f32> -> !ptensor.ptensor<f64>
+// CHECK-NEXT: %[[S3:.*]] = ptensor.team_all_reduce sum %[[W3]] on @ptensor_team1 : !ptensor.ptensor<f64>
+// CHECK-NEXT: %[[D3:.*]] = ptensor.cast %[[S3]] : !ptensor.ptensor<f64> -> !ptensor.ptensor<f16>
+// CHECK-NEXT: %[[P4:.*]] = ptensor.vecdot %arg5, %arg5 : (!ptensor.ptensor<?xi32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<i32>
+// CHECK-NEXT: %[[D4:.*]] = ptensor.team_all_reduce sum %[[P4]] on @ptensor_team1 : !ptensor.ptensor<i32>
+// CHECK-NEXT: return %[[D0]], %[[D1]], %[[D2]], %[[D3]], %[[D4]]
+func.func @dots(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32, team = 1>, %x: !ptensor.ptensor<?xf16, team = 1>, %y: !ptensor.ptensor<?xf16, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f16, team = 1>, !ptensor.ptensor<i32, team = 1>) {
+  %0 = ptensor.vecdot %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %1 = ptensor.vecdot %a, %b {axis = 0 : i64} : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf32, team = 1>
+  %2 = ptensor.vecdot %a, %v : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %3 = ptensor.vecdot %x, %y : (!ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xf16, team = 1>) -> !ptensor.ptensor<f16, team = 1>
+  %4 = ptensor.vecdot %i, %i : (!ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<i32, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f16, team = 1>, !ptensor.ptensor<i32, team = 1>
+}

@@ -253,7 +253,7 @@ struct RollPattern : public OpConversionPattern<RollOp> {
 };
 
 /// tril/triu: keep (..., i, j) where j - i <= offset (lower) or >= offset
-/// (upper), zero elsewhere.
+/// (upper), zero elsewhere; i counts from first_row when given.
 struct ExtractTrianglePattern : public OpConversionPattern<ExtractTriangleOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -272,10 +272,13 @@ struct ExtractTrianglePattern : public OpConversionPattern<ExtractTriangleOp> {
     bool lower = op.getKind() == TriangleKind::lower;
     int64_t offset = op.getOffset();
     Type storage = type.getElementType();
+    Value firstRow = adaptor.getFirstRow();
     SmallVector<Value> results = buildElementwiseGeneric(
         rewriter, loc, input, type, dynamicSizes,
         [&](OpBuilder &b, Location l, ValueRange v) {
           Value i = linalg::IndexOp::create(b, l, rank - 2);
+          if (firstRow)
+            i = arith::AddIOp::create(b, l, i, firstRow);
           Value j = linalg::IndexOp::create(b, l, rank - 1);
           Value diff = arith::SubIOp::create(b, l, j, i);
           Value k = arith::ConstantIndexOp::create(b, l, offset);

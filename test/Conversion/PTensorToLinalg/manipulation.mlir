@@ -82,6 +82,23 @@ func.func @tril(%a: !ptensor.ptensor<?x4x4xf32>) -> !ptensor.ptensor<?x4x4xf32> 
 
 // -----
 
+// triu of rows that start at row %first of the matrix (a team block): the
+// row index counts from there.
+// CHECK-LABEL: func.func @triu_from_row(
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:           %[[I:.*]] = linalg.index 0 : index
+// CHECK:           %[[R:.*]] = arith.addi %[[I]], %arg1 : index
+// CHECK:           %[[J:.*]] = linalg.index 1 : index
+// CHECK:           %[[D:.*]] = arith.subi %[[J]], %[[R]]
+// CHECK:           %[[K:.*]] = arith.cmpi sge, %[[D]], %c1
+// CHECK:           arith.select %[[K]], %{{.*}}, %cst
+func.func @triu_from_row(%a: !ptensor.ptensor<?x5xf64>, %first: index) -> !ptensor.ptensor<?x5xf64> {
+  %c = ptensor.extract_triangle upper %a offset 1 first_row %first : !ptensor.ptensor<?x5xf64> -> !ptensor.ptensor<?x5xf64>
+  return %c : !ptensor.ptensor<?x5xf64>
+}
+
+// -----
+
 // reshape: the runtime says from the strided metadata whether a view is
 // possible and gives its strides; else a new row-major copy and the view of
 // it.

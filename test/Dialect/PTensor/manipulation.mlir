@@ -34,7 +34,7 @@ func.func @combine(%a: !ptensor.ptensor<2x?xf32>, %b: !ptensor.ptensor<?x4xf16>,
 }
 
 // CHECK-LABEL: func.func @roll_triangle(
-func.func @roll_triangle(%a: !ptensor.ptensor<?x4x4xf32>) {
+func.func @roll_triangle(%a: !ptensor.ptensor<?x4x4xf32>, %m: !ptensor.ptensor<?x4xf32>, %row: index) {
   // CHECK: ptensor.roll %{{.*}} shifts [1, -2] axes [0, 2] : !ptensor.ptensor<?x4x4xf32> -> !ptensor.ptensor<?x4x4xf32>
   %0 = ptensor.roll %a shifts [1, -2] axes [0, 2] : !ptensor.ptensor<?x4x4xf32> -> !ptensor.ptensor<?x4x4xf32>
   // CHECK: ptensor.roll %{{.*}} shifts [5] axes [1, -1]
@@ -43,6 +43,8 @@ func.func @roll_triangle(%a: !ptensor.ptensor<?x4x4xf32>) {
   %2 = ptensor.extract_triangle lower %a offset -1 : !ptensor.ptensor<?x4x4xf32> -> !ptensor.ptensor<?x4x4xf32>
   // CHECK: ptensor.extract_triangle upper %{{.*}} : !ptensor.ptensor
   %3 = ptensor.extract_triangle upper %a : !ptensor.ptensor<?x4x4xf32> -> !ptensor.ptensor<?x4x4xf32>
+  // CHECK: ptensor.extract_triangle upper %{{.*}} offset 2 first_row %{{.*}} : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
+  %4 = ptensor.extract_triangle upper %m offset 2 first_row %row : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
   return
 }
 

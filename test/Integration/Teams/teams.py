@@ -137,6 +137,25 @@ func.func @sorts(%a: !ptensor.ptensor<?x3xf32, team = 1>, %d: !ptensor.ptensor<?
   %4 = ptensor.argsort %a axis 1 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xi64, team = 1>
   return %0, %1, %2, %3, %4 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3x4xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x3xi64, team = 1>
 }
+func.func @triangles(%a: !ptensor.ptensor<?x3xf32, team = 1>, %g: !ptensor.ptensor<?x3x4xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3x4xf32, team = 1>) {
+  %0 = ptensor.extract_triangle lower %a offset -1 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.extract_triangle upper %a offset 1 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %2 = ptensor.extract_triangle upper %g : !ptensor.ptensor<?x3x4xf32, team = 1> -> !ptensor.ptensor<?x3x4xf32, team = 1>
+  return %0, %1, %2 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3x4xf32, team = 1>
+}
+func.func @grids(%x: !ptensor.ptensor<3xf32, team = 1>, %y: !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>) {
+  %0:2 = ptensor.meshgrid xy %x, %y : (!ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>)
+  %1:2 = ptensor.meshgrid ij %x, %y : (!ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>)
+  return %0#0, %0#1, %1#0, %1#1 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>, !ptensor.ptensor<3x?xf32, team = 1>
+}
+func.func @dots(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32, team = 1>, %x: !ptensor.ptensor<?xf16, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f16, team = 1>, !ptensor.ptensor<i32, team = 1>) {
+  %0 = ptensor.vecdot %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %1 = ptensor.vecdot %a, %b {axis = 0 : i64} : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf32, team = 1>
+  %2 = ptensor.vecdot %a, %v : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %3 = ptensor.vecdot %x, %x : (!ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xf16, team = 1>) -> !ptensor.ptensor<f16, team = 1>
+  %4 = ptensor.vecdot %i, %i : (!ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<i32, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f16, team = 1>, !ptensor.ptensor<i32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -245,6 +264,13 @@ def sorts(a, d, v):
             np.sort(v), np.argsort(a, 1, kind="stable")]
 
 
+def dots(a, b, v, x, i):
+    """What @dots returns (x: f16 multiples of 1/8, whose products and sums
+    are exact)."""
+    return [np.vecdot(a, b), np.vecdot(a, b, axis=0), np.vecdot(a, v),
+            np.array(np.vecdot(x, x)), np.array(np.vecdot(i, i))]
+
+
 def main():
     rng = np.random.default_rng(19)
     with tempfile.TemporaryDirectory() as tmp:
@@ -277,6 +303,7 @@ def main():
             "f": rng.random((2, 2), dtype=np.float32),
             "j": rng.integers(-50, 50, (10, 3)).astype(np.int32),
             "k": rng.integers(-50, 50, (2, 3)).astype(np.int32),
+            "x8": (rng.integers(-8, 9, 11) / 8).astype(np.float16),
             "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
                            [2.0, 7.0, 3.0]], dtype=np.float32),
         }
@@ -363,6 +390,22 @@ def main():
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),
                                    np.concatenate([a, b], 0)]),
+            # tril/triu of a split matrix: each block is told its first
+            # row; of a batch: the blocks hold whole matrices (no gather).
+            ("triangles", ["a", "g"], [np.tril(a, -1), np.triu(a, 1),
+                                       np.triu(g)]),
+            ("triangles", ["e", "c"], [np.tril(e, -1), np.triu(e, 1),
+                                       np.triu(arrays["c"])]),
+            # The input varying along the rows keeps its block; the other
+            # is gathered.
+            ("grids", ["v", "u"], list(np.meshgrid(v, u)) +
+             list(np.meshgrid(v, u, indexing="ij"))),
+            # Along the rows: partial products summed over the team; along
+            # other dims: the blocks' rows are the result's.
+            ("dots", ["a", "b", "v", "x8", "i"],
+             dots(a, b, v, arrays["x8"], i)),
+            ("dots", ["e", "e", "v", "x8", "i"],
+             dots(e, e, v, arrays["x8"], i)),
             ("product", ["a", "bt"], [a @ b.T]),
             # The values' blocks are the result's; sorted and sorter are
             # gathered.

@@ -53,10 +53,30 @@
 // RUN: mpirun -np 2 ptensor-runner %s -e rolled --input %t/a.npy --output-dir %t/rolled --report-latency 2>&1 | FileCheck %s --check-prefix=ROLLED
 // ROLLED-DAG: rank 0 of 2: 4 collectives, 44 bytes sent
 // ROLLED-DAG: rank 1 of 2: 4 collectives, 44 bytes sent
+// A dot product of two split vectors: one all-reduce of the f64 partial
+// (8 bytes); tril of a split matrix nothing (each block is told its first
+// row; the sizes are static).
+// RUN: %python %S/../Inputs/make_npy.py %t/x.npy float32 10
+// RUN: mpirun -np 2 ptensor-runner %s -e dot --input %t/x.npy --input %t/x.npy --output-dir %t/dot --report-latency 2>&1 | FileCheck %s --check-prefix=DOT
+// DOT-DAG: rank 0 of 2: 1 collectives, 8 bytes sent
+// DOT-DAG: rank 1 of 2: 1 collectives, 8 bytes sent
+// RUN: mpirun -np 2 ptensor-runner %s -e lower --input %t/a.npy --output-dir %t/lower --report-latency 2>&1 | FileCheck %s --check-prefix=LOWER
+// LOWER-DAG: rank 0 of 2: 0 collectives, 0 bytes sent
+// LOWER-DAG: rank 1 of 2: 0 collectives, 0 bytes sent
+// RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); np.testing.assert_allclose(np.load('%t/dot/out0.npy'), np.dot(x.astype(np.float64), x).astype(np.float32), rtol=1e-6)"
+// RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/lower/out0.npy'), np.tril(a, -1))"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/rolled/out0.npy'), np.roll(a, 3, 0))"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/reblocked/out0.npy'), a.reshape(5, 6))"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/odd_rows/out0.npy'), a[1:8:2]); np.testing.assert_array_equal(np.load('%t/reversed/out0.npy'), a[::-1]); np.testing.assert_array_equal(np.load('%t/transposed/out0.npy'), a.T)"
 
+func.func @dot(%x: !ptensor.ptensor<10xf32, team = 1>, %y: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1> {
+  %0 = ptensor.vecdot %x, %y : (!ptensor.ptensor<10xf32, team = 1>, !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1>
+  return %0 : !ptensor.ptensor<f32, team = 1>
+}
+func.func @lower(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
+  %0 = ptensor.extract_triangle lower %a offset -1 : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
+  return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+}
 func.func @chain(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
   %1 = ptensor.elementwise_unary exp %0 : (!ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
@@ -140,4 +160,16 @@ func.func @past_rows(%a: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> !pte
 func.func @bad_reshape(%a: !ptensor.ptensor<?x3xf32, team = 1>, %m: index) -> !ptensor.ptensor<?x4xf32, team = 1> {
   %0 = ptensor.reshape %a [%m, 4] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x4xf32, team = 1>
   return %0 : !ptensor.ptensor<?x4xf32, team = 1>
+}
+
+// A dot product of split vectors of 10 and 11 elements: on 2 processes
+// rank 1's blocks have 5 elements each, yet it fails too (the check
+// compares the global sizes), so no process waits in the all-reduce.
+// RUN: %python %S/../Inputs/make_npy.py %t/x11.npy float32 11
+// RUN: not timeout 120 mpirun -np 2 ptensor-runner %s -e bad_dot --input %t/x.npy --input %t/x11.npy > %t/bad-dot.log 2>&1
+// RUN: FileCheck %s --check-prefix=BAD-DOT < %t/bad-dot.log
+// BAD-DOT-COUNT-2: error: {{.*}}ptensor.vecdot: the contracted first dims of two team tensors differ
+func.func @bad_dot(%x: !ptensor.ptensor<?xf32, team = 1>, %y: !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1> {
+  %0 = ptensor.vecdot %x, %y : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1>
+  return %0 : !ptensor.ptensor<f32, team = 1>
 }

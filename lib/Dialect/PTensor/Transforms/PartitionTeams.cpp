@@ -86,6 +86,15 @@ static bool isAligned(Operation *op) {
              ElementwiseBinaryTestOp, WhereOp, PointwiseOp, CastOp>(op);
 }
 
+/// The input of `grid` that varies along the results' first dim: the
+/// second with xy indexing of two or more, else the first.
+static unsigned meshgridRowsInput(MeshgridOp grid) {
+  return grid.getIndexing() == MeshgridIndexing::xy &&
+                 grid.getInputs().size() >= 2
+             ? 1
+             : 0;
+}
+
 Value TeamPartitioner::rowsSource(Operation *op) const {
   if (!op)
     return {};
@@ -120,6 +129,11 @@ Value TeamPartitioner::rowsSource(Operation *op) const {
     rows = matmul.getLhs();
   else if (auto search = dyn_cast<SearchsortedOp>(op))
     rows = search.getValues();
+  else if (auto grid = dyn_cast<MeshgridOp>(op))
+    rows = grid.getInputs()[meshgridRowsInput(grid)];
+  else if (auto vecdot = dyn_cast<VecdotOp>(op);
+           vecdot && globalOf(vecdot.getResult())) // kept on the blocks
+    rows = vecdotRowsOperand(vecdot, globalOf(vecdot.getResult()));
   return rows && isSplit(rows) ? rows : Value();
 }
 
@@ -1007,6 +1021,14 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     localize(search.getResult());
     return success();
   }
+  if (auto triangle = dyn_cast<ExtractTriangleOp>(op);
+      triangle && isSplit(triangle.getSource()))
+    return partitionTriangle(triangle), success();
+  if (auto grid = dyn_cast<MeshgridOp>(op);
+      grid && isSplit(grid.getInputs()[meshgridRowsInput(grid)]))
+    return partitionMeshgrid(grid), success();
+  if (auto vecdot = dyn_cast<VecdotOp>(op))
+    return partitionVecdot(vecdot), success();
   if (auto copy = dyn_cast<CopyOp>(op))
     return partitionCopy(copy), success();
   if (isa<CreateOp, ArangeOp, LinspaceOp>(op))
@@ -1024,6 +1046,29 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return op->emitOpError("on team tensors is not supported yet (docs/Teams.md "
                            "lists the ops that are)");
   return partitionWhole(op);
+}
+
+void TeamPartitioner::partitionTriangle(ExtractTriangleOp op) {
+  Value source = op.getSource();
+  if (globalOf(source).getRank() == 2) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value start = blockStart(b, loc, source);
+    if (Value given = op.getFirstRow())
+      start = arith::AddIOp::create(b, loc, given, start);
+    op.getFirstRowMutable().assign(start);
+  }
+  localize(op.getResult());
+}
+
+void TeamPartitioner::partitionMeshgrid(MeshgridOp op) {
+  OpBuilder b(op);
+  unsigned rowsInput = meshgridRowsInput(op);
+  for (OpOperand &operand : op->getOpOperands())
+    if (operand.getOperandNumber() != rowsInput && isSplit(operand.get()))
+      operand.set(gather(b, op.getLoc(), operand.get()));
+  for (Value result : op.getResults())
+    localize(result);
 }
 
 /// A process deletes its block and the gathered copy of it that this block
@@ -1061,9 +1106,9 @@ void TeamPartitioner::partitionShapeQuery(Operation *op) {
   // rank: the block's is the tensor's.
 }
 
-/// Every other op (other manipulation, linear algebra, 1-D sorts, sets):
-/// the split operands are gathered, every process
-/// computes the whole result and keeps its block. Correct for any op, at
+/// Every other op (tensordot, 1-D sorts, nonzero, sets, a vecdot without
+/// an operand split like its result): the split operands are gathered,
+/// every process computes the whole result and keeps its block. Correct for any op, at
 /// the price of moving whole tensors (docs/Teams.md says which ops have a
 /// partitioned form instead).
 LogicalResult TeamPartitioner::partitionWhole(Operation *op) {

@@ -156,6 +156,13 @@ private:
   /// the first dim the concat of its operands so reshaped (each reblocked,
   /// then their rows moved to their place: team_slice_rows).
   void partitionNewRowsDim(Operation *op);
+  /// tril/triu of a split tensor: a batch of matrices (rank >= 3) holds
+  /// whole matrices in each block; a block of one matrix is told the row
+  /// it starts at (first_row). No communication.
+  void partitionTriangle(ExtractTriangleOp op);
+  /// meshgrid: the results' rows are those of the input that varies along
+  /// dim 0, whose block stays; the other inputs are gathered.
+  void partitionMeshgrid(MeshgridOp op);
   LogicalResult partitionElementwise(Operation *op);
   void partitionBroadcast(BroadcastOp op);
   void checkNotStretched(OpBuilder &b, Location loc, Value source,
@@ -166,8 +173,24 @@ private:
   LogicalResult partitionWhole(Operation *op);
   void partitionShapeQuery(Operation *op);
 
-  // TeamReductions.cpp: reductions whose reduced dims include the split one.
+  // TeamReductions.cpp: reductions whose reduced dims include the split
+  // one, and vecdot.
   LogicalResult partitionReduction(Operation *op);
+  /// vecdot along the split dim (operands of one rank, axis 0) contracts
+  /// the blocks and sums the partial products over the team; along another
+  /// dim the result's rows are vecdotRowsOperand's and the other operand
+  /// is gathered.
+  void partitionVecdot(VecdotOp op);
+  /// Whether the rows of `operand` of a vecdot contracted along another
+  /// dim than the split one are the result's (of team type `result`):
+  /// split, of the result's rank plus one, its first dim not a single row
+  /// stretched over more.
+  bool hasVecdotRows(Value operand, PTensorType result) const;
+  /// The first operand of `op` that has the result's rows, else null.
+  Value vecdotRowsOperand(VecdotOp op, PTensorType result) const;
+  /// Replaces `op`, whose result every process computed whole as `whole`,
+  /// by that (0-d) or its block.
+  void replaceByWhole(Operation *op, Value whole);
   Value combineSum(OpBuilder &b, Location loc, Operation *op);
   Value combineExtremum(OpBuilder &b, Location loc, Operation *op,
                         ReduceKind kind);

@@ -302,7 +302,6 @@ Value TeamPartitioner::combineFindIndex(OpBuilder &b, Location loc,
 LogicalResult TeamPartitioner::partitionReduction(Operation *op) {
   Value input = op->getOperand(0);
   Value result = op->getResult(0);
-  auto global = cast<PTensorType>(result.getType());
   std::optional<ReductionInfo> info = getReductionInfo(op);
   if (!info)
     return op->emitOpError("on a team: cannot read its reduction kind");
@@ -334,12 +333,98 @@ LogicalResult TeamPartitioner::partitionReduction(Operation *op) {
   } else {
     whole = combineFindIndex(b, loc, cast<FindIndexOp>(op));
   }
+  replaceByWhole(op, whole);
+  return success();
+}
+
+void TeamPartitioner::replaceByWhole(Operation *op, Value whole) {
+  Value result = op->getResult(0);
+  auto global = cast<PTensorType>(result.getType());
   Value final = whole;
-  if (global.getRank() > 0)
-    final = block(b, loc, whole, global);
-  else
+  if (global.getRank() > 0) {
+    OpBuilder b(op);
+    final = block(b, op->getLoc(), whole, global);
+  } else {
     globalTypes[final] = global;
+  }
   result.replaceAllUsesWith(final);
   op->erase();
-  return success();
+}
+
+bool TeamPartitioner::hasVecdotRows(Value operand, PTensorType result) const {
+  if (!isSplit(operand))
+    return false;
+  PTensorType global = globalOf(operand);
+  bool stretched = global.getDimSize(sem::kTeamSplitDim) == 1 &&
+                   result.getDimSize(sem::kTeamSplitDim) != 1;
+  return global.getRank() == result.getRank() + 1 && !stretched;
+}
+
+Value TeamPartitioner::vecdotRowsOperand(VecdotOp op,
+                                         PTensorType result) const {
+  for (Value operand : {op.getLhs(), op.getRhs()})
+    if (hasVecdotRows(operand, result))
+      return operand;
+  return {};
+}
+
+/// `v` (a block) with element type `element`: a cast, or `v` itself.
+static Value castTo(OpBuilder &b, Location loc, Value v, Type element) {
+  auto type = cast<PTensorType>(v.getType());
+  if (type.getElementType() == element)
+    return v;
+  return CastOp::create(b, loc, withElement(type, element), v);
+}
+
+/// The partial products of a vecdot along the split dim: floats are summed
+/// over the team in f64 and rounded once to the result's dtype (f16 and
+/// bf16 blocks are contracted in f32, their one-process accumulator);
+/// integers wrap in the result's dtype, which the sum keeps.
+void TeamPartitioner::partitionVecdot(VecdotOp op) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  PTensorType global = op.getType();
+  int64_t rank = global.getRank() + 1;
+  auto axis = static_cast<int64_t>(op.getAxis());
+  bool alongRows = isSplit(lhs) && isSplit(rhs) &&
+                   globalOf(lhs).getRank() == rank &&
+                   globalOf(rhs).getRank() == rank &&
+                   (axis < 0 ? axis + rank : axis) == sem::kTeamSplitDim;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  if (!alongRows) {
+    if (!vecdotRowsOperand(op, global)) {
+      (void)partitionWhole(op); // no operand has the result's rows
+      return;
+    }
+    for (OpOperand &operand : op->getOpOperands())
+      if (isSplit(operand.get()) && !hasVecdotRows(operand.get(), global))
+        operand.set(gather(b, loc, operand.get()));
+    localize(op.getResult());
+    return;
+  }
+  // Blocks of equal global rows line up; rows that differ must fail on
+  // every process alike (the blocks' sizes may still agree on some).
+  if (globalOf(lhs).isDynamicDim(sem::kTeamSplitDim) ||
+      globalOf(rhs).isDynamicDim(sem::kTeamSplitDim)) {
+    Value same =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              globalRows(b, loc, lhs), globalRows(b, loc, rhs));
+    cf::AssertOp::create(
+        b, loc, same,
+        "ptensor.vecdot: the contracted first dims of two team tensors "
+        "differ (their sizes summed over the team); they must be equal");
+  }
+  Type dtype = global.getElementType();
+  bool isFloat = isa<FloatType>(dtype);
+  if (isFloat && dtype.getIntOrFloatBitWidth() < 32) {
+    lhs = castTo(b, loc, lhs, b.getF32Type());
+    rhs = castTo(b, loc, rhs, b.getF32Type());
+  }
+  Value partial = VecdotOp::create(b, loc, lhs, rhs, op.getAxisAttr());
+  if (isFloat)
+    partial = castTo(b, loc, partial, b.getF64Type());
+  Value total = TeamAllReduceOp::create(
+      b, loc, partial.getType(), partial,
+      TeamReduceKindAttr::get(b.getContext(), TeamReduceKind::sum), grid);
+  replaceByWhole(op, castTo(b, loc, total, dtype));
 }

@@ -100,17 +100,22 @@ def PTensor_ExtractTriangleOp : PTensor_Op<"extract_triangle", [Pure, InferTypeO
     (`lower`, numpy's `tril(x, k)`) or `j - i >= offset` (`upper`, `triu`)
     and sets the others to zero; the last two dims hold the matrices, the
     others are batch dims. An elementwise generic: it fuses with its
-    producers and consumers.
+    producers and consumers. With `first_row`, the source's rows are rows
+    `first_row`, `first_row + 1`, ... of the matrices (a process's block of
+    a team matrix, whose rows start there): row `i` is tested as row
+    `i + first_row`.
 
     ```mlir
     %l = ptensor.extract_triangle lower %a offset -1 : !ptensor.ptensor<?x4x4xf32> -> !ptensor.ptensor<?x4x4xf32>
+    %u = ptensor.extract_triangle upper %block first_row %start : !ptensor.ptensor<?x8xf64> -> !ptensor.ptensor<?x8xf64>
     ```
   }];
   let arguments = (ins PTensor_TriangleKind:$kind, PTensor:$source,
-                       DefaultValuedAttr<I64Attr, "0">:$offset);
+                       DefaultValuedAttr<I64Attr, "0">:$offset,
+                       Optional<Index>:$first_row);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
-    $kind $source (`offset` $offset^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+    $kind $source (`offset` $offset^)? (`first_row` $first_row^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
 }
 

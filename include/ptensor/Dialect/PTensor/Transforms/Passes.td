@@ -101,7 +101,11 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       reshape (to one row), a stack along the first dim the concat of its
       operands so reshaped; sorts along another dim sort the block, and
       along the first dim of rank >= 2 move it last and back (two
-      resplits);
+      resplits); tril/triu work on the block (a block of one matrix told
+      its first row), `meshgrid` keeps the block of the input varying
+      along the rows and gathers the others, and `vecdot` contracts the
+      blocks: along the first dim the partial products are all-reduced,
+      along another an operand not split like the result is gathered;
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
