@@ -44,6 +44,22 @@ setErrorf(ptensor_rt_status status, const char *format, ...) {
   return false;
 }
 
+/// Refuses a collective that MPI's int counts and displacements cannot
+/// express: records the printf-style description of what was to move and
+/// why it cannot; returns false.
+__attribute__((format(printf, 1, 2))) bool
+refuseIntCounts(const char *format, ...) {
+  char what[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(what, sizeof(what), format, args);
+  va_end(args);
+  return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
+                   "%s: more than %d bytes is not supported (MPI counts and "
+                   "displacements are int)",
+                   what, INT32_MAX);
+}
+
 ptensor_rt_status statusFrom(bool ok) {
   return ok ? PTENSOR_RT_SUCCESS : lastStatus;
 }
@@ -163,11 +179,9 @@ bool gather(const void *local, int64_t localBytes, void *full) {
   int64_t offset = 0;
   for (int r = 0; r < size; ++r) {
     if (sizes[r] < 0 || sizes[r] > INT32_MAX || offset > INT32_MAX)
-      return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
-                       "gathering blocks of %lld bytes (process %d) into "
-                       "more than 2147483647 bytes is not supported (MPI "
-                       "counts and displacements are int)",
-                       static_cast<long long>(sizes[r]), r);
+      return refuseIntCounts("gathering a block of %lld bytes (process %d) "
+                             "with the other processes' blocks",
+                             static_cast<long long>(sizes[r]), r);
     counts[r] = static_cast<int>(sizes[r]);
     displacements[r] = static_cast<int>(offset);
     offset += sizes[r];
@@ -241,12 +255,10 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
   if (!ensureInitialized())
     return false;
   if (rowBytes < 0 || (rowBytes > 0 && resultRows > INT32_MAX / rowBytes))
-    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
-                     "moving rows into a tensor of %lld rows of %lld bytes "
-                     "between processes: more than 2147483647 bytes is not "
-                     "supported (MPI counts and displacements are int)",
-                     static_cast<long long>(resultRows),
-                     static_cast<long long>(rowBytes));
+    return refuseIntCounts("moving rows into a tensor of %lld rows of %lld "
+                           "bytes between processes",
+                           static_cast<long long>(resultRows),
+                           static_cast<long long>(rowBytes));
   int size = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -323,14 +335,12 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
       __builtin_mul_overflow(wholeBytes, splitSize, &wholeBytes) ||
       __builtin_mul_overflow(wholeBytes, innerBytes, &wholeBytes) ||
       wholeBytes > INT32_MAX)
-    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
-                     "moving the split dim of a tensor of %lld x %lld x %lld "
-                     "x %lld bytes between processes: more than 2147483647 "
-                     "bytes is not supported (MPI counts and displacements "
-                     "are int)",
-                     static_cast<long long>(rows), static_cast<long long>(mid),
-                     static_cast<long long>(splitSize),
-                     static_cast<long long>(innerBytes));
+    return refuseIntCounts("moving the split dim of a tensor of %lld x %lld "
+                           "x %lld x %lld bytes between processes",
+                           static_cast<long long>(rows),
+                           static_cast<long long>(mid),
+                           static_cast<long long>(splitSize),
+                           static_cast<long long>(innerBytes));
   if (wholeBytes == 0)
     return true; // nothing to move (every process sees the same sizes)
   int size = 0, rank = 0;
@@ -399,12 +409,52 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
   return ok;
 }
 
+/// The first row of each process's part of a tensor of `totalRows` rows
+/// whose parts have any sizes (this process's: `localRows`), and the end
+/// (totalRows), in `starts`: the counts allgathered, then summed in rank
+/// order. Parts that do not add up to `totalRows` fail on every process
+/// alike (all see the same counts).
+bool partStartsOf(int64_t localRows, int64_t totalRows,
+                  std::vector<int64_t> &starts) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  bool ready = true;
+  try {
+    starts.assign(static_cast<size_t>(size) + 1, 0);
+  } catch (const std::bad_alloc &) {
+    ready = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "cannot allocate the part sizes of a rebalance");
+  }
+  if (!everyProcessOk(ready, PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "another process of the team could not allocate the "
+                      "part sizes of a rebalance"))
+    return false;
+  int rc;
+  {
+    Counted counted(static_cast<int64_t>(sizeof(localRows)) * (size - 1));
+    rc = MPI_Allgather(&localRows, 1, MPI_INT64_T, starts.data() + 1, 1,
+                       MPI_INT64_T, MPI_COMM_WORLD);
+  }
+  if (rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Allgather of the part sizes");
+  for (int p = 0; p < size; ++p) // counts to starts, in place
+    starts[p + 1] += starts[p];
+  if (starts[size] != totalRows)
+    return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
+                     "parts of %lld rows in all rebalanced as %lld rows",
+                     static_cast<long long>(starts[size]),
+                     static_cast<long long>(totalRows));
+  return true;
+}
+
 /// The MPI_Alltoallv of ptensor_rt_team_reblock: byte ranges of the
 /// global row-major order, this process's source rows' against each
-/// other's new rows' (and the other way round for what it receives).
+/// other's new rows' (and the other way round for what it receives). The
+/// source rows are the block rule's, or with `localRows` >= 0 each
+/// process's own count (allgathered: parts in rank order).
 bool reblock(const char *local, char *result, int64_t sourceRows,
              int64_t sourceRowElements, int64_t rows, int64_t rowElements,
-             int64_t elementBytes) {
+             int64_t elementBytes, int64_t localRows) {
   namespace sem = ptensor::semantics;
   int64_t total = 0, wanted = 0, totalBytes = 0;
   if (sourceRows < 0 || sourceRowElements < 0 || rows < 0 ||
@@ -422,12 +472,10 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
   if (elementBytes <= 0 ||
       __builtin_mul_overflow(total, elementBytes, &totalBytes) ||
       totalBytes > INT32_MAX)
-    return setErrorf(PTENSOR_RT_ERROR_UNSUPPORTED,
-                     "reshaping a team tensor of %lld elements of %lld bytes "
-                     "across processes: more than 2147483647 bytes is not "
-                     "supported (MPI counts and displacements are int)",
-                     static_cast<long long>(total),
-                     static_cast<long long>(elementBytes));
+    return refuseIntCounts("reshaping a team tensor of %lld elements of "
+                           "%lld bytes across processes",
+                           static_cast<long long>(total),
+                           static_cast<long long>(elementBytes));
   if (totalBytes == 0)
     return true; // nothing to move (every process sees the same sizes)
   if (!ensureInitialized())
@@ -438,7 +486,14 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
   // Every byte offset below is at most totalBytes: they fit an int.
   int64_t sourceRowBytes = sourceRowElements * elementBytes;
   int64_t rowBytes = rowElements * elementBytes;
+  // Uneven parts: the first source row of each process, and the end.
+  std::vector<int64_t> partStarts;
+  if (localRows >= 0 && !partStartsOf(localRows, sourceRows, partStarts))
+    return false;
   auto sourceRange = [&](int p) {
+    if (!partStarts.empty())
+      return sem::RowRange{partStarts[p] * sourceRowBytes,
+                           partStarts[p + 1] * sourceRowBytes};
     sem::TeamBlock block = sem::teamBlock(sourceRows, p, size);
     return sem::RowRange{block.start * sourceRowBytes,
                          (block.start + block.rows) * sourceRowBytes};
@@ -618,10 +673,10 @@ void ptensor_rt_team_reblock(int8_t *, int8_t *local, int64_t localOffset,
                              int64_t resultOffset, int64_t, int64_t,
                              int64_t sourceRows, int64_t sourceRowElements,
                              int64_t rows, int64_t rowElements,
-                             int64_t elementBytes) {
+                             int64_t elementBytes, int64_t localRows) {
   if (!reblock(reinterpret_cast<const char *>(local + localOffset),
                reinterpret_cast<char *>(result + resultOffset), sourceRows,
-               sourceRowElements, rows, rowElements, elementBytes))
+               sourceRowElements, rows, rowElements, elementBytes, localRows))
     leave(); // the vectors of reblock are gone
 }
 

@@ -227,9 +227,9 @@ func.func @row_slices(%a: !ptensor.ptensor<10x8xf32, team = 1>, %b: !ptensor.pte
 // block of no rows could not infer it).
 // CHECK-NEXT: %[[R3:.*]] = ptensor.dim %arg0, 0 : !ptensor.ptensor<?x3x4xf32>
 // CHECK-NEXT: ptensor.reshape %arg0 [%[[R3]], 12] : !ptensor.ptensor<?x3x4xf32> -> !ptensor.ptensor<?x12xf32>
+// A flat result is the reblocked block itself (no reshape).
 // CHECK-NEXT: %[[G:.*]] = ptensor.team_reblock %arg0, %c10 rows %c120 x %c1 on @ptensor_team1
-// CHECK-NEXT: %[[M2:.*]] = ptensor.team_block_rows %c120 on @ptensor_team1
-// CHECK-NEXT: ptensor.reshape %[[G]] [%[[M2]]] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NOT: ptensor.reshape %[[G]]
 // Dynamic rows: the global rows are summed once; [-1, 4] infers its rows
 // from the global count (rows x 6 / 4), [%m, 3] takes the run-time size.
 // CHECK: %[[T:.*]] = arith.muli %[[N]], %c6 : index
@@ -542,4 +542,59 @@ func.func @dots(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x
   %3 = ptensor.vecdot %x, %y : (!ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xf16, team = 1>) -> !ptensor.ptensor<f16, team = 1>
   %4 = ptensor.vecdot %i, %i : (!ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<i32, team = 1>
   return %0, %1, %2, %3, %4 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f16, team = 1>, !ptensor.ptensor<i32, team = 1>
+}
+
+// nonzero and extract_mask: each process finds or masks its block (the
+// first index made global with the block's first row), and the parts, of
+// any size, are rebalanced into blocks (team_reblock uneven: the sizes
+// allgathered, then one all-to-all); the input is not gathered.
+// CHECK-LABEL: func.func @found(
+// CHECK: %[[S:.*]] = ptensor.team_block_start
+// CHECK-NEXT: %[[NZ:.*]]:2 = ptensor.nonzero %arg0 : !ptensor.ptensor<?x3xf32> -> (!ptensor.ptensor<?xi64>, !ptensor.ptensor<?xi64>)
+// CHECK-NEXT: %[[S64:.*]] = arith.index_cast %[[S]] : index to i64
+// CHECK-NEXT: %[[ROW:.*]] = ptensor.elementwise_binary add %[[NZ]]#0, %[[S64]]
+// CHECK-NEXT: %[[C:.*]] = ptensor.dim %[[ROW]], 0
+// CHECK-NEXT: %[[N:.*]] = ptensor.team_sum %[[C]] on @ptensor_team1
+// CHECK-NEXT: %[[I0:.*]] = ptensor.team_reblock %[[ROW]], %[[N]] uneven rows %[[N]] x %c1 on @ptensor_team1 : !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xi64>
+// CHECK-NEXT: %[[I1:.*]] = ptensor.team_reblock %[[NZ]]#1, %[[N]] uneven rows %[[N]] x %c1 on @ptensor_team1
+// CHECK: cf.assert %{{.*}}, "ptensor.extract_mask: the first dims of a team tensor and its mask differ (their sizes summed over the team); they must be equal"
+// CHECK-NEXT: %[[P:.*]] = ptensor.extract_mask %arg0, %arg1 : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?xi1>) -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[PC:.*]] = ptensor.dim %[[P]], 0
+// CHECK-NEXT: %[[PN:.*]] = ptensor.team_sum %[[PC]] on @ptensor_team1
+// CHECK-NEXT: %[[F:.*]] = ptensor.team_reblock %[[P]], %[[PN]] uneven rows %[[PN]] x %c3 on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[MY:.*]] = ptensor.team_block_rows %[[PN]] on @ptensor_team1
+// CHECK-NEXT: %[[M:.*]] = ptensor.reshape %[[F]] [%[[MY]], 3] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK-NOT: team_gather
+// CHECK: return %[[I0]], %[[I1]], %[[M]]
+func.func @found(%a: !ptensor.ptensor<?x3xf32, team = 1>, %m: !ptensor.ptensor<?xi1, team = 1>) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) {
+  %0:2 = ptensor.nonzero %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>)
+  %1 = ptensor.extract_mask %a, %m : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xi1, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  return %0#0, %0#1, %1 : !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>
+}
+
+// Contractions: x @ A and a tensordot over both first dims contract the
+// blocks and sum the partial products (f64, one all-reduce); a batched
+// matmul of two split batches keeps both blocks; a matmul or tensordot
+// whose rows come from one operand gathers the other.
+// CHECK-LABEL: func.func @contractions(
+// CHECK: %[[XA:.*]] = ptensor.matmul %arg0, %arg1 : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?x4xf32>) -> !ptensor.ptensor<4xf32>
+// CHECK-NEXT: %[[XA64:.*]] = ptensor.cast %[[XA]] : !ptensor.ptensor<4xf32> -> !ptensor.ptensor<4xf64>
+// CHECK-NEXT: %[[XAS:.*]] = ptensor.team_all_reduce sum %[[XA64]] on @ptensor_team1 : !ptensor.ptensor<4xf64>
+// CHECK-NEXT: %[[XAR:.*]] = ptensor.cast %[[XAS]] : !ptensor.ptensor<4xf64> -> !ptensor.ptensor<4xf32>
+// CHECK-NEXT: %[[R0:.*]] = ptensor.team_block %[[XAR]] on @ptensor_team1
+// CHECK-NEXT: %[[A:.*]] = ptensor.team_gather %arg2, %c10 on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<10x3xf32>
+// CHECK-NEXT: %[[R1:.*]] = ptensor.matmul %[[A]], %arg3 : (!ptensor.ptensor<10x3xf32>, !ptensor.ptensor<?x3x4xf32>) -> !ptensor.ptensor<?x10x4xf32>
+// CHECK-NEXT: %[[R2:.*]] = ptensor.matmul %arg4, %arg5 : (!ptensor.ptensor<?x3x4xf32>, !ptensor.ptensor<?x4x2xf32>) -> !ptensor.ptensor<?x3x2xf32>
+// CHECK-NEXT: %[[T:.*]] = ptensor.tensordot %arg2, %arg1 {lhs_axes = array<i64: 0>, rhs_axes = array<i64: 0>} : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?x4xf32>) -> !ptensor.ptensor<3x4xf32>
+// CHECK: ptensor.team_all_reduce sum
+// CHECK: %[[R3:.*]] = ptensor.team_block
+// CHECK-NEXT: %[[R4:.*]] = ptensor.tensordot %arg4, %[[A]] {lhs_axes = array<i64: 1>, rhs_axes = array<i64: 1>} : (!ptensor.ptensor<?x3x4xf32>, !ptensor.ptensor<10x3xf32>) -> !ptensor.ptensor<?x4x10xf32>
+// CHECK-NEXT: return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]]
+func.func @contractions(%x: !ptensor.ptensor<10xf32, team = 1>, %m: !ptensor.ptensor<10x4xf32, team = 1>, %a: !ptensor.ptensor<10x3xf32, team = 1>, %c: !ptensor.ptensor<2x3x4xf32, team = 1>, %g: !ptensor.ptensor<5x3x4xf32, team = 1>, %h: !ptensor.ptensor<5x4x2xf32, team = 1>) -> (!ptensor.ptensor<4xf32, team = 1>, !ptensor.ptensor<2x10x4xf32, team = 1>, !ptensor.ptensor<5x3x2xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>, !ptensor.ptensor<5x4x10xf32, team = 1>) {
+  %0 = ptensor.matmul %x, %m : (!ptensor.ptensor<10xf32, team = 1>, !ptensor.ptensor<10x4xf32, team = 1>) -> !ptensor.ptensor<4xf32, team = 1>
+  %1 = ptensor.matmul %a, %c : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<2x3x4xf32, team = 1>) -> !ptensor.ptensor<2x10x4xf32, team = 1>
+  %2 = ptensor.matmul %g, %h : (!ptensor.ptensor<5x3x4xf32, team = 1>, !ptensor.ptensor<5x4x2xf32, team = 1>) -> !ptensor.ptensor<5x3x2xf32, team = 1>
+  %3 = ptensor.tensordot %a, %m {lhs_axes = array<i64: 0>, rhs_axes = array<i64: 0>} : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x4xf32, team = 1>) -> !ptensor.ptensor<3x4xf32, team = 1>
+  %4 = ptensor.tensordot %g, %a {lhs_axes = array<i64: 1>, rhs_axes = array<i64: 1>} : (!ptensor.ptensor<5x3x4xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<5x4x10xf32, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<4xf32, team = 1>, !ptensor.ptensor<2x10x4xf32, team = 1>, !ptensor.ptensor<5x3x2xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>, !ptensor.ptensor<5x4x10xf32, team = 1>
 }

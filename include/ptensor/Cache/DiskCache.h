@@ -44,8 +44,8 @@ namespace ptensor::cache {
 /// IR text does not show (e.g. a new calling convention; 4: the runtime's
 /// ptensor_rt_size_failed gained its inferredDim argument; 5:
 /// ptensor_rt_team_slice_rows gained the result's rows and the slice's
-/// place in them).
-inline constexpr const char *kCacheFormatVersion = "5";
+/// place in them; 6: ptensor_rt_team_reblock gained localRows).
+inline constexpr const char *kCacheFormatVersion = "6";
 
 /// The cache directory: "" when PTENSOR_DISABLE_CACHE=1, else `override`
 /// if given, else $PTENSOR_CACHE_DIR, else $XDG_CACHE_HOME/ptensor, else

@@ -352,9 +352,9 @@ struct TeamResplitPattern : public OpConversionPattern<TeamResplitOp> {
   }
 };
 
-/// team_reblock: the block, copied row-major, goes to the runtime's
-/// MPI_Alltoallv of byte ranges; the result is a fresh flat buffer of this
-/// process's block of the new rows.
+/// team_reblock: the block (or uneven part), copied row-major, goes to the
+/// runtime's MPI_Alltoallv of byte ranges; the result is a fresh flat
+/// buffer of this process's block of the new rows.
 struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -379,10 +379,14 @@ struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
     Value count = arith::MinSIOp::create(rewriter, loc, atLeastZero, total);
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, {count});
     Value bytes = m.value(m.index(elementBytes(resultType)));
+    // An uneven part tells its rows; -1: the block rule's.
+    Value localRows = op.getUneven() ? blockSizes.front()
+                                     : m.value(m.index(-1));
     callWithSizes(rewriter, loc, module, "ptensor_rt_team_reblock",
                   {local.bytes, mine.bytes},
                   {adaptor.getSourceRows(), sourceRowElements,
-                   adaptor.getRows(), adaptor.getRowElements(), bytes});
+                   adaptor.getRows(), adaptor.getRowElements(), bytes,
+                   localRows});
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
     return success();
   }

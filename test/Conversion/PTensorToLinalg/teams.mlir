@@ -123,11 +123,24 @@ func.func @resplit(%p: !ptensor.ptensor<3x?x2xf32>, %n: index) -> !ptensor.ptens
 // CHECK: %[[COUNT:.*]] = arith.minsi %[[P0]], %[[T]] : index
 // CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
 // CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%[[COUNT]]] : memref<?xi8> to memref<?xi16>
-// CHECK: call @ptensor_rt_team_reblock(%[[LOCAL]], %[[MINE]], %{{.*}}, %c12_i64, %{{.*}}, %{{.*}}, %c2_i64) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64, i64) -> ()
+// CHECK: call @ptensor_rt_team_reblock(%[[LOCAL]], %[[MINE]], %{{.*}}, %c12_i64, %{{.*}}, %{{.*}}, %c2_i64, %c-1_i64) : (memref<?xi8>, memref<?xi8>, i64, i64, i64, i64, i64, i64) -> ()
 // CHECK: bufferization.to_tensor %[[OUT]] restrict writable
 func.func @reblock(%b: !ptensor.ptensor<?x3x4xi16>, %n: index, %r: index, %e: index) -> !ptensor.ptensor<?xi16> {
   %0 = ptensor.team_reblock %b, %n rows %r x %e on @ptensor_team1 : !ptensor.ptensor<?x3x4xi16> -> !ptensor.ptensor<?xi16>
   return %0 : !ptensor.ptensor<?xi16>
+}
+
+// An uneven part tells the runtime its rows (the block rule's: -1 above).
+// CHECK-LABEL: func.func @rebalance(
+// CHECK-SAME: %[[B:.*]]: tensor<?x3xf64>
+// CHECK: tensor.dim %[[B]], %c0 : tensor<?x3xf64>
+// CHECK: %[[ROWS:.*]] = tensor.dim %[[B]], %c0 : tensor<?x3xf64>
+// CHECK: %[[R64:.*]] = arith.index_cast %[[ROWS]] : index to i64
+// CHECK: call @ptensor_rt_team_reblock(%{{.*}}, %{{.*}}, %{{.*}}, %c3_i64, %{{.*}}, %c3_i64, %c8_i64, %[[R64]])
+func.func @rebalance(%b: !ptensor.ptensor<?x3xf64>, %n: index) -> !ptensor.ptensor<?xf64> {
+  %c3 = arith.constant 3 : index
+  %0 = ptensor.team_reblock %b, %n uneven rows %n x %c3 on @ptensor_team1 : !ptensor.ptensor<?x3xf64> -> !ptensor.ptensor<?xf64>
+  return %0 : !ptensor.ptensor<?xf64>
 }
 
 // The block: the runtime applies the one rule (ptensor::semantics::teamBlock).

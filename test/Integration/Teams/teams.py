@@ -156,6 +156,24 @@ func.func @dots(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x
   %4 = ptensor.vecdot %i, %i : (!ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<i32, team = 1>
   return %0, %1, %2, %3, %4 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f16, team = 1>, !ptensor.ptensor<i32, team = 1>
 }
+func.func @found(%z: !ptensor.ptensor<?x3xf32, team = 1>, %a: !ptensor.ptensor<?x3xf32, team = 1>, %r: !ptensor.ptensor<?xf32, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f32, team = 1>) {
+  %0:2 = ptensor.nonzero %z : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>)
+  %1:1 = ptensor.nonzero %i : !ptensor.ptensor<?xi32, team = 1> -> (!ptensor.ptensor<?xi64, team = 1>)
+  %c0 = arith.constant 0.0 : f32
+  %m = ptensor.elementwise_binary_test greater %r, %c0 : (!ptensor.ptensor<?xf32, team = 1>, f32) -> !ptensor.ptensor<?xi1, team = 1>
+  %2 = ptensor.extract_mask %a, %m : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xi1, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %n = ptensor.elementwise_binary_test greater %z, %c0 : (!ptensor.ptensor<?x3xf32, team = 1>, f32) -> !ptensor.ptensor<?x3xi1, team = 1>
+  %3 = ptensor.extract_mask %a, %n : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xi1, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
+  %4 = ptensor.reduce sum %3 : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  return %0#0, %0#1, %1#0, %2, %3, %4 : !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<f32, team = 1>
+}
+func.func @contractions(%x: !ptensor.ptensor<?xf32, team = 1>, %m: !ptensor.ptensor<?x4xf32, team = 1>, %a: !ptensor.ptensor<?x3xf32, team = 1>, %g: !ptensor.ptensor<?x3x4xf32, team = 1>, %h: !ptensor.ptensor<?x4x2xf32, team = 1>) -> (!ptensor.ptensor<4xf32, team = 1>, !ptensor.ptensor<?x3x2xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>, !ptensor.ptensor<?x4x?xf32, team = 1>) {
+  %0 = ptensor.matmul %x, %m : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>) -> !ptensor.ptensor<4xf32, team = 1>
+  %1 = ptensor.matmul %g, %h : (!ptensor.ptensor<?x3x4xf32, team = 1>, !ptensor.ptensor<?x4x2xf32, team = 1>) -> !ptensor.ptensor<?x3x2xf32, team = 1>
+  %2 = ptensor.tensordot %a, %m {lhs_axes = array<i64: 0>, rhs_axes = array<i64: 0>} : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>) -> !ptensor.ptensor<3x4xf32, team = 1>
+  %3 = ptensor.tensordot %g, %a {lhs_axes = array<i64: 1>, rhs_axes = array<i64: 1>} : (!ptensor.ptensor<?x3x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x4x?xf32, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<4xf32, team = 1>, !ptensor.ptensor<?x3x2xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>, !ptensor.ptensor<?x4x?xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -271,6 +289,21 @@ def dots(a, b, v, x, i):
             np.array(np.vecdot(x, x)), np.array(np.vecdot(i, i))]
 
 
+def found(z, a, r, i):
+    """What @found returns."""
+    picked = a[z > 0]
+    return list(np.nonzero(z)) + [np.nonzero(i)[0], a[r > 0], picked,
+                                  np.array(picked.astype(np.float64).sum(),
+                                           np.float32)]
+
+
+def contractions(x, m, a, g, h):
+    """What @contractions returns (x, m and a of one number of rows, g and
+    h of another)."""
+    return [x @ m, g @ h, np.tensordot(a, m, ([0], [0])),
+            np.tensordot(g, a, ([1], [1]))]
+
+
 def main():
     rng = np.random.default_rng(19)
     with tempfile.TemporaryDirectory() as tmp:
@@ -304,6 +337,17 @@ def main():
             "j": rng.integers(-50, 50, (10, 3)).astype(np.int32),
             "k": rng.integers(-50, 50, (2, 3)).astype(np.int32),
             "x8": (rng.integers(-8, 9, 11) / 8).astype(np.float16),
+            # Zeros and ones: nonzero and masks pick about half.
+            "z": rng.integers(0, 2, (10, 3)).astype(np.float32),
+            "z2": np.array([[0, 1, 1], [0, 0, 1]], dtype=np.float32),
+            "rm": rng.integers(-1, 2, 10).astype(np.float32),
+            "rm2": np.array([1, -1], dtype=np.float32),
+            "x10": rng.random(10, dtype=np.float32),
+            "m": rng.random((10, 4), dtype=np.float32),
+            "hh": rng.random((5, 4, 2), dtype=np.float32),
+            "x2": rng.random(2, dtype=np.float32),
+            "m2": rng.random((2, 4), dtype=np.float32),
+            "hh2": rng.random((2, 4, 2), dtype=np.float32),
             "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
                            [2.0, 7.0, 3.0]], dtype=np.float32),
         }
@@ -406,6 +450,21 @@ def main():
              dots(a, b, v, arrays["x8"], i)),
             ("dots", ["e", "e", "v", "x8", "i"],
              dots(e, e, v, arrays["x8"], i)),
+            # Results of data-dependent size: each process finds or
+            # masks its block and the parts are rebalanced into blocks
+            # (no gather of the input).
+            ("found", ["z", "a", "rm", "i"],
+             found(arrays["z"], a, arrays["rm"], i)),
+            ("found", ["z2", "e", "rm2", "i"],
+             found(arrays["z2"], e, arrays["rm2"], i)),
+            # x @ A and a tensordot over the split dims sum partial
+            # products; a batched matmul keeps both blocks, a tensordot
+            # over other dims gathers the operand without the rows.
+            ("contractions", ["x10", "m", "a", "g", "hh"],
+             contractions(arrays["x10"], arrays["m"], a, g, arrays["hh"])),
+            ("contractions", ["x2", "m2", "e", "c", "hh2"],
+             contractions(arrays["x2"], arrays["m2"], e, arrays["c"],
+                          arrays["hh2"])),
             ("product", ["a", "bt"], [a @ b.T]),
             # The values' blocks are the result's; sorted and sorter are
             # gathered.

@@ -72,9 +72,24 @@ PTENSOR_TEAM_OP_COMMON(TeamBlockStartOp)
 PTENSOR_TEAM_OP_COMMON(TeamSumOp)
 #undef PTENSOR_TEAM_OP_COMMON
 
+/// The error of a team op on GPU data.
+static LogicalResult emitHostOnly(Operation *op) {
+  return op->emitOpError(
+      "runs on host data only (GPU teams are not built yet)");
+}
+
+/// The error of a team op whose `what` (a block, blocks...) of type `type`
+/// has a static first dim.
+static LogicalResult emitNotBlock(Operation *op, StringRef what,
+                                  PTensorType type) {
+  return op->emitOpError("expected ")
+         << what << " (a dynamic first dim: the rows depend on the rank), "
+         << "but got " << type;
+}
+
 LogicalResult TeamAllReduceOp::verify() {
   if (getPartial().getType().isOnGPU())
-    return emitOpError("runs on host data only (GPU teams are not built yet)");
+    return emitHostOnly(*this);
   return verifyLocal(*this);
 }
 
@@ -167,23 +182,19 @@ LogicalResult TeamSliceRowsOp::verify() {
     return emitOpError("expected one or more slices, each a block, its "
                        "tensor's rows, an offset, rows and a step");
   if (!ShapedType::isDynamic(getType().getShape()[0]))
-    return emitOpError("expected blocks (a dynamic first dim: the rows "
-                       "depend on the rank), but got ")
-           << getType();
+    return emitNotBlock(*this, "blocks", getType());
   for (unsigned k = 0; k < count; ++k) {
     PTensorType block = cast<PTensorType>(getBlocks()[k].getType());
     if (failed(verifyRowsChange(*this, block, getType())))
       return failure();
     if (!ShapedType::isDynamic(block.getShape()[0]))
-      return emitOpError("expected blocks (a dynamic first dim: the rows "
-                         "depend on the rank), but got ")
-             << block;
+      return emitNotBlock(*this, "blocks", block);
     if (matchPattern(getSteps()[k], m_Zero()))
       return emitOpError("expected a non-zero step, but slice ")
              << k << "'s is 0";
   }
   if (getType().isOnGPU())
-    return emitOpError("runs on host data only (GPU teams are not built yet)");
+    return emitHostOnly(*this);
   return success();
 }
 
@@ -207,20 +218,16 @@ LogicalResult TeamResplitOp::verify() {
            << axis << " (a dynamic size there: it depends on the rank), "
            << "but got " << part;
   if (!result.isDynamicDim(0))
-    return emitOpError("expected a block as the result (a dynamic first "
-                       "dim: the rows depend on the rank), but got ")
-           << result;
+    return emitNotBlock(*this, "a block as the result", result);
   if (result.isOnGPU())
-    return emitOpError("runs on host data only (GPU teams are not built yet)");
+    return emitHostOnly(*this);
   return verifyLocal(*this);
 }
 
 LogicalResult TeamReblockOp::verify() {
   PTensorType block = getBlock().getType(), result = getType();
   if (block.getRank() == 0 || !block.isDynamicDim(0))
-    return emitOpError("expected a block (a dynamic first dim: the rows "
-                       "depend on the rank), but got ")
-           << block;
+    return emitNotBlock(*this, "a block", block);
   if (result.getRank() != 1 || !result.isDynamicDim(0) ||
       result.getElementType() != block.getElementType() ||
       result.getDevice() != block.getDevice())
@@ -228,6 +235,6 @@ LogicalResult TeamReblockOp::verify() {
                        "block's dtype and device, but got ")
            << result;
   if (result.isOnGPU())
-    return emitOpError("runs on host data only (GPU teams are not built yet)");
+    return emitHostOnly(*this);
   return verifyLocal(*this);
 }

@@ -43,6 +43,13 @@ PTensorType mlir::ptensor::wholeType(PTensorType t) {
                           t.getDevice(), nullptr);
 }
 
+/// The type of a flat block of team type `t`'s elements (team_reblock's
+/// result): 1-D, dynamic, `t`'s dtype and device.
+static PTensorType flatBlockType(PTensorType t) {
+  return PTensorType::get(t.getContext(), {ShapedType::kDynamic},
+                          t.getElementType(), t.getDevice(), nullptr);
+}
+
 PTensorType mlir::ptensor::blockType(PTensorType t) {
   SmallVector<int64_t> shape(t.getShape());
   for (auto [d, size] : llvm::enumerate(shape))
@@ -123,17 +130,13 @@ Value TeamPartitioner::rowsSource(Operation *op) const {
     return keepsFirst && isSplit(input) ? input : Value();
   }
   Value rows;
-  if (auto matmul = dyn_cast<MatmulOp>(op);
-      matmul && isSplit(matmul.getLhs()) &&
-      globalOf(matmul.getLhs()).getRank() == 2) // as partitionOp keeps it
-    rows = matmul.getLhs();
+  if (isa<MatmulOp, VecdotOp, TensordotOp>(op) &&
+      globalOf(op->getResult(0))) // kept on the blocks
+    rows = contractionRowsOperand(op, globalOf(op->getResult(0)));
   else if (auto search = dyn_cast<SearchsortedOp>(op))
     rows = search.getValues();
   else if (auto grid = dyn_cast<MeshgridOp>(op))
     rows = grid.getInputs()[meshgridRowsInput(grid)];
-  else if (auto vecdot = dyn_cast<VecdotOp>(op);
-           vecdot && globalOf(vecdot.getResult())) // kept on the blocks
-    rows = vecdotRowsOperand(vecdot, globalOf(vecdot.getResult()));
   return rows && isSplit(rows) ? rows : Value();
 }
 
@@ -645,26 +648,33 @@ bool TeamPartitioner::reblocksRows(Operation *op) const {
          reshape.getType().getRank() >= 1;
 }
 
+/// The sizes of dims 1 on of `v` (a block or part: they are the same on
+/// every process), static where its type is.
+static SmallVector<OpFoldResult> rowSizes(OpBuilder &b, Location loc,
+                                          Value v) {
+  auto type = cast<PTensorType>(v.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 1; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d)) {
+      sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+      continue;
+    }
+    Value size = DimOp::create(b, loc, v, d);
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
 Value TeamPartitioner::partitionReshape(ReshapeOp reshape) {
   OpBuilder b(reshape);
   Location loc = reshape.getLoc();
   Value source = reshape.getSource();
-  PTensorType sourceGlobal = globalOf(source);
   auto global = cast<PTensorType>(reshape.getType());
   IndexMath m(b, loc);
   Value sourceRows = globalRows(b, loc, source);
   // The element count: the global rows by the other dims (the block's, the
   // same on every process).
-  SmallVector<OpFoldResult> rowDims;
-  for (int64_t d = 1; d < sourceGlobal.getRank(); ++d) {
-    if (!sourceGlobal.isDynamicDim(d)) {
-      rowDims.push_back(m.index(sourceGlobal.getDimSize(d)));
-      continue;
-    }
-    Value size = DimOp::create(b, loc, source, d);
-    rowDims.push_back(size);
-  }
-  OpFoldResult sourceRowElements = m.product(rowDims);
+  OpFoldResult sourceRowElements = m.product(rowSizes(b, loc, source));
   OpFoldResult total = m.mul(sourceRows, sourceRowElements);
   // The requested sizes, a -1 inferred from the global count (a count it
   // does not divide is the runtime's error), static where the result's
@@ -693,33 +703,99 @@ Value TeamPartitioner::partitionReshape(ReshapeOp reshape) {
       sizes[d] = m.index(global.getDimSize(d));
   Value rows = m.value(sizes.front());
   Value rowElements = m.value(m.product(ArrayRef(sizes).drop_front()));
-  auto flatType =
-      PTensorType::get(global.getContext(), {ShapedType::kDynamic},
-                       global.getElementType(), global.getDevice(), nullptr);
-  Value flat = TeamReblockOp::create(b, loc, flatType, source, sourceRows,
-                                     rows, rowElements, grid);
+  Value flat = TeamReblockOp::create(b, loc, flatBlockType(global), source,
+                                     sourceRows, rows, rowElements,
+                                     /*uneven=*/UnitAttr(), grid);
+  Value block = unflattenBlock(b, loc, flat, global, rows,
+                               ArrayRef(sizes).drop_front());
+  reshape.getResult().replaceAllUsesWith(block);
+  reshape.erase();
+  markSplit(block, global);
+  if (global.isDynamicDim(kTeamSplitDim) && !isPendingRowsQuery(rows))
+    globalSizes[{block, b.getInsertionBlock()}] = rows;
+  return block;
+}
+
+Value TeamPartitioner::unflattenBlock(OpBuilder &b, Location loc, Value flat,
+                                      PTensorType global, Value rows,
+                                      ArrayRef<OpFoldResult> otherSizes) {
+  if (global.getRank() == 1)
+    return flat;
+  IndexMath m(b, loc);
   Value myRows =
       TeamBlockRowsOp::create(b, loc, b.getIndexType(), rows, grid);
-  // The flat block in the result block's shape: this process's rows, the
-  // other dims as requested.
-  // Static where the result's type is (the reshape's inferred type must be
+  // Static where the result's type is (a reshape's inferred type must be
   // the block's).
   SmallVector<int64_t> staticSizes{ShapedType::kDynamic};
   SmallVector<Value> dynamic{myRows};
   for (int64_t d = 1; d < global.getRank(); ++d) {
     staticSizes.push_back(global.getDimSize(d));
     if (global.isDynamicDim(d))
-      dynamic.push_back(m.value(sizes[d]));
+      dynamic.push_back(m.value(otherSizes[d - 1]));
   }
-  auto block = ReshapeOp::create(b, loc, blockType(global), flat, dynamic,
-                                 b.getDenseI64ArrayAttr(staticSizes),
-                                 /*copy=*/nullptr);
-  reshape.getResult().replaceAllUsesWith(block.getResult());
-  reshape.erase();
-  markSplit(block.getResult(), global);
-  if (global.isDynamicDim(kTeamSplitDim) && !isPendingRowsQuery(rows))
-    globalSizes[{block.getResult(), b.getInsertionBlock()}] = rows;
-  return block.getResult();
+  return ReshapeOp::create(b, loc, blockType(global), flat, dynamic,
+                           b.getDenseI64ArrayAttr(staticSizes),
+                           /*copy=*/nullptr);
+}
+
+Value TeamPartitioner::rebalance(OpBuilder &b, Location loc, Value part,
+                                 PTensorType global, Value rows) {
+  IndexMath m(b, loc);
+  if (!rows) {
+    Value mine = DimOp::create(b, loc, part, kTeamSplitDim);
+    rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  }
+  SmallVector<OpFoldResult> otherSizes = rowSizes(b, loc, part);
+  Value rowElements = m.value(m.product(otherSizes));
+  Value flat = TeamReblockOp::create(b, loc, flatBlockType(global), part,
+                                     rows, rows, rowElements,
+                                     /*uneven=*/b.getUnitAttr(), grid);
+  Value block = unflattenBlock(b, loc, flat, global, rows, otherSizes);
+  markSplit(block, global);
+  globalSizes[{block, b.getInsertionBlock()}] = rows;
+  return block;
+}
+
+void TeamPartitioner::partitionNonzero(NonzeroOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value input = op.getInput();
+  Value start = blockStart(b, loc, input);
+  auto local = NonzeroOp::create(b, loc, input);
+  SmallVector<Value> parts(local.getResults());
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), start);
+  parts.front() = ElementwiseBinaryOp::create(
+      b, loc, BinaryOpKindAttr::get(b.getContext(), BinaryOpKind::add),
+      parts.front(), offset);
+  Value mine = DimOp::create(b, loc, parts.front(), kTeamSplitDim);
+  Value rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  for (auto [result, part] : llvm::zip_equal(op.getResults(), parts)) {
+    auto global = cast<PTensorType>(result.getType());
+    result.replaceAllUsesWith(rebalance(b, loc, part, global, rows));
+  }
+  op.erase();
+}
+
+void TeamPartitioner::partitionExtractMask(ExtractMaskOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value source = op.getSource(), mask = op.getMask();
+  if (globalOf(source).isDynamicDim(kTeamSplitDim) ||
+      globalOf(mask).isDynamicDim(kTeamSplitDim)) {
+    // Blocks of equal global rows line up; rows that differ fail on every
+    // process alike (the blocks' sizes may still agree on some).
+    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       globalRows(b, loc, source),
+                                       globalRows(b, loc, mask));
+    cf::AssertOp::create(
+        b, loc, same,
+        "ptensor.extract_mask: the first dims of a team tensor and its mask "
+        "differ (their sizes summed over the team); they must be equal");
+  }
+  Value part = ExtractMaskOp::create(b, loc, source, mask);
+  op.getResult().replaceAllUsesWith(
+      rebalance(b, loc, part, op.getType()));
+  op.erase();
 }
 
 ReshapeOp TeamPartitioner::reshapeToOneRow(OpBuilder &b, Location loc,
@@ -999,17 +1075,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     localize(op->getResult(0));
     return success();
   }
-  if (auto matmul = dyn_cast<MatmulOp>(op);
-      matmul && isSplit(matmul.getLhs()) &&
-      globalOf(matmul.getLhs()).getRank() == 2 &&
-      cast<PTensorType>(matmul.getRhs().getType()).getRank() <= 2) {
-    // The lhs's rows are the result's: only the rhs moves.
-    OpBuilder b(op);
-    if (isSplit(matmul.getRhs()))
-      matmul.getRhsMutable().assign(gather(b, op->getLoc(), matmul.getRhs()));
-    localize(matmul.getResult());
-    return success();
-  }
+  if (isa<MatmulOp, VecdotOp, TensordotOp>(op))
+    return partitionContraction(op), success();
   if (auto search = dyn_cast<SearchsortedOp>(op)) {
     // The values' rows are the result's: the sorted tensor and the sorter
     // are gathered (each process searches the whole of them).
@@ -1027,8 +1094,11 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
   if (auto grid = dyn_cast<MeshgridOp>(op);
       grid && isSplit(grid.getInputs()[meshgridRowsInput(grid)]))
     return partitionMeshgrid(grid), success();
-  if (auto vecdot = dyn_cast<VecdotOp>(op))
-    return partitionVecdot(vecdot), success();
+  if (auto nonzero = dyn_cast<NonzeroOp>(op); nonzero && isSplit(nonzero.getInput()))
+    return partitionNonzero(nonzero), success();
+  if (auto masked = dyn_cast<ExtractMaskOp>(op);
+      masked && isSplit(masked.getSource()) && isSplit(masked.getMask()))
+    return partitionExtractMask(masked), success();
   if (auto copy = dyn_cast<CopyOp>(op))
     return partitionCopy(copy), success();
   if (isa<CreateOp, ArangeOp, LinspaceOp>(op))
@@ -1106,11 +1176,11 @@ void TeamPartitioner::partitionShapeQuery(Operation *op) {
   // rank: the block's is the tensor's.
 }
 
-/// Every other op (tensordot, 1-D sorts, nonzero, sets, a vecdot without
-/// an operand split like its result): the split operands are gathered,
-/// every process computes the whole result and keeps its block. Correct for any op, at
-/// the price of moving whole tensors (docs/Teams.md says which ops have a
-/// partitioned form instead).
+/// Every other op (1-D sorts, sets, a contraction without an operand
+/// split like its result): the split operands are gathered, every
+/// process computes the whole result and keeps its block. Correct for any
+/// op, at the price of moving whole tensors (docs/Teams.md says which ops
+/// have a partitioned form instead).
 LogicalResult TeamPartitioner::partitionWhole(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();

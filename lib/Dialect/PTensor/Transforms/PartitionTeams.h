@@ -55,8 +55,9 @@ private:
   /// first size, or its size) in an op the pass has not rewritten yet.
   bool isPendingRowsQuery(Value v) const;
   /// The split operand whose rows partitioned op `op`'s split result has
-  /// (elementwise ops, views of the block, matmul's lhs, searchsorted's
-  /// values, a reduction over other dims' input), else null.
+  /// (elementwise ops, views of the block, a contraction's operand with
+  /// the result's rows, searchsorted's values, a reduction over other
+  /// dims' input), else null.
   Value rowsSource(Operation *op) const;
   /// The whole tensor of split value `v`, on every process: one gather per
   /// value and block that later uses in the block reuse, or with `shared`
@@ -156,6 +157,26 @@ private:
   /// the first dim the concat of its operands so reshaped (each reblocked,
   /// then their rows moved to their place: team_slice_rows).
   void partitionNewRowsDim(Operation *op);
+  /// `flat`, this process's block of the elements of the rows of team type
+  /// `global` (a team_reblock's result), in the block's shape: its rows of
+  /// `rows` (global) by `otherSizes` (dims 1 on).
+  Value unflattenBlock(OpBuilder &b, Location loc, Value flat,
+                       PTensorType global, Value rows,
+                       ArrayRef<OpFoldResult> otherSizes);
+  /// The block of team type `global` whose rows are those of every
+  /// process's `part` (any number of rows each, in rank order): team_reblock
+  /// of uneven parts, recorded as split with global rows `rows` (summed
+  /// over the team when null).
+  Value rebalance(OpBuilder &b, Location loc, Value part, PTensorType global,
+                  Value rows = {});
+  /// nonzero: each process finds the non-zero elements of its block (the
+  /// first index made global with the block's first row), and the parts
+  /// are rebalanced into blocks.
+  void partitionNonzero(NonzeroOp op);
+  /// extract_mask of a split source by a split mask (rows checked to agree
+  /// on every process): each block is masked alone, and the parts are
+  /// rebalanced into blocks.
+  void partitionExtractMask(ExtractMaskOp op);
   /// tril/triu of a split tensor: a batch of matrices (rank >= 3) holds
   /// whole matrices in each block; a block of one matrix is told the row
   /// it starts at (first_row). No communication.
@@ -174,20 +195,20 @@ private:
   void partitionShapeQuery(Operation *op);
 
   // TeamReductions.cpp: reductions whose reduced dims include the split
-  // one, and vecdot.
+  // one.
   LogicalResult partitionReduction(Operation *op);
-  /// vecdot along the split dim (operands of one rank, axis 0) contracts
-  /// the blocks and sums the partial products over the team; along another
-  /// dim the result's rows are vecdotRowsOperand's and the other operand
-  /// is gathered.
-  void partitionVecdot(VecdotOp op);
-  /// Whether the rows of `operand` of a vecdot contracted along another
-  /// dim than the split one are the result's (of team type `result`):
-  /// split, of the result's rank plus one, its first dim not a single row
-  /// stretched over more.
-  bool hasVecdotRows(Value operand, PTensorType result) const;
+  // TeamContractions.cpp: matmul, vecdot and tensordot.
+  /// Contracting the first dims with each other, contracts the blocks and
+  /// sums the partial products over the team; else keeps the blocks of the
+  /// operands with the result's rows and gathers the others.
+  void partitionContraction(Operation *op);
+  /// Whether operand `operand` (0: lhs, 1: rhs) of contraction `op` has
+  /// the rows of the result (of team type `result`): split, its first dim
+  /// the result's, not a single row stretched over more.
+  bool hasContractionRows(Operation *op, unsigned operand,
+                          PTensorType result) const;
   /// The first operand of `op` that has the result's rows, else null.
-  Value vecdotRowsOperand(VecdotOp op, PTensorType result) const;
+  Value contractionRowsOperand(Operation *op, PTensorType result) const;
   /// Replaces `op`, whose result every process computed whole as `whole`,
   /// by that (0-d) or its block.
   void replaceByWhole(Operation *op, Value whole);

@@ -147,14 +147,19 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_resplit(
 /// Each process sends each other the one range of its elements that falls
 /// in that one's rows; nothing is packed. Element counts that differ, or a
 /// tensor of more than 2147483647 bytes, leave compiled code with the
-/// error on every process alike (all see the same global sizes). Buffers
+/// error on every process alike (all see the same global sizes). With
+/// `localRows` >= 0, `local` is instead this process's part of any size
+/// (`localRows` rows; the parts in rank order are the tensor, their sizes
+/// exchanged first with MPI_Allgather): how results of data-dependent size
+/// (nonzero, a boolean mask) become blocks; -1 is the block rule. Buffers
 /// are memref<?xi8> like ptensor_rt_team_allgather's.
 PTENSOR_RT_EXPORT void ptensor_rt_team_reblock(
     int8_t *localAllocated, int8_t *local, int64_t localOffset,
     int64_t localSize, int64_t localStride, int8_t *resultAllocated,
     int8_t *result, int64_t resultOffset, int64_t resultSize,
     int64_t resultStride, int64_t sourceRows, int64_t sourceRowElements,
-    int64_t rows, int64_t rowElements, int64_t elementBytes);
+    int64_t rows, int64_t rowElements, int64_t elementBytes,
+    int64_t localRows);
 
 /// This process's block of `rows` rows split over the team
 /// (ptensor::semantics::teamBlock): its first row and its number of rows.

@@ -168,16 +168,26 @@ def PTensor_TeamReblockOp
     team tensor (`[-1]`, `[5, 6]` of a 10x3 one) runs: reblock, then
     reshape the flat block locally (a view).
 
+    With `uneven`, `block` is this process's part of the tensor, of any
+    number of rows: the parts in rank order are the tensor (`source_rows`
+    their sum; the sizes are exchanged first, one MPI_Allgather). How an
+    op whose result size depends on the data (`nonzero`, `extract_mask`)
+    runs on a team: each process computes its part, and the parts are
+    rebalanced into blocks.
+
     ```mlir
     %f = ptensor.team_reblock %block, %n rows %r x %e on @team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
+    %g = ptensor.team_reblock %part, %n uneven rows %n x %c1 on @team1 : !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xi64>
     ```
   }];
   let arguments = (ins PTensor:$block, Index:$source_rows, Index:$rows,
-                       Index:$row_elements, FlatSymbolRefAttr:$grid);
+                       Index:$row_elements, UnitAttr:$uneven,
+                       FlatSymbolRefAttr:$grid);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
-    $block `,` $source_rows `rows` $rows `x` $row_elements `on` $grid
-    attr-dict `:` qualified(type($block)) `->` qualified(type($result))
+    $block `,` $source_rows (`uneven` $uneven^)? `rows` $rows `x`
+    $row_elements `on` $grid attr-dict `:` qualified(type($block)) `->`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
 }

@@ -81,8 +81,9 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       asked for);
     - `create` makes only the block; `arange`/`linspace` make the whole
       tensor and keep their block (convert-ptensor-to-linalg then computes
-      only the block); views that keep the first dim and matmuls of a
-      split 2-D lhs work on the block (the rhs is gathered), and so does
+      only the block); views that keep the first dim work on the block,
+      and so do contractions whose result's first dim is an operand's
+      (the other operand gathered unless it shares that dim), and
       `searchsorted` of split values (the sorted line and the sorter are
       gathered); `copy` out of the team gathers (a tensor of its own),
       into it keeps the block; calls pass blocks (the callee is
@@ -103,9 +104,11 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       along the first dim of rank >= 2 move it last and back (two
       resplits); tril/triu work on the block (a block of one matrix told
       its first row), `meshgrid` keeps the block of the input varying
-      along the rows and gathers the others, and `vecdot` contracts the
-      blocks: along the first dim the partial products are all-reduced,
-      along another an operand not split like the result is gathered;
+      along the rows and gathers the others, contractions of both first
+      dims with each other contract the blocks and all-reduce the partial
+      products;
+      `nonzero` and `extract_mask` work on the block and rebalance their
+      parts of data-dependent size into blocks (`team_reblock` uneven);
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
