@@ -598,3 +598,21 @@ func.func @contractions(%x: !ptensor.ptensor<10xf32, team = 1>, %m: !ptensor.pte
   %4 = ptensor.tensordot %g, %a {lhs_axes = array<i64: 1>, rhs_axes = array<i64: 1>} : (!ptensor.ptensor<5x3x4xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<5x4x10xf32, team = 1>
   return %0, %1, %2, %3, %4 : !ptensor.ptensor<4xf32, team = 1>, !ptensor.ptensor<2x10x4xf32, team = 1>, !ptensor.ptensor<5x3x2xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>, !ptensor.ptensor<5x4x10xf32, team = 1>
 }
+
+// unique values: each process's distinct values are gathered in rank order
+// (not the input) and made distinct again; the whole result keeps its
+// block. unique counts/inverse/all still gather the input.
+// CHECK-LABEL: func.func @distinct(
+// CHECK: %[[P:.*]] = ptensor.unique values %arg0 : !ptensor.ptensor<?x3xf32> -> (!ptensor.ptensor<?xf32>)
+// CHECK-NEXT: %[[C:.*]] = ptensor.dim %[[P]], 0
+// CHECK-NEXT: %[[N:.*]] = ptensor.team_sum %[[C]] on @ptensor_team1
+// CHECK-NEXT: %[[G:.*]] = ptensor.team_gather %[[P]], %[[N]] on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[U:.*]] = ptensor.unique values %[[G]] : !ptensor.ptensor<?xf32> -> (!ptensor.ptensor<?xf32>)
+// CHECK-NEXT: %[[B:.*]] = ptensor.team_block %[[U]] on @ptensor_team1
+// CHECK: %[[W:.*]] = ptensor.team_gather %arg0
+// CHECK-NEXT: ptensor.unique counts %[[W]]
+func.func @distinct(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>) {
+  %0 = ptensor.unique values %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>)
+  %1:2 = ptensor.unique counts %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>)
+  return %0, %1#1 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>
+}

@@ -174,6 +174,10 @@ func.func @contractions(%x: !ptensor.ptensor<?xf32, team = 1>, %m: !ptensor.pten
   %3 = ptensor.tensordot %g, %a {lhs_axes = array<i64: 1>, rhs_axes = array<i64: 1>} : (!ptensor.ptensor<?x3x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x4x?xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<4xf32, team = 1>, !ptensor.ptensor<?x3x2xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>, !ptensor.ptensor<?x4x?xf32, team = 1>
 }
+func.func @distinct(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1> {
+  %0 = ptensor.unique values %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>)
+  return %0 : !ptensor.ptensor<?xf32, team = 1>
+}
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
   return %0 : !ptensor.ptensor<10x10xf32, team = 1>
@@ -348,6 +352,11 @@ def main():
             "x2": rng.random(2, dtype=np.float32),
             "m2": rng.random((2, 4), dtype=np.float32),
             "hh2": rng.random((2, 4, 2), dtype=np.float32),
+            # Few distinct values, -0.0 beside 0.0, NaNs (each distinct).
+            "q": rng.choice(np.array([0.0, -0.0, 1.5, 2.0, np.nan],
+                                     dtype=np.float32), (10, 3)),
+            "q2": np.array([[np.nan, -0.0, 1.5], [0.0, 1.5, np.nan]],
+                           dtype=np.float32),
             "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
                            [2.0, 7.0, 3.0]], dtype=np.float32),
         }
@@ -465,6 +474,10 @@ def main():
             ("contractions", ["x2", "m2", "e", "c", "hh2"],
              contractions(arrays["x2"], arrays["m2"], e, arrays["c"],
                           arrays["hh2"])),
+            # Each process's distinct values are gathered (not the
+            # input) and made distinct again.
+            ("distinct", ["q"], [np.unique(arrays["q"], equal_nan=False)]),
+            ("distinct", ["q2"], [np.unique(arrays["q2"], equal_nan=False)]),
             ("product", ["a", "bt"], [a @ b.T]),
             # The values' blocks are the result's; sorted and sorter are
             # gathered.

@@ -229,6 +229,8 @@ bool TeamPartitioner::keepsRows(Operation *op) const {
     return !touchesFirst(flip.getAxes());
   if (auto roll = dyn_cast<RollOp>(op))
     return !touchesFirst(roll.getAxes());
+  if (isa<ExtractTriangleOp>(op)) // a block of one matrix is told its
+    return true;                    // first row (partitionTriangle)
   if (isa<SortValuesOp, ArgsortOp>(op)) // rows of the other dims' lines
     return rank >= 2 && sortAxis(op, rank) != kTeamSplitDim;
   if (auto squeeze = dyn_cast<SqueezeOp>(op))
@@ -1071,6 +1073,9 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionConcat(combine), success();
   if (addsRowsDim(op))
     return partitionNewRowsDim(op), success();
+  if (auto triangle = dyn_cast<ExtractTriangleOp>(op);
+      triangle && isSplit(triangle.getSource()))
+    return partitionTriangle(triangle), success();
   if (keepsRows(op)) { // the op on the block alone
     localize(op->getResult(0));
     return success();
@@ -1088,14 +1093,15 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     localize(search.getResult());
     return success();
   }
-  if (auto triangle = dyn_cast<ExtractTriangleOp>(op);
-      triangle && isSplit(triangle.getSource()))
-    return partitionTriangle(triangle), success();
   if (auto grid = dyn_cast<MeshgridOp>(op);
       grid && isSplit(grid.getInputs()[meshgridRowsInput(grid)]))
     return partitionMeshgrid(grid), success();
   if (auto nonzero = dyn_cast<NonzeroOp>(op); nonzero && isSplit(nonzero.getInput()))
     return partitionNonzero(nonzero), success();
+  if (auto unique = dyn_cast<UniqueOp>(op);
+      unique && unique.getKind() == UniqueKind::values &&
+      isSplit(unique.getInput()))
+    return partitionUniqueValues(unique), success();
   if (auto masked = dyn_cast<ExtractMaskOp>(op);
       masked && isSplit(masked.getSource()) && isSplit(masked.getMask()))
     return partitionExtractMask(masked), success();
@@ -1116,6 +1122,18 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return op->emitOpError("on team tensors is not supported yet (docs/Teams.md "
                            "lists the ops that are)");
   return partitionWhole(op);
+}
+
+void TeamPartitioner::partitionUniqueValues(UniqueOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto local = UniqueOp::create(b, loc, op.getKindAttr(), op.getInput());
+  Value part = local.getResults().front();
+  Value mine = DimOp::create(b, loc, part, kTeamSplitDim);
+  Value rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  Value parts = TeamGatherOp::create(b, loc, part.getType(), part, rows, grid);
+  auto whole = UniqueOp::create(b, loc, op.getKindAttr(), parts);
+  replaceByWhole(op, whole.getResults().front());
 }
 
 void TeamPartitioner::partitionTriangle(ExtractTriangleOp op) {
@@ -1176,8 +1194,8 @@ void TeamPartitioner::partitionShapeQuery(Operation *op) {
   // rank: the block's is the tensor's.
 }
 
-/// Every other op (1-D sorts, sets, a contraction without an operand
-/// split like its result): the split operands are gathered, every
+/// Every other op (1-D sorts, unique_all/counts/inverse, a contraction
+/// without an operand split like its result): the split operands are gathered, every
 /// process computes the whole result and keeps its block. Correct for any
 /// op, at the price of moving whole tensors (docs/Teams.md says which ops
 /// have a partitioned form instead).

@@ -177,9 +177,15 @@ private:
   /// on every process): each block is masked alone, and the parts are
   /// rebalanced into blocks.
   void partitionExtractMask(ExtractMaskOp op);
+  /// unique values of a split tensor: each process's distinct values,
+  /// gathered in rank order (only those move), and the distinct values of
+  /// them (the first of equal values stays the input's first; NaNs stay
+  /// distinct).
+  void partitionUniqueValues(UniqueOp op);
   /// tril/triu of a split tensor: a batch of matrices (rank >= 3) holds
   /// whole matrices in each block; a block of one matrix is told the row
-  /// it starts at (first_row). No communication.
+  /// it starts at (first_row: the block start, which needs the global
+  /// rows).
   void partitionTriangle(ExtractTriangleOp op);
   /// meshgrid: the results' rows are those of the input that varies along
   /// dim 0, whose block stays; the other inputs are gathered.

@@ -108,7 +108,8 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       dims with each other contract the blocks and all-reduce the partial
       products;
       `nonzero` and `extract_mask` work on the block and rebalance their
-      parts of data-dependent size into blocks (`team_reblock` uneven);
+      parts of data-dependent size into blocks (`team_reblock` uneven),
+      `unique` values gathers each block's distinct values only;
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
