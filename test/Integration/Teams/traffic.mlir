@@ -63,6 +63,20 @@
 // RUN: mpirun -np 2 ptensor-runner %s -e lower --input %t/a.npy --output-dir %t/lower --report-latency 2>&1 | FileCheck %s --check-prefix=LOWER
 // LOWER-DAG: rank 0 of 2: 0 collectives, 0 bytes sent
 // LOWER-DAG: rank 1 of 2: 0 collectives, 0 bytes sent
+// nonzero of x (0 1 2 3 4 0 1 2 3 4) on 2 processes: each block has 4
+// nonzeros, the result's blocks too, so the all-to-all moves nothing; 24
+// bytes each: the count's all-reduce (8), the agreement that each could
+// allocate the part sizes (4), their allgather (8), the plan's agreement
+// (4). unique values of a (10x3, values 0-4): the count's all-reduce (8)
+// and each block's 5 distinct values (20); the gather of the input would
+// send 60 each.
+// RUN: mpirun -np 2 ptensor-runner %s -e found --input %t/x.npy --output-dir %t/found --report-latency 2>&1 | FileCheck %s --check-prefix=FOUND
+// FOUND-DAG: rank 0 of 2: 5 collectives, 24 bytes sent
+// FOUND-DAG: rank 1 of 2: 5 collectives, 24 bytes sent
+// RUN: mpirun -np 2 ptensor-runner %s -e distinct --input %t/a.npy --output-dir %t/distinct --report-latency 2>&1 | FileCheck %s --check-prefix=DISTINCT
+// DISTINCT-DAG: rank 0 of 2: 2 collectives, 28 bytes sent
+// DISTINCT-DAG: rank 1 of 2: 2 collectives, 28 bytes sent
+// RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/found/out0.npy'), np.nonzero(x)[0]); np.testing.assert_array_equal(np.load('%t/distinct/out0.npy'), np.unique(a))"
 // RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); np.testing.assert_allclose(np.load('%t/dot/out0.npy'), np.dot(x.astype(np.float64), x).astype(np.float32), rtol=1e-6)"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/lower/out0.npy'), np.tril(a, -1))"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/rolled/out0.npy'), np.roll(a, 3, 0))"
@@ -76,6 +90,14 @@ func.func @dot(%x: !ptensor.ptensor<10xf32, team = 1>, %y: !ptensor.ptensor<10xf
 func.func @lower(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.extract_triangle lower %a offset -1 : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<10x3xf32, team = 1>
   return %0 : !ptensor.ptensor<10x3xf32, team = 1>
+}
+func.func @found(%x: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<?xi64, team = 1> {
+  %0:1 = ptensor.nonzero %x : !ptensor.ptensor<10xf32, team = 1> -> (!ptensor.ptensor<?xi64, team = 1>)
+  return %0#0 : !ptensor.ptensor<?xi64, team = 1>
+}
+func.func @distinct(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1> {
+  %0 = ptensor.unique values %a : !ptensor.ptensor<10x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>)
+  return %0 : !ptensor.ptensor<?xf32, team = 1>
 }
 func.func @chain(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
