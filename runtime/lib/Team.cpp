@@ -205,6 +205,27 @@ struct Exchange {
   }
 };
 
+/// The MPI_Alltoallv of the byte ranges of `plan`, counted with the bytes
+/// this process sends to the others.
+bool moveBytes(const Exchange &plan, const char *local, char *result) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int64_t sent = 0;
+  for (size_t p = 0; p < plan.sendCounts.size(); ++p)
+    if (static_cast<int>(p) != rank)
+      sent += plan.sendCounts[p];
+  int rc;
+  {
+    Counted counted(sent);
+    rc = MPI_Alltoallv(local, plan.sendCounts.data(), plan.sendOffsets.data(),
+                       MPI_BYTE, result, plan.receiveCounts.data(),
+                       plan.receiveOffsets.data(), MPI_BYTE, MPI_COMM_WORLD);
+  }
+  if (rc != MPI_SUCCESS)
+    return mpiFailed(rc, "MPI_Alltoallv");
+  return true;
+}
+
 /// Whether every process is `ok` (a 4-byte all-reduce, counted as a
 /// collective): a step that one process could not take (an allocation, an
 /// MPI type) then fails on every process, and none is left waiting in a
@@ -266,7 +287,6 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
   int64_t resultStart = sem::teamBlock(resultRows, rank, size).start;
   Exchange plan;
   std::vector<char> packed;
-  int64_t sent = 0; // to the other processes
   bool allocated = true;
   try {
     plan.resize(size);
@@ -288,8 +308,6 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
         std::memcpy(packed.data() + packedAt, local + row * rowBytes,
                     rowBytes);
       }
-      if (p != rank)
-        sent += plan.sendCounts[p];
       sem::RowRange in = sem::teamSliceRowsSent(
           sourceRows, offset, step, rows, resultRows, at, p, rank, size);
       plan.receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
@@ -307,17 +325,7 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
                       "another process of the team could not allocate the "
                       "rows it sends for a slice"))
     return false;
-  int rc;
-  {
-    Counted counted(sent);
-    rc = MPI_Alltoallv(packed.data(), plan.sendCounts.data(),
-                       plan.sendOffsets.data(), MPI_BYTE, result,
-                       plan.receiveCounts.data(), plan.receiveOffsets.data(),
-                       MPI_BYTE, MPI_COMM_WORLD);
-  }
-  if (rc != MPI_SUCCESS)
-    return mpiFailed(rc, "MPI_Alltoallv");
-  return true;
+  return moveBytes(plan, packed.data(), result);
 }
 
 /// The MPI_Alltoallw of ptensor_rt_team_resplit: each process sends each
@@ -505,7 +513,6 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
   };
   sem::RowRange mineOut = sourceRange(rank), mineIn = targetRange(rank);
   Exchange plan;
-  int64_t sent = 0; // to the other processes
   bool ready = true;
   try {
     plan.resize(size);
@@ -522,8 +529,6 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
     if (outEnd > outBegin) {
       plan.sendCounts[p] = static_cast<int>(outEnd - outBegin);
       plan.sendOffsets[p] = static_cast<int>(outBegin - mineOut.begin);
-      if (p != rank)
-        sent += outEnd - outBegin;
     }
     if (inEnd > inBegin) {
       plan.receiveCounts[p] = static_cast<int>(inEnd - inBegin);
@@ -534,16 +539,127 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
                       "another process of the team could not allocate the "
                       "counts of a reshape"))
     return false;
+  return moveBytes(plan, local, result);
+}
+
+/// The run sizes of ptensor.team_exchange: this process's `localRows` rows
+/// cut at `ends` (`count` of them; run p goes to process p) into
+/// `plan.sendCounts`/`sendOffsets` in bytes, and what each process sends
+/// here into `plan.receiveCounts`/`receiveOffsets` (an MPI_Alltoall of the
+/// rows); `receivedRows` their sum. Every process agrees first that every
+/// process's ends are valid and its plan allocated, then that what it
+/// sends and receives fits MPI's int counts: a refusal is every process's.
+bool exchangePlan(const int64_t *ends, int64_t count, int64_t localRows,
+                  int64_t rowBytes, Exchange &plan, int64_t &receivedRows) {
+  if (!ensureInitialized())
+    return false;
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  bool ok = true;
+  if (count < 0 || count >= size || localRows < 0 || rowBytes < 0) {
+    ok = setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
+                   "an exchange of %lld rows cut at %lld ends on %d "
+                   "processes: at most %d ends (one fewer than the "
+                   "processes) and no negative sizes",
+                   static_cast<long long>(localRows),
+                   static_cast<long long>(count), size, size - 1);
+  }
+  for (int64_t p = 0; ok && p < count; ++p) {
+    int64_t previous = p == 0 ? 0 : ends[p - 1];
+    if (ends[p] < previous || ends[p] > localRows)
+      ok = setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
+                     "an exchange of %lld rows: run end %lld is %lld, "
+                     "expected it in [%lld, %lld] (the ends are "
+                     "non-decreasing and within the rows)",
+                     static_cast<long long>(localRows),
+                     static_cast<long long>(p),
+                     static_cast<long long>(ends[p]),
+                     static_cast<long long>(previous),
+                     static_cast<long long>(localRows));
+  }
+  std::vector<int64_t> sendRows, receiveRows;
+  try {
+    if (ok) {
+      sendRows.assign(size, 0);
+      receiveRows.assign(size, 0);
+      plan.resize(size);
+    }
+  } catch (const std::bad_alloc &) {
+    ok = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                   "cannot allocate the run sizes of an exchange");
+  }
+  if (!everyProcessOk(ok, PTENSOR_RT_ERROR_CHECK_FAILED,
+                      "another process of the team could not start an "
+                      "exchange of runs (its ends were invalid, or it could "
+                      "not allocate their sizes)"))
+    return false;
+  for (int64_t p = 0; p <= count; ++p) {
+    int64_t begin = p == 0 ? 0 : ends[p - 1];
+    sendRows[p] = (p == count ? localRows : ends[p]) - begin;
+  }
   int rc;
   {
-    Counted counted(sent);
-    rc = MPI_Alltoallv(local, plan.sendCounts.data(), plan.sendOffsets.data(),
-                       MPI_BYTE, result, plan.receiveCounts.data(),
-                       plan.receiveOffsets.data(), MPI_BYTE, MPI_COMM_WORLD);
+    Counted counted(static_cast<int64_t>(sizeof(int64_t)) * (size - 1));
+    rc = MPI_Alltoall(sendRows.data(), 1, MPI_INT64_T, receiveRows.data(), 1,
+                      MPI_INT64_T, MPI_COMM_WORLD);
   }
   if (rc != MPI_SUCCESS)
-    return mpiFailed(rc, "MPI_Alltoallv");
+    return mpiFailed(rc, "MPI_Alltoall of the run sizes");
+  // Byte counts and offsets of both sides: each total must fit an int.
+  auto toBytes = [&](const std::vector<int64_t> &rows, std::vector<int> &counts,
+                     std::vector<int> &offsets) {
+    int64_t offset = 0, bytes = 0;
+    for (int p = 0; p < size; ++p) {
+      if (__builtin_mul_overflow(rows[p], rowBytes, &bytes) ||
+          offset + bytes > INT32_MAX)
+        return false;
+      counts[p] = static_cast<int>(bytes);
+      offsets[p] = static_cast<int>(offset);
+      offset += bytes;
+    }
+    return true;
+  };
+  bool fits =
+      toBytes(sendRows, plan.sendCounts, plan.sendOffsets) &&
+      toBytes(receiveRows, plan.receiveCounts, plan.receiveOffsets);
+  if (!fits)
+    refuseIntCounts("an exchange of runs of %lld-byte rows",
+                    static_cast<long long>(rowBytes));
+  if (!everyProcessOk(fits, PTENSOR_RT_ERROR_UNSUPPORTED,
+                      "another process of the team would send or receive "
+                      "more bytes in an exchange of runs than MPI's int "
+                      "counts express"))
+    return false;
+  receivedRows = 0;
+  for (int64_t rows : receiveRows)
+    receivedRows += rows;
   return true;
+}
+
+/// The rows this process receives in an exchange (exchangePlan), or -1.
+int64_t exchangedRows(const int64_t *ends, int64_t count, int64_t localRows,
+                      int64_t rowBytes) {
+  Exchange plan;
+  int64_t receivedRows = 0;
+  if (!exchangePlan(ends, count, localRows, rowBytes, plan, receivedRows))
+    return -1;
+  return receivedRows;
+}
+
+/// The move of ptensor_rt_team_exchange, after its plan.
+bool exchange(const char *local, char *result, const int64_t *ends,
+              int64_t count, int64_t localRows, int64_t rowBytes,
+              int64_t expectedRows) {
+  Exchange plan;
+  int64_t receivedRows = 0;
+  if (!exchangePlan(ends, count, localRows, rowBytes, plan, receivedRows))
+    return false;
+  if (receivedRows != expectedRows) // the same arguments as the plan's
+    return setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
+                     "an exchange receives %lld rows into a buffer of %lld",
+                     static_cast<long long>(receivedRows),
+                     static_cast<long long>(expectedRows));
+  return moveBytes(plan, local, result);
 }
 
 } // namespace
@@ -678,6 +794,33 @@ void ptensor_rt_team_reblock(int8_t *, int8_t *local, int64_t localOffset,
                reinterpret_cast<char *>(result + resultOffset), sourceRows,
                sourceRowElements, rows, rowElements, elementBytes, localRows))
     leave(); // the vectors of reblock are gone
+}
+
+int64_t ptensor_rt_team_exchange_rows(int8_t *, int8_t *ends,
+                                      int64_t endsOffset, int64_t endsSize,
+                                      int64_t, int64_t localRows,
+                                      int64_t rowBytes) {
+  int64_t rows =
+      exchangedRows(reinterpret_cast<const int64_t *>(ends + endsOffset),
+                    endsSize / static_cast<int64_t>(sizeof(int64_t)),
+                    localRows, rowBytes);
+  if (rows < 0)
+    leave(); // the plan's vectors are gone
+  return rows;
+}
+
+void ptensor_rt_team_exchange(int8_t *, int8_t *local, int64_t localOffset,
+                              int64_t, int64_t, int8_t *, int8_t *result,
+                              int64_t resultOffset, int64_t, int64_t,
+                              int8_t *, int8_t *ends, int64_t endsOffset,
+                              int64_t endsSize, int64_t, int64_t localRows,
+                              int64_t rowBytes, int64_t receivedRows) {
+  if (!exchange(reinterpret_cast<const char *>(local + localOffset),
+                reinterpret_cast<char *>(result + resultOffset),
+                reinterpret_cast<const int64_t *>(ends + endsOffset),
+                endsSize / static_cast<int64_t>(sizeof(int64_t)), localRows,
+                rowBytes, receivedRows))
+    leave(); // the vectors of exchange are gone
 }
 
 int64_t ptensor_rt_team_sum(int64_t value) {

@@ -103,15 +103,16 @@ func.func @mean(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf
   return %0 : !ptensor.ptensor<3xf32, team = 1>
 }
 
-// Other ops: the split operands gathered, the whole result computed on every
+// Other ops (a 1-D argsort: it has no other dim to move its lines to):
+// the split operands gathered, the whole result computed on every
 // process, its block kept.
 // CHECK-LABEL: func.func @whole(
 // CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<10xf32>
-// CHECK: %[[T:.*]] = ptensor.sort %[[W]] : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<10xf32>
-// CHECK: ptensor.team_block %[[T]] on @ptensor_team1 : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<?xf32>
-func.func @whole(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xf32, team = 1> {
-  %0 = ptensor.sort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xf32, team = 1>
-  return %0 : !ptensor.ptensor<10xf32, team = 1>
+// CHECK-NEXT: %[[I:.*]] = ptensor.argsort %[[W]] : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<10xi64>
+// CHECK-NEXT: ptensor.team_block %[[I]] on @ptensor_team1 : !ptensor.ptensor<10xi64> -> !ptensor.ptensor<?xi64>
+func.func @whole(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xi64, team = 1> {
+  %0 = ptensor.argsort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xi64, team = 1>
+  return %0 : !ptensor.ptensor<10xi64, team = 1>
 }
 
 // A sort or argsort along the first dim of a tensor of rank >= 2 moves
@@ -142,14 +143,50 @@ func.func @sorts(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<
   return %0, %1, %2, %3 : !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>, !ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?x3x2xi64, team = 1>
 }
 
-// A 1-D argsort has no other dim to move its lines to: gathered.
-// CHECK-LABEL: func.func @sort_1d(
-// CHECK: %[[W:.*]] = ptensor.team_gather %arg0
-// CHECK-NEXT: %[[I:.*]] = ptensor.argsort %[[W]] : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<10xi64>
-// CHECK-NEXT: ptensor.team_block %[[I]]
-func.func @sort_1d(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xi64, team = 1> {
-  %0 = ptensor.argsort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xi64, team = 1>
-  return %0 : !ptensor.ptensor<10xi64, team = 1>
+// A 1-D sort is a sample sort: the block sorted; min(3, its rows) samples,
+// the last of each of 3 equal runs (a view: the runs' rows flipped, the
+// first column); the samples gathered and sorted alike on every process;
+// of their picks the first two are the splitters; the block is cut at
+// them (ties go with the splitter: right) and each run sent to its
+// process; what arrives is sorted and rebalanced into blocks. Descending:
+// the cuts count what the reversed block has before each splitter.
+// CHECK-LABEL: func.func @sample_sort(
+// CHECK: %[[S:.*]] = ptensor.sort %arg0 axis 0 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[N:.*]] = ptensor.dim %[[S]], 0
+// CHECK-NEXT: %[[SHARE:.*]] = arith.divsi %[[N]], %c3 : index
+// CHECK-NEXT: %[[STEP:.*]] = arith.maxsi %[[SHARE]], %c1 : index
+// CHECK-NEXT: %[[PICKS:.*]] = arith.minsi %[[N]], %c3 : index
+// CHECK-NEXT: %[[USED:.*]] = arith.muli %[[PICKS]], %[[STEP]] : index
+// CHECK-NEXT: %[[HEAD:.*]] = ptensor.extract_slice %[[S]] [0] [%[[USED]]] [1]
+// CHECK-NEXT: %[[RUNS:.*]] = ptensor.reshape %[[HEAD]] [%[[PICKS]], %[[STEP]]] : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?x?xf32>
+// CHECK-NEXT: %[[LAST:.*]] = ptensor.flip %[[RUNS]] [1]
+// CHECK-NEXT: %[[COLUMN:.*]] = ptensor.extract_slice %[[LAST]] [0, 0] [%[[PICKS]], 1] [1, 1]
+// CHECK-NEXT: %[[SAMPLES:.*]] = ptensor.squeeze %[[COLUMN]] [1]
+// CHECK-NEXT: %[[M:.*]] = ptensor.dim %[[SAMPLES]], 0
+// CHECK-NEXT: %[[ALL:.*]] = ptensor.team_sum %[[M]] on @ptensor_team1
+// CHECK-NEXT: %[[G:.*]] = ptensor.team_gather %[[SAMPLES]], %[[ALL]] on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[GS:.*]] = ptensor.sort %[[G]] axis 0
+// CHECK: %[[P:.*]] = ptensor.squeeze
+// CHECK-NEXT: %[[K:.*]] = ptensor.dim %[[P]], 0
+// CHECK-NEXT: %[[FEWER:.*]] = arith.subi %[[K]], %c1 : index
+// CHECK-NEXT: %[[SPLITS:.*]] = arith.maxsi %[[FEWER]], %c0 : index
+// CHECK-NEXT: %[[SPLITTERS:.*]] = ptensor.extract_slice %[[P]] [0] [%[[SPLITS]]] [1]
+// CHECK-NEXT: %[[ENDS:.*]] = ptensor.searchsorted right %[[S]], %[[SPLITTERS]] : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xi64>
+// CHECK-NEXT: %[[GOT:.*]] = ptensor.team_exchange %[[S]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[PART:.*]] = ptensor.sort %[[GOT]] axis 0
+// CHECK-NEXT: %[[R:.*]] = ptensor.team_reblock %[[PART]], %c10 uneven rows %c10 x %c1 on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK: %[[D:.*]] = ptensor.sort %arg1 axis 0 {descending = true} : !ptensor.ptensor<?xi32> -> !ptensor.ptensor<?xi32>
+// CHECK: %[[DN:.*]] = ptensor.dim %[[D]], 0
+// CHECK: %[[REV:.*]] = ptensor.flip %[[D]] [0]
+// CHECK-NEXT: %[[LESS:.*]] = ptensor.searchsorted %[[REV]], %{{.*}} : (!ptensor.ptensor<?xi32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xi64>
+// CHECK-NEXT: %[[DN64:.*]] = arith.index_cast %[[DN]] : index to i64
+// CHECK-NEXT: %[[DENDS:.*]] = ptensor.elementwise_binary subtract %[[DN64]], %[[LESS]]
+// CHECK-NEXT: ptensor.team_exchange %[[D]] at %[[DENDS]]
+// CHECK: return %[[R]],
+func.func @sample_sort(%a: !ptensor.ptensor<10xf32, team = 1>, %d: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<10xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) {
+  %0 = ptensor.sort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xf32, team = 1>
+  %1 = ptensor.sort %d {descending = true} : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<?xi32, team = 1>
+  return %0, %1 : !ptensor.ptensor<10xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>
 }
 
 // A permute_dims that moves the split dim: the block is permuted where it

@@ -392,6 +392,45 @@ struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
   }
 };
 
+/// team_exchange: the runtime sizes what this process receives (the run
+/// sizes cross once), the result is allocated, and the runs move (the
+/// sizes cross again beside them: the calls keep no state).
+struct TeamExchangePattern : public OpConversionPattern<TeamExchangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TeamExchangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [module, local, resultType] =
+        startExchange(rewriter, op, adaptor.getPart(), *getTypeConverter());
+    ByteBuffer ends = copyToBytes(rewriter, loc, adaptor.getEnds());
+    IndexMath m(rewriter, loc);
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getPart());
+    OpFoldResult rowElements =
+        m.product(getAsOpFoldResult(ArrayRef<Value>(sizes).drop_front()));
+    Value rowBytes =
+        m.value(m.mul(rowElements, m.index(elementBytes(resultType))));
+    Value localRows = sizes.front();
+    auto i64 = rewriter.getI64Type();
+    SmallVector<Value> arguments{ends.bytes};
+    for (Value size : {localRows, rowBytes})
+      arguments.push_back(arith::IndexCastOp::create(rewriter, loc, i64, size));
+    func::FuncOp sizer = getOrDeclareRuntimeFunction(
+        rewriter, module, "ptensor_rt_team_exchange_rows",
+        ValueRange(arguments).getTypes(), i64);
+    Value received =
+        func::CallOp::create(rewriter, loc, sizer, arguments).getResult(0);
+    sizes.front() = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(), received);
+    ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
+    callWithSizes(rewriter, loc, module, "ptensor_rt_team_exchange",
+                  {local.bytes, mine.bytes, ends.bytes},
+                  {localRows, rowBytes, sizes.front()});
+    rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
+    return success();
+  }
+};
+
 struct TeamBlockPattern : public OpConversionPattern<TeamBlockOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -479,7 +518,8 @@ void mlir::ptensor::computeTeamBlocksOnly(ModuleOp module) {
 void mlir::ptensor::populateTeamsToRuntimePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<TeamAllReducePattern, TeamGatherPattern, TeamSliceRowsPattern,
-               TeamResplitPattern, TeamReblockPattern, TeamBlockPattern,
+               TeamResplitPattern, TeamReblockPattern, TeamExchangePattern,
+               TeamBlockPattern,
                TeamBlockRowsPattern, TeamBlockStartPattern, TeamSumPattern>(converter,
                                                      patterns.getContext());
 }

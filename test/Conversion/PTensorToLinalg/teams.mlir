@@ -143,6 +143,25 @@ func.func @rebalance(%b: !ptensor.ptensor<?x3xf64>, %n: index) -> !ptensor.ptens
   return %0 : !ptensor.ptensor<?xf64>
 }
 
+// team_exchange: the part and the run ends copied row-major; the runtime
+// sizes what arrives (rows of 3 x 2 bytes), the result is allocated for it
+// and the runs move.
+// CHECK-LABEL: func.func @exchange(
+// CHECK-SAME: %[[P:.*]]: tensor<?x3xi16>
+// CHECK: tensor.dim %{{.*}}, %c0 : tensor<?xi64>
+// CHECK: %[[ENDS:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
+// CHECK: %[[ROWS:.*]] = tensor.dim %[[P]], %c0 : tensor<?x3xi16>
+// CHECK: %[[R64:.*]] = arith.index_cast %[[ROWS]] : index to i64
+// CHECK: %[[GOT:.*]] = call @ptensor_rt_team_exchange_rows(%[[ENDS]], %[[R64]], %c6_i64) : (memref<?xi8>, i64, i64) -> i64
+// CHECK: %[[N:.*]] = arith.index_cast %[[GOT]] : i64 to index
+// CHECK: %[[BYTES:.*]] = arith.muli %[[N]], %c6 : index
+// CHECK: %[[MINE:.*]] = memref.alloc(%[[BYTES]]) : memref<?xi8>
+// CHECK: call @ptensor_rt_team_exchange(%{{.*}}, %[[MINE]], %[[ENDS]], %{{.*}}, %c6_i64, %[[GOT]]) : (memref<?xi8>, memref<?xi8>, memref<?xi8>, i64, i64, i64) -> ()
+func.func @exchange(%p: !ptensor.ptensor<?x3xi16>, %e: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?x3xi16> {
+  %0 = ptensor.team_exchange %p at %e on @ptensor_team1 : !ptensor.ptensor<?x3xi16>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?x3xi16>
+  return %0 : !ptensor.ptensor<?x3xi16>
+}
+
 // The block: the runtime applies the one rule (ptensor::semantics::teamBlock).
 // CHECK-LABEL: func.func @block(
 // CHECK: %[[START:.*]] = call @ptensor_rt_team_block_start(%c10_i64) : (i64) -> i64

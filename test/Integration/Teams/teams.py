@@ -129,6 +129,14 @@ func.func @row_joins(%d: !ptensor.ptensor<?x3xf32, team = 1>, %j: !ptensor.ptens
   %7 = ptensor.expand_dims %j 0 : !ptensor.ptensor<?x3xi32, team = 1> -> !ptensor.ptensor<1x?x3xi32, team = 1>
   return %0, %1, %2, %3, %4, %5, %6, %7 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<3x?x3xf32, team = 1>, !ptensor.ptensor<1x?x3xi32, team = 1>
 }
+func.func @lines(%v: !ptensor.ptensor<?xf32, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>, %h: !ptensor.ptensor<?xf16, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xi64, team = 1>) {
+  %0 = ptensor.sort %v : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  %1 = ptensor.sort %v {descending = true} : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  %2 = ptensor.sort %i {descending = true} : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<?xi32, team = 1>
+  %3 = ptensor.sort %h : !ptensor.ptensor<?xf16, team = 1> -> !ptensor.ptensor<?xf16, team = 1>
+  %4 = ptensor.argsort %v {descending = true} : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xi64, team = 1>
+  return %0, %1, %2, %3, %4 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xi64, team = 1>
+}
 func.func @sorts(%a: !ptensor.ptensor<?x3xf32, team = 1>, %d: !ptensor.ptensor<?x3x4xf32, team = 1>, %v: !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3x4xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x3xi64, team = 1>) {
   %0 = ptensor.sort %a axis 0 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
   %1 = ptensor.argsort %d axis -3 {descending = true} : !ptensor.ptensor<?x3x4xf32, team = 1> -> !ptensor.ptensor<?x3x4xi64, team = 1>
@@ -256,12 +264,19 @@ def run(tmp, processes, entry, inputs):
     return results
 
 
+# Cases whose float results must equal numpy's bit for bit (-0.0 and 0.0
+# in their places: stable sorts keep the input's order of equal zeros).
+EXACT = {"lines"}
+
+
 def check(name, processes, got, expected):
     assert len(got) == len(expected), (name, processes, len(got))
     for i, (g, e) in enumerate(zip(got, expected)):
         e = np.asarray(e)
         assert g.shape == e.shape, (name, processes, i, g.shape, e.shape)
         assert g.dtype == e.dtype, (name, processes, i, g.dtype, e.dtype)
+        if name in EXACT:
+            assert g.tobytes() == e.tobytes(), (name, processes, i, g, e)
         if g.dtype.kind == "f":
             np.testing.assert_allclose(g, e, rtol=2e-6, atol=1e-6,
                                        err_msg=f"{name} on {processes}: #{i}")
@@ -277,6 +292,22 @@ def row_joins(d, j):
             joined.astype(np.float64).sum(0).astype(np.float32),
             np.concatenate([j, j]),
             np.stack([d, j.astype(np.float32), d]), j[None]]
+
+
+def descending_order(x):
+    """The stable descending order of ptensor.sort: NaNs first, then from
+    the largest, equal elements (-0.0 and 0.0 too) in input order."""
+    nan = np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+    key = [(0, 0.0) if nan[i] else (1, -float(x[i])) for i in range(len(x))]
+    return np.array(sorted(range(len(x)), key=lambda i: key[i]), np.int64)
+
+
+def lines(v, i, h):
+    """What @lines returns: 1-D sorts (sample sorts across the team) and a
+    1-D argsort (gathered)."""
+    down = descending_order(v)
+    return [np.sort(v, kind="stable"), v[down], i[descending_order(i)],
+            np.sort(h, kind="stable"), down]
 
 
 def sorts(a, d, v):
@@ -357,6 +388,16 @@ def main():
                                      dtype=np.float32), (10, 3)),
             "q2": np.array([[np.nan, -0.0, 1.5], [0.0, 1.5, np.nan]],
                            dtype=np.float32),
+            # Ties, -0.0 beside 0.0, NaNs and infinities for the sample
+            # sort; two elements: processes with none.
+            "l": rng.choice(np.array([0.0, -0.0, 1.5, 2.0, np.nan, -3.0, 7.0,
+                                      np.inf, -np.inf], dtype=np.float32),
+                            37),
+            "l2": np.array([np.nan, -0.0], dtype=np.float32),
+            "li": rng.integers(-4, 5, 29).astype(np.int32),
+            "li2": np.array([3, -1], dtype=np.int32),
+            "lh": np.array([0.5, np.nan, -2.0, 0.5, -0.0, 0.0, 65504.0],
+                           dtype=np.float16),
             "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
                            [2.0, 7.0, 3.0]], dtype=np.float32),
         }
@@ -436,9 +477,17 @@ def main():
             ("row_joins", ["e", "k"], row_joins(e, arrays["k"])),
             # Sorts along the rows of a tensor of rank >= 2 move the split
             # dim last and back (two resplits, no gather), along other dims
-            # they sort the blocks alone; a 1-D sort is gathered.
+            # they sort the blocks alone; a 1-D sort is a sample sort.
             ("sorts", ["a", "g", "u"], sorts(a, g, u)),
             ("sorts", ["e", "c", "u"], sorts(e, arrays["c"], u)),
+            # 1-D sorts are sample sorts (each process sorts its block,
+            # runs between splitters chosen alike move to their process):
+            # stable, NaNs and -0.0 in numpy's places, f16, descending;
+            # with fewer elements than processes.
+            ("lines", ["l", "li", "lh"],
+             lines(arrays["l"], arrays["li"], arrays["lh"])),
+            ("lines", ["l2", "li2", "lh"],
+             lines(arrays["l2"], arrays["li2"], arrays["lh"])),
             # Joins beside the rows are local; along them, rows move.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),

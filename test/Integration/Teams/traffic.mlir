@@ -76,6 +76,18 @@
 // RUN: mpirun -np 2 ptensor-runner %s -e distinct --input %t/a.npy --output-dir %t/distinct --report-latency 2>&1 | FileCheck %s --check-prefix=DISTINCT
 // DISTINCT-DAG: rank 0 of 2: 2 collectives, 28 bytes sent
 // DISTINCT-DAG: rank 1 of 2: 2 collectives, 28 bytes sent
+// A sample sort of x (blocks 0 1 2 3 4 and 0 1 2 3 4) on 2 processes: the
+// samples of each block are 1 and 3, the one splitter 1, so rank 0 keeps
+// 0 1 and sends 2 3 4 (12 bytes), rank 1 sends 0 1 (8 bytes), and the
+// rebalance moves one 4 from rank 1 to rank 0 (12 bytes each in the two
+// moves); the other 64 bytes in 11 collectives are the fixed cost: the
+// sample count (8), the samples' gather (8), the exchange's two agreements
+// and run sizes, twice (16 + 16), the rebalance's agreements and part
+// sizes (16). A gather would send each block whole (20 bytes).
+// RUN: mpirun -np 2 ptensor-runner %s -e sorted --input %t/x.npy --output-dir %t/sorted --report-latency 2>&1 | FileCheck %s --check-prefix=SORTED
+// SORTED-DAG: rank 0 of 2: 13 collectives, 76 bytes sent
+// SORTED-DAG: rank 1 of 2: 13 collectives, 76 bytes sent
+// RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); np.testing.assert_array_equal(np.load('%t/sorted/out0.npy'), np.sort(x))"
 // RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/found/out0.npy'), np.nonzero(x)[0]); np.testing.assert_array_equal(np.load('%t/distinct/out0.npy'), np.unique(a))"
 // RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); np.testing.assert_allclose(np.load('%t/dot/out0.npy'), np.dot(x.astype(np.float64), x).astype(np.float32), rtol=1e-6)"
 // RUN: %python -c "import numpy as np; a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/lower/out0.npy'), np.tril(a, -1))"
@@ -94,6 +106,10 @@ func.func @lower(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<1
 func.func @found(%x: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<?xi64, team = 1> {
   %0:1 = ptensor.nonzero %x : !ptensor.ptensor<10xf32, team = 1> -> (!ptensor.ptensor<?xi64, team = 1>)
   return %0#0 : !ptensor.ptensor<?xi64, team = 1>
+}
+func.func @sorted(%x: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xf32, team = 1> {
+  %0 = ptensor.sort %x : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xf32, team = 1>
+  return %0 : !ptensor.ptensor<10xf32, team = 1>
 }
 func.func @distinct(%a: !ptensor.ptensor<10x3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1> {
   %0 = ptensor.unique values %a : !ptensor.ptensor<10x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>)

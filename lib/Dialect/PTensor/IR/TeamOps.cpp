@@ -67,6 +67,7 @@ PTENSOR_TEAM_OP_COMMON(TeamBlockOp)
 PTENSOR_TEAM_OP_COMMON(TeamSliceRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamResplitOp)
 PTENSOR_TEAM_OP_COMMON(TeamReblockOp)
+PTENSOR_TEAM_OP_COMMON(TeamExchangeOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockStartOp)
 PTENSOR_TEAM_OP_COMMON(TeamSumOp)
@@ -237,4 +238,23 @@ LogicalResult TeamReblockOp::verify() {
   if (result.isOnGPU())
     return emitHostOnly(*this);
   return verifyLocal(*this);
+}
+
+LogicalResult TeamExchangeOp::verify() {
+  PTensorType part = getPart().getType(), result = getType();
+  if (failed(verifyRowsChange(*this, part, result)))
+    return failure();
+  if (!result.isDynamicDim(0))
+    return emitOpError("expected a result of dynamic rows (what a process "
+                       "receives is known when the code runs), but got ")
+           << result;
+  PTensorType ends = getEnds().getType();
+  if (ends.getRank() != 1 || !ends.getElementType().isSignlessInteger(64) ||
+      ends.getDevice() != part.getDevice())
+    return emitOpError("expected the run ends as a 1-D i64 tensor on the "
+                       "part's device, but got ")
+           << ends;
+  if (result.isOnGPU())
+    return emitHostOnly(*this);
+  return success();
 }

@@ -203,8 +203,7 @@ Value TeamPartitioner::localRows(OpBuilder &b, Location loc,
   return TeamBlockRowsOp::create(b, loc, b.getIndexType(), sizes.front(), grid);
 }
 
-/// The axis of a sort or argsort, in [0, rank).
-static int64_t sortAxis(Operation *op, int64_t rank) {
+int64_t mlir::ptensor::sortAxis(Operation *op, int64_t rank) {
   int64_t axis = isa<SortValuesOp>(op)
                      ? static_cast<int64_t>(cast<SortValuesOp>(op).getAxis())
                      : static_cast<int64_t>(cast<ArgsortOp>(op).getAxis());
@@ -589,59 +588,6 @@ Value TeamPartitioner::partitionPermute(PermuteDimsOp permute) {
     globalSizes[{resplit.getResult(), b.getInsertionBlock()}] = rows;
   }
   return resplit.getResult();
-}
-
-/// The sorting op `OpTy` of `input` along `axis`, with `op`'s order.
-template <typename OpTy>
-static Value sortLike(OpBuilder &b, OpTy op, Type resultType, Value input,
-                      int64_t axis) {
-  return OpTy::create(b, op.getLoc(), resultType, input, axis,
-                      op.getDescending(), op.getStable())
-      .getResult();
-}
-
-bool TeamPartitioner::sortsAlongRows(Operation *op) const {
-  if (!isa<SortValuesOp, ArgsortOp>(op) || !isSplit(op->getOperand(0)))
-    return false;
-  int64_t rank = globalOf(op->getOperand(0)).getRank();
-  return rank >= 2 && sortAxis(op, rank) == kTeamSplitDim;
-}
-
-void TeamPartitioner::partitionSortAlongRows(Operation *op) {
-  OpBuilder b(op);
-  Location loc = op->getLoc();
-  Value input = op->getOperand(0);
-  PTensorType global = globalOf(input);
-  auto resultGlobal = cast<PTensorType>(op->getResult(0).getType());
-  int64_t rank = global.getRank();
-  // The split dim moved last (a resplit: each process gets whole columns),
-  // sorted there on the block, and moved back (a resplit again).
-  SmallVector<int64_t> toLast, back{rank - 1};
-  for (int64_t d = 1; d < rank; ++d) {
-    toLast.push_back(d);
-    back.push_back(d - 1);
-  }
-  toLast.push_back(0);
-  auto permuted = [&](PTensorType t) {
-    SmallVector<int64_t> shape;
-    for (int64_t d : toLast)
-      shape.push_back(t.getDimSize(d));
-    return t.cloneWithShapeAndType(shape, t.getElementType());
-  };
-  auto moveOut = PermuteDimsOp::create(b, loc, permuted(global), input,
-                                       b.getDenseI64ArrayAttr(toLast));
-  Value columns = partitionPermute(moveOut);
-  Type sortedType = permuted(resultGlobal);
-  Value sorted =
-      isa<SortValuesOp>(op)
-          ? sortLike(b, cast<SortValuesOp>(op), sortedType, columns, rank - 1)
-          : sortLike(b, cast<ArgsortOp>(op), sortedType, columns, rank - 1);
-  localize(sorted); // along a dim every process has whole
-  auto moveBack = PermuteDimsOp::create(b, loc, resultGlobal, sorted,
-                                        b.getDenseI64ArrayAttr(back));
-  Value result = partitionPermute(moveBack);
-  op->getResult(0).replaceAllUsesWith(result);
-  op->erase();
 }
 
 bool TeamPartitioner::reblocksRows(Operation *op) const {
@@ -1054,6 +1000,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     partitionSortAlongRows(op);
     return success();
   }
+  if (sortsSplitLine(op))
+    return partitionSampleSort(cast<SortValuesOp>(op)), success();
   if (reblocksRows(op)) {
     auto reshape = cast<ReshapeOp>(op);
     if (reshape.getCopy() == false)
@@ -1194,9 +1142,10 @@ void TeamPartitioner::partitionShapeQuery(Operation *op) {
   // rank: the block's is the tensor's.
 }
 
-/// Every other op (1-D sorts, unique_all/counts/inverse, a contraction
-/// without an operand split like its result): the split operands are gathered, every
-/// process computes the whole result and keeps its block. Correct for any
+/// Every other op (a 1-D argsort, unique_all/counts/inverse, a
+/// contraction without an operand split like its result): the split
+/// operands are gathered, every process computes the whole result and
+/// keeps its block. Correct for any
 /// op, at the price of moving whole tensors (docs/Teams.md says which ops
 /// have a partitioned form instead).
 LogicalResult TeamPartitioner::partitionWhole(Operation *op) {

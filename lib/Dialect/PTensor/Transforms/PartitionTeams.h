@@ -25,6 +25,10 @@ PTensorType wholeType(PTensorType t);
 /// dynamic first dim (blocks differ in size) unless `t` is 0-d (replicated).
 PTensorType blockType(PTensorType t);
 
+/// The axis of sort or argsort `op` of a tensor of rank `rank`, in
+/// [0, rank).
+int64_t sortAxis(Operation *op, int64_t rank);
+
 /// The rewriting state of ptensor-partition-teams over one module: which
 /// values are split blocks, their team types, and team 1's grid and size.
 class TeamPartitioner {
@@ -137,6 +141,13 @@ private:
   /// resplit), sorted on the block (every process has whole lines), moved
   /// back (a resplit).
   void partitionSortAlongRows(Operation *op);
+  /// Whether `op` is a sort (values) of a split 1-D tensor.
+  bool sortsSplitLine(Operation *op) const;
+  /// A sample sort (TeamSorting.cpp): each process sorts its block, cuts
+  /// it at splitters chosen alike from gathered samples and sends each run
+  /// to its process (team_exchange), which sorts what it received; the
+  /// parts are rebalanced into blocks.
+  void partitionSampleSort(SortValuesOp op);
   /// Whether `op` is a reshape of a split tensor that changes its rows
   /// into a result of rank >= 1.
   bool reblocksRows(Operation *op) const;
@@ -203,7 +214,9 @@ private:
   // TeamReductions.cpp: reductions whose reduced dims include the split
   // one.
   LogicalResult partitionReduction(Operation *op);
-  // TeamContractions.cpp: matmul, vecdot and tensordot.
+  // TeamContractions.cpp: matmul, vecdot and tensordot. TeamSorting.cpp:
+  // sortsAlongRows, partitionSortAlongRows, sortsSplitLine and
+  // partitionSampleSort.
   /// Contracting the first dims with each other, contracts the blocks and
   /// sums the partial products over the team; else keeps the blocks of the
   /// operands with the result's rows and gathers the others.

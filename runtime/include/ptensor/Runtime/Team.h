@@ -161,6 +161,33 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_reblock(
     int64_t rows, int64_t rowElements, int64_t elementBytes,
     int64_t localRows);
 
+/// The rows this process receives in the exchange that
+/// ptensor_rt_team_exchange makes with the same arguments (the lowering
+/// allocates them first): its `localRows` rows (of `rowBytes` bytes) are
+/// cut into runs at the `ends` (memref<?xi8> of int64 values, `endsSize`
+/// bytes), run p going to process p. Checks every process's ends (non-
+/// decreasing, in [0, localRows], fewer than the processes) and that the
+/// exchange fits MPI's int counts, and fails on every process alike when
+/// one's do not (a 4-byte all-reduce each); then the run sizes cross in an
+/// MPI_Alltoall.
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_exchange_rows(
+    int8_t *endsAllocated, int8_t *ends, int64_t endsOffset, int64_t endsSize,
+    int64_t endsStride, int64_t localRows, int64_t rowBytes);
+
+/// The exchange of ptensor.team_exchange: the runs of `local` (row-major,
+/// `localRows` rows of `rowBytes` bytes, cut at `ends` as above) sent to
+/// their processes (one MPI_Alltoallv after the checks and run sizes of
+/// ptensor_rt_team_exchange_rows again); `result` receives the runs sent
+/// here in rank order, `receivedRows` rows (that function's answer).
+/// Buffers are memref<?xi8> like ptensor_rt_team_allgather's.
+PTENSOR_RT_EXPORT void ptensor_rt_team_exchange(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t resultStride, int8_t *endsAllocated, int8_t *ends,
+    int64_t endsOffset, int64_t endsSize, int64_t endsStride,
+    int64_t localRows, int64_t rowBytes, int64_t receivedRows);
+
 /// This process's block of `rows` rows split over the team
 /// (ptensor::semantics::teamBlock): its first row and its number of rows.
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_start(int64_t rows);

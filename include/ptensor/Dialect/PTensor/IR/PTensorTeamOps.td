@@ -13,7 +13,7 @@
 #define PTENSOR_TEAM_OPS_TD
 
 // The collectives (team_all_reduce, team_gather, team_slice_rows,
-// team_resplit, team_reblock, team_sum)
+// team_resplit, team_reblock, team_exchange, team_sum)
 // touch no memory of the program but can fail (a bad slice, an MPI error,
 // an allocation one process cannot make) and must be reached by every
 // process alike: NoMemoryEffect without speculation, so that no pass hoists
@@ -188,6 +188,39 @@ def PTensor_TeamReblockOp
     $block `,` $source_rows (`uneven` $uneven^)? `rows` $rows `x`
     $row_elements `on` $grid attr-dict `:` qualified(type($block)) `->`
     qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTensor_TeamExchangeOp
+    : PTensor_TeamOp<"team_exchange", [NoMemoryEffect]> {
+  let summary = "consecutive runs of each process's rows, one run sent to "
+                "each process";
+  let description = [{
+    `part` is this process's rows (any number), cut into consecutive runs
+    at `ends` (1-D i64, non-decreasing, each in `[0, rows]`, at most the
+    team's size minus one of them): run `p` (rows `ends[p - 1]` to
+    `ends[p]`, the first from row 0, the last to the end) goes to process
+    `p`; processes after the last run get nothing from this one. The
+    result is what this process received, the runs of processes 0, 1, ...
+    joined along the first dim: its rows are known only when the code
+    runs. Two MPI_Alltoall of the run sizes (one to size the result, one
+    beside the move) and one MPI_Alltoallv of the rows, contiguous on both
+    sides; ends out of order or out of range, or more runs than processes,
+    fail on every process alike before anything moves. How a 1-D sort of a
+    team tensor runs (a sample sort): each process sorts its block, cuts it
+    at splitters that every process chose alike, and sends each run to the
+    process sorting that range of values.
+
+    ```mlir
+    %r = ptensor.team_exchange %sorted at %ends on @team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>
+    ```
+  }];
+  let arguments = (ins PTensor:$part, PTensor:$ends, FlatSymbolRefAttr:$grid);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $part `at` $ends `on` $grid attr-dict `:` qualified(type($part)) `,`
+    qualified(type($ends)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }

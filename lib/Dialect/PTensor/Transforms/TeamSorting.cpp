@@ -1,0 +1,175 @@
+//===- TeamSorting.cpp - sort and argsort of team tensors -----------------===//
+//
+// Sorts of split tensors (docs/Teams.md):
+//   - along the split dim of a tensor of rank >= 2: the split dim is moved
+//     last (a resplit: each process gets whole lines), the lines are sorted
+//     on the block, and moved back (a resplit again);
+//   - of a split 1-D tensor (sort, not argsort): a sample sort. Each
+//     process sorts its block and takes up to P evenly spaced samples of it
+//     (P processes); the samples are gathered (at most P * P values), every
+//     process sorts them alike and picks the same P - 1 splitters; each
+//     cuts its sorted block at the splitters (searchsorted, in ptensor's
+//     own order: NaNs, -0.0 and descending as a one-process sort), sends
+//     run p to process p (team_exchange), sorts what it received and the
+//     parts are rebalanced into blocks. Equal elements all go to one
+//     process, runs arrive in rank order and every sort is the op's own,
+//     so a stable sort stays stable across the team.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PartitionTeams.h"
+
+#include "ptensor/Semantics/Teams.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+using ::ptensor::semantics::kTeamSplitDim;
+
+/// The sorting op `OpTy` of `input` along `axis`, with `op`'s order.
+template <typename OpTy>
+static Value sortLike(OpBuilder &b, OpTy op, Type resultType, Value input,
+                      int64_t axis) {
+  return OpTy::create(b, op.getLoc(), resultType, input, axis,
+                      op.getDescending(), op.getStable())
+      .getResult();
+}
+
+bool TeamPartitioner::sortsAlongRows(Operation *op) const {
+  if (!isa<SortValuesOp, ArgsortOp>(op) || !isSplit(op->getOperand(0)))
+    return false;
+  int64_t rank = globalOf(op->getOperand(0)).getRank();
+  return rank >= 2 && sortAxis(op, rank) == kTeamSplitDim;
+}
+
+void TeamPartitioner::partitionSortAlongRows(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value input = op->getOperand(0);
+  PTensorType global = globalOf(input);
+  auto resultGlobal = cast<PTensorType>(op->getResult(0).getType());
+  int64_t rank = global.getRank();
+  // The split dim moved last (a resplit: each process gets whole columns),
+  // sorted there on the block, and moved back (a resplit again).
+  SmallVector<int64_t> toLast, back{rank - 1};
+  for (int64_t d = 1; d < rank; ++d) {
+    toLast.push_back(d);
+    back.push_back(d - 1);
+  }
+  toLast.push_back(0);
+  auto permuted = [&](PTensorType t) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : toLast)
+      shape.push_back(t.getDimSize(d));
+    return t.cloneWithShapeAndType(shape, t.getElementType());
+  };
+  auto moveOut = PermuteDimsOp::create(b, loc, permuted(global), input,
+                                       b.getDenseI64ArrayAttr(toLast));
+  Value columns = partitionPermute(moveOut);
+  Type sortedType = permuted(resultGlobal);
+  Value sorted =
+      isa<SortValuesOp>(op)
+          ? sortLike(b, cast<SortValuesOp>(op), sortedType, columns, rank - 1)
+          : sortLike(b, cast<ArgsortOp>(op), sortedType, columns, rank - 1);
+  localize(sorted); // along a dim every process has whole
+  auto moveBack = PermuteDimsOp::create(b, loc, resultGlobal, sorted,
+                                        b.getDenseI64ArrayAttr(back));
+  Value result = partitionPermute(moveBack);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+}
+
+bool TeamPartitioner::sortsSplitLine(Operation *op) const {
+  auto sort = dyn_cast<SortValuesOp>(op);
+  return sort && isSplit(sort.getInput()) &&
+         globalOf(sort.getInput()).getRank() == 1;
+}
+
+/// The first `count` elements of 1-D `line` (a view).
+static Value leading(OpBuilder &b, Location loc, Value line, Value count) {
+  return ExtractSliceOp::create(b, loc, line, ValueRange{count},
+                                b.getDenseI64ArrayAttr({0}),
+                                b.getDenseI64ArrayAttr({ShapedType::kDynamic}),
+                                b.getDenseI64ArrayAttr({1}));
+}
+
+/// Of 1-D `line` (`size` elements), the last element of each of `parts`
+/// equal runs of `size / parts` elements (at least one: every element
+/// when there are fewer than `parts`), so min(parts, size) of them: the
+/// elements at (i + 1) * step - 1. Views of `line`: its first runs
+/// reshaped into rows, flipped, the first column.
+static Value evenlySpaced(OpBuilder &b, Location loc, Value line, Value size,
+                          int64_t parts) {
+  Value partCount = arith::ConstantIndexOp::create(b, loc, parts);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value share = arith::DivSIOp::create(b, loc, size, partCount);
+  Value step = arith::MaxSIOp::create(b, loc, share, one);
+  Value picks = arith::MinSIOp::create(b, loc, size, partCount);
+  Value used = arith::MulIOp::create(b, loc, picks, step);
+  int64_t dynamic = ShapedType::kDynamic;
+  Value head = leading(b, loc, line, used);
+  auto lineType = cast<PTensorType>(line.getType());
+  auto runsType = lineType.cloneWithShapeAndType({dynamic, dynamic},
+                                                 lineType.getElementType());
+  auto runs = ReshapeOp::create(b, loc, runsType, head, ValueRange{picks, step},
+                                b.getDenseI64ArrayAttr({dynamic, dynamic}),
+                                /*copy=*/nullptr);
+  auto lastFirst = FlipOp::create(b, loc, runs, b.getDenseI64ArrayAttr({1}));
+  auto column = ExtractSliceOp::create(
+      b, loc, lastFirst, ValueRange{picks}, b.getDenseI64ArrayAttr({0, 0}),
+      b.getDenseI64ArrayAttr({dynamic, 1}), b.getDenseI64ArrayAttr({1, 1}));
+  return SqueezeOp::create(b, loc, column, b.getDenseI64ArrayAttr({1}));
+}
+
+/// Where sorted 1-D `block` (`rows` elements, in `op`'s order) is cut for
+/// the processes: end p is the number of its elements that go to processes
+/// 0 to p, those not after `splitters[p]` in the order (ties with a
+/// splitter go to its process, on every process alike).
+static Value runEnds(OpBuilder &b, Location loc, SortValuesOp op, Value block,
+                     Value rows, Value splitters) {
+  if (!op.getDescending())
+    return SearchsortedOp::create(b, loc, SearchSide::right, block, splitters,
+                                  /*sorter=*/Value());
+  // Descending: the elements not after a splitter are those not less than
+  // it in ascending order, all but the ones the reversed block has before
+  // it.
+  auto ascending = FlipOp::create(b, loc, block, b.getDenseI64ArrayAttr({0}));
+  Value less = SearchsortedOp::create(b, loc, SearchSide::left, ascending,
+                                      splitters, /*sorter=*/Value());
+  Value total = arith::IndexCastOp::create(b, loc, b.getI64Type(), rows);
+  return ElementwiseBinaryOp::create(
+      b, loc, BinaryOpKindAttr::get(b.getContext(), BinaryOpKind::subtract),
+      total, less);
+}
+
+void TeamPartitioner::partitionSampleSort(SortValuesOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value input = op.getInput();
+  Value rows = globalRows(b, loc, input);
+  Type lineType = input.getType();
+  Value sorted = sortLike(b, op, lineType, input, 0);
+  Value mine = DimOp::create(b, loc, sorted, kTeamSplitDim);
+  Value samples = evenlySpaced(b, loc, sorted, mine, teamSize);
+  Value sampleRows = DimOp::create(b, loc, samples, kTeamSplitDim);
+  Value allRows = TeamSumOp::create(b, loc, b.getIndexType(), sampleRows, grid);
+  Value all = TeamGatherOp::create(b, loc, lineType, samples, allRows, grid);
+  Value allSorted = sortLike(b, op, lineType, all, 0);
+  // Every process picks the same splitters: the last of each of P runs of
+  // the sorted samples but the last run's (the rest of the values).
+  Value picks = evenlySpaced(b, loc, allSorted, allRows, teamSize);
+  Value pickCount = DimOp::create(b, loc, picks, kTeamSplitDim);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value fewer = arith::SubIOp::create(b, loc, pickCount, one);
+  Value splitterCount = arith::MaxSIOp::create(b, loc, fewer, zero);
+  Value splitters = leading(b, loc, picks, splitterCount);
+  Value ends = runEnds(b, loc, op, sorted, mine, splitters);
+  Value received =
+      TeamExchangeOp::create(b, loc, lineType, sorted, ends, grid);
+  Value part = sortLike(b, op, lineType, received, 0);
+  op.getResult().replaceAllUsesWith(
+      rebalance(b, loc, part, op.getType(), rows));
+  op.erase();
+}
