@@ -23,6 +23,8 @@ from ._ops import __all__ as _ops_all
 from ._reductions import (all, any, argmax, argmin, max, mean, min, prod, std,  # noqa: A004
                           sum, var)
 from ._reductions import __all__ as _reductions_all
+from ._indexing import take
+from ._indexing import __all__ as _indexing_all
 from ._linalg import matmul, matrix_transpose, tensordot, vecdot
 from ._linalg import __all__ as _linalg_all
 from ._manipulation import concat, extract_mask, meshgrid, reshape, roll, stack, tril, triu
@@ -88,7 +90,7 @@ def compile_module(ir, target="cpu"):
     return lib
 
 
-__all__ = list(_ops_all) + list(_reductions_all) + list(_linalg_all) + list(
+__all__ = list(_ops_all) + list(_reductions_all) + list(_indexing_all) + list(_linalg_all) + list(
     _manipulation_all) + list(_searching_all) + list(_sets_all) + list(_sorting_all) + list(_views_all) + [
     "BroadcastError", "CheckError", "CompileError", "DeviceError", "DTypeError",
     "ExecutionError", "OutOfMemoryError", "OverlapError",

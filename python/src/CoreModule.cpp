@@ -18,6 +18,7 @@
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Casting.h"
 #include "ptensor/Semantics/Contraction.h"
+#include "ptensor/Semantics/Indexing.h"
 #include "ptensor/Semantics/Iteration.h"
 #include "ptensor/Semantics/Manipulation.h"
 #include "ptensor/Semantics/OpKinds.h"
@@ -339,6 +340,24 @@ NB_MODULE(_core, m) {
           throw ptensor::python::RuleError{*e};
       },
       nb::arg("shape"), "Checks that nonzero applies to `shape` (rank >= 1).");
+  m.def(
+      "take_result",
+      [](const std::vector<std::optional<int64_t>> &shape,
+         const std::string &dtype,
+         const std::vector<std::optional<int64_t>> &indices,
+         const std::string &indicesDType, std::optional<int64_t> axis) {
+        const sem::Take &rule =
+            unwrap(sem::take({toShape(shape), parseDType(dtype)},
+                             {toShape(indices), parseDType(indicesDType)},
+                             axis));
+        return std::make_pair(fromShape(rule.result), rule.axis);
+      },
+      nb::arg("shape"), nb::arg("dtype"), nb::arg("indices_shape"),
+      nb::arg("indices_dtype"), nb::arg("axis").none(),
+      "(result shape, axis in [0, rank)) of take of a tensor and 1-D indices "
+      "of the given shapes (None: dynamic) and dtypes along `axis` (None: "
+      "a 1-D tensor's only) (Indexing.h; its errors as the package's "
+      "exceptions).");
   m.def(
       "searchsorted_result",
       [](const std::vector<std::optional<int64_t>> &sorted,

@@ -354,6 +354,24 @@ def case_searchsorted(xp):
             (pt.searchsorted(u, 7, sorter=p), np.searchsorted(raw, 7, sorter=order), "i64")]
 
 
+def case_take(xp):
+    """take on the GPU (one thread per result element reading the source by
+    position, after the indices are counted in range): a row gather of a
+    2-D f32 source with negative and repeated int32 indices, a column
+    gather of its transpose, a 1-D f16 line through int64 indices."""
+    rng = np.random.default_rng(13)
+    m = rng.standard_normal((300, 70)).astype(np.float32)
+    rows = rng.integers(-300, 300, 1000).astype(np.int32)
+    cols = rng.integers(0, 300, 50).astype(np.int64)
+    line = rng.standard_normal(4097).astype(np.float16)
+    picks = rng.integers(-4097, 4097, 5000).astype(np.int64)
+    x = xp.wrap(m)
+    return [(pt.take(x, xp.wrap(rows), axis=0), np.take(m, rows, axis=0), "f32"),
+            (pt.take(pt.matrix_transpose(x), xp.wrap(cols), axis=-1),
+             np.take(m.T, cols, axis=-1), "f32"),
+            (pt.take(xp.wrap(line), xp.wrap(picks)), np.take(line, picks), "f16")]
+
+
 def case_contiguous_add_and_reshape_view(xp):
     """A compact 1-D add and a reshape that is a view of its operand (the
     kernels of test_gpu.py's stream and lifetime tests)."""
@@ -365,7 +383,7 @@ def case_contiguous_add_and_reshape_view(xp):
 FUNCTIONAL_CASES = [case_contiguous_add_and_reshape_view, case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
                     case_where, case_pointwise, case_flip_instantiate, case_reductions,
                     case_linalg, case_manipulation, case_sorting, case_compaction,
-                    case_searchsorted]
+                    case_searchsorted, case_take]
 OUT_CASES = [case_out_in_place]
 ALL_CASES = FUNCTIONAL_CASES + OUT_CASES
 

@@ -103,16 +103,16 @@ func.func @mean(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf
   return %0 : !ptensor.ptensor<3xf32, team = 1>
 }
 
-// Other ops (a 1-D argsort: it has no other dim to move its lines to):
-// the split operands gathered, the whole result computed on every
-// process, its block kept.
+// Other ops (unique with inverse indices here): the split operands
+// gathered, the whole result computed on every process, its block kept.
 // CHECK-LABEL: func.func @whole(
 // CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<10xf32>
-// CHECK-NEXT: %[[I:.*]] = ptensor.argsort %[[W]] : !ptensor.ptensor<10xf32> -> !ptensor.ptensor<10xi64>
-// CHECK-NEXT: ptensor.team_block %[[I]] on @ptensor_team1 : !ptensor.ptensor<10xi64> -> !ptensor.ptensor<?xi64>
-func.func @whole(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xi64, team = 1> {
-  %0 = ptensor.argsort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xi64, team = 1>
-  return %0 : !ptensor.ptensor<10xi64, team = 1>
+// CHECK-NEXT: %[[U:.*]]:2 = ptensor.unique inverse %[[W]] : !ptensor.ptensor<10xf32> -> (!ptensor.ptensor<?xf32>, !ptensor.ptensor<10xi64>)
+// CHECK-NEXT: ptensor.team_block %[[U]]#0 on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: ptensor.team_block %[[U]]#1 on @ptensor_team1 : !ptensor.ptensor<10xi64> -> !ptensor.ptensor<?xi64>
+func.func @whole(%a: !ptensor.ptensor<10xf32, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<10xi64, team = 1>) {
+  %0:2 = ptensor.unique inverse %a : !ptensor.ptensor<10xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<10xi64, team = 1>)
+  return %0#0, %0#1 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<10xi64, team = 1>
 }
 
 // A sort or argsort along the first dim of a tensor of rank >= 2 moves
@@ -187,6 +187,43 @@ func.func @sample_sort(%a: !ptensor.ptensor<10xf32, team = 1>, %d: !ptensor.pten
   %0 = ptensor.sort %a : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xf32, team = 1>
   %1 = ptensor.sort %d {descending = true} : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<?xi32, team = 1>
   return %0, %1 : !ptensor.ptensor<10xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>
+}
+
+// A 1-D argsort is a sample sort of the values that carries each one's
+// global position (its argsort position in the block plus the block's
+// first row) through a second exchange at the same ends; what arrives is
+// argsorted and the positions taken in that order, then rebalanced.
+// CHECK-LABEL: func.func @sample_argsort(
+// CHECK: %[[P:.*]] = ptensor.argsort %arg0 axis 0 {descending = true} : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xi64>
+// CHECK-NEXT: %[[S:.*]] = ptensor.take %arg0, %[[P]] : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[START:.*]] = ptensor.team_block_start %c10 on @ptensor_team1
+// CHECK-NEXT: %[[START64:.*]] = arith.index_cast %[[START]] : index to i64
+// CHECK-NEXT: %[[G:.*]] = ptensor.elementwise_binary add %[[P]], %[[START64]]
+// CHECK: %[[ENDS:.*]] = ptensor.elementwise_binary subtract
+// CHECK-NEXT: %[[V:.*]] = ptensor.team_exchange %[[S]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[GP:.*]] = ptensor.team_exchange %[[G]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xi64>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xi64>
+// CHECK-NEXT: %[[O:.*]] = ptensor.argsort %[[V]] axis 0 {descending = true}
+// CHECK-NEXT: %[[PART:.*]] = ptensor.take %[[GP]], %[[O]] : (!ptensor.ptensor<?xi64>, !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?xi64>
+// CHECK-NEXT: %[[R:.*]] = ptensor.team_reblock %[[PART]], %c10 uneven rows %c10 x %c1 on @ptensor_team1
+// CHECK-NEXT: return %[[R]]
+func.func @sample_argsort(%a: !ptensor.ptensor<10xf32, team = 1>) -> !ptensor.ptensor<10xi64, team = 1> {
+  %0 = ptensor.argsort %a {descending = true} : !ptensor.ptensor<10xf32, team = 1> -> !ptensor.ptensor<10xi64, team = 1>
+  return %0 : !ptensor.ptensor<10xi64, team = 1>
+}
+
+// take along the first dim: the indices' block stays and the source is
+// gathered; along another dim the source's block stays and the indices
+// are gathered.
+// CHECK-LABEL: func.func @takes(
+// CHECK: %[[W:.*]] = ptensor.team_gather %arg0, %c10 on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<10x3xf32>
+// CHECK-NEXT: %[[T0:.*]] = ptensor.take %[[W]], %arg1 axis 0 : (!ptensor.ptensor<10x3xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x3xf32>
+// CHECK: %[[I:.*]] = ptensor.team_gather %arg1, %{{.*}} on @ptensor_team1 : !ptensor.ptensor<?xi32> -> !ptensor.ptensor<?xi32>
+// CHECK-NEXT: %[[T1:.*]] = ptensor.take %arg0, %[[I]] axis 1 : (!ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x?xf32>
+// CHECK-NEXT: return %[[T0]], %[[T1]]
+func.func @takes(%a: !ptensor.ptensor<10x3xf32, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<10x?xf32, team = 1>) {
+  %0 = ptensor.take %a, %i axis 0 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.take %a, %i axis 1 : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<10x?xf32, team = 1>
+  return %0, %1 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<10x?xf32, team = 1>
 }
 
 // A permute_dims that moves the split dim: the block is permuted where it

@@ -53,6 +53,7 @@ void mlir::ptensor::populatePTensorToLinalgPatterns(
   populateReshapeToMemRefPatterns(converter, patterns);
   populateSetsToLinalgPatterns(converter, patterns);
   populateSearchingToLinalgPatterns(converter, patterns);
+  populateIndexingToLinalgPatterns(converter, patterns);
   populateSortingToLinalgPatterns(converter, patterns);
   populateTeamsToRuntimePatterns(converter, patterns);
   populateViewsToMemRefPatterns(converter, patterns);

@@ -36,6 +36,10 @@ void populateSortingToLinalgPatterns(const TypeConverter &converter,
 /// searchsorted: a parallel generic over the values, a binary search each.
 void populateSearchingToLinalgPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
+/// take: a parallel generic over the result reading the source by
+/// position, after a check of the indices.
+void populateIndexingToLinalgPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 /// extract_mask and nonzero: flags, count, select, gather (Compaction.h).
 void populateCompactionToLinalgPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns);

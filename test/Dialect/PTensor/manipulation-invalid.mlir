@@ -280,3 +280,66 @@ func.func @mask_sizes(%a: !ptensor.ptensor<4x3xf32>, %m: !ptensor.ptensor<4x2xi1
   %0 = ptensor.extract_mask %a, %m : (!ptensor.ptensor<4x3xf32>, !ptensor.ptensor<4x2xi1>) -> !ptensor.ptensor<?xf32>
   return
 }
+
+// -----
+
+func.func @take_0d(%x: !ptensor.ptensor<f32>, %i: !ptensor.ptensor<3xi64>) {
+  // expected-error @below {{take of a 0-d tensor (expected a tensor of rank 1 or more)}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.take %x, %i : (!ptensor.ptensor<f32>, !ptensor.ptensor<3xi64>) -> !ptensor.ptensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @take_2d_indices(%x: !ptensor.ptensor<4xf32>, %i: !ptensor.ptensor<3x2xi64>) {
+  // expected-error @below {{take needs 1-D indices, but got shape [3, 2]}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.take %x, %i : (!ptensor.ptensor<4xf32>, !ptensor.ptensor<3x2xi64>) -> !ptensor.ptensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @take_float_indices(%x: !ptensor.ptensor<4xf32>, %i: !ptensor.ptensor<3xf32>) {
+  // expected-error @below {{take needs integer indices, but got f32}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.take %x, %i : (!ptensor.ptensor<4xf32>, !ptensor.ptensor<3xf32>) -> !ptensor.ptensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @take_bool_indices(%x: !ptensor.ptensor<4xf32>, %i: !ptensor.ptensor<3xi1>) {
+  // expected-error @below {{take needs integer indices, but got i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.take %x, %i : (!ptensor.ptensor<4xf32>, !ptensor.ptensor<3xi1>) -> !ptensor.ptensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @take_no_axis(%x: !ptensor.ptensor<4x5xf32>, %i: !ptensor.ptensor<3xi64>) {
+  // expected-error @below {{take of a tensor of shape [4, 5] needs an axis (it may be left out for a 1-D tensor only)}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.take %x, %i : (!ptensor.ptensor<4x5xf32>, !ptensor.ptensor<3xi64>) -> !ptensor.ptensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @take_axis(%x: !ptensor.ptensor<4x5xf32>, %i: !ptensor.ptensor<3xi64>) {
+  // expected-error @below {{take: axis 2 is out of range for a tensor of rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.take %x, %i axis 2 : (!ptensor.ptensor<4x5xf32>, !ptensor.ptensor<3xi64>) -> !ptensor.ptensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @take_devices(%x: !ptensor.ptensor<4xf32>, %i: !ptensor.ptensor<3xi64, device = "cuda:0">) {
+  // expected-error @below {{operands must be on the same device, but got host and "cuda:0"}}
+  // expected-error @below {{failed to infer returned types}}
+  %0 = ptensor.take %x, %i : (!ptensor.ptensor<4xf32>, !ptensor.ptensor<3xi64, device = "cuda:0">) -> !ptensor.ptensor<3xf32>
+  return
+}

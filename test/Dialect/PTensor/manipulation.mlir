@@ -58,6 +58,18 @@ func.func @extract_mask(%a: !ptensor.ptensor<?x4xf32>, %m: !ptensor.ptensor<?x4x
   return
 }
 
+// CHECK-LABEL: func.func @take(
+func.func @take(%x: !ptensor.ptensor<?x8xf32>, %i: !ptensor.ptensor<?xi32>, %v: !ptensor.ptensor<?xf16, team = 1>,
+                %p: !ptensor.ptensor<5xui8, team = 1>) {
+  // CHECK: ptensor.take %{{.*}}, %{{.*}} axis 1 : (!ptensor.ptensor<?x8xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x?xf32>
+  %0 = ptensor.take %x, %i axis 1 : (!ptensor.ptensor<?x8xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x?xf32>
+  // CHECK: ptensor.take %{{.*}}, %{{.*}} axis -2 : (!ptensor.ptensor<?x8xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x8xf32>
+  %1 = ptensor.take %x, %i axis -2 : (!ptensor.ptensor<?x8xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x8xf32>
+  // CHECK: ptensor.take %{{.*}}, %{{.*}} : (!ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<5xui8, team = 1>) -> !ptensor.ptensor<5xf16, team = 1>
+  %2 = ptensor.take %v, %p : (!ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<5xui8, team = 1>) -> !ptensor.ptensor<5xf16, team = 1>
+  return
+}
+
 // CHECK-LABEL: func.func @creation(
 func.func @creation(%a: !ptensor.ptensor<?x4xf32, device = "cuda:0">, %n: index, %v: f32) {
   // CHECK: ptensor.eye (%{{.*}}) offset 1 : !ptensor.ptensor<?x4xf32>

@@ -633,6 +633,25 @@ class Func:
             v.exact, v.tol = to_f64(ref), tolerance("exact", x.dtype)
         return v
 
+    def take(self, x, indices, axis=None):
+        """ptensor.take: numpy's take of 1-D `indices` along `axis` (None:
+        x is 1-D and no axis is written)."""
+        taken = 0 if axis is None else axis % len(x.type.shape)
+        ref = np.take(np.asarray(x.ref), np.asarray(indices.ref), axis=taken)
+        shape = list(x.type.shape)
+        shape[taken] = indices.type.shape[0]
+        rt = TType(shape, x.dtype)
+        name = self._fresh()
+        deps = self._line("%s = ptensor.take %s, %s%s : (%s, %s) -> %s" % (
+            name, x.name, indices.name,
+            "" if axis is None else " axis %d" % axis, x.type, indices.type,
+            rt), [x, indices])
+        v = Value(name, rt, ref, deps, desc="take axis=%s" % axis,
+                  sources=[("x", x), ("indices", indices)])
+        if kind(x.dtype) == "f":
+            v.exact, v.tol = to_f64(ref), tolerance("exact", x.dtype)
+        return v
+
     def eye(self, shape, dtype, k=0, sizes=()):
         """ptensor.eye of static `shape` entries (None: the next index Value)."""
         it = iter(sizes)

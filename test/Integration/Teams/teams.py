@@ -137,6 +137,11 @@ func.func @lines(%v: !ptensor.ptensor<?xf32, team = 1>, %i: !ptensor.ptensor<?xi
   %4 = ptensor.argsort %v {descending = true} : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xi64, team = 1>
   return %0, %1, %2, %3, %4 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xi64, team = 1>
 }
+func.func @takes(%a: !ptensor.ptensor<?x3xf32, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x?xf32, team = 1>) {
+  %0 = ptensor.take %a, %i axis 0 : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  %1 = ptensor.take %a, %i axis -1 : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<?x?xf32, team = 1>
+  return %0, %1 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x?xf32, team = 1>
+}
 func.func @sorts(%a: !ptensor.ptensor<?x3xf32, team = 1>, %d: !ptensor.ptensor<?x3x4xf32, team = 1>, %v: !ptensor.ptensor<?xf32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3x4xi64, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?x3xi64, team = 1>) {
   %0 = ptensor.sort %a axis 0 : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
   %1 = ptensor.argsort %d axis -3 {descending = true} : !ptensor.ptensor<?x3x4xf32, team = 1> -> !ptensor.ptensor<?x3x4xi64, team = 1>
@@ -303,8 +308,8 @@ def descending_order(x):
 
 
 def lines(v, i, h):
-    """What @lines returns: 1-D sorts (sample sorts across the team) and a
-    1-D argsort (gathered)."""
+    """What @lines returns: 1-D sorts and argsort (sample sorts across the
+    team)."""
     down = descending_order(v)
     return [np.sort(v, kind="stable"), v[down], i[descending_order(i)],
             np.sort(h, kind="stable"), down]
@@ -396,6 +401,10 @@ def main():
             "l2": np.array([np.nan, -0.0], dtype=np.float32),
             "li": rng.integers(-4, 5, 29).astype(np.int32),
             "li2": np.array([3, -1], dtype=np.int32),
+            # Indices in range of 3 columns and of 2 or 10 rows, negative
+            # ones and repeats.
+            "ti": rng.integers(-3, 3, 7).astype(np.int32),
+            "ti2": rng.integers(-2, 2, 5).astype(np.int32),
             "lh": np.array([0.5, np.nan, -2.0, 0.5, -0.0, 0.0, 65504.0],
                            dtype=np.float16),
             "t": np.array([[0.0, 5.0, 5.0], [7.0, 1.0, 7.0], [7.0, 0.5, -1.0],
@@ -480,14 +489,21 @@ def main():
             # they sort the blocks alone; a 1-D sort is a sample sort.
             ("sorts", ["a", "g", "u"], sorts(a, g, u)),
             ("sorts", ["e", "c", "u"], sorts(e, arrays["c"], u)),
-            # 1-D sorts are sample sorts (each process sorts its block,
-            # runs between splitters chosen alike move to their process):
-            # stable, NaNs and -0.0 in numpy's places, f16, descending;
-            # with fewer elements than processes.
+            # 1-D sorts and argsorts are sample sorts (each process sorts
+            # its block, runs between splitters chosen alike move to their
+            # process, argsort's global positions beside them): stable,
+            # NaNs and -0.0 in numpy's places, f16, descending; with fewer
+            # elements than processes.
             ("lines", ["l", "li", "lh"],
              lines(arrays["l"], arrays["li"], arrays["lh"])),
             ("lines", ["l2", "li2", "lh"],
              lines(arrays["l2"], arrays["li2"], arrays["lh"])),
+            # take along the rows: the indices' blocks stay, the source is
+            # gathered; along the columns: the source's blocks stay.
+            ("takes", ["a", "ti"], [np.take(a, arrays["ti"], 0),
+                                    np.take(a, arrays["ti"], -1)]),
+            ("takes", ["e", "ti2"], [np.take(e, arrays["ti2"], 0),
+                                     np.take(e, arrays["ti2"], -1)]),
             # Joins beside the rows are local; along them, rows move.
             ("joins", ["a", "b"], [np.concatenate([a, b], -1),
                                    np.stack([b, a], 1),

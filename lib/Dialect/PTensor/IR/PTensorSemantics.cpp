@@ -30,6 +30,14 @@ PTENSOR_CHECK_METHOD(ALWAYS_BOOL)
 PTENSOR_CHECK_METHOD(BOOL_TO_LONG)
 #undef PTENSOR_CHECK_METHOD
 
+std::optional<sem::TypedShape> mlir::ptensor::toTypedShape(PTensorType type) {
+  std::optional<DType> dtype = toDType(type.getElementType());
+  if (!dtype)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  return sem::TypedShape{sem::Shape(shape.begin(), shape.end()), *dtype};
+}
+
 std::optional<DType> mlir::ptensor::toDType(Type type) {
   if (type.isSignlessInteger(1)) // bool; ui1 and si1 are no dtype
     return DType::Bool;

@@ -14,16 +14,6 @@ using namespace mlir;
 using namespace mlir::ptensor;
 namespace sem = ::ptensor::semantics;
 
-/// `type` as the semantics library's operand (nothing only for an element
-/// type that is no dtype, which PTensorType::verify rejects).
-static std::optional<sem::TypedShape> toTypedShape(PTensorType type) {
-  std::optional<::ptensor::DType> dtype = toDType(type.getElementType());
-  if (!dtype)
-    return std::nullopt;
-  ArrayRef<int64_t> shape = type.getShape();
-  return sem::TypedShape{sem::Shape(shape.begin(), shape.end()), *dtype};
-}
-
 FailureOr<sem::Searchsorted>
 mlir::ptensor::getSearchsorted(PTensorType sorted, PTensorType values,
                                PTensorType sorter,

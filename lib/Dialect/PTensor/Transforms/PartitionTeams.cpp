@@ -135,6 +135,9 @@ Value TeamPartitioner::rowsSource(Operation *op) const {
     rows = contractionRowsOperand(op, globalOf(op->getResult(0)));
   else if (auto search = dyn_cast<SearchsortedOp>(op))
     rows = search.getValues();
+  else if (auto take = dyn_cast<TakeOp>(op)) // partitionTake
+    rows = take.getTakenAxis() == kTeamSplitDim ? take.getIndices()
+                                                : take.getSource();
   else if (auto grid = dyn_cast<MeshgridOp>(op))
     rows = grid.getInputs()[meshgridRowsInput(grid)];
   return rows && isSplit(rows) ? rows : Value();
@@ -1001,7 +1004,7 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return success();
   }
   if (sortsSplitLine(op))
-    return partitionSampleSort(cast<SortValuesOp>(op)), success();
+    return partitionSampleSort(op), success();
   if (reblocksRows(op)) {
     auto reshape = cast<ReshapeOp>(op);
     if (reshape.getCopy() == false)
@@ -1041,6 +1044,8 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     localize(search.getResult());
     return success();
   }
+  if (auto take = dyn_cast<TakeOp>(op))
+    return partitionTake(take), success();
   if (auto grid = dyn_cast<MeshgridOp>(op);
       grid && isSplit(grid.getInputs()[meshgridRowsInput(grid)]))
     return partitionMeshgrid(grid), success();
@@ -1094,6 +1099,15 @@ void TeamPartitioner::partitionTriangle(ExtractTriangleOp op) {
       start = arith::AddIOp::create(b, loc, given, start);
     op.getFirstRowMutable().assign(start);
   }
+  localize(op.getResult());
+}
+
+void TeamPartitioner::partitionTake(TakeOp op) {
+  OpBuilder b(op);
+  bool alongRows = op.getTakenAxis() == kTeamSplitDim;
+  OpOperand &whole = alongRows ? op.getSourceMutable() : op.getIndicesMutable();
+  if (isSplit(whole.get()))
+    whole.set(gather(b, op.getLoc(), whole.get()));
   localize(op.getResult());
 }
 

@@ -60,8 +60,8 @@ private:
   bool isPendingRowsQuery(Value v) const;
   /// The split operand whose rows partitioned op `op`'s split result has
   /// (elementwise ops, views of the block, a contraction's operand with
-  /// the result's rows, searchsorted's values, a reduction over other
-  /// dims' input), else null.
+  /// the result's rows, searchsorted's values, take's indices or source,
+  /// a reduction over other dims' input), else null.
   Value rowsSource(Operation *op) const;
   /// The whole tensor of split value `v`, on every process: one gather per
   /// value and block that later uses in the block reuse, or with `shared`
@@ -141,13 +141,14 @@ private:
   /// resplit), sorted on the block (every process has whole lines), moved
   /// back (a resplit).
   void partitionSortAlongRows(Operation *op);
-  /// Whether `op` is a sort (values) of a split 1-D tensor.
+  /// Whether `op` is a sort or argsort of a split 1-D tensor.
   bool sortsSplitLine(Operation *op) const;
   /// A sample sort (TeamSorting.cpp): each process sorts its block, cuts
   /// it at splitters chosen alike from gathered samples and sends each run
-  /// to its process (team_exchange), which sorts what it received; the
-  /// parts are rebalanced into blocks.
-  void partitionSampleSort(SortValuesOp op);
+  /// to its process (team_exchange; argsort: each element's global
+  /// position beside it), which sorts what it received; the parts are
+  /// rebalanced into blocks.
+  void partitionSampleSort(Operation *op);
   /// Whether `op` is a reshape of a split tensor that changes its rows
   /// into a result of rank >= 1.
   bool reblocksRows(Operation *op) const;
@@ -198,6 +199,10 @@ private:
   /// it starts at (first_row: the block start, which needs the global
   /// rows).
   void partitionTriangle(ExtractTriangleOp op);
+  /// take: along the first dim the result's rows are the indices' (whose
+  /// block stays; the source is gathered), along another dim the
+  /// source's (whose block stays; the indices are gathered).
+  void partitionTake(TakeOp op);
   /// meshgrid: the results' rows are those of the input that varies along
   /// dim 0, whose block stays; the other inputs are gathered.
   void partitionMeshgrid(MeshgridOp op);

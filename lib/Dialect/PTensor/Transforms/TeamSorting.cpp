@@ -4,7 +4,7 @@
 //   - along the split dim of a tensor of rank >= 2: the split dim is moved
 //     last (a resplit: each process gets whole lines), the lines are sorted
 //     on the block, and moved back (a resplit again);
-//   - of a split 1-D tensor (sort, not argsort): a sample sort. Each
+//   - of a split 1-D tensor: a sample sort. Each
 //     process sorts its block and takes up to P evenly spaced samples of it
 //     (P processes); the samples are gathered (at most P * P values), every
 //     process sorts them alike and picks the same P - 1 splitters; each
@@ -13,7 +13,10 @@
 //     run p to process p (team_exchange), sorts what it received and the
 //     parts are rebalanced into blocks. Equal elements all go to one
 //     process, runs arrive in rank order and every sort is the op's own,
-//     so a stable sort stays stable across the team.
+//     so a stable sort stays stable across the team. argsort sorts
+//     the block's positions, carries each element's global position beside
+//     it through the exchange, and takes those in the order of the
+//     received elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,13 +30,18 @@ using namespace mlir;
 using namespace mlir::ptensor;
 using ::ptensor::semantics::kTeamSplitDim;
 
-/// The sorting op `OpTy` of `input` along `axis`, with `op`'s order.
-template <typename OpTy>
-static Value sortLike(OpBuilder &b, OpTy op, Type resultType, Value input,
-                      int64_t axis) {
-  return OpTy::create(b, op.getLoc(), resultType, input, axis,
-                      op.getDescending(), op.getStable())
-      .getResult();
+namespace {
+/// The order of a sort or argsort.
+struct SortOrder {
+  bool descending, stable;
+};
+} // namespace
+
+static SortOrder orderOf(Operation *op) {
+  if (auto sort = dyn_cast<SortValuesOp>(op))
+    return {sort.getDescending(), sort.getStable()};
+  auto argsort = cast<ArgsortOp>(op);
+  return {argsort.getDescending(), argsort.getStable()};
 }
 
 bool TeamPartitioner::sortsAlongRows(Operation *op) const {
@@ -68,10 +76,15 @@ void TeamPartitioner::partitionSortAlongRows(Operation *op) {
                                        b.getDenseI64ArrayAttr(toLast));
   Value columns = partitionPermute(moveOut);
   Type sortedType = permuted(resultGlobal);
+  SortOrder order = orderOf(op);
   Value sorted =
       isa<SortValuesOp>(op)
-          ? sortLike(b, cast<SortValuesOp>(op), sortedType, columns, rank - 1)
-          : sortLike(b, cast<ArgsortOp>(op), sortedType, columns, rank - 1);
+          ? SortValuesOp::create(b, loc, sortedType, columns, rank - 1,
+                                 order.descending, order.stable)
+                .getResult()
+          : ArgsortOp::create(b, loc, sortedType, columns, rank - 1,
+                              order.descending, order.stable)
+                .getResult();
   localize(sorted); // along a dim every process has whole
   auto moveBack = PermuteDimsOp::create(b, loc, resultGlobal, sorted,
                                         b.getDenseI64ArrayAttr(back));
@@ -81,9 +94,9 @@ void TeamPartitioner::partitionSortAlongRows(Operation *op) {
 }
 
 bool TeamPartitioner::sortsSplitLine(Operation *op) const {
-  auto sort = dyn_cast<SortValuesOp>(op);
-  return sort && isSplit(sort.getInput()) &&
-         globalOf(sort.getInput()).getRank() == 1;
+  if (!isa<SortValuesOp, ArgsortOp>(op) || !isSplit(op->getOperand(0)))
+    return false;
+  return globalOf(op->getOperand(0)).getRank() == 1;
 }
 
 /// The first `count` elements of 1-D `line` (a view).
@@ -122,13 +135,35 @@ static Value evenlySpaced(OpBuilder &b, Location loc, Value line, Value size,
   return SqueezeOp::create(b, loc, column, b.getDenseI64ArrayAttr({1}));
 }
 
-/// Where sorted 1-D `block` (`rows` elements, in `op`'s order) is cut for
-/// the processes: end p is the number of its elements that go to processes
-/// 0 to p, those not after `splitters[p]` in the order (ties with a
-/// splitter go to its process, on every process alike).
-static Value runEnds(OpBuilder &b, Location loc, SortValuesOp op, Value block,
+/// 1-D `line` sorted in `order` (its type).
+static Value sortLine(OpBuilder &b, Location loc, Value line,
+                      SortOrder order) {
+  return SortValuesOp::create(b, loc, line.getType(), line, 0,
+                              order.descending, order.stable);
+}
+
+/// The positions that sort 1-D `line` in `order` (argsort's, i64).
+static Value sortingPositions(OpBuilder &b, Location loc, Value line,
+                              SortOrder order) {
+  auto type = cast<PTensorType>(line.getType());
+  Type positions =
+      type.cloneWithShapeAndType(type.getShape(), b.getI64Type());
+  return ArgsortOp::create(b, loc, positions, line, 0, order.descending,
+                           order.stable);
+}
+
+/// The elements of 1-D `line` at `positions` (take).
+static Value takeAt(OpBuilder &b, Location loc, Value line, Value positions) {
+  return TakeOp::create(b, loc, line, positions, /*axis=*/IntegerAttr());
+}
+
+/// Where sorted 1-D `block` (`rows` elements, in the order: `descending`
+/// or not) is cut for the processes: end p is the number of its elements
+/// that go to processes 0 to p, those not after `splitters[p]` in the
+/// order (ties with a splitter go to its process, on every process alike).
+static Value runEnds(OpBuilder &b, Location loc, bool descending, Value block,
                      Value rows, Value splitters) {
-  if (!op.getDescending())
+  if (!descending)
     return SearchsortedOp::create(b, loc, SearchSide::right, block, splitters,
                                   /*sorter=*/Value());
   // Descending: the elements not after a splitter are those not less than
@@ -143,19 +178,34 @@ static Value runEnds(OpBuilder &b, Location loc, SortValuesOp op, Value block,
       total, less);
 }
 
-void TeamPartitioner::partitionSampleSort(SortValuesOp op) {
+void TeamPartitioner::partitionSampleSort(Operation *op) {
   OpBuilder b(op);
-  Location loc = op.getLoc();
-  Value input = op.getInput();
+  Location loc = op->getLoc();
+  Value input = op->getOperand(0);
+  SortOrder order = orderOf(op);
+  bool positions = isa<ArgsortOp>(op);
   Value rows = globalRows(b, loc, input);
-  Type lineType = input.getType();
-  Value sorted = sortLike(b, op, lineType, input, 0);
+  // The block sorted, and for argsort each element's global position
+  // (its position in the block plus the block's first row).
+  Value sorted, global;
+  if (positions) {
+    Value local = sortingPositions(b, loc, input, order);
+    sorted = takeAt(b, loc, input, local);
+    Value start = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                             blockStart(b, loc, input));
+    global = ElementwiseBinaryOp::create(
+        b, loc, BinaryOpKindAttr::get(b.getContext(), BinaryOpKind::add),
+        local, start);
+  } else {
+    sorted = sortLine(b, loc, input, order);
+  }
+  Type lineType = sorted.getType();
   Value mine = DimOp::create(b, loc, sorted, kTeamSplitDim);
   Value samples = evenlySpaced(b, loc, sorted, mine, teamSize);
   Value sampleRows = DimOp::create(b, loc, samples, kTeamSplitDim);
   Value allRows = TeamSumOp::create(b, loc, b.getIndexType(), sampleRows, grid);
   Value all = TeamGatherOp::create(b, loc, lineType, samples, allRows, grid);
-  Value allSorted = sortLike(b, op, lineType, all, 0);
+  Value allSorted = sortLine(b, loc, all, order);
   // Every process picks the same splitters: the last of each of P runs of
   // the sorted samples but the last run's (the rest of the values).
   Value picks = evenlySpaced(b, loc, allSorted, allRows, teamSize);
@@ -165,11 +215,22 @@ void TeamPartitioner::partitionSampleSort(SortValuesOp op) {
   Value fewer = arith::SubIOp::create(b, loc, pickCount, one);
   Value splitterCount = arith::MaxSIOp::create(b, loc, fewer, zero);
   Value splitters = leading(b, loc, picks, splitterCount);
-  Value ends = runEnds(b, loc, op, sorted, mine, splitters);
+  Value ends = runEnds(b, loc, order.descending, sorted, mine, splitters);
   Value received =
       TeamExchangeOp::create(b, loc, lineType, sorted, ends, grid);
-  Value part = sortLike(b, op, lineType, received, 0);
-  op.getResult().replaceAllUsesWith(
-      rebalance(b, loc, part, op.getType(), rows));
-  op.erase();
+  // What arrived, runs in rank order, sorted: equal elements keep the
+  // runs' order, which is their global order.
+  Value part;
+  if (positions) {
+    Value receivedPositions = TeamExchangeOp::create(
+        b, loc, global.getType(), global, ends, grid);
+    Value inOrder = sortingPositions(b, loc, received, order);
+    part = takeAt(b, loc, receivedPositions, inOrder);
+  } else {
+    part = sortLine(b, loc, received, order);
+  }
+  auto resultGlobal = cast<PTensorType>(op->getResult(0).getType());
+  op->getResult(0).replaceAllUsesWith(
+      rebalance(b, loc, part, resultGlobal, rows));
+  op->erase();
 }

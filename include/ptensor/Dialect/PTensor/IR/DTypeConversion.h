@@ -12,6 +12,7 @@
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/Semantics/DType.h"
 #include "ptensor/Semantics/Promotion.h"
+#include "ptensor/Semantics/Searching.h"
 
 #include <optional>
 
@@ -20,6 +21,10 @@ namespace mlir::ptensor {
 /// The semantics library's dtype of a ptensor element type (i1, iN, uiN,
 /// f16, bf16, f32, f64), or nullopt for any other type.
 std::optional<::ptensor::DType> toDType(Type type);
+
+/// `type` as the semantics library's operand (nothing only for an element
+/// type that is no dtype, which PTensorType::verify rejects).
+std::optional<::ptensor::semantics::TypedShape> toTypedShape(PTensorType type);
 
 /// The MLIR element type of a dtype (unsigned dtypes are `uiN`).
 Type toMLIRType(MLIRContext *context, ::ptensor::DType dtype);

@@ -143,6 +143,40 @@ def PTensor_ExtractMaskOp : PTensor_Op<"extract_mask", [Pure, InferTypeOpAdaptor
   }];
 }
 
+def PTensor_TakeOp : PTensor_Op<"take", [Pure, InferTypeOpAdaptor]> {
+  let summary = "elements at given indices along an axis (x.take)";
+  let description = [{
+    Element `i` along `axis` of the result is element `indices[i]` along
+    that axis of `source` (the array API's and numpy's `take` with 1-D
+    indices): the result has the source's dtype and shape, but the axis
+    has as many elements as `indices` (1-D, any integer dtype). Negative
+    indices count from the end of the axis; an index outside
+    `[-size, size)` is an error when the code runs (the indices are
+    counted first, so nothing is read out of bounds). `axis` counts from
+    the end when negative and may be left out only for a 1-D source.
+    Operands share a device and a team. Lowering: one parallel generic
+    over the result that reads the source by position (`tensor.extract`),
+    on the host and the GPU alike.
+
+    ```mlir
+    %t = ptensor.take %x, %i axis 1 : (!ptensor.ptensor<?x8xf32>, !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?x?xf32>
+    %u = ptensor.take %v, %p : (!ptensor.ptensor<?xf16>, !ptensor.ptensor<5xi64>) -> !ptensor.ptensor<5xf16>
+    ```
+  }];
+  let arguments = (ins PTensor:$source, PTensor:$indices,
+                       OptionalAttr<I64Attr>:$axis);
+  let results = (outs PTensor:$result);
+  let assemblyFormat = [{
+    $source `,` $indices (`axis` $axis^)? attr-dict `:` `(`
+    qualified(type($source)) `,` qualified(type($indices)) `)` `->`
+    qualified(type($result))
+  }];
+  let extraClassDeclaration = [{
+    /// The axis taken along, in [0, rank) (verified).
+    int64_t getTakenAxis();
+  }];
+}
+
 def PTensor_EyeOp : PTensor_Op<"eye", [Pure]> {
   let summary = "a 2-D ptensor with ones on a diagonal";
   let description = [{

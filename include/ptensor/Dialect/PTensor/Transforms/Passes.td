@@ -102,9 +102,12 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       reshape (to one row), a stack along the first dim the concat of its
       operands so reshaped; sorts along another dim sort the block, and
       along the first dim of rank >= 2 move it last and back (two
-      resplits); a sort of a split 1-D tensor is a sample sort (local
-      sorts, splitters from gathered samples, each run sent to its
-      process with `team_exchange`, sorted there and rebalanced);
+      resplits); a sort or argsort of a split 1-D tensor is a sample sort
+      (local sorts, splitters from gathered samples, each run sent to its
+      process with `team_exchange`, argsort's global positions beside it,
+      sorted there and rebalanced); `take` keeps the block of the indices
+      (along the first dim) or of the source (along another) and gathers
+      the other;
       tril/triu work on the block (a block of one matrix told
       its first row), `meshgrid` keeps the block of the input varying
       along the rows and gathers the others, contractions of both first
