@@ -157,11 +157,26 @@ Value TeamPartitioner::globalRows(OpBuilder &b, Location loc, Value v) {
   if (Value operand = rowsSource(v.getDefiningOp())) {
     rows = globalRows(b, loc, operand);
   } else {
-    Value mine = DimOp::create(b, loc, v, kTeamSplitDim);
-    rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+    rows = partRows(b, loc, v);
   }
   globalSizes[key] = rows;
   return rows;
+}
+
+Value TeamPartitioner::partRows(OpBuilder &b, Location loc, Value part) {
+  Value mine = DimOp::create(b, loc, part, kTeamSplitDim);
+  return TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+}
+
+void TeamPartitioner::checkSameGlobalRows(OpBuilder &b, Location loc, Value x,
+                                          Value y, StringRef message) {
+  if (!globalOf(x).isDynamicDim(kTeamSplitDim) &&
+      !globalOf(y).isDynamicDim(kTeamSplitDim))
+    return; // static sizes: the verifier compared them
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     globalRows(b, loc, x),
+                                     globalRows(b, loc, y));
+  cf::AssertOp::create(b, loc, same, message);
 }
 
 Value TeamPartitioner::gather(OpBuilder &b, Location loc, Value v,
@@ -692,10 +707,8 @@ Value TeamPartitioner::unflattenBlock(OpBuilder &b, Location loc, Value flat,
 Value TeamPartitioner::rebalance(OpBuilder &b, Location loc, Value part,
                                  PTensorType global, Value rows) {
   IndexMath m(b, loc);
-  if (!rows) {
-    Value mine = DimOp::create(b, loc, part, kTeamSplitDim);
-    rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
-  }
+  if (!rows)
+    rows = partRows(b, loc, part);
   SmallVector<OpFoldResult> otherSizes = rowSizes(b, loc, part);
   Value rowElements = m.value(m.product(otherSizes));
   Value flat = TeamReblockOp::create(b, loc, flatBlockType(global), part,
@@ -718,8 +731,7 @@ void TeamPartitioner::partitionNonzero(NonzeroOp op) {
   parts.front() = ElementwiseBinaryOp::create(
       b, loc, BinaryOpKindAttr::get(b.getContext(), BinaryOpKind::add),
       parts.front(), offset);
-  Value mine = DimOp::create(b, loc, parts.front(), kTeamSplitDim);
-  Value rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  Value rows = partRows(b, loc, parts.front());
   for (auto [result, part] : llvm::zip_equal(op.getResults(), parts)) {
     auto global = cast<PTensorType>(result.getType());
     result.replaceAllUsesWith(rebalance(b, loc, part, global, rows));
@@ -731,18 +743,11 @@ void TeamPartitioner::partitionExtractMask(ExtractMaskOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value source = op.getSource(), mask = op.getMask();
-  if (globalOf(source).isDynamicDim(kTeamSplitDim) ||
-      globalOf(mask).isDynamicDim(kTeamSplitDim)) {
-    // Blocks of equal global rows line up; rows that differ fail on every
-    // process alike (the blocks' sizes may still agree on some).
-    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       globalRows(b, loc, source),
-                                       globalRows(b, loc, mask));
-    cf::AssertOp::create(
-        b, loc, same,
-        "ptensor.extract_mask: the first dims of a team tensor and its mask "
-        "differ (their sizes summed over the team); they must be equal");
-  }
+  // Blocks of equal global rows line up.
+  checkSameGlobalRows(
+      b, loc, source, mask,
+      "ptensor.extract_mask: the first dims of a team tensor and its mask "
+      "differ (their sizes summed over the team); they must be equal");
   Value part = ExtractMaskOp::create(b, loc, source, mask);
   op.getResult().replaceAllUsesWith(
       rebalance(b, loc, part, op.getType()));
@@ -1082,8 +1087,7 @@ void TeamPartitioner::partitionUniqueValues(UniqueOp op) {
   Location loc = op.getLoc();
   auto local = UniqueOp::create(b, loc, op.getKindAttr(), op.getInput());
   Value part = local.getResults().front();
-  Value mine = DimOp::create(b, loc, part, kTeamSplitDim);
-  Value rows = TeamSumOp::create(b, loc, b.getIndexType(), mine, grid);
+  Value rows = partRows(b, loc, part);
   Value parts = TeamGatherOp::create(b, loc, part.getType(), part, rows, grid);
   auto whole = UniqueOp::create(b, loc, op.getKindAttr(), parts);
   replaceByWhole(op, whole.getResults().front());

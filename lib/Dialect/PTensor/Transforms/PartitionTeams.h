@@ -55,6 +55,15 @@ private:
   /// broadcast asked for, or the sum of the blocks' sizes (one all-reduce
   /// per value and block: later uses in the block reuse it).
   Value globalRows(OpBuilder &b, Location loc, Value v);
+  /// The rows of every process's `part` (a block, or a part of any size)
+  /// summed over the team: its dim 0 and one all-reduce.
+  Value partRows(OpBuilder &b, Location loc, Value part);
+  /// Fails when the code runs, on every process alike, when the global
+  /// rows of split `x` and `y` differ (nothing when both are static: the
+  /// verifier compared them), with `message`; the blocks' sizes may agree
+  /// on some processes where the global ones differ.
+  void checkSameGlobalRows(OpBuilder &b, Location loc, Value x, Value y,
+                           StringRef message);
   /// Whether `v` asks a team tensor's global rows (its dim 0, its shape's
   /// first size, or its size) in an op the pass has not rewritten yet.
   bool isPendingRowsQuery(Value v) const;

@@ -22,7 +22,6 @@
 #include "ptensor/Semantics/Teams.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -85,20 +84,13 @@ void TeamPartitioner::partitionContraction(Operation *op) {
     localize(op->getResult(0));
     return;
   }
-  // Blocks of equal global rows line up; rows that differ must fail on
-  // every process alike (the blocks' sizes may still agree on some).
-  if (globalOf(lhs).isDynamicDim(sem::kTeamSplitDim) ||
-      globalOf(rhs).isDynamicDim(sem::kTeamSplitDim)) {
-    Value same =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              globalRows(b, loc, lhs), globalRows(b, loc, rhs));
-    std::string message =
-        ("ptensor." + getContractionName(op) +
-         ": the contracted first dims of two team tensors differ (their "
-         "sizes summed over the team); they must be equal")
-            .str();
-    cf::AssertOp::create(b, loc, same, message);
-  }
+  // Blocks of equal global rows line up.
+  std::string message =
+      ("ptensor." + getContractionName(op) +
+       ": the contracted first dims of two team tensors differ (their "
+       "sizes summed over the team); they must be equal")
+          .str();
+  checkSameGlobalRows(b, loc, lhs, rhs, message);
   Type dtype = global.getElementType();
   bool isFloat = isa<FloatType>(dtype);
   Type accumulator = dtype;

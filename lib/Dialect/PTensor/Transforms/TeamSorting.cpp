@@ -202,8 +202,7 @@ void TeamPartitioner::partitionSampleSort(Operation *op) {
   Type lineType = sorted.getType();
   Value mine = DimOp::create(b, loc, sorted, kTeamSplitDim);
   Value samples = evenlySpaced(b, loc, sorted, mine, teamSize);
-  Value sampleRows = DimOp::create(b, loc, samples, kTeamSplitDim);
-  Value allRows = TeamSumOp::create(b, loc, b.getIndexType(), sampleRows, grid);
+  Value allRows = partRows(b, loc, samples);
   Value all = TeamGatherOp::create(b, loc, lineType, samples, allRows, grid);
   Value allSorted = sortLine(b, loc, all, order);
   // Every process picks the same splitters: the last of each of P runs of
