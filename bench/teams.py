@@ -1,5 +1,6 @@
 """Teams on this machine's cores (docs/Teams.md): weak and strong scaling of
-an elementwise chain and of a sum over 1, 2, ... processes under mpirun,
+an elementwise chain, a sum and a 1-D sort (a sample sort across the team)
+over 1, 2, ... processes under mpirun,
 with the communication each process did, beside numpy on one process.
 Each point is the slowest rank's median of repeated calls
 (`ptensor-runner --repeat`); results are checked against numpy once. Beside
@@ -32,6 +33,10 @@ func.func @chain(%a: !ptensor.ptensor<?xf32, team = 1>, %b: !ptensor.ptensor<?xf
   %1 = ptensor.elementwise_binary add %0, %a : (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
   %2 = ptensor.elementwise_unary sqrt %1 : (!ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
   return %2 : !ptensor.ptensor<?xf32, team = 1>
+}
+func.func @sorted(%a: !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1> {
+  %0 = ptensor.sort %a : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  return %0 : !ptensor.ptensor<?xf32, team = 1>
 }
 func.func @total(%a: !ptensor.ptensor<?xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1> {
   %0 = ptensor.reduce sum %a : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
@@ -138,7 +143,8 @@ def main():
                 np.save(pb, b)
                 for entry, inputs, reference in (
                         ("chain", [pa, pb], lambda: np.sqrt(a * b + a)),
-                        ("total", [pa], lambda: a.sum(dtype=np.float64))):
+                        ("total", [pa], lambda: a.sum(dtype=np.float64)),
+                        ("sorted", [pa], lambda: np.sort(a))):
                     ms, sent, got = run(tmp, p, entry, inputs, args)
                     expected = reference()
                     np.testing.assert_allclose(got, expected, rtol=1e-5)

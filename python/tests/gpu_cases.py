@@ -367,7 +367,7 @@ def case_take(xp):
     picks = rng.integers(-4097, 4097, 5000).astype(np.int64)
     x = xp.wrap(m)
     return [(pt.take(x, xp.wrap(rows), axis=0), np.take(m, rows, axis=0), "f32"),
-            (pt.take(pt.matrix_transpose(x), xp.wrap(cols), axis=-1),
+            (pt.take(xp.t(x), xp.wrap(cols), axis=-1),
              np.take(m.T, cols, axis=-1), "f32"),
             (pt.take(xp.wrap(line), xp.wrap(picks)), np.take(line, picks), "f16")]
 

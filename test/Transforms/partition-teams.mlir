@@ -675,7 +675,9 @@ func.func @contractions(%x: !ptensor.ptensor<10xf32, team = 1>, %m: !ptensor.pte
 
 // unique values: each process's distinct values are gathered in rank order
 // (not the input) and made distinct again; the whole result keeps its
-// block. unique counts/inverse/all still gather the input.
+// block. unique counts: the block flattened (a view), sorted and exchanged
+// as a sample sort does (every copy of a value reaches one process), the
+// unique values and counts of what arrived rebalanced into blocks.
 // CHECK-LABEL: func.func @distinct(
 // CHECK: %[[P:.*]] = ptensor.unique values %arg0 : !ptensor.ptensor<?x3xf32> -> (!ptensor.ptensor<?xf32>)
 // CHECK-NEXT: %[[C:.*]] = ptensor.dim %[[P]], 0
@@ -683,8 +685,14 @@ func.func @contractions(%x: !ptensor.ptensor<10xf32, team = 1>, %m: !ptensor.pte
 // CHECK-NEXT: %[[G:.*]] = ptensor.team_gather %[[P]], %[[N]] on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
 // CHECK-NEXT: %[[U:.*]] = ptensor.unique values %[[G]] : !ptensor.ptensor<?xf32> -> (!ptensor.ptensor<?xf32>)
 // CHECK-NEXT: %[[B:.*]] = ptensor.team_block %[[U]] on @ptensor_team1
-// CHECK: %[[W:.*]] = ptensor.team_gather %arg0
-// CHECK-NEXT: ptensor.unique counts %[[W]]
+// CHECK: %[[F:.*]] = ptensor.reshape %arg0 [-1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
+// CHECK-NEXT: %[[S:.*]] = ptensor.sort %[[F]] axis 0 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+// CHECK: %[[R:.*]] = ptensor.team_exchange %[[S]] at %{{.*}} on @ptensor_team1
+// CHECK-NEXT: %[[UC:.*]]:2 = ptensor.unique counts %[[R]] : !ptensor.ptensor<?xf32> -> (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64>)
+// CHECK-NEXT: %[[K:.*]] = ptensor.dim %[[UC]]#0, 0
+// CHECK-NEXT: %[[KS:.*]] = ptensor.team_sum %[[K]] on @ptensor_team1
+// CHECK: ptensor.team_reblock %[[UC]]#1, %[[KS]] uneven rows %[[KS]] x %c1 on @ptensor_team1 : !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xi64>
+// CHECK-NOT: team_gather %arg0
 func.func @distinct(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>) {
   %0 = ptensor.unique values %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>)
   %1:2 = ptensor.unique counts %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>)

@@ -187,9 +187,10 @@ func.func @contractions(%x: !ptensor.ptensor<?xf32, team = 1>, %m: !ptensor.pten
   %3 = ptensor.tensordot %g, %a {lhs_axes = array<i64: 1>, rhs_axes = array<i64: 1>} : (!ptensor.ptensor<?x3x4xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x4x?xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<4xf32, team = 1>, !ptensor.ptensor<?x3x2xf32, team = 1>, !ptensor.ptensor<3x4xf32, team = 1>, !ptensor.ptensor<?x4x?xf32, team = 1>
 }
-func.func @distinct(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1> {
+func.func @distinct(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>) {
   %0 = ptensor.unique values %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>)
-  return %0 : !ptensor.ptensor<?xf32, team = 1>
+  %1:2 = ptensor.unique counts %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>)
+  return %0, %1#0, %1#1 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>
 }
 func.func @product(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1> {
   %0 = ptensor.matmul %a, %b : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3x10xf32, team = 1>) -> !ptensor.ptensor<10x10xf32, team = 1>
@@ -297,6 +298,13 @@ def row_joins(d, j):
             joined.astype(np.float64).sum(0).astype(np.float32),
             np.concatenate([j, j]),
             np.stack([d, j.astype(np.float32), d]), j[None]]
+
+
+def distinct(x):
+    """What @distinct returns: unique values, then unique counts (NaNs each
+    distinct)."""
+    values, counts = np.unique(x, return_counts=True, equal_nan=False)
+    return [values, values, counts.astype(np.int64)]
 
 
 def descending_order(x):
@@ -540,9 +548,10 @@ def main():
              contractions(arrays["x2"], arrays["m2"], e, arrays["c"],
                           arrays["hh2"])),
             # Each process's distinct values are gathered (not the
-            # input) and made distinct again.
-            ("distinct", ["q"], [np.unique(arrays["q"], equal_nan=False)]),
-            ("distinct", ["q2"], [np.unique(arrays["q2"], equal_nan=False)]),
+            # input) and made distinct again; counts: a sample sort's
+            # exchange, then each process's values and counts.
+            ("distinct", ["q"], distinct(arrays["q"])),
+            ("distinct", ["q2"], distinct(arrays["q2"])),
             ("product", ["a", "bt"], [a @ b.T]),
             # The values' blocks are the result's; sorted and sorter are
             # gathered.

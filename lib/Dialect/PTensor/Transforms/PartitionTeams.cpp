@@ -1060,6 +1060,10 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
       unique && unique.getKind() == UniqueKind::values &&
       isSplit(unique.getInput()))
     return partitionUniqueValues(unique), success();
+  if (auto unique = dyn_cast<UniqueOp>(op);
+      unique && unique.getKind() == UniqueKind::counts &&
+      isSplit(unique.getInput()))
+    return partitionUniqueCounts(unique), success();
   if (auto masked = dyn_cast<ExtractMaskOp>(op);
       masked && isSplit(masked.getSource()) && isSplit(masked.getMask()))
     return partitionExtractMask(masked), success();
@@ -1160,7 +1164,7 @@ void TeamPartitioner::partitionShapeQuery(Operation *op) {
   // rank: the block's is the tensor's.
 }
 
-/// Every other op (a 1-D argsort, unique_all/counts/inverse, a
+/// Every other op (unique all and inverse, a
 /// contraction without an operand split like its result): the split
 /// operands are gathered, every process computes the whole result and
 /// keeps its block. Correct for any

@@ -158,6 +158,25 @@ private:
   /// position beside it), which sorts what it received; the parts are
   /// rebalanced into blocks.
   void partitionSampleSort(Operation *op);
+  /// What a process received in a sample sort's exchange: the runs of the
+  /// sorted parts (in rank order) whose values fall in its range, and the
+  /// runs of the tensor carried beside them (or null).
+  struct SampleRuns {
+    Value received, carried;
+  };
+  /// The exchange of a sample sort of every process's `sorted` (1-D, its
+  /// part sorted, `descending` or not) and `carried` (null, or a 1-D
+  /// tensor beside it): up to P evenly spaced samples of each are gathered
+  /// and sorted alike, P - 1 splitters picked, `sorted` cut at them (ties
+  /// with a splitter go to its process) and run p sent to process p
+  /// (team_exchange, `carried` at the same ends).
+  SampleRuns exchangeRuns(OpBuilder &b, Location loc, Value sorted,
+                          Value carried, bool descending);
+  /// unique counts of a split tensor: the block's elements sorted and
+  /// exchanged as a sample sort does (every copy of a value reaches one
+  /// process), the unique values and counts of what arrived, rebalanced
+  /// into blocks; the input is never gathered.
+  void partitionUniqueCounts(UniqueOp op);
   /// Whether `op` is a reshape of a split tensor that changes its rows
   /// into a result of rank >= 1.
   bool reblocksRows(Operation *op) const;
@@ -229,8 +248,8 @@ private:
   // one.
   LogicalResult partitionReduction(Operation *op);
   // TeamContractions.cpp: matmul, vecdot and tensordot. TeamSorting.cpp:
-  // sortsAlongRows, partitionSortAlongRows, sortsSplitLine and
-  // partitionSampleSort.
+  // sortsAlongRows, partitionSortAlongRows, sortsSplitLine,
+  // partitionSampleSort, exchangeRuns and partitionUniqueCounts.
   /// Contracting the first dims with each other, contracts the blocks and
   /// sums the partial products over the team; else keeps the blocks of the
   /// operands with the result's rows and gathers the others.

@@ -178,6 +178,34 @@ static Value runEnds(OpBuilder &b, Location loc, bool descending, Value block,
       total, less);
 }
 
+TeamPartitioner::SampleRuns
+TeamPartitioner::exchangeRuns(OpBuilder &b, Location loc, Value sorted,
+                              Value carried, bool descending) {
+  SortOrder order{descending, /*stable=*/true};
+  Type lineType = sorted.getType();
+  Value mine = DimOp::create(b, loc, sorted, kTeamSplitDim);
+  Value samples = evenlySpaced(b, loc, sorted, mine, teamSize);
+  Value allRows = partRows(b, loc, samples);
+  Value all = TeamGatherOp::create(b, loc, lineType, samples, allRows, grid);
+  Value allSorted = sortLine(b, loc, all, order);
+  // Every process picks the same splitters: the last of each of P runs of
+  // the sorted samples but the last run's (the rest of the values).
+  Value picks = evenlySpaced(b, loc, allSorted, allRows, teamSize);
+  Value pickCount = DimOp::create(b, loc, picks, kTeamSplitDim);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value fewer = arith::SubIOp::create(b, loc, pickCount, one);
+  Value splitterCount = arith::MaxSIOp::create(b, loc, fewer, zero);
+  Value splitters = leading(b, loc, picks, splitterCount);
+  Value ends = runEnds(b, loc, descending, sorted, mine, splitters);
+  SampleRuns runs;
+  runs.received = TeamExchangeOp::create(b, loc, lineType, sorted, ends, grid);
+  if (carried)
+    runs.carried = TeamExchangeOp::create(b, loc, carried.getType(), carried,
+                                          ends, grid);
+  return runs;
+}
+
 void TeamPartitioner::partitionSampleSort(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -199,37 +227,45 @@ void TeamPartitioner::partitionSampleSort(Operation *op) {
   } else {
     sorted = sortLine(b, loc, input, order);
   }
-  Type lineType = sorted.getType();
-  Value mine = DimOp::create(b, loc, sorted, kTeamSplitDim);
-  Value samples = evenlySpaced(b, loc, sorted, mine, teamSize);
-  Value allRows = partRows(b, loc, samples);
-  Value all = TeamGatherOp::create(b, loc, lineType, samples, allRows, grid);
-  Value allSorted = sortLine(b, loc, all, order);
-  // Every process picks the same splitters: the last of each of P runs of
-  // the sorted samples but the last run's (the rest of the values).
-  Value picks = evenlySpaced(b, loc, allSorted, allRows, teamSize);
-  Value pickCount = DimOp::create(b, loc, picks, kTeamSplitDim);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value fewer = arith::SubIOp::create(b, loc, pickCount, one);
-  Value splitterCount = arith::MaxSIOp::create(b, loc, fewer, zero);
-  Value splitters = leading(b, loc, picks, splitterCount);
-  Value ends = runEnds(b, loc, order.descending, sorted, mine, splitters);
-  Value received =
-      TeamExchangeOp::create(b, loc, lineType, sorted, ends, grid);
+  SampleRuns runs = exchangeRuns(b, loc, sorted, global, order.descending);
   // What arrived, runs in rank order, sorted: equal elements keep the
   // runs' order, which is their global order.
   Value part;
   if (positions) {
-    Value receivedPositions = TeamExchangeOp::create(
-        b, loc, global.getType(), global, ends, grid);
-    Value inOrder = sortingPositions(b, loc, received, order);
-    part = takeAt(b, loc, receivedPositions, inOrder);
+    Value inOrder = sortingPositions(b, loc, runs.received, order);
+    part = takeAt(b, loc, runs.carried, inOrder);
   } else {
-    part = sortLine(b, loc, received, order);
+    part = sortLine(b, loc, runs.received, order);
   }
   auto resultGlobal = cast<PTensorType>(op->getResult(0).getType());
   op->getResult(0).replaceAllUsesWith(
       rebalance(b, loc, part, resultGlobal, rows));
   op->erase();
+}
+
+void TeamPartitioner::partitionUniqueCounts(UniqueOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  // The block's elements in row-major order (a view: the block is
+  // contiguous rows of the input's row-major order), sorted and exchanged
+  // as a sample sort does: every copy of a value reaches one process.
+  auto blockTypeOfInput = cast<PTensorType>(op.getInput().getType());
+  auto flatType = blockTypeOfInput.cloneWithShapeAndType(
+      {ShapedType::kDynamic}, blockTypeOfInput.getElementType());
+  Value flat = ReshapeOp::create(b, loc, flatType, op.getInput(), ValueRange{},
+                                 b.getDenseI64ArrayAttr({-1}),
+                                 /*copy=*/nullptr);
+  SortOrder ascending{/*descending=*/false, /*stable=*/true};
+  Value sorted = sortLine(b, loc, flat, ascending);
+  SampleRuns runs = exchangeRuns(b, loc, sorted, Value(), false);
+  // Each process's values are distinct from every other's and follow them
+  // in rank order: the parts of the results, rebalanced into blocks.
+  auto local = UniqueOp::create(b, loc, op.getKindAttr(), runs.received);
+  Value rows = partRows(b, loc, local.getResults().front());
+  for (auto [result, part] : llvm::zip_equal(op.getResults(),
+                                             local.getResults())) {
+    auto global = cast<PTensorType>(result.getType());
+    result.replaceAllUsesWith(rebalance(b, loc, part, global, rows));
+  }
+  op.erase();
 }

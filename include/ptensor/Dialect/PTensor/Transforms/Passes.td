@@ -115,7 +115,9 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       products;
       `nonzero` and `extract_mask` work on the block and rebalance their
       parts of data-dependent size into blocks (`team_reblock` uneven),
-      `unique` values gathers each block's distinct values only;
+      `unique` values gathers each block's distinct values only,
+      `unique` counts exchanges the block's sorted elements as the
+      sample sort does and rebalances each process's values and counts;
     - every other op gathers its split operands, computes the whole result
       on every process and keeps the result's block.
 
