@@ -1,8 +1,11 @@
 //===- Team.cpp - MPI collectives for compiled team code -----------------===//
 //
-// Each entry point is one MPI call on MPI_COMM_WORLD with MPI_ERRORS_RETURN:
-// a failed call records MPI's message and leaves compiled code through the
-// caller's trap (ptensor_rt_check_failed), or returns a status to hosts.
+// Each entry point is one collective on MPI_COMM_WORLD with
+// MPI_ERRORS_RETURN, besides the small agreements and size exchanges that
+// let every process fail alike before it (an exchange of runs: its run
+// sizes, then the move): a failed call records MPI's message and leaves
+// compiled code through the caller's trap (ptensor_rt_check_failed), or
+// returns a status to hosts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -611,7 +614,7 @@ bool exchangePlan(const int64_t *ends, int64_t count, int64_t localRows,
     int64_t offset = 0, bytes = 0;
     for (int p = 0; p < size; ++p) {
       if (__builtin_mul_overflow(rows[p], rowBytes, &bytes) ||
-          offset + bytes > INT32_MAX)
+          bytes > INT32_MAX - offset)
         return false;
       counts[p] = static_cast<int>(bytes);
       offsets[p] = static_cast<int>(offset);
@@ -654,11 +657,17 @@ bool exchange(const char *local, char *result, const int64_t *ends,
   int64_t receivedRows = 0;
   if (!exchangePlan(ends, count, localRows, rowBytes, plan, receivedRows))
     return false;
-  if (receivedRows != expectedRows) // the same arguments as the plan's
-    return setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
-                     "an exchange receives %lld rows into a buffer of %lld",
-                     static_cast<long long>(receivedRows),
-                     static_cast<long long>(expectedRows));
+  // The same arguments as the plan's give the same rows; a buffer of
+  // another size fails on every process before anything moves.
+  bool fits = receivedRows == expectedRows ||
+              setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
+                        "an exchange receives %lld rows into a buffer of %lld",
+                        static_cast<long long>(receivedRows),
+                        static_cast<long long>(expectedRows));
+  if (!everyProcessOk(fits, PTENSOR_RT_ERROR_INVALID_ARGUMENT,
+                      "another process of the team received an exchange "
+                      "into a buffer of another size"))
+    return false;
   return moveBytes(plan, local, result);
 }
 

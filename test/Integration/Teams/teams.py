@@ -129,13 +129,14 @@ func.func @row_joins(%d: !ptensor.ptensor<?x3xf32, team = 1>, %j: !ptensor.ptens
   %7 = ptensor.expand_dims %j 0 : !ptensor.ptensor<?x3xi32, team = 1> -> !ptensor.ptensor<1x?x3xi32, team = 1>
   return %0, %1, %2, %3, %4, %5, %6, %7 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>, !ptensor.ptensor<?x3xi32, team = 1>, !ptensor.ptensor<3x?x3xf32, team = 1>, !ptensor.ptensor<1x?x3xi32, team = 1>
 }
-func.func @lines(%v: !ptensor.ptensor<?xf32, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>, %h: !ptensor.ptensor<?xf16, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xi64, team = 1>) {
+func.func @lines(%v: !ptensor.ptensor<?xf32, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>, %h: !ptensor.ptensor<?xf16, team = 1>) -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>) {
   %0 = ptensor.sort %v : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
   %1 = ptensor.sort %v {descending = true} : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
   %2 = ptensor.sort %i {descending = true} : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<?xi32, team = 1>
   %3 = ptensor.sort %h : !ptensor.ptensor<?xf16, team = 1> -> !ptensor.ptensor<?xf16, team = 1>
   %4 = ptensor.argsort %v {descending = true} : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xi64, team = 1>
-  return %0, %1, %2, %3, %4 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xi64, team = 1>
+  %5 = ptensor.argsort %i : !ptensor.ptensor<?xi32, team = 1> -> !ptensor.ptensor<?xi64, team = 1>
+  return %0, %1, %2, %3, %4, %5 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>, !ptensor.ptensor<?xf16, team = 1>, !ptensor.ptensor<?xi64, team = 1>, !ptensor.ptensor<?xi64, team = 1>
 }
 func.func @takes(%a: !ptensor.ptensor<?x3xf32, team = 1>, %i: !ptensor.ptensor<?xi32, team = 1>) -> (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x?xf32, team = 1>) {
   %0 = ptensor.take %a, %i axis 0 : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?xi32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
@@ -320,7 +321,8 @@ def lines(v, i, h):
     team)."""
     down = descending_order(v)
     return [np.sort(v, kind="stable"), v[down], i[descending_order(i)],
-            np.sort(h, kind="stable"), down]
+            np.sort(h, kind="stable"), down,
+            np.argsort(i, kind="stable").astype(np.int64)]
 
 
 def sorts(a, d, v):

@@ -80,13 +80,14 @@
 // samples of each block are 1 and 3, the one splitter 1, so rank 0 keeps
 // 0 1 and sends 2 3 4 (12 bytes), rank 1 sends 0 1 (8 bytes), and the
 // rebalance moves one 4 from rank 1 to rank 0 (12 bytes each in the two
-// moves); the other 64 bytes in 11 collectives are the fixed cost: the
+// moves); the other 68 bytes in 12 collectives are the fixed cost: the
 // sample count (8), the samples' gather (8), the exchange's two agreements
-// and run sizes, twice (16 + 16), the rebalance's agreements and part
-// sizes (16). A gather would send each block whole (20 bytes).
+// and run sizes, twice, and its agreement on the result's size (16 + 20),
+// the rebalance's agreements and part sizes (16). A gather would send each
+// block whole (20 bytes).
 // RUN: mpirun -np 2 ptensor-runner %s -e sorted --input %t/x.npy --output-dir %t/sorted --report-latency 2>&1 | FileCheck %s --check-prefix=SORTED
-// SORTED-DAG: rank 0 of 2: 13 collectives, 76 bytes sent
-// SORTED-DAG: rank 1 of 2: 13 collectives, 76 bytes sent
+// SORTED-DAG: rank 0 of 2: 14 collectives, 80 bytes sent
+// SORTED-DAG: rank 1 of 2: 14 collectives, 80 bytes sent
 // RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); np.testing.assert_array_equal(np.load('%t/sorted/out0.npy'), np.sort(x))"
 // RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); a = np.load('%t/a.npy'); np.testing.assert_array_equal(np.load('%t/found/out0.npy'), np.nonzero(x)[0]); np.testing.assert_array_equal(np.load('%t/distinct/out0.npy'), np.unique(a))"
 // RUN: %python -c "import numpy as np; x = np.load('%t/x.npy'); np.testing.assert_allclose(np.load('%t/dot/out0.npy'), np.dot(x.astype(np.float64), x).astype(np.float32), rtol=1e-6)"

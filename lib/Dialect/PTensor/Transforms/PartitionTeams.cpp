@@ -728,9 +728,7 @@ void TeamPartitioner::partitionNonzero(NonzeroOp op) {
   auto local = NonzeroOp::create(b, loc, input);
   SmallVector<Value> parts(local.getResults());
   Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), start);
-  parts.front() = ElementwiseBinaryOp::create(
-      b, loc, BinaryOpKindAttr::get(b.getContext(), BinaryOpKind::add),
-      parts.front(), offset);
+  parts.front() = binary(b, loc, BinaryOpKind::add, parts.front(), offset);
   Value rows = partRows(b, loc, parts.front());
   for (auto [result, part] : llvm::zip_equal(op.getResults(), parts)) {
     auto global = cast<PTensorType>(result.getType());

@@ -29,6 +29,13 @@ PTensorType blockType(PTensorType t);
 /// [0, rank).
 int64_t sortAxis(Operation *op, int64_t rank);
 
+/// The elementwise `kind` of `lhs` and `rhs` (tensors or scalars).
+inline Value binary(OpBuilder &b, Location loc, BinaryOpKind kind, Value lhs,
+                    Value rhs) {
+  return ElementwiseBinaryOp::create(
+      b, loc, BinaryOpKindAttr::get(b.getContext(), kind), lhs, rhs);
+}
+
 /// The rewriting state of ptensor-partition-teams over one module: which
 /// values are split blocks, their team types, and team 1's grid and size.
 class TeamPartitioner {
@@ -143,6 +150,7 @@ private:
   /// resplits that along the first dim (team_resplit: each process gets
   /// only its block of the result), which it returns.
   Value partitionPermute(PermuteDimsOp permute);
+  // TeamSorting.cpp: sorts along the rows, sample sorts, unique counts.
   /// Whether `op` is a sort or argsort along the first dim of a split
   /// tensor of rank >= 2.
   bool sortsAlongRows(Operation *op) const;
@@ -247,9 +255,7 @@ private:
   // TeamReductions.cpp: reductions whose reduced dims include the split
   // one.
   LogicalResult partitionReduction(Operation *op);
-  // TeamContractions.cpp: matmul, vecdot and tensordot. TeamSorting.cpp:
-  // sortsAlongRows, partitionSortAlongRows, sortsSplitLine,
-  // partitionSampleSort, exchangeRuns and partitionUniqueCounts.
+  // TeamContractions.cpp: matmul, vecdot and tensordot.
   /// Contracting the first dims with each other, contracts the blocks and
   /// sums the partial products over the team; else keeps the blocks of the
   /// operands with the result's rows and gathers the others.

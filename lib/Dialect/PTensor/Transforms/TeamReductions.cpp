@@ -60,12 +60,6 @@ static Value reduce(OpBuilder &b, Location loc, ReduceKind kind, Value input,
                           b.getF64FloatAttr(0.0));
 }
 
-static Value binary(OpBuilder &b, Location loc, BinaryOpKind kind, Value lhs,
-                    Value rhs) {
-  return ElementwiseBinaryOp::create(
-      b, loc, BinaryOpKindAttr::get(b.getContext(), kind), lhs, rhs);
-}
-
 /// `v` (index) as an f64 or i64 scalar.
 static Value indexTo(OpBuilder &b, Location loc, Value v, Type type) {
   Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);

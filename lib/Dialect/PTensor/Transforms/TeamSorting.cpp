@@ -173,9 +173,7 @@ static Value runEnds(OpBuilder &b, Location loc, bool descending, Value block,
   Value less = SearchsortedOp::create(b, loc, SearchSide::left, ascending,
                                       splitters, /*sorter=*/Value());
   Value total = arith::IndexCastOp::create(b, loc, b.getI64Type(), rows);
-  return ElementwiseBinaryOp::create(
-      b, loc, BinaryOpKindAttr::get(b.getContext(), BinaryOpKind::subtract),
-      total, less);
+  return binary(b, loc, BinaryOpKind::subtract, total, less);
 }
 
 TeamPartitioner::SampleRuns
@@ -221,9 +219,7 @@ void TeamPartitioner::partitionSampleSort(Operation *op) {
     sorted = takeAt(b, loc, input, local);
     Value start = arith::IndexCastOp::create(b, loc, b.getI64Type(),
                                              blockStart(b, loc, input));
-    global = ElementwiseBinaryOp::create(
-        b, loc, BinaryOpKindAttr::get(b.getContext(), BinaryOpKind::add),
-        local, start);
+    global = binary(b, loc, BinaryOpKind::add, local, start);
   } else {
     sorted = sortLine(b, loc, input, order);
   }

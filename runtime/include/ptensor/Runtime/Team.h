@@ -166,10 +166,10 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_reblock(
 /// allocates them first): its `localRows` rows (of `rowBytes` bytes) are
 /// cut into runs at the `ends` (memref<?xi8> of int64 values, `endsSize`
 /// bytes), run p going to process p. Checks every process's ends (non-
-/// decreasing, in [0, localRows], fewer than the processes) and that the
-/// exchange fits MPI's int counts, and fails on every process alike when
-/// one's do not (a 4-byte all-reduce each); then the run sizes cross in an
-/// MPI_Alltoall.
+/// decreasing, in [0, localRows], fewer than the processes), failing on
+/// every process alike when one's are not (a 4-byte all-reduce); the run
+/// sizes cross in an MPI_Alltoall; then every process checks that what it
+/// sends and receives fits MPI's int counts (another 4-byte all-reduce).
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_exchange_rows(
     int8_t *endsAllocated, int8_t *ends, int64_t endsOffset, int64_t endsSize,
     int64_t endsStride, int64_t localRows, int64_t rowBytes);
