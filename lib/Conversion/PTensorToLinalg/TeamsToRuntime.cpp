@@ -120,29 +120,51 @@ Value toTensor(OpBuilder &b, Location loc, RankedTensorType type, Value typed) {
                                            /*writable=*/true);
 }
 
-/// The runtime's answer for `rows` (index) of the i64 -> i64 function
-/// `name`.
-Value callIndexFunction(OpBuilder &b, Location loc, ModuleOp module,
-                        StringRef name, Value rows) {
-  auto i64 = b.getI64Type();
-  func::FuncOp callee = getOrDeclareRuntimeFunction(b, module, name, i64, i64);
-  Value value = arith::IndexCastOp::create(b, loc, i64, rows);
-  Value result = func::CallOp::create(b, loc, callee, value).getResult(0);
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), result);
-}
-
-/// Calls the runtime's void function `name` with byte buffers `buffers`
-/// and then `sizes` (index values) as i64.
-void callWithSizes(OpBuilder &b, Location loc, ModuleOp module,
-                   StringRef name, ValueRange buffers, ValueRange sizes) {
+/// The arguments of a runtime call: byte buffers `buffers`, then `sizes`
+/// (index values) as i64.
+SmallVector<Value> runtimeArguments(OpBuilder &b, Location loc,
+                                    ValueRange buffers, ValueRange sizes) {
   SmallVector<Value> arguments(buffers);
   for (Value size : sizes) {
     Value value = arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
     arguments.push_back(value);
   }
+  return arguments;
+}
+
+/// The runtime's i64 answer, as an index, of function `name` called with
+/// `buffers` and then `sizes` (runtimeArguments).
+Value callIndexFunction(OpBuilder &b, Location loc, ModuleOp module,
+                        StringRef name, ValueRange buffers, ValueRange sizes) {
+  SmallVector<Value> arguments = runtimeArguments(b, loc, buffers, sizes);
+  func::FuncOp callee = getOrDeclareRuntimeFunction(
+      b, module, name, ValueRange(arguments).getTypes(), b.getI64Type());
+  Value result = func::CallOp::create(b, loc, callee, arguments).getResult(0);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), result);
+}
+
+/// The runtime's answer for `rows` (index) of the i64 -> i64 function
+/// `name`.
+Value callIndexFunction(OpBuilder &b, Location loc, ModuleOp module,
+                        StringRef name, Value rows) {
+  return callIndexFunction(b, loc, module, name, ValueRange(), rows);
+}
+
+/// Calls the runtime's void function `name` with byte buffers `buffers`
+/// and then `sizes` (runtimeArguments).
+void callWithSizes(OpBuilder &b, Location loc, ModuleOp module,
+                   StringRef name, ValueRange buffers, ValueRange sizes) {
+  SmallVector<Value> arguments = runtimeArguments(b, loc, buffers, sizes);
   func::FuncOp callee = getOrDeclareRuntimeFunction(
       b, module, name, ValueRange(arguments).getTypes(), {});
   func::CallOp::create(b, loc, callee, arguments);
+}
+
+/// The bytes of a row of a row-major buffer of `type` whose dims are
+/// `sizes` (the product of all but the first, by the element's bytes).
+Value rowBytesOf(IndexMath &m, RankedTensorType type, ArrayRef<Value> sizes) {
+  OpFoldResult rowElements = m.product(getAsOpFoldResult(sizes.drop_front()));
+  return m.value(m.mul(rowElements, m.index(elementBytes(type))));
 }
 
 /// First row and size of this process's block of `rows` rows: the
@@ -271,10 +293,7 @@ struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
     sizes.front() = callIndexFunction(rewriter, loc, module,
                                       "ptensor_rt_team_block_rows", totalRows);
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
-    OpFoldResult rowElements =
-        m.product(getAsOpFoldResult(ArrayRef<Value>(sizes).drop_front()));
-    OpFoldResult bytesPerElement = m.index(elementBytes(resultType));
-    Value rowBytes = m.value(m.mul(rowElements, bytesPerElement));
+    Value rowBytes = rowBytesOf(m, resultType, sizes);
     OpFoldResult at = m.index(0);
     for (unsigned k = 0; k < op.getNumSlices(); ++k) {
       ByteBuffer local = copyToBytes(rewriter, loc, blocks[k]);
@@ -374,9 +393,7 @@ struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
     Value myRows = clampedBlockRows(rewriter, loc, module, adaptor.getRows(),
                                     total);
     Value product = m.value(m.mul(myRows, adaptor.getRowElements()));
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value atLeastZero = arith::MaxSIOp::create(rewriter, loc, product, zero);
-    Value count = arith::MinSIOp::create(rewriter, loc, atLeastZero, total);
+    Value count = clampRows(rewriter, loc, product, total);
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, {count});
     Value bytes = m.value(m.index(elementBytes(resultType)));
     // An uneven part tells its rows; -1: the block rule's.
@@ -406,22 +423,11 @@ struct TeamExchangePattern : public OpConversionPattern<TeamExchangeOp> {
     ByteBuffer ends = copyToBytes(rewriter, loc, adaptor.getEnds());
     IndexMath m(rewriter, loc);
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getPart());
-    OpFoldResult rowElements =
-        m.product(getAsOpFoldResult(ArrayRef<Value>(sizes).drop_front()));
-    Value rowBytes =
-        m.value(m.mul(rowElements, m.index(elementBytes(resultType))));
+    Value rowBytes = rowBytesOf(m, resultType, sizes);
     Value localRows = sizes.front();
-    auto i64 = rewriter.getI64Type();
-    SmallVector<Value> arguments{ends.bytes};
-    for (Value size : {localRows, rowBytes})
-      arguments.push_back(arith::IndexCastOp::create(rewriter, loc, i64, size));
-    func::FuncOp sizer = getOrDeclareRuntimeFunction(
-        rewriter, module, "ptensor_rt_team_exchange_rows",
-        ValueRange(arguments).getTypes(), i64);
-    Value received =
-        func::CallOp::create(rewriter, loc, sizer, arguments).getResult(0);
-    sizes.front() = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(), received);
+    sizes.front() = callIndexFunction(rewriter, loc, module,
+                                      "ptensor_rt_team_exchange_rows",
+                                      ends.bytes, {localRows, rowBytes});
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
     callWithSizes(rewriter, loc, module, "ptensor_rt_team_exchange",
                   {local.bytes, mine.bytes, ends.bytes},
