@@ -23,10 +23,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptensor/Runtime/PTensorRuntime.h"
 #include "ptensor/Runtime/Sort.h"
 #include "ptensor/Semantics/Threads.h"
 
 #include "Errors.h"
+#include "HostAllocator.h"
 #include "HostSort.h"
 #include "SortArguments.h"
 
@@ -34,7 +36,7 @@
 #include <array>
 #include <cstdlib>
 #include <memory>
-#include <new>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -85,15 +87,28 @@ Line<T> lineOf(const SortArguments &c, const void *base,
           strides[c.dim]};
 }
 
+/// Gives scratch back to the host caching allocator.
+struct HostFree {
+  void operator()(void *p) const { ptensor_rt_host_free(p); }
+};
+
 /// An uninitialized array (no zeroing pass over scratch that is written
-/// before it is read); empty when `n` is 0, null when out of memory.
+/// before it is read) from the host caching allocator (compiled code's:
+/// after the first sort of a size its scratch costs no page faults, which
+/// on a fresh allocation cost as much as a merge of the line); empty when
+/// `n` is 0, null when out of memory. T is trivial.
 template <typename T> struct Array {
-  std::unique_ptr<T[]> data;
+  std::unique_ptr<T[], HostFree> data;
   bool allocate(int64_t n) {
     if (n == 0)
       return true;
-    data.reset(new (std::nothrow) T[size_t(n)]);
-    return data != nullptr;
+    void *block = nullptr;
+    std::string error;
+    if (hostAllocator().allocate(size_t(n) * sizeof(T), /*stream=*/nullptr,
+                                 &block, &error) != AllocStatus::Ok)
+      return false;
+    data.reset(static_cast<T *>(block));
+    return true;
   }
   T &operator[](int64_t i) const { return data[i]; }
 };
@@ -176,6 +191,56 @@ void mergeRuns(const K *a, const K *aEnd, const K *b, const K *bEnd, K *out) {
   std::copy(b, bEnd, out);
 }
 
+/// The lanes of mergePart: independent merges stepped together.
+constexpr int kMergeLanes = 4;
+
+/// Output elements [d0, d1) of the stable merge of the sorted a (na) and
+/// b (nb), into out (element d0 first): split by merge path into
+/// kMergeLanes equal parts merged in one loop, a step of each part per
+/// iteration. One merge waits on its last compare before its next load;
+/// the lanes' chains overlap (2.5-3x one chain's speed). The steps that no
+/// lane's runs can run out in go without bounds checks; the last few of
+/// each lane through mergeRuns.
+template <typename K>
+void mergePart(const K *a, int64_t na, const K *b, int64_t nb, int64_t d0,
+               int64_t d1, K *out) {
+  const K *ap[kMergeLanes], *aEnd[kMergeLanes], *bp[kMergeLanes],
+      *bEnd[kMergeLanes];
+  K *op[kMergeLanes];
+  int64_t d = d0, i = mergeCoRank(d0, a, na, b, nb);
+  for (int l = 0; l < kMergeLanes; ++l) {
+    int64_t next = d0 + (d1 - d0) * (l + 1) / kMergeLanes;
+    int64_t j = mergeCoRank(next, a, na, b, nb);
+    ap[l] = a + i;
+    aEnd[l] = a + j;
+    bp[l] = b + (d - i);
+    bEnd[l] = b + (next - j);
+    op[l] = out + (d - d0);
+    d = next;
+    i = j;
+  }
+  constexpr int64_t kLeastSteps = 16;
+  for (;;) {
+    // Steps every lane can take: each takes one element of a or of b.
+    int64_t steps = INT64_MAX;
+    for (int l = 0; l < kMergeLanes; ++l)
+      steps = std::min({steps, int64_t(aEnd[l] - ap[l]),
+                        int64_t(bEnd[l] - bp[l])});
+    if (steps < kLeastSteps)
+      break;
+    for (int64_t k = 0; k < steps; ++k)
+      for (int l = 0; l < kMergeLanes; ++l) {
+        K x = *ap[l], y = *bp[l];
+        bool takeB = keyLess(y, x);
+        *op[l]++ = takeB ? y : x;
+        ap[l] += !takeB;
+        bp[l] += takeB;
+      }
+  }
+  for (int l = 0; l < kMergeLanes; ++l)
+    mergeRuns(ap[l], aEnd[l], bp[l], bEnd[l], op[l]);
+}
+
 /// One merge round: the sorted runs [bounds[r], bounds[r + 1]) of `from`
 /// merged pairwise into `to` (a last odd run copied), the round's output
 /// split evenly over `threads` by merge path: one start of threads per
@@ -194,9 +259,7 @@ void mergeRound(const K *from, K *to, const std::vector<int64_t> &bounds,
       const K *a = from + begin, *b = from + middle;
       int64_t na = middle - begin, nb = end - middle;
       int64_t d0 = std::max(lo, begin) - begin, d1 = std::min(hi, end) - begin;
-      int64_t i0 = mergeCoRank(d0, a, na, b, nb);
-      int64_t i1 = mergeCoRank(d1, a, na, b, nb);
-      mergeRuns(a + i0, a + i1, b + (d0 - i0), b + (d1 - i1), to + begin + d0);
+      mergePart(a, na, b, nb, d0, d1, to + begin + d0);
     }
   });
 }
@@ -217,24 +280,14 @@ int64_t chunkThreads(int64_t n, int64_t threads) {
   return std::max<int64_t>(1, std::min(threads, n / kParallelChunkMinimum));
 }
 
-/// Sorts `keys` (n of them) ascending with VQSort on chunkThreads(n,
-/// threads) threads: one chunk each, then
-/// the sorted chunks merged pairwise in rounds, every round on all the
-/// threads. Returns where the sorted keys are: `keys`, or `spare` (n more
-/// keys) after an odd number of rounds.
+/// Merges the sorted runs [bounds[r], bounds[r + 1]) of `keys` (bounds
+/// from 0 to n) pairwise in rounds between `keys` and `spare` (n more
+/// keys), every round on `threads` threads. Returns where the merged keys
+/// are: `keys`, or `spare` after an odd number of rounds.
 template <typename K>
-K *sortInParallel(K *keys, K *spare, int64_t n, int64_t threads) {
-  threads = chunkThreads(n, threads);
-  if (!spare || threads == 1) {
-    sortAscending(keys, size_t(n));
-    return keys;
-  }
-  std::vector<int64_t> bounds;
-  for (int64_t t = 0; t <= threads; ++t)
-    bounds.push_back(n * t / threads);
-  runOnThreads(threads, [&](int64_t t) {
-    sortAscending(keys + bounds[t], size_t(bounds[t + 1] - bounds[t]));
-  });
+K *mergeRounds(K *keys, K *spare, std::vector<int64_t> bounds,
+               int64_t threads) {
+  int64_t n = bounds.back();
   K *from = keys, *to = spare;
   while (bounds.size() > 2) {
     mergeRound(from, to, bounds, threads);
@@ -249,11 +302,62 @@ K *sortInParallel(K *keys, K *spare, int64_t n, int64_t threads) {
   return from;
 }
 
-/// Sorts `keys` (n of them) ascending: VQSort (on `threads` threads, with
-/// `spare` room for n more keys), or counting for bytes. Returns where the
-/// sorted keys are (sortInParallel).
+/// Sorts `keys` (n of them) ascending with VQSort on chunkThreads(n,
+/// threads) threads: one chunk each, then the sorted chunks merged
+/// (mergeRounds, on all the threads). Returns where the sorted keys are:
+/// `keys`, or `spare` (n more keys).
+template <typename K>
+K *sortInParallel(K *keys, K *spare, int64_t n, int64_t threads) {
+  threads = chunkThreads(n, threads);
+  if (!spare || threads == 1) {
+    sortAscending(keys, size_t(n));
+    return keys;
+  }
+  std::vector<int64_t> bounds;
+  for (int64_t t = 0; t <= threads; ++t)
+    bounds.push_back(n * t / threads);
+  runOnThreads(threads, [&](int64_t t) {
+    sortAscending(keys + bounds[t], size_t(bounds[t + 1] - bounds[t]));
+  });
+  return mergeRounds(keys, spare, std::move(bounds), threads);
+}
+
+/// Where a line's sorted runs are (the sort's `runs` hint): bounds from 0
+/// to the line's size, or none.
+struct RunBounds {
+  const int64_t *bounds = nullptr;
+  int64_t count = 0;
+  bool given() const { return count > 2; }
+};
+
+/// Sorts `keys` (n of them) ascending: with runs given, `spare` there and
+/// every run sorted, by merging the runs (on up to `threads` threads, one
+/// per kParallelChunkMinimum keys); else sortInParallel. Returns where the
+/// sorted keys are.
+template <typename K>
+K *sortOrMerge(K *keys, K *spare, int64_t n, int64_t threads,
+               RunBounds runs) {
+  auto runSorted = [&](int64_t r) {
+    return std::is_sorted(keys + runs.bounds[r], keys + runs.bounds[r + 1],
+                          keyLess<K>);
+  };
+  bool merge = runs.given() && spare;
+  for (int64_t r = 0; merge && r + 1 < runs.count; ++r)
+    merge = runSorted(r);
+  if (!merge)
+    return sortInParallel(keys, spare, n, threads);
+  int64_t mergeThreads =
+      std::max<int64_t>(1, std::min(threads, n / kParallelChunkMinimum));
+  return mergeRounds(keys, spare,
+                     std::vector<int64_t>(runs.bounds, runs.bounds + runs.count),
+                     mergeThreads);
+}
+
+/// Sorts `keys` (n of them) ascending: VQSort or a merge of the `runs`
+/// (sortOrMerge, on `threads` threads, with `spare` room for n more keys),
+/// or counting for bytes. Returns where the sorted keys are.
 template <typename U>
-U *sortKeys(U *keys, U *spare, int64_t n, int64_t threads) {
+U *sortKeys(U *keys, U *spare, int64_t n, int64_t threads, RunBounds runs) {
   if constexpr (sizeof(U) == 1) {
     std::array<int64_t, 256> counts{};
     for (int64_t i = 0; i < n; ++i)
@@ -264,7 +368,7 @@ U *sortKeys(U *keys, U *spare, int64_t n, int64_t threads) {
         keys[at++] = U(v);
     return keys;
   } else {
-    return sortInParallel(keys, spare, n, threads);
+    return sortOrMerge(keys, spare, n, threads, runs);
   }
 }
 
@@ -286,21 +390,21 @@ void setComposite(Scratch<U> &s, bool narrow, int64_t i, U key) {
   }
 }
 
-/// Sorts the n composites (on `threads` threads) and writes their positions
-/// to `out`.
+/// Sorts the n composites (on `threads` threads; a stable sort's runs stay
+/// sorted runs of composites) and writes their positions to `out`.
 template <typename U>
 void sortPositions(Scratch<U> &s, bool narrow, int64_t n, Line<int64_t> out,
-                   int64_t threads) {
+                   int64_t threads, RunBounds runs) {
   if (narrow) {
     const uint64_t *sorted =
-        sortInParallel(s.composite.data.get(), s.spareComposite.data.get(),
-                       n, threads);
+        sortOrMerge(s.composite.data.get(), s.spareComposite.data.get(), n,
+                    threads, runs);
     writeLine(out, n,
               [&](int64_t j) { return int64_t(sorted[j] & 0xFFFFFFFFu); });
     return;
   }
-  const Key128 *sorted =
-      sortInParallel(s.wide.data.get(), s.spareWide.data.get(), n, threads);
+  const Key128 *sorted = sortOrMerge(s.wide.data.get(), s.spareWide.data.get(),
+                                     n, threads, runs);
   writeLine(out, n, [&](int64_t j) { return int64_t(sorted[j].lo); });
 }
 
@@ -368,9 +472,11 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last,
       !s.wide.allocate(c.indices && !narrow ? n : 0) ||
       !s.bits.allocate(c.values ? n : 0))
     return false;
-  // Room to merge a line sorted on several threads; without it (out of
-  // memory) the line is sorted on one, as before (sortInParallel).
-  if (chunkThreads(n, lineThreads) > 1) {
+  // Room to merge a line sorted on several threads or made of sorted
+  // runs; without it (out of memory) the line is sorted on one thread
+  // (sortInParallel).
+  RunBounds runs{c.runBounds, c.runBoundCount};
+  if (chunkThreads(n, lineThreads) > 1 || runs.given()) {
     if (c.indices)
       (void)(narrow ? s.spareComposite.allocate(n) : s.spareWide.allocate(n));
     else if (sizeof(U) > 1) // bytes are counted, not merged
@@ -395,7 +501,7 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last,
       });
       Line<int64_t> positions =
           lineOf<int64_t>(c, c.indices, c.indexStrides, line);
-      sortPositions(s, narrow, n, positions, lineThreads);
+      sortPositions(s, narrow, n, positions, lineThreads, runs);
       if (gather)
         writeLine(out, n, [&](int64_t j) { return s.bits[positions[j]]; });
       continue;
@@ -406,7 +512,7 @@ bool sortLines(const SortArguments &c, int64_t first, int64_t last,
     readLine(in, n, [&](int64_t i, U b) {
       keys[i] = U(ascendingKey<O>(b, exponent, mantissa) ^ flip);
     });
-    keys = sortKeys(keys, s.spareKeys.data.get(), n, lineThreads);
+    keys = sortKeys(keys, s.spareKeys.data.get(), n, lineThreads, runs);
     std::array<SpecialBlock<U>, 2> blocks{};
     // The special blocks are rewritten from the input line: kept in
     // scratch first when the output overwrites it (an output may be the
@@ -473,6 +579,31 @@ template <typename U> bool sortAll(const SortArguments &c) {
   return std::all_of(ok.begin(), ok.end(), [](char v) { return v != 0; });
 }
 
+/// The bounds of the runs that `ends` (`count` of them, `stride` apart)
+/// mark in lines of `n` elements: 0, the ends, n (n added when the last
+/// end is short of it; empty runs dropped). False with the error recorded
+/// for ends out of order or past the line.
+bool runBoundsOf(const int64_t *ends, int64_t stride, int64_t count,
+                 int64_t n, std::vector<int64_t> &bounds) {
+  bounds.assign(1, 0);
+  for (int64_t r = 0; r < count; ++r) {
+    int64_t end = ends[r * stride];
+    if (end < bounds.back() || end > n)
+      return setErrorf(ErrorKind::CheckFailed,
+                       "ptensor_rt_cpu_sort_runs: run end %lld is %lld, "
+                       "expected it in [%lld, %lld] (non-decreasing, within "
+                       "lines of %lld)",
+                       static_cast<long long>(r), static_cast<long long>(end),
+                       static_cast<long long>(bounds.back()),
+                       static_cast<long long>(n), static_cast<long long>(n));
+    if (end != bounds.back())
+      bounds.push_back(end);
+  }
+  if (bounds.back() != n)
+    bounds.push_back(n);
+  return true;
+}
+
 /// Runs the call; false with the error recorded.
 bool runSort(const SortArguments &c) {
   if (c.lines() == 0 || c.sizes[c.dim] == 0)
@@ -492,6 +623,24 @@ bool runSort(const SortArguments &c) {
   return true;
 }
 
+/// Runs the call with the runs hint `ends`; false with the error
+/// recorded.
+bool runSortOfRuns(SortArguments c, const int64_t *ends, int64_t stride,
+                   int64_t count) {
+  std::vector<int64_t> bounds;
+  try {
+    if (!runBoundsOf(ends, stride, count, c.sizes[c.dim], bounds))
+      return false;
+  } catch (const std::bad_alloc &) {
+    return setErrorf(ErrorKind::OutOfMemory,
+                     "out of host memory for the %lld runs of a sort",
+                     static_cast<long long>(count));
+  }
+  c.runBounds = bounds.data();
+  c.runBoundCount = static_cast<int64_t>(bounds.size());
+  return runSort(c);
+}
+
 } // namespace
 
 extern "C" void ptensor_rt_cpu_sort(int64_t keyType, int64_t flags,
@@ -509,5 +658,23 @@ extern "C" void ptensor_rt_cpu_sort(int64_t keyType, int64_t flags,
                            valuesOffset, valuesStrides, indices,
                            indicesOffset, indexStrides, c) ||
       !loadHostSort() || !runSort(c))
+    leaveCompiledCode();
+}
+
+extern "C" void ptensor_rt_cpu_sort_runs(
+    int64_t keyType, int64_t flags, int64_t rank, int64_t dim, intptr_t sizes,
+    intptr_t input, int64_t inputOffset, intptr_t inputStrides,
+    intptr_t values, int64_t valuesOffset, intptr_t valuesStrides,
+    intptr_t indices, int64_t indicesOffset, intptr_t indexStrides,
+    intptr_t runEnds, int64_t runEndStride, int64_t runEndCount) {
+  // No object with a destructor is alive here: the jump skips this frame.
+  SortArguments c;
+  if (!decodeSortArguments("ptensor_rt_cpu_sort_runs", keyType, flags, rank,
+                           dim, sizes, input, inputOffset, inputStrides,
+                           values, valuesOffset, valuesStrides, indices,
+                           indicesOffset, indexStrides, c) ||
+      !loadHostSort() ||
+      !runSortOfRuns(c, reinterpret_cast<const int64_t *>(runEnds),
+                     runEndStride, runEndCount))
     leaveCompiledCode();
 }

@@ -27,6 +27,10 @@ struct SortArguments {
   const int64_t *valueStrides;
   int64_t *indices; ///< null: not written
   const int64_t *indexStrides;
+  /// The `runs` hint of a host sort: the bounds of each line's sorted runs
+  /// (0, ..., the line's size; runBoundCount of them), or none.
+  const int64_t *runBounds = nullptr;
+  int64_t runBoundCount = 0;
 
   /// The number of lines along `dim`.
   int64_t lines() const;

@@ -200,7 +200,10 @@ bool gather(const void *local, int64_t localBytes, void *full) {
 /// The per-process counts and byte offsets of an all-to-all.
 struct Exchange {
   std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
-  /// Sizes all for `processes` (may throw std::bad_alloc).
+  /// The rows received from each process (an exchange of runs' plan).
+  std::vector<int64_t> receiveRows;
+  /// Sizes all counts and offsets for `processes` (may throw
+  /// std::bad_alloc).
   void resize(int processes) {
     for (std::vector<int> *v :
          {&sendCounts, &sendOffsets, &receiveCounts, &receiveOffsets})
@@ -549,7 +552,7 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
 /// cut at `ends` (`count` of them; run p goes to process p) into
 /// `plan.sendCounts`/`sendOffsets` in bytes, and what each process sends
 /// here into `plan.receiveCounts`/`receiveOffsets` (an MPI_Alltoall of the
-/// rows); `receivedRows` their sum. Every process agrees first that every
+/// rows) and `plan.receiveRows`; `receivedRows` their sum. Every process agrees first that every
 /// process's ends are valid and its plan allocated, then that what it
 /// sends and receives fits MPI's int counts: a refusal is every process's.
 bool exchangePlan(const int64_t *ends, int64_t count, int64_t localRows,
@@ -580,7 +583,8 @@ bool exchangePlan(const int64_t *ends, int64_t count, int64_t localRows,
                      static_cast<long long>(previous),
                      static_cast<long long>(localRows));
   }
-  std::vector<int64_t> sendRows, receiveRows;
+  std::vector<int64_t> sendRows;
+  std::vector<int64_t> &receiveRows = plan.receiveRows;
   try {
     if (ok) {
       sendRows.assign(size, 0);
@@ -649,25 +653,38 @@ int64_t exchangedRows(const int64_t *ends, int64_t count, int64_t localRows,
   return receivedRows;
 }
 
-/// The move of ptensor_rt_team_exchange, after its plan.
+/// The move of ptensor_rt_team_exchange, after its plan; where the
+/// received runs end goes to `runEnds` (`runEndCount` of them, one per
+/// process).
 bool exchange(const char *local, char *result, const int64_t *ends,
               int64_t count, int64_t localRows, int64_t rowBytes,
-              int64_t expectedRows) {
+              int64_t expectedRows, int64_t *runEnds, int64_t runEndCount) {
   Exchange plan;
   int64_t receivedRows = 0;
   if (!exchangePlan(ends, count, localRows, rowBytes, plan, receivedRows))
     return false;
   // The same arguments as the plan's give the same rows; a buffer of
   // another size fails on every process before anything moves.
+  int64_t processes = static_cast<int64_t>(plan.receiveRows.size());
   bool fits = receivedRows == expectedRows ||
               setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
                         "an exchange receives %lld rows into a buffer of %lld",
                         static_cast<long long>(receivedRows),
                         static_cast<long long>(expectedRows));
+  fits = fits && (runEndCount == processes ||
+                  setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
+                            "an exchange on %lld processes writes %lld run "
+                            "ends into a buffer of %lld",
+                            static_cast<long long>(processes),
+                            static_cast<long long>(processes),
+                            static_cast<long long>(runEndCount)));
   if (!everyProcessOk(fits, PTENSOR_RT_ERROR_INVALID_ARGUMENT,
                       "another process of the team received an exchange "
                       "into a buffer of another size"))
     return false;
+  int64_t end = 0;
+  for (int64_t p = 0; p < processes; ++p)
+    runEnds[p] = end += plan.receiveRows[p];
   return moveBytes(plan, local, result);
 }
 
@@ -822,13 +839,17 @@ void ptensor_rt_team_exchange(int8_t *, int8_t *local, int64_t localOffset,
                               int64_t, int64_t, int8_t *, int8_t *result,
                               int64_t resultOffset, int64_t, int64_t,
                               int8_t *, int8_t *ends, int64_t endsOffset,
-                              int64_t endsSize, int64_t, int64_t localRows,
+                              int64_t endsSize, int64_t, int8_t *,
+                              int8_t *runEnds, int64_t runEndsOffset,
+                              int64_t runEndsSize, int64_t, int64_t localRows,
                               int64_t rowBytes, int64_t receivedRows) {
+  constexpr int64_t kEndBytes = sizeof(int64_t);
   if (!exchange(reinterpret_cast<const char *>(local + localOffset),
                 reinterpret_cast<char *>(result + resultOffset),
                 reinterpret_cast<const int64_t *>(ends + endsOffset),
-                endsSize / static_cast<int64_t>(sizeof(int64_t)), localRows,
-                rowBytes, receivedRows))
+                endsSize / kEndBytes, localRows, rowBytes, receivedRows,
+                reinterpret_cast<int64_t *>(runEnds + runEndsOffset),
+                runEndsSize / kEndBytes))
     leave(); // the vectors of exchange are gone
 }
 

@@ -148,7 +148,8 @@ func.func @sorts(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<
 // first column); the samples gathered and sorted alike on every process;
 // of their picks the first two are the splitters; the block is cut at
 // them (ties go with the splitter: right) and each run sent to its
-// process; what arrives is sorted and rebalanced into blocks. Descending:
+// process; the runs that arrive are merged (the sort's runs hint) and
+// rebalanced into blocks. Descending:
 // the cuts count what the reversed block has before each splitter.
 // CHECK-LABEL: func.func @sample_sort(
 // CHECK: %[[S:.*]] = ptensor.sort %arg0 axis 0 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
@@ -172,8 +173,8 @@ func.func @sorts(%a: !ptensor.ptensor<10x3xf32, team = 1>, %d: !ptensor.ptensor<
 // CHECK-NEXT: %[[SPLITS:.*]] = arith.maxsi %[[FEWER]], %c0 : index
 // CHECK-NEXT: %[[SPLITTERS:.*]] = ptensor.extract_slice %[[P]] [0] [%[[SPLITS]]] [1]
 // CHECK-NEXT: %[[ENDS:.*]] = ptensor.searchsorted right %[[S]], %[[SPLITTERS]] : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xi64>
-// CHECK-NEXT: %[[GOT:.*]] = ptensor.team_exchange %[[S]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>
-// CHECK-NEXT: %[[PART:.*]] = ptensor.sort %[[GOT]] axis 0
+// CHECK-NEXT: %[[GOT:.*]], %[[RUNS:.*]] = ptensor.team_exchange %[[S]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<3xi64>
+// CHECK-NEXT: %[[PART:.*]] = ptensor.sort %[[GOT]] axis 0 runs %[[RUNS]] : !ptensor.ptensor<3xi64> : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
 // CHECK-NEXT: %[[R:.*]] = ptensor.team_reblock %[[PART]], %c10 uneven rows %c10 x %c1 on @ptensor_team1 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
 // CHECK: %[[D:.*]] = ptensor.sort %arg1 axis 0 {descending = true} : !ptensor.ptensor<?xi32> -> !ptensor.ptensor<?xi32>
 // CHECK: %[[DN:.*]] = ptensor.dim %[[D]], 0
@@ -200,9 +201,9 @@ func.func @sample_sort(%a: !ptensor.ptensor<10xf32, team = 1>, %d: !ptensor.pten
 // CHECK-NEXT: %[[START64:.*]] = arith.index_cast %[[START]] : index to i64
 // CHECK-NEXT: %[[G:.*]] = ptensor.elementwise_binary add %[[P]], %[[START64]]
 // CHECK: %[[ENDS:.*]] = ptensor.elementwise_binary subtract
-// CHECK-NEXT: %[[V:.*]] = ptensor.team_exchange %[[S]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>
-// CHECK-NEXT: %[[GP:.*]] = ptensor.team_exchange %[[G]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xi64>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xi64>
-// CHECK-NEXT: %[[O:.*]] = ptensor.argsort %[[V]] axis 0 {descending = true}
+// CHECK-NEXT: %[[V:.*]], %[[RUNS:.*]] = ptensor.team_exchange %[[S]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<3xi64>
+// CHECK-NEXT: %[[GP:.*]], %{{.*}} = ptensor.team_exchange %[[G]] at %[[ENDS]] on @ptensor_team1 : !ptensor.ptensor<?xi64>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xi64>, !ptensor.ptensor<3xi64>
+// CHECK-NEXT: %[[O:.*]] = ptensor.argsort %[[V]] axis 0 runs %[[RUNS]] : !ptensor.ptensor<3xi64> {descending = true}
 // CHECK-NEXT: %[[PART:.*]] = ptensor.take %[[GP]], %[[O]] : (!ptensor.ptensor<?xi64>, !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?xi64>
 // CHECK-NEXT: %[[R:.*]] = ptensor.team_reblock %[[PART]], %c10 uneven rows %c10 x %c1 on @ptensor_team1
 // CHECK-NEXT: return %[[R]]
@@ -687,7 +688,7 @@ func.func @contractions(%x: !ptensor.ptensor<10xf32, team = 1>, %m: !ptensor.pte
 // CHECK-NEXT: %[[B:.*]] = ptensor.team_block %[[U]] on @ptensor_team1
 // CHECK: %[[F:.*]] = ptensor.reshape %arg0 [-1] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?xf32>
 // CHECK-NEXT: %[[S:.*]] = ptensor.sort %[[F]] axis 0 : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
-// CHECK: %[[R:.*]] = ptensor.team_exchange %[[S]] at %{{.*}} on @ptensor_team1
+// CHECK: %[[R:.*]], %{{.*}} = ptensor.team_exchange %[[S]] at %{{.*}} on @ptensor_team1
 // CHECK-NEXT: %[[UC:.*]]:2 = ptensor.unique counts %[[R]] : !ptensor.ptensor<?xf32> -> (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64>)
 // CHECK-NEXT: %[[K:.*]] = ptensor.dim %[[UC]]#0, 0
 // CHECK-NEXT: %[[KS:.*]] = ptensor.team_sum %[[K]] on @ptensor_team1

@@ -93,7 +93,7 @@ struct UniquePattern : public OpConversionPattern<UniqueOp> {
     BoolAttr stable = rewriter.getBoolAttr(wantPermutation);
     auto sort = SortAlongOp::create(
         rewriter, loc, sortTypes, flat, sortedInit, permutationInit,
-        rewriter.getI64IntegerAttr(0), TypeAttr::get(inputType.getElementType()),
+        /*runs=*/Value(), rewriter.getI64IntegerAttr(0), TypeAttr::get(inputType.getElementType()),
         ascending, stable);
     Value sorted = sort.getResult(0);
     Value permutation = wantPermutation ? sort.getResult(1) : Value();

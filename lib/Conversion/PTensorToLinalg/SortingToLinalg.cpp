@@ -3,7 +3,8 @@
 // sort and argsort become `ptensor.sort_along`, which reads the input in
 // any layout and writes a new tensor (destination-passing: tensor.empty):
 // the sorted values, or argsort's i64 positions. It becomes a call of the
-// runtime's sort after bufferization (convert-ptensor-sort-to-library).
+// runtime's sort after bufferization (convert-ptensor-sort-to-library),
+// with the sort's `runs` hint where it has one.
 // The input is never written: a sort in place of a copy would be wrong,
 // since canonicalization folds an identity copy into its source.
 //
@@ -58,7 +59,7 @@ struct SortPattern : public OpConversionPattern<SortOp> {
     Value output = values ? values : indices;
     auto sort = SortAlongOp::create(
         rewriter, loc, TypeRange{output.getType()}, input, values, indices,
-        rewriter.getI64IntegerAttr(*dim), TypeAttr::get(dtype),
+        adaptor.getRuns(), rewriter.getI64IntegerAttr(*dim), TypeAttr::get(dtype),
         rewriter.getBoolAttr(op.getDescending()),
         rewriter.getBoolAttr(op.getStable()));
     rewriter.replaceOp(op, sort.getResult(0));

@@ -411,7 +411,8 @@ struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
 
 /// team_exchange: the runtime sizes what this process receives (the run
 /// sizes cross once), the result is allocated, and the runs move (the
-/// sizes cross again beside them: the calls keep no state).
+/// sizes cross again beside them: the calls keep no state) while the
+/// runtime writes where the received runs end.
 struct TeamExchangePattern : public OpConversionPattern<TeamExchangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -429,10 +430,17 @@ struct TeamExchangePattern : public OpConversionPattern<TeamExchangeOp> {
                                       "ptensor_rt_team_exchange_rows",
                                       ends.bytes, {localRows, rowBytes});
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
+    auto runEndsType = cast<RankedTensorType>(
+        getTypeConverter()->convertType(op.getRunEnds().getType()));
+    Value processes = m.value(m.index(runEndsType.getDimSize(0)));
+    ByteBuffer runEnds =
+        allocateBytes(rewriter, loc, runEndsType, processes);
     callWithSizes(rewriter, loc, module, "ptensor_rt_team_exchange",
-                  {local.bytes, mine.bytes, ends.bytes},
+                  {local.bytes, mine.bytes, ends.bytes, runEnds.bytes},
                   {localRows, rowBytes, sizes.front()});
-    rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
+    Value received = toTensor(rewriter, loc, resultType, mine.typed);
+    Value runEndsTensor = toTensor(rewriter, loc, runEndsType, runEnds.typed);
+    rewriter.replaceOp(op, ValueRange{received, runEndsTensor});
     return success();
   }
 };

@@ -56,18 +56,53 @@ std::optional<int64_t> sortType(Type dtype) {
 }
 
 constexpr llvm::StringLiteral kCpuSort = "ptensor_rt_cpu_sort";
+constexpr llvm::StringLiteral kCpuSortRuns = "ptensor_rt_cpu_sort_runs";
 constexpr llvm::StringLiteral kGpuSort = "ptensor_rt_gpu_sort";
 
 /// The declaration of ptensor_rt_cpu_sort or ptensor_rt_gpu_sort (one
-/// signature), once per module.
-func::FuncOp getSortFunction(OpBuilder &b, ModuleOp module, StringRef name) {
+/// signature), or with `withRuns` ptensor_rt_cpu_sort_runs, once per module.
+func::FuncOp getSortFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                             bool withRuns) {
   Type i64 = b.getI64Type(), index = b.getIndexType();
   // type, flags, rank, dim, sizes, then (address, offset, strides) of the
-  // input, the values and the indices.
+  // input, the values and the indices, then (address, stride, count) of
+  // the run ends.
   SmallVector<Type> inputs = {i64, i64, i64, i64, index};
   for (int buffer = 0; buffer < 3; ++buffer)
     inputs.append({index, i64, index});
+  if (withRuns)
+    inputs.append({index, i64, i64});
   return getOrDeclareRuntimeFunction(b, module, name, inputs, {});
+}
+
+/// Whether the 1-D `type` has a static unit stride.
+bool isContiguous(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides[0] == 1;
+}
+
+/// The address (index) of element 0 of the 1-D `buffer` and its stride
+/// (i64, in elements), read at run time.
+std::pair<Value, Value> elementAddress(OpBuilder &b, Location loc,
+                                       Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  unsigned bits = type.getElementTypeBitWidth();
+  Value bytes = arith::ConstantIndexOp::create(b, loc, bits < 8 ? 1 : bits / 8);
+  Value offsetBytes = arith::MulIOp::create(b, loc, meta.getOffset(), bytes);
+  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  Value stride = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                            meta.getStrides()[0]);
+  return {address, stride};
+}
+
+/// The size of the 1-D `buffer` as an i64.
+Value lineSize(OpBuilder &b, Location loc, Value buffer) {
+  Value size = memref::DimOp::create(b, loc, buffer, 0);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
 }
 
 /// The aligned pointer, offset and the addresses of stack arrays of the
@@ -126,42 +161,18 @@ LogicalResult replaceWithCall(OpBuilder &b, SortAlongOp op) {
   SmallVector<Value> args = {typeCode, flagBits, rankValue, dim, input.sizes};
   for (const BufferArgs &buffer : {input, values, indices})
     args.append({buffer.pointer, buffer.offset, buffer.strides});
-  func::FuncOp callee = getSortFunction(b, op->getParentOfType<ModuleOp>(),
-                                       device ? kGpuSort : kCpuSort);
+  // The runs hint is the host sort's (GPU sorts do not merge).
+  bool withRuns = op.getRuns() && !device;
+  if (withRuns) {
+    auto [address, stride] = elementAddress(b, loc, op.getRuns());
+    args.append({address, stride, lineSize(b, loc, op.getRuns())});
+  }
+  StringRef name = device ? kGpuSort : withRuns ? kCpuSortRuns : kCpuSort;
+  func::FuncOp callee =
+      getSortFunction(b, op->getParentOfType<ModuleOp>(), name, withRuns);
   func::CallOp::create(b, loc, callee, args);
   op.erase();
   return success();
-}
-
-
-/// Whether the 1-D `type` has a static unit stride.
-bool isContiguous(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides[0] == 1;
-}
-
-/// The address (index) of element 0 of the 1-D `buffer` and its stride
-/// (i64, in elements), read at run time.
-std::pair<Value, Value> elementAddress(OpBuilder &b, Location loc,
-                                       Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  unsigned bits = type.getElementTypeBitWidth();
-  Value bytes = arith::ConstantIndexOp::create(b, loc, bits < 8 ? 1 : bits / 8);
-  Value offsetBytes = arith::MulIOp::create(b, loc, meta.getOffset(), bytes);
-  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
-  Value stride = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                            meta.getStrides()[0]);
-  return {address, stride};
-}
-
-/// The size of the 1-D `buffer` as an i64.
-Value lineSize(OpBuilder &b, Location loc, Value buffer) {
-  Value size = memref::DimOp::create(b, loc, buffer, 0);
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
 }
 
 /// `ptensor_rt_<cpu|gpu>_<step>` for the function `op` is in.

@@ -18,6 +18,17 @@ func.func @sort(%a: !ptensor.ptensor<?x4xf32>) -> (!ptensor.ptensor<?x4xf32>, !p
   return %0, %1 : !ptensor.ptensor<?x4xf32>, !ptensor.ptensor<?x4xi64>
 }
 
+// The runs hint goes along to sort_along.
+// CHECK-LABEL: func.func @runs(
+// CHECK-SAME: %[[X:.*]]: tensor<?xi16>, %[[E:.*]]: tensor<3xi64>)
+// CHECK: ptensor.sort_along %[[X]] into values(%{{.*}} : tensor<?xi16>) runs(%[[E]] : tensor<3xi64>) dim 0 {descending = false, dtype = ui16, stable = true}
+// CHECK: ptensor.sort_along %[[X]] into indices(%{{.*}} : tensor<?xi64>) runs(%[[E]] : tensor<3xi64>) dim 0 {descending = true, dtype = ui16, stable = true}
+func.func @runs(%x: !ptensor.ptensor<?xui16>, %e: !ptensor.ptensor<3xi64>) -> (!ptensor.ptensor<?xui16>, !ptensor.ptensor<?xi64>) {
+  %0 = ptensor.sort %x runs %e : !ptensor.ptensor<3xi64> : !ptensor.ptensor<?xui16> -> !ptensor.ptensor<?xui16>
+  %1 = ptensor.argsort %x runs %e : !ptensor.ptensor<3xi64> {descending = true} : !ptensor.ptensor<?xui16> -> !ptensor.ptensor<?xi64>
+  return %0, %1 : !ptensor.ptensor<?xui16>, !ptensor.ptensor<?xi64>
+}
+
 // The semantic dtype keeps what the builtin tensor loses (unsigned, bool).
 // CHECK-LABEL: func.func @unsigned(
 // CHECK: ptensor.sort_along %{{.*}} into values(%{{.*}} : tensor<7xi8>) dim 0 {descending = false, dtype = ui8, stable = false} : tensor<7xi8> -> tensor<7xi8>

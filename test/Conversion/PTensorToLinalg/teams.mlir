@@ -145,7 +145,8 @@ func.func @rebalance(%b: !ptensor.ptensor<?x3xf64>, %n: index) -> !ptensor.ptens
 
 // team_exchange: the part and the run ends copied row-major; the runtime
 // sizes what arrives (rows of 3 x 2 bytes), the result is allocated for it
-// and the runs move.
+// and the runs move; the runtime writes where the received runs end (one
+// i64 per process).
 // CHECK-LABEL: func.func @exchange(
 // CHECK-SAME: %[[P:.*]]: tensor<?x3xi16>
 // CHECK: tensor.dim %{{.*}}, %c0 : tensor<?xi64>
@@ -156,10 +157,15 @@ func.func @rebalance(%b: !ptensor.ptensor<?x3xf64>, %n: index) -> !ptensor.ptens
 // CHECK: %[[N:.*]] = arith.index_cast %[[GOT]] : i64 to index
 // CHECK: %[[BYTES:.*]] = arith.muli %[[N]], %c6 : index
 // CHECK: %[[MINE:.*]] = memref.alloc(%[[BYTES]]) : memref<?xi8>
-// CHECK: call @ptensor_rt_team_exchange(%{{.*}}, %[[MINE]], %[[ENDS]], %{{.*}}, %c6_i64, %[[GOT]]) : (memref<?xi8>, memref<?xi8>, memref<?xi8>, i64, i64, i64) -> ()
-func.func @exchange(%p: !ptensor.ptensor<?x3xi16>, %e: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?x3xi16> {
-  %0 = ptensor.team_exchange %p at %e on @ptensor_team1 : !ptensor.ptensor<?x3xi16>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?x3xi16>
-  return %0 : !ptensor.ptensor<?x3xi16>
+// CHECK: %[[RUNBYTES:.*]] = memref.alloc() : memref<32xi8>
+// CHECK: %[[RUNCAST:.*]] = memref.cast %[[RUNBYTES]] : memref<32xi8> to memref<?xi8>
+// CHECK: %[[RUNENDS:.*]] = memref.view %[[RUNBYTES]][%c0][] : memref<32xi8> to memref<4xi64>
+// CHECK: call @ptensor_rt_team_exchange(%{{.*}}, %[[MINE]], %[[ENDS]], %[[RUNCAST]], %{{.*}}, %c6_i64, %[[GOT]]) : (memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, i64, i64, i64) -> ()
+// CHECK: %[[RUNT:.*]] = bufferization.to_tensor %[[RUNENDS]]
+// CHECK: return %{{.*}}, %[[RUNT]] : tensor<?x3xi16>, tensor<4xi64>
+func.func @exchange(%p: !ptensor.ptensor<?x3xi16>, %e: !ptensor.ptensor<?xi64>) -> (!ptensor.ptensor<?x3xi16>, !ptensor.ptensor<4xi64>) {
+  %0, %runs = ptensor.team_exchange %p at %e on @ptensor_team1 : !ptensor.ptensor<?x3xi16>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?x3xi16>, !ptensor.ptensor<4xi64>
+  return %0, %runs : !ptensor.ptensor<?x3xi16>, !ptensor.ptensor<4xi64>
 }
 
 // The block: the runtime applies the one rule (ptensor::semantics::teamBlock).

@@ -63,6 +63,34 @@ func.func @on_gpu(%x: memref<16xf64>, %v: memref<16xf64>) attributes {ptensor.de
 
 // -----
 
+// The runs hint on the host: ptensor_rt_cpu_sort_runs, the same arguments
+// then the ends' address (offset included: 8 bytes per i64), stride and
+// count; a GPU sort does not use it.
+// CHECK: func.func private @ptensor_rt_cpu_sort_runs(i64, i64, i64, i64, index, index, i64, index, index, i64, index, index, i64, index, index, i64, i64)
+// CHECK-LABEL: func.func @runs(
+// CHECK-SAME: %[[X:.*]]: memref<?xf32>, %[[V:.*]]: memref<?xf32>, %[[E:.*]]: memref<3xi64, strided<[2], offset: 1>>
+// CHECK: %[[EBASE:.*]], %[[EOFF:.*]], %{{.*}}, %[[ESTRIDE:.*]] = memref.extract_strided_metadata %[[E]]
+// CHECK: %[[EP:.*]] = memref.extract_aligned_pointer_as_index %[[E]]
+// CHECK: %[[EBYTES:.*]] = arith.muli %[[EOFF]], %c8
+// CHECK: %[[EADDR:.*]] = arith.addi %[[EP]], %[[EBYTES]]
+// CHECK: %[[ES:.*]] = arith.index_cast %[[ESTRIDE]] : index to i64
+// CHECK: %[[EN:.*]] = memref.dim %[[E]], %c0
+// CHECK: %[[EN64:.*]] = arith.index_cast %[[EN]] : index to i64
+// CHECK: call @ptensor_rt_cpu_sort_runs(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[EADDR]], %[[ES]], %[[EN64]])
+// CHECK-LABEL: func.func @runs_on_gpu(
+// CHECK-NOT: sort_runs
+// CHECK: call @ptensor_rt_gpu_sort(
+func.func @runs(%x: memref<?xf32>, %v: memref<?xf32>, %e: memref<3xi64, strided<[2], offset: 1>>) {
+  ptensor.sort_along %x into values(%v : memref<?xf32>) runs(%e : memref<3xi64, strided<[2], offset: 1>>) dim 0 {dtype = f32, descending = false, stable = true} : memref<?xf32>
+  return
+}
+func.func @runs_on_gpu(%x: memref<16xf64>, %v: memref<16xf64>, %e: memref<2xi64>) attributes {ptensor.device = "cuda:0"} {
+  ptensor.sort_along %x into values(%v : memref<16xf64>) runs(%e : memref<2xi64>) dim 0 {dtype = f64, descending = false, stable = true} : memref<16xf64>
+  return
+}
+
+// -----
+
 func.func @on_tensors(%x: tensor<16xf64>, %v: tensor<16xf64>) -> tensor<16xf64> {
   // expected-error @below {{'ptensor.sort_along' op on tensors: run one-shot bufferization first}}
   %r = ptensor.sort_along %x into values(%v : tensor<16xf64>) dim 0 {dtype = f64, descending = false, stable = true} : tensor<16xf64> -> tensor<16xf64>

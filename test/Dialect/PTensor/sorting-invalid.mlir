@@ -126,3 +126,43 @@ func.func @sort_along_same_output(%k: memref<4xi64>, %o: memref<4xi64>) {
   ptensor.sort_along %k into values(%o : memref<4xi64>) indices(%o : memref<4xi64>) dim 0 {dtype = i64, descending = false, stable = true} : memref<4xi64>
   return
 }
+
+// -----
+
+func.func @runs_dtype(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<2xi32>) {
+  // expected-error @below {{'ptensor.sort' op expected runs as a 1-D tensor of i64, but got '!ptensor.ptensor<2xi32>'}}
+  %0 = ptensor.sort %a runs %e : !ptensor.ptensor<2xi32> : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @runs_rank(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<2x1xi64>) {
+  // expected-error @below {{'ptensor.argsort' op expected runs as a 1-D tensor of i64, but got '!ptensor.ptensor<2x1xi64>'}}
+  %0 = ptensor.argsort %a runs %e : !ptensor.ptensor<2x1xi64> : !ptensor.ptensor<?xf32> -> !ptensor.ptensor<?xi64>
+  return
+}
+
+// -----
+
+func.func @runs_device(%a: !ptensor.ptensor<?xf32, device = "cuda:0">, %e: !ptensor.ptensor<2xi64>) {
+  // expected-error @below {{'ptensor.sort' op expected runs on the input's device, but got '!ptensor.ptensor<2xi64>' for '!ptensor.ptensor<?xf32, device = "cuda:0">'}}
+  %0 = ptensor.sort %a runs %e : !ptensor.ptensor<2xi64> : !ptensor.ptensor<?xf32, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">
+  return
+}
+
+// -----
+
+func.func @runs_team(%a: !ptensor.ptensor<?xf32, team = 1>, %e: !ptensor.ptensor<2xi64, team = 1>) {
+  // expected-error @below {{'ptensor.sort' op expected no team with runs (the hint is one process's lines), but got '!ptensor.ptensor<?xf32, team = 1>' and '!ptensor.ptensor<2xi64, team = 1>'}}
+  %0 = ptensor.sort %a runs %e : !ptensor.ptensor<2xi64, team = 1> : !ptensor.ptensor<?xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  return
+}
+
+// -----
+
+func.func @sort_along_runs(%k: memref<4xf32>, %v: memref<4xf32>, %e: memref<2xi32>) {
+  // expected-error @below {{'ptensor.sort_along' op expected runs as a 1-D memref of i64, but got 'memref<2xi32>'}}
+  ptensor.sort_along %k into values(%v : memref<4xf32>) runs(%e : memref<2xi32>) dim 0 {dtype = f32, descending = false, stable = true} : memref<4xf32>
+  return
+}

@@ -246,7 +246,7 @@ func.func @reblock_team(%a: !ptensor.ptensor<?x3xf32, team = 1>, %n: index) -> !
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @exchange_static_result(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<4xf32> {
   // expected-error @+1 {{expected a result of dynamic rows (what a process receives is known when the code runs), but got '!ptensor.ptensor<4xf32>'}}
-  %0 = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<4xf32>
+  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<4xf32>, !ptensor.ptensor<2xi64>
   return %0 : !ptensor.ptensor<4xf32>
 }
 
@@ -255,7 +255,7 @@ func.func @exchange_static_result(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.pten
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @exchange_dtype(%a: !ptensor.ptensor<?x3xf32>, %e: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?x3xf64> {
   // expected-error @+1 {{expected a result of rank >= 1 that differs from '!ptensor.ptensor<?x3xf32>' only in its first dim, but got '!ptensor.ptensor<?x3xf64>'}}
-  %0 = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?x3xf64>
+  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?x3xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?x3xf64>, !ptensor.ptensor<2xi64>
   return %0 : !ptensor.ptensor<?x3xf64>
 }
 
@@ -264,7 +264,7 @@ func.func @exchange_dtype(%a: !ptensor.ptensor<?x3xf32>, %e: !ptensor.ptensor<?x
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @exchange_ends(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<?xi32>) -> !ptensor.ptensor<?xf32> {
   // expected-error @+1 {{expected the run ends as a 1-D i64 tensor on the part's device, but got '!ptensor.ptensor<?xi32>'}}
-  %0 = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi32> -> !ptensor.ptensor<?xf32>
+  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi32> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<2xi64>
   return %0 : !ptensor.ptensor<?xf32>
 }
 
@@ -273,7 +273,7 @@ func.func @exchange_ends(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<?xi32
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @exchange_gpu(%a: !ptensor.ptensor<?xf32, device = "cuda:0">, %e: !ptensor.ptensor<?xi64, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
   // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
-  %0 = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32, device = "cuda:0">, !ptensor.ptensor<?xi64, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">
+  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32, device = "cuda:0">, !ptensor.ptensor<?xi64, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">, !ptensor.ptensor<2xi64, device = "cuda:0">
   return %0 : !ptensor.ptensor<?xf32, device = "cuda:0">
 }
 
@@ -282,6 +282,24 @@ func.func @exchange_gpu(%a: !ptensor.ptensor<?xf32, device = "cuda:0">, %e: !pte
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @exchange_team(%a: !ptensor.ptensor<?xf32, team = 1>, %e: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?xf32> {
   // expected-error @+1 {{works on local blocks, but got the team tensor '!ptensor.ptensor<?xf32, team = 1>'}}
-  %0 = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>
+  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<2xi64>
+  return %0 : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @exchange_run_ends_type(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?xf32> {
+  // expected-error @+1 {{expected the received runs' ends as a 1-D i64 tensor of static size (the team's) on the part's device, but got '!ptensor.ptensor<?xi64>'}}
+  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64>
+  return %0 : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2) {sym_visibility = "private"}
+func.func @exchange_run_ends_size(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<?xi64>) -> !ptensor.ptensor<?xf32> {
+  // expected-error @+1 {{expected 2 run ends (one per process of @g), but got '!ptensor.ptensor<3xi64>'}}
+  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<3xi64>
   return %0 : !ptensor.ptensor<?xf32>
 }

@@ -3,7 +3,8 @@
 # stability and NaN order are checked through argsort's indices); short
 # lines (comparison sort) and long ones (radix sort, full integer ranges);
 # transposed, stepped, flipped and broadcast inputs; static and dynamic
-# shapes; sizes 0 and 1; an elementwise producer fused into the copy.
+# shapes; sizes 0 and 1; an elementwise producer fused into the copy; the
+# runs hint.
 # RUN: %python %s %t
 import os
 import sys
@@ -52,6 +53,32 @@ for dt in ALL_DTYPES:
     fn = Func("long_" + dt)
     a = fn.tensor(data(dt, (3, 1500), full_range=True), dt, dynamic=True)
     fn.ret(*both(fn, a), *both(fn, a, descending=True))
+    suite.check(fn)
+
+# The runs hint (what a process of a sample sort receives): lines made of
+# runs each sorted in the op's order, merged (an empty run, the last end
+# left out); runs that are not sorted (the line is sorted whole); always
+# numpy's result.
+def sorted_runs(x, dt, ends, descending):
+    """2-D `x` with each run of its lines sorted in the op's order."""
+    out = np.array(x)
+    bounds = [0] + list(ends) + [x.shape[-1]]
+    for lo, hi in zip(bounds, bounds[1:]):
+        part = out[:, lo:hi]
+        out[:, lo:hi] = np.take_along_axis(part, sort_indices_ref(part, dt, 1, descending), 1)
+    return out
+
+
+for dt in ALL_DTYPES:
+    fn = Func("runs_" + dt)
+    x = data(dt, (3, 40))
+    ends = [7, 7, 25]
+    r = fn.tensor(np.array(ends, np.int64), "i64", dynamic=True)
+    up = fn.tensor(sorted_runs(x, dt, ends, False), dt, dynamic=True)
+    down = fn.tensor(sorted_runs(x, dt, ends, True), dt)
+    whole = fn.tensor(x, dt, dynamic=True)
+    fn.ret(*both(fn, up, runs=r), *both(fn, down, descending=True, runs=r),
+           *both(fn, whole, runs=r))
     suite.check(fn)
 
 # Inputs that are views: transposed, stepped, flipped, broadcast; a 3-D

@@ -573,11 +573,13 @@ class Func:
                           % (kind_, k), x, x.type.shape, lambda a: fn(a, k),
                           "extract_triangle %s %d" % (kind_, k))
 
-    def sort(self, x, axis=-1, descending=False, stable=True, indices=False):
+    def sort(self, x, axis=-1, descending=False, stable=True, indices=False,
+             runs=None):
         """ptensor.sort (or ptensor.argsort with `indices`) along `axis`,
         against numpy's stable argsort (descending: the stable ascending
         order of the flipped line, flipped back, so ties keep their order
-        and NaNs come first)."""
+        and NaNs come first). `runs` (an i64 value) is the sort's hint of
+        where sorted runs of each line end: the result is the same."""
         ref_idx = sort_indices_ref(x.ref, x.dtype, axis, descending)
         op = "argsort" if indices else "sort"
         attrs = []
@@ -586,17 +588,27 @@ class Func:
         if not stable:
             attrs.append("stable = false")
         attr_text = " {%s}" % ", ".join(attrs) if attrs else ""
-        text = ("%%(r)s = ptensor.%s %%(x)s axis %d%s : %%(T)s -> %%(R)s"
-                % (op, axis, attr_text))
-        desc = "%s axis %d%s" % (op, axis, attr_text)
-        if not indices:
-            return self._view(text, x, x.type.shape,
-                              lambda a: np.take_along_axis(np.asarray(a), ref_idx, axis), desc)
-        rt = TType(x.type.shape, "i64")
+        runs_text = ("" if runs is None else
+                     " runs %s : %s" % (runs.name.replace("%", "%%"), runs.type))
+        text = ("%%(r)s = ptensor.%s %%(x)s axis %d%s%s : %%(T)s -> %%(R)s"
+                % (op, axis, runs_text, attr_text))
+        desc = "%s axis %d%s%s" % (op, axis, " runs" if runs else "", attr_text)
+        def sorted_view(a):
+            return np.take_along_axis(np.asarray(a), ref_idx, axis)
+        if not indices and runs is None:
+            return self._view(text, x, x.type.shape, sorted_view, desc)
+        if indices:
+            rt, ref = TType(x.type.shape, "i64"), ref_idx.astype(np.int64)
+        else:
+            rt, ref = TType(x.type.shape, x.dtype), sorted_view(x.ref)
+        operands = [x] + ([] if runs is None else [runs])
         name = self._fresh()
-        deps = self._line(text % {"r": name, "x": x.name, "T": x.type, "R": rt}, [x])
-        return Value(name, rt, ref_idx.astype(np.int64), deps, desc=desc,
-                     sources=[("x", x)])
+        deps = self._line(text % {"r": name, "x": x.name, "T": x.type, "R": rt}, operands)
+        v = Value(name, rt, ref, deps, desc=desc,
+                  sources=[("x%d" % i, o) for i, o in enumerate(operands)])
+        if not indices:
+            _view_tolerance(v, x, sorted_view)
+        return v
 
     def searchsorted(self, s, v, side="left", sorter=None):
         """ptensor.searchsorted of the values `v` in the 1-D `s` (through

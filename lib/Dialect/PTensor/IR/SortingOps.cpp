@@ -57,6 +57,34 @@ LogicalResult ArgsortOp::inferReturnTypes(MLIRContext *context,
   return inferSort(context, sem::SortKind::Indices, loc, adaptor, results);
 }
 
+/// The checks of a sort's `runs` hint: 1-D i64 on the input's device, and
+/// neither on a team (the hint is one process's, from a team's sort).
+static LogicalResult verifyRuns(Operation *op, PTensorType input,
+                                TypedValue<PTensorType> runs) {
+  if (!runs)
+    return success();
+  PTensorType type = runs.getType();
+  if (type.getRank() != 1 || !type.getElementType().isInteger(64))
+    return op->emitOpError("expected runs as a 1-D tensor of i64, but got ")
+           << type;
+  if (type.getDevice() != input.getDevice())
+    return op->emitOpError("expected runs on the input's device, but got ")
+           << type << " for " << input;
+  if (input.getTeam() || type.getTeam())
+    return op->emitOpError("expected no team with runs (the hint is one "
+                           "process's lines), but got ")
+           << input << " and " << type;
+  return success();
+}
+
+LogicalResult SortValuesOp::verify() {
+  return verifyRuns(*this, getInput().getType(), getRuns());
+}
+
+LogicalResult ArgsortOp::verify() {
+  return verifyRuns(*this, getInput().getType(), getRuns());
+}
+
 LogicalResult NonzeroOp::inferReturnTypes(MLIRContext *context,
                                           std::optional<Location> loc,
                                           Adaptor adaptor,
@@ -97,10 +125,17 @@ LogicalResult SortAlongOp::verify() {
     return emitOpError("expected values, indices or both");
   if (getValues() && getValues() == getIndices())
     return emitOpError("expected values and indices in different buffers");
-  // Operands: input, values (if given), indices (if given).
-  for (OpOperand &operand : getOperation()->getOpOperands().drop_front()) {
-    bool isIndices = !getValues() || operand.getOperandNumber() == 2;
-    auto type = cast<ShapedType>(operand.get().getType());
+  if (Value runs = getRuns()) {
+    auto type = cast<ShapedType>(runs.getType());
+    if (isa<RankedTensorType>(type) != onTensors ||
+        type.getRank() != 1 || !type.getElementType().isInteger(64))
+      return emitOpError("expected runs as a 1-D ")
+             << (onTensors ? "tensor" : "memref") << " of i64, but got "
+             << type;
+  }
+  for (Value output : outputs) {
+    bool isIndices = output == getIndices();
+    auto type = cast<ShapedType>(output.getType());
     if (isa<RankedTensorType>(type) != onTensors)
       return emitOpError("expected the input and the outputs all tensors or "
                          "all memrefs");
@@ -138,13 +173,18 @@ LogicalResult SortAlongOp::verify() {
   return success();
 }
 
+bool SortAlongOp::isReadOnly(OpOperand &operand) {
+  return &operand == &getInputMutable() ||
+         operand.getOperandNumber() >= 1 + getOutputs().size();
+}
+
 void SortAlongOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
   for (OpOperand &operand : getOperation()->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    if (&operand == &getInputMutable())
+    if (isReadOnly(operand))
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
     else
@@ -156,17 +196,17 @@ void SortAlongOp::getEffects(
 bool SortAlongOp::bufferizesToMemoryRead(OpOperand &operand,
                                          const AnalysisState &) {
   // The outputs are only written (every element).
-  return &operand == &getInputMutable();
+  return isReadOnly(operand);
 }
 
 bool SortAlongOp::bufferizesToMemoryWrite(OpOperand &operand,
                                           const AnalysisState &) {
-  return &operand != &getInputMutable();
+  return !isReadOnly(operand);
 }
 
 AliasingValueList SortAlongOp::getAliasingValues(OpOperand &operand,
                                                  const AnalysisState &) {
-  if (&operand == &getInputMutable())
+  if (isReadOnly(operand))
     return {};
   // Results follow the outputs: values (if given), then indices.
   // Operands: input, values (if given), indices (if given).
@@ -198,8 +238,15 @@ LogicalResult SortAlongOp::bufferize(RewriterBase &rewriter,
     indices = *buffer;
     buffers.push_back(indices);
   }
+  Value runs;
+  if (Value hint = getRuns()) {
+    FailureOr<Value> buffer = getBuffer(rewriter, hint, options, state);
+    if (failed(buffer))
+      return failure();
+    runs = *buffer;
+  }
   SortAlongOp::create(rewriter, getLoc(), TypeRange{}, *input, values,
-                      indices, getDimAttr(), getDtypeAttr(),
+                      indices, runs, getDimAttr(), getDtypeAttr(),
                       getDescendingAttr(), getStableAttr());
   replaceOpWithBufferizedValues(rewriter, *this, buffers);
   return success();

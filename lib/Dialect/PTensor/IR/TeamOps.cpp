@@ -52,11 +52,13 @@ static LogicalResult verifyRowsChange(Operation *op, PTensorType from,
   return verifyLocal(op);
 }
 
-#define PTENSOR_TEAM_OP_COMMON(Op)                                             \
+#define PTENSOR_TEAM_SIZE(Op)                                                  \
   int64_t Op::getTeamSize() {                                                  \
     SymbolTableCollection symbols;                                             \
     return lookupTeamGrid(*this, getGridAttr(), symbols).getShape()[0];        \
-  }                                                                            \
+  }
+#define PTENSOR_TEAM_OP_COMMON(Op)                                             \
+  PTENSOR_TEAM_SIZE(Op)                                                        \
   LogicalResult Op::verifySymbolUses(SymbolTableCollection &symbols) {         \
     return success(lookupTeamGrid(*this, getGridAttr(), symbols) != nullptr);  \
   }
@@ -67,11 +69,26 @@ PTENSOR_TEAM_OP_COMMON(TeamBlockOp)
 PTENSOR_TEAM_OP_COMMON(TeamSliceRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamResplitOp)
 PTENSOR_TEAM_OP_COMMON(TeamReblockOp)
-PTENSOR_TEAM_OP_COMMON(TeamExchangeOp)
+PTENSOR_TEAM_SIZE(TeamExchangeOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockRowsOp)
 PTENSOR_TEAM_OP_COMMON(TeamBlockStartOp)
 PTENSOR_TEAM_OP_COMMON(TeamSumOp)
 #undef PTENSOR_TEAM_OP_COMMON
+#undef PTENSOR_TEAM_SIZE
+
+/// The received runs' ends: one per process of the team.
+LogicalResult
+TeamExchangeOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  shard::GridOp grid = lookupTeamGrid(*this, getGridAttr(), symbols);
+  if (!grid)
+    return failure();
+  PTensorType runEnds = getRunEnds().getType();
+  if (runEnds.getRank() == 1 && runEnds.getDimSize(0) != grid.getShape()[0])
+    return emitOpError("expected ")
+           << grid.getShape()[0] << " run ends (one per process of "
+           << getGridAttr() << "), but got " << runEnds;
+  return success();
+}
 
 /// The error of a team op on GPU data.
 static LogicalResult emitHostOnly(Operation *op) {
@@ -241,7 +258,7 @@ LogicalResult TeamReblockOp::verify() {
 }
 
 LogicalResult TeamExchangeOp::verify() {
-  PTensorType part = getPart().getType(), result = getType();
+  PTensorType part = getPart().getType(), result = getResult().getType();
   if (failed(verifyRowsChange(*this, part, result)))
     return failure();
   if (!result.isDynamicDim(0))
@@ -254,6 +271,14 @@ LogicalResult TeamExchangeOp::verify() {
     return emitOpError("expected the run ends as a 1-D i64 tensor on the "
                        "part's device, but got ")
            << ends;
+  PTensorType runEnds = getRunEnds().getType();
+  if (runEnds.getRank() != 1 || runEnds.isDynamicDim(0) ||
+      !runEnds.getElementType().isSignlessInteger(64) ||
+      runEnds.getDevice() != part.getDevice())
+    return emitOpError("expected the received runs' ends as a 1-D i64 "
+                       "tensor of static size (the team's) on the part's "
+                       "device, but got ")
+           << runEnds;
   if (result.isOnGPU())
     return emitHostOnly(*this);
   return success();

@@ -168,9 +168,10 @@ private:
   void partitionSampleSort(Operation *op);
   /// What a process received in a sample sort's exchange: the runs of the
   /// sorted parts (in rank order) whose values fall in its range, and the
-  /// runs of the tensor carried beside them (or null).
+  /// runs of the tensor carried beside them (or null), and where the
+  /// received runs end (P i64: the sorts' `runs` hint).
   struct SampleRuns {
-    Value received, carried;
+    Value received, carried, runEnds;
   };
   /// The exchange of a sample sort of every process's `sorted` (1-D, its
   /// part sorted, `descending` or not) and `carried` (null, or a 1-D

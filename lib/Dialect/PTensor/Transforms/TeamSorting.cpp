@@ -10,8 +10,10 @@
 //     process sorts them alike and picks the same P - 1 splitters; each
 //     cuts its sorted block at the splitters (searchsorted, in ptensor's
 //     own order: NaNs, -0.0 and descending as a one-process sort), sends
-//     run p to process p (team_exchange), sorts what it received and the
-//     parts are rebalanced into blocks. Equal elements all go to one
+//     run p to process p (team_exchange), merges the sorted runs it
+//     received (the sort's `runs` hint: the host sort merges them instead
+//     of sorting) and the parts are rebalanced into blocks. Equal
+//     elements all go to one
 //     process, runs arrive in rank order and every sort is the op's own,
 //     so a stable sort stays stable across the team. argsort sorts
 //     the block's positions, carries each element's global position beside
@@ -80,10 +82,12 @@ void TeamPartitioner::partitionSortAlongRows(Operation *op) {
   Value sorted =
       isa<SortValuesOp>(op)
           ? SortValuesOp::create(b, loc, sortedType, columns, rank - 1,
-                                 order.descending, order.stable)
+                                 order.descending, order.stable,
+                                 /*runs=*/Value())
                 .getResult()
           : ArgsortOp::create(b, loc, sortedType, columns, rank - 1,
-                              order.descending, order.stable)
+                              order.descending, order.stable,
+                              /*runs=*/Value())
                 .getResult();
   localize(sorted); // along a dim every process has whole
   auto moveBack = PermuteDimsOp::create(b, loc, resultGlobal, sorted,
@@ -135,21 +139,23 @@ static Value evenlySpaced(OpBuilder &b, Location loc, Value line, Value size,
   return SqueezeOp::create(b, loc, column, b.getDenseI64ArrayAttr({1}));
 }
 
-/// 1-D `line` sorted in `order` (its type).
-static Value sortLine(OpBuilder &b, Location loc, Value line,
-                      SortOrder order) {
+/// 1-D `line` sorted in `order` (its type); `runEnds` (or null) is the
+/// sort's hint of where sorted runs of it end.
+static Value sortLine(OpBuilder &b, Location loc, Value line, SortOrder order,
+                      Value runEnds = Value()) {
   return SortValuesOp::create(b, loc, line.getType(), line, 0,
-                              order.descending, order.stable);
+                              order.descending, order.stable, runEnds);
 }
 
-/// The positions that sort 1-D `line` in `order` (argsort's, i64).
+/// The positions that sort 1-D `line` in `order` (argsort's, i64), with
+/// the hint `runEnds` as sortLine's.
 static Value sortingPositions(OpBuilder &b, Location loc, Value line,
-                              SortOrder order) {
+                              SortOrder order, Value runEnds = Value()) {
   auto type = cast<PTensorType>(line.getType());
   Type positions =
       type.cloneWithShapeAndType(type.getShape(), b.getI64Type());
   return ArgsortOp::create(b, loc, positions, line, 0, order.descending,
-                           order.stable);
+                           order.stable, runEnds);
 }
 
 /// The elements of 1-D `line` at `positions` (take).
@@ -196,11 +202,19 @@ TeamPartitioner::exchangeRuns(OpBuilder &b, Location loc, Value sorted,
   Value splitterCount = arith::MaxSIOp::create(b, loc, fewer, zero);
   Value splitters = leading(b, loc, picks, splitterCount);
   Value ends = runEnds(b, loc, descending, sorted, mine, splitters);
+  // Where the received runs end: P of them, whatever was sent.
+  auto endsType = cast<PTensorType>(ends.getType());
+  Type runEndsType =
+      endsType.cloneWithShapeAndType({teamSize}, b.getI64Type());
   SampleRuns runs;
-  runs.received = TeamExchangeOp::create(b, loc, lineType, sorted, ends, grid);
+  auto exchange = TeamExchangeOp::create(b, loc, lineType, runEndsType, sorted,
+                                         ends, grid);
+  runs.received = exchange.getResult();
+  runs.runEnds = exchange.getRunEnds();
   if (carried)
-    runs.carried = TeamExchangeOp::create(b, loc, carried.getType(), carried,
-                                          ends, grid);
+    runs.carried = TeamExchangeOp::create(b, loc, carried.getType(),
+                                          runEndsType, carried, ends, grid)
+                       .getResult();
   return runs;
 }
 
@@ -224,14 +238,15 @@ void TeamPartitioner::partitionSampleSort(Operation *op) {
     sorted = sortLine(b, loc, input, order);
   }
   SampleRuns runs = exchangeRuns(b, loc, sorted, global, order.descending);
-  // What arrived, runs in rank order, sorted: equal elements keep the
-  // runs' order, which is their global order.
+  // What arrived, sorted runs in rank order, merged: equal elements keep
+  // the runs' order, which is their global order.
   Value part;
   if (positions) {
-    Value inOrder = sortingPositions(b, loc, runs.received, order);
+    Value inOrder =
+        sortingPositions(b, loc, runs.received, order, runs.runEnds);
     part = takeAt(b, loc, runs.carried, inOrder);
   } else {
-    part = sortLine(b, loc, runs.received, order);
+    part = sortLine(b, loc, runs.received, order, runs.runEnds);
   }
   auto resultGlobal = cast<PTensorType>(op->getResult(0).getType());
   op->getResult(0).replaceAllUsesWith(

@@ -61,6 +61,21 @@ PTENSOR_RT_EXPORT void ptensor_rt_cpu_sort(
     intptr_t values, int64_t valuesOffset, intptr_t valuesStrides,
     intptr_t indices, int64_t indicesOffset, intptr_t indexStrides);
 
+/// ptensor_rt_cpu_sort with the sort's `runs` hint: `runEndCount` int64
+/// ends, `runEndStride` elements apart from `runEnds`, of runs that each
+/// line (along `dim`) is made of, each sorted in the call's order (the
+/// last end may be short of the line: a last run to its end). The ends are
+/// checked (non-decreasing, within the line; otherwise the call fails like
+/// a failed run-time check); where every run of a line is sorted (checked,
+/// one pass over its keys), the runs are merged, else the line is sorted
+/// whole: the result is ptensor_rt_cpu_sort's either way.
+PTENSOR_RT_EXPORT void ptensor_rt_cpu_sort_runs(
+    int64_t keyType, int64_t flags, int64_t rank, int64_t dim, intptr_t sizes,
+    intptr_t input, int64_t inputOffset, intptr_t inputStrides,
+    intptr_t values, int64_t valuesOffset, intptr_t valuesStrides,
+    intptr_t indices, int64_t indicesOffset, intptr_t indexStrides,
+    intptr_t runEnds, int64_t runEndStride, int64_t runEndCount);
+
 /// The same for device buffers of the runtime's current device, on the
 /// thread's compute stream (ptensor_rt_get_stream), like compiled kernels:
 /// a gather kernel makes the keys (as the host sort does; with positions

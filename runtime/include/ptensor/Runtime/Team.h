@@ -178,7 +178,9 @@ PTENSOR_RT_EXPORT int64_t ptensor_rt_team_exchange_rows(
 /// `localRows` rows of `rowBytes` bytes, cut at `ends` as above) sent to
 /// their processes (one MPI_Alltoallv after the checks and run sizes of
 /// ptensor_rt_team_exchange_rows again); `result` receives the runs sent
-/// here in rank order, `receivedRows` rows (that function's answer).
+/// here in rank order, `receivedRows` rows (that function's answer), and
+/// `runEnds` (int64, one per process: `runEndsSize` bytes, checked) where
+/// they end in it: run p is rows runEnds[p - 1] to runEnds[p].
 /// Buffers are memref<?xi8> like ptensor_rt_team_allgather's.
 PTENSOR_RT_EXPORT void ptensor_rt_team_exchange(
     int8_t *localAllocated, int8_t *local, int64_t localOffset,
@@ -186,7 +188,9 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_exchange(
     int8_t *result, int64_t resultOffset, int64_t resultSize,
     int64_t resultStride, int8_t *endsAllocated, int8_t *ends,
     int64_t endsOffset, int64_t endsSize, int64_t endsStride,
-    int64_t localRows, int64_t rowBytes, int64_t receivedRows);
+    int8_t *runEndsAllocated, int8_t *runEnds, int64_t runEndsOffset,
+    int64_t runEndsSize, int64_t runEndsStride, int64_t localRows,
+    int64_t rowBytes, int64_t receivedRows);
 
 /// This process's block of `rows` rows split over the team
 /// (ptensor::semantics::teamBlock): its first row and its number of rows.

@@ -24,6 +24,16 @@ class PTensor_SortOp<string mnemonic, string what, string example>
     keep their input order, descending included; without it their order is
     unspecified (argsort's indices stay deterministic).
 
+    `runs` (optional, 1-D i64, the input's device, no team) says where
+    runs of each line along `axis` end: the line is those runs joined,
+    each already sorted in the op's order, the last ending at the line's
+    end (an end left out is the line's size). The result is the same as
+    without it; the host sort then merges the runs instead of sorting
+    (what a sample sort receives from the team's processes), and sorts the
+    line whole when a run is not sorted. Ends out of order or past the line
+    fail when the code runs. GPU sorts do not use it. Spelled
+    `ptensor.sort %x runs %ends : !ptensor.ptensor<4xi64> : ...`.
+
     ```mlir
     }] # example # [{
     ```
@@ -31,11 +41,14 @@ class PTensor_SortOp<string mnemonic, string what, string example>
   let arguments = (ins PTensor:$input,
                        DefaultValuedAttr<I64Attr, "-1">:$axis,
                        DefaultValuedAttr<BoolAttr, "false">:$descending,
-                       DefaultValuedAttr<BoolAttr, "true">:$stable);
+                       DefaultValuedAttr<BoolAttr, "true">:$stable,
+                       Optional<PTensor>:$runs);
   let results = (outs PTensor:$result);
   let assemblyFormat = [{
-    $input (`axis` $axis^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+    $input (`axis` $axis^)? (`runs` $runs^ `:` qualified(type($runs)))?
+    attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
+  let hasVerifier = 1;
 }
 
 def PTensor_SortValuesOp : PTensor_SortOp<"sort",
@@ -133,7 +146,8 @@ def PTensor_SortAlongOp : PTensor_Op<"sort_along", [
     (the input's element type with signedness: `ui8`, `i1`, `f16`, ...),
     into `values` (the input's shape and element type) and/or, as i64
     positions along `dim` (argsort), into `indices`. At least one of the two
-    is given; both are only written, never read.
+    is given; both are only written, never read. `runs` (1-D i64, read),
+    where given, is the sort's hint of where sorted runs of each line end.
 
     On builtin tensors the results are the written `values` and `indices`
     (destination-passing: one-shot bufferization writes their buffers); on
@@ -149,17 +163,21 @@ def PTensor_SortAlongOp : PTensor_Op<"sort_along", [
     ```
   }];
   let arguments = (ins PTensor_Ranked:$input, Optional<PTensor_Ranked>:$values,
-                       Optional<PTensor_Ranked>:$indices, I64Attr:$dim,
+                       Optional<PTensor_Ranked>:$indices,
+                       Optional<PTensor_Ranked>:$runs, I64Attr:$dim,
                        TypeAttr:$dtype, BoolAttr:$descending, BoolAttr:$stable);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $input `into` (`values` `(` $values^ `:` type($values) `)`)?
-    (`indices` `(` $indices^ `:` type($indices) `)`)? `dim` $dim attr-dict
+    (`indices` `(` $indices^ `:` type($indices) `)`)?
+    (`runs` `(` $runs^ `:` type($runs) `)`)? `dim` $dim attr-dict
     `:` type($input) (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     /// The outputs given (values, then indices).
     ::llvm::SmallVector<::mlir::Value> getOutputs();
+    /// Whether `operand` is only read: the input or the runs.
+    bool isReadOnly(::mlir::OpOperand &operand);
   }];
   let hasVerifier = 1;
 }

@@ -204,7 +204,9 @@ def PTensor_TeamExchangeOp
     `p`; processes after the last run get nothing from this one. The
     result is what this process received, the runs of processes 0, 1, ...
     joined along the first dim: its rows are known only when the code
-    runs. Two MPI_Alltoall of the run sizes (one to size the result, one
+    runs. `runEnds` (P i64, P the team's size, on the host) says where
+    those runs end in it: run `p` is rows `runEnds[p - 1]` to `runEnds[p]`
+    (the sorts' `runs` hint). Two MPI_Alltoall of the run sizes (one to size the result, one
     beside the move) and one MPI_Alltoallv of the rows, contiguous on both
     sides; ends out of order or out of range, or more runs than processes,
     fail on every process alike before anything moves. How a 1-D sort of a
@@ -213,14 +215,15 @@ def PTensor_TeamExchangeOp
     process sorting that range of values.
 
     ```mlir
-    %r = ptensor.team_exchange %sorted at %ends on @team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>
+    %r, %runs = ptensor.team_exchange %sorted at %ends on @team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<4xi64>
     ```
   }];
   let arguments = (ins PTensor:$part, PTensor:$ends, FlatSymbolRefAttr:$grid);
-  let results = (outs PTensor:$result);
+  let results = (outs PTensor:$result, PTensor:$runEnds);
   let assemblyFormat = [{
     $part `at` $ends `on` $grid attr-dict `:` qualified(type($part)) `,`
-    qualified(type($ends)) `->` qualified(type($result))
+    qualified(type($ends)) `->` qualified(type($result)) `,`
+    qualified(type($runEnds))
   }];
   let hasVerifier = 1;
 }
