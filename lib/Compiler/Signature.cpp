@@ -100,11 +100,11 @@ llvm::Expected<std::vector<FunctionSignature>>
             sig.name.c_str(), i);
       sig.results.push_back(*v);
     }
-    // Arguments written through `ptensor.write` are outputs (out=).
+    // Arguments written through `ptensor.write`, into them or into a view
+    // of them, are outputs (out=).
     f.walk([&](mlir::ptensor::WriteOp w) {
-      if (auto arg = dyn_cast<BlockArgument>(w.getDest()))
-        if (arg.getOwner()->getParentOp() == f)
-          sig.args[arg.getArgNumber()].isWritten = true;
+      if (BlockArgument arg = mlir::ptensor::getWrittenArgument(w, f))
+        sig.args[arg.getArgNumber()].isWritten = true;
     });
     result.push_back(std::move(sig));
   }

@@ -458,6 +458,7 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
   // Team arguments: this process's block of each.
   llvm::SmallVector<Argument> blocks;
   bool wholeTensors = impl->teamSize > 1 && !impl->teamBlocks;
+  llvm::ArrayRef<Argument> wholeArgs = args;
   if (wholeTensors) {
     if (llvm::Error e = impl->team.blockArguments(*sig, args, blocks))
       return e;
@@ -473,7 +474,9 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
   if (status != PTENSOR_RT_SUCCESS)
     return llvm::make_error<RunTimeCheckError>(status, ptensor_rt_last_error());
   call.takeResults(callSig, args, results);
-  if (wholeTensors)
-    return gatherResults(*sig, impl->team, results);
-  return llvm::Error::success();
+  if (!wholeTensors)
+    return llvm::Error::success();
+  if (llvm::Error e = gatherResults(*sig, impl->team, results))
+    return e;
+  return impl->team.gatherWrittenArguments(*sig, wholeArgs);
 }

@@ -148,11 +148,6 @@ llvm::Error Team::blockArguments(const FunctionSignature &sig,
     if (!type.team || type.shape.empty() || i >= blocks.size() ||
         !blocks[i].buffer)
       continue;
-    if (type.isWritten)
-      return llvm::createStringError(
-          "@%s: argument #%zu (%s) is written (out=); writing into a team "
-          "tensor is not supported yet on more than one process",
-          sig.name.c_str(), i, type.str().c_str());
     StridedBuffer &b = *blocks[i].buffer;
     if (b.sizes.size() != type.shape.size())
       continue; // checkArguments names the rank
@@ -169,3 +164,24 @@ llvm::Error Team::blockArguments(const FunctionSignature &sig,
   return llvm::Error::success();
 }
 
+llvm::Error Team::gatherWrittenArguments(const FunctionSignature &sig,
+                                         llvm::ArrayRef<Argument> args) const {
+  if (size == 1)
+    return llvm::Error::success();
+  for (auto [i, type] : llvm::enumerate(sig.args)) {
+    if (!type.isWritten || !type.team || type.shape.empty() ||
+        i >= args.size() || !args[i].buffer)
+      continue;
+    const StridedBuffer &b = *args[i].buffer;
+    size_t item = dtypeByteSize(b.dtype);
+    void *first = static_cast<std::byte *>(b.data) + b.offset * int64_t(item);
+    std::string error = team::gatherWrittenBlocks(
+        teamLibrary(), rank, size, first, item, b.sizes.data(),
+        b.strides.data(), b.sizes.size());
+    if (!error.empty())
+      return llvm::createStringError("@%s: argument #%zu (%s): %s",
+                                     sig.name.c_str(), i, type.str().c_str(),
+                                     error.c_str());
+  }
+  return llvm::Error::success();
+}

@@ -21,12 +21,11 @@ bool ptensor::semantics::isRowMajor(const int64_t *sizes,
   return true;
 }
 
-void ptensor::semantics::packRowMajor(const void *first, size_t itemBytes,
-                                      const int64_t *sizes,
-                                      const int64_t *strides, size_t rank,
-                                      void *out) {
-  auto *from = static_cast<const std::byte *>(first);
-  auto *to = static_cast<std::byte *>(out);
+/// Calls copy(n, offset) for the elements of a strided array in row-major
+/// order: n counts them, offset is element n's in the array (elements).
+template <typename Copy>
+static void forEachRowMajor(const int64_t *sizes, const int64_t *strides,
+                            size_t rank, Copy copy) {
   int64_t elements = 1;
   for (size_t d = 0; d < rank; ++d)
     elements *= sizes[d];
@@ -35,12 +34,35 @@ void ptensor::semantics::packRowMajor(const void *first, size_t itemBytes,
     int64_t offset = 0;
     for (size_t d = 0; d < rank; ++d)
       offset += index[d] * strides[d];
-    std::memcpy(to + n * int64_t(itemBytes), from + offset * int64_t(itemBytes),
-                itemBytes);
+    copy(n, offset);
     for (size_t d = rank; d-- > 0;) {
       if (++index[d] < sizes[d])
         break;
       index[d] = 0;
     }
   }
+}
+
+void ptensor::semantics::packRowMajor(const void *first, size_t itemBytes,
+                                      const int64_t *sizes,
+                                      const int64_t *strides, size_t rank,
+                                      void *out) {
+  auto *from = static_cast<const std::byte *>(first);
+  auto *to = static_cast<std::byte *>(out);
+  auto item = int64_t(itemBytes);
+  forEachRowMajor(sizes, strides, rank, [&](int64_t n, int64_t offset) {
+    std::memcpy(to + n * item, from + offset * item, itemBytes);
+  });
+}
+
+void ptensor::semantics::unpackRowMajor(const void *in, size_t itemBytes,
+                                        const int64_t *sizes,
+                                        const int64_t *strides, size_t rank,
+                                        void *first) {
+  auto *from = static_cast<const std::byte *>(in);
+  auto *to = static_cast<std::byte *>(first);
+  auto item = int64_t(itemBytes);
+  forEachRowMajor(sizes, strides, rank, [&](int64_t n, int64_t offset) {
+    std::memcpy(to + offset * item, from + n * item, itemBytes);
+  });
 }

@@ -1,13 +1,20 @@
 //===- TeamLibrary.cpp - libptensor_team, found and loaded by hosts -------===//
 
 #include "ptensor/TeamHost/TeamLibrary.h"
+#include "ptensor/Semantics/Layout.h"
+#include "ptensor/Semantics/Teams.h"
 
 #include <dlfcn.h>
 #include <link.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
+#include <new>
+#include <string>
 #include <system_error>
 #include <vector>
 #include <type_traits>
@@ -126,4 +133,60 @@ Agreement ptensor::team::allProcessesOk(const TeamLibrary &lib, bool ok) {
   if (failed < 0)
     return Agreement::CommunicationFailed;
   return failed == 0 ? Agreement::AllOk : Agreement::NotAll;
+}
+
+std::string ptensor::team::gatherWrittenBlocks(
+    const TeamLibrary &lib, int64_t process, int64_t processes, void *first,
+    size_t itemBytes, const int64_t *sizes, const int64_t *strides,
+    size_t rank) {
+  constexpr size_t split = semantics::kTeamSplitDim;
+  int64_t rowElements = 1;
+  for (size_t d = split + 1; d < rank; ++d)
+    rowElements *= sizes[d];
+  auto item = int64_t(itemBytes);
+  semantics::TeamBlock block =
+      semantics::teamBlock(sizes[split], process, processes);
+  std::vector<int64_t> blockSizes(sizes, sizes + rank);
+  blockSizes[split] = block.rows;
+  // Every process's array must have the rows this one has: the gather
+  // fills `whole` with the sum of the blocks.
+  int64_t rows = lib.total(block.rows);
+  if (rows < 0)
+    return lib.lastError();
+  switch (allProcessesOk(lib, rows == sizes[split])) {
+  case Agreement::AllOk:
+    break;
+  case Agreement::NotAll:
+    return "the processes passed a written team argument of different "
+           "rows (this one " +
+           std::to_string(sizes[split]) + ", their blocks sum to " +
+           std::to_string(rows) + ")";
+  case Agreement::CommunicationFailed:
+    return lib.lastError();
+  }
+  int64_t mineBytes = block.rows * rowElements * item;
+  int64_t wholeBytes = sizes[split] * rowElements * item;
+  std::unique_ptr<std::byte[]> mine(
+      new (std::nothrow) std::byte[std::max<int64_t>(mineBytes, 1)]);
+  std::unique_ptr<std::byte[]> whole(
+      new (std::nothrow) std::byte[std::max<int64_t>(wholeBytes, 1)]);
+  switch (allProcessesOk(lib, mine && whole)) {
+  case Agreement::AllOk:
+    break;
+  case Agreement::NotAll:
+    return "a process of the team could not allocate the " +
+           std::to_string(wholeBytes) +
+           " bytes of scratch to gather a written team argument";
+  case Agreement::CommunicationFailed:
+    return lib.lastError();
+  }
+  auto *base = static_cast<std::byte *>(first);
+  std::byte *blockFirst = base + block.start * strides[split] * item;
+  semantics::packRowMajor(blockFirst, itemBytes, blockSizes.data(), strides,
+                          rank, mine.get());
+  if (lib.gather(mine.get(), mineBytes, whole.get()) != PTENSOR_RT_SUCCESS)
+    return lib.lastError();
+  semantics::unpackRowMajor(whole.get(), itemBytes, sizes, strides, rank,
+                            first);
+  return "";
 }

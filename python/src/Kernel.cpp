@@ -470,8 +470,8 @@ nb::object Kernel::call(nb::args args) {
             params_[i].tensor, {a.dtype, a.shape, a.deviceName()}))
       throwRule(error->kind, which(i) + ": " + error->message);
     operands[i] = CallOperand::tensor(&a, a.data, a.shape, a.strides);
-    // A library split over processes writes no team argument (the
-    // partitioning pass refuses ptensor.write into one).
+    // A split call gets this process's block (a written one is gathered
+    // back after the call).
     if (team_ && params_[i].team && !a.shape.empty())
       operands[i] = team_->block(operands[i], dtypeByteSize(a.dtype),
                                  blockShapes[i]);
@@ -491,6 +491,9 @@ nb::object Kernel::call(nb::args args) {
       team_->abortJob(e.what());
     }
     team_->gather(results, splitResults_);
+    for (size_t i : written)
+      if (params_[i].team && !arrays[i].shape.empty())
+        team_->gatherWritten(arrays[i], results);
   }
   ResultFramework kind = getResultFramework(tensors);
   if (results.empty())

@@ -65,6 +65,7 @@ CallOperand TeamCall::block(const CallOperand &whole, size_t itemBytes,
   return b;
 }
 
+
 /// Frees the owned memory of `results` and `blocks`, each block once.
 static void releaseAll(std::vector<ResultBuffer> &results,
                        std::vector<void *> blocks) {
@@ -77,6 +78,17 @@ static void releaseAll(std::vector<ResultBuffer> &results,
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
   for (void *block : blocks)
     freeHostResult(block);
+}
+
+void TeamCall::gatherWritten(const ArrayView &whole,
+                             std::vector<ResultBuffer> &results) const {
+  std::string error = team::gatherWrittenBlocks(
+      team::teamLibrary(), rank_, size_, whole.data, dtypeByteSize(whole.dtype),
+      whole.shape.data(), whole.strides.data(), whole.shape.size());
+  if (error.empty())
+    return;
+  releaseAll(results, {});
+  raisePackageError("ExecutionError", error);
 }
 
 void TeamCall::gather(std::vector<ResultBuffer> &results,

@@ -46,6 +46,13 @@ public:
   void gather(std::vector<ResultBuffer> &results,
               const std::vector<bool> &gathered) const;
 
+  /// After a call that wrote this process's block of the written team
+  /// argument `whole` (rank >= 1, host memory): every process's array gets
+  /// every block (team::gatherWrittenBlocks); raises ExecutionError on
+  /// every process alike, having freed every result.
+  void gatherWritten(const ArrayView &whole,
+                     std::vector<ResultBuffer> &results) const;
+
   /// Prints `message` (why this process's call failed) and ends every
   /// process of the job (MPI_Abort, exit status 1): the others may wait
   /// for this one in a collective of the compiled code, and must not hang.

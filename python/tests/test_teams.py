@@ -1,8 +1,9 @@
 """Team functions from Python under mpirun (docs/Teams.md): compile_module
 joins the MPI job and compiles a module with team tensors for its size;
 every process passes the whole arrays, computes its block of rows and gets
-the whole results (gathered), equal to numpy's. Without mpirun the same
-call runs on one process."""
+the whole results (gathered), equal to numpy's, and written (out=) team
+arguments come back whole. Without mpirun the same call runs on one
+process."""
 
 import os
 import shutil
@@ -37,8 +38,8 @@ func.func @g(%a: !ptensor.ptensor<5x4xf64, team = 1>) -> (!ptensor.ptensor<5xf64
 }
 """
 
-# A team argument written (out=): the compile refuses it on more than one
-# process.
+# A team argument written (out=): each process writes its block, and the
+# blocks are gathered back into every process's array.
 WRITE_IR = """
 func.func @w(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) {
   %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
@@ -70,16 +71,32 @@ CHECK = textwrap.dedent("""
     np.testing.assert_allclose(e, np.exp(b), rtol=1e-15)
     np.testing.assert_array_equal(flipped, b[:, ::-1])
 
+    w = pt.compile_module(WRITE_IR)["w"]
     x = np.ones((4, 3), np.float32)
+    w(x, x.copy())
+    np.testing.assert_array_equal(x, 2)
+    # A strided argument (every other row of 10) keeps its other rows;
+    # 2 rows: a process with none under 3.
+    whole = rng.random((10, 3), dtype=np.float32)
+    before = whole.copy()
+    add = rng.random((5, 3), dtype=np.float32)
+    w(whole[::2], add)
+    np.testing.assert_array_equal(whole[::2], before[::2] + add)
+    np.testing.assert_array_equal(whole[1::2], before[1::2])
+    y = rng.random((2, 3), dtype=np.float32)
+    y0 = y.copy()
+    w(y, y0)
+    np.testing.assert_array_equal(y, y0 + y0)
     if processes > 1:
+        # Arrays of other rows on each process: the gather back refuses
+        # them on every process (not an overflow of the smaller one).
+        rank = int(os.environ.get("PMI_RANK") or os.environ.get("OMPI_COMM_WORLD_RANK"))
+        mine = np.ones((4 + rank, 3), np.float32)
         try:
-            pt.compile_module(WRITE_IR)
-            raise AssertionError("a written team argument was compiled")
-        except pt.CompileError as err:
-            assert "'ptensor.write' op on team tensors is not supported" in str(err), err
-    else:
-        pt.compile_module(WRITE_IR)["w"](x, x.copy())
-        np.testing.assert_array_equal(x, 2)
+            w(mine, mine.copy())
+            raise AssertionError("arguments of other rows were gathered back")
+        except pt.ExecutionError as err:
+            assert "different rows" in str(err), err
     print("ok")
 """)
 

@@ -1,8 +1,37 @@
 // RUN: ptensor-opt %s -split-input-file --ptensor-partition-teams=team-size=2 -verify-diagnostics
 
-func.func @write(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) {
-  // expected-error @+1 {{on team tensors is not supported yet (docs/Teams.md lists the ops that are)}}
+// A write into a slice of the split dim: each process holds a copy of
+// its rows of the slice, which the write would not carry back.
+func.func @write_moved_rows(%a: !ptensor.ptensor<10x3xf32, team = 1>, %b: !ptensor.ptensor<4x3xf32, team = 1>) {
+  %s = ptensor.extract_slice %a [1, 0] [4, 3] [2, 1] : !ptensor.ptensor<10x3xf32, team = 1> -> !ptensor.ptensor<4x3xf32, team = 1>
+  // expected-error @+1 {{into a team tensor that this process holds as a copy (made by ptensor.team_slice_rows: a view that moves or gathers rows, such as a slice of the split dim or a flip of it); write into the tensor itself or into a view that keeps each process's rows}}
+  ptensor.write %b into %s : !ptensor.ptensor<4x3xf32, team = 1>
+  return
+}
+
+// -----
+
+// A view whose rows moved before the write (a flattening reshape
+// reblocks them) would not see it.
+func.func @write_after_gather(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1> {
+  %f = ptensor.reshape %a [-1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?xf32, team = 1>
+  // expected-error @+1 {{into a team tensor whose rows were copied between processes before the write (by ptensor.team_reblock) for a view used after it, which would not see the write: write before taking that view, or into a new tensor}}
   ptensor.write %b into %a : !ptensor.ptensor<?x3xf32, team = 1>
+  return %f : !ptensor.ptensor<?xf32, team = 1>
+}
+
+// -----
+
+// A callee that writes a team argument: the caller's copies of it would
+// not see the write.
+func.func private @adds(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) {
+  %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  ptensor.write %0 into %a : !ptensor.ptensor<?x3xf32, team = 1>
+  return
+}
+func.func @calls_a_writer(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) {
+  // expected-error @+1 {{passes a team tensor to a function that writes it (out=); on a team, write in the function that holds the tensor, or return the new value}}
+  func.call @adds(%a, %b) : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> ()
   return
 }
 

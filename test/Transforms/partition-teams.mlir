@@ -699,3 +699,33 @@ func.func @distinct(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptenso
   %1:2 = ptensor.unique counts %a : !ptensor.ptensor<?x3xf32, team = 1> -> (!ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>)
   return %0, %1#1 : !ptensor.ptensor<?xf32, team = 1>, !ptensor.ptensor<?xi64, team = 1>
 }
+
+// write (out=) into team tensors: each process writes its block of the
+// value into its block of the destination, and into a view that keeps
+// the rows (a slice of columns); the dynamic rows of the value and the
+// destination are compared first (one sum of each, on every process).
+// CHECK-LABEL: func.func @written(
+// CHECK-SAME: %[[A:.*]]: !ptensor.ptensor<?x3xf32>, %[[B:.*]]: !ptensor.ptensor<?x3xf32>)
+// CHECK: %[[RA:.*]] = ptensor.team_sum %{{.*}} on @ptensor_team1
+// CHECK: %[[RB:.*]] = ptensor.team_sum %{{.*}} on @ptensor_team1
+// CHECK: %[[RS:.*]] = arith.select %{{.*}}, %[[RB]], %[[RA]] : index
+// CHECK: %[[S:.*]] = ptensor.elementwise_binary add
+// CHECK-NEXT: %[[SAME:.*]] = arith.cmpi eq, %[[RS]], %[[RA]]
+// CHECK-NEXT: cf.assert %[[SAME]], "ptensor.write: the value's rows differ from the team tensor written into"
+// CHECK-NEXT: ptensor.write %[[S]] into %[[A]] : <?x3xf32>
+// CHECK: %[[COLS:.*]] = ptensor.extract_slice %[[B]] [0, 2] [%{{.*}}, 2] [1, -1]
+// CHECK: %[[D:.*]] = ptensor.elementwise_binary multiply %[[COLS]]
+// CHECK: ptensor.write %[[D]] into %[[COLS]] : <?x2xf32>
+// CHECK-NOT: team_gather
+// CHECK: return
+func.func @written(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1> {
+  %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  ptensor.write %0 into %a : !ptensor.ptensor<?x3xf32, team = 1>
+  %n = ptensor.dim %b, 0 : !ptensor.ptensor<?x3xf32, team = 1>
+  %cols = ptensor.extract_slice %b [0, 2] [%n, 2] [1, -1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x2xf32, team = 1>
+  %c2 = arith.constant 2.0 : f32
+  %d = ptensor.elementwise_binary multiply %cols, %c2 : (!ptensor.ptensor<?x2xf32, team = 1>, f32) -> !ptensor.ptensor<?x2xf32, team = 1>
+  ptensor.write %d into %cols : !ptensor.ptensor<?x2xf32, team = 1>
+  %1 = ptensor.reduce sum %a : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  return %1 : !ptensor.ptensor<f32, team = 1>
+}

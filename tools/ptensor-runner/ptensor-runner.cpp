@@ -277,6 +277,9 @@ static int run() {
     args.push_back(Argument::tensor((*copy)->view()));
     deviceInputs.push_back(std::move(*copy));
   }
+  // The whole arguments, views of `arrays` (written team arguments are
+  // gathered back into them after the calls).
+  llvm::SmallVector<Argument> wholeArgs = args;
   if (team.size > 1) {
     llvm::SmallVector<Argument> blocks;
     if (llvm::Error e = team.blockArguments(*sig, args, blocks))
@@ -330,7 +333,10 @@ static int run() {
     llvm::errs() << report;
   }
 
-  // Written arguments (out=) are results too: they come back in place.
+  // Written arguments (out=) are results too: they come back in place
+  // (a team argument's blocks gathered into every process's array).
+  if (llvm::Error e = team.gatherWrittenArguments(*sig, wholeArgs))
+    return fail(llvm::toString(std::move(e)));
   llvm::SmallVector<HostArray> outputs;
   for (auto [r, type] : llvm::zip(results, sig->results)) {
     if (!type.isOnGPU()) {

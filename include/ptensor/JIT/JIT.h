@@ -103,11 +103,15 @@ struct Team {
   StridedBuffer block(StridedBuffer whole) const;
   /// `args` of a call of `sig` with each team tensor replaced by this
   /// process's block (a view); checks the whole tensor's static first dim
-  /// (checkArguments checks the rest against the block) and refuses written
-  /// team arguments.
+  /// (checkArguments checks the rest against the block).
   llvm::Error blockArguments(const FunctionSignature &sig,
                              llvm::ArrayRef<Argument> args,
                              llvm::SmallVectorImpl<Argument> &blocks) const;
+  /// After a call with blockArguments' blocks of `args` (the whole
+  /// tensors): each written (out=) team argument gets every process's
+  /// block, on every process (team::gatherWrittenBlocks). A collective.
+  llvm::Error gatherWrittenArguments(const FunctionSignature &sig,
+                                     llvm::ArrayRef<Argument> args) const;
   /// The whole tensor, row-major, from every process's `block` (of rank
   /// >= 1) in rank order, on every process.
   llvm::Expected<HostArray> gatherBlocks(const StridedBuffer &block) const;

@@ -1,8 +1,9 @@
 //===- Layout.h - row-major order of strided arrays ------------*- C++ -*-===//
 //
-// Whether a strided array is packed in row-major order, and its row-major
-// copy: the one loop the hosts use to hand a strided result on (the JIT's
-// copyToHostArray, Python's gather of split team results).
+// Whether a strided array is packed in row-major order, its row-major
+// copy and back: the one loop the hosts use to hand a strided result on
+// (the JIT's copyToHostArray, Python's gather of split team results) and
+// to gather written team arguments back into their arrays.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,11 @@ bool isRowMajor(const int64_t *sizes, const int64_t *strides, size_t rank);
 /// row-major order.
 void packRowMajor(const void *first, size_t itemBytes, const int64_t *sizes,
                   const int64_t *strides, size_t rank, void *out);
+
+/// The inverse: the row-major elements at `in` stored into the array whose
+/// element (0, ..., 0) is at `first` (no stride 0: each element once).
+void unpackRowMajor(const void *in, size_t itemBytes, const int64_t *sizes,
+                    const int64_t *strides, size_t rank, void *first);
 
 } // namespace ptensor::semantics
 

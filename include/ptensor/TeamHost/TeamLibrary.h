@@ -56,6 +56,22 @@ enum class Agreement {
 /// collective. `lib` is loaded.
 Agreement allProcessesOk(const TeamLibrary &lib, bool ok);
 
+/// A written (out=) team argument after a call: the whole array at
+/// `first` (`rank` dims of `sizes` and `strides`, in elements of
+/// `itemBytes`) of which this process's call wrote its block of rows
+/// (semantics::teamBlock of `process` in a team of `processes`). Every
+/// process's array then gets every process's block: the block packed
+/// row-major, the blocks gathered in rank order, stored back through the
+/// strides. The processes agree first that each could allocate its
+/// scratch and that their blocks add up to this array's rows (arrays of
+/// other rows on other processes are an error, not an overflow). Returns
+/// "" or why it failed (on every process alike). A collective: every
+/// process calls it for its written arguments in the same order.
+std::string gatherWrittenBlocks(const TeamLibrary &lib, int64_t process,
+                                int64_t processes, void *first,
+                                size_t itemBytes, const int64_t *sizes,
+                                const int64_t *strides, size_t rank);
+
 /// This process's place in the MPI job it runs in.
 struct Membership {
   int64_t rank = 0;

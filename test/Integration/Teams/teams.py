@@ -3,7 +3,8 @@
 """Team tensors under mpirun -np 1..4 (docs/Teams.md): every result equals
 numpy's on the whole arrays, with uneven blocks (10 rows over 3 and 4
 processes), dynamic and static sizes, replicated broadcasts, reductions
-over and beside the split dim, creation with a team and copies out of it."""
+over and beside the split dim, creation with a team and copies out of it,
+writes (out=) into team arguments."""
 
 import os
 import subprocess
@@ -18,6 +19,23 @@ func.func @chain(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?
   %1 = ptensor.elementwise_binary multiply %0, %s : (!ptensor.ptensor<?x3xf32, team = 1>, f32) -> !ptensor.ptensor<?x3xf32, team = 1>
   %2 = ptensor.elementwise_unary exp %1 : (!ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
   return %2 : !ptensor.ptensor<?x3xf32, team = 1>
+}
+func.func @written(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<f32, team = 1> {
+  %0 = ptensor.elementwise_binary add %a, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  ptensor.write %0 into %a : !ptensor.ptensor<?x3xf32, team = 1>
+  %n = ptensor.dim %b, 0 : !ptensor.ptensor<?x3xf32, team = 1>
+  %cols = ptensor.extract_slice %b [0, 2] [%n, 2] [1, -1] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x2xf32, team = 1>
+  %c2 = arith.constant 2.0 : f32
+  %d = ptensor.elementwise_binary multiply %cols, %c2 : (!ptensor.ptensor<?x2xf32, team = 1>, f32) -> !ptensor.ptensor<?x2xf32, team = 1>
+  ptensor.write %d into %cols : !ptensor.ptensor<?x2xf32, team = 1>
+  %1 = ptensor.reduce sum %a : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
+  return %1 : !ptensor.ptensor<f32, team = 1>
+}
+func.func @flipped_in_place(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor<?x3xf32, team = 1>) {
+  %f = ptensor.flip %a [0] : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?x3xf32, team = 1>
+  %s = ptensor.elementwise_binary add %f, %b : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<?x3xf32, team = 1>
+  ptensor.write %s into %a : !ptensor.ptensor<?x3xf32, team = 1>
+  return
 }
 func.func @row(%a: !ptensor.ptensor<10x3xf32, team = 1>, %v: !ptensor.ptensor<3xf32, team = 1>, %r: !ptensor.ptensor<1x3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1> {
   %0 = ptensor.elementwise_binary subtract %a, %v : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<10x3xf32, team = 1>
@@ -268,6 +286,11 @@ def run(tmp, processes, entry, inputs):
     while os.path.exists(os.path.join(out, f"out{index}.npy")):
         results.append(np.load(os.path.join(out, f"out{index}.npy")))
         index += 1
+    # Written (out=) arguments after the results, in argument order.
+    for index in range(len(inputs)):
+        path = os.path.join(out, f"arg{index}.npy")
+        if os.path.exists(path):
+            results.append(np.load(path))
     return results
 
 
@@ -432,6 +455,16 @@ def main():
         u, p = arrays["u"], arrays["p"]
         cases = [
             ("chain", ["a", "b", "s"], [np.exp((a + b) * s)]),
+            # Writes (out=) into team arguments, and into a view keeping
+            # the rows: gathered back into every process's arrays (the
+            # arguments after the results); 2 rows: blocks of none.
+            ("written", ["a", "b"], [np.array((a + b).sum(), np.float32), a + b,
+                                     np.concatenate([b[:, :1], b[:, 1:] * 2], 1)]),
+            ("written", ["e", "e"], [np.array((e + e).sum(), np.float32),
+                                     e + e, np.concatenate([e[:, :1], e[:, 1:] * 2], 1)]),
+            # a = flip(a) + b: the flip's rows move before the write (and
+            # are not viewed after it).
+            ("flipped_in_place", ["a", "b"], [a[::-1] + b]),
             ("row", ["a", "v", "r"], [(a - v) * r]),
             ("reductions", ["a"], [a.sum(0), a.max(1), np.array(a.min()),
                                    a.max(0), np.array((a > 0.9).any())]),

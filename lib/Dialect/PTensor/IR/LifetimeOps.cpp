@@ -30,6 +30,23 @@ bool mlir::ptensor::mayShareOperandStorage(Operation *op) {
          isa<ReshapeOp, BroadcastOp, MeshgridOp, ToRankedOp, TeamBlockOp>(op);
 }
 
+Value mlir::ptensor::getStorageRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!mayShareOperandStorage(def) || isa<MeshgridOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+BlockArgument mlir::ptensor::getWrittenArgument(WriteOp write,
+                                                Operation *fn) {
+  auto arg = dyn_cast<BlockArgument>(getStorageRoot(write.getDest()));
+  if (!arg || arg.getOwner()->getParentOp() != fn)
+    return nullptr;
+  return arg;
+}
+
 //===----------------------------------------------------------------------===//
 // DeleteOp
 //===----------------------------------------------------------------------===//

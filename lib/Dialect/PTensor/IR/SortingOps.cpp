@@ -64,7 +64,7 @@ static LogicalResult verifyRuns(Operation *op, PTensorType input,
   if (!runs)
     return success();
   PTensorType type = runs.getType();
-  if (type.getRank() != 1 || !type.getElementType().isInteger(64))
+  if (type.getRank() != 1 || !type.getElementType().isSignlessInteger(64))
     return op->emitOpError("expected runs as a 1-D tensor of i64, but got ")
            << type;
   if (type.getDevice() != input.getDevice())
@@ -128,7 +128,7 @@ LogicalResult SortAlongOp::verify() {
   if (Value runs = getRuns()) {
     auto type = cast<ShapedType>(runs.getType());
     if (isa<RankedTensorType>(type) != onTensors ||
-        type.getRank() != 1 || !type.getElementType().isInteger(64))
+        type.getRank() != 1 || !type.getElementType().isSignlessInteger(64))
       return emitOpError("expected runs as a 1-D ")
              << (onTensors ? "tensor" : "memref") << " of i64, but got "
              << type;

@@ -1073,12 +1073,11 @@ LogicalResult TeamPartitioner::partitionOp(Operation *op) {
     return partitionDelete(del), success();
   if (isa<func::ReturnOp>(op))
     return success();
-  if (isa<func::CallOp>(op)) { // the callee is partitioned alike
-    for (Value r : op->getResults())
-      localize(r);
-    return success();
-  }
-  if (isa<WriteOp, StridedWriteOp>(op) || op->getNumRegions() != 0)
+  if (auto call = dyn_cast<func::CallOp>(op)) // the callee is partitioned alike
+    return partitionCall(call);
+  if (auto write = dyn_cast<WriteOp>(op))
+    return partitionWrite(write);
+  if (isa<StridedWriteOp>(op) || op->getNumRegions() != 0)
     return op->emitOpError("on team tensors is not supported yet (docs/Teams.md "
                            "lists the ops that are)");
   return partitionWhole(op);
@@ -1125,6 +1124,112 @@ void TeamPartitioner::partitionMeshgrid(MeshgridOp op) {
       operand.set(gather(b, op.getLoc(), operand.get()));
   for (Value result : op.getResults())
     localize(result);
+}
+
+/// Whether `op` is a communication step that copies rows for this process
+/// (its result does not alias what it read).
+static bool isTeamCopy(Operation *op) {
+  return isa<TeamGatherOp, TeamSliceRowsOp, TeamResplitOp, TeamReblockOp,
+             TeamExchangeOp>(op);
+}
+
+/// The communication step whose result `v` is, or a view of (a copy made
+/// for this process, which a write would not carry back), or null.
+static Operation *copiedByTeamStep(Value v) {
+  Operation *def = getStorageRoot(v).getDefiningOp();
+  return def && isTeamCopy(def) ? def : nullptr;
+}
+
+/// Whether `v` or a view of it is used after `write` (in its block, or in
+/// another block).
+static bool usedAfter(Value v, Operation *write) {
+  SmallVector<Value> views{v};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (user == write)
+        continue;
+      if (user->getBlock() != write->getBlock() ||
+          write->isBeforeInBlock(user))
+        return true;
+      if (mayShareOperandStorage(user) && !isa<MeshgridOp>(user))
+        llvm::append_range(views, user->getResults());
+    }
+  }
+  return false;
+}
+
+/// A communication step before `write` that copied `root` or a view of it
+/// and whose copy, or a view of that, is used after the write: the copy
+/// stands for a view, which must see the write. Null if none.
+static Operation *staleCopyAfter(Value root, Operation *write) {
+  SmallVector<Value> views{root};
+  while (!views.empty()) {
+    Value v = views.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (user->getBlock() == write->getBlock() &&
+          !user->isBeforeInBlock(write))
+        continue;
+      if (isTeamCopy(user) && usedAfter(user->getResult(0), write))
+        return user;
+      if (mayShareOperandStorage(user) && !isa<MeshgridOp>(user) &&
+          user->getOperand(0) == v)
+        llvm::append_range(views, user->getResults());
+    }
+  }
+  return nullptr;
+}
+
+LogicalResult TeamPartitioner::partitionWrite(WriteOp op) {
+  Value dest = op.getDest();
+  if (Operation *step = copiedByTeamStep(dest))
+    return op.emitOpError("into a team tensor that this process holds as a "
+                          "copy (made by ")
+           << step->getName()
+           << ": a view that moves or gathers rows, such as a slice of "
+              "the split dim or a flip of it); write into the tensor itself "
+              "or into a view that keeps each process's rows";
+  if (Operation *step = staleCopyAfter(getStorageRoot(dest), op))
+    return op.emitOpError("into a team tensor whose rows were copied "
+                          "between processes before the write (by ")
+           << step->getName()
+           << ") for a view used after it, which would not see the write: "
+              "write before taking that view, or into a new tensor";
+  // The value and the destination have one team type: blocks of the same
+  // rows, written in place (the global rows compared when dynamic).
+  if (isSplit(dest)) {
+    OpBuilder b(op);
+    checkSameGlobalRows(b, op.getLoc(), op.getValue(), dest,
+                        "ptensor.write: the value's rows differ from the "
+                        "team tensor written into");
+  }
+  // Whole tensors gathered before the write are stale after it.
+  gathered.clear();
+  return success();
+}
+
+LogicalResult TeamPartitioner::partitionCall(func::CallOp call) {
+  // A callee that writes a team argument: the caller's copies and
+  // gathers of it are not seen by the write (partitionWrite's checks run
+  // in the callee only).
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (callee && !callee.isExternal()) {
+    WalkResult walk = callee.walk([&](WriteOp write) {
+      BlockArgument arg = getWrittenArgument(write, callee);
+      if (arg && isSplit(call.getOperand(arg.getArgNumber())))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return call.emitOpError("passes a team tensor to a function that "
+                              "writes it (out=); on a team, write in the "
+                              "function that holds the tensor, or return "
+                              "the new value");
+  }
+  for (Value r : call.getResults())
+    localize(r);
+  return success();
 }
 
 /// A process deletes its block and the gathered copy of it that this block

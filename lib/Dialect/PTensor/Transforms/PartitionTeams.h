@@ -12,6 +12,7 @@
 
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -249,6 +250,14 @@ private:
                          PTensorType global, ArrayRef<Value> sizes);
   void partitionCopy(CopyOp op);
   void partitionDelete(DeleteOp op);
+  /// A write into a team tensor: each process writes its block of the
+  /// value into its block of the destination (they have one team type);
+  /// refused into a copy a communication step made (a view that moves
+  /// rows), which a write would not carry back.
+  LogicalResult partitionWrite(WriteOp op);
+  /// A call: its team results are blocks (the callee is partitioned
+  /// alike); refused when the callee writes a split argument.
+  LogicalResult partitionCall(func::CallOp call);
   void partitionCreation(Operation *op);
   LogicalResult partitionWhole(Operation *op);
   void partitionShapeQuery(Operation *op);

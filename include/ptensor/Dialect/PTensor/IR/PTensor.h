@@ -50,6 +50,16 @@ bool isViewOp(Operation *op);
 /// team_block.
 bool mayShareOperandStorage(Operation *op);
 
+/// The tensor whose storage `v` may be: followed back through the ops
+/// whose result may share their one tensor operand's storage (the view
+/// ops, reshape, broadcast, to_ranked, team_block; not meshgrid, whose
+/// results each view another input), or `v` itself.
+Value getStorageRoot(Value v);
+
+/// The argument of `fn` that `write` writes into (its destination, or a
+/// view of it), or null.
+BlockArgument getWrittenArgument(WriteOp write, Operation *fn);
+
 /// The value that `op`'s result is by an identity or involution fold
 /// (cast or copy to the same type, positive, negative(negative(x)),
 /// bitwise_invert(bitwise_invert(x))), or null; the folds return it.

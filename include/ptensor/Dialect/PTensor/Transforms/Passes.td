@@ -122,10 +122,17 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
       on every process and keeps the result's block.
 
     A split value is gathered, and its global first-dim size summed, once
-    per block: later ops in the block reuse them.
+    per block: later ops in the block reuse them, up to a `write` (the
+    gathers are made again after it).
 
-    `write` into a team tensor and ops with regions (other than
-    `pointwise`) are errors naming the op. With team-size 1 the pass drops the teams and adds no communication.
+    `write` into a team tensor writes each process's block of the value
+    into its block of the destination; it is an error into a copy that a
+    communication step made (a slice or flip of the split dim) or when such
+    a copy of the destination, taken before the write, is viewed after it;
+    a call that passes a team tensor to a function writing it is an error
+    too. Ops with regions (other than `pointwise`) are errors naming the
+    op. With team-size 1 the pass drops the teams and adds no
+    communication.
   }];
   let options = [
     Option<"teamSize", "team-size", "int64_t", /*default=*/"1",
