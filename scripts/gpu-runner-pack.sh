@@ -194,12 +194,15 @@ EOF
 teams() {
   local tmp="${TMPDIR:-/tmp}/ptensor-teams-runner"
   unpack
+  # The semantics library whole (plain C++17), as CMake links it.
   mpicxx -O2 -std=c++17 -fPIC -shared -fvisibility=hidden -Iruntime/include -Iinclude \
-    runtime/lib/Team.cpp lib/Semantics/Teams.cpp -L"$tmp" -lptensor_runtime \
+    runtime/lib/Team.cpp lib/Semantics/*.cpp -L"$tmp" -lptensor_runtime \
     -Wl,-rpath,'$ORIGIN' -o "$tmp/libptensor_team.so" || return 1
   echo "== teams: $(mpirun --version 2>&1 | head -1), $(nproc) cores"
   # Open MPI refuses root unless told (the GPU machine's jobs run as root).
+  # The host sort's libptensor_runtime_vqsort.so finds libhwy beside it.
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PATH="$tmp:$PATH" \
+    LD_LIBRARY_PATH="$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     python3 bench/teams.py --processes "${PTENSOR_TEAM_PROCESSES:-1,2,4,8}" \
     --mpirun-args "--bind-to core" "$@"
 }
