@@ -31,10 +31,12 @@ struct ParserHazard {
   std::string message;
 };
 
-/// The first construct of `source` that MLIR's parser would crash on: a
-/// dense array of `index` elements (`array<index: ...>`, found by
-/// test/Fuzz/parse-libfuzzer.test; the parser asks an index type for its
-/// bit width). nullopt when there is none.
+/// The first construct of `source` that MLIR's parser would crash on (both
+/// found by test/Fuzz/parse-libfuzzer.test): a dense array of `index`
+/// elements (`array<index: ...>`: the parser asks an index type for its
+/// bit width), and a linalg op's properties that are not a dictionary
+/// (`linalg.generic {...}<2>`: linalg's parsers cast them unchecked).
+/// nullopt when there is none.
 std::optional<ParserHazard> findParserHazard(llvm::StringRef source);
 
 /// Parses the main buffer of `sourceMgr` as a module, refusing a parser
