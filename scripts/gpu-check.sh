@@ -17,7 +17,9 @@
 #                                       # torch's), teams (team scaling on
 #                                       # the host's cores: needs
 #                                       # gpu-runner-pack.sh pack first;
-#                                       # not part of "all"), bench
+#                                       # not part of "all"), gpu-teams
+#                                       # (the team tests on GPU tensors;
+#                                       # likewise), bench
 #
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
@@ -34,13 +36,8 @@ prepare() {
   rm -rf "$carry" && mkdir -p "$carry/cases" "$carry/bench" "$carry/pycache"
   cp build/lib/libptensor_runtime.so build/lib/libptensor_runtime_vqsort.so \
     build/bin/ptensor-runtime-gpu-smoke "$carry/"
-  # The CUB code (GPU sorts, compaction): nvcc, in a standalone runtime build; loaded
-  # from beside libptensor_runtime.so.
-  cmake -S runtime -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DPTENSOR_RUNTIME_CUDA_KERNELS=ON \
-    -DPTENSOR_RUNTIME_BUILD_TESTS=OFF >/dev/null
-  ninja -C build-cuda ptensor_runtime_cuda
-  cp build-cuda/lib/libptensor_runtime_cuda.so "$carry/"
+  # The CUB code (GPU sorts, compaction); loaded from beside libptensor_runtime.so.
+  cp "$(bash scripts/build-cuda-kernels.sh)" "$carry/"
   # The host sort's Highway (libhwy-dev here; not on the GPU machine), and
   # the OpenMP runtime parallel host code calls (LLVM's; no LLVM there).
   for lib in libhwy.so.1 libhwy_contrib.so.1; do
@@ -163,16 +160,20 @@ run() {
     "${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16}" 2>&1 | grep -v "Warning\|warnings.warn" || status=1
   fi
   # Minutes of mpirun runs: only when asked for by name, not in "all".
-  if [[ ",$steps," == *",teams,"* ]]; then
   # The statically linked runner of scripts/gpu-runner-pack.sh (pack it
-  # here first; the carry's .carry holds it) and this host's MPI.
+  # here first; the carry's .carry holds it) and this host's MPI: teams
+  # (scaling on the host's cores), gpu-teams (the team tests with GPU
+  # tensors, against numpy).
+  local step
+  for step in teams gpu-teams; do
+  [[ ",$steps," == *",$step,"* ]] || continue
   if [ -f "$root/.carry/runner/ptensor-runner.xz" ]; then
-    bash scripts/gpu-runner-pack.sh teams 2>&1 | tee "$out/teams.log" | tail -22
+    bash scripts/gpu-runner-pack.sh "$step" 2>&1 | tee "$out/$step.log" | tail -22
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   else
-    echo "teams: skipped (no .carry/runner: run 'bash scripts/gpu-runner-pack.sh pack' here first)"
+    echo "$step: skipped (no .carry/runner: run 'bash scripts/gpu-runner-pack.sh pack' here first)"
   fi
-  fi
+  done
   if wants bench; then
   echo "== benchmark"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" \
@@ -186,5 +187,5 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,gpu-teams,bench]" >&2; exit 2 ;;
 esac

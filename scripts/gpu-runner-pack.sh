@@ -12,9 +12,13 @@
 #   bash scripts/gpu-runner-pack.sh teams [ARGS]  # there: team scaling on
 #                                          # the host's cores under mpirun
 #                                          # (bench/teams.py ARGS)
+#   bash scripts/gpu-runner-pack.sh gpu-teams     # there: the team tests
+#                                          # with GPU tensors under mpirun
+#                                          # (test/Integration/Teams/teams.py)
 #
 # .carry/runner holds ptensor-runner.xz (stripped, xz -9), the stripped
-# libptensor_runtime.so (found next to the runner), cases.mlir, the .npy
+# libptensor_runtime.so (found next to the runner) with its host sort and
+# CUB libraries, cases.mlir, the .npy
 # inputs and the expected outputs computed with numpy. The GPU machine needs
 # glibc, libstdc++, python3 + numpy, a CUDA driver, and the CUDA toolkit's
 # ptxas and libdevice under $CUDA_HOME (default /usr/local/cuda).
@@ -110,6 +114,9 @@ pack() {
   for lib in libhwy.so.1 libhwy_contrib.so.1; do
     cp -L "$(ldd "$build/lib/libptensor_runtime_vqsort.so" | awk -v l="$lib" '$1 == l {print $3}')" "$pack_dir/"
   done
+  # The CUB code (GPU sorts and compaction), loaded beside the runtime too.
+  strip --strip-unneeded -o "$pack_dir/libptensor_runtime_cuda.so" \
+    "$(bash scripts/build-cuda-kernels.sh)"
   echo "== ptensor-runner: $(stat -c %s "$build/bin/ptensor-runner") bytes," \
     "stripped $(stat -c %s "$pack_dir/ptensor-runner")"
   ldd "$pack_dir/ptensor-runner"
@@ -186,30 +193,53 @@ EOF
   [ "$failed" -eq 0 ]
 }
 
-# Teams on this machine's cores (bench/teams.py: weak and strong scaling
-# over PTENSOR_TEAM_PROCESSES, default 1,2,4,8, one thread each).
-# libptensor_team is built here, against this machine's MPI (its mpicxx:
-# Open MPI on the GPU machine; the pack's runner has no MPI of its own and
-# loads the library from beside itself).
-teams() {
-  local tmp="${TMPDIR:-/tmp}/ptensor-teams-runner"
-  unpack
+# libptensor_team for the unpacked runner in $tmp, built here against this
+# machine's MPI (its mpicxx: Open MPI on the GPU machine; the pack's runner
+# has no MPI of its own and loads the library from beside itself).
+build_team_library() {
   # The semantics library whole (plain C++17), as CMake links it.
   mpicxx -O2 -std=c++17 -fPIC -shared -fvisibility=hidden -Iruntime/include -Iinclude \
     runtime/lib/Team.cpp lib/Semantics/*.cpp -L"$tmp" -lptensor_runtime \
     -Wl,-rpath,'$ORIGIN' -o "$tmp/libptensor_team.so" || return 1
   echo "== teams: $(mpirun --version 2>&1 | head -1), $(nproc) cores"
-  # Open MPI refuses root unless told (the GPU machine's jobs run as root).
-  # The host sort's libptensor_runtime_vqsort.so finds libhwy beside it.
+}
+
+# Runs "$@" with the unpacked runner and its libraries found, under an
+# Open MPI that refuses root unless told (the GPU machine's jobs run as
+# root). The host sort's libptensor_runtime_vqsort.so finds libhwy beside it.
+with_runner() {
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PATH="$tmp:$PATH" \
-    LD_LIBRARY_PATH="$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    python3 bench/teams.py --processes "${PTENSOR_TEAM_PROCESSES:-1,2,4,8}" \
+    LD_LIBRARY_PATH="$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
+}
+
+# Teams on this machine's cores (bench/teams.py: weak and strong scaling
+# over PTENSOR_TEAM_PROCESSES, default 1,2,4,8, one thread each).
+teams() {
+  local tmp="${TMPDIR:-/tmp}/ptensor-teams-runner"
+  unpack
+  build_team_library || return 1
+  with_runner python3 bench/teams.py --processes "${PTENSOR_TEAM_PROCESSES:-1,2,4,8}" \
     --mpirun-args "--bind-to core" "$@"
+}
+
+# GPU teams: test/Integration/Teams/teams.py with every tensor on the GPU
+# (the processes share this machine's GPU; collectives staged through host
+# copies), each result against numpy, on PTENSOR_TEAM_PROCESSES (default
+# 1,2,3: uneven blocks and processes without rows); ARGS go to teams.py
+# (`--entries sorts,lines`).
+gpu_teams() {
+  local tmp="${TMPDIR:-/tmp}/ptensor-gpu-teams-runner"
+  unpack
+  build_team_library || return 1
+  export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
+  with_runner python3 test/Integration/Teams/teams.py --device cuda \
+    --keep-going --processes "${PTENSOR_TEAM_PROCESSES:-1,2,3}" "$@"
 }
 
 case "${1:-}" in
   pack) pack ;;
   run) run ;;
   teams) shift; teams "$@" ;;
-  *) echo "usage: $0 pack|run|teams" >&2; exit 2 ;;
+  gpu-teams) shift; gpu_teams "$@" ;;
+  *) echo "usage: $0 pack|run|teams|gpu-teams" >&2; exit 2 ;;
 esac

@@ -64,26 +64,40 @@ static llvm::Error checkOptLevel(const CompileOptions &options) {
   return llvm::Error::success();
 }
 
+/// Fails when the team size in a pipeline's own options (`pipelineTeamSize`,
+/// parsed from `pipelineOptions`) is not the compile's: the signature JSON
+/// records options.teamSize, and the callers split by it.
+static llvm::Error checkTeamSize(const CompileOptions &options,
+                                 int64_t pipelineTeamSize,
+                                 llvm::StringRef pipeline,
+                                 const std::string &pipelineOptions) {
+  if (pipelineTeamSize == options.teamSize)
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "team-size=%lld in the %s options '%s': the team size is the "
+      "compile's own option (--team-size, CompileOptions::teamSize), which "
+      "is %lld",
+      static_cast<long long>(pipelineTeamSize), pipeline.str().c_str(),
+      pipelineOptions.c_str(), static_cast<long long>(options.teamSize));
+}
+
 /// Sets `gpu` from `options`, or fails naming the option that is wrong.
 static llvm::Error
 parseGPUOptions(const CompileOptions &options,
                 mlir::ptensor::PTensorToNVVMPipelineOptions &gpu) {
-  // Every GPU compile asks here (the whole pipeline, or with ptxas beside).
-  if (options.teamSize > 1)
-    return llvm::createStringError(
-        "team tensors are split over processes (team size %lld) in CPU code "
-        "only; a module compiled for the GPU runs on one process (GPU teams "
-        "are not built: docs/Teams.md)",
-        static_cast<long long>(options.teamSize));
+  // Every GPU compile parses its options here (the whole pipeline, or the
+  // kernels with ptxas beside).
   gpu.maxRecomputeOps = options.maxRecomputeOps;
   gpu.chip = options.chip;
   gpu.features = options.features;
   gpu.setKernelConfig(options.kernels);
+  gpu.teamSize = options.teamSize;
   if (failed(gpu.parseFromString(options.gpuPipelineOptions)))
     return llvm::createStringError("invalid ptensor-to-nvvm-pipeline options "
                                    "'" +
                                    options.gpuPipelineOptions + "'");
-  return llvm::Error::success();
+  return checkTeamSize(options, gpu.teamSize, "ptensor-to-nvvm-pipeline",
+                       options.gpuPipelineOptions);
 }
 
 /// Adds `build`'s part of ptensor-to-nvvm-pipeline to `pm`, or fails with
@@ -118,15 +132,10 @@ static llvm::Error buildPipeline(OpPassManager &pm, Target target,
       return llvm::createStringError("invalid ptensor-to-cpu-pipeline "
                                      "options '" +
                                      options.cpuPipelineOptions + "'");
-    // The signature JSON records options.teamSize: the callers split by it.
-    if (cpu.teamSize != options.teamSize)
-      return llvm::createStringError(
-          "team-size=%lld in the ptensor-to-cpu-pipeline options '%s': the "
-          "team size is the compile's own option (--team-size, "
-          "CompileOptions::teamSize), which is %lld",
-          static_cast<long long>(cpu.teamSize),
-          options.cpuPipelineOptions.c_str(),
-          static_cast<long long>(options.teamSize));
+    if (llvm::Error e = checkTeamSize(options, cpu.teamSize,
+                                      "ptensor-to-cpu-pipeline",
+                                      options.cpuPipelineOptions))
+      return e;
     mlir::ptensor::buildPTensorToCPUPipeline(pm, cpu);
     return llvm::Error::success();
   }

@@ -440,6 +440,21 @@ static llvm::Error gatherResults(const FunctionSignature &sig,
   return llvm::Error::success();
 }
 
+/// Fails when `sig` passes a GPU team tensor: whole team tensors are split
+/// and gathered in host memory here (GPU blocks: JITOptions::teamBlocks, or
+/// ptensor-runner, which stages them through the host).
+static llvm::Error checkHostTeamTensors(const FunctionSignature &sig) {
+  auto onGPU = [](const ValueType &t) { return t.team && t.isOnGPU(); };
+  if (llvm::none_of(sig.args, onGPU) && llvm::none_of(sig.results, onGPU))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "@%s takes or returns GPU team tensors, which are passed whole (split "
+      "and gathered) on the host only; pass this process's blocks instead "
+      "(JITOptions::teamBlocks) or run it with ptensor-runner "
+      "(docs/Teams.md)",
+      sig.name.c_str());
+}
+
 llvm::Error JITModule::invoke(llvm::StringRef name,
                               llvm::ArrayRef<Argument> args,
                               llvm::SmallVectorImpl<Result> &results) {
@@ -460,6 +475,8 @@ llvm::Error JITModule::invoke(llvm::StringRef name,
   bool wholeTensors = impl->teamSize > 1 && !impl->teamBlocks;
   llvm::ArrayRef<Argument> wholeArgs = args;
   if (wholeTensors) {
+    if (llvm::Error e = checkHostTeamTensors(*sig))
+      return e;
     if (llvm::Error e = impl->team.blockArguments(*sig, args, blocks))
       return e;
     args = blocks;

@@ -34,7 +34,8 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
   if (failed(verifyPTensorToNVVMPipelineOptions(options, errorHandler)))
     return failure();
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps,
-                                    /*deviceCopies=*/true);
+                                    /*deviceCopies=*/true, /*hostOnly=*/false,
+                                    options.teamSize);
   // As on the CPU, out= and in-place writes are computed in the
   // destination's device buffer (no temporary, no copy kernel) unless an
   // input overlaps it differently. Unit dims are not folded here (kernels

@@ -333,35 +333,15 @@ static int run() {
     llvm::errs() << report;
   }
 
-  // Written arguments (out=) are results too: they come back in place
-  // (a team argument's blocks gathered into every process's array).
-  if (llvm::Error e = team.gatherWrittenArguments(*sig, wholeArgs))
-    return fail(llvm::toString(std::move(e)));
-  llvm::SmallVector<HostArray> outputs;
-  for (auto [r, type] : llvm::zip(results, sig->results)) {
-    if (!type.isOnGPU()) {
-      auto whole = type.team ? team.gatherBlocks(r.buffer)
-                             : copyToHostArray(r.buffer);
-      if (!whole)
-        return fail(llvm::toString(whole.takeError()));
-      outputs.push_back(std::move(*whole));
-      continue;
-    }
-    std::vector<std::byte> storage;
-    auto host = runner::download(r.buffer, storage);
-    if (!host)
-      return fail(llvm::toString(host.takeError()));
-    auto result = copyToHostArray(*host);
-    if (!result)
-      return fail(llvm::toString(result.takeError()));
-    outputs.push_back(std::move(*result));
-  }
-  // Written device arguments come back into their host arrays.
-  size_t written = 0;
+  // Written arguments (out=) are results too: they come back in place.
+  // Written device arguments are downloaded into their host arrays first;
+  // a team argument's blocks are then gathered into every process's array.
+  llvm::SmallVector<Argument> hostWholeArgs = wholeArgs;
+  size_t uploaded = 0;
   for (auto [i, type] : llvm::enumerate(sig->args)) {
     if (!type.isOnGPU() || !type.isTensor)
       continue;
-    const runner::DeviceCopy &copy = *deviceInputs[written++];
+    const runner::DeviceCopy &copy = *deviceInputs[uploaded++];
     if (!type.isWritten)
       continue;
     std::vector<std::byte> storage;
@@ -372,6 +352,26 @@ static int run() {
     if (!written)
       return fail(llvm::toString(written.takeError()));
     arrays[i] = std::move(*written);
+    hostWholeArgs[i] = Argument::tensor(viewOf(arrays[i]));
+  }
+  if (llvm::Error e = team.gatherWrittenArguments(*sig, hostWholeArgs))
+    return fail(llvm::toString(std::move(e)));
+  // Results: device ones downloaded, team ones (this process's block)
+  // gathered whole.
+  llvm::SmallVector<HostArray> outputs;
+  for (auto [r, type] : llvm::zip(results, sig->results)) {
+    std::vector<std::byte> storage;
+    jit::StridedBuffer local = r.buffer;
+    if (type.isOnGPU()) {
+      auto host = runner::download(r.buffer, storage);
+      if (!host)
+        return fail(llvm::toString(host.takeError()));
+      local = *host;
+    }
+    auto whole = type.team ? team.gatherBlocks(local) : copyToHostArray(local);
+    if (!whole)
+      return fail(llvm::toString(whole.takeError()));
+    outputs.push_back(std::move(*whole));
   }
   // Every process has the results; one writes them.
   if (team.rank != 0)

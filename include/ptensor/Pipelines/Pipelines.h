@@ -102,6 +102,12 @@ struct PTensorToNVVMPipelineOptions
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("NVVM optimization level (0 to 3)"),
       llvm::cl::init(3)};
+  PassOptions::Option<int64_t> teamSize{
+      *this, "team-size",
+      llvm::cl::desc("Number of processes of team 1 (ptensor-partition-teams; "
+                     "1: team tensors are whole on one process). GPU blocks "
+                     "communicate through host copies"),
+      llvm::cl::init(1)};
   // The kernel options (KernelOptions.def), each with its default, limits
   // and help; getKernelConfig() and setKernelConfig().
 #include "ptensor/Conversion/LinalgToGPU/KernelPassOptions.inc"

@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -149,8 +151,37 @@ Value mlir::ptensor::makeContiguous(OpBuilder &b, Location loc, bool onDevice,
   auto ifOp = scf::IfOp::create(
       b, loc, contiguous,
       [&](OpBuilder &tb, Location tloc) {
-        // Checked above: the row-major strides and offset 0 hold.
-        Value same = memref::CastOp::create(tb, tloc, rowMajor, source);
+        // Checked above: the row-major strides and offset 0 hold. A
+        // reinterpretation, not a memref.cast: a static layout may differ
+        // from row-major in the strides of size-1 dims (a broadcast's 0),
+        // and casts between different static layouts are invalid.
+        SmallVector<OpFoldResult> sizes, strides(type.getRank());
+        for (int64_t dim = 0; dim < type.getRank(); ++dim)
+          sizes.push_back(
+              type.isDynamicDim(dim)
+                  ? OpFoldResult(memref::DimOp::create(tb, tloc, source, dim))
+                  : OpFoldResult(tb.getIndexAttr(type.getDimSize(dim))));
+        // Row-major strides: static while the sizes after them are.
+        OpFoldResult stride = tb.getIndexAttr(1);
+        for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+          strides[dim] = stride;
+          if (dim == 0)
+            break;
+          std::optional<int64_t> s = getConstantIntValue(stride);
+          std::optional<int64_t> n = getConstantIntValue(sizes[dim]);
+          if (s && n)
+            stride = tb.getIndexAttr(*s * *n);
+          else if (s == 1)
+            stride = sizes[dim];
+          else
+            stride = arith::MulIOp::create(
+                         tb, tloc,
+                         getValueOrCreateConstantIndexOp(tb, tloc, stride),
+                         getValueOrCreateConstantIndexOp(tb, tloc, sizes[dim]))
+                         .getResult();
+        }
+        Value same = memref::ReinterpretCastOp::create(
+            tb, tloc, rowMajor, source, tb.getIndexAttr(0), sizes, strides);
         scf::YieldOp::create(tb, tloc, same);
       },
       [&](OpBuilder &eb, Location eloc) {

@@ -63,8 +63,32 @@ static bool isHostBookkeeping(memref::AllocOp alloc) {
   return isHostBookkeeping(alloc.getResult(), written) && written;
 }
 
+/// Whether `buffer` is (a view of) what a call of a host function of the
+/// module returned: host memory (a team collective's result, which
+/// ptensor-partition-teams moves into a host function of its own), freed
+/// on the host.
+static bool isHostCallResult(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    if (auto md = dyn_cast<memref::ExtractStridedMetadataOp>(def))
+      buffer = md.getSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      buffer = cast.getSource();
+    else if (auto reinterpret = dyn_cast<memref::ReinterpretCastOp>(def))
+      buffer = reinterpret.getSource();
+    else
+      break;
+  }
+  auto call = buffer.getDefiningOp<func::CallOp>();
+  if (!call)
+    return false;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  return callee && !callee.isExternal() && !callee->hasAttr(kDeviceAttrName);
+}
+
 /// Device memory for every allocation of tensor data in a device function
-/// (host bookkeeping stays in host memory).
+/// (host bookkeeping stays in host memory, and host memory that a host
+/// function returned is freed on the host).
 static void convertAllocations(RewriterBase &rewriter, func::FuncOp f) {
   Type tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
   DenseSet<Value> hostBuffers;
@@ -86,7 +110,8 @@ static void convertAllocations(RewriterBase &rewriter, func::FuncOp f) {
     rewriter.replaceOp(alloc, memref);
   });
   f.walk([&](memref::DeallocOp dealloc) {
-    if (hostBuffers.contains(dealloc.getMemref()))
+    if (hostBuffers.contains(dealloc.getMemref()) ||
+        isHostCallResult(dealloc.getMemref()))
       return;
     rewriter.setInsertionPoint(dealloc);
     onStream(rewriter, dealloc.getLoc(), [&](Value token) {

@@ -17,7 +17,8 @@
 // CHECK:         arith.cmpi eq, %[[STRIDES]]#0, %{{.*}} :
 // CHECK:         %[[ROWMAJOR:.*]] = arith.andi
 // CHECK:         %[[FLAT:.*]] = scf.if %[[ROWMAJOR]] -> (memref<4x?xf32>) {
-// CHECK:           %[[SAME:.*]] = memref.cast %[[SRC]] : memref<4x?xf32, strided<[?, ?], offset: ?>> to memref<4x?xf32>
+// CHECK:           %[[N:.*]] = memref.dim %[[SRC]], %c1
+// CHECK:           %[[SAME:.*]] = memref.reinterpret_cast %[[SRC]] to offset: [0], sizes: [4, %[[N]]], strides: [%[[N]], 1] : memref<4x?xf32, strided<[?, ?], offset: ?>> to memref<4x?xf32>
 // CHECK:           scf.yield %[[SAME]]
 // CHECK:         } else {
 // CHECK:           %[[STAGE:.*]] = memref.alloc(%{{.*}}) : memref<4x?xf32>
@@ -41,6 +42,24 @@ func.func @to_device(%src: memref<4x?xf32, strided<[?, ?], offset: ?>>) -> memre
   gpu.wait [%t1]
   gpu.memcpy %dst, %src : memref<4x?xf32>, memref<4x?xf32, strided<[?, ?], offset: ?>> {ptensor.device_copy = "host_to_device"}
   return %dst : memref<4x?xf32>
+}
+
+// -----
+
+// A broadcast view (stride 0 along a dim of size 1) is row-major where it
+// matters: it is reinterpreted (a memref.cast between these static layouts
+// is invalid), still checked at run time.
+// CHECK-LABEL: func.func @broadcast_source(
+// CHECK-SAME:    %[[SRC:.*]]: memref<1x3xf32, strided<[0, 1]>>
+// CHECK:         scf.if %{{.*}} -> (memref<1x3xf32>) {
+// CHECK:           %[[SAME:.*]] = memref.reinterpret_cast %[[SRC]] to offset: [0], sizes: [1, 3], strides: [3, 1] : memref<1x3xf32, strided<[0, 1]>> to memref<1x3xf32>
+// CHECK:           scf.yield %[[SAME]]
+func.func @broadcast_source(%src: memref<1x3xf32, strided<[0, 1]>>) -> memref<1x3xf32> attributes {ptensor.device = "cuda:0"} {
+  %t = gpu.wait async
+  %dst, %t1 = gpu.alloc async [%t] () : memref<1x3xf32>
+  gpu.wait [%t1]
+  gpu.memcpy %dst, %src : memref<1x3xf32>, memref<1x3xf32, strided<[0, 1]>> {ptensor.device_copy = "host_to_device"}
+  return %dst : memref<1x3xf32>
 }
 
 // -----

@@ -28,7 +28,7 @@ func.func @team_type(%a: !ptensor.ptensor<4xf32, team = 1>) -> !ptensor.ptensor<
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @on_gpu(%a: !ptensor.ptensor<4xf32, device = "cuda:0">) -> !ptensor.ptensor<4xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
   %0 = ptensor.team_all_reduce sum %a on @g : !ptensor.ptensor<4xf32, device = "cuda:0">
   return %0 : !ptensor.ptensor<4xf32, device = "cuda:0">
 }
@@ -73,7 +73,7 @@ func.func @slice_rows_other_dims(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !p
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @slice_rows_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %i: index) -> !ptensor.ptensor<?x3xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
   %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32, device = "cuda:0"> -> !ptensor.ptensor<?x3xf32, device = "cuda:0">
   return %0 : !ptensor.ptensor<?x3xf32, device = "cuda:0">
 }
@@ -182,7 +182,7 @@ func.func @resplit_static_result(%a: !ptensor.ptensor<3x?xf32>, %n: index) -> !p
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @resplit_gpu(%a: !ptensor.ptensor<3x?xf32, device = "cuda:0">, %n: index) -> !ptensor.ptensor<?x10xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
   %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?xf32, device = "cuda:0"> -> !ptensor.ptensor<?x10xf32, device = "cuda:0">
   return %0 : !ptensor.ptensor<?x10xf32, device = "cuda:0">
 }
@@ -227,7 +227,7 @@ func.func @reblock_dtype(%a: !ptensor.ptensor<?x3xf32>, %n: index) -> !ptensor.p
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @reblock_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %n: index) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
   %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<?x3xf32, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">
   return %0 : !ptensor.ptensor<?xf32, device = "cuda:0">
 }
@@ -272,7 +272,7 @@ func.func @exchange_ends(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<?xi32
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @exchange_gpu(%a: !ptensor.ptensor<?xf32, device = "cuda:0">, %e: !ptensor.ptensor<?xi64, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU teams are not built yet)}}
+  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
   %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32, device = "cuda:0">, !ptensor.ptensor<?xi64, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">, !ptensor.ptensor<2xi64, device = "cuda:0">
   return %0 : !ptensor.ptensor<?xf32, device = "cuda:0">
 }

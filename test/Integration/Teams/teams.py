@@ -4,9 +4,15 @@
 numpy's on the whole arrays, with uneven blocks (10 rows over 3 and 4
 processes), dynamic and static sizes, replicated broadcasts, reductions
 over and beside the split dim, creation with a team and copies out of it,
-writes (out=) into team arguments."""
+writes (out=) into team arguments.
 
+With `--device cuda` (scripts/gpu-runner-pack.sh gpu-teams, on the GPU
+machine) every tensor of the module lives on the GPU: each process's blocks
+are on its GPU and every collective is staged through host copies."""
+
+import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -270,14 +276,29 @@ func.func @created(%n: index) -> (!ptensor.ptensor<?xi64, team = 1>, !ptensor.pt
 """
 
 
+def functions(module):
+    """The public functions of `module` (none calls another), by name."""
+    chunks = re.split(r"(?m)^(?=func\.func @)", module)
+    return {re.match(r"func\.func @(\w+)", c).group(1): c
+            for c in chunks if c.startswith("func.func")}
+
+
 def run(tmp, processes, entry, inputs):
     out = os.path.join(tmp, f"{entry}-{processes}")
+    # A module of each function alone where there is one (GPU code is
+    # compiled on every run: the whole module would be compiled each time).
+    module = os.path.join(tmp, f"{entry}.mlir")
+    if not os.path.exists(module):
+        module = os.path.join(tmp, "teams.mlir")
     command = ["mpirun", "-np", str(processes), "ptensor-runner",
-               os.path.join(tmp, "teams.mlir"), "-e", entry,
-               "--output-dir", out]
+               module, "-e", entry, "--output-dir", out]
     for path in inputs:
         command += ["--input", path]
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=300)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"{' '.join(command)} did not end in 300 s (a hang?)")
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n"
                  f"{done.stdout}{done.stderr}")
@@ -377,11 +398,35 @@ def contractions(x, m, a, g, h):
             np.tensordot(g, a, ([1], [1]))]
 
 
+def on_device(module, device):
+    """`module` with every tensor on `device` (None: the host): a function
+    runs on one device."""
+    if device is None:
+        return module
+    return re.sub(r"!ptensor\.ptensor<([^<>]*?)(, team = 1)?>",
+                  rf'!ptensor.ptensor<\1, device = "{device}"\2>', module)
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", help='where the tensors live ("cuda")')
+    parser.add_argument("--processes", default="1,2,3,4",
+                        help="team sizes to run (comma-separated)")
+    parser.add_argument("--entries",
+                        help="only these functions (comma-separated)")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="report every failing case, not the first")
+    args = parser.parse_args()
+    team_sizes = [int(p) for p in args.processes.split(",")]
     rng = np.random.default_rng(19)
     with tempfile.TemporaryDirectory() as tmp:
+        module = on_device(MODULE, args.device)
         with open(os.path.join(tmp, "teams.mlir"), "w") as f:
-            f.write(MODULE)
+            f.write(module)
+        if args.device:
+            for name, text in functions(module).items():
+                with open(os.path.join(tmp, f"{name}.mlir"), "w") as f:
+                    f.write(text)
         arrays = {
             "a": rng.random((10, 3), dtype=np.float32),
             "b": rng.random((10, 3), dtype=np.float32),
@@ -615,11 +660,25 @@ def main():
             ("extrema", ["h"], [np.maximum.reduce(h, 0), np.minimum.reduce(h, 0),
                                 h.astype(np.float64).sum(0).astype(np.float16)]),
         ]
-        for processes in (1, 2, 3, 4):
+        failures = []
+        for processes in team_sizes:
             for entry, names, expected in cases:
-                got = run(tmp, processes, entry, [paths[k] for k in names])
-                check(entry, processes, got, expected)
-    print("teams: all results equal numpy's on 1 to 4 processes")
+                if args.entries and entry not in args.entries.split(","):
+                    continue
+                try:
+                    got = run(tmp, processes, entry,
+                              [paths[k] for k in names])
+                    check(entry, processes, got, expected)
+                except (SystemExit, AssertionError) as e:
+                    if not args.keep_going:
+                        raise
+                    failures.append(f"{entry} {names} on {processes}: "
+                                    f"{str(e)[:1500]}")
+                    print("FAIL", failures[-1], flush=True)
+        if failures:
+            sys.exit(f"teams: {len(failures)} cases failed")
+    print(f"teams: all results equal numpy's on {args.processes} processes"
+          f" ({args.device or 'host'})")
 
 
 if __name__ == "__main__":

@@ -90,10 +90,11 @@ TeamExchangeOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return success();
 }
 
-/// The error of a team op on GPU data.
+/// The error of a team op on GPU data (ptensor-partition-teams stages GPU
+/// blocks through host copies around each collective).
 static LogicalResult emitHostOnly(Operation *op) {
-  return op->emitOpError(
-      "runs on host data only (GPU teams are not built yet)");
+  return op->emitOpError("runs on host data only (GPU blocks are copied to "
+                         "the host around it)");
 }
 
 /// The error of a team op whose `what` (a block, blocks...) of type `type`

@@ -1352,16 +1352,6 @@ void PartitionTeamsPass::runOnOperation() {
     }) << ": only team 1 (all processes of the MPI job) is supported yet";
     return signalPassFailure();
   }
-  WalkResult onGPU = module.walk([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      if (auto pt = dyn_cast<PTensorType>(t); pt && pt.getTeam() && pt.isOnGPU())
-        return op->emitOpError("works on the GPU team tensor ")
-                   << pt << "; GPU teams are not supported yet (docs/Teams.md)",
-               WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (onGPU.wasInterrupted())
-    return signalPassFailure();
   if (teamSize < 1) {
     module.emitError() << "team-size must be at least 1, got " << teamSize;
     return signalPassFailure();
@@ -1398,4 +1388,6 @@ void PartitionTeamsPass::runOnOperation() {
     }
     f.setType(FunctionType::get(&getContext(), args, results));
   }
+  if (teamSize > 1)
+    stageTeamCommunicationOnHost(module);
 }

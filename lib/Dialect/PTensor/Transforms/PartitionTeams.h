@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -26,6 +27,11 @@ PTensorType wholeType(PTensorType t);
 /// dynamic first dim (blocks differ in size) unless `t` is 0-d (replicated).
 PTensorType blockType(PTensorType t);
 
+/// Moves every collective of `module` on GPU blocks (team_gather,
+/// team_all_reduce, ...) into a private host function, called between copies
+/// of its GPU operands to the host and of its results back: the team
+/// runtime moves host memory (TeamHostStaging.cpp).
+void stageTeamCommunicationOnHost(ModuleOp module);
 /// The axis of sort or argsort `op` of a tensor of rank `rank`, in
 /// [0, rank).
 int64_t sortAxis(Operation *op, int64_t rank);

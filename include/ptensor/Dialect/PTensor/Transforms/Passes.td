@@ -133,6 +133,11 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
     too. Ops with regions (other than `pointwise`) are errors naming the
     op. With team-size 1 the pass drops the teams and adds no
     communication.
+
+    Team tensors on a GPU keep their blocks on the GPU; each collective
+    on GPU blocks moves into a private host function of its own (the
+    team runtime moves host memory), called between `ptensor.copy` of
+    its GPU operands to the host and of its results back.
   }];
   let options = [
     Option<"teamSize", "team-size", "int64_t", /*default=*/"1",

@@ -1,0 +1,99 @@
+//===- TeamHostStaging.cpp - GPU team collectives through the host --------===//
+//
+// The team runtime (libptensor_team: MPI) moves host memory. A GPU team
+// tensor's block lives on its process's GPU, so each collective that
+// ptensor-partition-teams made on GPU blocks is staged: it moves into a
+// private host function of its own (a function on GPU tensors runs its
+// tensor work as kernels; one on host tensors runs it as host loops, which
+// is what the collective's byte buffers need), and the call copies the GPU
+// operands to the host before and the GPU results back after
+// (`ptensor.copy`, lowered to device copies like any other). Everything
+// between the collectives stays on the GPU (docs/Teams.md, "GPU teams").
+//
+//===----------------------------------------------------------------------===//
+
+#include "PartitionTeams.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+/// `t` on the host (no device; a block has no team).
+static PTensorType onHost(PTensorType t) {
+  return PTensorType::get(t.getContext(), t.getShape(), t.getElementType(),
+                          /*device=*/nullptr, t.getTeam());
+}
+
+static PTensorType onGPU(Type t) {
+  auto pt = dyn_cast<PTensorType>(t);
+  return pt && pt.isOnGPU() ? pt : PTensorType();
+}
+
+/// Stages collective `op` through the host when it moves GPU blocks: `op`
+/// goes into a new private function of `module` on host types, called
+/// between copies to and from the host.
+static void stageOnHost(ModuleOp module, SymbolTable &symbols, Operation *op) {
+  if (llvm::none_of(op->getOperandTypes(),
+                    [](Type t) { return bool(onGPU(t)); }))
+    return;
+  MLIRContext *ctx = op->getContext();
+  Location loc = op->getLoc();
+  auto hostTypeOf = [](Type t) -> Type {
+    PTensorType gpu = onGPU(t);
+    return gpu ? onHost(gpu) : t;
+  };
+  auto argTypes = llvm::map_to_vector(op->getOperandTypes(), hostTypeOf);
+  auto resultTypes = llvm::map_to_vector(op->getResultTypes(), hostTypeOf);
+
+  // The host function: the collective alone.
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto step = func::FuncOp::create(
+      b, loc, (op->getName().stripDialect() + "_on_host").str(),
+      FunctionType::get(ctx, argTypes, resultTypes));
+  step.setPrivate();
+  symbols.insert(step); // renamed when taken
+  Block *body = step.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  IRMapping mapping;
+  mapping.map(op->getOperands(), body->getArguments());
+  Operation *moved = b.clone(*op, mapping);
+  for (auto [result, type] : llvm::zip(moved->getResults(), resultTypes))
+    result.setType(type);
+  func::ReturnOp::create(b, loc, moved->getResults());
+
+  // The call, between the copies.
+  b.setInsertionPoint(op);
+  SmallVector<Value> operands;
+  for (auto [operand, type] : llvm::zip(op->getOperands(), argTypes)) {
+    Value onHostSide = operand;
+    if (type != operand.getType())
+      onHostSide = CopyOp::create(b, loc, type, operand);
+    operands.push_back(onHostSide);
+  }
+  auto call = func::CallOp::create(b, loc, step, operands);
+  SmallVector<Value> replacements;
+  for (auto [result, hostResult] :
+       llvm::zip(op->getResults(), call.getResults())) {
+    Value back = hostResult;
+    if (result.getType() != hostResult.getType())
+      back = CopyOp::create(b, loc, result.getType(), hostResult);
+    replacements.push_back(back);
+  }
+  op->replaceAllUsesWith(replacements);
+  op->erase();
+}
+
+void mlir::ptensor::stageTeamCommunicationOnHost(ModuleOp module) {
+  SmallVector<Operation *> collectives;
+  module.walk([&](Operation *op) {
+    if (isa<TeamAllReduceOp, TeamGatherOp, TeamSliceRowsOp, TeamResplitOp,
+            TeamReblockOp, TeamExchangeOp>(op))
+      collectives.push_back(op);
+  });
+  SymbolTable symbols(module);
+  for (Operation *op : collectives)
+    stageOnHost(module, symbols, op);
+}
