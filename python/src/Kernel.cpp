@@ -291,8 +291,27 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
     splitResults_.push_back(teamOf(nb::borrow<nb::dict>(r)) != 0 &&
                             !results_.back().shape.empty());
   }
-  if (teamSize > 1)
+  if (teamSize > 1) {
+    // TeamCall splits and gathers in host memory (as the JIT's whole-tensor
+    // door, which refuses the same).
+    auto gpuTeam = [](const semantics::TensorParameter &t, int64_t team) {
+      return team != 0 && t.device.rfind("cuda", 0) == 0;
+    };
+    bool takesGPUTeam = false;
+    for (const Parameter &p : params_)
+      takesGPUTeam |= p.isTensor && gpuTeam(p.tensor, p.team);
+    size_t i = 0;
+    for (nb::handle r : results)
+      takesGPUTeam |= gpuTeam(results_[i++], teamOf(nb::borrow<nb::dict>(r)));
+    if (takesGPUTeam)
+      raisePackageError(
+          "RuntimeUnavailableError",
+          "@" + name_ +
+              " takes or returns GPU team tensors, which are passed whole "
+              "(split and gathered) on the host only; run it with "
+              "ptensor-runner (docs/Teams.md)");
     team_ = std::make_shared<TeamCall>(teamSize);
+  }
   // By soname: finds the copy the library loaded, never loads one.
   if (void *runtime = dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD)) {
     callChecked_ = reinterpret_cast<decltype(callChecked_)>(

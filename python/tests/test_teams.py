@@ -159,3 +159,34 @@ def test_failing_call_ends_the_job(tmp_path):
     assert done.returncode != 0, out
     assert "not reached" not in out, out
     assert "ending the MPI job" in out, out
+
+
+
+def test_gpu_team_library_refused(tmp_path):
+    """A library whose team tensors live on the GPU (ptensor-compile
+    --target=cuda --team-size=N) is refused when loaded: the package splits
+    and gathers team tensors in host memory (GPU teams run through
+    ptensor-runner, docs/Teams.md). On the stand-in CUDA driver
+    (runtime/tests/fake_cuda.c), so that the kernels load without a GPU."""
+    build = os.environ.get("PTENSOR_BUILD_DIR", "")
+    fake = os.path.join(build, "lib", "libptensor_fake_cuda.so")
+    if not build or not os.path.exists(fake) or not shutil.which("ptxas", path=os.environ.get(
+            "PATH", "") + os.pathsep + "/usr/local/cuda/bin"):
+        pytest.skip("needs the build's libptensor_fake_cuda.so and ptxas")
+    child = textwrap.dedent("""
+        import sys
+        import ptensor as pt
+        try:
+            pt.compile_ir(sys.argv[1], "cuda", team_size=2)
+        except pt.RuntimeUnavailableError as e:
+            print(e)
+    """)
+    gpu_ir = ADD_IR.replace("team = 1>", 'device = "cuda", team = 1>')
+    env = dict(os.environ, PTENSOR_CUDA_DRIVER_LIBRARY=fake,
+               PTENSOR_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", child, gpu_ir], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ("@add takes or returns GPU team tensors, which are passed whole "
+            "(split and gathered) on the host only") in done.stdout, \
+        done.stdout + done.stderr

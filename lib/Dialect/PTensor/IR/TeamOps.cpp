@@ -113,6 +113,8 @@ LogicalResult TeamAllReduceOp::verify() {
 }
 
 LogicalResult TeamGatherOp::verify() {
+  if (getBlock().getType().isOnGPU())
+    return emitHostOnly(*this);
   return verifyRowsChange(*this, getBlock().getType(), getType());
 }
 
