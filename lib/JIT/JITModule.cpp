@@ -447,12 +447,9 @@ static llvm::Error checkHostTeamTensors(const FunctionSignature &sig) {
   auto onGPU = [](const ValueType &t) { return t.team && t.isOnGPU(); };
   if (llvm::none_of(sig.args, onGPU) && llvm::none_of(sig.results, onGPU))
     return llvm::Error::success();
-  return llvm::createStringError(
-      "@%s takes or returns GPU team tensors, which are passed whole (split "
-      "and gathered) on the host only; pass this process's blocks instead "
-      "(JITOptions::teamBlocks) or run it with ptensor-runner "
-      "(docs/Teams.md)",
-      sig.name.c_str());
+  return llvm::createStringError(semantics::wholeGPUTeamTensorsRefusal(
+      sig.name, "pass this process's blocks instead (JITOptions::teamBlocks) "
+                "or run it with ptensor-runner"));
 }
 
 llvm::Error JITModule::invoke(llvm::StringRef name,

@@ -48,3 +48,11 @@ RowRange ptensor::semantics::teamSliceRowsSent(
     return {0, 0};
   return {static_cast<int64_t>(begin), static_cast<int64_t>(end)};
 }
+
+std::string ptensor::semantics::wholeGPUTeamTensorsRefusal(
+    const std::string &function, const std::string &remedy) {
+  return "@" + function +
+         " takes or returns GPU team tensors, which are passed whole (split "
+         "and gathered) on the host only; " +
+         remedy + " (docs/Teams.md)";
+}

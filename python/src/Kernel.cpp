@@ -6,6 +6,7 @@
 #include "TeamCall.h"
 
 #include "ptensor/Semantics/Overlap.h"
+#include "ptensor/Semantics/Teams.h"
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -295,7 +296,7 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
     // TeamCall splits and gathers in host memory (as the JIT's whole-tensor
     // door, which refuses the same).
     auto gpuTeam = [](const semantics::TensorParameter &t, int64_t team) {
-      return team != 0 && t.device.rfind("cuda", 0) == 0;
+      return team != 0 && semantics::isGPUDevice(t.device);
     };
     bool takesGPUTeam = false;
     for (const Parameter &p : params_)
@@ -304,12 +305,9 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
     for (nb::handle r : results)
       takesGPUTeam |= gpuTeam(results_[i++], teamOf(nb::borrow<nb::dict>(r)));
     if (takesGPUTeam)
-      raisePackageError(
-          "RuntimeUnavailableError",
-          "@" + name_ +
-              " takes or returns GPU team tensors, which are passed whole "
-              "(split and gathered) on the host only; run it with "
-              "ptensor-runner (docs/Teams.md)");
+      raisePackageError("RuntimeUnavailableError",
+                        semantics::wholeGPUTeamTensorsRefusal(
+                            name_, "run it with ptensor-runner"));
     team_ = std::make_shared<TeamCall>(teamSize);
   }
   // By soname: finds the copy the library loaded, never loads one.

@@ -3,6 +3,7 @@
 #ifndef PTENSOR_COMPILER_SIGNATURE_H
 #define PTENSOR_COMPILER_SIGNATURE_H
 
+#include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Support/DType.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -28,7 +29,7 @@ struct ValueType {
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
   /// A tensor in GPU memory ("cuda" or "cuda:N").
-  bool isOnGPU() const { return llvm::StringRef(device).starts_with("cuda"); }
+  bool isOnGPU() const { return semantics::isGPUDevice(device); }
   /// Whether a function takes or returns GPU tensors.
   static bool anyOnGPU(const struct FunctionSignature &sig);
   /// `!ptensor.ptensor<4x?xf32>`-like text for messages.

@@ -29,7 +29,10 @@ def ConvertPTensorToLinalg : Pass<"convert-ptensor-to-linalg", "ModuleOp"> {
 
     Functions on GPU tensors are marked `ptensor.device` for
     convert-ptensor-linalg-to-gpu, or rejected with `host-only` (the CPU
-    pipeline), so that GPU code never silently becomes host loops.
+    pipeline), so that GPU code never silently becomes host loops. A
+    marked function's tensor work all becomes kernels, so an op in it that
+    computes a host tensor, or writes into one, is an error naming the op
+    (copies, calls and views of host tensors are allowed).
   }];
   let options = [
     Option<"deviceCopies", "device-copies", "bool", "false",

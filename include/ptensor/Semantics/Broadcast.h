@@ -15,6 +15,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ptensor::semantics {
@@ -40,6 +41,12 @@ struct Placement {
   std::optional<std::string> device;
   std::optional<int64_t> team;
 };
+
+/// Whether a device name ("" or none for the host, "cuda", "cuda:N") names
+/// GPU memory.
+inline bool isGPUDevice(std::string_view device) {
+  return device.substr(0, 4) == "cuda";
+}
 
 /// Returns the common placement of `operands` (the first one's), or a Device
 /// error naming the two that differ. An empty list gives the host.

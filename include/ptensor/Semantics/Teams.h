@@ -13,6 +13,7 @@
 #include "ptensor/Semantics/Broadcast.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ptensor::semantics {
 
@@ -64,6 +65,13 @@ struct RowRange {
 RowRange teamSliceRowsSent(int64_t sourceRows, int64_t offset, int64_t step,
                            int64_t rows, int64_t resultRows, int64_t at,
                            int64_t from, int64_t to, int64_t processes);
+
+/// The refusal of the doors that pass team tensors whole, split and
+/// gathered in host memory (the JIT's whole-tensor door, Python's team
+/// calls), for a `function` that takes or returns GPU team tensors;
+/// `remedy` is the door's way out, e.g. "run it with ptensor-runner".
+std::string wholeGPUTeamTensorsRefusal(const std::string &function,
+                                       const std::string &remedy);
 
 } // namespace ptensor::semantics
 

@@ -155,13 +155,11 @@ Value mlir::ptensor::makeContiguous(OpBuilder &b, Location loc, bool onDevice,
         // reinterpretation, not a memref.cast: a static layout may differ
         // from row-major in the strides of size-1 dims (a broadcast's 0),
         // and casts between different static layouts are invalid.
-        SmallVector<OpFoldResult> sizes, strides(type.getRank());
-        for (int64_t dim = 0; dim < type.getRank(); ++dim)
-          sizes.push_back(
-              type.isDynamicDim(dim)
-                  ? OpFoldResult(memref::DimOp::create(tb, tloc, source, dim))
-                  : OpFoldResult(tb.getIndexAttr(type.getDimSize(dim))));
-        // Row-major strides: static while the sizes after them are.
+        SmallVector<OpFoldResult> sizes =
+            memref::getMixedSizes(tb, tloc, source);
+        SmallVector<OpFoldResult> strides(type.getRank());
+        // Row-major strides, static while the sizes after them are
+        // (memref::computeStridesIRBlock multiplies even static sizes in IR).
         OpFoldResult stride = tb.getIndexAttr(1);
         for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
           strides[dim] = stride;

@@ -92,8 +92,48 @@ struct ConvertPTensorToLinalgPass
                          "(ptensor-compile --target=cuda)";
         return WalkResult::interrupt();
       }
+      if (failed(checkNoHostWork(f, device)))
+        return WalkResult::interrupt();
       f->setAttr(kDeviceAttrName, device);
       return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+  /// Whether `op`, in a function on GPU tensors, may have a host ptensor
+  /// result: copies and calls (a host function's result, as team staging
+  /// makes them) move data; views and broadcasts only describe memory. Any
+  /// other op would compute its host result in a GPU kernel.
+  static bool mayMakeHostTensorOnGPU(Operation *op) {
+    return isa<CopyOp, func::CallOp, BroadcastOp, ToRankedOp, TeamBlockOp>(
+               op) ||
+           isViewOp(op);
+  }
+
+  /// A function on `device` tensors runs its tensor work as GPU kernels: an
+  /// op there that computes a host tensor, or writes into one, is an error
+  /// naming the op and what to do instead (the kernel would write device
+  /// memory that the caller reads as host memory).
+  static LogicalResult checkNoHostWork(func::FuncOp f, StringAttr device) {
+    auto isHost = [](Type t) {
+      auto pt = dyn_cast<PTensorType>(t);
+      return pt && !pt.isOnGPU();
+    };
+    WalkResult result = f.walk([&](Operation *op) {
+      bool makesHost = !mayMakeHostTensorOnGPU(op) &&
+                       llvm::any_of(op->getResultTypes(), isHost);
+      auto write = dyn_cast<WriteOp>(op);
+      if (!makesHost && !(write && isHost(write.getDest().getType())))
+        return WalkResult::advance();
+      op->emitOpError() << (write ? "writes into" : "makes")
+                        << " a host tensor in @" << f.getSymName()
+                        << ", a function on " << device
+                        << " tensors, whose tensor work runs as GPU kernels; "
+                           "compute it on "
+                        << device
+                        << " and ptensor.copy it to the host, or in a "
+                           "function on host tensors";
+      return WalkResult::interrupt();
     });
     return failure(result.wasInterrupted());
   }

@@ -3,6 +3,7 @@
 #include "ptensor/Dialect/PTensor/IR/PTensor.h"
 #include "ptensor/Dialect/PTensor/IR/DTypeConversion.h"
 #include "ptensor/Dialect/PTensor/IR/PTensorSemantics.h"
+#include "ptensor/Semantics/Broadcast.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -41,6 +42,10 @@ PTensorType PTensorType::cloneWithShapeAndType(ArrayRef<int64_t> shape,
                                                Type elementType) const {
   return PTensorType::get(getContext(), shape, elementType, getDevice(),
                           getTeam());
+}
+
+bool PTensorType::isOnGPU() const {
+  return ::ptensor::semantics::isGPUDevice(getDeviceName());
 }
 
 LogicalResult

@@ -16,6 +16,7 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -44,7 +45,11 @@ static void stageOnHost(ModuleOp module, SymbolTable &symbols, Operation *op) {
     PTensorType gpu = onGPU(t);
     return gpu ? onHost(gpu) : t;
   };
-  auto argTypes = llvm::map_to_vector(op->getOperandTypes(), hostTypeOf);
+  // One argument (and one copy) per value, however often `op` names it (a
+  // team_slice_rows of a roll or concat of one block).
+  llvm::SetVector<Value> inputs(op->operand_begin(), op->operand_end());
+  auto argTypes = llvm::map_to_vector(
+      inputs, [&](Value v) { return hostTypeOf(v.getType()); });
   auto resultTypes = llvm::map_to_vector(op->getResultTypes(), hostTypeOf);
 
   // The host function: the collective alone.
@@ -58,7 +63,7 @@ static void stageOnHost(ModuleOp module, SymbolTable &symbols, Operation *op) {
   Block *body = step.addEntryBlock();
   b.setInsertionPointToStart(body);
   IRMapping mapping;
-  mapping.map(op->getOperands(), body->getArguments());
+  mapping.map(inputs.getArrayRef(), body->getArguments());
   Operation *moved = b.clone(*op, mapping);
   for (auto [result, type] : llvm::zip(moved->getResults(), resultTypes))
     result.setType(type);
@@ -67,7 +72,7 @@ static void stageOnHost(ModuleOp module, SymbolTable &symbols, Operation *op) {
   // The call, between the copies.
   b.setInsertionPoint(op);
   SmallVector<Value> operands;
-  for (auto [operand, type] : llvm::zip(op->getOperands(), argTypes)) {
+  for (auto [operand, type] : llvm::zip(inputs, argTypes)) {
     Value onHostSide = operand;
     if (type != operand.getType())
       onHostSide = CopyOp::create(b, loc, type, operand);

@@ -55,8 +55,9 @@ def PTensor_PTensorType : TypeDef<PTensor_Dialect, "PTensor",
     ::llvm::StringRef getDeviceName() const {
       return getDevice() ? getDevice().getValue() : ::llvm::StringRef();
     }
-    /// True when the tensor lives in GPU memory ("cuda" or "cuda:N").
-    bool isOnGPU() const { return getDeviceName().starts_with("cuda"); }
+    /// True when the tensor lives in GPU memory ("cuda" or "cuda:N"; the
+    /// rule is semantics::isGPUDevice's).
+    bool isOnGPU() const;
     /// True when `dtype` is one of the element types ptensor supports.
     static bool isSupportedDType(::mlir::Type dtype);
   }];
