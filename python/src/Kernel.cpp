@@ -272,38 +272,35 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
                int64_t teamSize)
     : entry_(reinterpret_cast<PackedEntry>(static_cast<uintptr_t>(entry))),
       name_(std::move(name)), cuda_(cuda), library_(std::move(library)) {
+  // A team tensor on a GPU: TeamCall splits and gathers in host memory (as
+  // the JIT's whole-tensor door, which refuses the same).
+  bool takesGPUTeam = false;
+  auto noteGPUTeam = [&](const semantics::TensorParameter &t, int64_t team) {
+    takesGPUTeam |= team != 0 && semantics::isGPUDevice(t.device);
+  };
   for (nb::handle a : args) {
     nb::dict d = nb::borrow<nb::dict>(a);
     Parameter p;
     p.isTensor = nb::cast<std::string>(d["kind"]) == "tensor";
+    p.team = teamOf(d);
     if (p.isTensor) {
       p.tensor = parseTensorType(a);
       p.dtype = p.tensor.dtype;
+      noteGPUTeam(p.tensor, p.team);
     } else {
       p.dtype =
           parseParameterDType(nb::cast<std::string>(d["dtype"]), p.isIndex);
     }
     p.isWritten = d.contains("written") && nb::cast<bool>(d["written"]);
-    p.team = teamOf(d);
     params_.push_back(std::move(p));
   }
   for (nb::handle r : results) {
+    int64_t team = teamOf(nb::borrow<nb::dict>(r));
     results_.push_back(parseTensorType(r));
-    splitResults_.push_back(teamOf(nb::borrow<nb::dict>(r)) != 0 &&
-                            !results_.back().shape.empty());
+    splitResults_.push_back(team != 0 && !results_.back().shape.empty());
+    noteGPUTeam(results_.back(), team);
   }
   if (teamSize > 1) {
-    // TeamCall splits and gathers in host memory (as the JIT's whole-tensor
-    // door, which refuses the same).
-    auto gpuTeam = [](const semantics::TensorParameter &t, int64_t team) {
-      return team != 0 && semantics::isGPUDevice(t.device);
-    };
-    bool takesGPUTeam = false;
-    for (const Parameter &p : params_)
-      takesGPUTeam |= p.isTensor && gpuTeam(p.tensor, p.team);
-    size_t i = 0;
-    for (nb::handle r : results)
-      takesGPUTeam |= gpuTeam(results_[i++], teamOf(nb::borrow<nb::dict>(r)));
     if (takesGPUTeam)
       raisePackageError("RuntimeUnavailableError",
                         semantics::wholeGPUTeamTensorsRefusal(

@@ -102,12 +102,14 @@ struct ConvertPTensorToLinalgPass
 
   /// Whether `op`, in a function on GPU tensors, may have a host ptensor
   /// result: copies and calls (a host function's result, as team staging
-  /// makes them) move data; views and broadcasts only describe memory. Any
-  /// other op would compute its host result in a GPU kernel.
+  /// makes them) move data; ops that share their operand's storage (views,
+  /// broadcasts: LifetimeOps.cpp's one list) only describe memory. Any
+  /// other op would compute its host result in a GPU kernel; so may a
+  /// reshape (it copies when the strides do not allow a view), and
+  /// meshgrid stays refused as it was.
   static bool mayMakeHostTensorOnGPU(Operation *op) {
-    return isa<CopyOp, func::CallOp, BroadcastOp, ToRankedOp, TeamBlockOp>(
-               op) ||
-           isViewOp(op);
+    return isa<CopyOp, func::CallOp>(op) ||
+           (mayShareOperandStorage(op) && !isa<ReshapeOp, MeshgridOp>(op));
   }
 
   /// A function on `device` tensors runs its tensor work as GPU kernels: an
