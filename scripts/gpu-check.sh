@@ -19,7 +19,11 @@
 #                                       # gpu-runner-pack.sh pack first;
 #                                       # not part of "all"), gpu-teams
 #                                       # (the team tests on GPU tensors;
-#                                       # likewise), bench
+#                                       # likewise), gpu-teams-nccl (the
+#                                       # same with a GPU per process and
+#                                       # NCCL required, then the NCCL /
+#                                       # host-buffer / torch collectives
+#                                       # bench: nvidia-h200-x2), bench
 #
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
@@ -165,10 +169,18 @@ run() {
   # (scaling on the host's cores), gpu-teams (the team tests with GPU
   # tensors, against numpy).
   local step
-  for step in teams gpu-teams; do
+  for step in teams gpu-teams gpu-teams-nccl; do
   [[ ",$steps," == *",$step,"* ]] || continue
   if [ -f "$root/.carry/runner/ptensor-runner.xz" ]; then
-    bash scripts/gpu-runner-pack.sh "$step" 2>&1 | tee "$out/$step.log" | tail -22
+    if [ "$step" = gpu-teams-nccl ]; then
+      # Two processes, a GPU each: NCCL required, then the bench.
+      { PTENSOR_TEAM_NCCL=1 PTENSOR_TEAM_PROCESSES=2 bash scripts/gpu-runner-pack.sh \
+          gpu-teams --gpu-per-process &&
+        bash scripts/gpu-runner-pack.sh gpu-teams-bench --processes 2; } 2>&1 |
+        tee "$out/$step.log" | tail -22
+    else
+      bash scripts/gpu-runner-pack.sh "$step" 2>&1 | tee "$out/$step.log" | tail -22
+    fi
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   else
     echo "$step: skipped (no .carry/runner: run 'bash scripts/gpu-runner-pack.sh pack' here first)"
@@ -187,5 +199,5 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,gpu-teams,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,gpu-teams,gpu-teams-nccl,bench]" >&2; exit 2 ;;
 esac

@@ -15,6 +15,10 @@
 #   bash scripts/gpu-runner-pack.sh gpu-teams     # there: the team tests
 #                                          # with GPU tensors under mpirun
 #                                          # (test/Integration/Teams/teams.py)
+#   bash scripts/gpu-runner-pack.sh gpu-teams-bench  # there: GPU team
+#                                          # collectives, NCCL and host
+#                                          # buffers beside torch
+#                                          # (bench/gpu_teams.py)
 #
 # .carry/runner holds ptensor-runner.xz (stripped, xz -9), the stripped
 # libptensor_runtime.so (found next to the runner) with its host sort and
@@ -198,8 +202,8 @@ EOF
 # has no MPI of its own and loads the library from beside itself).
 build_team_library() {
   # The semantics library whole (plain C++17), as CMake links it.
-  mpicxx -O2 -std=c++17 -fPIC -shared -fvisibility=hidden -Iruntime/include -Iinclude \
-    runtime/lib/Team.cpp lib/Semantics/*.cpp -L"$tmp" -lptensor_runtime \
+  mpicxx -O2 -std=c++17 -fPIC -shared -fvisibility=hidden -Iruntime/include -Iruntime/lib -Iinclude \
+    runtime/lib/Team.cpp runtime/lib/TeamDevice.cpp lib/Semantics/*.cpp -L"$tmp" -lptensor_runtime \
     -Wl,-rpath,'$ORIGIN' -o "$tmp/libptensor_team.so" || return 1
   echo "== teams: $(mpirun --version 2>&1 | head -1), $(nproc) cores"
 }
@@ -208,6 +212,16 @@ build_team_library() {
 # Open MPI that refuses root unless told (the GPU machine's jobs run as
 # root). The host sort's libptensor_runtime_vqsort.so finds libhwy beside it.
 with_runner() {
+  # NCCL for GPU teams (loaded by libptensor_team at its first GPU
+  # collective): the toolkit's, else the one PyTorch's wheels bring.
+  if [ -z "${PTENSOR_NCCL_LIBRARY:-}" ]; then
+    local nccl
+    for nccl in "${CUDA_HOME:-/usr/local/cuda}"/lib64/libnccl.so.2 \
+                "${CUDA_HOME:-/usr/local/cuda}"/lib/libnccl.so.2 \
+                "$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so.2"))' 2>/dev/null)"; do
+      if [ -f "$nccl" ]; then export PTENSOR_NCCL_LIBRARY="$nccl"; break; fi
+    done
+  fi
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PATH="$tmp:$PATH" \
     LD_LIBRARY_PATH="$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
 }
@@ -236,10 +250,23 @@ gpu_teams() {
     --keep-going --processes "${PTENSOR_TEAM_PROCESSES:-1,2,3}" "$@"
 }
 
+# GPU team collectives on a machine with a GPU per process
+# (nvidia-h200-x2): bench/gpu_teams.py, ptensor's all-reduce and gather of
+# GPU blocks through NCCL and through host buffers beside torch.distributed;
+# ARGS go to it (`--processes 2 --rows 8192 --cols 4096`).
+gpu_teams_bench() {
+  local tmp="${TMPDIR:-/tmp}/ptensor-gpu-teams-bench"
+  unpack
+  build_team_library || return 1
+  export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
+  with_runner python3 bench/gpu_teams.py "$@"
+}
+
 case "${1:-}" in
   pack) pack ;;
   run) run ;;
   teams) shift; teams "$@" ;;
   gpu-teams) shift; gpu_teams "$@" ;;
-  *) echo "usage: $0 pack|run|teams|gpu-teams" >&2; exit 2 ;;
+  gpu-teams-bench) shift; gpu_teams_bench "$@" ;;
+  *) echo "usage: $0 pack|run|teams|gpu-teams|gpu-teams-bench" >&2; exit 2 ;;
 esac

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TeamInternal.h"
+
 #include "ptensor/Runtime/Team.h"
 #include "ptensor/Semantics/Manipulation.h"
 #include "ptensor/Semantics/Teams.h"
@@ -27,7 +29,9 @@
 #include <string>
 #include <vector>
 
-namespace {
+/// The helpers that TeamDevice.cpp shares (TeamInternal.h) and the rest of
+/// this file's: hidden in the library (-fvisibility=hidden).
+namespace ptensor::teamrt {
 
 /// The calling thread's last error of this library (libptensor_runtime's
 /// error state is private to it; compiled code hands this text to
@@ -70,23 +74,6 @@ ptensor_rt_status statusFrom(bool ok) {
 /// The counters of compiled code's collectives (one thread calls them:
 /// MPI_THREAD_FUNNELED).
 ptensor_rt_team_counters counters;
-
-/// Counts one collective of `bytes` from its construction to its end.
-class Counted {
-public:
-  explicit Counted(int64_t bytes) : start(std::chrono::steady_clock::now()) {
-    ++counters.collectives;
-    counters.bytes += bytes;
-  }
-  ~Counted() {
-    counters.seconds += std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - start)
-                            .count();
-  }
-
-private:
-  std::chrono::steady_clock::time_point start;
-};
 
 /// Records MPI's text for `code` as the last error, naming `what`.
 bool mpiFailed(int code, const char *what) {
@@ -688,7 +675,9 @@ bool exchange(const char *local, char *result, const int64_t *ends,
   return moveBytes(plan, local, result);
 }
 
-} // namespace
+} // namespace ptensor::teamrt
+
+using namespace ptensor::teamrt;
 
 extern "C" {
 

@@ -18,6 +18,12 @@ llvm::Error runner::checkCudaAvailable() {
   return runtimeError();
 }
 
+llvm::Error runner::synchronizeDevice() {
+  if (ptensor_rt_synchronize() != PTENSOR_RT_SUCCESS)
+    return runtimeError();
+  return llvm::Error::success();
+}
+
 /// The first element a view reaches and the number of elements of the
 /// span up to the last one (0 for an empty view).
 static std::pair<int64_t, int64_t> getSpan(const jit::StridedBuffer &b) {

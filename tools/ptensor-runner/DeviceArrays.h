@@ -16,6 +16,10 @@ namespace ptensor::runner {
 /// unless a CUDA driver and a device are available.
 llvm::Error checkCudaAvailable();
 
+/// Waits until the GPU work queued so far (compiled code is stream-ordered:
+/// a call returns before its kernels end) is done.
+llvm::Error synchronizeDevice();
+
 /// A copy of a host view in device memory (the span of elements the view
 /// reaches, same offset and strides); freed with the object.
 class DeviceCopy {

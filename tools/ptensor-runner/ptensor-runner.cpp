@@ -295,11 +295,21 @@ static int run() {
   // The first call's communication (repeated calls add to the counters).
   Team::Traffic traffic = team.size > 1 ? team.traffic() : Team::Traffic{};
   if (repeat > 0) {
+    // GPU calls return before their kernels end: each is timed until the
+    // device is done, from a device with nothing queued.
+    bool onGPU = ValueType::anyOnGPU(*sig);
+    auto settle = [&]() -> llvm::Error {
+      return onGPU ? runner::synchronizeDevice() : llvm::Error::success();
+    };
     std::vector<double> times;
     for (unsigned i = 0; i < repeat; ++i) {
       llvm::SmallVector<Result> again;
+      if (llvm::Error e = settle())
+        return fail(llvm::toString(std::move(e)));
       auto before = std::chrono::steady_clock::now();
       if (llvm::Error e = (*module)->invoke(entryPoint, args, again))
+        return fail(llvm::toString(std::move(e)));
+      if (llvm::Error e = settle())
         return fail(llvm::toString(std::move(e)));
       times.push_back(std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - before)

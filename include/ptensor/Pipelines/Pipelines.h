@@ -106,7 +106,8 @@ struct PTensorToNVVMPipelineOptions
       *this, "team-size",
       llvm::cl::desc("Number of processes of team 1 (ptensor-partition-teams; "
                      "1: team tensors are whole on one process). GPU blocks "
-                     "communicate through host copies"),
+                     "are all-reduced and gathered on the GPU (NCCL, or "
+                     "host buffers), moved through host copies otherwise"),
       llvm::cl::init(1)};
   // The kernel options (KernelOptions.def), each with its default, limits
   // and help; getKernelConfig() and setKernelConfig().

@@ -103,15 +103,31 @@ ByteBuffer allocateBytes(OpBuilder &b, Location loc, RankedTensorType type,
   return {bytes, typed, m.value(count)};
 }
 
-/// Copies tensor `t` into a fresh row-major byte buffer.
-ByteBuffer copyToBytes(OpBuilder &b, Location loc, Value t) {
+/// Copies tensor `t` into a fresh row-major byte buffer. GPU data
+/// (`onGPU`) is copied by a linalg.copy, which the GPU pipeline makes a
+/// kernel, into a buffer it allocates in device memory (a memref.copy would
+/// be a host loop).
+ByteBuffer copyToBytes(OpBuilder &b, Location loc, Value t,
+                       bool onGPU = false) {
   auto type = cast<RankedTensorType>(t.getType());
   ByteBuffer buffer = allocateBytes(b, loc, type, sizesOf(b, loc, t));
   Value source = bufferization::ToBufferOp::create(
       b, loc, getDynamicStridedMemRefType(type.getShape(), type.getElementType()),
       t, /*readOnly=*/true);
-  memref::CopyOp::create(b, loc, source, buffer.typed);
+  if (onGPU)
+    linalg::CopyOp::create(b, loc, source, buffer.typed);
+  else
+    memref::CopyOp::create(b, loc, source, buffer.typed);
   return buffer;
+}
+
+/// Whether `v` (a ptensor operand of a collective) is GPU data: the runtime
+/// entry is then the `_device` one, which takes device buffers (Team.h).
+bool isGPUData(Value v) { return cast<PTensorType>(v.getType()).isOnGPU(); }
+
+/// The runtime entry `name`, or its `_device` variant for GPU data.
+std::string entryFor(StringRef name, bool onGPU) {
+  return onGPU ? (name + "_device").str() : name.str();
 }
 
 Value toTensor(OpBuilder &b, Location loc, RankedTensorType type, Value typed) {
@@ -224,10 +240,13 @@ struct TeamAllReducePattern : public OpConversionPattern<TeamAllReduceOp> {
              << op.getPartial().getType().getElementType()
              << " values over a team (f16 and bf16 are not supported yet)";
     Location loc = op.getLoc();
-    ByteBuffer buffer = copyToBytes(rewriter, loc, adaptor.getPartial());
+    bool onGPU = isGPUData(op.getPartial());
+    ByteBuffer buffer =
+        copyToBytes(rewriter, loc, adaptor.getPartial(), onGPU);
     auto i64 = rewriter.getI64Type();
     func::FuncOp callee = getOrDeclareRuntimeFunction(
-        rewriter, op->getParentOfType<ModuleOp>(), "ptensor_rt_team_allreduce",
+        rewriter, op->getParentOfType<ModuleOp>(),
+        entryFor("ptensor_rt_team_allreduce", onGPU),
         {buffer.bytes.getType(), i64, i64, i64}, {});
     Value count = arith::IndexCastOp::create(rewriter, loc, i64, buffer.count);
     Value typeCode = arith::ConstantIntOp::create(rewriter, loc, *type, 64);
@@ -248,12 +267,16 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
   matchAndRewrite(TeamGatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [module, local, resultType] =
-        startExchange(rewriter, op, adaptor.getBlock(), *getTypeConverter());
+    bool onGPU = isGPUData(op.getBlock());
+    auto module = op->getParentOfType<ModuleOp>();
+    auto resultType =
+        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getBlock(), onGPU);
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getBlock());
     sizes.front() = adaptor.getRows();
     ByteBuffer whole = allocateBytes(rewriter, loc, resultType, sizes);
-    callWithSizes(rewriter, loc, module, "ptensor_rt_team_allgather",
+    callWithSizes(rewriter, loc, module,
+                  entryFor("ptensor_rt_team_allgather", onGPU),
                   {local.bytes, whole.bytes}, {});
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, whole.typed));
     return success();

@@ -27,15 +27,6 @@ func.func @team_type(%a: !ptensor.ptensor<4xf32, team = 1>) -> !ptensor.ptensor<
 // -----
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
-func.func @on_gpu(%a: !ptensor.ptensor<4xf32, device = "cuda:0">) -> !ptensor.ptensor<4xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
-  %0 = ptensor.team_all_reduce sum %a on @g : !ptensor.ptensor<4xf32, device = "cuda:0">
-  return %0 : !ptensor.ptensor<4xf32, device = "cuda:0">
-}
-
-// -----
-
-shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @static_block(%a: !ptensor.ptensor<4x3xf32>) -> !ptensor.ptensor<2x3xf32> {
   // expected-error @+1 {{expected a dynamic first dim (the block's rows depend on the rank), but got '!ptensor.ptensor<2x3xf32>'}}
   %0 = ptensor.team_block %a on @g : !ptensor.ptensor<4x3xf32> -> !ptensor.ptensor<2x3xf32>

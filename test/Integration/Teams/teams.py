@@ -8,7 +8,11 @@ writes (out=) into team arguments.
 
 With `--device cuda` (scripts/gpu-runner-pack.sh gpu-teams, on the GPU
 machine) every tensor of the module lives on the GPU: each process's blocks
-are on its GPU and every collective is staged through host copies."""
+are on its GPU; all-reduces and gathers move device memory (NCCL when every
+process has a GPU of its own, else host buffers), the other collectives are
+staged through host copies. `--gpu-per-process` gives process r of a node
+GPU r (CUDA_VISIBLE_DEVICES by Open MPI's local rank), so that NCCL can be
+used (PTENSOR_TEAM_NCCL=1 requires it)."""
 
 import argparse
 import os
@@ -283,6 +287,11 @@ def functions(module):
             for c in chunks if c.startswith("func.func")}
 
 
+#: The launcher's prefix of the runner: with --gpu-per-process, a shell
+#: that sets CUDA_VISIBLE_DEVICES to the process's local rank first.
+RUNNER = ["ptensor-runner"]
+
+
 def run(tmp, processes, entry, inputs):
     out = os.path.join(tmp, f"{entry}-{processes}")
     # A module of each function alone where there is one (GPU code is
@@ -290,7 +299,7 @@ def run(tmp, processes, entry, inputs):
     module = os.path.join(tmp, f"{entry}.mlir")
     if not os.path.exists(module):
         module = os.path.join(tmp, "teams.mlir")
-    command = ["mpirun", "-np", str(processes), "ptensor-runner",
+    command = ["mpirun", "-np", str(processes), *RUNNER,
                module, "-e", entry, "--output-dir", out]
     for path in inputs:
         command += ["--input", path]
@@ -416,7 +425,13 @@ def main():
                         help="only these functions (comma-separated)")
     parser.add_argument("--keep-going", action="store_true",
                         help="report every failing case, not the first")
+    parser.add_argument("--gpu-per-process", action="store_true",
+                        help="process r of a node uses its GPU r (Open MPI's "
+                             "local rank as CUDA_VISIBLE_DEVICES)")
     args = parser.parse_args()
+    if args.gpu_per_process:
+        RUNNER[:] = ["sh", "-c", 'CUDA_VISIBLE_DEVICES="$OMPI_COMM_WORLD_LOCAL_RANK" '
+                     'exec ptensor-runner "$@"', "ptensor-runner"]
     team_sizes = [int(p) for p in args.processes.split(",")]
     rng = np.random.default_rng(19)
     with tempfile.TemporaryDirectory() as tmp:

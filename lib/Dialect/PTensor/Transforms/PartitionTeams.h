@@ -27,10 +27,11 @@ PTensorType wholeType(PTensorType t);
 /// dynamic first dim (blocks differ in size) unless `t` is 0-d (replicated).
 PTensorType blockType(PTensorType t);
 
-/// Moves every collective of `module` on GPU blocks (team_gather,
-/// team_all_reduce, ...) into a private host function, called between copies
-/// of its GPU operands to the host and of its results back: the team
-/// runtime moves host memory (TeamHostStaging.cpp).
+/// Moves every collective of `module` that moves rows of GPU blocks
+/// (team_slice_rows, team_resplit, team_reblock, team_exchange) into a
+/// private host function, called between copies of its GPU operands to the
+/// host and of its results back: the team runtime moves their host memory
+/// (TeamHostStaging.cpp). All-reduces and gathers stay on the GPU.
 void stageTeamCommunicationOnHost(ModuleOp module);
 /// The axis of sort or argsort `op` of a tensor of rank `rank`, in
 /// [0, rank).

@@ -1,14 +1,18 @@
 //===- TeamHostStaging.cpp - GPU team collectives through the host --------===//
 //
-// The team runtime (libptensor_team: MPI) moves host memory. A GPU team
-// tensor's block lives on its process's GPU, so each collective that
-// ptensor-partition-teams made on GPU blocks is staged: it moves into a
-// private host function of its own (a function on GPU tensors runs its
-// tensor work as kernels; one on host tensors runs it as host loops, which
-// is what the collective's byte buffers need), and the call copies the GPU
-// operands to the host before and the GPU results back after
-// (`ptensor.copy`, lowered to device copies like any other). Everything
-// between the collectives stays on the GPU (docs/Teams.md, "GPU teams").
+// The team runtime moves GPU memory for all-reduces and gathers (NCCL when
+// every process has a GPU of its own, host buffers otherwise: Team.h's
+// *_device entries), and host memory for the collectives that move rows
+// (slice_rows, resplit, reblock, exchange: MPI's all-to-alls with
+// datatypes). A GPU team tensor's block lives on its process's GPU, so
+// each of those row-moving collectives that ptensor-partition-teams made
+// on GPU blocks is staged: it moves into a private host function of its
+// own (a function on GPU tensors runs its tensor work as kernels; one on
+// host tensors runs it as host loops, which is what the collective's byte
+// buffers need), and the call copies the GPU operands to the host before
+// and the GPU results back after (`ptensor.copy`, lowered to device copies
+// like any other). Everything between the collectives stays on the GPU
+// (docs/Teams.md, "GPU teams").
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,8 +98,8 @@ static void stageOnHost(ModuleOp module, SymbolTable &symbols, Operation *op) {
 void mlir::ptensor::stageTeamCommunicationOnHost(ModuleOp module) {
   SmallVector<Operation *> collectives;
   module.walk([&](Operation *op) {
-    if (isa<TeamAllReduceOp, TeamGatherOp, TeamSliceRowsOp, TeamResplitOp,
-            TeamReblockOp, TeamExchangeOp>(op))
+    if (isa<TeamSliceRowsOp, TeamResplitOp, TeamReblockOp, TeamExchangeOp>(
+            op))
       collectives.push_back(op);
   });
   SymbolTable symbols(module);

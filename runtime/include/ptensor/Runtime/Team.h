@@ -98,6 +98,27 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather(
     int64_t localSize, int64_t localStride, int8_t *fullAllocated,
     int8_t *full, int64_t fullOffset, int64_t fullSize, int64_t fullStride);
 
+/// ptensor_rt_team_allreduce and ptensor_rt_team_allgather of device memory
+/// (compiled code of a GPU team: its buffers are on this process's GPU,
+/// written by kernels that have finished). Through NCCL (libnccl.so.2 or
+/// $PTENSOR_NCCL_LIBRARY, loaded at the first call) when every process of
+/// the team has a GPU of its own, else through host buffers (copies around
+/// the MPI collective). Decided once, alike on every process, at the first
+/// call; PTENSOR_TEAM_NCCL=0 never uses NCCL, PTENSOR_TEAM_NCCL=1 requires
+/// it (an error naming why it cannot be used). Types NCCL lacks (16-bit
+/// integers) go through the host.
+PTENSOR_RT_EXPORT void ptensor_rt_team_allreduce_device(
+    int8_t *allocated, int8_t *data, int64_t offset, int64_t size,
+    int64_t stride, int64_t count, int64_t type, int64_t op);
+PTENSOR_RT_EXPORT void ptensor_rt_team_allgather_device(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *fullAllocated,
+    int8_t *full, int64_t fullOffset, int64_t fullSize, int64_t fullStride);
+
+/// How this process's GPU collectives move data: "nccl", "host" (through
+/// host buffers), or "" before the first one.
+PTENSOR_RT_EXPORT const char *ptensor_rt_team_gpu_transport(void);
+
 /// A slice of the split dim moved between processes (MPI_Alltoallv):
 /// row i of the slice (`rows` rows) is row `offset + i * step` of the
 /// source (`sourceRows` rows) and goes to row `at + i` of the result

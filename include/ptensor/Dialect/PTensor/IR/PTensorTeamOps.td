@@ -39,7 +39,9 @@ def PTensor_TeamAllReduceOp : PTensor_TeamOp<"team_all_reduce",
     Every process gets the elementwise `kind` (sum, prod, max, min) of the
     `partial` values of all processes of the team `grid`: the second step
     of a reduction over the split dim. Bool values combine with max (any)
-    and min (all).
+    and min (all). `partial` may be GPU data: the team runtime combines
+    device memory with NCCL when every process has a GPU of its own, and
+    through host buffers otherwise (docs/Teams.md, "GPU teams").
 
     ```mlir
     %total = ptensor.team_all_reduce sum %partial on @team1 : !ptensor.ptensor<4xf64>
@@ -63,6 +65,8 @@ def PTensor_TeamGatherOp
     whole tensor, whose first dim has `rows` elements (the sum of the
     blocks' first dims). Used where an operand's split does not line up
     with the result's (a replicated broadcast, a copy out of the team).
+    GPU blocks are gathered in device memory, as `team_all_reduce` combines
+    them.
 
     ```mlir
     %whole = ptensor.team_gather %block, %n on @team1 : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
