@@ -221,10 +221,11 @@ struct ExchangeStart {
 };
 
 ExchangeStart startExchange(OpBuilder &b, Operation *op, Value block,
-                            const TypeConverter &converter) {
+                            const TypeConverter &converter,
+                            bool onGPU = false) {
   auto resultType =
       cast<RankedTensorType>(converter.convertType(op->getResult(0).getType()));
-  ByteBuffer local = copyToBytes(b, op->getLoc(), block);
+  ByteBuffer local = copyToBytes(b, op->getLoc(), block, onGPU);
   return {op->getParentOfType<ModuleOp>(), local, resultType};
 }
 
@@ -268,10 +269,8 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     bool onGPU = isGPUData(op.getBlock());
-    auto module = op->getParentOfType<ModuleOp>();
-    auto resultType =
-        cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    ByteBuffer local = copyToBytes(rewriter, loc, adaptor.getBlock(), onGPU);
+    auto [module, local, resultType] = startExchange(
+        rewriter, op, adaptor.getBlock(), *getTypeConverter(), onGPU);
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getBlock());
     sizes.front() = adaptor.getRows();
     ByteBuffer whole = allocateBytes(rewriter, loc, resultType, sizes);

@@ -100,7 +100,8 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather(
 
 /// ptensor_rt_team_allreduce and ptensor_rt_team_allgather of device memory
 /// (compiled code of a GPU team: its buffers are on this process's GPU,
-/// written by kernels that have finished). Through NCCL (libnccl.so.2 or
+/// written by kernels queued on the runtime's compute stream, behind which
+/// the collective is queued in turn). Through NCCL (libnccl.so.2 or
 /// $PTENSOR_NCCL_LIBRARY, loaded at the first call) when every process of
 /// the team has a GPU of its own, else through host buffers (copies around
 /// the MPI collective). Decided once, alike on every process, at the first
