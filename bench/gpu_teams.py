@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""GPU team collectives: ptensor's all-reduce and gather of GPU blocks
-through NCCL and through host buffers, beside torch.distributed (NCCL) in
+"""GPU team collectives: ptensor's all-reduce, gather and rows moved
+between GPU blocks through NCCL and through host buffers, beside torch.distributed (NCCL) in
 the same run (docs/Teams.md, "GPU teams").
 
     gpu_teams.py [--processes 2] [--rows 8192] [--cols 4096] [--repeat 20]
@@ -15,12 +15,16 @@ Cases, a ROWS x COLS float32 team tensor split by rows:
             all-reduced (COLS x 8 bytes)
   gathered  a copy out of the team: every block gathered on every process
             (ROWS x COLS x 4 bytes)
+  rolled    roll by ROWS/2 along the split dim (team_slice_rows of two
+            slices of step 1): each process's rows go to the process
+            P/2 ahead (ROWS x COLS x 4 / P bytes sent by each)
 ptensor-runner --repeat times whole calls (kernels, the collective, the
 result's allocation), median of REPEAT after the first; PTENSOR_TEAM_NCCL
 picks the transport (1: NCCL, 0: host buffers). torch's rows time
 torch.distributed.all_reduce of the COLS f64 sums and
-all_gather_into_tensor of the blocks alone (CUDA events, median), on the
-same processes and GPUs. Prints one JSON line.
+all_gather_into_tensor of the blocks and all_to_all_single of each block
+to the process P/2 ahead alone (CUDA events, median), on the same
+processes and GPUs. Prints one JSON line.
 """
 
 import argparse
@@ -34,7 +38,7 @@ import tempfile
 import numpy as np
 
 T = '!ptensor.ptensor<?x?xf32, device = "cuda", team = 1>'
-MODULE = f"""
+MODULE_TEMPLATE = """
 func.func @colsum(%a: {T}) -> !ptensor.ptensor<?xf32, device = "cuda", team = 1> {{
   %0 = ptensor.reduce sum %a axes [0] : {T} -> !ptensor.ptensor<?xf32, device = "cuda", team = 1>
   return %0 : !ptensor.ptensor<?xf32, device = "cuda", team = 1>
@@ -42,6 +46,10 @@ func.func @colsum(%a: {T}) -> !ptensor.ptensor<?xf32, device = "cuda", team = 1>
 func.func @gathered(%a: {T}) -> !ptensor.ptensor<?x?xf32, device = "cuda"> {{
   %0 = ptensor.copy %a : {T} -> !ptensor.ptensor<?x?xf32, device = "cuda">
   return %0 : !ptensor.ptensor<?x?xf32, device = "cuda">
+}}
+func.func @rolled(%a: {T}) -> {T} {{
+  %0 = ptensor.roll %a shifts [{shift}] axes [0] : {T} -> {T}
+  return %0 : {T}
 }}
 """
 
@@ -60,6 +68,11 @@ def ptensor_case(tmp, args, entry, nccl):
                           timeout=300)
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+    wanted = "nccl" if nccl else "host"
+    said = set(re.findall(r"GPU data through (\w+)", done.stderr))
+    if said != {wanted}:
+        sys.exit(f"{entry}: expected every process's GPU data through "
+                 f"{wanted}, but the runner said {sorted(said)}")
     times = [float(t) for t in
              re.findall(r"median of \d+ calls: ([0-9.]+) ms", done.stderr)]
     return max(times)  # the slowest process's median
@@ -97,11 +110,19 @@ def torch_peer(args):
 
     reduce_ms = median_ms(lambda: dist.all_reduce(sums))
     gather_ms = median_ms(lambda: dist.all_gather_into_tensor(whole, block))
-    mine = torch.tensor([reduce_ms, gather_ms], device="cuda")
+    # The roll by ROWS/2 of even blocks: each block whole to rank + P/2.
+    target, source = (rank + size // 2) % size, (rank - size // 2) % size
+    sent = [rows if p == target else 0 for p in range(size)]
+    received = [rows if p == source else 0 for p in range(size)]
+    moved = torch.empty_like(block)
+    roll_ms = median_ms(lambda: dist.all_to_all_single(
+        moved, block, output_split_sizes=received, input_split_sizes=sent))
+    mine = torch.tensor([reduce_ms, gather_ms, roll_ms], device="cuda")
     dist.all_reduce(mine, op=dist.ReduceOp.MAX)
     if rank == 0:
         print(json.dumps({"allreduce_ms": mine[0].item(),
-                          "allgather_ms": mine[1].item()}))
+                          "allgather_ms": mine[1].item(),
+                          "alltoall_ms": mine[2].item()}))
     dist.destroy_process_group()
 
 
@@ -120,11 +141,11 @@ def main():
               "cols": args.cols, "gathered_bytes": args.rows * args.cols * 4}
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "teams.mlir"), "w") as f:
-            f.write(MODULE)
+            f.write(MODULE_TEMPLATE.format(T=T, shift=args.rows // 2))
         a = np.random.default_rng(0).random((args.rows, args.cols),
                                             dtype=np.float32)
         np.save(os.path.join(tmp, "a.npy"), a)
-        for entry in ("colsum", "gathered"):
+        for entry in ("colsum", "gathered", "rolled"):
             for nccl in (True, False):
                 key = f"ptensor_{entry}_{'nccl' if nccl else 'host'}_ms"
                 result[key] = ptensor_case(tmp, args, entry, nccl)
@@ -137,6 +158,7 @@ def main():
         torch_result = json.loads(peer.stdout.strip().splitlines()[-1])
         result["torch_allreduce_ms"] = torch_result["allreduce_ms"]
         result["torch_allgather_ms"] = torch_result["allgather_ms"]
+        result["torch_alltoall_ms"] = torch_result["alltoall_ms"]
     else:
         result["torch_error"] = (peer.stdout + peer.stderr)[-2000:]
     print(json.dumps(result))

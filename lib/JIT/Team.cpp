@@ -59,7 +59,8 @@ Team::Traffic Team::traffic() const {
     return {};
   ptensor_rt_team_counters counters;
   lib.getCounters(&counters);
-  return {counters.collectives, counters.bytes, counters.seconds};
+  return {counters.collectives, counters.bytes, counters.seconds,
+          lib.gpuTransport()};
 }
 
 void Team::resetTraffic() const {

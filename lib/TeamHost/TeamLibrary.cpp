@@ -93,6 +93,7 @@ const TeamLibrary &ptensor::team::teamLibrary() {
     get(library.getCounters, "ptensor_rt_team_get_counters");
     get(library.resetCounters, "ptensor_rt_team_reset_counters");
     get(library.abort, "ptensor_rt_team_abort");
+    get(library.gpuTransport, "ptensor_rt_team_gpu_transport");
   });
   return library;
 }

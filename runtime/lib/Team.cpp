@@ -155,16 +155,24 @@ MPI_Op mpiOp(int64_t op) {
 /// exchanged first (as int64), so that every process sees the same sizes
 /// and refuses a gather MPI's int counts cannot express alike (no process
 /// is left waiting in the second collective).
-bool gather(const void *local, int64_t localBytes, void *full) {
-  if (!ensureInitialized())
-    return false;
+bool blockSizes(int64_t localBytes, std::vector<int64_t> &sizes) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<int64_t> sizes(size);
+  sizes.assign(size, 0);
   if (int rc = MPI_Allgather(&localBytes, 1, MPI_INT64_T, sizes.data(), 1,
                              MPI_INT64_T, MPI_COMM_WORLD);
       rc != MPI_SUCCESS)
     return mpiFailed(rc, "MPI_Allgather of the block sizes");
+  return true;
+}
+
+bool gather(const void *local, int64_t localBytes, void *full) {
+  if (!ensureInitialized())
+    return false;
+  std::vector<int64_t> sizes;
+  if (!blockSizes(localBytes, sizes))
+    return false;
+  int size = static_cast<int>(sizes.size());
   std::vector<int> counts(size), displacements(size);
   int64_t offset = 0;
   for (int r = 0; r < size; ++r) {
@@ -183,20 +191,6 @@ bool gather(const void *local, int64_t localBytes, void *full) {
     return mpiFailed(rc, "MPI_Allgatherv");
   return true;
 }
-
-/// The per-process counts and byte offsets of an all-to-all.
-struct Exchange {
-  std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
-  /// The rows received from each process (an exchange of runs' plan).
-  std::vector<int64_t> receiveRows;
-  /// Sizes all counts and offsets for `processes` (may throw
-  /// std::bad_alloc).
-  void resize(int processes) {
-    for (std::vector<int> *v :
-         {&sendCounts, &sendOffsets, &receiveCounts, &receiveOffsets})
-      v->assign(processes, 0);
-  }
-};
 
 /// The MPI_Alltoallv of the byte ranges of `plan`, counted with the bytes
 /// this process sends to the others.
@@ -238,18 +232,25 @@ bool everyProcessOk(bool ok, ptensor_rt_status status, const char *others) {
   return ok ? setErrorf(status, "%s", others) : false;
 }
 
-/// The MPI_Alltoallv of a slice of the split dim (ptensor_rt_team_slice_rows):
-/// each process packs, for each other, the rows it holds of that one's
-/// block of the result (one range each, semantics::teamSliceRowsSent) and
-/// receives each range at its place in its block (the slice's rows are
-/// rows [at, at + rows) of a result of resultRows rows). Refusals that depend on
+bool sliceRowsPacks(int64_t rowBytes, int64_t sourceRows, int64_t step) {
+  return step != 1 || (rowBytes > 0 && sourceRows > INT32_MAX / rowBytes);
+}
+
+/// The all-to-all of a slice of the split dim (ptensor_rt_team_slice_rows):
+/// each process sends each other the rows it holds of that one's block of
+/// the result (one range each, semantics::teamSliceRowsSent) and receives
+/// each range at its place in its block (the slice's rows are rows
+/// [at, at + rows) of a result of resultRows rows). With step 1 each range
+/// is one run of `local`, sent from where it is; other steps (and blocks
+/// past MPI's int offsets) pack the rows on the host first
+/// (sliceRowsPacks: `move` is then moveBytes). Refusals that depend on
 /// the global sizes need no word between the processes; whether each could
 /// allocate its packing buffer is agreed on (one small all-reduce) before
 /// the exchange, so that one failing process does not leave the others
 /// waiting in it.
 bool sliceRows(const char *local, char *result, int64_t rowBytes,
                int64_t sourceRows, int64_t offset, int64_t step, int64_t rows,
-               int64_t resultRows, int64_t at) {
+               int64_t resultRows, int64_t at, MoveBytes move) {
   namespace sem = ptensor::semantics;
   if (step == 0)
     return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
@@ -278,6 +279,7 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   sem::TeamBlock mine = sem::teamBlock(sourceRows, rank, size);
   int64_t resultStart = sem::teamBlock(resultRows, rank, size).start;
+  bool packs = sliceRowsPacks(rowBytes, sourceRows, step);
   Exchange plan;
   std::vector<char> packed;
   bool allocated = true;
@@ -290,16 +292,22 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
                                       resultRows, at, rank, p, size);
       packedRows += out[p].count();
     }
-    packed.resize(packedRows * rowBytes);
+    if (packs)
+      packed.resize(packedRows * rowBytes);
     int64_t packedAt = 0;
     for (int p = 0; p < size; ++p) {
-      plan.sendOffsets[p] = static_cast<int>(packedAt);
       plan.sendCounts[p] = static_cast<int>(out[p].count() * rowBytes);
-      for (int64_t i = out[p].begin; i < out[p].end;
-           ++i, packedAt += rowBytes) {
-        int64_t row = offset + i * step - mine.start; // in this block
-        std::memcpy(packed.data() + packedAt, local + row * rowBytes,
-                    rowBytes);
+      if (!packs) { // rows offset + i of the source, in this block
+        plan.sendOffsets[p] = static_cast<int>(
+            (offset + out[p].begin - mine.start) * rowBytes);
+      } else {
+        plan.sendOffsets[p] = static_cast<int>(packedAt);
+        for (int64_t i = out[p].begin; i < out[p].end;
+             ++i, packedAt += rowBytes) {
+          int64_t row = offset + i * step - mine.start; // in this block
+          std::memcpy(packed.data() + packedAt, local + row * rowBytes,
+                      rowBytes);
+        }
       }
       sem::RowRange in = sem::teamSliceRowsSent(
           sourceRows, offset, step, rows, resultRows, at, p, rank, size);
@@ -318,7 +326,7 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
                       "another process of the team could not allocate the "
                       "rows it sends for a slice"))
     return false;
-  return moveBytes(plan, packed.data(), result);
+  return move(plan, packs ? packed.data() : local, result);
 }
 
 /// The MPI_Alltoallw of ptensor_rt_team_resplit: each process sends each
@@ -448,14 +456,14 @@ bool partStartsOf(int64_t localRows, int64_t totalRows,
   return true;
 }
 
-/// The MPI_Alltoallv of ptensor_rt_team_reblock: byte ranges of the
+/// The all-to-all of ptensor_rt_team_reblock (`move`): byte ranges of the
 /// global row-major order, this process's source rows' against each
 /// other's new rows' (and the other way round for what it receives). The
 /// source rows are the block rule's, or with `localRows` >= 0 each
 /// process's own count (allgathered: parts in rank order).
 bool reblock(const char *local, char *result, int64_t sourceRows,
              int64_t sourceRowElements, int64_t rows, int64_t rowElements,
-             int64_t elementBytes, int64_t localRows) {
+             int64_t elementBytes, int64_t localRows, MoveBytes move) {
   namespace sem = ptensor::semantics;
   int64_t total = 0, wanted = 0, totalBytes = 0;
   if (sourceRows < 0 || sourceRowElements < 0 || rows < 0 ||
@@ -532,7 +540,7 @@ bool reblock(const char *local, char *result, int64_t sourceRows,
                       "another process of the team could not allocate the "
                       "counts of a reshape"))
     return false;
-  return moveBytes(plan, local, result);
+  return move(plan, local, result);
 }
 
 /// The run sizes of ptensor.team_exchange: this process's `localRows` rows
@@ -640,12 +648,13 @@ int64_t exchangedRows(const int64_t *ends, int64_t count, int64_t localRows,
   return receivedRows;
 }
 
-/// The move of ptensor_rt_team_exchange, after its plan; where the
-/// received runs end goes to `runEnds` (`runEndCount` of them, one per
-/// process).
+/// The move of ptensor_rt_team_exchange (`move`), after its plan; where
+/// the received runs end goes to `runEnds` (host memory, `runEndCount` of
+/// them, one per process).
 bool exchange(const char *local, char *result, const int64_t *ends,
               int64_t count, int64_t localRows, int64_t rowBytes,
-              int64_t expectedRows, int64_t *runEnds, int64_t runEndCount) {
+              int64_t expectedRows, int64_t *runEnds, int64_t runEndCount,
+              MoveBytes move) {
   Exchange plan;
   int64_t receivedRows = 0;
   if (!exchangePlan(ends, count, localRows, rowBytes, plan, receivedRows))
@@ -672,7 +681,7 @@ bool exchange(const char *local, char *result, const int64_t *ends,
   int64_t end = 0;
   for (int64_t p = 0; p < processes; ++p)
     runEnds[p] = end += plan.receiveRows[p];
-  return moveBytes(plan, local, result);
+  return move(plan, local, result);
 }
 
 } // namespace ptensor::teamrt
@@ -784,7 +793,7 @@ void ptensor_rt_team_slice_rows(int8_t *, int8_t *local, int64_t localOffset,
                                 int64_t resultRows, int64_t at) {
   if (!sliceRows(reinterpret_cast<const char *>(local + localOffset),
                  reinterpret_cast<char *>(result + resultOffset), rowBytes,
-                 sourceRows, offset, step, rows, resultRows, at))
+                 sourceRows, offset, step, rows, resultRows, at, moveBytes))
     leave(); // the vectors of sliceRows are gone
 }
 
@@ -807,7 +816,8 @@ void ptensor_rt_team_reblock(int8_t *, int8_t *local, int64_t localOffset,
                              int64_t elementBytes, int64_t localRows) {
   if (!reblock(reinterpret_cast<const char *>(local + localOffset),
                reinterpret_cast<char *>(result + resultOffset), sourceRows,
-               sourceRowElements, rows, rowElements, elementBytes, localRows))
+               sourceRowElements, rows, rowElements, elementBytes, localRows,
+               moveBytes))
     leave(); // the vectors of reblock are gone
 }
 
@@ -838,7 +848,7 @@ void ptensor_rt_team_exchange(int8_t *, int8_t *local, int64_t localOffset,
                 reinterpret_cast<const int64_t *>(ends + endsOffset),
                 endsSize / kEndBytes, localRows, rowBytes, receivedRows,
                 reinterpret_cast<int64_t *>(runEnds + runEndsOffset),
-                runEndsSize / kEndBytes))
+                runEndsSize / kEndBytes, moveBytes))
     leave(); // the vectors of exchange are gone
 }
 

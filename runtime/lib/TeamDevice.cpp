@@ -1,7 +1,9 @@
-//===- TeamDevice.cpp - all-reduce and all-gather of GPU memory -----------===//
+//===- TeamDevice.cpp - collectives of GPU memory -------------------------===//
 //
-// Compiled code of a GPU team all-reduces and gathers its blocks where
-// they are, in device memory (Team.h's *_device entries). NCCL moves them
+// Compiled code of a GPU team all-reduces, gathers and moves rows of its
+// blocks where they are, in device memory (Team.h's *_device entries:
+// all-reduce, all-gather, and the all-to-alls of slices, reshapes and
+// exchanges of runs, which Team.cpp plans on the host). NCCL moves them
 // when every process of the team has a GPU of its own: libnccl.so.2 is
 // loaded at the first call (ptensor needs no NCCL to build or to run), and
 // its communicator is made from an MPI broadcast of NCCL's id. Otherwise
@@ -20,11 +22,16 @@
 
 #include "TeamInternal.h"
 
+#include "ptensor/Runtime/Mgpu.h"
+
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <new>
 #include <optional>
 #include <string>
@@ -32,16 +39,6 @@
 #include <vector>
 
 using namespace ptensor::teamrt;
-
-// libptensor_runtime's stream and copy entries (PTensorRuntime.h, whose
-// DLPack include libptensor_team does not need: the GPU machine builds
-// this library with mpicxx alone).
-extern "C" {
-void *mgpuStreamCreate(void);
-void mgpuStreamDestroy(void *stream);
-void mgpuStreamSynchronize(void *stream);
-void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
-}
 
 namespace {
 
@@ -74,6 +71,9 @@ struct Nccl {
                           void *) = nullptr;
   ncclResult (*broadcast)(const void *, void *, size_t, int, int, NcclComm,
                           void *) = nullptr;
+  ncclResult (*send)(const void *, size_t, int, int, NcclComm,
+                     void *) = nullptr;
+  ncclResult (*recv)(void *, size_t, int, int, NcclComm, void *) = nullptr;
   ncclResult (*groupStart)() = nullptr;
   ncclResult (*groupEnd)() = nullptr;
   const char *(*errorString)(ncclResult) = nullptr;
@@ -108,6 +108,8 @@ bool loadNccl(char *why, size_t whySize) {
   bind(nccl.commInitRank, "ncclCommInitRank");
   bind(nccl.allReduce, "ncclAllReduce");
   bind(nccl.broadcast, "ncclBroadcast");
+  bind(nccl.send, "ncclSend");
+  bind(nccl.recv, "ncclRecv");
   bind(nccl.groupStart, "ncclGroupStart");
   bind(nccl.groupEnd, "ncclGroupEnd");
   bind(nccl.errorString, "ncclGetErrorString");
@@ -265,12 +267,13 @@ bool ncclOk(ncclResult result, const char *what) {
 }
 
 /// Host memory for the staged path, kept for the next call (nothing to
-/// free when an error leaves compiled code mid-call).
+/// free when an error leaves compiled code mid-call); never null when it
+/// succeeds, even for no bytes (a process whose block has no rows).
 int8_t *hostScratch(size_t bytes) {
   static std::vector<int8_t> scratch;
-  if (scratch.size() < bytes) {
+  if (scratch.size() < bytes || scratch.empty()) {
     try {
-      scratch.resize(bytes);
+      scratch.resize(std::max<size_t>(bytes, 1));
     } catch (const std::bad_alloc &) {
       setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
                 "cannot allocate %zu bytes of host memory to stage a GPU "
@@ -312,6 +315,76 @@ size_t elementBytes(int64_t type) {
   return static_cast<size_t>(bytes);
 }
 
+/// The MoveBytes of device memory through NCCL: one group of an ncclSend
+/// and an ncclRecv per other process with bytes to move, and this
+/// process's own range copied on the device, all on compiled code's stream.
+bool moveBytesNccl(const Exchange &plan, const char *local, char *result) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int64_t sent = 0;
+  for (int p = 0; p < size; ++p)
+    if (p != rank)
+      sent += plan.sendCounts[p];
+  ncclResult status = kNcclSuccess;
+  {
+    Counted counted(sent);
+    void *stream = mgpuStreamCreate();
+    if (int own = plan.sendCounts[rank]; own > 0)
+      mgpuMemcpy(result + plan.receiveOffsets[rank],
+                 const_cast<char *>(local + plan.sendOffsets[rank]),
+                 static_cast<size_t>(own), stream);
+    status = nccl.groupStart();
+    for (int p = 0; p < size && status == kNcclSuccess; ++p) {
+      if (p == rank)
+        continue;
+      if (plan.sendCounts[p] > 0)
+        status = nccl.send(local + plan.sendOffsets[p],
+                           static_cast<size_t>(plan.sendCounts[p]),
+                           kNcclUint8, p, communicator, stream);
+      if (status == kNcclSuccess && plan.receiveCounts[p] > 0)
+        status = nccl.recv(result + plan.receiveOffsets[p],
+                           static_cast<size_t>(plan.receiveCounts[p]),
+                           kNcclUint8, p, communicator, stream);
+    }
+    ncclResult ended = nccl.groupEnd();
+    if (status == kNcclSuccess)
+      status = ended;
+    endStreamRegion(stream);
+  }
+  return ncclOk(status, "the NCCL exchange of rows (grouped ncclSend and "
+                        "ncclRecv)");
+}
+
+/// A device buffer of a collective that goes through the host: its bytes,
+/// and whether they are copied to the host first (an input).
+struct DeviceBuffer {
+  int8_t *device;
+  int64_t bytes;
+  bool input;
+};
+
+/// Host copies of `buffers` (at most 4), carved from the scratch in order,
+/// the inputs copied from the device; leaves compiled code when the scratch
+/// cannot grow.
+std::array<int8_t *, 4> stage(std::initializer_list<DeviceBuffer> buffers) {
+  size_t total = 0;
+  for (const DeviceBuffer &buffer : buffers)
+    total += static_cast<size_t>(buffer.bytes);
+  int8_t *scratch = hostScratch(total);
+  if (!scratch)
+    leave();
+  std::array<int8_t *, 4> host = {};
+  size_t k = 0;
+  for (const DeviceBuffer &buffer : buffers) {
+    host[k++] = scratch;
+    if (buffer.input)
+      copyStaged(scratch, buffer.device, static_cast<size_t>(buffer.bytes));
+    scratch += buffer.bytes;
+  }
+  return host;
+}
+
 } // namespace
 
 extern "C" {
@@ -350,10 +423,7 @@ void ptensor_rt_team_allreduce_device(int8_t *, int8_t *data, int64_t offset,
     return;
   }
   // Through the host: the host entry checks the type, op and count.
-  int8_t *host = hostScratch(bytes);
-  if (!host)
-    leave();
-  copyStaged(host, buffer, bytes);
+  int8_t *host = stage({{buffer, static_cast<int64_t>(bytes), true}})[0];
   ptensor_rt_team_allreduce(host, host, 0, static_cast<int64_t>(bytes), 1,
                             count, type, op);
   copyStaged(buffer, host, bytes);
@@ -372,13 +442,9 @@ void ptensor_rt_team_allgather_device(int8_t *, int8_t *local,
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    std::vector<int64_t> sizes(size);
-    if (int rc = MPI_Allgather(&localSize, 1, MPI_INT64_T, sizes.data(), 1,
-                               MPI_INT64_T, MPI_COMM_WORLD);
-        rc != MPI_SUCCESS) {
-      mpiFailed(rc, "MPI_Allgather of the block sizes");
+    std::vector<int64_t> sizes;
+    if (!blockSizes(localSize, sizes))
       leave();
-    }
     ncclResult result;
     {
       // NCCL's all-gather wants equal blocks: a broadcast from each
@@ -403,11 +469,8 @@ void ptensor_rt_team_allgather_device(int8_t *, int8_t *local,
       leave();
     return;
   }
-  int8_t *host = hostScratch(static_cast<size_t>(localSize + fullSize));
-  if (!host)
-    leave();
-  int8_t *hostFull = host + localSize;
-  copyStaged(host, local, static_cast<size_t>(localSize));
+  auto staged = stage({{local, localSize, true}, {full, fullSize, false}});
+  int8_t *host = staged[0], *hostFull = staged[1];
   bool gathered;
   {
     Counted counted(localSize);
@@ -416,6 +479,114 @@ void ptensor_rt_team_allgather_device(int8_t *, int8_t *local,
   if (!gathered)
     leave();
   copyStaged(full, hostFull, static_cast<size_t>(fullSize));
+}
+
+void ptensor_rt_team_slice_rows_device(
+    int8_t *, int8_t *local, int64_t localOffset, int64_t localSize,
+    int64_t, int8_t *, int8_t *result, int64_t resultOffset,
+    int64_t resultSize, int64_t, int64_t rowBytes, int64_t sourceRows,
+    int64_t offset, int64_t step, int64_t rows, int64_t resultRows,
+    int64_t at) {
+  if (!ensureInitialized() || !decideTransport())
+    leave();
+  local += localOffset;
+  result += resultOffset;
+  if (transport == Transport::Nccl &&
+      !sliceRowsPacks(rowBytes, sourceRows, step)) {
+    if (!sliceRows(reinterpret_cast<const char *>(local),
+                   reinterpret_cast<char *>(result), rowBytes, sourceRows,
+                   offset, step, rows, resultRows, at, moveBytesNccl))
+      leave();
+    return;
+  }
+  // Through the host (rows packed there, or no NCCL): the result comes
+  // too, as the other slices of a roll or concat fill its other rows.
+  auto staged = stage({{local, localSize, true}, {result, resultSize, true}});
+  int8_t *hostLocal = staged[0], *hostResult = staged[1];
+  ptensor_rt_team_slice_rows(hostLocal, hostLocal, 0, localSize, 1,
+                             hostResult, hostResult, 0, resultSize, 1,
+                             rowBytes, sourceRows, offset, step, rows,
+                             resultRows, at);
+  copyStaged(result, hostResult, static_cast<size_t>(resultSize));
+}
+
+void ptensor_rt_team_reblock_device(
+    int8_t *, int8_t *local, int64_t localOffset, int64_t localSize, int64_t,
+    int8_t *, int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t, int64_t sourceRows, int64_t sourceRowElements, int64_t rows,
+    int64_t rowElements, int64_t elementBytes, int64_t localRows) {
+  if (!ensureInitialized() || !decideTransport())
+    leave();
+  local += localOffset;
+  result += resultOffset;
+  if (transport == Transport::Nccl) {
+    if (!reblock(reinterpret_cast<const char *>(local),
+                 reinterpret_cast<char *>(result), sourceRows,
+                 sourceRowElements, rows, rowElements, elementBytes,
+                 localRows, moveBytesNccl))
+      leave();
+    return;
+  }
+  auto staged = stage({{local, localSize, true}, {result, resultSize, false}});
+  int8_t *hostLocal = staged[0], *hostResult = staged[1];
+  ptensor_rt_team_reblock(hostLocal, hostLocal, 0, localSize, 1, hostResult,
+                          hostResult, 0, resultSize, 1, sourceRows,
+                          sourceRowElements, rows, rowElements, elementBytes,
+                          localRows);
+  copyStaged(result, hostResult, static_cast<size_t>(resultSize));
+}
+
+int64_t ptensor_rt_team_exchange_rows_device(int8_t *, int8_t *ends,
+                                             int64_t endsOffset,
+                                             int64_t endsSize, int64_t,
+                                             int64_t localRows,
+                                             int64_t rowBytes) {
+  auto staged = stage({{ends + endsOffset, endsSize, true}});
+  int8_t *hostEnds = staged[0];
+  return ptensor_rt_team_exchange_rows(hostEnds, hostEnds, 0, endsSize, 1,
+                                       localRows, rowBytes);
+}
+
+void ptensor_rt_team_exchange_device(
+    int8_t *, int8_t *local, int64_t localOffset, int64_t localSize, int64_t,
+    int8_t *, int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t, int8_t *, int8_t *ends, int64_t endsOffset, int64_t endsSize,
+    int64_t, int8_t *, int8_t *runEnds, int64_t runEndsOffset,
+    int64_t runEndsSize, int64_t, int64_t localRows, int64_t rowBytes,
+    int64_t receivedRows) {
+  if (!ensureInitialized() || !decideTransport())
+    leave();
+  local += localOffset;
+  result += resultOffset;
+  runEnds += runEndsOffset;
+  // The run ends are read and written on the host; the rows stay on the
+  // GPU with NCCL.
+  bool nccl = transport == Transport::Nccl;
+  DeviceBuffer endsBuffer{ends + endsOffset, endsSize, true};
+  DeviceBuffer runEndsBuffer{runEnds, runEndsSize, false};
+  auto staged = nccl ? stage({endsBuffer, runEndsBuffer})
+                     : stage({endsBuffer, runEndsBuffer,
+                              {local, localSize, true},
+                              {result, resultSize, false}});
+  auto [hostEnds, hostRunEnds, hostLocal, hostResult] = staged;
+  if (nccl) {
+    constexpr int64_t kEndBytes = sizeof(int64_t);
+    if (!exchange(reinterpret_cast<const char *>(local),
+                  reinterpret_cast<char *>(result),
+                  reinterpret_cast<const int64_t *>(hostEnds),
+                  endsSize / kEndBytes, localRows, rowBytes, receivedRows,
+                  reinterpret_cast<int64_t *>(hostRunEnds),
+                  runEndsSize / kEndBytes, moveBytesNccl))
+      leave();
+  } else {
+    ptensor_rt_team_exchange(hostLocal, hostLocal, 0, localSize, 1,
+                             hostResult, hostResult, 0, resultSize, 1,
+                             hostEnds, hostEnds, 0, endsSize, 1, hostRunEnds,
+                             hostRunEnds, 0, runEndsSize, 1, localRows,
+                             rowBytes, receivedRows);
+    copyStaged(result, hostResult, static_cast<size_t>(resultSize));
+  }
+  copyStaged(runEnds, hostRunEnds, static_cast<size_t>(runEndsSize));
 }
 
 } // extern "C"

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace ptensor::teamrt {
 
@@ -36,8 +37,58 @@ bool ensureInitialized();
 /// The MPI type of a PTENSOR_RT_TEAM_* code (MPI_DATATYPE_NULL if none).
 MPI_Datatype mpiType(int64_t type);
 
+/// Every process's `localBytes` in rank order (an MPI_Allgather), into
+/// `sizes`: the block sizes of a gather.
+bool blockSizes(int64_t localBytes, std::vector<int64_t> &sizes);
+
 /// MPI_Allgatherv of byte blocks of any size per process, in rank order.
 bool gather(const void *local, int64_t localBytes, void *full);
+
+/// The per-process counts and byte offsets of an all-to-all.
+struct Exchange {
+  std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
+  /// The rows received from each process (an exchange of runs' plan).
+  std::vector<int64_t> receiveRows;
+  /// Sizes all counts and offsets for `processes` (may throw
+  /// std::bad_alloc).
+  void resize(int processes) {
+    for (std::vector<int> *v :
+         {&sendCounts, &sendOffsets, &receiveCounts, &receiveOffsets})
+      v->assign(processes, 0);
+  }
+};
+
+/// Moves the byte ranges of `plan` from `local` to `result` (every process
+/// calls it with its plan): moveBytes for host memory, TeamDevice.cpp's
+/// NCCL mover for device memory.
+using MoveBytes = bool (*)(const Exchange &plan, const char *local,
+                           char *result);
+
+/// The MPI_Alltoallv of `plan`'s byte ranges of host memory, counted with
+/// the bytes this process sends to the others.
+bool moveBytes(const Exchange &plan, const char *local, char *result);
+
+/// Whether sliceRows packs the rows it sends on the host (steps other than
+/// 1; blocks past MPI's int offsets): alike on every process, from the
+/// global sizes. Where it does not, each process's rows for another are one
+/// range of its block, and any MoveBytes can move them.
+bool sliceRowsPacks(int64_t rowBytes, int64_t sourceRows, int64_t step);
+
+/// The checks, plan and move of ptensor_rt_team_slice_rows,
+/// ptensor_rt_team_reblock and ptensor_rt_team_exchange (Team.h says what
+/// they move), with `move` moving the bytes. sliceRows reads `local` on
+/// the host when it packs (sliceRowsPacks); exchange reads `ends` and
+/// writes `runEnds` on the host.
+bool sliceRows(const char *local, char *result, int64_t rowBytes,
+               int64_t sourceRows, int64_t offset, int64_t step, int64_t rows,
+               int64_t resultRows, int64_t at, MoveBytes move);
+bool reblock(const char *local, char *result, int64_t sourceRows,
+             int64_t sourceRowElements, int64_t rows, int64_t rowElements,
+             int64_t elementBytes, int64_t localRows, MoveBytes move);
+bool exchange(const char *local, char *result, const int64_t *ends,
+              int64_t count, int64_t localRows, int64_t rowBytes,
+              int64_t expectedRows, int64_t *runEnds, int64_t runEndCount,
+              MoveBytes move);
 
 /// The counters of compiled code's collectives (one thread calls them:
 /// MPI_THREAD_FUNNELED).

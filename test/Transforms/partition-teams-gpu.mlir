@@ -1,9 +1,9 @@
 // RUN: ptensor-opt %s --ptensor-broadcast --canonicalize --ptensor-partition-teams=team-size=2 --canonicalize | ptensor-opt | FileCheck %s
-// GPU team tensors: each process's block stays on its GPU. All-reduces and
-// gathers stay there too (the team runtime moves device memory: NCCL, or
-// host buffers); a collective that moves rows moves into a private host
-// function of its own, called between copies of its GPU operands to the
-// host and of its results back.
+// GPU team tensors: each process's block stays on its GPU, and so do the
+// collectives (the team runtime moves device memory: NCCL, or host
+// buffers), but for a resplit, which moves into a private host function of
+// its own, called between copies of its GPU operands to the host and of
+// its results back.
 
 !g = !ptensor.ptensor<?x3xf32, device = "cuda", team = 1>
 
@@ -32,23 +32,37 @@ func.func @row(%a: !g, %v: !ptensor.ptensor<3xf32, device = "cuda", team = 1>) -
   return %0 : !g
 }
 
-// Every other row from row 2: the rows move between processes, staged
-// through the host.
+// Every other row from row 2: the rows move between GPU blocks (the team
+// runtime's device entry), no copy to the host.
 // CHECK-LABEL: func.func @rows(
 // CHECK-SAME: %[[A:.*]]: !ptensor.ptensor<?x3xf32, device = "cuda">) -> !ptensor.ptensor<?x3xf32, device = "cuda">
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: %[[N:.*]] = ptensor.team_sum
-// CHECK: %[[H:.*]] = ptensor.copy %[[A]] : !ptensor.ptensor<?x3xf32, device = "cuda"> -> !ptensor.ptensor<?x3xf32>
-// CHECK: %[[M:.*]] = call @[[STEP:team_slice_rows_on_host[_0-9]*]](%[[H]], %[[N]], %[[C2]], %[[C4]], %[[C2]]) : (!ptensor.ptensor<?x3xf32>, index, index, index, index) -> !ptensor.ptensor<?x3xf32>
-// CHECK: %[[D:.*]] = ptensor.copy %[[M]] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32, device = "cuda">
-// CHECK: return %[[D]]
+// CHECK-NEXT: %[[M:.*]] = ptensor.team_slice_rows %[[A]], %[[N]] [%[[C2]], %[[C4]], %[[C2]]] on @ptensor_team1 : !ptensor.ptensor<?x3xf32, device = "cuda"> -> !ptensor.ptensor<?x3xf32, device = "cuda">
+// CHECK-NEXT: return %[[M]]
 func.func @rows(%a: !g) -> !ptensor.ptensor<4x3xf32, device = "cuda", team = 1> {
   %0 = ptensor.extract_slice %a[2, 0] [4, 3] [2, 1] : !g -> !ptensor.ptensor<4x3xf32, device = "cuda", team = 1>
   return %0 : !ptensor.ptensor<4x3xf32, device = "cuda", team = 1>
 }
 
+// A transpose across the split dim: the resplit (MPI's vector types place
+// the columns) moves into a private host function of its own, called
+// between copies of the GPU block to the host and of the result back.
+// CHECK-LABEL: func.func @transposed(
+// CHECK-SAME: %[[A:.*]]: !ptensor.ptensor<?x?xf32, device = "cuda">) -> !ptensor.ptensor<?x3xf32, device = "cuda">
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[P:.*]] = ptensor.permute_dims %[[A]] [1, 0]
+// CHECK-NEXT: %[[H:.*]] = ptensor.copy %[[P]] : !ptensor.ptensor<?x?xf32, device = "cuda"> -> !ptensor.ptensor<?x?xf32>
+// CHECK-NEXT: %[[M:.*]] = call @[[STEP:team_resplit_on_host[_0-9]*]](%[[H]], %[[C3]]) : (!ptensor.ptensor<?x?xf32>, index) -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[D:.*]] = ptensor.copy %[[M]] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32, device = "cuda">
+// CHECK-NEXT: return %[[D]]
+func.func @transposed(%a: !ptensor.ptensor<3x?xf32, device = "cuda", team = 1>) -> !ptensor.ptensor<?x3xf32, device = "cuda", team = 1> {
+  %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<3x?xf32, device = "cuda", team = 1> -> !ptensor.ptensor<?x3xf32, device = "cuda", team = 1>
+  return %0 : !ptensor.ptensor<?x3xf32, device = "cuda", team = 1>
+}
+
 // The host function holds the collective alone, on host blocks.
-// CHECK: func.func private @[[STEP]](%[[X:.*]]: !ptensor.ptensor<?x3xf32>, %[[R:.*]]: index, %[[O:.*]]: index, %[[K:.*]]: index, %[[S:.*]]: index) -> !ptensor.ptensor<?x3xf32>
-// CHECK-NEXT: %[[Y:.*]] = ptensor.team_slice_rows %[[X]], %[[R]] [%[[O]], %[[K]], %[[S]]] on @ptensor_team1 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32>
+// CHECK: func.func private @[[STEP]](%[[X:.*]]: !ptensor.ptensor<?x?xf32>, %[[K:.*]]: index) -> !ptensor.ptensor<?x3xf32>
+// CHECK-NEXT: %[[Y:.*]] = ptensor.team_resplit %[[X]], %[[K]] from 1 on @ptensor_team1 : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?x3xf32>
 // CHECK-NEXT: return %[[Y]]

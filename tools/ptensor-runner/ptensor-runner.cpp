@@ -337,9 +337,11 @@ static int run() {
     if (team.size > 1)
       report += llvm::formatv(
           "rank {0} of {1}: {2} collectives, {3} bytes sent, {4:f2} ms "
-          "communicating\n",
+          "communicating{5}{6}\n",
           team.rank, team.size, traffic.collectives, traffic.bytes,
-          traffic.seconds * 1e3);
+          traffic.seconds * 1e3,
+          traffic.gpuTransport.empty() ? "" : ", GPU data through ",
+          traffic.gpuTransport);
     llvm::errs() << report;
   }
 

@@ -121,6 +121,9 @@ struct Team {
     int64_t collectives = 0; ///< all-reduces, all-gathers, sums
     int64_t bytes = 0;       ///< bytes this process contributed
     double seconds = 0;      ///< time spent in them
+    /// How GPU collectives move data: "nccl", "host" (host buffers), or
+    /// "" (none yet, or no GPU team code).
+    std::string gpuTransport;
   };
   /// This process's traffic since the last resetTraffic() (zero without
   /// libptensor_team).

@@ -28,6 +28,7 @@ struct TeamLibrary {
   decltype(&ptensor_rt_team_get_counters) getCounters = nullptr;
   decltype(&ptensor_rt_team_reset_counters) resetCounters = nullptr;
   decltype(&ptensor_rt_team_abort) abort = nullptr;
+  decltype(&ptensor_rt_team_gpu_transport) gpuTransport = nullptr;
   std::string error; ///< why it could not be found or loaded; "" if loaded
 };
 

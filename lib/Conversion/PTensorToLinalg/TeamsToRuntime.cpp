@@ -283,9 +283,9 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
 };
 
 /// team_slice_rows: a fresh row-major buffer of this process's rows of the
-/// joined slices; each slice's block, copied row-major, goes to the
-/// runtime's MPI_Alltoallv with the slice's global sizes and its place in
-/// the result.
+/// joined slices; each slice's block, copied row-major (once), goes to the
+/// runtime's all-to-all (the `_device` one for GPU blocks) with the
+/// slice's global sizes and its place in the result.
 struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -316,12 +316,19 @@ struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
                                       "ptensor_rt_team_block_rows", totalRows);
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
     Value rowBytes = rowBytesOf(m, resultType, sizes);
+    bool onGPU = isGPUData(op.getResult());
+    std::string entry = entryFor("ptensor_rt_team_slice_rows", onGPU);
     OpFoldResult at = m.index(0);
+    // One row-major copy per block, however many slices read it (a roll
+    // is two slices of one block).
+    llvm::SmallDenseMap<Value, Value> copies;
     for (unsigned k = 0; k < op.getNumSlices(); ++k) {
-      ByteBuffer local = copyToBytes(rewriter, loc, blocks[k]);
+      Value &local = copies[blocks[k]];
+      if (!local)
+        local = copyToBytes(rewriter, loc, blocks[k], onGPU).bytes;
       Value sliceAt = m.value(at);
-      callWithSizes(rewriter, loc, module, "ptensor_rt_team_slice_rows",
-                    {local.bytes, mine.bytes},
+      callWithSizes(rewriter, loc, module, entry,
+                    {local, mine.bytes},
                     {rowBytes, adaptor.getSourceRows()[k],
                      adaptor.getOffsets()[k], adaptor.getSteps()[k],
                      adaptor.getRows()[k], totalRows, sliceAt});
@@ -394,16 +401,18 @@ struct TeamResplitPattern : public OpConversionPattern<TeamResplitOp> {
 };
 
 /// team_reblock: the block (or uneven part), copied row-major, goes to the
-/// runtime's MPI_Alltoallv of byte ranges; the result is a fresh flat
-/// buffer of this process's block of the new rows.
+/// runtime's all-to-all of byte ranges (the `_device` one for GPU blocks);
+/// the result is a fresh flat buffer of this process's block of the new
+/// rows.
 struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(TeamReblockOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [module, local, resultType] =
-        startExchange(rewriter, op, adaptor.getBlock(), *getTypeConverter());
+    bool onGPU = isGPUData(op.getBlock());
+    auto [module, local, resultType] = startExchange(
+        rewriter, op, adaptor.getBlock(), *getTypeConverter(), onGPU);
     IndexMath m(rewriter, loc);
     SmallVector<Value> blockSizes = sizesOf(rewriter, loc, adaptor.getBlock());
     Value sourceRowElements = m.value(
@@ -421,7 +430,8 @@ struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
     // An uneven part tells its rows; -1: the block rule's.
     Value localRows = op.getUneven() ? blockSizes.front()
                                      : m.value(m.index(-1));
-    callWithSizes(rewriter, loc, module, "ptensor_rt_team_reblock",
+    callWithSizes(rewriter, loc, module,
+                  entryFor("ptensor_rt_team_reblock", onGPU),
                   {local.bytes, mine.bytes},
                   {adaptor.getSourceRows(), sourceRowElements,
                    adaptor.getRows(), adaptor.getRowElements(), bytes,
@@ -434,22 +444,25 @@ struct TeamReblockPattern : public OpConversionPattern<TeamReblockOp> {
 /// team_exchange: the runtime sizes what this process receives (the run
 /// sizes cross once), the result is allocated, and the runs move (the
 /// sizes cross again beside them: the calls keep no state) while the
-/// runtime writes where the received runs end.
+/// runtime writes where the received runs end (the `_device` entries for
+/// GPU data, the ends included).
 struct TeamExchangePattern : public OpConversionPattern<TeamExchangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(TeamExchangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [module, local, resultType] =
-        startExchange(rewriter, op, adaptor.getPart(), *getTypeConverter());
-    ByteBuffer ends = copyToBytes(rewriter, loc, adaptor.getEnds());
+    bool onGPU = isGPUData(op.getPart());
+    auto [module, local, resultType] = startExchange(
+        rewriter, op, adaptor.getPart(), *getTypeConverter(), onGPU);
+    ByteBuffer ends = copyToBytes(rewriter, loc, adaptor.getEnds(), onGPU);
     IndexMath m(rewriter, loc);
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getPart());
     Value rowBytes = rowBytesOf(m, resultType, sizes);
     Value localRows = sizes.front();
-    sizes.front() = callIndexFunction(rewriter, loc, module,
-                                      "ptensor_rt_team_exchange_rows",
+    sizes.front() = callIndexFunction(
+        rewriter, loc, module,
+        entryFor("ptensor_rt_team_exchange_rows", onGPU),
                                       ends.bytes, {localRows, rowBytes});
     ByteBuffer mine = allocateBytes(rewriter, loc, resultType, sizes);
     auto runEndsType = cast<RankedTensorType>(
@@ -457,7 +470,8 @@ struct TeamExchangePattern : public OpConversionPattern<TeamExchangeOp> {
     Value processes = m.value(m.index(runEndsType.getDimSize(0)));
     ByteBuffer runEnds =
         allocateBytes(rewriter, loc, runEndsType, processes);
-    callWithSizes(rewriter, loc, module, "ptensor_rt_team_exchange",
+    callWithSizes(rewriter, loc, module,
+                  entryFor("ptensor_rt_team_exchange", onGPU),
                   {local.bytes, mine.bytes, ends.bytes, runEnds.bytes},
                   {localRows, rowBytes, sizes.front()});
     Value received = toTensor(rewriter, loc, resultType, mine.typed);

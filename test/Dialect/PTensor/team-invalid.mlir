@@ -63,15 +63,6 @@ func.func @slice_rows_other_dims(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !p
 // -----
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
-func.func @slice_rows_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %i: index) -> !ptensor.ptensor<?x3xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
-  %0 = ptensor.team_slice_rows %a, %i [%i, %i, %i] on @g : !ptensor.ptensor<?x3xf32, device = "cuda:0"> -> !ptensor.ptensor<?x3xf32, device = "cuda:0">
-  return %0 : !ptensor.ptensor<?x3xf32, device = "cuda:0">
-}
-
-// -----
-
-shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @slice_rows_zero_step(%a: !ptensor.ptensor<?x3xf32>, %i: index) -> !ptensor.ptensor<?x3xf32> {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{expected a non-zero step, but slice 1's is 0}}
@@ -217,15 +208,6 @@ func.func @reblock_dtype(%a: !ptensor.ptensor<?x3xf32>, %n: index) -> !ptensor.p
 // -----
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
-func.func @reblock_gpu(%a: !ptensor.ptensor<?x3xf32, device = "cuda:0">, %n: index) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
-  %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<?x3xf32, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">
-  return %0 : !ptensor.ptensor<?xf32, device = "cuda:0">
-}
-
-// -----
-
-shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @reblock_team(%a: !ptensor.ptensor<?x3xf32, team = 1>, %n: index) -> !ptensor.ptensor<?xf32> {
   // expected-error @+1 {{works on local blocks, but got the team tensor '!ptensor.ptensor<?x3xf32, team = 1>'}}
   %0 = ptensor.team_reblock %a, %n rows %n x %n on @g : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<?xf32>
@@ -257,15 +239,6 @@ func.func @exchange_ends(%a: !ptensor.ptensor<?xf32>, %e: !ptensor.ptensor<?xi32
   // expected-error @+1 {{expected the run ends as a 1-D i64 tensor on the part's device, but got '!ptensor.ptensor<?xi32>'}}
   %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi32> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<2xi64>
   return %0 : !ptensor.ptensor<?xf32>
-}
-
-// -----
-
-shard.grid @g(shape = 2) {sym_visibility = "private"}
-func.func @exchange_gpu(%a: !ptensor.ptensor<?xf32, device = "cuda:0">, %e: !ptensor.ptensor<?xi64, device = "cuda:0">) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
-  %0, %runs = ptensor.team_exchange %a at %e on @g : !ptensor.ptensor<?xf32, device = "cuda:0">, !ptensor.ptensor<?xi64, device = "cuda:0"> -> !ptensor.ptensor<?xf32, device = "cuda:0">, !ptensor.ptensor<2xi64, device = "cuda:0">
-  return %0 : !ptensor.ptensor<?xf32, device = "cuda:0">
 }
 
 // -----

@@ -90,10 +90,10 @@ TeamExchangeOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return success();
 }
 
-/// The error of a team op that moves rows on GPU data (ptensor-partition-teams
-/// stages those collectives' GPU blocks through host copies; all-reduces
-/// and gathers take GPU data: the team runtime moves it with NCCL or
-/// through host buffers).
+/// The error of team_resplit on GPU data (ptensor-partition-teams stages
+/// its GPU blocks through host copies: MPI's vector types place the
+/// columns; the other collectives take GPU data, which the team runtime
+/// moves with NCCL or through host buffers).
 static LogicalResult emitHostOnly(Operation *op) {
   return op->emitOpError("runs on host data only (GPU blocks are copied to "
                          "the host around it)");
@@ -210,8 +210,6 @@ LogicalResult TeamSliceRowsOp::verify() {
       return emitOpError("expected a non-zero step, but slice ")
              << k << "'s is 0";
   }
-  if (getType().isOnGPU())
-    return emitHostOnly(*this);
   return success();
 }
 
@@ -251,8 +249,6 @@ LogicalResult TeamReblockOp::verify() {
     return emitOpError("expected a flat result of dynamic size with the "
                        "block's dtype and device, but got ")
            << result;
-  if (result.isOnGPU())
-    return emitHostOnly(*this);
   return verifyLocal(*this);
 }
 
@@ -278,7 +274,5 @@ LogicalResult TeamExchangeOp::verify() {
                        "tensor of static size (the team's) on the part's "
                        "device, but got ")
            << runEnds;
-  if (result.isOnGPU())
-    return emitHostOnly(*this);
   return success();
 }

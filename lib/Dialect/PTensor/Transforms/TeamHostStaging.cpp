@@ -1,18 +1,17 @@
 //===- TeamHostStaging.cpp - GPU team collectives through the host --------===//
 //
-// The team runtime moves GPU memory for all-reduces and gathers (NCCL when
-// every process has a GPU of its own, host buffers otherwise: Team.h's
-// *_device entries), and host memory for the collectives that move rows
-// (slice_rows, resplit, reblock, exchange: MPI's all-to-alls with
-// datatypes). A GPU team tensor's block lives on its process's GPU, so
-// each of those row-moving collectives that ptensor-partition-teams made
-// on GPU blocks is staged: it moves into a private host function of its
-// own (a function on GPU tensors runs its tensor work as kernels; one on
-// host tensors runs it as host loops, which is what the collective's byte
-// buffers need), and the call copies the GPU operands to the host before
-// and the GPU results back after (`ptensor.copy`, lowered to device copies
-// like any other). Everything between the collectives stays on the GPU
-// (docs/Teams.md, "GPU teams").
+// The team runtime moves GPU memory for every collective but one
+// (all-reduces, gathers, slices of rows, reblocks and exchanges of runs:
+// Team.h's *_device entries, through NCCL when every process has a GPU of
+// its own, through host buffers otherwise). team_resplit (a transpose
+// across the split dim) places the columns it receives with MPI's vector
+// types, which have no NCCL equivalent, so a resplit of GPU blocks is
+// staged: it moves into a private host function of its own (a function on
+// GPU tensors runs its tensor work as kernels; one on host tensors runs it
+// as host loops, which is what the collective's byte buffers need), and
+// the call copies the GPU operands to the host before and the GPU results
+// back after (`ptensor.copy`, lowered to device copies like any other).
+// Everything around it stays on the GPU (docs/Teams.md, "GPU teams").
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +48,7 @@ static void stageOnHost(ModuleOp module, SymbolTable &symbols, Operation *op) {
     PTensorType gpu = onGPU(t);
     return gpu ? onHost(gpu) : t;
   };
-  // One argument (and one copy) per value, however often `op` names it (a
-  // team_slice_rows of a roll or concat of one block).
+  // One argument (and one copy) per value, however often `op` names it.
   llvm::SetVector<Value> inputs(op->operand_begin(), op->operand_end());
   auto argTypes = llvm::map_to_vector(
       inputs, [&](Value v) { return hostTypeOf(v.getType()); });
@@ -98,8 +96,7 @@ static void stageOnHost(ModuleOp module, SymbolTable &symbols, Operation *op) {
 void mlir::ptensor::stageTeamCommunicationOnHost(ModuleOp module) {
   SmallVector<Operation *> collectives;
   module.walk([&](Operation *op) {
-    if (isa<TeamSliceRowsOp, TeamResplitOp, TeamReblockOp, TeamExchangeOp>(
-            op))
+    if (isa<TeamResplitOp>(op))
       collectives.push_back(op);
   });
   SymbolTable symbols(module);

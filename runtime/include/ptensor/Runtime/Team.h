@@ -116,6 +116,41 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather_device(
     int64_t localSize, int64_t localStride, int8_t *fullAllocated,
     int8_t *full, int64_t fullOffset, int64_t fullSize, int64_t fullStride);
 
+/// ptensor_rt_team_slice_rows, ptensor_rt_team_reblock,
+/// ptensor_rt_team_exchange_rows and ptensor_rt_team_exchange of device
+/// memory (the ends and run ends too), queued like the entries above: the
+/// plan is made on the host as theirs is (the same checks and agreements),
+/// the rows move with grouped ncclSend/ncclRecv between processes when
+/// NCCL moves this team's data, else through host buffers. A slice whose
+/// rows would be packed (a step other than 1) goes through host buffers
+/// always.
+PTENSOR_RT_EXPORT void ptensor_rt_team_slice_rows_device(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t resultStride, int64_t rowBytes, int64_t sourceRows,
+    int64_t offset, int64_t step, int64_t rows, int64_t resultRows,
+    int64_t at);
+PTENSOR_RT_EXPORT void ptensor_rt_team_reblock_device(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t resultStride, int64_t sourceRows, int64_t sourceRowElements,
+    int64_t rows, int64_t rowElements, int64_t elementBytes,
+    int64_t localRows);
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_exchange_rows_device(
+    int8_t *endsAllocated, int8_t *ends, int64_t endsOffset, int64_t endsSize,
+    int64_t endsStride, int64_t localRows, int64_t rowBytes);
+PTENSOR_RT_EXPORT void ptensor_rt_team_exchange_device(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t resultStride, int8_t *endsAllocated, int8_t *ends,
+    int64_t endsOffset, int64_t endsSize, int64_t endsStride,
+    int8_t *runEndsAllocated, int8_t *runEnds, int64_t runEndsOffset,
+    int64_t runEndsSize, int64_t runEndsStride, int64_t localRows,
+    int64_t rowBytes, int64_t receivedRows);
+
 /// How this process's GPU collectives move data: "nccl", "host" (through
 /// host buffers), or "" before the first one.
 PTENSOR_RT_EXPORT const char *ptensor_rt_team_gpu_transport(void);

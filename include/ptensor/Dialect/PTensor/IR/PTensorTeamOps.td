@@ -99,7 +99,10 @@ def PTensor_TeamSliceRowsOp
     process, naming the rows. Other dims are untouched and the same in
     every block. One slice is `extract_slice` or `flip` along the split
     dim; `roll` along it is two slices of one tensor, `concat` along it a
-    slice of every operand.
+    slice of every operand. GPU blocks stay on the GPU: NCCL sends and
+    receives the rows of a slice of step 1 when every process has a GPU of
+    its own; other steps, and teams sharing a GPU, go through host buffers
+    (docs/Teams.md, "GPU teams").
 
     ```mlir
     %b = ptensor.team_slice_rows %block, %n [%c1, %m, %c2] on @team1 : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
@@ -138,7 +141,9 @@ def PTensor_TeamResplitOp
     columns of the receiver's block: no packing pass). This is how a
     `permute_dims` that moves the split dim of a team tensor runs: the
     block is permuted locally (a view) and resplit, instead of the whole
-    tensor being gathered on every process.
+    tensor being gathered on every process. Host data only: NCCL has no
+    vector types, so ptensor-partition-teams stages a resplit of GPU blocks
+    through host copies.
 
     ```mlir
     %b = ptensor.team_resplit %p, %n from 1 on @team1 : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<?x10xf32>
@@ -170,7 +175,9 @@ def PTensor_TeamReblockOp
     MPI_Alltoallv of contiguous ranges: row-major order is the global
     order, nothing is packed). How a `reshape` that changes the rows of a
     team tensor (`[-1]`, `[5, 6]` of a 10x3 one) runs: reblock, then
-    reshape the flat block locally (a view).
+    reshape the flat block locally (a view). GPU blocks move in device
+    memory (NCCL sends and receives, or host buffers, as for
+    `team_slice_rows`).
 
     With `uneven`, `block` is this process's part of the tensor, of any
     number of rows: the parts in rank order are the tensor (`source_rows`
@@ -208,7 +215,7 @@ def PTensor_TeamExchangeOp
     `p`; processes after the last run get nothing from this one. The
     result is what this process received, the runs of processes 0, 1, ...
     joined along the first dim: its rows are known only when the code
-    runs. `runEnds` (P i64, P the team's size, on the host) says where
+    runs. `runEnds` (P i64, P the team's size, on `part`'s device) says where
     those runs end in it: run `p` is rows `runEnds[p - 1]` to `runEnds[p]`
     (the sorts' `runs` hint). Two MPI_Alltoall of the run sizes (one to size the result, one
     beside the move) and one MPI_Alltoallv of the rows, contiguous on both
@@ -216,7 +223,9 @@ def PTensor_TeamExchangeOp
     fail on every process alike before anything moves. How a 1-D sort of a
     team tensor runs (a sample sort): each process sorts its block, cuts it
     at splitters that every process chose alike, and sends each run to the
-    process sorting that range of values.
+    process sorting that range of values. GPU runs move in device memory
+    (NCCL sends and receives, or host buffers, as for `team_slice_rows`);
+    the ends are read on the host.
 
     ```mlir
     %r, %runs = ptensor.team_exchange %sorted at %ends on @team1 : !ptensor.ptensor<?xf32>, !ptensor.ptensor<?xi64> -> !ptensor.ptensor<?xf32>, !ptensor.ptensor<4xi64>

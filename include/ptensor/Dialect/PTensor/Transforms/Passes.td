@@ -134,13 +134,13 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
     op. With team-size 1 the pass drops the teams and adds no
     communication.
 
-    Team tensors on a GPU keep their blocks on the GPU. All-reduces and
-    gathers of GPU blocks stay there (the team runtime moves device memory:
-    NCCL when every process has a GPU of its own, host buffers otherwise);
-    each collective that moves rows of GPU blocks (slice_rows, resplit,
-    reblock, exchange) moves into a private host function of its own (the
-    team runtime moves their host memory), called between `ptensor.copy`
-    of its GPU operands to the host and of its results back.
+    Team tensors on a GPU keep their blocks on the GPU, and so do their
+    collectives (the team runtime moves device memory: NCCL when every
+    process has a GPU of its own, host buffers otherwise), but for
+    team_resplit (MPI's vector types place its columns): a resplit of GPU
+    blocks moves into a private host function of its own, called between
+    `ptensor.copy` of its GPU operands to the host and of its results
+    back.
   }];
   let options = [
     Option<"teamSize", "team-size", "int64_t", /*default=*/"1",
