@@ -151,10 +151,8 @@ MPI_Op mpiOp(int64_t op) {
   }
 }
 
-/// MPI_Allgatherv of byte blocks of any size per process. The sizes are
-/// exchanged first (as int64), so that every process sees the same sizes
-/// and refuses a gather MPI's int counts cannot express alike (no process
-/// is left waiting in the second collective).
+/// Every process's block size (an MPI_Allgather of int64): the sizes of a
+/// gather, alike on every process.
 bool blockSizes(int64_t localBytes, std::vector<int64_t> &sizes) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -166,6 +164,10 @@ bool blockSizes(int64_t localBytes, std::vector<int64_t> &sizes) {
   return true;
 }
 
+/// MPI_Allgatherv of byte blocks of any size per process. The sizes are
+/// exchanged first (blockSizes), so that every process sees the same sizes
+/// and refuses a gather MPI's int counts cannot express alike (no process
+/// is left waiting in the second collective).
 bool gather(const void *local, int64_t localBytes, void *full) {
   if (!ensureInitialized())
     return false;
