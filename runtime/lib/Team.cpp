@@ -199,13 +199,9 @@ bool gather(const void *local, int64_t localBytes, void *full) {
 bool moveBytes(const Exchange &plan, const char *local, char *result) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int64_t sent = 0;
-  for (size_t p = 0; p < plan.sendCounts.size(); ++p)
-    if (static_cast<int>(p) != rank)
-      sent += plan.sendCounts[p];
   int rc;
   {
-    Counted counted(sent);
+    Counted counted(plan.bytesToOthers(rank));
     rc = MPI_Alltoallv(local, plan.sendCounts.data(), plan.sendOffsets.data(),
                        MPI_BYTE, result, plan.receiveCounts.data(),
                        plan.receiveOffsets.data(), MPI_BYTE, MPI_COMM_WORLD);

@@ -322,13 +322,9 @@ bool moveBytesNccl(const Exchange &plan, const char *local, char *result) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int64_t sent = 0;
-  for (int p = 0; p < size; ++p)
-    if (p != rank)
-      sent += plan.sendCounts[p];
   ncclResult status = kNcclSuccess;
   {
-    Counted counted(sent);
+    Counted counted(plan.bytesToOthers(rank));
     void *stream = mgpuStreamCreate();
     if (int own = plan.sendCounts[rank]; own > 0)
       mgpuMemcpy(result + plan.receiveOffsets[rank],

@@ -56,6 +56,15 @@ struct Exchange {
          {&sendCounts, &sendOffsets, &receiveCounts, &receiveOffsets})
       v->assign(processes, 0);
   }
+  /// The bytes this plan sends from process `rank` to the others (what a
+  /// mover counts as traffic; its own range is a local copy).
+  int64_t bytesToOthers(int rank) const {
+    int64_t bytes = 0;
+    for (size_t p = 0; p < sendCounts.size(); ++p)
+      if (static_cast<int>(p) != rank)
+        bytes += sendCounts[p];
+    return bytes;
+  }
 };
 
 /// Moves the byte ranges of `plan` from `local` to `result` (every process
