@@ -18,12 +18,22 @@ Cases, a ROWS x COLS float32 team tensor split by rows:
   rolled    roll by ROWS/2 along the split dim (team_slice_rows of two
             slices of step 1): each process's rows go to the process
             P/2 ahead (ROWS x COLS x 4 / P bytes sent by each)
+  flipped   flip along the split dim (team_slice_rows of step -1: each
+            process packs its rows reversed with one copy kernel, then
+            they go to the mirror process P-1-rank)
+  transposed  a.T (team_resplit: each process sends each other that one's
+            columns of its rows, NCCL lands them packed, a strided copy
+            places them)
 ptensor-runner --repeat times whole calls (kernels, the collective, the
 result's allocation), median of REPEAT after the first; PTENSOR_TEAM_NCCL
 picks the transport (1: NCCL, 0: host buffers). torch's rows time
 torch.distributed.all_reduce of the COLS f64 sums and
 all_gather_into_tensor of the blocks and all_to_all_single of each block
-to the process P/2 ahead alone (CUDA events, median), on the same
+to the process P/2 ahead alone, and torch.flip of each block and its
+all_to_all_single to the mirror process, and a transpose as torch users
+write it (the columns for each process made contiguous, all_to_all_single,
+the received parts joined: two copies and the exchange) (CUDA events,
+median), on the same
 processes and GPUs. Prints one JSON line.
 """
 
@@ -49,6 +59,14 @@ func.func @gathered(%a: {T}) -> !ptensor.ptensor<?x?xf32, device = "cuda"> {{
 }}
 func.func @rolled(%a: {T}) -> {T} {{
   %0 = ptensor.roll %a shifts [{shift}] axes [0] : {T} -> {T}
+  return %0 : {T}
+}}
+func.func @flipped(%a: {T}) -> {T} {{
+  %0 = ptensor.flip %a [0] : {T} -> {T}
+  return %0 : {T}
+}}
+func.func @transposed(%a: {T}) -> {T} {{
+  %0 = ptensor.permute_dims %a [1, 0] : {T} -> {T}
   return %0 : {T}
 }}
 """
@@ -117,12 +135,32 @@ def torch_peer(args):
     moved = torch.empty_like(block)
     roll_ms = median_ms(lambda: dist.all_to_all_single(
         moved, block, output_split_sizes=received, input_split_sizes=sent))
-    mine = torch.tensor([reduce_ms, gather_ms, roll_ms], device="cuda")
+    # The flip of even blocks: each block reversed, whole to the mirror.
+    mirror = size - 1 - rank
+    mirrored = [rows if p == mirror else 0 for p in range(size)]
+    flip_ms = median_ms(lambda: dist.all_to_all_single(
+        moved, torch.flip(block, [0]), output_split_sizes=mirrored,
+        input_split_sizes=mirrored))
+    # The transpose: this process's columns for each other made contiguous
+    # ([P][COLS/P][rows]), exchanged, and joined into its block of a.T.
+    received_t = torch.empty(size, args.cols // size, rows, device="cuda")
+
+    def transpose():
+        parts = block.view(rows, size, args.cols // size).permute(1, 2, 0)
+        dist.all_to_all_single(received_t, parts.contiguous())
+        return received_t.permute(1, 0, 2).reshape(args.cols // size,
+                                                   size * rows)
+
+    transpose_ms = median_ms(transpose)
+    mine = torch.tensor([reduce_ms, gather_ms, roll_ms, flip_ms,
+                         transpose_ms], device="cuda")
     dist.all_reduce(mine, op=dist.ReduceOp.MAX)
     if rank == 0:
         print(json.dumps({"allreduce_ms": mine[0].item(),
                           "allgather_ms": mine[1].item(),
-                          "alltoall_ms": mine[2].item()}))
+                          "alltoall_ms": mine[2].item(),
+                          "flip_alltoall_ms": mine[3].item(),
+                          "transpose_ms": mine[4].item()}))
     dist.destroy_process_group()
 
 
@@ -145,7 +183,8 @@ def main():
         a = np.random.default_rng(0).random((args.rows, args.cols),
                                             dtype=np.float32)
         np.save(os.path.join(tmp, "a.npy"), a)
-        for entry in ("colsum", "gathered", "rolled"):
+        for entry in ("colsum", "gathered", "rolled", "flipped",
+                      "transposed"):
             for nccl in (True, False):
                 key = f"ptensor_{entry}_{'nccl' if nccl else 'host'}_ms"
                 result[key] = ptensor_case(tmp, args, entry, nccl)
@@ -159,6 +198,8 @@ def main():
         result["torch_allreduce_ms"] = torch_result["allreduce_ms"]
         result["torch_allgather_ms"] = torch_result["allgather_ms"]
         result["torch_alltoall_ms"] = torch_result["alltoall_ms"]
+        result["torch_flip_alltoall_ms"] = torch_result["flip_alltoall_ms"]
+        result["torch_transpose_ms"] = torch_result["transpose_ms"]
     else:
         result["torch_error"] = (peer.stdout + peer.stderr)[-2000:]
     print(json.dumps(result))

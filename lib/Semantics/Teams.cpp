@@ -19,14 +19,13 @@ static __int128 floorDiv(__int128 a, __int128 b) {
   return q * b > a ? q - 1 : q;
 }
 
-RowRange ptensor::semantics::teamSliceRowsSent(
-    int64_t sourceRows, int64_t offset, int64_t step, int64_t rows,
-    int64_t resultRows, int64_t at, int64_t from, int64_t to,
-    int64_t processes) {
-  TeamBlock source = teamBlock(sourceRows, from, processes);
-  TeamBlock result = teamBlock(resultRows, to, processes);
-  if (step == 0) // not a slice (callers refuse it): nothing is sent
+RowRange ptensor::semantics::teamSliceRowsHeld(int64_t sourceRows,
+                                              int64_t offset, int64_t step,
+                                              int64_t rows, int64_t rank,
+                                              int64_t processes) {
+  if (step == 0) // not a slice (callers refuse it): nothing is held
     return {0, 0};
+  TeamBlock source = teamBlock(sourceRows, rank, processes);
   // The rows i with source.start <= offset + i * step < source end, in
   // 128 bits (the step may be the lowest int64).
   __int128 first = source.start, last = __int128(source.start) + source.rows;
@@ -40,10 +39,25 @@ RowRange ptensor::semantics::teamSliceRowsSent(
     lo = floorDiv(offset - last, down) + 1;
     hi = floorDiv(offset - first, down) + 1;
   }
-  // ... and at + i in the receiver's block, 0 <= i < rows.
-  __int128 begin = std::max<__int128>({lo, __int128(result.start) - at, 0});
+  __int128 begin = std::max<__int128>(lo, 0);
+  __int128 end = std::min<__int128>(hi, rows);
+  if (end <= begin)
+    return {0, 0};
+  return {static_cast<int64_t>(begin), static_cast<int64_t>(end)};
+}
+
+RowRange ptensor::semantics::teamSliceRowsSent(
+    int64_t sourceRows, int64_t offset, int64_t step, int64_t rows,
+    int64_t resultRows, int64_t at, int64_t from, int64_t to,
+    int64_t processes) {
+  RowRange held =
+      teamSliceRowsHeld(sourceRows, offset, step, rows, from, processes);
+  // ... of which those with at + i in the receiver's block.
+  TeamBlock result = teamBlock(resultRows, to, processes);
+  __int128 begin =
+      std::max<__int128>(held.begin, __int128(result.start) - at);
   __int128 end = std::min<__int128>(
-      {hi, __int128(result.start) + result.rows - at, rows});
+      held.end, __int128(result.start) + result.rows - at);
   if (end <= begin)
     return {0, 0};
   return {static_cast<int64_t>(begin), static_cast<int64_t>(end)};

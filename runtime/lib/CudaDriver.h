@@ -64,6 +64,8 @@ namespace ptensor::rt {
   X(MemGetInfo, "cuMemGetInfo_v2", CUresult, (size_t *, size_t *))            \
   X(MemcpyAsync, "cuMemcpyAsync", CUresult,                                    \
     (CUdeviceptr, CUdeviceptr, size_t, CUstream))                              \
+  X(Memcpy2DAsync, "cuMemcpy2DAsync_v2", CUresult,                             \
+    (const CUDA_MEMCPY2D *, CUstream))                                         \
   X(MemsetD32Async, "cuMemsetD32Async", CUresult,                              \
     (CUdeviceptr, unsigned int, size_t, CUstream))                             \
   X(MemsetD16Async, "cuMemsetD16Async", CUresult,                              \

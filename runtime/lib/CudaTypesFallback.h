@@ -29,6 +29,32 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 
+typedef struct CUarray_st *CUarray;
+
+typedef enum CUmemorytype_enum {
+  CU_MEMORYTYPE_DEVICE = 0x02,
+} CUmemorytype;
+
+/// cuMemcpy2DAsync_v2's description of a copy of rows between pitches.
+typedef struct CUDA_MEMCPY2D_st {
+  size_t srcXInBytes;
+  size_t srcY;
+  CUmemorytype srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  CUmemorytype dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+} CUDA_MEMCPY2D;
+
 enum { CU_STREAM_NON_BLOCKING = 0x1 };
 enum { CU_EVENT_DISABLE_TIMING = 0x2 };
 enum { CU_MEM_ATTACH_GLOBAL = 0x1 };
@@ -87,5 +113,6 @@ typedef struct CUlaunchConfig_st {
 
 static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute ABI");
 static_assert(sizeof(CUlaunchConfig) == 56, "CUlaunchConfig ABI");
+static_assert(sizeof(CUDA_MEMCPY2D) == 128, "CUDA_MEMCPY2D ABI");
 
 #endif // PTENSOR_RUNTIME_LIB_CUDATYPESFALLBACK_H

@@ -189,6 +189,34 @@ bool memcpyAsync(void *dst, void *src, size_t bytes, void *stream) {
   return checkCuda(result, what);
 }
 
+bool memcpy2DAsync(void *dst, size_t dstPitch, const void *src,
+                   size_t srcPitch, size_t widthBytes, size_t rows,
+                   void *stream) {
+  if (widthBytes == 0 || rows == 0)
+    return true;
+  ScopedContext scope(defaultDevice());
+  if (!scope.ok())
+    return false;
+  CUDA_MEMCPY2D copy = {};
+  copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = toDevicePtr(const_cast<void *>(src));
+  copy.srcPitch = srcPitch;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = toDevicePtr(dst);
+  copy.dstPitch = dstPitch;
+  copy.WidthInBytes = widthBytes;
+  copy.Height = rows;
+  CUresult result =
+      scope.api().Memcpy2DAsync(&copy, static_cast<CUstream>(stream));
+  if (result == CUDA_SUCCESS)
+    return true;
+  char what[200];
+  std::snprintf(what, sizeof(what),
+                "cuMemcpy2DAsync(%zu rows of %zu bytes, pitches %zu <- %zu)",
+                rows, widthBytes, dstPitch, srcPitch);
+  return checkCuda(result, what);
+}
+
 bool memset32(void *dst, unsigned int value, size_t count, void *stream) {
   if (count == 0)
     return true;
@@ -270,6 +298,15 @@ PTENSOR_RT_EXPORT void mgpuMemFree(void *ptr, void *stream) {
 PTENSOR_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                                   void *stream) {
   require(memcpyAsync(dst, src, sizeBytes, stream));
+}
+
+PTENSOR_RT_EXPORT void ptensor_rt_gpu_copy_rows(void *dst, size_t dstPitch,
+                                               const void *src,
+                                               size_t srcPitch,
+                                               size_t widthBytes, size_t rows,
+                                               void *stream) {
+  require(
+      memcpy2DAsync(dst, dstPitch, src, srcPitch, widthBytes, rows, stream));
 }
 
 PTENSOR_RT_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,

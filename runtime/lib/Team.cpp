@@ -211,11 +211,6 @@ bool moveBytes(const Exchange &plan, const char *local, char *result) {
   return true;
 }
 
-/// Whether every process is `ok` (a 4-byte all-reduce, counted as a
-/// collective): a step that one process could not take (an allocation, an
-/// MPI type) then fails on every process, and none is left waiting in a
-/// collective the others skip. A process that was not ok has its own error
-/// recorded already; the others record `others` with `status`.
 bool everyProcessOk(bool ok, ptensor_rt_status status, const char *others) {
   int mine = ok ? 1 : 0, everyone = 0;
   int rc;
@@ -230,25 +225,22 @@ bool everyProcessOk(bool ok, ptensor_rt_status status, const char *others) {
   return ok ? setErrorf(status, "%s", others) : false;
 }
 
-bool sliceRowsPacks(int64_t rowBytes, int64_t sourceRows, int64_t step) {
-  return step != 1 || (rowBytes > 0 && sourceRows > INT32_MAX / rowBytes);
-}
-
 /// The all-to-all of a slice of the split dim (ptensor_rt_team_slice_rows):
 /// each process sends each other the rows it holds of that one's block of
 /// the result (one range each, semantics::teamSliceRowsSent) and receives
 /// each range at its place in its block (the slice's rows are rows
-/// [at, at + rows) of a result of resultRows rows). With step 1 each range
-/// is one run of `local`, sent from where it is; other steps (and blocks
-/// past MPI's int offsets) pack the rows on the host first
-/// (sliceRowsPacks: `move` is then moveBytes). Refusals that depend on
-/// the global sizes need no word between the processes; whether each could
-/// allocate its packing buffer is agreed on (one small all-reduce) before
-/// the exchange, so that one failing process does not leave the others
-/// waiting in it.
-bool sliceRows(const char *local, char *result, int64_t rowBytes,
-               int64_t sourceRows, int64_t offset, int64_t step, int64_t rows,
-               int64_t resultRows, int64_t at, MoveBytes move) {
+/// [at, at + rows) of a result of resultRows rows). `held` is this
+/// process's rows of the slice in slice order (semantics::
+/// teamSliceRowsHeld; the compiler packs them with one copy of a strided
+/// view), `heldBytes` their size: each range sent is one run of it.
+/// Refusals that depend on the global sizes need no word between the
+/// processes; whether each could allocate its plan and was given its held
+/// rows is agreed on (one small all-reduce) before the exchange, so that
+/// one failing process does not leave the others waiting in it.
+bool sliceRows(const char *held, int64_t heldBytes, char *result,
+               int64_t rowBytes, int64_t sourceRows, int64_t offset,
+               int64_t step, int64_t rows, int64_t resultRows, int64_t at,
+               MoveBytes move) {
   namespace sem = ptensor::semantics;
   if (step == 0)
     return setErrorf(PTENSOR_RT_ERROR_CHECK_FAILED,
@@ -267,6 +259,8 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
                      static_cast<long long>(resultRows));
   if (!ensureInitialized())
     return false;
+  // Every count and offset below is at most resultRows * rowBytes (the
+  // held rows are rows of the slice, within the result).
   if (rowBytes < 0 || (rowBytes > 0 && resultRows > INT32_MAX / rowBytes))
     return refuseIntCounts("moving rows into a tensor of %lld rows of %lld "
                            "bytes between processes",
@@ -275,65 +269,54 @@ bool sliceRows(const char *local, char *result, int64_t rowBytes,
   int size = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  sem::TeamBlock mine = sem::teamBlock(sourceRows, rank, size);
+  sem::RowRange mine =
+      sem::teamSliceRowsHeld(sourceRows, offset, step, rows, rank, size);
   int64_t resultStart = sem::teamBlock(resultRows, rank, size).start;
-  bool packs = sliceRowsPacks(rowBytes, sourceRows, step);
+  bool ready = true;
+  if (heldBytes != mine.count() * rowBytes)
+    ready = setErrorf(PTENSOR_RT_ERROR_INVALID_ARGUMENT,
+                      "a slice's rows held by process %d: %lld bytes given, "
+                      "expected %lld (%lld rows of %lld bytes)",
+                      rank, static_cast<long long>(heldBytes),
+                      static_cast<long long>(mine.count() * rowBytes),
+                      static_cast<long long>(mine.count()),
+                      static_cast<long long>(rowBytes));
   Exchange plan;
-  std::vector<char> packed;
-  bool allocated = true;
   try {
     plan.resize(size);
-    std::vector<sem::RowRange> out(size);
-    int64_t packedRows = 0;
-    for (int p = 0; p < size; ++p) {
-      out[p] = sem::teamSliceRowsSent(sourceRows, offset, step, rows,
-                                      resultRows, at, rank, p, size);
-      packedRows += out[p].count();
-    }
-    if (packs)
-      packed.resize(packedRows * rowBytes);
-    int64_t packedAt = 0;
-    for (int p = 0; p < size; ++p) {
-      plan.sendCounts[p] = static_cast<int>(out[p].count() * rowBytes);
-      if (!packs) { // rows offset + i of the source, in this block
-        plan.sendOffsets[p] = static_cast<int>(
-            (offset + out[p].begin - mine.start) * rowBytes);
-      } else {
-        plan.sendOffsets[p] = static_cast<int>(packedAt);
-        for (int64_t i = out[p].begin; i < out[p].end;
-             ++i, packedAt += rowBytes) {
-          int64_t row = offset + i * step - mine.start; // in this block
-          std::memcpy(packed.data() + packedAt, local + row * rowBytes,
-                      rowBytes);
-        }
-      }
-      sem::RowRange in = sem::teamSliceRowsSent(
-          sourceRows, offset, step, rows, resultRows, at, p, rank, size);
-      plan.receiveCounts[p] = static_cast<int>(in.count() * rowBytes);
-      plan.receiveOffsets[p] =
-          in.count() == 0
-              ? 0
-              : static_cast<int>((at + in.begin - resultStart) * rowBytes);
-    }
   } catch (const std::bad_alloc &) {
-    allocated = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
-                          "cannot allocate the rows this process sends for "
-                          "a slice");
+    ready = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "cannot allocate the plan of a slice's exchange");
   }
-  if (!everyProcessOk(allocated, PTENSOR_RT_ERROR_OUT_OF_MEMORY,
-                      "another process of the team could not allocate the "
-                      "rows it sends for a slice"))
+  if (!everyProcessOk(ready, PTENSOR_RT_ERROR_CHECK_FAILED,
+                      "another process of the team could not take part in "
+                      "a slice's exchange"))
     return false;
-  return move(plan, packs ? packed.data() : local, result);
+  // The bytes of slice rows `range` in a buffer whose first row is slice
+  // row `first`.
+  auto bytesOf = [rowBytes](sem::RowRange range, int64_t first, int &count,
+                            int &offset) {
+    count = static_cast<int>(range.count() * rowBytes);
+    offset = range.count() == 0
+                 ? 0
+                 : static_cast<int>((range.begin - first) * rowBytes);
+  };
+  for (int p = 0; p < size; ++p) {
+    bytesOf(sem::teamSliceRowsSent(sourceRows, offset, step, rows,
+                                   resultRows, at, rank, p, size),
+            mine.begin, plan.sendCounts[p], plan.sendOffsets[p]);
+    // The result's block starts at slice row resultStart - at.
+    bytesOf(sem::teamSliceRowsSent(sourceRows, offset, step, rows,
+                                   resultRows, at, p, rank, size),
+            resultStart - at, plan.receiveCounts[p], plan.receiveOffsets[p]);
+  }
+  return move(plan, held, result);
 }
 
-/// The MPI_Alltoallw of ptensor_rt_team_resplit: each process sends each
-/// other the rows of that one's block (one contiguous range of `local`)
-/// and receives from each the columns of the split axis that one held,
-/// placed by a vector type at their place in every row of `result`.
-bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
-             int64_t splitSize, int64_t innerBytes) {
+bool planResplit(int64_t rows, int64_t mid, int64_t splitSize,
+                 int64_t innerBytes, ResplitPlan &out, bool &ready) {
   namespace sem = ptensor::semantics;
+  ready = true;
   if (!ensureInitialized())
     return false;
   int64_t wholeBytes = 0;
@@ -348,7 +331,8 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
                            static_cast<long long>(mid),
                            static_cast<long long>(splitSize),
                            static_cast<long long>(innerBytes));
-  if (wholeBytes == 0)
+  out.empty = wholeBytes == 0;
+  if (out.empty)
     return true; // nothing to move (every process sees the same sizes)
   int size = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -356,36 +340,62 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
   // Every count and offset below is at most wholeBytes: they fit an int.
   int64_t localRowBytes =
       mid * sem::teamBlock(splitSize, rank, size).rows * innerBytes;
-  int64_t myRows = sem::teamBlock(rows, rank, size).rows;
-  Exchange plan;
-  std::vector<MPI_Datatype> sendTypes, receiveTypes;
-  int64_t sent = 0; // to the other processes
-  bool ready = true;
+  out.runs = sem::teamBlock(rows, rank, size).rows * mid;
+  out.innerBytes = innerBytes;
+  out.runPitch = splitSize * innerBytes;
   try {
-    plan.resize(size);
+    out.plan.resize(size);
+    out.columns.resize(size);
+  } catch (const std::bad_alloc &) {
+    ready = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
+                      "cannot allocate the counts of a resplit");
+    return true;
+  }
+  for (int p = 0; p < size; ++p) {
+    sem::TeamBlock theirRows = sem::teamBlock(rows, p, size);
+    out.plan.sendCounts[p] = static_cast<int>(theirRows.rows * localRowBytes);
+    out.plan.sendOffsets[p] =
+        static_cast<int>(theirRows.start * localRowBytes);
+    out.columns[p] = sem::teamBlock(splitSize, p, size);
+  }
+  return true;
+}
+
+/// The MPI_Alltoallw of ptensor_rt_team_resplit: each process sends each
+/// other the rows of that one's block (one contiguous range of `local`)
+/// and receives from each the columns of the split axis that one held,
+/// placed by a vector type at their place in every row of `result`.
+bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
+             int64_t splitSize, int64_t innerBytes) {
+  ResplitPlan r;
+  bool ready = true;
+  if (!planResplit(rows, mid, splitSize, innerBytes, r, ready))
+    return false;
+  if (r.empty)
+    return true;
+  int size = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<MPI_Datatype> sendTypes, receiveTypes;
+  try {
     sendTypes.assign(size, MPI_BYTE);
     receiveTypes.assign(size, MPI_BYTE);
   } catch (const std::bad_alloc &) {
     ready = setErrorf(PTENSOR_RT_ERROR_OUT_OF_MEMORY,
-                      "cannot allocate the counts of a resplit");
+                      "cannot allocate the types of a resplit");
   }
   for (int p = 0; ready && p < size; ++p) {
-    sem::TeamBlock theirRows = sem::teamBlock(rows, p, size);
-    plan.sendCounts[p] = static_cast<int>(theirRows.rows * localRowBytes);
-    plan.sendOffsets[p] = static_cast<int>(theirRows.start * localRowBytes);
-    if (p != rank)
-      sent += plan.sendCounts[p];
     // From p: its columns of the axis in each of this process's rows.
-    sem::TeamBlock theirColumns = sem::teamBlock(splitSize, p, size);
-    int64_t runs = myRows * mid, runBytes = theirColumns.rows * innerBytes;
-    plan.receiveOffsets[p] = static_cast<int>(theirColumns.start * innerBytes);
-    if (runs == 0 || runBytes == 0)
+    int64_t runBytes = r.columns[p].rows * r.innerBytes;
+    r.plan.receiveOffsets[p] =
+        static_cast<int>(r.columns[p].start * r.innerBytes);
+    if (r.runs == 0 || runBytes == 0)
       continue; // nothing from p (count 0)
     MPI_Datatype columns;
-    int rc = MPI_Type_vector(static_cast<int>(runs),
+    int rc = MPI_Type_vector(static_cast<int>(r.runs),
                              static_cast<int>(runBytes),
-                             static_cast<int>(splitSize * innerBytes),
-                             MPI_BYTE, &columns);
+                             static_cast<int>(r.runPitch), MPI_BYTE,
+                             &columns);
     if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(&columns)) != MPI_SUCCESS)
       MPI_Type_free(&columns);
     if (rc != MPI_SUCCESS) {
@@ -393,7 +403,7 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
       break;
     }
     receiveTypes[p] = columns;
-    plan.receiveCounts[p] = 1;
+    r.plan.receiveCounts[p] = 1;
   }
   bool ok = everyProcessOk(ready, PTENSOR_RT_ERROR_CHECK_FAILED,
                            "another process of the team could not prepare "
@@ -401,11 +411,12 @@ bool resplit(const char *local, char *result, int64_t rows, int64_t mid,
   if (ok) {
     int rc;
     {
-      Counted counted(sent);
-      rc = MPI_Alltoallw(local, plan.sendCounts.data(),
-                         plan.sendOffsets.data(), sendTypes.data(), result,
-                         plan.receiveCounts.data(), plan.receiveOffsets.data(),
-                         receiveTypes.data(), MPI_COMM_WORLD);
+      Counted counted(r.plan.bytesToOthers(rank));
+      rc = MPI_Alltoallw(local, r.plan.sendCounts.data(),
+                         r.plan.sendOffsets.data(), sendTypes.data(), result,
+                         r.plan.receiveCounts.data(),
+                         r.plan.receiveOffsets.data(), receiveTypes.data(),
+                         MPI_COMM_WORLD);
     }
     if (rc != MPI_SUCCESS)
       ok = mpiFailed(rc, "MPI_Alltoallw");
@@ -783,13 +794,32 @@ void ptensor_rt_team_allgather(int8_t *, int8_t *local, int64_t localOffset,
     leave();
 }
 
-void ptensor_rt_team_slice_rows(int8_t *, int8_t *local, int64_t localOffset,
-                                int64_t, int64_t, int8_t *, int8_t *result,
-                                int64_t resultOffset, int64_t, int64_t,
-                                int64_t rowBytes, int64_t sourceRows,
+int64_t ptensor_rt_team_slice_held_row(int64_t sourceRows, int64_t offset,
+                                       int64_t step, int64_t rows) {
+  ptensor::semantics::RowRange held = ptensor::semantics::teamSliceRowsHeld(
+      sourceRows, offset, step, rows, ptensor_rt_team_rank(),
+      ptensor_rt_team_size());
+  if (held.count() == 0)
+    return 0;
+  // offset + begin * step is a row of this block (the held rows are).
+  return offset + held.begin * step - myBlock(sourceRows).start;
+}
+
+int64_t ptensor_rt_team_slice_held_rows(int64_t sourceRows, int64_t offset,
+                                        int64_t step, int64_t rows) {
+  return ptensor::semantics::teamSliceRowsHeld(sourceRows, offset, step, rows,
+                                               ptensor_rt_team_rank(),
+                                               ptensor_rt_team_size())
+      .count();
+}
+
+void ptensor_rt_team_slice_rows(int8_t *, int8_t *held, int64_t heldOffset,
+                                int64_t heldBytes, int64_t, int8_t *,
+                                int8_t *result, int64_t resultOffset, int64_t,
+                                int64_t, int64_t rowBytes, int64_t sourceRows,
                                 int64_t offset, int64_t step, int64_t rows,
                                 int64_t resultRows, int64_t at) {
-  if (!sliceRows(reinterpret_cast<const char *>(local + localOffset),
+  if (!sliceRows(reinterpret_cast<const char *>(held + heldOffset), heldBytes,
                  reinterpret_cast<char *>(result + resultOffset), rowBytes,
                  sourceRows, offset, step, rows, resultRows, at, moveBytes))
     leave(); // the vectors of sliceRows are gone

@@ -2,10 +2,11 @@
 //
 // Compiled code of a GPU team all-reduces, gathers and moves rows of its
 // blocks where they are, in device memory (Team.h's *_device entries:
-// all-reduce, all-gather, and the all-to-alls of slices, reshapes and
-// exchanges of runs, which Team.cpp plans on the host). NCCL moves them
-// when every process of the team has a GPU of its own: libnccl.so.2 is
-// loaded at the first call (ptensor needs no NCCL to build or to run), and
+// all-reduce, all-gather, and the all-to-alls of slices, resplits,
+// reshapes and exchanges of runs, which Team.cpp plans on the host). NCCL
+// moves them when every process of the team has a GPU of its own:
+// libnccl.so.2 is loaded at the first call (ptensor needs no NCCL to build
+// or to run), and
 // its communicator is made from an MPI broadcast of NCCL's id. Otherwise
 // (processes sharing a GPU, which NCCL refuses; no NCCL on a process;
 // PTENSOR_TEAM_NCCL=0) the data goes through host buffers: a copy to the
@@ -352,6 +353,47 @@ bool moveBytesNccl(const Exchange &plan, const char *local, char *result) {
                         "ncclRecv)");
 }
 
+/// The resplit of device memory through NCCL: each process's rows for
+/// another (one range of `local`) are sent as they are; what comes from
+/// each process (its columns of the axis, for every row and mid element of
+/// this block) lands packed in `packed`, in rank order, and one strided
+/// device copy per sender places its columns in every run of `result`
+/// (what MPI's vector type does on the host).
+bool resplitNccl(const int8_t *local, int8_t *packed, int8_t *result,
+                 int64_t rows, int64_t mid, int64_t splitSize,
+                 int64_t innerBytes) {
+  ResplitPlan r;
+  bool ready = true;
+  if (!planResplit(rows, mid, splitSize, innerBytes, r, ready))
+    return false;
+  if (r.empty)
+    return true;
+  int size = static_cast<int>(r.columns.size());
+  for (int p = 0, at = 0; ready && p < size; ++p) {
+    // At most the block's bytes, which fit an int (planResplit).
+    int count = static_cast<int>(r.runs * r.columns[p].rows * r.innerBytes);
+    r.plan.receiveCounts[p] = count;
+    r.plan.receiveOffsets[p] = at;
+    at += count;
+  }
+  if (!everyProcessOk(ready, PTENSOR_RT_ERROR_CHECK_FAILED,
+                      "another process of the team could not prepare its "
+                      "part of a resplit") ||
+      !moveBytesNccl(r.plan, reinterpret_cast<const char *>(local),
+                     reinterpret_cast<char *>(packed)))
+    return false;
+  void *stream = mgpuStreamCreate();
+  for (int p = 0; p < size; ++p) {
+    auto runBytes = static_cast<size_t>(r.columns[p].rows * r.innerBytes);
+    ptensor_rt_gpu_copy_rows(result + r.columns[p].start * r.innerBytes,
+                             static_cast<size_t>(r.runPitch),
+                             packed + r.plan.receiveOffsets[p], runBytes,
+                             runBytes, static_cast<size_t>(r.runs), stream);
+  }
+  endStreamRegion(stream);
+  return true;
+}
+
 /// A device buffer of a collective that goes through the host: its bytes,
 /// and whether they are copied to the host first (an input).
 struct DeviceBuffer {
@@ -478,31 +520,28 @@ void ptensor_rt_team_allgather_device(int8_t *, int8_t *local,
 }
 
 void ptensor_rt_team_slice_rows_device(
-    int8_t *, int8_t *local, int64_t localOffset, int64_t localSize,
-    int64_t, int8_t *, int8_t *result, int64_t resultOffset,
-    int64_t resultSize, int64_t, int64_t rowBytes, int64_t sourceRows,
-    int64_t offset, int64_t step, int64_t rows, int64_t resultRows,
-    int64_t at) {
+    int8_t *, int8_t *held, int64_t heldOffset, int64_t heldSize, int64_t,
+    int8_t *, int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t, int64_t rowBytes, int64_t sourceRows, int64_t offset,
+    int64_t step, int64_t rows, int64_t resultRows, int64_t at) {
   if (!ensureInitialized() || !decideTransport())
     leave();
-  local += localOffset;
+  held += heldOffset;
   result += resultOffset;
-  if (transport == Transport::Nccl &&
-      !sliceRowsPacks(rowBytes, sourceRows, step)) {
-    if (!sliceRows(reinterpret_cast<const char *>(local),
+  if (transport == Transport::Nccl) {
+    if (!sliceRows(reinterpret_cast<const char *>(held), heldSize,
                    reinterpret_cast<char *>(result), rowBytes, sourceRows,
                    offset, step, rows, resultRows, at, moveBytesNccl))
       leave();
     return;
   }
-  // Through the host (rows packed there, or no NCCL): the result comes
-  // too, as the other slices of a roll or concat fill its other rows.
-  auto staged = stage({{local, localSize, true}, {result, resultSize, true}});
-  int8_t *hostLocal = staged[0], *hostResult = staged[1];
-  ptensor_rt_team_slice_rows(hostLocal, hostLocal, 0, localSize, 1,
-                             hostResult, hostResult, 0, resultSize, 1,
-                             rowBytes, sourceRows, offset, step, rows,
-                             resultRows, at);
+  // Through the host: the result comes too, as the other slices of a roll
+  // or concat fill its other rows.
+  auto staged = stage({{held, heldSize, true}, {result, resultSize, true}});
+  int8_t *hostHeld = staged[0], *hostResult = staged[1];
+  ptensor_rt_team_slice_rows(hostHeld, hostHeld, 0, heldSize, 1, hostResult,
+                             hostResult, 0, resultSize, 1, rowBytes,
+                             sourceRows, offset, step, rows, resultRows, at);
   copyStaged(result, hostResult, static_cast<size_t>(resultSize));
 }
 
@@ -529,6 +568,30 @@ void ptensor_rt_team_reblock_device(
                           hostResult, 0, resultSize, 1, sourceRows,
                           sourceRowElements, rows, rowElements, elementBytes,
                           localRows);
+  copyStaged(result, hostResult, static_cast<size_t>(resultSize));
+}
+
+void ptensor_rt_team_resplit_device(
+    int8_t *, int8_t *local, int64_t localOffset, int64_t localSize, int64_t,
+    int8_t *, int8_t *packed, int64_t packedOffset, int64_t, int64_t,
+    int8_t *, int8_t *result, int64_t resultOffset, int64_t resultSize,
+    int64_t, int64_t rows, int64_t mid, int64_t splitSize,
+    int64_t innerBytes) {
+  if (!ensureInitialized() || !decideTransport())
+    leave();
+  local += localOffset;
+  result += resultOffset;
+  if (transport == Transport::Nccl) {
+    if (!resplitNccl(local, packed + packedOffset, result, rows, mid,
+                     splitSize, innerBytes))
+      leave();
+    return;
+  }
+  auto staged = stage({{local, localSize, true}, {result, resultSize, false}});
+  int8_t *hostLocal = staged[0], *hostResult = staged[1];
+  ptensor_rt_team_resplit(hostLocal, hostLocal, 0, localSize, 1, hostResult,
+                          hostResult, 0, resultSize, 1, rows, mid, splitSize,
+                          innerBytes);
   copyStaged(result, hostResult, static_cast<size_t>(resultSize));
 }
 

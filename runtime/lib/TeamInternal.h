@@ -10,6 +10,7 @@
 #define PTENSOR_RUNTIME_TEAMINTERNAL_H
 
 #include "ptensor/Runtime/Team.h"
+#include "ptensor/Semantics/Teams.h"
 
 #include <mpi.h>
 
@@ -36,6 +37,13 @@ bool ensureInitialized();
 
 /// The MPI type of a PTENSOR_RT_TEAM_* code (MPI_DATATYPE_NULL if none).
 MPI_Datatype mpiType(int64_t type);
+
+/// Whether every process is `ok` (a 4-byte all-reduce, counted as a
+/// collective): a step that one process could not take (an allocation,
+/// an MPI type) then fails on every process, and none is left waiting in a
+/// collective the others skip. A process that was not ok has its own error recorded already; the
+/// others record `others` with `status`.
+bool everyProcessOk(bool ok, ptensor_rt_status status, const char *others);
 
 /// Every process's `localBytes` in rank order (an MPI_Allgather), into
 /// `sizes`: the block sizes of a gather.
@@ -77,20 +85,38 @@ using MoveBytes = bool (*)(const Exchange &plan, const char *local,
 /// the bytes this process sends to the others.
 bool moveBytes(const Exchange &plan, const char *local, char *result);
 
-/// Whether sliceRows packs the rows it sends on the host (steps other than
-/// 1; blocks past MPI's int offsets): alike on every process, from the
-/// global sizes. Where it does not, each process's rows for another are one
-/// range of its block, and any MoveBytes can move them.
-bool sliceRowsPacks(int64_t rowBytes, int64_t sourceRows, int64_t step);
+/// How a resplit (ptensor_rt_team_resplit) moves bytes, alike for host and
+/// device memory: plan.send* are the rows of each process's block (one
+/// range of the local part each); from process p this one receives `runs`
+/// runs of columns[p].rows * innerBytes bytes, which belong at column
+/// columns[p].start of each of its runs of runPitch bytes (the movers fill
+/// plan.receive*: MPI places the columns with a vector type, the device
+/// with a strided copy).
+struct ResplitPlan {
+  Exchange plan;
+  std::vector<ptensor::semantics::TeamBlock> columns;
+  int64_t runs = 0;
+  int64_t innerBytes = 0;
+  int64_t runPitch = 0;
+  bool empty = false; ///< nothing to move (every process alike)
+};
+
+/// Checks a resplit's sizes and plans it into `out`. False when the sizes
+/// are refused (every process alike, error recorded); `ready` false when
+/// this process could not allocate the plan (error recorded: the caller
+/// agrees with the others before moving).
+bool planResplit(int64_t rows, int64_t mid, int64_t splitSize,
+                 int64_t innerBytes, ResplitPlan &out, bool &ready);
 
 /// The checks, plan and move of ptensor_rt_team_slice_rows,
 /// ptensor_rt_team_reblock and ptensor_rt_team_exchange (Team.h says what
-/// they move), with `move` moving the bytes. sliceRows reads `local` on
-/// the host when it packs (sliceRowsPacks); exchange reads `ends` and
-/// writes `runEnds` on the host.
-bool sliceRows(const char *local, char *result, int64_t rowBytes,
-               int64_t sourceRows, int64_t offset, int64_t step, int64_t rows,
-               int64_t resultRows, int64_t at, MoveBytes move);
+/// they move), with `move` moving the bytes. sliceRows sends from `held`,
+/// this process's rows of the slice (`heldBytes` bytes); exchange reads
+/// `ends` and writes `runEnds` on the host.
+bool sliceRows(const char *held, int64_t heldBytes, char *result,
+               int64_t rowBytes, int64_t sourceRows, int64_t offset,
+               int64_t step, int64_t rows, int64_t resultRows, int64_t at,
+               MoveBytes move);
 bool reblock(const char *local, char *result, int64_t sourceRows,
              int64_t sourceRowElements, int64_t rows, int64_t rowElements,
              int64_t elementBytes, int64_t localRows, MoveBytes move);

@@ -145,6 +145,31 @@ CUresult cuMemGetInfo_v2(size_t *f, size_t *t) {
 CUresult cuMemcpyAsync(uintptr_t d, uintptr_t s, size_t n, Handle st) {
   (void)st; memcpy((void *)d, (const void *)s, n); return 0;
 }
+/* CUDA_MEMCPY2D's layout (cuda.h); only device-to-device copies are made. */
+typedef struct {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  uintptr_t srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  uintptr_t dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes, Height;
+} FakeMemcpy2D;
+CUresult cuMemcpy2DAsync_v2(const FakeMemcpy2D *c, Handle st) {
+  (void)st;
+  for (size_t r = 0; r < c->Height; ++r)
+    memcpy((char *)c->dstDevice + c->dstXInBytes + (c->dstY + r) * c->dstPitch,
+           (const char *)c->srcDevice + c->srcXInBytes +
+               (c->srcY + r) * c->srcPitch,
+           c->WidthInBytes);
+  return 0;
+}
 CUresult cuMemsetD32Async(uintptr_t d, unsigned v, size_t n, Handle s) {
   (void)s;
   for (size_t i = 0; i < n; ++i) ((unsigned *)d)[i] = v;

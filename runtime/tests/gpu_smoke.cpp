@@ -114,6 +114,25 @@ void testMemory(void *stream) {
   SMOKE_CHECK(std::memcmp(back.data(), host.data(), n * 4) == 0,
               "memcpy round trip differs");
 
+  // Strided rows (a team resplit's placement of received columns): 3
+  // columns from each of 1000 runs of 5 placed at column 2 of runs of 8.
+  const size_t runs = 1000, width = 3, srcPitch = 5, dstPitch = 8, at = 2;
+  mgpuMemset32(b, 0u, runs * dstPitch, stream);
+  ptensor_rt_gpu_copy_rows(b + at, dstPitch * 4, a, srcPitch * 4, width * 4,
+                           runs, stream);
+  std::vector<float> placed(runs * dstPitch, -1.0f);
+  mgpuMemcpy(placed.data(), b, placed.size() * 4, stream);
+  mgpuStreamSynchronize(stream);
+  bad = 0;
+  for (size_t r = 0; r < runs; ++r)
+    for (size_t c = 0; c < dstPitch; ++c) {
+      bool copied = c >= at && c < at + width;
+      float want = copied ? host[r * srcPitch + c - at] : 0.0f;
+      bad += placed[r * dstPitch + c] != want;
+    }
+  SMOKE_CHECK(bad == 0, "copy_rows: %zu of %zu words wrong", bad,
+              placed.size());
+
   ptensor_rt_allocator_stats before = stats();
   mgpuMemFree(b, stream);
   void *c = mgpuMemAlloc(n * 4, stream, false);

@@ -1,9 +1,7 @@
 // RUN: ptensor-opt %s --ptensor-broadcast --canonicalize --ptensor-partition-teams=team-size=2 --canonicalize | ptensor-opt | FileCheck %s
-// GPU team tensors: each process's block stays on its GPU, and so do the
-// collectives (the team runtime moves device memory: NCCL, or host
-// buffers), but for a resplit, which moves into a private host function of
-// its own, called between copies of its GPU operands to the host and of
-// its results back.
+// GPU team tensors: each process's block stays on its GPU, and so do all
+// the collectives (the team runtime moves device memory: NCCL, or host
+// buffers).
 
 !g = !ptensor.ptensor<?x3xf32, device = "cuda", team = 1>
 
@@ -46,23 +44,18 @@ func.func @rows(%a: !g) -> !ptensor.ptensor<4x3xf32, device = "cuda", team = 1> 
   return %0 : !ptensor.ptensor<4x3xf32, device = "cuda", team = 1>
 }
 
-// A transpose across the split dim: the resplit (MPI's vector types place
-// the columns) moves into a private host function of its own, called
-// between copies of the GPU block to the host and of the result back.
+// A transpose across the split dim: the permuted block is resplit on the
+// GPU (NCCL sends the rows, a strided device copy places the columns),
+// without a copy to the host.
 // CHECK-LABEL: func.func @transposed(
 // CHECK-SAME: %[[A:.*]]: !ptensor.ptensor<?x?xf32, device = "cuda">) -> !ptensor.ptensor<?x3xf32, device = "cuda">
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: %[[P:.*]] = ptensor.permute_dims %[[A]] [1, 0]
-// CHECK-NEXT: %[[H:.*]] = ptensor.copy %[[P]] : !ptensor.ptensor<?x?xf32, device = "cuda"> -> !ptensor.ptensor<?x?xf32>
-// CHECK-NEXT: %[[M:.*]] = call @[[STEP:team_resplit_on_host[_0-9]*]](%[[H]], %[[C3]]) : (!ptensor.ptensor<?x?xf32>, index) -> !ptensor.ptensor<?x3xf32>
-// CHECK-NEXT: %[[D:.*]] = ptensor.copy %[[M]] : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf32, device = "cuda">
-// CHECK-NEXT: return %[[D]]
+// CHECK-NEXT: %[[M:.*]] = ptensor.team_resplit %[[P]], %[[C3]] from 1 on @ptensor_team1 : !ptensor.ptensor<?x?xf32, device = "cuda"> -> !ptensor.ptensor<?x3xf32, device = "cuda">
+// CHECK-NEXT: return %[[M]]
+// CHECK-NOT: ptensor.copy
+// CHECK-NOT: func.func private
 func.func @transposed(%a: !ptensor.ptensor<3x?xf32, device = "cuda", team = 1>) -> !ptensor.ptensor<?x3xf32, device = "cuda", team = 1> {
   %0 = ptensor.permute_dims %a [1, 0] : !ptensor.ptensor<3x?xf32, device = "cuda", team = 1> -> !ptensor.ptensor<?x3xf32, device = "cuda", team = 1>
   return %0 : !ptensor.ptensor<?x3xf32, device = "cuda", team = 1>
 }
-
-// The host function holds the collective alone, on host blocks.
-// CHECK: func.func private @[[STEP]](%[[X:.*]]: !ptensor.ptensor<?x?xf32>, %[[K:.*]]: index) -> !ptensor.ptensor<?x3xf32>
-// CHECK-NEXT: %[[Y:.*]] = ptensor.team_resplit %[[X]], %[[K]] from 1 on @ptensor_team1 : !ptensor.ptensor<?x?xf32> -> !ptensor.ptensor<?x3xf32>
-// CHECK-NEXT: return %[[Y]]

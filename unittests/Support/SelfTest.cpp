@@ -429,7 +429,8 @@ void testCPUFeatures() {
 /// bounds (steps of both signs, the lowest int64, blocks of no rows), placed
 /// at row `at` of a result with rows before and after it or none, is sent
 /// once, by the owner of source row offset + i * step to the owner of
-/// result row at + i, and each pair's rows are one range.
+/// result row at + i, and each pair's rows are one range; the rows
+/// teamSliceRowsHeld gives a process are those it owns.
 void testTeamSliceRows() {
   namespace sem = ptensor::semantics;
   auto owner = [](int64_t rows, int64_t row, int64_t processes) {
@@ -472,6 +473,17 @@ void testTeamSliceRows() {
                 }
               wrong += std::count_if(sent.begin(), sent.end(),
                                      [](int64_t c) { return c != 1; });
+              // What each process holds is exactly the rows it sends.
+              for (int64_t from = 0; from < processes; ++from) {
+                sem::RowRange held =
+                    sem::teamSliceRowsHeld(n, offset, step, size, from,
+                                           processes);
+                for (int64_t i = 0; i < size; ++i) {
+                  bool holds = i >= held.begin && i < held.end;
+                  wrong += holds != (owner(n, offset + i * step,
+                                           processes) == from);
+                }
+              }
             }
   CHECK(slices > 1000);
   CHECK(wrong == 0);

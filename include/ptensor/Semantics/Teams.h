@@ -54,6 +54,14 @@ struct RowRange {
   int64_t count() const { return end - begin; }
 };
 
+/// The rows i of a slice (`rows` rows, row i being row `offset + i * step`
+/// of a source of `sourceRows` rows) that process `rank` holds in its
+/// block of the source: one range, as the block is contiguous and the step
+/// constant; empty for step 0. Bounds are not checked: only rows of the
+/// block are counted.
+RowRange teamSliceRowsHeld(int64_t sourceRows, int64_t offset, int64_t step,
+                           int64_t rows, int64_t rank, int64_t processes);
+
 /// A slice of the split dim moved between processes (team_slice_rows):
 /// of the slice's `rows` rows, placed at rows [at, at + rows) of a result
 /// of `resultRows` rows, the rows i that process `from`, holding its block

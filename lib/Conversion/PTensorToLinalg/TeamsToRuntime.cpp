@@ -282,9 +282,39 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
   }
 };
 
+/// This process's rows of a slice of `block` (row i of the slice's `rows`
+/// rows is row `offset + i * step` of a team tensor of `sourceRows` rows),
+/// packed in slice order into a fresh byte buffer: the runtime says which
+/// rows of the block they are (the one rule, semantics::teamSliceRowsHeld),
+/// a strided view of the block selects them (a negative stride for a
+/// negative step) and one copy packs them (a kernel for GPU data), so that
+/// every range the runtime sends is one run of bytes, for any step.
+Value packHeldRows(OpBuilder &b, Location loc, ModuleOp module, Value block,
+                   ValueRange slice, bool onGPU) {
+  Value step = slice[2];
+  Value heldRow = callIndexFunction(b, loc, module,
+                                    "ptensor_rt_team_slice_held_row",
+                                    ValueRange(), slice);
+  Value heldRows = callIndexFunction(b, loc, module,
+                                     "ptensor_rt_team_slice_held_rows",
+                                     ValueRange(), slice);
+  IndexMath m(b, loc);
+  StridedView view = getStridedView(b, loc, block);
+  OpFoldResult rowStride = view.strides.front();
+  view.offset = m.add(view.offset, m.mul(heldRow, rowStride));
+  view.sizes.front() = heldRows;
+  view.strides.front() = m.mul(rowStride, step);
+  auto blockType = cast<RankedTensorType>(block.getType());
+  SmallVector<int64_t> shape(blockType.getShape());
+  shape.front() = ShapedType::kDynamic;
+  auto heldType = RankedTensorType::get(shape, blockType.getElementType());
+  Value held = buildView(m, block, view, heldType);
+  return copyToBytes(b, loc, held, onGPU).bytes;
+}
+
 /// team_slice_rows: a fresh row-major buffer of this process's rows of the
-/// joined slices; each slice's block, copied row-major (once), goes to the
-/// runtime's all-to-all (the `_device` one for GPU blocks) with the
+/// joined slices; each slice's rows held here, packed (packHeldRows), go
+/// to the runtime's all-to-all (the `_device` one for GPU blocks) with the
 /// slice's global sizes and its place in the result.
 struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -319,20 +349,18 @@ struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
     bool onGPU = isGPUData(op.getResult());
     std::string entry = entryFor("ptensor_rt_team_slice_rows", onGPU);
     OpFoldResult at = m.index(0);
-    // One row-major copy per block, however many slices read it (a roll
-    // is two slices of one block).
-    llvm::SmallDenseMap<Value, Value> copies;
     for (unsigned k = 0; k < op.getNumSlices(); ++k) {
-      Value &local = copies[blocks[k]];
-      if (!local)
-        local = copyToBytes(rewriter, loc, blocks[k], onGPU).bytes;
+      Value sourceRowsK = adaptor.getSourceRows()[k];
+      Value offset = adaptor.getOffsets()[k], step = adaptor.getSteps()[k];
+      Value sliceRows = adaptor.getRows()[k];
+      Value held =
+          packHeldRows(rewriter, loc, module, blocks[k],
+                       {sourceRowsK, offset, step, sliceRows}, onGPU);
       Value sliceAt = m.value(at);
-      callWithSizes(rewriter, loc, module, entry,
-                    {local, mine.bytes},
-                    {rowBytes, adaptor.getSourceRows()[k],
-                     adaptor.getOffsets()[k], adaptor.getSteps()[k],
-                     adaptor.getRows()[k], totalRows, sliceAt});
-      at = m.add(at, adaptor.getRows()[k]);
+      callWithSizes(rewriter, loc, module, entry, {held, mine.bytes},
+                    {rowBytes, sourceRowsK, offset, step, sliceRows,
+                     totalRows, sliceAt});
+      at = m.add(at, sliceRows);
     }
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
     return success();
@@ -368,15 +396,18 @@ struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
 /// team_resplit: the part, copied row-major, goes to the runtime's
 /// MPI_Alltoallw seen as [rows][mid][split axis][inner bytes]; the result
 /// is a fresh row-major buffer of this process's rows with every element
-/// of the split axis.
+/// of the split axis. GPU parts go to the `_device` entry with a second
+/// device buffer of the result's size, where NCCL lands the columns from
+/// each process before the runtime places them.
 struct TeamResplitPattern : public OpConversionPattern<TeamResplitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(TeamResplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [module, local, resultType] =
-        startExchange(rewriter, op, adaptor.getPart(), *getTypeConverter());
+    bool onGPU = isGPUData(op.getPart());
+    auto [module, local, resultType] = startExchange(
+        rewriter, op, adaptor.getPart(), *getTypeConverter(), onGPU);
     auto axis = static_cast<size_t>(op.getAxis());
     SmallVector<Value> sizes = sizesOf(rewriter, loc, adaptor.getPart());
     Value rows = sizes.front();
@@ -392,8 +423,14 @@ struct TeamResplitPattern : public OpConversionPattern<TeamResplitOp> {
     OpFoldResult bytesPerElement = m.index(elementBytes(resultType));
     OpFoldResult inner = m.mul(innerElements, bytesPerElement);
     Value midValue = m.value(mid), innerValue = m.value(inner);
-    callWithSizes(rewriter, loc, module, "ptensor_rt_team_resplit",
-                  {local.bytes, mine.bytes},
+    SmallVector<Value> buffers{local.bytes};
+    if (onGPU) {
+      ByteBuffer packed = allocateBytes(rewriter, loc, resultType, sizes);
+      buffers.push_back(packed.bytes);
+    }
+    buffers.push_back(mine.bytes);
+    callWithSizes(rewriter, loc, module,
+                  entryFor("ptensor_rt_team_resplit", onGPU), buffers,
                   {rows, midValue, adaptor.getSplitSize(), innerValue});
     rewriter.replaceOp(op, toTensor(rewriter, loc, resultType, mine.typed));
     return success();

@@ -27,9 +27,12 @@ func.func @gather(%a: !ptensor.ptensor<?x3xi64>, %n: index) -> !ptensor.ptensor<
 
 // A slice of the split dim: a buffer for this process's rows of the slice
 // (the block rule of the size clamped to [0, source rows]: the runtime
-// checks the bounds) and the block, copied row-major, go to the runtime's
-// MPI_Alltoallv with rows of 6 bytes, the slice's global sizes and its
-// place in the result (all of it: rows %m clamped to %n, at 0).
+// checks the bounds); the rows of the slice this block holds (the
+// runtime's rule: its first one and how many) are a strided view of the
+// block (row stride times the step, -2), packed by one copy; they go to
+// the runtime's MPI_Alltoallv with rows of 6 bytes, the slice's global
+// sizes and its place in the result (all of it: rows %m clamped to %n, at
+// 0).
 // CHECK-LABEL: func.func @slice_rows(
 // CHECK-SAME: %[[A:.*]]: tensor<?x3xi16>, %[[N:.*]]: index, %[[M:.*]]: index)
 // CHECK: %[[LOW:.*]] = arith.maxsi %[[M]], %c0 : index
@@ -39,9 +42,15 @@ func.func @gather(%a: !ptensor.ptensor<?x3xi64>, %n: index) -> !ptensor.ptensor<
 // CHECK: %[[ROWS:.*]] = arith.index_cast %[[R]] : i64 to index
 // CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
 // CHECK: %[[OUT:.*]] = memref.view %[[MINE]][%c0][%[[ROWS]]] : memref<?xi8> to memref<?x3xi16>
+// CHECK: %[[ROW:.*]] = call @ptensor_rt_team_slice_held_row(
+// CHECK: %[[HELD:.*]] = call @ptensor_rt_team_slice_held_rows(
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata
+// CHECK: %[[STRIDE:.*]] = arith.muli %[[STRIDES]]#0, %c-2 : index
+// CHECK: %[[PACKED:.*]] = ptensor.strided_view %[[A]] to offset: %{{.*}}, sizes: [%{{.*}}], strides: [%[[STRIDE]], %[[STRIDES]]#1]
 // CHECK: %[[LOCAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi8>
 // CHECK: %[[IN:.*]] = memref.view %[[LOCAL]]
-// CHECK: memref.copy %{{.*}}, %[[IN]]
+// CHECK: %[[FROM:.*]] = bufferization.to_buffer %[[PACKED]] read_only
+// CHECK: memref.copy %[[FROM]], %[[IN]]
 // CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK: %[[M64:.*]] = arith.index_cast %[[M]] : index to i64
 // CHECK: %[[TOTAL64:.*]] = arith.index_cast %[[CLAMPED]] : index to i64

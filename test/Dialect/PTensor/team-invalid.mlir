@@ -163,15 +163,6 @@ func.func @resplit_static_result(%a: !ptensor.ptensor<3x?xf32>, %n: index) -> !p
 // -----
 
 shard.grid @g(shape = 2) {sym_visibility = "private"}
-func.func @resplit_gpu(%a: !ptensor.ptensor<3x?xf32, device = "cuda:0">, %n: index) -> !ptensor.ptensor<?x10xf32, device = "cuda:0"> {
-  // expected-error @+1 {{runs on host data only (GPU blocks are copied to the host around it)}}
-  %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?xf32, device = "cuda:0"> -> !ptensor.ptensor<?x10xf32, device = "cuda:0">
-  return %0 : !ptensor.ptensor<?x10xf32, device = "cuda:0">
-}
-
-// -----
-
-shard.grid @g(shape = 2) {sym_visibility = "private"}
 func.func @resplit_team(%a: !ptensor.ptensor<3x?xf32, team = 1>, %n: index) -> !ptensor.ptensor<?x10xf32> {
   // expected-error @+1 {{works on local blocks, but got the team tensor '!ptensor.ptensor<3x?xf32, team = 1>'}}
   %0 = ptensor.team_resplit %a, %n from 1 on @g : !ptensor.ptensor<3x?xf32, team = 1> -> !ptensor.ptensor<?x10xf32>

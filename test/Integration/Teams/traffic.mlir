@@ -24,8 +24,9 @@
 // Slices of the rows move only rows that change process: a[1:8:2] keeps
 // each of its rows where it is (rows 1, 3 on rank 0, rows 5, 7 on rank 1);
 // a[::-1] sends each process's 5 rows of 12 bytes to the other. Each is
-// two collectives: the 4-byte agreement that every process could allocate
-// its packing buffer, then the exchange.
+// two collectives: the 4-byte agreement that every process can take part
+// (its rows of the slice, packed by the compiled code, and its plan), then
+// the exchange.
 // RUN: mpirun -np 2 ptensor-runner %s -e odd_rows --input %t/a.npy --output-dir %t/odd_rows --report-latency 2>&1 | FileCheck %s --check-prefix=ODD
 // ODD-DAG: rank 0 of 2: 2 collectives, 4 bytes sent
 // ODD-DAG: rank 1 of 2: 2 collectives, 4 bytes sent

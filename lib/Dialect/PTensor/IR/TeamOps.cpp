@@ -90,15 +90,6 @@ TeamExchangeOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return success();
 }
 
-/// The error of team_resplit on GPU data (ptensor-partition-teams stages
-/// its GPU blocks through host copies: MPI's vector types place the
-/// columns; the other collectives take GPU data, which the team runtime
-/// moves with NCCL or through host buffers).
-static LogicalResult emitHostOnly(Operation *op) {
-  return op->emitOpError("runs on host data only (GPU blocks are copied to "
-                         "the host around it)");
-}
-
 /// The error of a team op whose `what` (a block, blocks...) of type `type`
 /// has a static first dim.
 static LogicalResult emitNotBlock(Operation *op, StringRef what,
@@ -234,8 +225,6 @@ LogicalResult TeamResplitOp::verify() {
            << "but got " << part;
   if (!result.isDynamicDim(0))
     return emitNotBlock(*this, "a block as the result", result);
-  if (result.isOnGPU())
-    return emitHostOnly(*this);
   return verifyLocal(*this);
 }
 

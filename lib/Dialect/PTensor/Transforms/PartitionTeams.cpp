@@ -1388,6 +1388,4 @@ void PartitionTeamsPass::runOnOperation() {
     }
     f.setType(FunctionType::get(&getContext(), args, results));
   }
-  if (teamSize > 1)
-    stageTeamCommunicationOnHost(module);
 }

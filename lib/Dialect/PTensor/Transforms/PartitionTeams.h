@@ -27,12 +27,6 @@ PTensorType wholeType(PTensorType t);
 /// dynamic first dim (blocks differ in size) unless `t` is 0-d (replicated).
 PTensorType blockType(PTensorType t);
 
-/// Moves every team_resplit of GPU blocks in `module` into a private host
-/// function, called between copies of its GPU operands to the host and of
-/// its results back: the team runtime moves its host memory
-/// (TeamHostStaging.cpp). The other collectives move GPU blocks where they
-/// are.
-void stageTeamCommunicationOnHost(ModuleOp module);
 /// The axis of sort or argsort `op` of a tensor of rank `rank`, in
 /// [0, rank).
 int64_t sortAxis(Operation *op, int64_t rank);

@@ -119,6 +119,16 @@ PTENSOR_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
 PTENSOR_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                                   void *stream);
 
+/// Copies `rows` runs of `widthBytes` bytes of device memory from `src`,
+/// one every `srcPitch` bytes, to `dst`, one every `dstPitch` bytes,
+/// asynchronously on `stream` (cuMemcpy2DAsync: the device's strided copy,
+/// e.g. columns placed in rows).
+PTENSOR_RT_EXPORT void ptensor_rt_gpu_copy_rows(void *dst, size_t dstPitch,
+                                               const void *src,
+                                               size_t srcPitch,
+                                               size_t widthBytes, size_t rows,
+                                               void *stream);
+
 /// Sets `count` 32-bit words at `dst` to `value` on `stream`.
 PTENSOR_RT_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
                                     void *stream);

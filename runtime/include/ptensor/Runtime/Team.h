@@ -121,12 +121,10 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_allgather_device(
 /// memory (the ends and run ends too), queued like the entries above: the
 /// plan is made on the host as theirs is (the same checks and agreements),
 /// the rows move with grouped ncclSend/ncclRecv between processes when
-/// NCCL moves this team's data, else through host buffers. A slice whose
-/// rows would be packed (a step other than 1) goes through host buffers
-/// always.
+/// NCCL moves this team's data, else through host buffers.
 PTENSOR_RT_EXPORT void ptensor_rt_team_slice_rows_device(
-    int8_t *localAllocated, int8_t *local, int64_t localOffset,
-    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *heldAllocated, int8_t *held, int64_t heldOffset,
+    int64_t heldSize, int64_t heldStride, int8_t *resultAllocated,
     int8_t *result, int64_t resultOffset, int64_t resultSize,
     int64_t resultStride, int64_t rowBytes, int64_t sourceRows,
     int64_t offset, int64_t step, int64_t rows, int64_t resultRows,
@@ -160,17 +158,20 @@ PTENSOR_RT_EXPORT const char *ptensor_rt_team_gpu_transport(void);
 /// source (`sourceRows` rows) and goes to row `at + i` of the result
 /// (`resultRows` rows; other slices fill its other rows: team_slice_rows
 /// of several slices, a roll or a concat along the rows, calls this once
-/// per slice); `local` holds this process's block of the source, `result`
-/// its block of the result, both row-major rows of `rowBytes` bytes,
-/// memref<?xi8> like ptensor_rt_team_allgather's. A slice outside the
-/// source, or of step 0, or not within the result's rows, leaves compiled
-/// code with the error on every process alike (all see the same global
-/// sizes); the processes agree that each could allocate its packing buffer
+/// per slice); `held` holds the rows of the slice that this process's
+/// block of the source has, in slice order (ptensor_rt_team_slice_held_row
+/// and _held_rows say which: the compiler packs them with one copy of a
+/// strided view, for any step), `result` its block of the result, both
+/// row-major rows of `rowBytes` bytes, memref<?xi8> like
+/// ptensor_rt_team_allgather's. A slice outside the source, or of step 0,
+/// or not within the result's rows, leaves compiled code with the error on
+/// every process alike (all see the same global sizes); the processes
+/// agree that each was given its held rows and could allocate its plan
 /// (one 4-byte all-reduce, counted with the exchange) before they exchange
 /// rows.
 PTENSOR_RT_EXPORT void ptensor_rt_team_slice_rows(
-    int8_t *localAllocated, int8_t *local, int64_t localOffset,
-    int64_t localSize, int64_t localStride, int8_t *resultAllocated,
+    int8_t *heldAllocated, int8_t *held, int64_t heldOffset,
+    int64_t heldSize, int64_t heldStride, int8_t *resultAllocated,
     int8_t *result, int64_t resultOffset, int64_t resultSize,
     int64_t resultStride, int64_t rowBytes, int64_t sourceRows,
     int64_t offset, int64_t step, int64_t rows, int64_t resultRows,
@@ -195,6 +196,21 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_resplit(
     int8_t *result, int64_t resultOffset, int64_t resultSize,
     int64_t resultStride, int64_t rows, int64_t mid, int64_t splitSize,
     int64_t innerBytes);
+
+/// ptensor_rt_team_resplit of device memory, queued like the entries
+/// above: with NCCL each process's rows for another are sent as they are,
+/// what comes from each process lands packed in `packed` (a device buffer
+/// of `result`'s size, compiled code's: the runtime allocates nothing
+/// before the exchange) and one strided device copy per sender
+/// (cuMemcpy2DAsync) places its columns, as MPI's vector type does on the
+/// host; without NCCL through host buffers.
+PTENSOR_RT_EXPORT void ptensor_rt_team_resplit_device(
+    int8_t *localAllocated, int8_t *local, int64_t localOffset,
+    int64_t localSize, int64_t localStride, int8_t *packedAllocated,
+    int8_t *packed, int64_t packedOffset, int64_t packedSize,
+    int64_t packedStride, int8_t *resultAllocated, int8_t *result,
+    int64_t resultOffset, int64_t resultSize, int64_t resultStride,
+    int64_t rows, int64_t mid, int64_t splitSize, int64_t innerBytes);
 
 /// The elements of a team tensor of `sourceRows` rows of
 /// `sourceRowElements` elements (of `elementBytes` bytes), in row-major
@@ -253,6 +269,20 @@ PTENSOR_RT_EXPORT void ptensor_rt_team_exchange(
 /// (ptensor::semantics::teamBlock): its first row and its number of rows.
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_start(int64_t rows);
 PTENSOR_RT_EXPORT int64_t ptensor_rt_team_block_rows(int64_t rows);
+
+/// The rows of a slice (row i of its `rows` rows is row `offset + i * step`
+/// of a team tensor of `sourceRows` rows) that this process's block holds
+/// (ptensor::semantics::teamSliceRowsHeld): they are rows `heldRow + j *
+/// step`, j < heldRows, of the block (heldRow is 0 when it holds none).
+/// Only rows of the block are counted, whatever the slice's bounds.
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_slice_held_row(int64_t sourceRows,
+                                                         int64_t offset,
+                                                         int64_t step,
+                                                         int64_t rows);
+PTENSOR_RT_EXPORT int64_t ptensor_rt_team_slice_held_rows(int64_t sourceRows,
+                                                          int64_t offset,
+                                                          int64_t step,
+                                                          int64_t rows);
 
 /// The sum over the team of each process's `value` (the global size of a
 /// split dim), for compiled code.

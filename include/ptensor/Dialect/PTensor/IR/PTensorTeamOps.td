@@ -99,10 +99,13 @@ def PTensor_TeamSliceRowsOp
     process, naming the rows. Other dims are untouched and the same in
     every block. One slice is `extract_slice` or `flip` along the split
     dim; `roll` along it is two slices of one tensor, `concat` along it a
-    slice of every operand. GPU blocks stay on the GPU: NCCL sends and
-    receives the rows of a slice of step 1 when every process has a GPU of
-    its own; other steps, and teams sharing a GPU, go through host buffers
-    (docs/Teams.md, "GPU teams").
+    slice of every operand. The rows of a slice that a block holds are
+    packed in slice order (one copy of a strided view of the block; the
+    runtime's `ptensor_rt_team_slice_held_row`/`_held_rows` say which) and
+    sent as runs of that buffer, for any step. GPU blocks stay on the GPU:
+    NCCL sends and receives the rows when every process has a GPU of its
+    own; teams sharing a GPU go through host buffers (docs/Teams.md, "GPU
+    teams").
 
     ```mlir
     %b = ptensor.team_slice_rows %block, %n [%c1, %m, %c2] on @team1 : !ptensor.ptensor<?x4xf32> -> !ptensor.ptensor<?x4xf32>
@@ -141,9 +144,11 @@ def PTensor_TeamResplitOp
     columns of the receiver's block: no packing pass). This is how a
     `permute_dims` that moves the split dim of a team tensor runs: the
     block is permuted locally (a view) and resplit, instead of the whole
-    tensor being gathered on every process. Host data only: NCCL has no
-    vector types, so ptensor-partition-teams stages a resplit of GPU blocks
-    through host copies.
+    tensor being gathered on every process. GPU parts stay on the GPU:
+    with NCCL each process's columns land packed in a device buffer and a
+    strided device copy per sender places them (NCCL has no vector types);
+    teams sharing a GPU go through host buffers (docs/Teams.md, "GPU
+    teams").
 
     ```mlir
     %b = ptensor.team_resplit %p, %n from 1 on @team1 : !ptensor.ptensor<3x?xf32> -> !ptensor.ptensor<?x10xf32>

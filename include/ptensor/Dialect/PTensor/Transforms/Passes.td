@@ -136,11 +136,7 @@ def PTensorPartitionTeams : Pass<"ptensor-partition-teams", "::mlir::ModuleOp"> 
 
     Team tensors on a GPU keep their blocks on the GPU, and so do their
     collectives (the team runtime moves device memory: NCCL when every
-    process has a GPU of its own, host buffers otherwise), but for
-    team_resplit (MPI's vector types place its columns): a resplit of GPU
-    blocks moves into a private host function of its own, called between
-    `ptensor.copy` of its GPU operands to the host and of its results
-    back.
+    process has a GPU of its own, host buffers otherwise).
   }];
   let options = [
     Option<"teamSize", "team-size", "int64_t", /*default=*/"1",
