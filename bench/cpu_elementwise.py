@@ -105,6 +105,24 @@ def cases(large):
     out.append(("a.T + a, 3000^2", 1e3, lambda: pt.add(pt.permute_dims(sq, (1, 0)), sq),
                 lambda: sq.T + sq,
                 ne and (lambda: ne.evaluate("b + a", local_dict={"a": sq, "b": sq.T})), 1e-6))
+    # Broadcasts (a bias row, a column, an outer sum) and a strided view:
+    # 2-D loop nests, not one contiguous loop.
+    mat = rng.random((4000, 2500), dtype=np.float32)
+    row = rng.random(2500, dtype=np.float32)
+    col = rng.random((4000, 1), dtype=np.float32)
+    out.append(("m * row, 4000 x 2500", 1e3, lambda: pt.multiply(mat, row),
+                lambda: mat * row,
+                ne and (lambda: ne.evaluate("a * b", local_dict={"a": mat, "b": row})), 1e-6))
+    out.append(("m + column, 4000 x 2500", 1e3, lambda: pt.add(mat, col),
+                lambda: mat + col,
+                ne and (lambda: ne.evaluate("a + b", local_dict={"a": mat, "b": col})), 1e-6))
+    out.append(("column + row (outer), 4000 x 2500", 1e3, lambda: pt.add(col, row),
+                lambda: col + row,
+                ne and (lambda: ne.evaluate("a + b", local_dict={"a": col, "b": row})), 1e-6))
+    out.append(("m[::2, 1:] + row[1:]", 1e3, lambda: pt.add(mat[::2, 1:], row[1:]),
+                lambda: mat[::2, 1:] + row[1:],
+                ne and (lambda: ne.evaluate("a + b", local_dict={"a": mat[::2, 1:],
+                                                                 "b": row[1:]})), 1e-6))
     out.append(("5-op chain of 10^7 (one fused kernel; numpy: 5 passes)", 1e3,
                 lambda: chain(x, y), lambda: numpy_chain(x, y),
                 ne and (lambda: ne.evaluate("exp(-((a * b + 1.5) ** 2)) * 0.5 + a",

@@ -107,6 +107,9 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
     // when it has at least 2 x `min-task-size` iterations (smaller ones stay
     // on the calling thread).
     pm.addPass(createConvertLinalgToParallelLoopsPass());
+    // Innermost dims stay serial scf.for loops (vectorized by LLVM): the
+    // conversion would collapse them into the worksharing loop.
+    pm.addPass(createPTensorSerialInnerLoop());
     ConvertSCFToOpenMPPassOptions openmp;
     openmp.numThreads = options.numThreads;
     pm.addPass(createConvertSCFToOpenMPPass(openmp));

@@ -72,4 +72,8 @@ def execute(key, args, scalar_types, result_dtypes, outs, build, coalesce=True):
 
 
 def arg_types(specs, rank, device):
-    return [_ir.ptensor_type(rank, dt, device) if k == "t" else dt for k, dt in specs]
+    """The MLIR types of operand `specs` ((kind, dtype, dims) each: a tensor's
+    dims are "?" or 1 per task dim, a 1 being a broadcast; all "?" when
+    empty)."""
+    return [_ir.ptensor_type(rank, dt, device, dims or None) if k == "t" else dt
+            for k, dt, dims in specs]

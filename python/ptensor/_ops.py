@@ -1,7 +1,8 @@
 """Array API elementwise functions over numpy arrays (host) and torch/CuPy
 CUDA arrays (GPU, no copies): each builds a one-op kernel
 (`ptensor.elementwise_unary exp`, `ptensor.elementwise_binary add`, ...),
-compiled once per (rank after coalescing, operand dtypes, device, form).
+compiled once per (rank after coalescing, operand dtypes, the dims where
+each host input is broadcast, device, form).
 
 Broadcasting and type promotion follow docs/Semantics.md: Python and numpy
 scalars are weak, integer with float gives the float (PyTorch's rule), f16

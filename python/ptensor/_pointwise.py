@@ -172,7 +172,7 @@ class PointwiseFunction:
         """Body lines (block header, ops, yield) for operand `specs`."""
         body = T.Body()
         params, args = [], []
-        for i, (k, dt) in enumerate(specs):
+        for i, (k, dt, _) in enumerate(specs):
             if k == "t":
                 sem, weak = D.compute_type(dt), False
             else:
@@ -236,7 +236,7 @@ class PointwiseFunction:
         declared, final = self.result_dtypes(ops)
         rank = len(D.broadcast_shapes([op.shape for op in ops if hasattr(op, "shape")]))
         device = next((op.device for op in ops if hasattr(op, "shape")), "")
-        specs = tuple(("t", op.dtype) if hasattr(op, "shape") else ("s", op.dtype) for op in ops)
+        specs = tuple(("t" if hasattr(op, "shape") else "s", op.dtype, ()) for op in ops)
         out_dtypes = None
         if any(o is not None for o in outs):
             from ._arrays import as_tensor

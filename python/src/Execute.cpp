@@ -82,11 +82,57 @@ std::string specKey(const std::vector<Operand> &operands) {
   return key;
 }
 
-nb::list specList(const std::vector<Operand> &operands) {
+/// Per operand ("t" or "s", dtype name, sizes): a tensor's sizes in the
+/// task space ("?" or 1 each, see operandTaskShapes), () for a scalar.
+nb::list specList(const std::vector<Operand> &operands,
+                  const std::vector<std::vector<int64_t>> &taskShapes,
+                  const std::vector<int64_t> &taskShape) {
   nb::list specs;
-  for (const Operand &op : operands)
-    specs.append(nb::make_tuple(op.isTensor ? "t" : "s", dtypeName(op.dtype)));
+  size_t t = 0;
+  for (const Operand &op : operands) {
+    nb::list dims;
+    if (op.isTensor) {
+      const std::vector<int64_t> &shape = taskShapes[t++];
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (shape[d] == 1 && taskShape[d] != 1)
+          dims.append(1);
+        else
+          dims.append("?");
+    }
+    specs.append(nb::make_tuple(op.isTensor ? "t" : "s", dtypeName(op.dtype),
+                                nb::tuple(dims)));
+  }
   return specs;
+}
+
+/// Each tensor input's sizes in the task space: the task's, with 1 where the
+/// input is broadcast (a zero stride along more than one element) and
+/// another input is not. Host kernels are compiled for these shapes: a
+/// static `1` is a broadcast the CPU pipeline sees at compile time (the
+/// operand then reads no memory along that loop, and `m * v` of a matrix and
+/// a row runs rows of unit-stride, vectorized columns; with `?` dims the
+/// zero stride is known only at run time and the loop nest stays strided).
+/// GPU kernels keep the task's sizes for every input.
+std::vector<std::vector<int64_t>>
+operandTaskShapes(const std::vector<int64_t> &taskShape,
+                  const std::vector<std::vector<int64_t>> &taskStrides,
+                  bool host) {
+  std::vector<std::vector<int64_t>> shapes(taskStrides.size(), taskShape);
+  if (!host)
+    return shapes;
+  for (size_t d = 0; d < taskShape.size(); ++d) {
+    if (taskShape[d] <= 1)
+      continue;
+    bool someReads = false;
+    for (const std::vector<int64_t> &strides : taskStrides)
+      someReads |= strides[d] != 0;
+    if (!someReads)
+      continue; // every input broadcast: the task's size stays
+    for (size_t i = 0; i < taskStrides.size(); ++i)
+      if (taskStrides[i][d] == 0)
+        shapes[i][d] = 1;
+  }
+  return shapes;
 }
 
 /// A tensor's strides in the broadcast shape (0 where broadcast).
@@ -173,6 +219,7 @@ struct CallPlan {
   nb::object kernel; ///< a Kernel
   Plan plan;
   std::vector<std::vector<int64_t>> taskStrides; ///< per tensor operand
+  std::vector<std::vector<int64_t>> taskShapes;  ///< per tensor operand
   ResultFramework result;
 };
 
@@ -240,19 +287,20 @@ void callSignature(const std::vector<Operand> &operands,
 }
 
 /// The kernel call's operands for `operands`, in order: the i-th tensor
-/// with `taskShape` and `taskStrides[i]` (which the call points into),
+/// with `taskShapes[i]` and `taskStrides[i]` (which the call points into),
 /// scalars as they are.
 std::vector<CallOperand>
 callOperands(std::vector<Operand> &operands,
-             const std::vector<int64_t> &taskShape,
+             const std::vector<std::vector<int64_t>> &taskShapes,
              const std::vector<std::vector<int64_t>> &taskStrides) {
   std::vector<CallOperand> call;
   call.reserve(operands.size());
   size_t t = 0;
   for (Operand &op : operands) {
     if (op.isTensor) {
-      call.push_back(CallOperand::tensor(&op.array, op.array.data, taskShape,
-                                         taskStrides[t++]));
+      call.push_back(CallOperand::tensor(&op.array, op.array.data,
+                                         taskShapes[t], taskStrides[t]));
+      ++t;
     } else {
       CallOperand c;
       c.scalar = op.object;
@@ -279,7 +327,7 @@ bool givesOutArray(nb::handle outs, size_t numResults) {
 nb::object runPlan(const CallPlan &p, std::vector<Operand> &operands,
                    size_t numResults) {
   std::vector<CallOperand> call =
-      callOperands(operands, p.plan.taskShape, p.taskStrides);
+      callOperands(operands, p.taskShapes, p.taskStrides);
   Kernel &kernel = nb::cast<Kernel &>(p.kernel);
   std::vector<ResultBuffer> results = kernel.invoke(call);
   if (numResults == 1) {
@@ -383,9 +431,20 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
       allStrides.push_back(o.strides);
   allStrides.insert(allStrides.end(), inStrides.begin(), inStrides.end());
   Plan plan(shape, allStrides, coalesce);
+  // The sizes and strides each input is passed with (the call points into
+  // them).
+  std::vector<std::vector<int64_t>> taskStrides;
+  for (const std::vector<int64_t> &strides : inStrides)
+    taskStrides.push_back(plan.taskStrides(strides));
+  std::vector<std::vector<int64_t>> taskShapes =
+      operandTaskShapes(plan.taskShape, taskStrides, deviceName.empty());
 
   std::string key = std::to_string(plan.taskShape.size()) + "|" + deviceName +
                     "|" + specKey(operands) + "|";
+  for (const std::vector<int64_t> &inputShape : taskShapes)
+    for (size_t d = 0; d < inputShape.size(); ++d)
+      key += inputShape[d] == 1 && plan.taskShape[d] != 1 ? '1' : '?';
+  key += "|";
   for (DType d : resultDTypes)
     key += std::string(dtypeName(d)) + ",";
   key += "|";
@@ -406,9 +465,10 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
     nb::list results;
     for (DType d : resultDTypes)
       results.append(dtypeName(d));
-    nb::object kernel = nb::borrow(build)(plan.taskShape.size(), deviceName,
-                                          nb::tuple(specList(operands)),
-                                          nb::tuple(results), outDTypes);
+    nb::object kernel = nb::borrow(build)(
+        plan.taskShape.size(), deviceName,
+        nb::tuple(specList(operands, taskShapes, plan.taskShape)),
+        nb::tuple(results), outDTypes);
     if (compileOnly || kernel.is_none())
       return nb::none();
     it = table.kernels.emplace(key, kernel).first;
@@ -417,8 +477,8 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
     CallPlan p;
     p.kernel = it->second;
     p.plan = plan;
-    for (const std::vector<int64_t> &strides : inStrides)
-      p.taskStrides.push_back(plan.taskStrides(strides));
+    p.taskStrides = std::move(taskStrides);
+    p.taskShapes = std::move(taskShapes);
     p.result = {framework, wrap};
     std::shared_ptr<const CallPlan> remembered =
         table.remember(std::move(signature), std::move(p));
@@ -429,15 +489,10 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
   nb::object kernelObject = it->second;
   Kernel &kernel = nb::cast<Kernel &>(kernelObject);
 
-  // The strides each operand is passed with (the call points into them).
-  std::vector<std::vector<int64_t>> taskStrides;
-  for (const std::vector<int64_t> &strides : inStrides)
-    taskStrides.push_back(plan.taskStrides(strides));
   if (anyOut)
     for (const ArrayView &o : outArrays)
       taskStrides.push_back(plan.taskStrides(o.strides));
-  std::vector<CallOperand> call =
-      callOperands(operands, plan.taskShape, taskStrides);
+  std::vector<CallOperand> call = callOperands(operands, taskShapes, taskStrides);
   if (anyOut) {
     std::vector<size_t> written;
     for (size_t i = 0; i < numResults; ++i) {

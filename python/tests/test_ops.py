@@ -161,6 +161,48 @@ def test_broadcasting(rng):
     assert r.shape == (4, 5, 3)
 
 
+def test_broadcast_inputs_are_compiled_as_broadcasts(rng, monkeypatch):
+    """A host kernel's input that is broadcast along a task dim (a zero
+    stride there while another input moves) is typed `1` in that dim, so
+    the CPU pipeline sees the broadcast (a row: unit-stride vectorized
+    columns); every pattern gives numpy's result, rows longer than one
+    parallel block of 8192 columns included."""
+    from ptensor import _exec, _ir
+    seen = []
+    compile_kernel = _ir.kernel_function
+
+    def recording(ir, name, device):
+        seen.append(ir)
+        return compile_kernel(ir, name, device)
+
+    monkeypatch.setattr(_ir, "kernel_function", recording)
+    _exec.clear_kernel_tables()
+    m = rand(rng, (6, 9000), "i16")
+    row, col = rand(rng, (9000,), "i16"), rand(rng, (6, 1), "i16")
+    assert_matches(pt.multiply(m, row), m * row, "i16")
+    assert any("%a1: !ptensor.ptensor<1x?xi16>" in ir for ir in seen), seen
+    seen.clear()
+    assert_matches(pt.add(m, col), m + col, "i16")
+    assert any("%a1: !ptensor.ptensor<?x1xi16>" in ir for ir in seen), seen
+    seen.clear()
+    assert_matches(pt.add(col, row), col + row, "i16")  # an outer sum: both
+    assert any("!ptensor.ptensor<?x1xi16>, %a1: !ptensor.ptensor<1x?xi16>" in ir
+               for ir in seen), seen
+    # Every input broadcast along dim 0 (zero strides, no moving input
+    # there): the task's size stays, not 1.
+    b = np.broadcast_to(row, (6, 9000))
+    assert_matches(pt.add(b, b), b + b, "i16")
+    f, v = rand(rng, (5, 300), "f32"), rand(rng, (300,), "f32")
+    out = np.empty((5, 300), np.float32)
+    pt.multiply(f, v, out=out)
+    assert_matches(out, f * v, "f32", rtol=0, atol=0)
+    assert_matches(pt.multiply(f[::2, ::3], v[::3]), f[::2, ::3] * v[::3], "f32", rtol=0, atol=0)
+    assert_matches(pt.multiply(f.T, v[:5]), f.T * v[:5], "f32", rtol=0, atol=0)
+    c = rand(rng, (5, 1), "i1")
+    assert_matches(pt.where(c, f, v), np.where(c, f, v), "f32", rtol=0, atol=0)
+    assert_matches(pt.add(f, 2.0), f + np.float32(2.0), "f32", rtol=0, atol=0)
+
+
 def test_rank_0_and_empty(rng):
     a = np.array(1.5, np.float32)
     r = pt.add(a, a)

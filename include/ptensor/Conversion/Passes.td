@@ -351,6 +351,44 @@ def PTensorLowerRunTimeChecks
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PTensorSerialInnerLoop
+    : Pass<"ptensor-serial-inner-loop", "ModuleOp"> {
+  let summary = "The innermost loop of a parallel host loop nest runs "
+                "serially, in blocks";
+  let description = [{
+    Runs between `convert-linalg-to-parallel-loops` and
+    `convert-scf-to-openmp`. The conversion collapses every dim of an
+    `scf.parallel` into one worksharing loop, whose induction variable is
+    split back into the dims by a division and a remainder per element:
+    LLVM cannot vectorize that loop, so a strided, transposed or broadcast
+    elementwise nest of more than one dim ran as scalar code on threads
+    (its serial copy and one-dim nests were vectorized). Here an outermost
+    `scf.parallel` of two or more dims without reductions, whose loads and
+    stores move by a static stride of 0 or 1 along the innermost dim (the
+    contiguous fast paths of `ptensor-coalesce-dims`; a strided access
+    would become a gather, slower than the scalar loop), keeps all but its
+    innermost dim; the innermost becomes a serial `scf.for` in the body,
+    over one block of 8192 positions of it when it starts at 0 with step 1
+    (the block is one more parallel dim, `first = block * 8192`,
+    `last = min(first + 8192, n)`: a nest of few long rows still has
+    work for every thread), else whole:
+
+    ```mlir
+    scf.parallel (%i, %blk) = (%c0, %c0) to (%m, %nblocks) step (%c1, %c1) {
+      %first = arith.muli %blk, %c8192 : index
+      %end = arith.addi %first, %c8192 : index
+      %last = arith.minsi %end, %n : index
+      scf.for %j = %first to %last step %c1 { <the body> }
+    }
+    ```
+
+    The parallel threshold weighs each iteration by the block's trips
+    (it recognizes this block shape).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PTensorParallelThreshold
     : Pass<"ptensor-parallel-threshold", "ModuleOp"> {
   let summary = "Parallel host loop nests run on threads only when large";

@@ -290,8 +290,9 @@ struct TeamGatherPattern : public OpConversionPattern<TeamGatherOp> {
 /// negative step) and one copy packs them (a kernel for GPU data), so that
 /// every range the runtime sends is one run of bytes, for any step.
 Value packHeldRows(OpBuilder &b, Location loc, ModuleOp module, Value block,
-                   ValueRange slice, bool onGPU) {
-  Value step = slice[2];
+                   Value sourceRows, Value offset, Value step, Value rows,
+                   bool onGPU) {
+  SmallVector<Value, 4> slice = {sourceRows, offset, step, rows};
   Value heldRow = callIndexFunction(b, loc, module,
                                     "ptensor_rt_team_slice_held_row",
                                     ValueRange(), slice);
@@ -354,8 +355,8 @@ struct TeamSliceRowsPattern : public OpConversionPattern<TeamSliceRowsOp> {
       Value offset = adaptor.getOffsets()[k], step = adaptor.getSteps()[k];
       Value sliceRows = adaptor.getRows()[k];
       Value held =
-          packHeldRows(rewriter, loc, module, blocks[k],
-                       {sourceRowsK, offset, step, sliceRows}, onGPU);
+          packHeldRows(rewriter, loc, module, blocks[k], sourceRowsK, offset,
+                       step, sliceRows, onGPU);
       Value sliceAt = m.value(at);
       callWithSizes(rewriter, loc, module, entry, {held, mine.bytes},
                     {rowBytes, sourceRowsK, offset, step, sliceRows,

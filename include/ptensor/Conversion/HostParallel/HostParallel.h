@@ -1,8 +1,9 @@
 //===- HostParallel.h - parallel host loop nests -----------------*- C++ -*-===//
 //
 // Host loop nests run on threads through OpenMP (upstream
-// convert-scf-to-openmp); ptensor-parallel-threshold keeps small ones on
-// the calling thread.
+// convert-scf-to-openmp); ptensor-serial-inner-loop keeps their innermost
+// loop serial (vectorizable) before it, ptensor-parallel-threshold keeps
+// small ones on the calling thread after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 namespace mlir::ptensor {
 
 #define GEN_PASS_DECL_PTENSORPARALLELTHRESHOLD
+#define GEN_PASS_DECL_PTENSORSERIALINNERLOOP
 #include "ptensor/Conversion/Passes.h.inc"
 
 } // namespace mlir::ptensor

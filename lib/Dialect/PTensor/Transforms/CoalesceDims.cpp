@@ -5,7 +5,11 @@
 // versioned on its operands' run-time strides. When the strides allow it, the
 // fast path runs the same body over fewer, merged loop dims (one dim when no
 // operand is broadcast) with a unit innermost stride; otherwise the original
-// strided loop nest runs.
+// strided loop nest runs. A dim an operand's view has a static zero stride
+// in (a broadcast view, as ptensor-broadcast makes them) is a dim it does
+// not read, as if its indexing map lacked it: `m * v` of a matrix and a
+// broadcast row runs over rows and unit-stride columns, not as a strided
+// nest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +36,32 @@ static constexpr StringLiteral kReversedAttr = "ptensor.reversed_loop_order";
 
 /// Loop dims merged into one loop of the fast path (ascending, adjacent).
 using DimGroup = SmallVector<unsigned, 4>;
+
+/// The positions of `operand`'s indexing map that move through memory, in
+/// map order: all but those whose static stride is 0 (a broadcast view
+/// reads one element along them, like a map without the dim).
+static SmallVector<unsigned> readPositions(linalg::GenericOp op,
+                                           OpOperand &operand) {
+  unsigned rank = op.getMatchingIndexingMap(&operand).getNumResults();
+  SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
+  if (auto type = dyn_cast<MemRefType>(operand.get().getType()))
+    strides = type.getStridesAndOffset().first;
+  SmallVector<unsigned> positions;
+  for (unsigned pos = 0; pos < rank; ++pos)
+    if (strides[pos] != 0)
+      positions.push_back(pos);
+  return positions;
+}
+
+/// The loop dims `operand` reads (readPositions), in map order.
+static SmallVector<unsigned> readDims(linalg::GenericOp op,
+                                      OpOperand &operand) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  SmallVector<unsigned> dims;
+  for (unsigned pos : readPositions(op, operand))
+    dims.push_back(map.getDimPosition(pos));
+  return dims;
+}
 
 /// Whether `op` is an elementwise loop nest the pass can version: memref
 /// operands (or scalars), all loops parallel, no `linalg.index`, every
@@ -64,15 +94,14 @@ static bool isCandidate(linalg::GenericOp op) {
 /// and d2 apart). Positions may run against the loop order (the loop nest
 /// of the reversed order reads a row-major operand that way).
 static SmallVector<DimGroup> planGroups(linalg::GenericOp op) {
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  MLIRContext *ctx = op.getContext();
+  SmallVector<SmallVector<unsigned>> operandDims;
+  for (OpOperand &operand : op->getOpOperands())
+    operandDims.push_back(readDims(op, operand));
   auto mergeable = [&](unsigned d) {
-    for (AffineMap map : maps) {
-      std::optional<unsigned> p =
-          map.getResultPosition(getAffineDimExpr(d, ctx));
-      std::optional<unsigned> q =
-          map.getResultPosition(getAffineDimExpr(d + 1, ctx));
-      if (p.has_value() != q.has_value() || (p && *q != *p + 1 && *p != *q + 1))
+    for (ArrayRef<unsigned> dims : operandDims) {
+      const auto *p = llvm::find(dims, d), *q = llvm::find(dims, d + 1);
+      bool readsP = p != dims.end(), readsQ = q != dims.end();
+      if (readsP != readsQ || (readsP && q != p + 1 && p != q + 1))
         return false;
     }
     return true;
@@ -92,14 +121,19 @@ static SmallVector<DimGroup> planGroups(linalg::GenericOp op) {
 static bool isProfitable(linalg::GenericOp op, ArrayRef<DimGroup> groups) {
   if (groups.size() < op.getNumLoops())
     return true;
-  AffineExpr innermost =
-      getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+  unsigned innermost = op.getNumLoops() - 1;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    std::optional<unsigned> pos =
-        op.getMatchingIndexingMap(&operand).getResultPosition(innermost);
-    if (type && pos && type.getStridesAndOffset().first[*pos] != 1)
-      return true;
+    if (!type)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<unsigned> positions = readPositions(op, operand);
+    if (positions.size() < map.getNumResults())
+      return true; // a broadcast view to drop
+    for (unsigned pos : positions)
+      if (map.getDimPosition(pos) == innermost &&
+          type.getStridesAndOffset().first[pos] != 1)
+        return true;
   }
   return false;
 }
@@ -134,7 +168,7 @@ public:
     SmallVector<Value> operands;
     SmallVector<AffineMap> maps;
     for (OpOperand &operand : op->getOpOperands()) {
-      maps.push_back(mergedMap(op.getMatchingIndexingMap(&operand)));
+      maps.push_back(mergedMap(operand));
       auto it = views.find(operand.getOperandNumber());
       operands.push_back(it == views.end() ? operand.get() : it->second);
     }
@@ -149,14 +183,18 @@ public:
   }
 
 private:
-  /// The operand's positions of each group it reads, in the order of its
-  /// positions; inside a group, in loop order (the innermost loop's last).
-  SmallVector<SmallVector<unsigned>> operandGroups(AffineMap map) {
+  /// The operand's positions of each group it reads (readPositions), in
+  /// the order of its positions; inside a group, in loop order (the
+  /// innermost loop's last).
+  SmallVector<SmallVector<unsigned>> operandGroups(OpOperand &operand) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
     SmallVector<SmallVector<unsigned>> result;
-    for (unsigned pos = 0, e = map.getNumResults(); pos < e; ++pos) {
+    std::optional<unsigned> lastGroup;
+    for (unsigned pos : readPositions(op, operand)) {
       unsigned g = groupOf[map.getDimPosition(pos)];
-      if (pos == 0 || groupOf[map.getDimPosition(pos - 1)] != g)
+      if (lastGroup != g)
         result.emplace_back();
+      lastGroup = g;
       result.back().push_back(pos);
     }
     for (SmallVector<unsigned> &positions : result)
@@ -193,9 +231,12 @@ private:
     SmallVector<int64_t> typeStrides = type.getStridesAndOffset().first;
     Layout layout = getLayout(b, op.getLoc(), operand.get());
     Value ok;
-    bool changed = false; // whether the view differs from the operand
+    SmallVector<SmallVector<unsigned>> groupsRead = operandGroups(operand);
+    // Whether the view differs from the operand (dims merged, a broadcast
+    // dim dropped, a unit stride made static).
+    bool changed = readPositions(op, operand).size() < map.getNumResults();
     PendingView view{operand.getOperandNumber(), {}, {}, layout.offset};
-    for (ArrayRef<unsigned> positions : operandGroups(map)) {
+    for (ArrayRef<unsigned> positions : groupsRead) {
       bool unitInner = isInnermostGroup(map, positions);
       unsigned last = positions.back();
       changed |= positions.size() > 1 || (unitInner && typeStrides[last] != 1);
@@ -241,10 +282,11 @@ private:
     }
   }
 
-  /// `map` over the merged loops: one result per group it reads.
-  AffineMap mergedMap(AffineMap map) {
+  /// `operand`'s map over the merged loops: one result per group it reads.
+  AffineMap mergedMap(OpOperand &operand) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
     SmallVector<AffineExpr> results;
-    for (ArrayRef<unsigned> positions : operandGroups(map))
+    for (ArrayRef<unsigned> positions : operandGroups(operand))
       results.push_back(b.getAffineDimExpr(
           groupOf[map.getDimPosition(positions.front())]));
     return AffineMap::get(groups.size(), 0, results, b.getContext());

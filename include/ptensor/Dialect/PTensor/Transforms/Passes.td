@@ -286,7 +286,12 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
       a row-broadcast operand `(d0, d1, d2) -> (d2)` keeps `d2` apart and
       lets `d0, d1` merge (two loops); a column broadcast
       `(d0, d1) -> (d0)` merges nothing, but the fast path still gets a
-      static unit innermost stride.
+      static unit innermost stride. An operand whose view has a static zero
+      stride in a dim (a broadcast view, as `ptensor-broadcast` makes of a
+      `1 x ?` operand) does not read that loop dim: it counts as if its map
+      lacked it, and the fast path reads it through a view without the dim
+      (`m * v` of a matrix and a broadcast row runs rows of unit-stride
+      columns, `v` a 1-D view; a scalar broadcast to every dim a 0-d view).
     - *When the fast path runs* (run time): for every memref operand and
       every group of merged dims it reads, each dim whose size is not 1 has
       the row-major stride: the product of the inner sizes of the group

@@ -1,0 +1,147 @@
+//===- SerialInnerLoop.cpp - parallel nests keep a serial innermost loop --===//
+//
+// convert-scf-to-openmp collapses all dims of an scf.parallel into one
+// worksharing loop (a division and a remainder per element recover the
+// dims), which LLVM does not vectorize. Run before it, this pass leaves the
+// innermost dim of a nest that reads and writes unit strides along it (the
+// contiguous fast paths of ptensor-coalesce-dims) to a serial scf.for over
+// one block of it, so each thread runs inner loops LLVM vectorizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Conversion/HostParallel/HostParallel.h"
+
+#include "ptensor/Dialect/PTensor/Utils/LoopBlocks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_PTENSORSERIALINNERLOOP
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+
+/// Positions of the innermost dim per parallel block: long enough that
+/// its bounds and the loop's vector remainder cost nothing beside it,
+/// short enough that a nest of a few long rows splits over every thread.
+constexpr int64_t kInnerBlock = 8192;
+
+/// Whether every memref access in `op`'s body moves by at most one element
+/// per step of the innermost induction variable, as the static layouts
+/// say: indices are the body's arguments or values from above, and the
+/// innermost one indexes only dims of static stride 0 or 1. A strided
+/// access (a transposed operand's column, with dynamic strides) would be
+/// vectorized by LLVM into gathers, slower than the collapsed scalar loop.
+bool movesByUnitStride(scf::ParallelOp op) {
+  Value innermost = op.getInductionVars().back();
+  Region &body = op.getRegion();
+  auto accessOk = [&](Value memref, ValueRange indices) {
+    auto type = cast<MemRefType>(memref.getType());
+    SmallVector<int64_t> strides = type.getStridesAndOffset().first;
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      if (index == innermost) {
+        if (strides[d] != 0 && strides[d] != 1)
+          return false;
+      } else if (index.getParentRegion() == &body &&
+                 !isa<BlockArgument>(index)) {
+        return false; // computed in the body: maybe from the innermost
+      }
+    }
+    return true;
+  };
+  WalkResult walk = body.walk([&](Operation *nested) {
+    bool ok = true;
+    if (auto load = dyn_cast<memref::LoadOp>(nested))
+      ok = accessOk(load.getMemRef(), load.getIndices());
+    else if (auto store = dyn_cast<memref::StoreOp>(nested))
+      ok = accessOk(store.getMemRef(), store.getIndices());
+    else if (isa<memref::MemRefDialect>(nested->getDialect()))
+      ok = false; // another access (a subview, a copy): left as it is
+    return ok ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// Whether `op` is an outermost scf.parallel of two or more dims without
+/// reductions and with a flat body (what convert-linalg-to-parallel-loops
+/// makes of an elementwise nest; the reductions' nests, whose loops in the
+/// body fold rows or chunks, keep every parallel dim) whose innermost loop
+/// reads and writes unit strides.
+bool isCandidate(scf::ParallelOp op) {
+  if (op.getNumLoops() < 2 || op.getNumResults() != 0 ||
+      op->getParentOfType<scf::ParallelOp>())
+    return false;
+  for (Operation &nested : op.getBody()->without_terminator())
+    if (nested.getNumRegions() != 0)
+      return false;
+  return movesByUnitStride(op);
+}
+
+/// Rewrites `op` into an scf.parallel over its outer dims (and the blocks
+/// of the innermost one, when it starts at 0 with step 1) whose body runs
+/// the innermost dim as an scf.for over the block (or whole).
+void serializeInnermost(scf::ParallelOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value lower = op.getLowerBound().back(), upper = op.getUpperBound().back();
+  Value step = op.getStep().back();
+  SmallVector<Value> lowers(op.getLowerBound().drop_back());
+  SmallVector<Value> uppers(op.getUpperBound().drop_back());
+  SmallVector<Value> steps(op.getStep().drop_back());
+  bool blocked = isConstantIntValue(lower, 0) && isConstantIntValue(step, 1);
+  Value size;
+  if (blocked) {
+    size = arith::ConstantIndexOp::create(b, loc, kInnerBlock);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    // An upper bound of a loop from 0 by 1 is a size: not negative.
+    Value blocks = arith::CeilDivUIOp::create(b, loc, upper, size);
+    lowers.push_back(zero);
+    uppers.push_back(blocks);
+    steps.push_back(one);
+  }
+  auto outer = scf::ParallelOp::create(b, loc, lowers, uppers, steps);
+  b.setInsertionPointToStart(outer.getBody());
+  Value first = lower, last = upper;
+  if (blocked) {
+    BlockBounds bounds = buildBlockBounds(
+        b, loc, outer.getInductionVars().back(), size, upper);
+    first = bounds.first;
+    last = bounds.last;
+  }
+  auto inner = scf::ForOp::create(b, loc, first, last, step);
+
+  Block *body = op.getBody();
+  SmallVector<Value> ivs = op.getInductionVars();
+  SmallVector<Value> outerIvs = outer.getInductionVars();
+  for (unsigned d = 0; d + 1 < ivs.size(); ++d)
+    ivs[d].replaceAllUsesWith(outerIvs[d]);
+  ivs.back().replaceAllUsesWith(inner.getInductionVar());
+  Block *loopBody = inner.getBody();
+  loopBody->getOperations().splice(loopBody->getTerminator()->getIterator(),
+                                   body->getOperations(), body->begin(),
+                                   body->getTerminator()->getIterator());
+  op.erase();
+}
+
+struct SerialInnerLoop
+    : mlir::ptensor::impl::PTensorSerialInnerLoopBase<SerialInnerLoop> {
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> candidates;
+    getOperation()->walk([&](scf::ParallelOp op) {
+      if (isCandidate(op))
+        candidates.push_back(op);
+    });
+    for (scf::ParallelOp op : candidates)
+      serializeInnermost(op);
+  }
+};
+
+} // namespace
