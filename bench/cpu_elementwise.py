@@ -89,6 +89,14 @@ def cases(large):
         out.append(("log of %s, half negative" % exps, 1e3, lambda a=x: pt.log(a),
                     lambda a=x: np.log(a),
                     ne and (lambda a=x: ne.evaluate("log(a)", local_dict={"a": a})), 4e-6))
+        # Past exp's overflow and underflow, past asin's domain: libm's
+        # fixed values (inf, 0, NaN), which libmvec computes per lane.
+        out.append(("exp of %s, |x| up to 200" % exps, 1e3, lambda a=x * 100: pt.exp(a),
+                    lambda a=x * 100: np.exp(a),
+                    ne and (lambda a=x * 100: ne.evaluate("exp(a)", local_dict={"a": a})), 4e-6))
+        out.append(("asin of %s, half outside [-1, 1]" % exps, 1e3, lambda a=x: pt.asin(a),
+                    lambda a=x: np.arcsin(a),
+                    ne and (lambda a=x: ne.evaluate("arcsin(a)", local_dict={"a": a})), 4e-6))
         erf_arg = x
         out.append(("erf of %s (numpy has none)" % exps, 1e3, lambda a=erf_arg: pt.erf(a),
                     None, None, None))

@@ -492,7 +492,8 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
   if (anyOut)
     for (const ArrayView &o : outArrays)
       taskStrides.push_back(plan.taskStrides(o.strides));
-  std::vector<CallOperand> call = callOperands(operands, taskShapes, taskStrides);
+  std::vector<CallOperand> call =
+      callOperands(operands, taskShapes, taskStrides);
   if (anyOut) {
     std::vector<size_t> written;
     for (size_t i = 0; i < numResults; ++i) {

@@ -44,7 +44,10 @@ bool movesByUnitStride(scf::ParallelOp op) {
   Region &body = op.getRegion();
   auto accessOk = [&](Value memref, ValueRange indices) {
     auto type = cast<MemRefType>(memref.getType());
-    SmallVector<int64_t> strides = type.getStridesAndOffset().first;
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      return false; // a layout that is not strided: left alone
     for (auto [d, index] : llvm::enumerate(indices)) {
       if (index == innermost) {
         if (strides[d] != 0 && strides[d] != 1)
