@@ -8,9 +8,10 @@ writes (out=) into team arguments.
 
 With `--device cuda` (scripts/gpu-runner-pack.sh gpu-teams, on the GPU
 machine) every tensor of the module lives on the GPU: each process's blocks
-are on its GPU; all-reduces and gathers move device memory (NCCL when every
-process has a GPU of its own, else host buffers), the other collectives are
-staged through host copies. `--gpu-per-process` gives process r of a node
+are on its GPU; every collective moves device memory (NCCL when every
+process has a GPU of its own, else through host buffers; the rows of
+strided slices and flips packed on the GPU first). `--gpu-per-process`
+gives process r of a node
 GPU r (CUDA_VISIBLE_DEVICES by Open MPI's local rank), so that NCCL can be
 used (PTENSOR_TEAM_NCCL=1 requires it)."""
 
