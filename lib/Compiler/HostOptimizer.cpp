@@ -155,7 +155,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// value rounds to 0 (or to -1 for expm1), so the selects give the
 /// correctly rounded values there.
 std::optional<MathDomain> getMathDomain(llvm::StringRef scalar) {
-  bool isFloat = scalar.ends_with("f") && scalar != "erf";
+  // (f64 erf ends with "f" too; it has no domain either way.)
+  bool isFloat = scalar.ends_with("f");
   llvm::StringRef base = isFloat ? scalar.drop_back() : scalar;
   auto pick = [&](double f32, double f64) { return isFloat ? f32 : f64; };
   double expUpper = pick(89, 710);
@@ -339,22 +340,20 @@ void useVectorMath(llvm::Module &module, llvm::TargetLibraryInfoImpl &info,
   std::vector<llvm::VecDesc> descs;
   static llvm::StringSet<> names; // VecDesc keeps StringRefs
   static std::mutex namesMutex;
+  auto keep = [](const std::string &name) {
+    std::lock_guard<std::mutex> lock(namesMutex);
+    return names.insert(name).first->getKey();
+  };
   for (const VectorVariant *variant : chooseVariants(machine)) {
     if (!wrapScalarCalls(module, *variant))
       continue;
     if (variant->bits > 256)
       useWideVectors(module, *variant);
-    llvm::StringRef wrapper;
-    {
-      std::lock_guard<std::mutex> lock(namesMutex);
-      wrapper = names.insert(wrapperName(variant->scalar)).first->getKey();
-    }
+    llvm::StringRef wrapper = keep(wrapperName(variant->scalar));
     // The guarded form where wrapScalarCalls defined one.
     llvm::StringRef vector = variant->vector;
-    if (module.getFunction(guardedName(*variant))) {
-      std::lock_guard<std::mutex> lock(namesMutex);
-      vector = names.insert(guardedName(*variant)).first->getKey();
-    }
+    if (module.getFunction(guardedName(*variant)))
+      vector = keep(guardedName(*variant));
     descs.emplace_back(wrapper, vector,
                        llvm::ElementCount::getFixed(variant->lanes),
                        /*Masked=*/false, variant->abi, std::nullopt);

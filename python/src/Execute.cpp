@@ -82,6 +82,13 @@ std::string specKey(const std::vector<Operand> &operands) {
   return key;
 }
 
+/// Whether an input with task-space sizes `shape` (see operandTaskShapes)
+/// is broadcast along task dim `d`: compiled with a static 1 there.
+bool isBroadcastDim(const std::vector<int64_t> &shape,
+                    const std::vector<int64_t> &taskShape, size_t d) {
+  return shape[d] == 1 && taskShape[d] != 1;
+}
+
 /// Per operand ("t" or "s", dtype name, sizes): a tensor's sizes in the
 /// task space ("?" or 1 each, see operandTaskShapes), () for a scalar.
 nb::list specList(const std::vector<Operand> &operands,
@@ -94,7 +101,7 @@ nb::list specList(const std::vector<Operand> &operands,
     if (op.isTensor) {
       const std::vector<int64_t> &shape = taskShapes[t++];
       for (size_t d = 0; d < shape.size(); ++d)
-        if (shape[d] == 1 && taskShape[d] != 1)
+        if (isBroadcastDim(shape, taskShape, d))
           dims.append(1);
         else
           dims.append("?");
@@ -443,7 +450,7 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
                     "|" + specKey(operands) + "|";
   for (const std::vector<int64_t> &inputShape : taskShapes)
     for (size_t d = 0; d < inputShape.size(); ++d)
-      key += inputShape[d] == 1 && plan.taskShape[d] != 1 ? '1' : '?';
+      key += isBroadcastDim(inputShape, plan.taskShape, d) ? '1' : '?';
   key += "|";
   for (DType d : resultDTypes)
     key += std::string(dtypeName(d)) + ",";
