@@ -131,6 +131,13 @@ def cases(large):
                 lambda: mat[::2, 1:] + row[1:],
                 ne and (lambda: ne.evaluate("a + b", local_dict={"a": mat[::2, 1:],
                                                                  "b": row[1:]})), 1e-6))
+    # Slices whose rows are apart (no broadcast): unit-stride rows.
+    sl, sl2 = mat[::2, 1:], mat[1::2, 1:]
+    out.append(("m[::2, 1:] + m[1::2, 1:]", 1e3, lambda: pt.add(sl, sl2),
+                lambda: sl + sl2,
+                ne and (lambda: ne.evaluate("a + b", local_dict={"a": sl, "b": sl2})), 1e-6))
+    out.append(("exp(m[::2, 1:])", 1e3, lambda: pt.exp(sl), lambda: np.exp(sl),
+                ne and (lambda: ne.evaluate("exp(a)", local_dict={"a": sl})), 1e-6))
     out.append(("5-op chain of 10^7 (one fused kernel; numpy: 5 passes)", 1e3,
                 lambda: chain(x, y), lambda: numpy_chain(x, y),
                 ne and (lambda: ne.evaluate("exp(-((a * b + 1.5) ** 2)) * 0.5 + a",

@@ -227,6 +227,29 @@ def test_strided_views(rng):
         assert_matches(pt.sin(v), f64_ref(np.sin, v), "f32")
 
 
+def test_views_with_rows_apart(rng):
+    """Views whose rows are apart but unit-stride (slices of rows and
+    columns, in C and Fortran order, flipped rows, 3-D) fail the contiguous
+    check and run the unit-innermost-stride version of the loop nest
+    (ptensor-coalesce-dims): vectorized rows in blocks of 8192 on threads;
+    rows longer than a block, and writes into a view whose rows are apart,
+    give numpy's results and touch nothing else."""
+    m = rand(rng, (7, 9001), "f32")
+    mf = np.asfortranarray(rand(rng, (9001, 7), "f32"))
+    m3 = rand(rng, (3, 5, 8300), "f32")
+    views = [m[::2, 1:], m[::-1, 3:], mf[1:, ::2], m3[:, 1::2, 5:]]
+    for v in views:
+        w = rand(rng, v.shape, "f32")
+        assert_matches(pt.add(v, w), v + w, "f32", rtol=0, atol=0)
+        assert_matches(pt.exp(v), f64_ref(np.exp, v), "f32")
+    big = np.zeros((9, 9002), np.float32)
+    a = m[::2, 1:]
+    out = big[1::2, :9000]
+    pt.multiply(a, 2.0, out=out)
+    assert_matches(out, a * np.float32(2.0), "f32", rtol=0, atol=0)
+    assert np.count_nonzero(big) == np.count_nonzero(out)  # rows between untouched
+
+
 def test_result_follows_input_layout(rng):
     a = rand(rng, (6, 4), "f32").T
     r = pt.exp(a)

@@ -9,7 +9,8 @@
 // in (a broadcast view, as ptensor-broadcast makes them) is a dim it does
 // not read, as if its indexing map lacked it: `m * v` of a matrix and a
 // broadcast row runs over rows and unit-stride columns, not as a strided
-// nest.
+// nest. Where the fast path merged dims, the strided nest is versioned once
+// more on unit innermost strides alone (rows apart: a slice `m[::2, 1:]`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -358,26 +359,45 @@ struct PTensorCoalesceDimsPass
     version(op);
   }
 
-  /// Replaces `op` by `scf.if (fits) { fast path } else { op }`, by the
-  /// fast path alone when the check folds to true, and leaves it alone
-  /// when the check folds to false.
+  /// Versions `op` on contiguity (the groups of planGroups), then, where
+  /// the strided nest stays and merged the dims, on unit innermost strides.
   void version(linalg::GenericOp op) {
     SmallVector<DimGroup> groups = planGroups(op);
-    if (!isProfitable(op, groups))
+    if (!isProfitable(op, groups) || !versionOn(op, groups))
       return;
+    unsigned loops = op.getNumLoops();
+    if (loops < 2 || groups.size() == loops)
+      return; // the fast path kept every loop: it is the unit-stride one
+    // Unmerged groups: the check asks only for a unit innermost stride of
+    // each operand that reads the innermost loop, and the view makes it
+    // static. A slice `m[::2, 1:]` (rows apart) or a broadcast passed with
+    // zero strides then runs unit-stride rows: vectorized, and on threads
+    // (ptensor-serial-inner-loop), where the strided nest is scalar.
+    SmallVector<DimGroup> rows;
+    for (unsigned d = 0; d < loops; ++d)
+      rows.push_back({d});
+    if (isProfitable(op, rows))
+      versionOn(op, rows);
+  }
+
+  /// Replaces `op` by `scf.if (fits) { fast path } else { op }` over the
+  /// dim `groups`, by the fast path alone when the check folds to true,
+  /// and leaves it alone when the check folds to false. Returns whether
+  /// `op` is still there (the else-branch, or left alone).
+  bool versionOn(linalg::GenericOp op, ArrayRef<DimGroup> groups) {
     CreatedOps created;
     OpBuilder b(op, &created);
     FastPathBuilder builder(b, op, groups);
     Value fits = builder.buildCondition();
     if (fits && matchPattern(fits, m_Zero())) {
       created.eraseDead();
-      return;
+      return true;
     }
     if (!fits || matchPattern(fits, m_One())) {
       builder.buildFastPath();
       op.erase();
       created.eraseDead();
-      return;
+      return false;
     }
     auto ifOp = scf::IfOp::create(b, op.getLoc(), fits,
                                   /*withElseRegion=*/true);
@@ -386,6 +406,7 @@ struct PTensorCoalesceDimsPass
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     builder.buildFastPath();
     created.eraseDead();
+    return true;
   }
 };
 } // namespace

@@ -304,6 +304,23 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
       give the fast path alone; checks that fold to false, and generics
       whose fast path would be the same loop nest (one loop already, unit
       stride known), are left alone.
+    - *Unit innermost strides* (run time): where the fast path merged dims,
+      the strided loop nest that stays is versioned once more the same way
+      with every dim its own group: the check asks only that each operand
+      reading the innermost loop has stride 1 there (or size 1), and the
+      views make that stride static while the other strides stay dynamic.
+      Slices whose rows are apart (`m[::2, 1:]`, flipped rows, Fortran
+      order slices in the reversed order) and broadcasts passed with zero
+      strides in outer dims then run unit-stride rows, which the CPU
+      pipeline vectorizes and runs on threads (`ptensor-serial-inner-loop`;
+      the strided nest is collapsed into one scalar loop there):
+
+      ```mlir
+      scf.if %contiguous { <one loop> } else {
+        scf.if %unitInner { <the loops, views strided<[?, 1]>> }
+        else { <the strided loop nest> }
+      }
+      ```
 
     Both versions visit the same elements in the same order, so in-place
     updates behave the same. Static size-1 dims are dropped earlier, on
