@@ -131,6 +131,15 @@ def cases(large):
                 lambda: mat[::2, 1:] + row[1:],
                 ne and (lambda: ne.evaluate("a + b", local_dict={"a": mat[::2, 1:],
                                                                  "b": row[1:]})), 1e-6))
+    # Bools: a comparison writes them, a where reads them (bytes).
+    flags = mat > np.float32(0.5)
+    out.append(("m > 0.5 (bools), 4000 x 2500", 1e3, lambda: pt.greater(mat, 0.5),
+                lambda: mat > np.float32(0.5),
+                ne and (lambda: ne.evaluate("a > 0.5", local_dict={"a": mat})), 0))
+    out.append(("where(c, m, 0), 4000 x 2500", 1e3, lambda: pt.where(flags, mat, 0.0),
+                lambda: np.where(flags, mat, np.float32(0)),
+                ne and (lambda: ne.evaluate("where(c, a, 0)", local_dict={"c": flags, "a": mat})),
+                0))
     # Slices whose rows are apart (no broadcast): unit-stride rows.
     sl, sl2 = mat[::2, 1:], mat[1::2, 1:]
     out.append(("m[::2, 1:] + m[1::2, 1:]", 1e3, lambda: pt.add(sl, sl2),

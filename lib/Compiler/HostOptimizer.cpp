@@ -23,6 +23,9 @@
 // (bench/RESULTS.md: the AVX-512 variants against AVX2's on a Sapphire
 // Rapids Xeon and a Zen 4 EPYC; the guarded forms against the plain ones.)
 //
+// Before the pipeline, bool loads and stores become byte accesses
+// (BoolBytes.cpp), which the loop vectorizer accepts.
+//
 // LLVM's own LIBMVEC preset knows only sin, cos, exp, log and pow; glibc
 // 2.35 has some twenty more, so the table is ptensor's, filtered by what
 // the installed library exports (an older glibc simply vectorizes less).
@@ -31,6 +34,7 @@
 
 #include "ptensor/Compiler/Compiler.h"
 
+#include "BoolBytes.h"
 #include "LibraryOfSymbol.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -391,6 +395,7 @@ llvm::Error optimizeHostModule(llvm::Module &module,
   llvm::ModuleAnalysisManager modules;
   llvm::TargetLibraryInfoImpl libraryInfo(machine.getTargetTriple());
   useVectorMath(module, libraryInfo, machine);
+  widenBoolMemoryAccesses(module);
   functions.registerPass(
       [&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
   builder.registerModuleAnalyses(modules);

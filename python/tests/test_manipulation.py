@@ -460,6 +460,17 @@ def test_triangle_offsets(name, k):
 
 
 
+@pytest.mark.parametrize("name", ["tril", "triu"])
+def test_triangle_rows_apart(name):
+    """Unit-stride rows that are apart (a slice) run the unit-innermost-stride
+    version of the masked loop nest: rows longer than one block of 8192
+    columns, a diagonal crossing blocks."""
+    fn, ref = getattr(pt, name), getattr(np, name)
+    x = data("float32", (12, 17000))[::2, 3:]
+    for k in (-2, 0, 8190, 8200, 16990):
+        same(fn(x, k=k), ref(x, k=k))
+
+
 @pytest.mark.parametrize("k", [-1, 3])
 @pytest.mark.parametrize("name", ["tril", "triu"])
 def test_triangle_batches(name, k):

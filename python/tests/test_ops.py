@@ -250,6 +250,26 @@ def test_views_with_rows_apart(rng):
     assert np.count_nonzero(big) == np.count_nonzero(out)  # rows between untouched
 
 
+def test_bools_are_bytes(rng):
+    """Bool arrays are bytes (read and written as such by the vectorized
+    host code: lib/Compiler/BoolBytes.cpp): comparisons and `where` give
+    numpy's results on long arrays, slices and their tails, and a byte other
+    than 0 or 1 (a view of uint8 data) reads as true, as numpy reads it."""
+    a, b = rand(rng, (3, 1000), "f32"), rand(rng, (3, 1000), "f32")
+    for x, y in ((a, b), (a[:, 3:], b[:, :-3]), (a[::2, 1:], b[::2, 1:])):
+        c = pt.less(x, y)
+        assert c.dtype == np.bool_
+        np.testing.assert_array_equal(c, x < y)
+        assert_matches(pt.where(c, x, y), np.minimum(x, y), "f32", rtol=0, atol=0)
+    raw = rng.integers(0, 4, 1003).astype(np.uint8)  # 0, 1, 2 and 3
+    flags = raw.view(np.bool_)
+    f = rand(rng, (1003,), "f32")
+    np.testing.assert_array_equal(pt.logical_not(flags), raw == 0)
+    assert_matches(pt.where(flags, f, 0.0), np.where(raw != 0, f, np.float32(0)), "f32",
+                   rtol=0, atol=0)
+    np.testing.assert_array_equal(pt.astype(flags, np.int32), (raw != 0).astype(np.int32))
+
+
 def test_result_follows_input_layout(rng):
     a = rand(rng, (6, 4), "f32").T
     r = pt.exp(a)

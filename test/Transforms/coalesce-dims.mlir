@@ -204,8 +204,7 @@ func.func @scalar_in_place(%a: memref<?x?xf64, strided<[?, ?], offset: ?>>, %s: 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #red = affine_map<(d0, d1) -> (d0)>
 
-// Left alone: one loop already reading with unit stride, loops that use
-// linalg.index (merging dims would change the indices), and reductions.
+// Left alone: one loop already reading with unit stride, and reductions.
 // CHECK-LABEL: func.func @left_alone(
 // CHECK-NOT:     scf.if
 // CHECK-NOT:     memref.reinterpret_cast
@@ -215,17 +214,45 @@ func.func @left_alone(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?x?xf32, 
   ^bb0(%x: f32, %z: f32):
     linalg.yield %x : f32
   }
-  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%c : memref<?x?xf32, strided<[?, ?], offset: ?>>) {
-  ^bb0(%z: f32):
-    %i = linalg.index 1 : index
-    %ii = arith.index_cast %i : index to i32
-    %f = arith.sitofp %ii : i32 to f32
-    linalg.yield %f : f32
-  }
   linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]} ins(%c : memref<?x?xf32, strided<[?, ?], offset: ?>>) outs(%d : memref<?xf32>) {
   ^bb0(%x: f32, %z: f32):
     %s = arith.addf %x, %z : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// A body that uses linalg.index (a triangle's mask) keeps its loops:
+// merging dims would change the indices. Only the unit-innermost-stride
+// version applies (the same loops and maps, views with a static unit
+// innermost stride; the body and its indices as they were).
+// CHECK-LABEL: func.func @uses_indices(
+// CHECK-SAME:    %[[A:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>, %[[O:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>)
+// CHECK:         %{{.*}}, %{{.*}}, %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK-NOT:     arith.cmpi eq, %[[ST]]#0
+// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:      %[[VA:.*]] = memref.reinterpret_cast %[[A]] {{.*}} to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT:      %[[VO:.*]] = memref.reinterpret_cast %[[O]] {{.*}} to memref<?x?xf32, strided<[?, 1], offset: ?>>
+// CHECK-NEXT:      linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[VA]] : {{.*}}) outs(%[[VO]] : {{.*}})
+// CHECK:             linalg.index 0
+// CHECK:             linalg.index 1
+// CHECK:         } else {
+// CHECK-NEXT:      linalg.generic {{.*}} ins(%[[A]] : {{.*}}) outs(%[[O]] : {{.*}})
+// CHECK:         } {ptensor.contiguous_fast_path}
+// CHECK-NOT:     ptensor.reversed_loop_order
+func.func @uses_indices(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %o: memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x?xf32, strided<[?, ?], offset: ?>>) outs(%o : memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  ^bb0(%x: f32, %z: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %below = arith.cmpi sle, %j, %i : index
+    %zero = arith.constant 0.0 : f32
+    %r = arith.select %below, %x, %zero : f32
+    linalg.yield %r : f32
   }
   return
 }

@@ -65,11 +65,12 @@ static SmallVector<unsigned> readDims(linalg::GenericOp op,
 }
 
 /// Whether `op` is an elementwise loop nest the pass can version: memref
-/// operands (or scalars), all loops parallel, no `linalg.index`, every
-/// indexing map a projected permutation (identity or broadcast).
+/// operands (or scalars), all loops parallel, every indexing map a
+/// projected permutation (identity or broadcast). A body that reads its
+/// loop indices (`linalg.index`: a triangle's mask) keeps its loops: only
+/// the unit-innermost-stride version applies to it.
 static bool isCandidate(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      op.hasIndexSemantics())
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
     return false;
   if (op.getNumParallelLoops() != op.getNumLoops())
     return false;
@@ -319,7 +320,9 @@ struct PTensorCoalesceDimsPass
         candidates.push_back(op);
     });
     for (linalg::GenericOp op : candidates) {
-      if (reorderLoops) {
+      if (op.hasIndexSemantics()) {
+        versionRows(op);
+      } else if (reorderLoops) {
         followInputOrder(op);
         versionOrder(op);
       } else {
@@ -365,14 +368,20 @@ struct PTensorCoalesceDimsPass
     SmallVector<DimGroup> groups = planGroups(op);
     if (!isProfitable(op, groups) || !versionOn(op, groups))
       return;
+    if (groups.size() < op.getNumLoops())
+      versionRows(op); // else the fast path kept every loop: it is that one
+  }
+
+  /// Versions `op` on unit innermost strides alone: every dim its own
+  /// group, so the check asks only for a unit innermost stride of each
+  /// operand that reads the innermost loop, and the view makes it static.
+  /// A slice `m[::2, 1:]` (rows apart) or a broadcast passed with zero
+  /// strides then runs unit-stride rows: vectorized, and on threads
+  /// (ptensor-serial-inner-loop), where the strided nest is scalar.
+  void versionRows(linalg::GenericOp op) {
     unsigned loops = op.getNumLoops();
-    if (loops < 2 || groups.size() == loops)
-      return; // the fast path kept every loop: it is the unit-stride one
-    // Unmerged groups: the check asks only for a unit innermost stride of
-    // each operand that reads the innermost loop, and the view makes it
-    // static. A slice `m[::2, 1:]` (rows apart) or a broadcast passed with
-    // zero strides then runs unit-stride rows: vectorized, and on threads
-    // (ptensor-serial-inner-loop), where the strided nest is scalar.
+    if (loops < 2)
+      return;
     SmallVector<DimGroup> rows;
     for (unsigned d = 0; d < loops; ++d)
       rows.push_back({d});

@@ -267,8 +267,9 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
     makes the compile-time half). Function arguments have fully dynamic
     strided layouts after bufferization, so whether their dims can be
     coalesced is known only at run time. Every elementwise `linalg.generic`
-    on memrefs (all loops parallel, no `linalg.index`, every indexing map an
-    identity or a broadcast, i.e. a projected permutation) is versioned:
+    on memrefs (all loops parallel, every indexing map an identity or a
+    broadcast, i.e. a projected permutation; for a body with `linalg.index`
+    see the unit innermost strides below) is versioned:
 
     ```mlir
     scf.if %fits {   // {ptensor.contiguous_fast_path}
@@ -314,6 +315,9 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
       strides in outer dims then run unit-stride rows, which the CPU
       pipeline vectorizes and runs on threads (`ptensor-serial-inner-loop`;
       the strided nest is collapsed into one scalar loop there):
+
+      A body that reads its loop indices (`linalg.index`: a triangle's
+      mask) gets this version alone: merging dims would change its indices.
 
       ```mlir
       scf.if %contiguous { <one loop> } else {
