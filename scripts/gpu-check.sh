@@ -23,7 +23,11 @@
 #                                       # same with a GPU per process and
 #                                       # NCCL required, then the NCCL /
 #                                       # host-buffer / torch collectives
-#                                       # bench: nvidia-h200-x2), bench
+#                                       # bench: nvidia-h200-x2), host
+#                                       # (bench/cpu_elementwise.py on the
+#                                       # host's cores, 1, 4 and 16 threads
+#                                       # or PTENSOR_HOST_THREADS, beside
+#                                       # numpy; not part of "all"), bench
 #
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
@@ -73,6 +77,11 @@ prepare() {
   # The CPU kernels test_gpu.py's torch-CPU case reuses.
   PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
     python3 -m pytest -q python/tests/test_ops.py >/dev/null
+  # The host benchmark's kernels for the GPU machine's CPU (an AVX-512
+  # Xeon: x86-64-v4, which this machine runs too), compiled by one run here
+  # into the cache the `host` step reads (there is no compiler there).
+  PTENSOR_HOST_CPU=x86-64-v4 PTENSOR_CACHE_DIR="$carry/hostcache" \
+    python3 bench/cpu_elementwise.py --threads 2 > "$carry/host-here.md"
   # The cases' cubins compress about 5x; the carry is limited to 64 MiB.
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
   rm -rf "$carry/cases"
@@ -186,6 +195,13 @@ run() {
     echo "$step: skipped (no .carry/runner: run 'bash scripts/gpu-runner-pack.sh pack' here first)"
   fi
   done
+  if [[ ",$steps," == *",host,"* ]]; then
+  echo "== CPU elementwise on this host's cores (bench/cpu_elementwise.py, numpy beside)"
+  PTENSOR_HOST_CPU=x86-64-v4 PTENSOR_CACHE_DIR="$carry/hostcache" PYTHONPATH=python \
+    python3 bench/cpu_elementwise.py --threads "${PTENSOR_HOST_THREADS:-1,4,16}" \
+    > "$out/host.md" 2>&1 || status=1
+  cat "$out/host.md"
+  fi
   if wants bench; then
   echo "== benchmark"
   PTENSOR_CACHE_DIR="$carry/pycache" PYTHONUNBUFFERED=1 python3 bench/run.py "$carry/bench" --out "$out/RESULTS.md" \
@@ -199,5 +215,5 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,gpu-teams,gpu-teams-nccl,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
 esac

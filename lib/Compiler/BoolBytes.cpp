@@ -5,13 +5,14 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
 #include <vector>
 
 using namespace llvm;
 
-/// Whether `type` is a scalar i1 in memory that a plain access reads.
+/// Whether `type` is a scalar bool (a vector of i1 is bit packed in memory).
 static bool isBool(Type *type) { return type->isIntegerTy(1); }
 
 bool ptensor::compiler::widenBoolMemoryAccesses(Module &module) {
@@ -33,6 +34,7 @@ bool ptensor::compiler::widenBoolMemoryAccesses(Module &module) {
       LoadInst *wide =
           b.CreateAlignedLoad(byte, load->getPointerOperand(), load->getAlign());
       wide->copyMetadata(*load);
+      wide->setMetadata(LLVMContext::MD_range, nullptr); // an i1's range
       Value *nonzero = b.CreateICmpNE(wide, ConstantInt::get(byte, 0));
       load->replaceAllUsesWith(nonzero);
       load->eraseFromParent();
