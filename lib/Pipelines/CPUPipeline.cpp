@@ -109,7 +109,8 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
     pm.addPass(createConvertLinalgToParallelLoopsPass());
     // Innermost dims stay serial scf.for loops (vectorized by LLVM): the
     // conversion would collapse them into the worksharing loop.
-    pm.addPass(createPTensorSerialInnerLoop());
+    pm.addPass(createPTensorSerialInnerLoop(
+        PTensorSerialInnerLoopOptions{options.innerBlock}));
     ConvertSCFToOpenMPPassOptions openmp;
     openmp.numThreads = options.numThreads;
     pm.addPass(createConvertSCFToOpenMPPass(openmp));

@@ -22,6 +22,7 @@
 // OPTS:      --ptensor-fuse-elementwise
 // OPTS-NEXT:   --max-recompute-ops=<uint>
 // OPTS:      --ptensor-to-cpu-pipeline
+// OPTS-NEXT:   --inner-block=<long>
 // OPTS-NEXT:   --max-recompute-ops=<uint>
 // OPTS:      --ptensor-to-nvvm-pipeline
 // OPTS-NEXT:   --block-size=<uint>

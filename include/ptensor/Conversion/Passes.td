@@ -368,8 +368,9 @@ def PTensorSerialInnerLoop
     contiguous fast paths of `ptensor-coalesce-dims`; a strided access
     would become a gather, slower than the scalar loop), keeps all but its
     innermost dim; the innermost becomes a serial `scf.for` in the body,
-    over one block of 8192 positions of it when it starts at 0 with step 1
-    (the block is one more parallel dim, `first = block * 8192`,
+    over one block of `block-size` positions of it (8192 by default; the
+    CPU pipeline's `inner-block`) when it starts at 0 with step 1 (the
+    block is one more parallel dim, `first = block * 8192`,
     `last = min(first + 8192, n)`: a nest of few long rows still has
     work for every thread), else whole:
 
@@ -385,6 +386,13 @@ def PTensorSerialInnerLoop
     The parallel threshold weighs each iteration by the block's trips
     (it recognizes this block shape).
   }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", "8192",
+           "Innermost positions per parallel block (long enough that the "
+           "block's bounds and vector remainder cost nothing beside it, "
+           "short enough that a nest of a few long rows splits over every "
+           "thread)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }

@@ -42,6 +42,12 @@ struct PTensorToCPUPipelineOptions
                      "than twice as many (the iterations of loops inside "
                      "its body included) runs on the calling thread"),
       llvm::cl::init(262144)};
+  PassOptions::Option<int64_t> innerBlock{
+      *this, "inner-block",
+      llvm::cl::desc("Innermost positions per parallel block of a loop nest "
+                     "whose innermost dim runs serially "
+                     "(ptensor-serial-inner-loop)"),
+      llvm::cl::init(8192)};
   PassOptions::Option<bool> reorderLoops{
       *this, "reorder-loops",
       llvm::cl::desc("Version loop nests on their run-time loop order and "

@@ -28,11 +28,6 @@ using namespace mlir::ptensor;
 
 namespace {
 
-/// Positions of the innermost dim per parallel block: long enough that
-/// its bounds and the loop's vector remainder cost nothing beside it,
-/// short enough that a nest of a few long rows splits over every thread.
-constexpr int64_t kInnerBlock = 8192;
-
 /// Whether every memref access in `op`'s body moves by at most one element
 /// per step of the innermost induction variable, as the static layouts
 /// say: indices are the body's arguments or values from above, and the
@@ -88,9 +83,10 @@ bool isCandidate(scf::ParallelOp op) {
 }
 
 /// Rewrites `op` into an scf.parallel over its outer dims (and the blocks
-/// of the innermost one, when it starts at 0 with step 1) whose body runs
-/// the innermost dim as an scf.for over the block (or whole).
-void serializeInnermost(scf::ParallelOp op) {
+/// of `blockSize` positions of the innermost one, when it starts at 0 with
+/// step 1) whose body runs the innermost dim as an scf.for over the block
+/// (or whole).
+void serializeInnermost(scf::ParallelOp op, int64_t blockSize) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value lower = op.getLowerBound().back(), upper = op.getUpperBound().back();
@@ -101,7 +97,7 @@ void serializeInnermost(scf::ParallelOp op) {
   bool blocked = isConstantIntValue(lower, 0) && isConstantIntValue(step, 1);
   Value size;
   if (blocked) {
-    size = arith::ConstantIndexOp::create(b, loc, kInnerBlock);
+    size = arith::ConstantIndexOp::create(b, loc, blockSize);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     // An upper bound of a loop from 0 by 1 is a size: not negative.
@@ -136,14 +132,22 @@ void serializeInnermost(scf::ParallelOp op) {
 
 struct SerialInnerLoop
     : mlir::ptensor::impl::PTensorSerialInnerLoopBase<SerialInnerLoop> {
+  using PTensorSerialInnerLoopBase::PTensorSerialInnerLoopBase;
+
   void runOnOperation() override {
+    if (blockSize < 1) {
+      getOperation().emitError()
+          << "ptensor-serial-inner-loop: block-size must be at least 1, not "
+          << int64_t(blockSize);
+      return signalPassFailure();
+    }
     SmallVector<scf::ParallelOp> candidates;
     getOperation()->walk([&](scf::ParallelOp op) {
       if (isCandidate(op))
         candidates.push_back(op);
     });
     for (scf::ParallelOp op : candidates)
-      serializeInnermost(op);
+      serializeInnermost(op, int64_t(blockSize));
   }
 };
 
