@@ -15,7 +15,7 @@ using namespace llvm;
 /// Whether `type` is a scalar bool (a vector of i1 is bit packed in memory).
 static bool isBool(Type *type) { return type->isIntegerTy(1); }
 
-bool ptensor::compiler::widenBoolMemoryAccesses(Module &module) {
+void ptensor::compiler::widenBoolMemoryAccesses(Module &module) {
   std::vector<Instruction *> accesses;
   for (Function &function : module)
     for (Instruction &inst : instructions(function)) {
@@ -47,5 +47,4 @@ bool ptensor::compiler::widenBoolMemoryAccesses(Module &module) {
     wide->copyMetadata(*store);
     store->eraseFromParent();
   }
-  return !accesses.empty();
 }

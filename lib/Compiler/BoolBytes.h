@@ -16,8 +16,8 @@ namespace ptensor::compiler {
 /// smaller than its byte, and a vector of i1 in memory would be bit
 /// packed), so a comparison or a `where` over a bool tensor ran as scalar
 /// code; as bytes they vectorize. Volatile and atomic accesses and vectors
-/// are left alone. Returns whether anything changed.
-bool widenBoolMemoryAccesses(llvm::Module &module);
+/// are left alone.
+void widenBoolMemoryAccesses(llvm::Module &module);
 
 } // namespace ptensor::compiler
 

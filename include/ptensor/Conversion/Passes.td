@@ -387,7 +387,8 @@ def PTensorSerialInnerLoop
     (it recognizes this block shape).
   }];
   let options = [
-    Option<"blockSize", "block-size", "int64_t", "8192",
+    Option<"blockSize", "block-size", "int64_t",
+           "::mlir::ptensor::kDefaultInnerBlock",
            "Innermost positions per parallel block (long enough that the "
            "block's bounds and vector remainder cost nothing beside it, "
            "short enough that a nest of a few long rows splits over every "
@@ -439,7 +440,8 @@ def PTensorParallelThreshold
     convert-scf-to-openmp does not make), are left alone.
   }];
   let options = [
-    Option<"minIterations", "min-iterations", "int64_t", "524288",
+    Option<"minIterations", "min-iterations", "int64_t",
+           "2 * int64_t(::mlir::ptensor::kDefaultMinTaskSize)",
            "Fewest iterations of a loop nest that runs on threads">,
     Option<"teamSize", "team-size", "int64_t", "1",
            "Processes of the team the code runs in (they share the CPUs)">,

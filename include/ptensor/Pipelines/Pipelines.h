@@ -3,6 +3,7 @@
 #ifndef PTENSOR_PIPELINES_PIPELINES_H
 #define PTENSOR_PIPELINES_PIPELINES_H
 
+#include "ptensor/Conversion/HostParallel/HostParallel.h"
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -41,13 +42,13 @@ struct PTensorToCPUPipelineOptions
       llvm::cl::desc("Fewest iterations per thread: a loop nest with fewer "
                      "than twice as many (the iterations of loops inside "
                      "its body included) runs on the calling thread"),
-      llvm::cl::init(262144)};
+      llvm::cl::init(kDefaultMinTaskSize)};
   PassOptions::Option<int64_t> innerBlock{
       *this, "inner-block",
       llvm::cl::desc("Innermost positions per parallel block of a loop nest "
                      "whose innermost dim runs serially "
                      "(ptensor-serial-inner-loop)"),
-      llvm::cl::init(8192)};
+      llvm::cl::init(kDefaultInnerBlock)};
   PassOptions::Option<bool> reorderLoops{
       *this, "reorder-loops",
       llvm::cl::desc("Version loop nests on their run-time loop order and "

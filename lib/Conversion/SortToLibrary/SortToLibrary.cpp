@@ -141,8 +141,8 @@ LogicalResult replaceWithCall(OpBuilder &b, SortAlongOp op) {
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   };
-  int64_t flags = (op.getDescending() ? Descending : 0) |
-                  (op.getStable() ? Stable : 0);
+  int64_t flags = (op.getDescending() ? int64_t(Descending) : 0) |
+                  (op.getStable() ? int64_t(Stable) : 0);
   auto rank = cast<MemRefType>(op.getInput().getType()).getRank();
   // The outputs have the input's sizes.
   BufferArgs input = bufferArgs(b, loc, op.getInput(), /*withSizes=*/true);
