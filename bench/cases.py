@@ -59,6 +59,20 @@ def flip_last(name):
 """
 
 
+def diff_last(name):
+    """a[:, 1:] - a[:, :-1] (numpy's diff along rows): rows of N - 1
+    elements, one view unaligned, so neither vector path applies and the
+    general path (any strides) runs."""
+    t, tr = pt([N, N], "f32"), pt([N, N - 1], "f32")
+    return f"""func.func @{name}(%a: {t}) -> {tr} {{
+  %x = ptensor.extract_slice %a [0, 1] [{N}, {N - 1}] [1, 1] : {t} -> {tr}
+  %y = ptensor.extract_slice %a [0, 0] [{N}, {N - 1}] [1, 1] : {t} -> {tr}
+  %r = ptensor.elementwise_binary subtract %x, %y : ({tr}, {tr}) -> {tr}
+  return %r : {tr}
+}}
+"""
+
+
 # GELU's tanh form as a pointwise body (what cuBLASLt's GELU epilogue
 # computes).
 GELU_TANH_BODY = """^bb0(%x: f32):
@@ -222,6 +236,8 @@ CASES = {
                        [([N, N], F32), ([N, N], F32)], "a + b.T", 3 * N * N * 4),
     "flip_last": (flip_last("flip_last"), [([N, N], F32)],
                   "torch.flip(a, [-1])", 2 * N * N * 4),
+    "diff_last": (diff_last("diff_last"), [([N, N], F32)],
+                  "a[:, 1:] - a[:, :-1]", 2 * N * (N - 1) * 4),
     "f16_plus_f32": (binary("f16_plus_f32", "add", [N, N], [N, N], [N, N],
                             dtype_a="f16"),
                      [([N, N], F16), ([N, N], F32)], "a + b", N * N * (2 + 4 + 4)),
@@ -355,12 +371,14 @@ FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3
 # checking it against the default build's result).
 SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f32",
                "bf16_gelu", "chain", "sum_all", "sum_rows", "sum_cols", "max_rows",
-               "argmax_rows", "mean_rows", "var_rows", "softmax_rows", "matvec_f32"]
+               "argmax_rows", "mean_rows", "var_rows", "softmax_rows", "matvec_f32",
+               "diff_last", "roll_last", "reshape_t"]
 # The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=32
 # transpose-group=8 transpose-max-blocks=1056 (chosen from earlier sweeps,
 # see RESULTS.md).
 SWEEP_CONFIGS = {
     "b256-g1056-u1": "block-size=256 max-blocks=1056 unroll=1 transpose-group=1",
+    "u1": "unroll=1",
     "u2": "unroll=2",
     "lanes2": "reduction-lanes=2",
     "lanes4": "reduction-lanes=4",

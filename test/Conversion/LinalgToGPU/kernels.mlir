@@ -3,7 +3,8 @@
 
 // convert-ptensor-linalg-to-gpu: in functions marked ptensor.device, every
 // elementwise linalg.generic on memrefs becomes gpu.launch ops running a
-// grid-stride loop over the flattened iteration space (an i32 variant when
+// grid-stride loop over the flattened iteration space (`unroll` elements
+// per thread and step over whole chunks, then one; an i32 variant when
 // the element count fits in 31 bits, an index variant otherwise, and a
 // vectorized variant for contiguous operands), nothing runs when the count is
 // 0, and memref.alloc/dealloc become gpu.alloc/gpu.dealloc on a stream.
@@ -37,17 +38,33 @@
 // CHECK:               gpu.launch
 // CHECK:                 vector.store %{{.*}} : memref<?x4xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // CHECK:             } else {
-// The general path, with 32-bit and 64-bit index variants:
+// The general path, with 32-bit and 64-bit index variants; enough blocks
+// for `unroll` (4) elements per thread:
+// CHECK:               %[[UNROLL:.*]] = arith.constant 4 : index
+// CHECK:               %[[WORK:.*]] = arith.ceildivui %[[COUNT]], %[[UNROLL]] : index
 // CHECK:               %[[BS:.*]] = arith.constant 128 : index
 // CHECK:               %[[MAXB:.*]] = arith.constant 65535 : index
-// CHECK:               %[[CEIL:.*]] = arith.ceildivui %[[COUNT]], %[[BS]] : index
+// CHECK:               %[[CEIL:.*]] = arith.ceildivui %[[WORK]], %[[BS]] : index
 // CHECK:               arith.minui %[[CEIL]], %[[MAXB]] : index
 // CHECK:               scf.if %[[FITS]] {
 // CHECK:                 gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK:               %[[START:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK:               %[[STEP:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// Whole chunks of 4 x blockDim elements first: a thread's four elements
+// (blockDim apart) are loaded before any is stored.
+// CHECK:               %[[CHUNK:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK:               %[[CN32:.*]] = arith.index_castui %[[COUNT]] : index to i32
+// CHECK:               %[[CHUNKS:.*]] = arith.divui %[[CN32]], %[[CHUNK]] : i32
+// CHECK:               scf.for unsigned %{{.*}} = %{{.*}} to %[[CHUNKS]] step %{{.*}} : i32 {
+// CHECK-COUNT-4:         memref.load %[[A]]
+// CHECK-NOT:             memref.store
+// CHECK-COUNT-4:         memref.store %{{.*}}, %[[OUT]]
+// CHECK-NEXT:          }
+// The rest, one element per step:
+// CHECK:               %[[REST:.*]] = arith.muli %[[CHUNKS]], %[[CHUNK]] : i32
+// CHECK:               %[[FROM:.*]] = arith.addi %[[REST]], %[[START]] : i32
 // CHECK:               %[[N32:.*]] = arith.index_castui %[[COUNT]] : index to i32
-// CHECK:               scf.for unsigned %[[LIN:.*]] = %[[START]] to %[[N32]] step %[[STEP]] : i32 {
+// CHECK:               scf.for unsigned %[[LIN:.*]] = %[[FROM]] to %[[N32]] step %[[STEP]] : i32 {
 // CHECK:                 %[[COL32:.*]] = arith.remui %[[LIN]], %{{.*}} : i32
 // CHECK:                 %[[COL:.*]] = arith.index_castui %[[COL32]] : i32 to index
 // CHECK:                 %[[ROW32:.*]] = arith.divui %[[LIN]], %{{.*}} : i32
@@ -60,8 +77,12 @@
 // CHECK:               }
 // CHECK:               gpu.terminator
 // CHECK:           } else {
-// The index variant for element counts of 2^31 and more.
+// The index variant for element counts of 2^31 and more (its chunks, then
+// the rest).
 // CHECK:             gpu.launch
+// CHECK:               %[[CHUNKS64:.*]] = arith.divui %[[COUNT]], %{{.*}} : index
+// CHECK:               scf.for unsigned %{{.*}} = %{{.*}} to %[[CHUNKS64]] step %{{.*}} {
+// CHECK-COUNT-4:         memref.store %{{.*}}, %[[OUT]]
 // CHECK:               scf.for unsigned %[[LIN64:.*]] = %{{.*}} to %[[COUNT]] step %{{.*}} {
 // CHECK:                 arith.remui %[[LIN64]], %{{.*}} : index
 // CHECK:                 arith.divui %[[LIN64]], %{{.*}} : index
