@@ -151,6 +151,18 @@ def cases(large):
                 lambda: chain(x, y), lambda: numpy_chain(x, y),
                 ne and (lambda: ne.evaluate("exp(-((a * b + 1.5) ** 2)) * 0.5 + a",
                                             local_dict={"a": x, "b": y})), 4e-6))
+    # Integer division by a scalar: numpy multiplies by libdivide's magic
+    # numbers; x86 has no vector division (ptensor-invariant-division).
+    for itype in (np.int16, np.int32, np.int64):
+        ints = rng.integers(-10 ** 4, 10 ** 4, large).astype(itype)
+        seven = itype(7)
+        iname = np.dtype(itype).name
+        out.append(("x // 7 of 10^7 %s" % iname, 1e3,
+                    lambda a=ints: pt.floor_divide(a, 7),
+                    lambda a=ints, k=seven: np.floor_divide(a, k), None, 0))
+        out.append(("x %% 7 of 10^7 %s" % iname, 1e3,
+                    lambda a=ints: pt.remainder(a, 7),
+                    lambda a=ints, k=seven: np.remainder(a, k), None, 0))
     h = (rng.random(large, dtype=np.float32) * 4 - 2)
     halves = [("float16", np.float16)]
     if ml_dtypes is not None:

@@ -27,7 +27,8 @@ target_link_libraries(PTensorConversion INTERFACE PTensorToLinalg
   PTensorDeviceCopies
   PTensorGPUModules
   PTensorRunTimeChecks
-  PTensorHostParallel)
+  PTensorHostParallel
+  PTensorHostLoops)
 
 # In-tree name -> exported name (PTensor::<name>).
 set(PTENSOR_EXPORTED_LIBRARIES
@@ -46,6 +47,7 @@ set(PTENSOR_EXPORTED_LIBRARIES
   PTensorGPUModules=GPUModules
   PTensorRunTimeChecks=RunTimeChecks
   PTensorHostParallel=HostParallel
+  PTensorHostLoops=HostLoops
   PTensorConversion=Conversion
   PTensorPipelines=Pipelines
   PTensorInitAll=InitAll

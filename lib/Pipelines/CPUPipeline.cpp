@@ -124,6 +124,9 @@ void mlir::ptensor::buildPTensorToCPUPipeline(
     pm.addPass(createConvertLinalgToLoopsPass());
   }
   pm.addPass(createLoopInvariantCodeMotionPass());
+  // Divisions by a scalar operand: magic numbers computed before the loop
+  // (x86 has no vector integer division).
+  pm.addNestedPass<func::FuncOp>(createPTensorInvariantDivision());
   addHostToLLVM(pm, /*withGPULaunches=*/false);
 }
 

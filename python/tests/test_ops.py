@@ -77,6 +77,40 @@ def test_integer_division_by_zero_gives_zero():
     assert_matches(pt.remainder(a, b), np.array([0, 0, 0, 0]), "i32")
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64",
+                                   "uint8", "uint16", "uint32", "uint64"])
+def test_division_by_a_scalar(rng, dtype):
+    """A scalar divisor is the same for the whole loop: the host code
+    divides by multiplying with a magic number computed once per call
+    (ptensor-invariant-division). Every kind of divisor against numpy:
+    1, -1, 0, powers of two and their neighbours, the extremes, random
+    ones; dividends with the extremes; contiguous, strided and (above the
+    parallel threshold) threaded loops."""
+    np_type = np.dtype(dtype).type
+    dt = D.from_numpy(np.dtype(dtype))
+    info = np.iinfo(dtype)
+    top = min(int(info.max), 2 ** 63 - 1)  # Python scalars pass as i64
+    x = np.concatenate([
+        rng.integers(info.min, info.max, 4000, endpoint=True, dtype=dtype),
+        np.array([info.min, info.min + 1, -1 if info.min else 0, 0, 1,
+                  info.max - 1, info.max], dtype=dtype)])
+    divisors = {0, 1, 2, 3, 7, 10, top, top - 1, top // 2, top // 2 + 1,
+                top // 2 + 2, 2 ** (info.bits - 1) - 1 if info.min else 255}
+    if info.min:
+        divisors |= {-1, -2, -3, -7, int(info.min), int(info.min) + 1}
+    divisors |= {int(v) for v in rng.integers(info.min, top, 8, endpoint=True)}
+    strided = np.resize(x, (60, 70))[:, ::3]
+    with np.errstate(divide="ignore", over="ignore"):
+        for d in sorted(divisors):
+            for got_of, want_of in ((pt.floor_divide, np.floor_divide),
+                                    (pt.remainder, np.remainder)):
+                for operand in (x, strided):
+                    assert_matches(got_of(operand, d), want_of(operand, np_type(d)), dt)
+        big = np.resize(x, 600_000)  # more than one task: on threads
+        for d in (7, top // 2 + 1):
+            assert_matches(pt.floor_divide(big, d), np.floor_divide(big, np_type(d)), dt)
+
+
 def test_divide_integers_gives_f32(rng):
     a, b = rand(rng, SHAPE, "i32"), rand(rng, SHAPE, "i32")
     assert_matches(pt.divide(a, b), f64_ref(np.divide, a, b), "f32")

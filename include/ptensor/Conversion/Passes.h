@@ -6,6 +6,7 @@
 #include "ptensor/Conversion/ContractionsToLibrary/ContractionsToLibrary.h"
 #include "ptensor/Conversion/DeviceCopies/DeviceCopies.h"
 #include "ptensor/Conversion/GPUModules/GPUModules.h"
+#include "ptensor/Conversion/HostLoops/HostLoops.h"
 #include "ptensor/Conversion/HostParallel/HostParallel.h"
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Conversion/PTensorToLinalg/PTensorToLinalg.h"

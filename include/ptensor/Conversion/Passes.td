@@ -351,6 +351,44 @@ def PTensorLowerRunTimeChecks
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PTensorInvariantDivision
+    : Pass<"ptensor-invariant-division", "::mlir::func::FuncOp"> {
+  let summary = "Integer divisions by a loop-invariant divisor become a "
+                "multiplication by a magic number computed before the loop";
+  let description = [{
+    x86 has no vector integer division: LLVM vectorizes a loop dividing by a
+    divisor it does not know at compile time (a scalar argument: `x // k`
+    from Python) with one scalar `idiv` per element, 5 to 30 times slower
+    than numpy, which divides by a scalar with libdivide's method. This
+    pass rewrites each `arith.divui`, `remui`, `divsi`, `remsi` and
+    `floordivsi` of 8, 16, 32 or 64-bit integers inside an `scf.for` or an
+    `omp.loop_nest` whose divisor is invariant in the loop (defined outside
+    it, or by pure ops of such values, which are copied out; not a
+    constant, which LLVM handles itself) into Granlund and Montgomery's
+    round-up method: before the outermost loop the divisor is invariant in
+    (before an `omp.loop_nest`'s `omp.wsloop`), `l = ceil(log2 |d|)` and
+    `m = floor(2^N (2^l - |d|) / |d|) + 1` (N bits; computed in i64, and
+    for N = 64 by a 64-step long division); in the loop
+    `t = mulhi(m, |n|)` (a 2N-bit product), `q = (t + ((|n| - t) >>
+    min(l, 1))) >> max(l - 1, 0)`, then the signs and the remainder or the
+    floor's correction: vector code for N up to 32, scalar multiplications
+    for 64.
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %x = memref.load %a[%i] : memref<?xi32>
+      %q = arith.floordivsi %x, %d : i32
+      ...
+    ```
+
+    The magic numbers are computed with a divisor of 1 in place of 0 (the
+    original division by 0 would be undefined; ptensor's lowering never
+    divides by 0 or -1: it selects numpy's results for those).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def PTensorSerialInnerLoop
     : Pass<"ptensor-serial-inner-loop", "ModuleOp"> {
   let summary = "The innermost loop of a parallel host loop nest runs "

@@ -1,0 +1,346 @@
+//===- InvariantDivision.cpp - divisions by a loop-invariant divisor ------===//
+//
+// Integer division by a divisor that is the same for every iteration of a
+// loop (a scalar operand) becomes a multiplication by a magic number that
+// is computed once before the loop: Granlund and Montgomery, "Division by
+// invariant integers using multiplication" (PLDI 1994), the round-up method
+// of their figure 4.1, whose magic number fits in N bits for every N-bit
+// divisor (no branch on the divisor, so one loop body vectorizes for all).
+// Signed divisions divide the magnitudes (|INT_MIN| is an N-bit unsigned
+// number) and apply the signs after; numpy does the same with libdivide.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Conversion/HostLoops/HostLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_PTENSORINVARIANTDIVISION
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+using namespace mlir::ptensor;
+
+namespace {
+
+/// What the loop needs of one divisor `d` (N-bit): its magnitude (1 in
+/// place of 0), the magic multiplier (2N bits wide, its value < 2^N) and
+/// the two shifts.
+struct Magic {
+  Value magnitude; ///< |d| as an unsigned N-bit number, 1 where d is 0
+  Value multiplier; ///< m, of the 2N-bit type
+  Value shift1, shift2; ///< min(l, 1), max(l - 1, 0) (N bits)
+};
+
+/// The kinds of division this pass rewrites.
+enum class Kind { DivU, RemU, DivS, RemS, FloorDivS };
+
+std::optional<Kind> kindOf(Operation *op) {
+  if (isa<arith::DivUIOp>(op))
+    return Kind::DivU;
+  if (isa<arith::RemUIOp>(op))
+    return Kind::RemU;
+  if (isa<arith::DivSIOp>(op))
+    return Kind::DivS;
+  if (isa<arith::RemSIOp>(op))
+    return Kind::RemS;
+  if (isa<arith::FloorDivSIOp>(op))
+    return Kind::FloorDivS;
+  return std::nullopt;
+}
+
+bool isSigned(Kind kind) {
+  return kind == Kind::DivS || kind == Kind::RemS || kind == Kind::FloorDivS;
+}
+
+/// A loop around a division: a serial scf.for or an OpenMP worksharing
+/// loop's omp.loop_nest (a 1-D nest on threads has no serial loop inside).
+bool isLoop(Operation *op) { return isa<scf::ForOp, omp::LoopNestOp>(op); }
+
+/// The innermost loop around `op`, or null.
+Operation *enclosingLoop(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (isLoop(p))
+      return p;
+  return nullptr;
+}
+
+/// The op before which code runs once per execution of `loop`: the loop,
+/// or the outermost wrapper (omp.wsloop) around an omp.loop_nest.
+Operation *hoistPoint(Operation *loop) {
+  Operation *point = loop;
+  while (isa_and_nonnull<omp::LoopWrapperInterface>(point->getParentOp()))
+    point = point->getParentOp();
+  return point;
+}
+
+/// Whether `v` can be computed before `loop`: defined outside it, or by a
+/// few pure ops of such values inside it (convert-scf-to-openmp leaves a
+/// body's invariant code inside the omp.loop_nest, where
+/// loop-invariant-code-motion does not look).
+bool isInvariant(Value v, Operation *loop, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  Operation *owner = def ? def : v.getParentBlock()->getParentOp();
+  if (owner != loop && !loop->isProperAncestor(owner))
+    return true;
+  if (!def || depth > 8 || def->getNumRegions() != 0 ||
+      !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isInvariant(operand, loop, depth + 1);
+  });
+}
+
+/// `v` (invariant in `loop`) at `b`'s insertion point before the loop: the
+/// value, or clones of the pure ops that compute it inside the loop.
+Value materialize(OpBuilder &b, Value v, Operation *loop, IRMapping &map) {
+  if (Value known = map.lookupOrNull(v))
+    return known;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isProperAncestor(def))
+    return v;
+  for (Value operand : def->getOperands())
+    map.map(operand, materialize(b, operand, loop, map));
+  Operation *copy = b.clone(*def, map);
+  return copy->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+/// The outermost loop around `op` that `divisor` is invariant in (null
+/// when the innermost one is not).
+Operation *outermostInvariantLoop(Operation *op, Value divisor) {
+  Operation *found = nullptr;
+  for (Operation *loop = enclosingLoop(op); loop;
+       loop = enclosingLoop(hoistPoint(loop))) {
+    if (!isInvariant(divisor, loop))
+      break;
+    found = loop;
+  }
+  return found;
+}
+
+/// `v`'s magnitude as an unsigned number of its width (signed) or `v`.
+Value magnitude(ImplicitLocOpBuilder &b, Value v, bool isSigned) {
+  if (!isSigned)
+    return v;
+  Value zero = arith::ConstantIntOp::create(b, v.getType(), 0);
+  Value negative =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, v, zero);
+  Value negated = arith::SubIOp::create(b, zero, v);
+  return arith::SelectOp::create(b, negative, negated, v);
+}
+
+/// The bit length of `x` (i64, unsigned): the least e with x < 2^e, in
+/// [0, 64]. From x's exponent as an f64, which rounding may have raised by
+/// one (x near the next power of two), then corrected. (math.ctlz has no
+/// host lowering for every width.)
+Value bitLength(ImplicitLocOpBuilder &b, Value x) {
+  auto i64 = b.getI64Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, i64, v);
+  };
+  Value asDouble = arith::UIToFPOp::create(b, b.getF64Type(), x);
+  Value bits = arith::BitcastOp::create(b, i64, asDouble);
+  Value biased = arith::ShRUIOp::create(b, bits, cst(52));
+  Value estimate = arith::SubIOp::create(b, biased, cst(1022)); // l or l + 1
+  Value below = arith::SubIOp::create(b, estimate, cst(1));
+  // x >> (estimate - 1) == 0: the estimate was one too high. An estimate
+  // of 65 (x rounded up to 2^64) is 64; estimate - 1 is then not shifted by.
+  Value shift = arith::MinUIOp::create(b, below, cst(63));
+  Value rest = arith::ShRUIOp::create(b, x, shift);
+  Value tooHigh = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, rest,
+                                        cst(0));
+  Value ofAll = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, estimate,
+                                      cst(64));
+  Value fixed = arith::SelectOp::create(b, tooHigh, below, estimate);
+  Value length = arith::SelectOp::create(b, ofAll, cst(64), fixed);
+  Value isZero =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, cst(0));
+  return arith::SelectOp::create(b, isZero, cst(0), length);
+}
+
+/// floor(excess * 2^64 / d) for excess < d (i64, unsigned): a restoring
+/// long division, one quotient bit per step (64 steps, once per loop;
+/// a 128-bit division would call a runtime routine the host code does not
+/// link).
+Value divideShifted64(ImplicitLocOpBuilder &b, Value excess, Value d) {
+  auto i64 = b.getI64Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, i64, v);
+  };
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value steps = arith::ConstantIndexOp::create(b, 64);
+  Value step = arith::ConstantIndexOp::create(b, 1);
+  auto loop = scf::ForOp::create(
+      b, zero, steps, step, ValueRange{excess, cst(0)},
+      [&](OpBuilder &nested, Location loc, Value, ValueRange acc) {
+        ImplicitLocOpBuilder lb(loc, nested);
+        auto lcst = [&](int64_t v) -> Value {
+          return arith::ConstantIntOp::create(lb, i64, v);
+        };
+        Value r = acc[0], q = acc[1];
+        Value top = arith::ShRUIOp::create(lb, r, lcst(63));
+        Value carry =
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::ne, top, lcst(0));
+        Value twice = arith::ShLIOp::create(lb, r, lcst(1));
+        Value fits =
+            arith::CmpIOp::create(lb, arith::CmpIPredicate::uge, twice, d);
+        Value take = arith::OrIOp::create(lb, carry, fits);
+        Value reduced = arith::SubIOp::create(lb, twice, d);
+        Value nextR = arith::SelectOp::create(lb, take, reduced, twice);
+        Value shifted = arith::ShLIOp::create(lb, q, lcst(1));
+        Value bit = arith::ExtUIOp::create(lb, i64, take);
+        Value nextQ = arith::OrIOp::create(lb, shifted, bit);
+        scf::YieldOp::create(lb, ValueRange{nextR, nextQ});
+      });
+  return loop.getResult(1);
+}
+
+/// Computes `d`'s magic numbers at `b`'s insertion point (before the loop).
+Magic computeMagic(ImplicitLocOpBuilder &b, Value d, bool isSigned) {
+  auto type = cast<IntegerType>(d.getType());
+  unsigned width = type.getWidth();
+  auto wide = IntegerType::get(b.getContext(), 2 * width);
+  auto i64 = b.getI64Type();
+  auto cst = [&](Type t, int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, t, v);
+  };
+  Magic magic;
+  Value abs = magnitude(b, d, isSigned);
+  Value zero = cst(type, 0);
+  Value one = cst(type, 1);
+  Value isZero = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, abs, zero);
+  magic.magnitude = arith::SelectOp::create(b, isZero, one, abs);
+  // l = ceil(log2 |d|) = the bit length of |d| - 1, in [0, N].
+  Value d64 = width == 64 ? magic.magnitude
+                          : Value(arith::ExtUIOp::create(b, i64, magic.magnitude));
+  Value belowD = arith::SubIOp::create(b, d64, cst(i64, 1));
+  Value l64 = bitLength(b, belowD);
+  Value l = width == 64 ? l64 : Value(arith::TruncIOp::create(b, type, l64));
+  // m = floor(2^N (2^l - |d|) / |d|) + 1 < 2^N, where 2^l - |d| < |d|;
+  // 2^l - |d| wraps to the right N-bit value where l = N = 64.
+  Value lIsAll = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, l64,
+                                       cst(i64, 64));
+  Value lClamped = arith::MinUIOp::create(b, l64, cst(i64, 63));
+  Value shifted = arith::ShLIOp::create(b, cst(i64, 1), lClamped);
+  Value power = arith::SelectOp::create(b, lIsAll, cst(i64, 0), shifted);
+  Value excess = arith::SubIOp::create(b, power, d64);
+  Value quotient;
+  if (width == 64) {
+    quotient = divideShifted64(b, excess, d64);
+  } else {
+    Value numerator = arith::ShLIOp::create(b, excess, cst(i64, width));
+    quotient = arith::DivUIOp::create(b, numerator, d64);
+  }
+  Value m64 = arith::AddIOp::create(b, quotient, cst(i64, 1));
+  if (2 * width == 64)
+    magic.multiplier = m64;
+  else if (2 * width < 64)
+    magic.multiplier = arith::TruncIOp::create(b, wide, m64);
+  else // an i128 product: scalar code (LLVM turns a product of 32-bit
+       // halves back into it)
+    magic.multiplier = arith::ExtUIOp::create(b, wide, m64);
+  magic.shift1 = arith::MinUIOp::create(b, l, one);
+  Value lMinusOne = arith::SubIOp::create(b, l, one);
+  Value lIsZero = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, l, zero);
+  magic.shift2 = arith::SelectOp::create(b, lIsZero, zero, lMinusOne);
+  return magic;
+}
+
+/// The unsigned quotient of `u` (N-bit) by the magic's divisor.
+Value unsignedQuotient(ImplicitLocOpBuilder &b, Value u, const Magic &magic) {
+  auto type = cast<IntegerType>(u.getType());
+  Type wide = magic.multiplier.getType();
+  Value uWide = arith::ExtUIOp::create(b, wide, u);
+  Value product = arith::MulIOp::create(b, uWide, magic.multiplier);
+  Value width = arith::ConstantIntOp::create(b, wide, type.getWidth());
+  Value high = arith::ShRUIOp::create(b, product, width);
+  Value t = arith::TruncIOp::create(b, type, high);
+  Value rest = arith::SubIOp::create(b, u, t);
+  Value half = arith::ShRUIOp::create(b, rest, magic.shift1);
+  Value sum = arith::AddIOp::create(b, t, half);
+  return arith::ShRUIOp::create(b, sum, magic.shift2);
+}
+
+/// The replacement of division `kind` of `n` by `d` (the magic's divisor).
+Value emitDivision(ImplicitLocOpBuilder &b, Kind kind, Value n, Value d,
+                   const Magic &magic) {
+  bool signedKind = isSigned(kind);
+  Value u = magnitude(b, n, signedKind);
+  Value q = unsignedQuotient(b, u, magic);
+  if (kind == Kind::DivU)
+    return q;
+  Value product = arith::MulIOp::create(b, q, magic.magnitude);
+  Value r = arith::SubIOp::create(b, u, product); // |n| mod |d|
+  if (kind == Kind::RemU)
+    return r;
+  Value zero = arith::ConstantIntOp::create(b, n.getType(), 0);
+  if (kind == Kind::RemS) { // the dividend's sign
+    Value negative =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, n, zero);
+    Value negated = arith::SubIOp::create(b, zero, r);
+    return arith::SelectOp::create(b, negative, negated, r);
+  }
+  Value signs = arith::XOrIOp::create(b, n, d);
+  Value differ =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, signs, zero);
+  if (kind == Kind::DivS) { // truncated toward 0
+    Value negated = arith::SubIOp::create(b, zero, q);
+    return arith::SelectOp::create(b, differ, negated, q);
+  }
+  // Floor: a negative quotient with a remainder rounds away from 0.
+  Value inexact = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, r, zero);
+  Value carry = arith::ExtUIOp::create(b, n.getType(), inexact);
+  Value rounded = arith::AddIOp::create(b, q, carry);
+  Value negated = arith::SubIOp::create(b, zero, rounded);
+  return arith::SelectOp::create(b, differ, negated, q);
+}
+
+struct PTensorInvariantDivisionPass
+    : public ptensor::impl::PTensorInvariantDivisionBase<
+          PTensorInvariantDivisionPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> divisions;
+    getOperation().walk([&](Operation *op) {
+      if (kindOf(op) && enclosingLoop(op))
+        divisions.push_back(op);
+    });
+    // Magic numbers per (divisor, signedness, loop), computed once.
+    llvm::DenseMap<std::tuple<Value, int, Operation *>, Magic> magics;
+    for (Operation *op : divisions) {
+      Kind kind = *kindOf(op);
+      Value n = op->getOperand(0), d = op->getOperand(1);
+      auto type = dyn_cast<IntegerType>(d.getType());
+      if (!type || type.getWidth() > 64 || matchPattern(d, m_Constant()))
+        continue;
+      Operation *loop = outermostInvariantLoop(op, d);
+      if (!loop)
+        continue;
+      bool signedKind = isSigned(kind);
+      auto key = std::make_tuple(d, int(signedKind), loop);
+      auto it = magics.find(key);
+      if (it == magics.end()) {
+        ImplicitLocOpBuilder before(loop->getLoc(), hoistPoint(loop));
+        IRMapping map;
+        Value hoisted = materialize(before, d, loop, map);
+        Magic magic = computeMagic(before, hoisted, signedKind);
+        it = magics.try_emplace(key, magic).first;
+      }
+      ImplicitLocOpBuilder b(op->getLoc(), op);
+      Value result = emitDivision(b, kind, n, d, it->second);
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
+    }
+  }
+};
+
+} // namespace
