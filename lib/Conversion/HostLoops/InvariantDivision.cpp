@@ -115,6 +115,13 @@ Value materialize(OpBuilder &b, Value v, Operation *loop, IRMapping &map) {
   return copy->getResult(cast<OpResult>(v).getResultNumber());
 }
 
+/// Whether divisions of `type` are rewritten: 8 to 32 bits (the magic
+/// number computed in i64) and 64 (by a long division); no odd widths.
+bool hasMagicForm(IntegerType type) {
+  unsigned width = type.getWidth();
+  return width == 8 || width == 16 || width == 32 || width == 64;
+}
+
 /// The outermost loop around `op` that `divisor` is invariant in (null
 /// when the innermost one is not).
 Operation *outermostInvariantLoop(Operation *op, Value divisor) {
@@ -320,7 +327,7 @@ struct PTensorInvariantDivisionPass
       Kind kind = *kindOf(op);
       Value n = op->getOperand(0), d = op->getOperand(1);
       auto type = dyn_cast<IntegerType>(d.getType());
-      if (!type || type.getWidth() > 64 || matchPattern(d, m_Constant()))
+      if (!type || !hasMagicForm(type) || matchPattern(d, m_Constant()))
         continue;
       Operation *loop = outermostInvariantLoop(op, d);
       if (!loop)
