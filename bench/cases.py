@@ -318,6 +318,9 @@ CASES = {
     "roll_last": (manipulation("roll_last", [[N, N]], [N, N],
                                "ptensor.roll %a shifts [1] axes [1] : {ta} -> {tr}"),
                   [([N, N], F32)], "torch.roll(a, 1, -1)", 2 * N * N * 4),
+    "roll_last_dynamic": (manipulation("roll_last_dynamic", [[None, None]], [None, None],
+                                       "ptensor.roll %a shifts [1] axes [1] : {ta} -> {tr}"),
+                          [([N, N], F32)], "torch.roll(a, 1, -1)", 2 * N * N * 4),
     "tril": (manipulation("tril", [[N, N]], [N, N],
                           "ptensor.extract_triangle lower %a : {ta} -> {tr}"),
              [([N, N], F32)], "torch.tril(a)", 2 * N * N * 4),
@@ -372,7 +375,7 @@ FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3
 SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f32",
                "bf16_gelu", "chain", "sum_all", "sum_rows", "sum_cols", "max_rows",
                "argmax_rows", "mean_rows", "var_rows", "softmax_rows", "matvec_f32",
-               "diff_last", "roll_last", "reshape_t"]
+               "diff_last", "roll_last", "roll_last_dynamic", "reshape_t"]
 # The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=32
 # transpose-group=8 transpose-max-blocks=1056 (chosen from earlier sweeps,
 # see RESULTS.md).
