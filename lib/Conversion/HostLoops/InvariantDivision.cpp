@@ -213,6 +213,8 @@ Value divideShifted64(ImplicitLocOpBuilder &b, Value excess, Value d) {
 }
 
 /// Computes `d`'s magic numbers at `b`'s insertion point (before the loop).
+/// For 64 bits the loop's product is an i128, scalar code on x86 (spelled
+/// as four 32 x 32-bit products, LLVM recombines it into the same).
 Magic computeMagic(ImplicitLocOpBuilder &b, Value d, bool isSigned) {
   auto type = cast<IntegerType>(d.getType());
   unsigned width = type.getWidth();
@@ -228,8 +230,9 @@ Magic computeMagic(ImplicitLocOpBuilder &b, Value d, bool isSigned) {
   Value isZero = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, abs, zero);
   magic.magnitude = arith::SelectOp::create(b, isZero, one, abs);
   // l = ceil(log2 |d|) = the bit length of |d| - 1, in [0, N].
-  Value d64 = width == 64 ? magic.magnitude
-                          : Value(arith::ExtUIOp::create(b, i64, magic.magnitude));
+  Value d64 = magic.magnitude;
+  if (width < 64)
+    d64 = arith::ExtUIOp::create(b, i64, d64);
   Value belowD = arith::SubIOp::create(b, d64, cst(i64, 1));
   Value l64 = bitLength(b, belowD);
   Value l = width == 64 ? l64 : Value(arith::TruncIOp::create(b, type, l64));
@@ -253,8 +256,7 @@ Magic computeMagic(ImplicitLocOpBuilder &b, Value d, bool isSigned) {
     magic.multiplier = m64;
   else if (2 * width < 64)
     magic.multiplier = arith::TruncIOp::create(b, wide, m64);
-  else // an i128 product: scalar code (LLVM turns a product of 32-bit
-       // halves back into it)
+  else
     magic.multiplier = arith::ExtUIOp::create(b, wide, m64);
   magic.shift1 = arith::MinUIOp::create(b, l, one);
   Value lMinusOne = arith::SubIOp::create(b, l, one);

@@ -66,6 +66,11 @@ static LogicalResult checkSupported(RewriterBase &rewriter,
   return success();
 }
 
+/// `v` (index or an integer) as `to`, cast as unsigned where it differs.
+static Value castUnsigned(OpBuilder &b, Location loc, Value v, Type to) {
+  return v.getType() == to ? v : arith::IndexCastUIOp::create(b, loc, to, v);
+}
+
 namespace {
 /// Builds the body of a launch of the general or the row-vector path with
 /// index type `it`.
@@ -86,14 +91,9 @@ struct IndexedKernelBody {
   int64_t unroll = 1;
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch, Type it) {
-    auto toIt = [&](Value v) -> Value {
-      return v.getType() == it ? v
-                               : arith::IndexCastUIOp::create(b, loc, it, v);
-    };
-    auto toIndex = [&](Value v) -> Value {
-      return v.getType().isIndex()
-                 ? v
-                 : arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+    auto toIt = [&](Value v) { return castUnsigned(b, loc, v, it); };
+    auto toIndex = [&](Value v) {
+      return castUnsigned(b, loc, v, b.getIndexType());
     };
     Value tid = toIt(launch.getThreadIds().x);
     Value bid = toIt(launch.getBlockIds().x);
@@ -158,9 +158,7 @@ struct IndexedKernelBody {
     Value unrollValue =
         arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, unroll));
     Value chunk = arith::MulIOp::create(b, loc, bdim, unrollValue);
-    Value total = count.getType() == it
-                      ? count
-                      : arith::IndexCastUIOp::create(b, loc, it, count);
+    Value total = castUnsigned(b, loc, count, it);
     Value chunks = arith::DivUIOp::create(b, loc, total, chunk);
     auto loop = scf::ForOp::create(b, loc, bid, chunks, gdim);
     loop.setUnsignedCmp(true);
