@@ -135,15 +135,27 @@ Operation *outermostInvariantLoop(Operation *op, Value divisor) {
   return found;
 }
 
+/// `v < 0` (signed).
+Value isNegative(ImplicitLocOpBuilder &b, Value v) {
+  Value zero = arith::ConstantIntOp::create(b, v.getType(), 0);
+  return arith::CmpIOp::create(b, arith::CmpIPredicate::slt, v, zero);
+}
+
+/// `condition ? 0 - v : otherwise` (two's complement; `otherwise` is `v`
+/// unless given).
+Value negateWhere(ImplicitLocOpBuilder &b, Value condition, Value v,
+                  Value otherwise = Value()) {
+  Value zero = arith::ConstantIntOp::create(b, v.getType(), 0);
+  Value negated = arith::SubIOp::create(b, zero, v);
+  return arith::SelectOp::create(b, condition, negated,
+                                 otherwise ? otherwise : v);
+}
+
 /// `v`'s magnitude as an unsigned number of its width (signed) or `v`.
 Value magnitude(ImplicitLocOpBuilder &b, Value v, bool isSigned) {
   if (!isSigned)
     return v;
-  Value zero = arith::ConstantIntOp::create(b, v.getType(), 0);
-  Value negative =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, v, zero);
-  Value negated = arith::SubIOp::create(b, zero, v);
-  return arith::SelectOp::create(b, negative, negated, v);
+  return negateWhere(b, isNegative(b, v), v);
 }
 
 /// The bit length of `x` (i64, unsigned): the least e with x < 2^e, in
@@ -292,26 +304,18 @@ Value emitDivision(ImplicitLocOpBuilder &b, Kind kind, Value n, Value d,
   Value r = arith::SubIOp::create(b, u, product); // |n| mod |d|
   if (kind == Kind::RemU)
     return r;
-  Value zero = arith::ConstantIntOp::create(b, n.getType(), 0);
-  if (kind == Kind::RemS) { // the dividend's sign
-    Value negative =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::slt, n, zero);
-    Value negated = arith::SubIOp::create(b, zero, r);
-    return arith::SelectOp::create(b, negative, negated, r);
-  }
+  if (kind == Kind::RemS) // the dividend's sign
+    return negateWhere(b, isNegative(b, n), r);
   Value signs = arith::XOrIOp::create(b, n, d);
-  Value differ =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, signs, zero);
-  if (kind == Kind::DivS) { // truncated toward 0
-    Value negated = arith::SubIOp::create(b, zero, q);
-    return arith::SelectOp::create(b, differ, negated, q);
-  }
+  Value differ = isNegative(b, signs);
+  if (kind == Kind::DivS) // truncated toward 0
+    return negateWhere(b, differ, q);
   // Floor: a negative quotient with a remainder rounds away from 0.
+  Value zero = arith::ConstantIntOp::create(b, n.getType(), 0);
   Value inexact = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, r, zero);
   Value carry = arith::ExtUIOp::create(b, n.getType(), inexact);
   Value rounded = arith::AddIOp::create(b, q, carry);
-  Value negated = arith::SubIOp::create(b, zero, rounded);
-  return arith::SelectOp::create(b, differ, negated, q);
+  return negateWhere(b, differ, rounded, /*otherwise=*/q);
 }
 
 struct PTensorInvariantDivisionPass

@@ -91,22 +91,21 @@ struct IndexedKernelBody {
   int64_t unroll = 1;
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch, Type it) {
-    auto toIt = [&](Value v) { return castUnsigned(b, loc, v, it); };
     auto toIndex = [&](Value v) {
       return castUnsigned(b, loc, v, b.getIndexType());
     };
-    Value tid = toIt(launch.getThreadIds().x);
-    Value bid = toIt(launch.getBlockIds().x);
-    Value bdim = toIt(launch.getBlockSize().x);
-    Value gdim = toIt(launch.getGridSize().x);
-    Value start = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
-    Value step = arith::MulIOp::create(b, loc, gdim, bdim);
+    ThreadCoordinates c = threadCoordinates(b, loc, launch, it);
+    Value total = castUnsigned(b, loc, count, it);
+    Value start = c.globalId;
     if (width == 1 && unroll > 1) {
-      Value rest = buildUnrolledChunks(b, loc, tid, bid, bdim, gdim, it);
+      Value rest = emitUnrolledChunks(
+          b, loc, c, total, unroll,
+          [&](OpBuilder &b, Location loc, ValueRange items) {
+            processElements(b, loc, items);
+          });
       start = arith::AddIOp::create(b, loc, rest, start);
     }
-    auto loop = scf::ForOp::create(b, loc, start, toIt(count), step);
+    auto loop = scf::ForOp::create(b, loc, start, total, c.threadCount);
     // Unsigned: `lin + step` may pass INT32_MAX (never 2^32) near the end.
     loop.setUnsignedCmp(true);
     OpBuilder::InsertionGuard guard(b);
@@ -149,35 +148,16 @@ struct IndexedKernelBody {
       memref::StoreOp::create(b, loc, v, out, ids);
   }
 
-  /// The general path's loop over whole chunks of `unroll` x blockDim
-  /// elements (chunk c, thread t: elements c * chunk + t + k * blockDim):
-  /// every element's loads and body, then every store. Returns the first
-  /// element after the whole chunks (type `it`).
-  Value buildUnrolledChunks(OpBuilder &b, Location loc, Value tid, Value bid,
-                            Value bdim, Value gdim, Type it) {
-    Value unrollValue =
-        arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, unroll));
-    Value chunk = arith::MulIOp::create(b, loc, bdim, unrollValue);
-    Value total = castUnsigned(b, loc, count, it);
-    Value chunks = arith::DivUIOp::create(b, loc, total, chunk);
-    auto loop = scf::ForOp::create(b, loc, bid, chunks, gdim);
-    loop.setUnsignedCmp(true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), chunk);
-      Value lin = arith::AddIOp::create(b, loc, first, tid);
-      SmallVector<SmallVector<Value>> ids, results;
-      for (int64_t k = 0; k < unroll; ++k) {
-        if (k > 0)
-          lin = arith::AddIOp::create(b, loc, lin, bdim);
-        ids.push_back(delinearize(b, loc, lin, sizes));
-        results.push_back(emitElement(b, loc, op, ids.back()));
-      }
-      for (auto [at, values] : llvm::zip(ids, results))
-        storeElement(b, loc, at, values);
+  /// Loads and computes the elements `items` (linear indices), then
+  /// stores them all.
+  void processElements(OpBuilder &b, Location loc, ValueRange items) {
+    SmallVector<SmallVector<Value>> ids, results;
+    for (Value lin : items) {
+      ids.push_back(delinearize(b, loc, lin, sizes));
+      results.push_back(emitElement(b, loc, op, ids.back()));
     }
-    return arith::MulIOp::create(b, loc, chunks, chunk);
+    for (auto [at, values] : llvm::zip(ids, results))
+      storeElement(b, loc, at, values);
   }
 };
 } // namespace
@@ -284,10 +264,8 @@ LogicalResult mlir::ptensor::convertGenericToKernel(RewriterBase &rewriter,
     emitRowVectorPath(rewriter, loc, op, sizes, count, fits32, config);
   IndexedKernelBody kernel{op, sizes, count};
   kernel.unroll = config.unroll;
-  // Enough blocks for every thread to take `unroll` elements.
-  Value work = arith::CeilDivUIOp::create(
-      rewriter, loc, count, indexConstant(rewriter, loc, config.unroll));
-  Value blocks = gridFor(rewriter, loc, work, config);
+  Value blocks =
+      gridForUnrolled(rewriter, loc, count, config.unroll, config);
   auto ifFits = scf::IfOp::create(rewriter, loc, fits32, true);
   rewriter.setInsertionPointToStart(ifFits.thenBlock());
   emitIndexedLaunch(rewriter, loc, kernel, blocks, config,

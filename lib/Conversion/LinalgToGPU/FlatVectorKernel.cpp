@@ -103,29 +103,12 @@ struct FlatVectorBody {
     Value vectors = arith::IndexCastUIOp::create(b, loc, b.getI32Type(),
                                                  vectorCount);
     Value rest = i32Constant(b, loc, 0);
-    if (unroll > 1) {
-      // Chunks of blockSize * unroll vectors; thread t of the block takes
-      // vectors t, t + blockSize, ... (each access coalesced).
-      Value chunk = arith::MulIOp::create(b, loc, c.blockSize,
-                                          i32Constant(b, loc, unroll));
-      Value chunks = arith::DivUIOp::create(b, loc, vectors, chunk);
-      auto loop = scf::ForOp::create(b, loc, c.block, chunks, c.gridSize);
-      loop.setUnsignedCmp(true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        Value base = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, loop.getInductionVar(), chunk),
-            c.thread);
-        SmallVector<Value> mine{base};
-        for (int64_t k = 1; k < unroll; ++k)
-          mine.push_back(arith::AddIOp::create(
-              b, loc, base,
-              arith::MulIOp::create(b, loc, c.blockSize, i32Constant(b, loc, k))));
-        processVectors(b, loc, mine);
-      }
-      rest = arith::MulIOp::create(b, loc, chunks, chunk);
-    }
+    if (unroll > 1)
+      rest = emitUnrolledChunks(
+          b, loc, c, vectors, unroll,
+          [&](OpBuilder &b, Location loc, ValueRange mine) {
+            processVectors(b, loc, mine);
+          });
     // Vectors after the last full chunk, one per thread; `v + threadCount`
     // may pass INT32_MAX (never 2^32): unsigned compare.
     auto loop = scf::ForOp::create(
@@ -174,10 +157,8 @@ void mlir::ptensor::emitFlatVectorPath(RewriterBase &b, Location loc,
     body.flatInputs.push_back(flatten(in->get()));
   for (Value out : op.getDpsInits())
     body.flatOutputs.push_back(flatten(out));
-  // Enough blocks for every thread to take `unroll` vectors.
-  Value work = arith::CeilDivUIOp::create(
-      b, loc, body.vectorCount, indexConstant(b, loc, config.unroll));
-  Value blocks = gridFor(b, loc, work, config);
+  Value blocks =
+      gridForUnrolled(b, loc, body.vectorCount, config.unroll, config);
   auto ifVector = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifVector.thenBlock());
   {

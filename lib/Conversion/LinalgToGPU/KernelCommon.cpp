@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -156,19 +157,56 @@ bool mlir::ptensor::hasByteElements(linalg::GenericOp op) {
 }
 
 ThreadCoordinates mlir::ptensor::threadCoordinates(OpBuilder &b, Location loc,
-                                                   gpu::LaunchOp launch) {
-  auto toI32 = [&](Value v) -> Value {
-    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), v);
+                                                   gpu::LaunchOp launch,
+                                                   Type type) {
+  if (!type)
+    type = b.getI32Type();
+  auto cast = [&](Value v) -> Value {
+    if (v.getType() == type)
+      return v;
+    return arith::IndexCastUIOp::create(b, loc, type, v);
   };
   ThreadCoordinates c;
-  c.thread = toI32(launch.getThreadIds().x);
-  c.block = toI32(launch.getBlockIds().x);
-  c.blockSize = toI32(launch.getBlockSize().x);
-  c.gridSize = toI32(launch.getGridSize().x);
-  c.globalId = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, c.block, c.blockSize), c.thread);
+  c.thread = cast(launch.getThreadIds().x);
+  c.block = cast(launch.getBlockIds().x);
+  c.blockSize = cast(launch.getBlockSize().x);
+  c.gridSize = cast(launch.getGridSize().x);
+  Value blockStart = arith::MulIOp::create(b, loc, c.block, c.blockSize);
+  c.globalId = arith::AddIOp::create(b, loc, blockStart, c.thread);
   c.threadCount = arith::MulIOp::create(b, loc, c.gridSize, c.blockSize);
   return c;
+}
+
+Value mlir::ptensor::emitUnrolledChunks(
+    OpBuilder &b, Location loc, const ThreadCoordinates &c, Value total,
+    int64_t unroll,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  Type type = total.getType();
+  Value unrollValue =
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, unroll));
+  Value chunk = arith::MulIOp::create(b, loc, c.blockSize, unrollValue);
+  Value chunks = arith::DivUIOp::create(b, loc, total, chunk);
+  auto loop = scf::ForOp::create(b, loc, c.block, chunks, c.gridSize);
+  // `j + gridSize` may pass the signed maximum (never the unsigned one).
+  loop.setUnsignedCmp(true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value first = arith::MulIOp::create(b, loc, loop.getInductionVar(), chunk);
+    SmallVector<Value> items{arith::AddIOp::create(b, loc, first, c.thread)};
+    for (int64_t k = 1; k < unroll; ++k)
+      items.push_back(arith::AddIOp::create(b, loc, items.back(), c.blockSize));
+    body(b, loc, items);
+  }
+  return arith::MulIOp::create(b, loc, chunks, chunk);
+}
+
+Value mlir::ptensor::gridForUnrolled(OpBuilder &b, Location loc, Value work,
+                                     int64_t unroll,
+                                     const KernelConfig &config) {
+  Value perThread = indexConstant(b, loc, unroll);
+  Value threadsNeeded = arith::CeilDivUIOp::create(b, loc, work, perThread);
+  return gridFor(b, loc, threadsNeeded, config);
 }
 
 gpu::LaunchOp mlir::ptensor::beginLaunch(OpBuilder &b, Location loc,

@@ -68,14 +68,32 @@ int64_t smallestElementBytes(linalg::GenericOp op, bool outputsOnly = false);
 /// buffers hold a byte per element.
 bool hasByteElements(linalg::GenericOp op);
 
-/// Thread coordinates of a 1-D launch, as i32.
+/// Thread coordinates of a 1-D launch, as `type` (i32 unless given; an
+/// integer or index).
 struct ThreadCoordinates {
   Value thread, block, blockSize, gridSize;
   Value globalId;    ///< block * blockSize + thread
   Value threadCount; ///< gridSize * blockSize
 };
 ThreadCoordinates threadCoordinates(OpBuilder &b, Location loc,
-                                    gpu::LaunchOp launch);
+                                    gpu::LaunchOp launch, Type type = Type());
+
+/// A grid-stride loop over the whole chunks of `unroll` x blockSize items
+/// among `total` items (the type of `c`'s values): in chunk j, thread t
+/// takes items j * chunk + t + k * blockSize, k < unroll (each item a
+/// coalesced access of the block), and `body` gets the `unroll` items at
+/// once so that it can issue every load before any store (one item per
+/// step keeps one load in flight per thread). Returns the first item after
+/// the whole chunks; callers finish the rest one item per thread and step.
+Value emitUnrolledChunks(
+    OpBuilder &b, Location loc, const ThreadCoordinates &c, Value total,
+    int64_t unroll,
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+/// Blocks for `work` items (index) of which each thread takes `unroll`
+/// (see emitUnrolledChunks).
+Value gridForUnrolled(OpBuilder &b, Location loc, Value work, int64_t unroll,
+                      const KernelConfig &config);
 
 /// Emits a 1-D `gpu.launch` of `blocks` x `blockSize` threads (with
 /// `workgroup` shared-memory buffers, and `dynamicSharedBytes` (i32) of

@@ -50,11 +50,11 @@
 // CHECK:                 gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK:               %[[START:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK:               %[[STEP:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK:               %[[N32:.*]] = arith.index_castui %[[COUNT]] : index to i32
 // Whole chunks of 4 x blockDim elements first: a thread's four elements
 // (blockDim apart) are loaded before any is stored.
 // CHECK:               %[[CHUNK:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
-// CHECK:               %[[CN32:.*]] = arith.index_castui %[[COUNT]] : index to i32
-// CHECK:               %[[CHUNKS:.*]] = arith.divui %[[CN32]], %[[CHUNK]] : i32
+// CHECK:               %[[CHUNKS:.*]] = arith.divui %[[N32]], %[[CHUNK]] : i32
 // CHECK:               scf.for unsigned %{{.*}} = %{{.*}} to %[[CHUNKS]] step %{{.*}} : i32 {
 // CHECK-COUNT-4:         memref.load %[[A]]
 // CHECK-NOT:             memref.store
@@ -63,7 +63,6 @@
 // The rest, one element per step:
 // CHECK:               %[[REST:.*]] = arith.muli %[[CHUNKS]], %[[CHUNK]] : i32
 // CHECK:               %[[FROM:.*]] = arith.addi %[[REST]], %[[START]] : i32
-// CHECK:               %[[N32:.*]] = arith.index_castui %[[COUNT]] : index to i32
 // CHECK:               scf.for unsigned %[[LIN:.*]] = %[[FROM]] to %[[N32]] step %[[STEP]] : i32 {
 // CHECK:                 %[[COL32:.*]] = arith.remui %[[LIN]], %{{.*}} : i32
 // CHECK:                 %[[COL:.*]] = arith.index_castui %[[COL32]] : i32 to index
