@@ -376,9 +376,9 @@ SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f3
                "bf16_gelu", "chain", "sum_all", "sum_rows", "sum_cols", "max_rows",
                "argmax_rows", "mean_rows", "var_rows", "softmax_rows", "matvec_f32",
                "diff_last", "roll_last", "roll_last_dynamic", "reshape_t"]
-# The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=32
-# transpose-group=8 transpose-max-blocks=1056 (chosen from earlier sweeps,
-# see RESULTS.md).
+# The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=64
+# transpose-group=8 transpose-max-blocks=65535 reduction-lanes=1 (chosen
+# from earlier sweeps, see RESULTS.md).
 SWEEP_CONFIGS = {
     "b256-g1056-u1": "block-size=256 max-blocks=1056 unroll=1 transpose-group=1",
     "u1": "unroll=1",
@@ -386,10 +386,10 @@ SWEEP_CONFIGS = {
     "lanes2": "reduction-lanes=2",
     "lanes4": "reduction-lanes=4",
     "group1": "transpose-group=1",
-    "tgrid528": "transpose-max-blocks=528",
+    "tgrid1056": "transpose-max-blocks=1056",
     "tgrid2112": "transpose-max-blocks=2112",
-    "tgrid65535": "transpose-max-blocks=65535",
-    "tile64": "transpose-tile=64",
+    "tile32": "transpose-tile=32",
+    "tile32-tgrid1056": "transpose-tile=32 transpose-max-blocks=1056",
 }
 
 

@@ -11,14 +11,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));             \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "check.h"
 
 // (1) Thread per (chunk, column), `LANES` accumulators over rows r, r+1...
 template <int LANES>

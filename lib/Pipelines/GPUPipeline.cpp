@@ -53,10 +53,14 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
   // Software integer pow etc. as functions, before outlining copies the
   // ones kernels call into their gpu.module.
   pm.addPass(createConvertMathToFuncs());
+  // Kernels see their constants as immediates (not parameters).
+  pm.addPass(createPTensorSinkKernelConstants());
   pm.addPass(createGpuKernelOutliningPass());
   // One gpu.module: one backend run and one ptxas process per compile, one
   // module load per run.
   pm.addPass(createPTensorMergeGpuModules());
+  // Before scf-to-cf: the markers sit on the kernels' loops.
+  pm.nest<gpu::GPUModuleOp>().addPass(createPTensorKernelOccupancy());
   pm.addPass(createLoopInvariantCodeMotionPass());
 
   GpuNVVMAttachTargetOptions target;

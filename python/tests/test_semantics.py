@@ -114,7 +114,7 @@ def test_kernel_config_has_the_compilers_limits():
         "block_size", "max_blocks", "unroll", "transpose_tile", "transpose_group",
         "transpose_max_blocks", "reduction_lanes"]
     assert _core.KERNEL_OPTIONS["block_size"][:2] == (128, "1 to 1024 threads per block")
-    assert _core.KERNEL_OPTIONS["transpose_tile"][1] == "32 or 64 (blocks of 256 or 1024 threads)"
+    assert _core.KERNEL_OPTIONS["transpose_tile"][1] == "32 or 64 (blocks of 256 threads)"
     with pytest.raises(TypeError, match="unknown kernel option 'blocksize'"):
         _core.check_kernel_config(blocksize=64)
     for kwargs, (option, value, expected) in (

@@ -16,7 +16,7 @@
 // HELP:      --convert-ptensor-linalg-to-gpu
 // HELP-NEXT:   --block-size=<uint> {{.*}}- Block size of every kernel [1 to 1024 threads per block]
 // HELP:        --reduction-lanes=<uint> {{.*}}- Interleaved accumulator sets {{.*}}[1 to 8 accumulators per thread]
-// HELP:        --transpose-tile=<uint> {{.*}}[32 or 64 (blocks of 256 or 1024 threads)]
+// HELP:        --transpose-tile=<uint> {{.*}}[32 or 64 (blocks of 256 threads)]
 // HELP:        --unroll=<uint> {{.*}}[1 to 8 vectors per thread]
 // HELP:      --ptensor-to-nvvm-pipeline
 // HELP:        --block-size=<uint> {{.*}}- Block size of every kernel [1 to 1024 threads per block]
@@ -31,12 +31,12 @@
 // GRID: error: ptensor-to-nvvm-pipeline option 'max-blocks' is '0'; expected 1 to 2147483647 blocks
 // OPT: error: ptensor-to-nvvm-pipeline option 'opt-level' is '4'; expected 0, 1, 2 or 3
 // UNROLL: error: ptensor-to-nvvm-pipeline option 'unroll' is '0'; expected 1 to 8 vectors per thread
-// TILE: error: ptensor-to-nvvm-pipeline option 'transpose-tile' is '48'; expected 32 or 64 (blocks of 256 or 1024 threads)
+// TILE: error: ptensor-to-nvvm-pipeline option 'transpose-tile' is '48'; expected 32 or 64 (blocks of 256 threads)
 // GROUP: error: ptensor-to-nvvm-pipeline option 'transpose-group' is '0'; expected 1 to 64 tile rows
 // TGRID: error: ptensor-to-nvvm-pipeline option 'transpose-max-blocks' is '0'; expected 1 to 2147483647 blocks
 // LANES: error: ptensor-to-nvvm-pipeline option 'reduction-lanes' is '9'; expected 1 to 8 accumulators per thread
 // The pass alone checks the same limits (one KernelConfig::verify).
-// PASS: error: convert-ptensor-linalg-to-gpu option 'transpose-tile' is '16'; expected 32 or 64 (blocks of 256 or 1024 threads)
+// PASS: error: convert-ptensor-linalg-to-gpu option 'transpose-tile' is '16'; expected 32 or 64 (blocks of 256 threads)
 // PASS-LIMITS: error: convert-ptensor-linalg-to-gpu option 'unroll' is '100'; expected 1 to 8 vectors per thread
 // PASS-LIMITS: error: convert-ptensor-linalg-to-gpu option 'transpose-group' is '1000'; expected 1 to 64 tile rows
 

@@ -13,20 +13,16 @@ using namespace mlir;
 using namespace mlir::ptensor;
 
 static constexpr int64_t kWarp = 32;
-/// Each thread handles kElementsPerThread elements of a tile: more
-/// registers than 4 loads in flight need lower occupancy (8 per thread:
-/// 124 registers, 0.80 of copy bandwidth on an H100 for a + b.T; 4: 62
-/// registers, 0.87; 2: 0.76).
-static constexpr int64_t kElementsPerThread = 4;
-/// A block is 32 x rowsPerPass(tile) threads; a tile is `tile` x `tile`
-/// elements (a multiple of 32), each thread handles (tile / 32) columns of
-/// (tile / rowsPerPass) rows: 256 threads for 32 x 32 tiles, 1024 for 64 x 64.
-static int64_t rowsPerPass(int64_t tile) {
-  return tile * tile / (kWarp * kElementsPerThread);
-}
-/// Elements per vector access of the vector variant (16 bytes of f32):
-/// each thread makes one vector of each output per tile.
-static constexpr int64_t kVector = kElementsPerThread;
+/// Threads of a block: 32 x kRowsPerPass. Each handles tile^2 / 256
+/// elements of a tile: 4 of a 32 x 32 tile, 16 of a 64 x 64 one (its
+/// loads all issued before the barrier). A 32 x 32 tile with 8 elements
+/// per thread (124 registers) ran at 0.80 of copy bandwidth on an H100 for
+/// a + b.T, with 4 (62 registers) 0.87, with 2 0.76; 64 x 64 tiles of
+/// 1024 threads lost to 32 x 32 ones (0.83).
+static constexpr int64_t kThreads = 256;
+static constexpr int64_t kRowsPerPass = kThreads / kWarp;
+/// Elements per vector access of the vector variant (16 bytes of f32).
+static constexpr int64_t kVector = 4;
 /// Static shared memory a kernel may use without opting in.
 static constexpr int64_t kSharedBytes = 48 * 1024;
 
@@ -87,12 +83,21 @@ struct TiledBody {
       return arith::AddIOp::create(b, loc, x, y);
     };
     size_t n = ids.size();
+    // A pass covers `lines` tile rows of `lanes` vectors; a thread takes
+    // one vector of each of `passes` passes.
     int64_t lanes = tile / kVector;
+    int64_t lines = kThreads / lanes;
+    int64_t passes = tile / lines;
     Value lanesValue = i32(lanes);
-    Value line = arith::DivUIOp::create(b, loc, thread, lanesValue);
+    Value firstLine = arith::DivUIOp::create(b, loc, thread, lanesValue);
     Value laneIndex = arith::RemUIOp::create(b, loc, thread, lanesValue);
     Value vectorWidth = i32(kVector);
     Value lane = arith::MulIOp::create(b, loc, laneIndex, vectorWidth);
+    SmallVector<Value> lineOf;
+    for (int64_t p = 0; p < passes; ++p) {
+      Value offset = i32(p * lines);
+      lineOf.push_back(add(firstLine, offset));
+    }
     auto at = [&](Value first, Value firstOffset, Value second,
                   Value secondOffset) {
       SmallVector<Value> e(ids.begin(), ids.end());
@@ -100,95 +105,108 @@ struct TiledBody {
       e[n - 1] = toIndex(add(second, secondOffset));
       return e;
     };
-    SmallVector<Value> rowIds = at(r0, line, c0, lane);
+    SmallVector<SmallVector<Value>> rowIds;
+    for (Value line : lineOf)
+      rowIds.push_back(at(r0, line, c0, lane));
     auto vectorOf = [&](Value memref) {
       Type element = cast<MemRefType>(memref.getType()).getElementType();
       return std::make_pair(
           VectorType::get({kVector}, element),
           llvm::Align(kVector * element.getIntOrFloatBitWidth() / 8));
     };
-    // vectors[i]: kVector elements of input i (null for scalars).
-    SmallVector<Value> vectors(stageable.size());
-    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
-      if (!isa<MemRefType>(in->get().getType()))
-        continue;
-      auto [type, align] = vectorOf(in->get());
-      auto pick = scf::IfOp::create(b, loc, TypeRange{type}, columnMajor[i],
-                                    true);
-      OpBuilder::InsertionGuard g(b);
-      // The input's own indices (its map may drop or fix leading dims);
-      // the swapped view takes the last two the other way round.
-      b.setInsertionPointToStart(pick.thenBlock());
-      SmallVector<Value> columnIds =
-          indicesThroughMap(b, loc, op, in, at(r0, lane, c0, line));
-      std::swap(columnIds[columnIds.size() - 1],
-                columnIds[columnIds.size() - 2]);
-      scf::YieldOp::create(b, loc,
-                           Value(vector::LoadOp::create(b, loc, type,
-                                                        columnViews[i],
-                                                        columnIds, false,
-                                                        align)));
-      b.setInsertionPointToStart(pick.elseBlock());
-      scf::YieldOp::create(
-          b, loc,
-          Value(vector::LoadOp::create(
-              b, loc, type, rowViews[i],
-              indicesThroughMap(b, loc, op, in, rowIds), false, align)));
-      vectors[i] = pick.getResult(0);
+    // vectors[p][i]: kVector elements of input i in pass p (null for
+    // scalars); every pass's loads come before the barrier.
+    SmallVector<SmallVector<Value>> vectors(
+        passes, SmallVector<Value>(stageable.size()));
+    for (auto [p, line] : llvm::enumerate(lineOf)) {
+      for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+        if (!isa<MemRefType>(in->get().getType()))
+          continue;
+        auto [type, align] = vectorOf(in->get());
+        auto pick = scf::IfOp::create(b, loc, TypeRange{type},
+                                      columnMajor[i], true);
+        OpBuilder::InsertionGuard g(b);
+        // The input's own indices (its map may drop or fix leading dims);
+        // the swapped view takes the last two the other way round.
+        b.setInsertionPointToStart(pick.thenBlock());
+        SmallVector<Value> columnIds =
+            indicesThroughMap(b, loc, op, in, at(r0, lane, c0, line));
+        std::swap(columnIds[columnIds.size() - 1],
+                  columnIds[columnIds.size() - 2]);
+        Value column = vector::LoadOp::create(b, loc, type, columnViews[i],
+                                              columnIds, false, align);
+        scf::YieldOp::create(b, loc, column);
+        b.setInsertionPointToStart(pick.elseBlock());
+        SmallVector<Value> inputIds =
+            indicesThroughMap(b, loc, op, in, rowIds[p]);
+        Value row = vector::LoadOp::create(b, loc, type, rowViews[i],
+                                           inputIds, false, align);
+        scf::YieldOp::create(b, loc, row);
+        vectors[p][i] = pick.getResult(0);
+      }
     }
     // A column-major input's elements (lane + k, line) go to
     // shared[lane + k][line]; the thread then reads (line, lane + k).
-    for (auto [i, v] : llvm::enumerate(vectors)) {
-      if (!v)
-        continue;
-      auto ifStaged = scf::IfOp::create(b, loc, columnMajor[i], false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifStaged.thenBlock());
-      for (int64_t k = 0; k < kVector; ++k) {
-        Value element = vector::ExtractOp::create(b, loc, v, k);
-        Value kValue = i32(k);
-        Value row = toIndex(add(lane, kValue));
-        Value column = toIndex(line);
-        memref::StoreOp::create(b, loc, element, shared[i],
-                                ValueRange{row, column});
+    for (auto [p, line] : llvm::enumerate(lineOf)) {
+      for (auto [i, v] : llvm::enumerate(vectors[p])) {
+        if (!v)
+          continue;
+        auto ifStaged = scf::IfOp::create(b, loc, columnMajor[i], false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifStaged.thenBlock());
+        for (int64_t k = 0; k < kVector; ++k) {
+          Value element = vector::ExtractOp::create(b, loc, v, k);
+          Value kValue = i32(k);
+          Value row = toIndex(add(lane, kValue));
+          Value column = toIndex(line);
+          memref::StoreOp::create(b, loc, element, shared[i],
+                                  ValueRange{row, column});
+        }
       }
     }
     gpu::BarrierOp::create(b, loc);
-    for (auto [i, v] : llvm::enumerate(vectors)) {
-      if (!v)
-        continue;
-      auto pick = scf::IfOp::create(b, loc, TypeRange{v.getType()},
-                                    columnMajor[i], true);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(pick.thenBlock());
-      SmallVector<Value> elements;
-      for (int64_t k = 0; k < kVector; ++k)
-        elements.push_back(memref::LoadOp::create(
-            b, loc, shared[i],
-            ValueRange{toIndex(line), toIndex(add(lane, i32(k)))}));
-      scf::YieldOp::create(
-          b, loc,
-          Value(vector::FromElementsOp::create(
-              b, loc, cast<VectorType>(v.getType()), elements)));
-      b.setInsertionPointToStart(pick.elseBlock());
-      scf::YieldOp::create(b, loc, v);
-      vectors[i] = pick.getResult(0);
+    for (auto [p, line] : llvm::enumerate(lineOf)) {
+      for (auto [i, v] : llvm::enumerate(vectors[p])) {
+        if (!v)
+          continue;
+        auto pick = scf::IfOp::create(b, loc, TypeRange{v.getType()},
+                                      columnMajor[i], true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(pick.thenBlock());
+        SmallVector<Value> elements;
+        for (int64_t k = 0; k < kVector; ++k) {
+          Value kValue = i32(k);
+          Value row = toIndex(line);
+          Value column = toIndex(add(lane, kValue));
+          elements.push_back(memref::LoadOp::create(b, loc, shared[i],
+                                                    ValueRange{row, column}));
+        }
+        Value fromShared = vector::FromElementsOp::create(
+            b, loc, cast<VectorType>(v.getType()), elements);
+        scf::YieldOp::create(b, loc, fromShared);
+        b.setInsertionPointToStart(pick.elseBlock());
+        scf::YieldOp::create(b, loc, v);
+        vectors[p][i] = pick.getResult(0);
+      }
     }
-    SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
-    for (int64_t k = 0; k < kVector; ++k) {
-      SmallVector<Value> preloaded;
-      for (Value v : vectors)
-        preloaded.push_back(v ? Value(vector::ExtractOp::create(b, loc, v, k))
-                              : Value());
-      for (auto [o, r] : llvm::enumerate(emitElement(
-               b, loc, op, at(r0, line, c0, add(lane, i32(k))), preloaded)))
-        results[o].push_back(r);
-    }
-    for (auto [view, values] : llvm::zip(outputViews, results)) {
-      auto [type, align] = vectorOf(view);
-      vector::StoreOp::create(
-          b, loc, vector::FromElementsOp::create(b, loc, type, values), view,
-          rowIds, false, align);
+    for (auto [p, line] : llvm::enumerate(lineOf)) {
+      SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
+      for (int64_t k = 0; k < kVector; ++k) {
+        SmallVector<Value> preloaded;
+        for (Value v : vectors[p])
+          preloaded.push_back(
+              v ? Value(vector::ExtractOp::create(b, loc, v, k)) : Value());
+        Value kValue = i32(k);
+        SmallVector<Value> elementIds = at(r0, line, c0, add(lane, kValue));
+        for (auto [o, r] :
+             llvm::enumerate(emitElement(b, loc, op, elementIds, preloaded)))
+          results[o].push_back(r);
+      }
+      for (auto [view, values] : llvm::zip(outputViews, results)) {
+        auto [type, align] = vectorOf(view);
+        Value vec = vector::FromElementsOp::create(b, loc, type, values);
+        vector::StoreOp::create(b, loc, vec, view, rowIds[p], false, align);
+      }
     }
   }
 
@@ -219,9 +237,9 @@ struct TiledBody {
     // warp (consecutive addresses), `across` the warps of the block.
     SmallVector<std::pair<Value, Value>> positions;
     for (int64_t j = 0; j < tile / kWarp; ++j)
-      for (int64_t k = 0; k < tile / rowsPerPass(tile); ++k)
-        positions.push_back({add(tx, i32(j * kWarp)),
-                             add(ty, i32(k * rowsPerPass(tile)))});
+      for (int64_t k = 0; k < tile / kRowsPerPass; ++k)
+        positions.push_back(
+            {add(tx, i32(j * kWarp)), add(ty, i32(k * kRowsPerPass))});
 
     auto loop = scf::ForOp::create(b, loc, c.block, tiles, c.gridSize);
     loop.setUnsignedCmp(true);
@@ -557,7 +575,7 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
     tileConfig.maxBlocks = std::min(config.maxBlocks, config.transposeMaxBlocks);
     gpu::LaunchOp launch =
         beginLaunch(b, loc, gridFor(b, loc, tiles, tileConfig),
-                    indexConstant(b, loc, kWarp * rowsPerPass(tile)), sharedTypes);
+                    indexConstant(b, loc, kThreads), sharedTypes);
     body.build(b, loc, launch);
   }
   b.setInsertionPointToStart(ifTiled.elseBlock());

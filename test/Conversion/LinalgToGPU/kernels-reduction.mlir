@@ -143,12 +143,25 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // CHECK:             scf.for %[[ITEM:.*]] = %{{.*}} to %[[ITEMS]] step
 // CHECK:               %[[CHUNK:.*]] = arith.divui %[[ITEM]], %[[KEPT]]
 // CHECK:               %[[COL1:.*]] = arith.remui %[[ITEM]], %[[KEPT]]
+// The unrolled body issues its four loads before the first fold:
 // CHECK:               %[[MAIN:.*]]:2 = scf.for {{.*}} -> (i32, i64) {
-// CHECK-COUNT-4:          memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
+// CHECK-NOT:              arith.select
+// CHECK:                  memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
+// CHECK-NOT:              arith.select
+// CHECK:                  memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
+// CHECK-NOT:              arith.select
+// CHECK:                  memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
+// CHECK-NOT:              arith.select
+// CHECK:                  memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
+// CHECK-NOT:              memref.load
+// CHECK-COUNT-4:          arith.select {{.*}} {ptensor.combiner = "argmaxsi"} : i32
 // CHECK:               %[[REST:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[MAIN]]#0, %{{.*}} = %[[MAIN]]#1) -> (i32, i64) {
 // CHECK:                 memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
 // CHECK:               memref.store %[[REST]]#0, %[[PV]][%[[ITEM]]] : memref<?xi32>
 // CHECK:               memref.store %[[REST]]#1, %[[PI]][%[[ITEM]]] : memref<?xi64>
+// The grid holds a thread per item, all resident (2048 per SM): the loop
+// marks the blocks per SM that ptensor-kernel-occupancy asks ptxas for.
+// CHECK-NEXT:        } {ptensor.min_blocks_per_sm = 16 : i32}
 // CHECK:           gpu.launch
 // CHECK:             scf.for %[[COL2:.*]] = %{{.*}} to %[[KEPT]] step
 // CHECK:               scf.for {{.*}} -> (i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64) {

@@ -1,5 +1,5 @@
-// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu | FileCheck %s
-// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu="transpose-tile=64" | FileCheck %s --check-prefix=TILE64
+// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu="transpose-tile=32" | FileCheck %s
+// RUN: ptensor-opt %s -split-input-file --convert-ptensor-linalg-to-gpu | FileCheck %s --check-prefix=TILE64
 
 // The tiled transpose path: chosen at run time when an input read through
 // the two innermost loop dims is column-major there (stride[-2] == 1 !=
@@ -8,13 +8,13 @@
 // own layout, synchronize, and compute the tile row by row; inputs read
 // otherwise (here a row broadcast) are loaded directly, before the barrier.
 
-// 64 x 64 tiles: still four elements per thread (two columns of two rows),
-// so 1024 threads per block.
+// 64 x 64 tiles: 16 elements per thread (two columns of eight rows), in
+// blocks of 256 threads as well.
 // TILE64-LABEL: func.func @batched(
-// TILE64:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c1024, {{.*}}) workgroup(%{{.*}} : memref<64x65xf32, #gpu.address_space<workgroup>>,
+// TILE64:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256, {{.*}}) workgroup(%{{.*}} : memref<64x65xf32, #gpu.address_space<workgroup>>,
 // TILE64:           scf.for
 // TILE64:             scf.if
-// TILE64-COUNT-4:       memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>
+// TILE64-COUNT-16:      memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>
 // TILE64-NEXT:          scf.yield
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row = affine_map<(d0, d1, d2) -> (d2)>
@@ -151,6 +151,20 @@ func.func @no_tiles(%a: memref<?xf32, strided<[?], offset: ?>>, %out: memref<?x?
 // CHECK:               memref.load %arg0
 // CHECK:             }
 // CHECK:             gpu.barrier
+// With 64 x 64 tiles a thread takes one vector in each of four passes of
+// 16 tile rows: every pass's loads (each input from its row-major or
+// its swapped view) before the barrier, then four vector
+// stores.
+// TILE64-LABEL: func.func @all_staged(
+// TILE64:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256, {{.*}}) workgroup(%{{.*}} : memref<64x65xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x65xf16, #gpu.address_space<workgroup>>) {
+// TILE64:             scf.if %{{.*}} {
+// TILE64-COUNT-16:      vector.load %{{.*}}[%{{.*}}, %{{.*}}] {alignment = {{8|16}} : i64}
+// TILE64-NOT:           gpu.barrier
+// TILE64-NOT:           vector.store
+// TILE64:               gpu.barrier
+// TILE64-NOT:           vector.load
+// TILE64-COUNT-4:       vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64}
+// TILE64:             } else {
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @all_staged(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf16, strided<[?, ?], offset: ?>>, %out: memref<?x?xf32>)
     attributes {ptensor.device = "cuda:0"} {

@@ -58,7 +58,7 @@ struct KernelOptionInfo {
            (!powersOfTwo || (value & (value - 1)) == 0);
   }
   /// The allowed values in words: "1 to 1024 threads per block", "32 or 64
-  /// (blocks of 256 or 1024 threads)".
+  /// (blocks of 256 threads)".
   std::string expected() const {
     std::string values;
     if (powersOfTwo) {

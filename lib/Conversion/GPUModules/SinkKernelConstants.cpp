@@ -1,0 +1,56 @@
+//===- SinkKernelConstants.cpp - kernels see their constants --------------===//
+//
+// See Passes.td (ptensor-sink-kernel-constants).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptensor/Conversion/GPUModules/GPUModules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::ptensor {
+#define GEN_PASS_DEF_PTENSORSINKKERNELCONSTANTS
+#include "ptensor/Conversion/Passes.h.inc"
+} // namespace mlir::ptensor
+
+using namespace mlir;
+
+namespace {
+
+/// Ops worth recomputing in a kernel rather than passing their results (the
+/// choice of upstream gpu-launch-sink-index-computations).
+bool isSinkable(Operation *op) {
+  return matchPattern(op, m_Constant()) ||
+         isa<memref::DimOp, arith::SelectOp, arith::CmpIOp>(op);
+}
+
+/// Whether `launch` was sized for its threads to be resident at once.
+bool isResident(gpu::LaunchOp launch) {
+  WalkResult found = launch.getBody().walk([](Operation *op) {
+    return op->hasAttr(ptensor::kMinBlocksPerSMAttr) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+struct PTensorSinkKernelConstantsPass
+    : public mlir::ptensor::impl::PTensorSinkKernelConstantsBase<
+          PTensorSinkKernelConstantsPass> {
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([](gpu::LaunchOp launch) {
+      if (isResident(launch))
+        return WalkResult::advance();
+      if (failed(sinkOperationsIntoLaunchOp(launch, isSinkable)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
