@@ -374,7 +374,8 @@ FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3
 # checking it against the default build's result).
 SWEEP_CASES = ["contiguous_add", "row_broadcast", "transposed_add", "f16_plus_f32",
                "bf16_gelu", "chain", "sum_all", "sum_rows", "sum_cols", "max_rows",
-               "argmax_rows", "mean_rows", "var_rows", "softmax_rows", "matvec_f32",
+               "argmax_rows", "mean_rows", "var_rows", "softmax_rows",
+               "standardize_rows", "matvec_f32",
                "diff_last", "roll_last", "roll_last_dynamic", "reshape_t"]
 # The defaults are block-size=128 max-blocks=65535 unroll=4 transpose-tile=64
 # transpose-group=8 transpose-max-blocks=65535 reduction-lanes=1 (chosen
