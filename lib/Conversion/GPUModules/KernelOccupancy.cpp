@@ -7,6 +7,7 @@
 #include "ptensor/Conversion/GPUModules/GPUModules.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace mlir::ptensor {
@@ -35,7 +36,8 @@ struct PTensorKernelOccupancyPass
       if (blocks == 0)
         continue;
       auto i32 = IntegerType::get(&getContext(), 32);
-      kernel->setAttr("nvvm.minctasm", IntegerAttr::get(i32, blocks));
+      kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      IntegerAttr::get(i32, blocks));
     }
   }
 };

@@ -66,11 +66,6 @@ static LogicalResult checkSupported(RewriterBase &rewriter,
   return success();
 }
 
-/// `v` (index or an integer) as `to`, cast as unsigned where it differs.
-static Value castUnsigned(OpBuilder &b, Location loc, Value v, Type to) {
-  return v.getType() == to ? v : arith::IndexCastUIOp::create(b, loc, to, v);
-}
-
 namespace {
 /// Builds the body of a launch of the general or the row-vector path with
 /// index type `it`.

@@ -156,16 +156,17 @@ bool mlir::ptensor::hasByteElements(linalg::GenericOp op) {
   return true;
 }
 
+Value mlir::ptensor::castUnsigned(OpBuilder &b, Location loc, Value v,
+                                  Type to) {
+  return v.getType() == to ? v : arith::IndexCastUIOp::create(b, loc, to, v);
+}
+
 ThreadCoordinates mlir::ptensor::threadCoordinates(OpBuilder &b, Location loc,
                                                    gpu::LaunchOp launch,
                                                    Type type) {
   if (!type)
     type = b.getI32Type();
-  auto cast = [&](Value v) -> Value {
-    if (v.getType() == type)
-      return v;
-    return arith::IndexCastUIOp::create(b, loc, type, v);
-  };
+  auto cast = [&](Value v) { return castUnsigned(b, loc, v, type); };
   ThreadCoordinates c;
   c.thread = cast(launch.getThreadIds().x);
   c.block = cast(launch.getBlockIds().x);

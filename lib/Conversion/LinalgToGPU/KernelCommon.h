@@ -68,6 +68,9 @@ int64_t smallestElementBytes(linalg::GenericOp op, bool outputsOnly = false);
 /// buffers hold a byte per element.
 bool hasByteElements(linalg::GenericOp op);
 
+/// `v` (index or an integer) as `to`, cast as unsigned where it differs.
+Value castUnsigned(OpBuilder &b, Location loc, Value v, Type to);
+
 /// Thread coordinates of a 1-D launch, as `type` (i32 unless given; an
 /// integer or index).
 struct ThreadCoordinates {

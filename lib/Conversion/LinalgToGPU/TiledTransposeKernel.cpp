@@ -67,70 +67,79 @@ struct TiledBody {
   Value vectorOk;
   SmallVector<Value> rowViews, columnViews, outputViews;
 
-  /// One tile of `tile` x `tile` elements at (r0, c0) of matrix `ids` (the
-  /// batch indices), inside the tensor, with vector accesses: each thread
-  /// loads kVector consecutive elements of each input along its contiguous
-  /// dim (a staged input: kVector rows of one column), and computes and
-  /// stores kVector consecutive elements of a row.
-  void buildVectorTile(OpBuilder &b, Location loc, Value thread, Value r0,
-                       Value c0, ArrayRef<Value> ids,
-                       ArrayRef<BlockArgument> shared) {
-    auto i32 = [&](int64_t v) { return i32Constant(b, loc, v); };
-    auto toIndex = [&](Value v) -> Value {
-      return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
-    };
-    auto add = [&](Value x, Value y) -> Value {
-      return arith::AddIOp::create(b, loc, x, y);
-    };
-    size_t n = ids.size();
-    // A pass covers `lines` tile rows of `lanes` vectors; a thread takes
-    // one vector of each of `passes` passes.
+  /// Where a thread's vectors of one vector-variant tile lie: a pass
+  /// covers `lines` tile rows of `tile / kVector` vectors; in pass p the
+  /// thread takes the kVector elements from (lines[p], lane) on.
+  struct VectorTile {
+    Value r0, c0;           ///< the tile's first row and column (i32)
+    ArrayRef<Value> ids;    ///< batch indices (index)
+    Value lane;             ///< the thread's first tile column (i32)
+    SmallVector<Value> lines; ///< the thread's tile row per pass (i32)
+    /// Per pass: iteration indices of the thread's first element.
+    SmallVector<SmallVector<Value>> rowIds;
+
+    /// Iteration indices of tile element (first + a, second + b).
+    SmallVector<Value> at(OpBuilder &b, Location loc, Value first, Value a,
+                          Value second, Value bOffset) const {
+      size_t n = ids.size();
+      SmallVector<Value> e(ids.begin(), ids.end());
+      Value row = arith::AddIOp::create(b, loc, first, a);
+      e[n - 2] = castUnsigned(b, loc, row, b.getIndexType());
+      Value column = arith::AddIOp::create(b, loc, second, bOffset);
+      e[n - 1] = castUnsigned(b, loc, column, b.getIndexType());
+      return e;
+    }
+  };
+
+  /// The vector type and alignment of a kVector-element access to `memref`.
+  static std::pair<VectorType, llvm::Align> vectorAccess(Value memref) {
+    Type element = cast<MemRefType>(memref.getType()).getElementType();
+    return {VectorType::get({kVector}, element),
+            llvm::Align(kVector * element.getIntOrFloatBitWidth() / 8)};
+  }
+
+  VectorTile vectorTile(OpBuilder &b, Location loc, Value thread, Value r0,
+                        Value c0, ArrayRef<Value> ids) const {
+    VectorTile v{r0, c0, ids, {}, {}, {}};
     int64_t lanes = tile / kVector;
     int64_t lines = kThreads / lanes;
     int64_t passes = tile / lines;
-    Value lanesValue = i32(lanes);
+    Value lanesValue = i32Constant(b, loc, lanes);
     Value firstLine = arith::DivUIOp::create(b, loc, thread, lanesValue);
     Value laneIndex = arith::RemUIOp::create(b, loc, thread, lanesValue);
-    Value vectorWidth = i32(kVector);
-    Value lane = arith::MulIOp::create(b, loc, laneIndex, vectorWidth);
-    SmallVector<Value> lineOf;
+    Value vectorWidth = i32Constant(b, loc, kVector);
+    v.lane = arith::MulIOp::create(b, loc, laneIndex, vectorWidth);
     for (int64_t p = 0; p < passes; ++p) {
-      Value offset = i32(p * lines);
-      lineOf.push_back(add(firstLine, offset));
+      Value offset = i32Constant(b, loc, p * lines);
+      v.lines.push_back(arith::AddIOp::create(b, loc, firstLine, offset));
     }
-    auto at = [&](Value first, Value firstOffset, Value second,
-                  Value secondOffset) {
-      SmallVector<Value> e(ids.begin(), ids.end());
-      e[n - 2] = toIndex(add(first, firstOffset));
-      e[n - 1] = toIndex(add(second, secondOffset));
-      return e;
-    };
-    SmallVector<SmallVector<Value>> rowIds;
-    for (Value line : lineOf)
-      rowIds.push_back(at(r0, line, c0, lane));
-    auto vectorOf = [&](Value memref) {
-      Type element = cast<MemRefType>(memref.getType()).getElementType();
-      return std::make_pair(
-          VectorType::get({kVector}, element),
-          llvm::Align(kVector * element.getIntOrFloatBitWidth() / 8));
-    };
-    // vectors[p][i]: kVector elements of input i in pass p (null for
-    // scalars); every pass's loads come before the barrier.
+    for (Value line : v.lines)
+      v.rowIds.push_back(v.at(b, loc, r0, line, c0, v.lane));
+    return v;
+  }
+
+  /// result[p][i]: kVector elements of memref input i in pass p (null for
+  /// scalars), loaded along the input's contiguous dim (a column-major
+  /// input: kVector rows of one column). Every pass's loads come before
+  /// the barrier.
+  SmallVector<SmallVector<Value>> loadVectors(OpBuilder &b, Location loc,
+                                              const VectorTile &v) {
     SmallVector<SmallVector<Value>> vectors(
-        passes, SmallVector<Value>(stageable.size()));
-    for (auto [p, line] : llvm::enumerate(lineOf)) {
+        v.lines.size(), SmallVector<Value>(stageable.size()));
+    for (auto [p, line] : llvm::enumerate(v.lines)) {
       for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
         if (!isa<MemRefType>(in->get().getType()))
           continue;
-        auto [type, align] = vectorOf(in->get());
+        auto [type, align] = vectorAccess(in->get());
         auto pick = scf::IfOp::create(b, loc, TypeRange{type},
                                       columnMajor[i], true);
         OpBuilder::InsertionGuard g(b);
         // The input's own indices (its map may drop or fix leading dims);
         // the swapped view takes the last two the other way round.
         b.setInsertionPointToStart(pick.thenBlock());
+        SmallVector<Value> tileIds = v.at(b, loc, v.r0, v.lane, v.c0, line);
         SmallVector<Value> columnIds =
-            indicesThroughMap(b, loc, op, in, at(r0, lane, c0, line));
+            indicesThroughMap(b, loc, op, in, tileIds);
         std::swap(columnIds[columnIds.size() - 1],
                   columnIds[columnIds.size() - 2]);
         Value column = vector::LoadOp::create(b, loc, type, columnViews[i],
@@ -138,76 +147,125 @@ struct TiledBody {
         scf::YieldOp::create(b, loc, column);
         b.setInsertionPointToStart(pick.elseBlock());
         SmallVector<Value> inputIds =
-            indicesThroughMap(b, loc, op, in, rowIds[p]);
+            indicesThroughMap(b, loc, op, in, v.rowIds[p]);
         Value row = vector::LoadOp::create(b, loc, type, rowViews[i],
                                            inputIds, false, align);
         scf::YieldOp::create(b, loc, row);
         vectors[p][i] = pick.getResult(0);
       }
     }
-    // A column-major input's elements (lane + k, line) go to
-    // shared[lane + k][line]; the thread then reads (line, lane + k).
-    for (auto [p, line] : llvm::enumerate(lineOf)) {
-      for (auto [i, v] : llvm::enumerate(vectors[p])) {
-        if (!v)
+    return vectors;
+  }
+
+  /// Shared-memory position (row, column) of element k of the thread's
+  /// vector in the pass at `line`: (lane + k, line) when `transposed`.
+  static std::pair<Value, Value> sharedPosition(OpBuilder &b, Location loc,
+                                                const VectorTile &v,
+                                                Value line, int64_t k,
+                                                bool transposed) {
+    Type index = b.getIndexType();
+    Value kValue = i32Constant(b, loc, k);
+    if (!transposed) {
+      Value row = castUnsigned(b, loc, line, index);
+      Value laneK = arith::AddIOp::create(b, loc, v.lane, kValue);
+      return {row, castUnsigned(b, loc, laneK, index)};
+    }
+    Value laneK = arith::AddIOp::create(b, loc, v.lane, kValue);
+    Value row = castUnsigned(b, loc, laneK, index);
+    return {row, castUnsigned(b, loc, line, index)};
+  }
+
+  /// A column-major input's elements (lane + k, line) go to
+  /// shared[lane + k][line].
+  void stageVectors(OpBuilder &b, Location loc, const VectorTile &v,
+                    ArrayRef<SmallVector<Value>> vectors,
+                    ArrayRef<BlockArgument> shared) const {
+    for (auto [p, line] : llvm::enumerate(v.lines)) {
+      for (auto [i, vec] : llvm::enumerate(vectors[p])) {
+        if (!vec)
           continue;
         auto ifStaged = scf::IfOp::create(b, loc, columnMajor[i], false);
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(ifStaged.thenBlock());
         for (int64_t k = 0; k < kVector; ++k) {
-          Value element = vector::ExtractOp::create(b, loc, v, k);
-          Value kValue = i32(k);
-          Value row = toIndex(add(lane, kValue));
-          Value column = toIndex(line);
+          Value element = vector::ExtractOp::create(b, loc, vec, k);
+          auto [row, column] = sharedPosition(b, loc, v, line, k, true);
           memref::StoreOp::create(b, loc, element, shared[i],
                                   ValueRange{row, column});
         }
       }
     }
-    gpu::BarrierOp::create(b, loc);
-    for (auto [p, line] : llvm::enumerate(lineOf)) {
-      for (auto [i, v] : llvm::enumerate(vectors[p])) {
-        if (!v)
+  }
+
+  /// After the barrier: a column-major input's vector becomes the elements
+  /// (line, lane + k) the thread computes, read back from shared memory.
+  void readStagedVectors(OpBuilder &b, Location loc, const VectorTile &v,
+                         MutableArrayRef<SmallVector<Value>> vectors,
+                         ArrayRef<BlockArgument> shared) const {
+    for (auto [p, line] : llvm::enumerate(v.lines)) {
+      for (auto [i, vec] : llvm::enumerate(vectors[p])) {
+        if (!vec)
           continue;
-        auto pick = scf::IfOp::create(b, loc, TypeRange{v.getType()},
+        auto pick = scf::IfOp::create(b, loc, TypeRange{vec.getType()},
                                       columnMajor[i], true);
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(pick.thenBlock());
         SmallVector<Value> elements;
         for (int64_t k = 0; k < kVector; ++k) {
-          Value kValue = i32(k);
-          Value row = toIndex(line);
-          Value column = toIndex(add(lane, kValue));
+          auto [row, column] = sharedPosition(b, loc, v, line, k, false);
           elements.push_back(memref::LoadOp::create(b, loc, shared[i],
                                                     ValueRange{row, column}));
         }
         Value fromShared = vector::FromElementsOp::create(
-            b, loc, cast<VectorType>(v.getType()), elements);
+            b, loc, cast<VectorType>(vec.getType()), elements);
         scf::YieldOp::create(b, loc, fromShared);
         b.setInsertionPointToStart(pick.elseBlock());
-        scf::YieldOp::create(b, loc, v);
-        vectors[p][i] = pick.getResult(0);
+        scf::YieldOp::create(b, loc, vec);
+        vec = pick.getResult(0);
       }
     }
-    for (auto [p, line] : llvm::enumerate(lineOf)) {
+  }
+
+  /// Computes kVector consecutive elements of a row per pass and stores
+  /// them with one vector store into each output.
+  void computeAndStoreVectors(OpBuilder &b, Location loc, const VectorTile &v,
+                              ArrayRef<SmallVector<Value>> vectors) {
+    for (auto [p, line] : llvm::enumerate(v.lines)) {
       SmallVector<SmallVector<Value>> results(op.getNumDpsInits());
       for (int64_t k = 0; k < kVector; ++k) {
         SmallVector<Value> preloaded;
-        for (Value v : vectors[p])
+        for (Value vec : vectors[p])
           preloaded.push_back(
-              v ? Value(vector::ExtractOp::create(b, loc, v, k)) : Value());
-        Value kValue = i32(k);
-        SmallVector<Value> elementIds = at(r0, line, c0, add(lane, kValue));
+              vec ? Value(vector::ExtractOp::create(b, loc, vec, k))
+                  : Value());
+        Value kValue = i32Constant(b, loc, k);
+        Value laneK = arith::AddIOp::create(b, loc, v.lane, kValue);
+        SmallVector<Value> elementIds = v.at(b, loc, v.r0, line, v.c0, laneK);
         for (auto [o, r] :
              llvm::enumerate(emitElement(b, loc, op, elementIds, preloaded)))
           results[o].push_back(r);
       }
       for (auto [view, values] : llvm::zip(outputViews, results)) {
-        auto [type, align] = vectorOf(view);
+        auto [type, align] = vectorAccess(view);
         Value vec = vector::FromElementsOp::create(b, loc, type, values);
-        vector::StoreOp::create(b, loc, vec, view, rowIds[p], false, align);
+        vector::StoreOp::create(b, loc, vec, view, v.rowIds[p], false, align);
       }
     }
+  }
+
+  /// One tile of `tile` x `tile` elements at (r0, c0) of matrix `ids` (the
+  /// batch indices), inside the tensor, with vector accesses (see
+  /// VectorTile): loads, staging of column-major inputs, barrier, read
+  /// back, compute and store.
+  void buildVectorTile(OpBuilder &b, Location loc, Value thread, Value r0,
+                       Value c0, ArrayRef<Value> ids,
+                       ArrayRef<BlockArgument> shared) {
+    VectorTile v = vectorTile(b, loc, thread, r0, c0, ids);
+    SmallVector<SmallVector<Value>> vectors = loadVectors(b, loc, v);
+    stageVectors(b, loc, v, vectors, shared);
+    gpu::BarrierOp::create(b, loc);
+    readStagedVectors(b, loc, v, vectors, shared);
+    computeAndStoreVectors(b, loc, v, vectors);
   }
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch) {
@@ -339,11 +397,13 @@ struct TiledBody {
       scf::YieldOp::create(b, loc, elseValues());
       return SmallVector<Value>(pick.getResults());
     };
-    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands()))
+    for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+      OpOperand *input = in; // (structured bindings are not captured)
       if (stageable[i])
         values[i] = ifColumnMajor(
-            i, [&] { return loadAll(in, stagingIds); },
-            [&] { return loadAll(in, elementIds); });
+            i, [&] { return loadAll(input, stagingIds); },
+            [&] { return loadAll(input, elementIds); });
+    }
     for (auto [i, staged] : llvm::enumerate(stageable)) {
       if (!staged)
         continue;
@@ -360,13 +420,14 @@ struct TiledBody {
       if (!staged)
         continue;
       SmallVector<Value> direct = values[i];
+      Value tileBuffer = shared[i];
       values[i] = ifColumnMajor(
           i,
           [&] {
             SmallVector<Value> fromShared;
             for (auto [along, across] : positions)
               fromShared.push_back(memref::LoadOp::create(
-                  b, loc, shared[i],
+                  b, loc, tileBuffer,
                   ValueRange{toIndex(across), toIndex(along)}));
             return fromShared;
           },
