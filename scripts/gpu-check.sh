@@ -27,7 +27,13 @@
 #                                       # (bench/cpu_elementwise.py on the
 #                                       # host's cores, 1, 4 and 16 threads
 #                                       # or PTENSOR_HOST_THREADS, beside
-#                                       # numpy; not part of "all"), bench
+#                                       # numpy; not part of "all"), ncu
+#                                       # (Nsight Compute's throughput,
+#                                       # occupancy and stall sections for
+#                                       # the kernels of PTENSOR_BENCH_CASES
+#                                       # and torch's, the 4th launch of
+#                                       # each name matching PTENSOR_NCU_KERNELS;
+#                                       # not part of "all"), bench
 #
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
@@ -172,6 +178,17 @@ run() {
   PTENSOR_CACHE_DIR="$carry/pycache" python3 bench/profile_case.py "$carry/bench" \
     "${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16}" 2>&1 | grep -v "Warning\|warnings.warn" || status=1
   fi
+  if [[ ",$steps," == *",ncu,"* ]]; then
+  local pattern="${PTENSOR_NCU_KERNELS:-_kernel\$|triton_|SoftMax|reduce}"
+  echo "== Nsight Compute: kernels of ${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16} matching $pattern"
+  PTENSOR_CACHE_DIR="$carry/pycache" ncu --kernel-id "::regex:$pattern:4" \
+    --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis \
+    python3 bench/profile_case.py "$carry/bench" "${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16}" \
+    > "$out/ncu.txt" 2>&1 || status=1
+  grep -E "^  [A-Za-z_].*\(|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\)|Achieved Occupancy|Theoretical Occupancy|Registers Per|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Block Limit|Dynamic Shared|Threads" \
+    "$out/ncu.txt" | head -150
+  fi
   # Minutes of mpirun runs: only when asked for by name, not in "all".
   # The statically linked runner of scripts/gpu-runner-pack.sh (pack it
   # here first; the carry's .carry holds it) and this host's MPI: teams
@@ -215,5 +232,5 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
 esac

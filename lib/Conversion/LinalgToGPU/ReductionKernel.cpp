@@ -115,20 +115,21 @@ SmallVector<Value> reduction::loadRowVectors(OpBuilder &b, Location loc,
   return vectors;
 }
 
-/// The element of `op` `lane` places along the innermost loop from `at`,
-/// its inputs taken from `vectors` where loaded (loadRowVectors), its
-/// output block arguments bound to `acc`.
 SmallVector<Value> reduction::emitLane(OpBuilder &b, Location loc,
                                        linalg::GenericOp op, ArrayRef<Value> at,
                                        ArrayRef<Value> vectors, int64_t lane,
-                                       ValueRange acc) {
+                                       ValueRange acc,
+                                       ArrayRef<Value> invariant) {
   SmallVector<Value> laneIds(at);
   Value laneOffset = indexConstant(b, loc, lane);
   laneIds.back() = arith::AddIOp::create(b, loc, at.back(), laneOffset);
   SmallVector<Value> preloaded;
-  for (Value v : vectors)
-    preloaded.push_back(
-        v ? Value(vector::ExtractOp::create(b, loc, v, lane)) : Value());
+  for (auto [i, v] : llvm::enumerate(vectors)) {
+    if (v)
+      preloaded.push_back(vector::ExtractOp::create(b, loc, v, lane));
+    else
+      preloaded.push_back(i < invariant.size() ? invariant[i] : Value());
+  }
   return emitElement(b, loc, op, laneIds, preloaded, acc);
 }
 

@@ -62,12 +62,14 @@ SmallVector<Value> loadRowVectors(OpBuilder &b, Location loc,
                                   Value r = Value());
 
 /// The element of `op` `lane` places along the innermost loop from `at`,
-/// its inputs taken from `vectors` where loaded (loadRowVectors), its
-/// output block arguments bound to `acc`.
+/// its inputs taken from `vectors` where loaded (loadRowVectors), else from
+/// `invariant` where given (a value loaded once for the row), its output
+/// block arguments bound to `acc`.
 SmallVector<Value> emitLane(OpBuilder &b, Location loc,
                             linalg::GenericOp op, ArrayRef<Value> at,
                             ArrayRef<Value> vectors, int64_t lane,
-                            ValueRange acc = {});
+                            ValueRange acc = {},
+                            ArrayRef<Value> invariant = {});
 
 /// The first element thread `t` of a block of kBlock threads reads along a
 /// row, from `lo` (null: 0), when each thread reads `width` consecutive

@@ -13,6 +13,7 @@
 #include "ReductionNest.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -28,6 +29,34 @@ static void storeOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
   }
 }
 
+/// Per memref input of AlongRow member `op`: its element of row k, loaded
+/// once, where its indexing map uses none of the row's (reduced) dims and
+/// `op` does not write it (a reduction's result broadcast along the row:
+/// loaded in the loop, it is reloaded per iteration, as the loop's stores
+/// may alias it); else null. The load is in bounds for an empty row too.
+static SmallVector<Value> loadRowInvariants(OpBuilder &b, Location loc,
+                                           linalg::GenericOp op,
+                                           const ReductionNest &space,
+                                           Value k) {
+  SmallVector<Value> invariant(op.getNumDpsInputs());
+  SmallVector<Value> ids;
+  for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
+    if (!isa<MemRefType>(in->get().getType()) ||
+        llvm::is_contained(op.getDpsInits(), in->get()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (llvm::any_of(space.reduced,
+                     [&](unsigned d) { return map.isFunctionOfDim(d); }))
+      continue;
+    if (ids.empty()) {
+      Value zero = indexConstant(b, loc, 0);
+      ids = space.ids(b, loc, k, zero);
+    }
+    invariant[i] = loadThroughMap(b, loc, op, in, ids);
+  }
+  return invariant;
+}
+
 /// An AlongRow member's row k, thread t taking elements t, t + kBlock, ...
 /// of the row, or with `rows` vectors of rows->width elements from
 /// width * t on (an input in `cache` read from the block's cached row).
@@ -36,6 +65,7 @@ static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
                          const std::optional<RowVectors> &rows,
                          const RowCache *cache) {
   int64_t width = rows ? rows->width : 1;
+  SmallVector<Value> invariant = loadRowInvariants(b, loc, op, space, k);
   Value first = threadStart(b, loc, Value(), t, width);
   Value step = blockStride(b, loc, width);
   scf::ForOp::create(
@@ -43,7 +73,8 @@ static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
       [&](OpBuilder &lb, Location lloc, Value r, ValueRange) {
         SmallVector<Value> ids = space.ids(lb, lloc, k, r);
         if (!rows) {
-          storeOutputs(lb, lloc, op, ids, emitElement(lb, lloc, op, ids));
+          storeOutputs(lb, lloc, op, ids,
+                       emitElement(lb, lloc, op, ids, invariant));
           scf::YieldOp::create(lb, lloc);
           return;
         }
@@ -51,8 +82,8 @@ static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
             loadRowVectors(lb, lloc, op, rows->inputs, width, ids, cache, r);
         SmallVector<SmallVector<Value>> lanes(op.getNumDpsInits());
         for (int64_t lane = 0; lane < width; ++lane)
-          for (auto [i, v] :
-               llvm::enumerate(emitLane(lb, lloc, op, ids, vectors, lane)))
+          for (auto [i, v] : llvm::enumerate(
+                   emitLane(lb, lloc, op, ids, vectors, lane, {}, invariant)))
             lanes[i].push_back(v);
         for (auto [out, view, values] :
              llvm::zip(op.getDpsInitsMutable(), rows->outputs, lanes)) {
@@ -280,13 +311,37 @@ static LogicalResult convertEachMember(RewriterBase &rewriter,
 /// 0.69 of copy, softmax_rows 0.71 against 0.68), where a lone row
 /// reduction is faster with one (KernelConfig::reductionLanes).
 static constexpr unsigned kRowGroupMinLanes = 2;
+/// The same where a reduction's fold computes a math function (softmax's
+/// exp): its long dependent chains need more independent sets in flight
+/// (H200, stop 67, same run: softmax_rows 0.83 of copy against 0.79-0.80
+/// with two; var_rows and standardize_rows, whose folds are a few adds or
+/// multiplies, 0.82-0.87 either way).
+static constexpr unsigned kRowGroupMathLanes = 4;
+
+/// Whether a reduction member of `group` computes a math-dialect function.
+static bool foldsComputeMath(const RowGroup &group) {
+  for (auto [member, step] : llvm::zip(group.members, group.steps)) {
+    if (step != RowStep::Reduce)
+      continue;
+    WalkResult found =
+        linalg::GenericOp(member).getBody()->walk([](Operation *op) {
+          return isa<math::MathDialect>(op->getDialect())
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        });
+    if (found.wasInterrupted())
+      return true;
+  }
+  return false;
+}
 
 LogicalResult mlir::ptensor::convertRowGroupToKernel(
     RewriterBase &rewriter, const RowGroup &group,
     const KernelConfig &kernelConfig) {
   KernelConfig config = kernelConfig;
-  config.reductionLanes =
-      std::max(kernelConfig.reductionLanes, kRowGroupMinLanes);
+  unsigned minLanes =
+      foldsComputeMath(group) ? kRowGroupMathLanes : kRowGroupMinLanes;
+  config.reductionLanes = std::max(kernelConfig.reductionLanes, minLanes);
   // Everything at the last member: the ops between members have no memory
   // effect, and every operand is defined by then.
   linalg::GenericOp last = group.members.back();
