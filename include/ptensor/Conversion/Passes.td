@@ -198,8 +198,8 @@ def PTensorSinkKernelConstants
     `arith.cmpi` and `arith.select` ops computed from them) are copied into
     the launch's body: `tid / 32` becomes a shift and static sizes are
     known to the kernel (H200: a + b.T 0.81 -> 0.86 of copy bandwidth,
-    var over rows 0.70 -> 0.86). Launches whose body carries a
-    `ptensor.min_blocks_per_sm` mark (column reductions, sized for 2048
+    var over rows 0.70 -> 0.86). Launches marked
+    `ptensor.keep_kernel_parameters` (column reductions, sized for 2048
     resident threads per SM) are left alone: with the sizes known, LLVM
     strength-reduces the unrolled column fold into four pointers, and in
     the 32 registers that occupancy allows ptxas then spills and keeps

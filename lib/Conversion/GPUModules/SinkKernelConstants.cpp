@@ -28,21 +28,12 @@ bool isSinkable(Operation *op) {
          isa<memref::DimOp, arith::SelectOp, arith::CmpIOp>(op);
 }
 
-/// Whether `launch` was sized for its threads to be resident at once.
-bool isResident(gpu::LaunchOp launch) {
-  WalkResult found = launch.getBody().walk([](Operation *op) {
-    return op->hasAttr(ptensor::kMinBlocksPerSMAttr) ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
 struct PTensorSinkKernelConstantsPass
     : public mlir::ptensor::impl::PTensorSinkKernelConstantsBase<
           PTensorSinkKernelConstantsPass> {
   void runOnOperation() override {
     WalkResult result = getOperation().walk([](gpu::LaunchOp launch) {
-      if (isResident(launch))
+      if (launch->hasAttr(ptensor::kKeepKernelParametersAttr))
         return WalkResult::advance();
       if (failed(sinkOperationsIntoLaunchOp(launch, isSinkable)))
         return WalkResult::interrupt();

@@ -387,8 +387,12 @@ static void emitThreadPerItem(
         scf::YieldOp::create(nb, nloc);
       });
   int64_t blocksPerSM = kThreadsPerSM / config.blockSize;
-  if (resident && blocksPerSM > 1)
+  if (resident && blocksPerSM > 1) {
     loop->setAttr(kMinBlocksPerSMAttr, b.getI32IntegerAttr(blocksPerSM));
+    // In the registers that occupancy leaves, the fold's constants as
+    // immediates cost loads in flight (ptensor-sink-kernel-constants).
+    launch->setAttr(kKeepKernelParametersAttr, b.getUnitAttr());
+  }
 }
 
 /// How many chunks the reduced range of each output splits into: enough

@@ -160,8 +160,11 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // CHECK:               memref.store %[[REST]]#0, %[[PV]][%[[ITEM]]] : memref<?xi32>
 // CHECK:               memref.store %[[REST]]#1, %[[PI]][%[[ITEM]]] : memref<?xi64>
 // The grid holds a thread per item, all resident (2048 per SM): the loop
-// marks the blocks per SM that ptensor-kernel-occupancy asks ptxas for.
+// marks the blocks per SM that ptensor-kernel-occupancy asks ptxas for, and
+// the launch keeps its constants as kernel parameters.
 // CHECK-NEXT:        } {ptensor.min_blocks_per_sm = 16 : i32}
+// CHECK:             gpu.terminator
+// CHECK-NEXT:      } {ptensor.keep_kernel_parameters}
 // CHECK:           gpu.launch
 // CHECK:             scf.for %[[COL2:.*]] = %{{.*}} to %[[KEPT]] step
 // CHECK:               scf.for {{.*}} -> (i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64) {

@@ -28,6 +28,11 @@ namespace mlir::ptensor {
 inline constexpr llvm::StringLiteral kMinBlocksPerSMAttr =
     "ptensor.min_blocks_per_sm";
 
+/// The marker of a gpu.launch (a unit attribute) whose constants stay
+/// kernel parameters (see ptensor-sink-kernel-constants).
+inline constexpr llvm::StringLiteral kKeepKernelParametersAttr =
+    "ptensor.keep_kernel_parameters";
+
 } // namespace mlir::ptensor
 
 #endif // PTENSOR_CONVERSION_GPUMODULES_GPUMODULES_H
