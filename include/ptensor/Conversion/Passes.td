@@ -94,9 +94,11 @@ def ConvertPTensorLinalgToGPU
       mean then squared deviations; softmax's max, sum of exp, division;
       their per-row elementwise steps) — becomes one launch with a block per
       row that computes the members in order, the later passes reading the
-      row from the block's shared memory where it fits (else from L2) (where
-      the rows fill the GPU, tested at run time; else each member's own
-      kernels);
+      row from the block's shared memory where it fits (else from L2) and
+      loading the per-row results they broadcast once per row; its folds
+      use two interleaved accumulator sets at least, four where a fold
+      computes a math function (where the rows fill the GPU, tested at run
+      time; else each member's own kernels);
     - copies (out= writes) are generics by then (ptensor-copies-to-linalg),
       so they become such kernels too;
     - `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`
