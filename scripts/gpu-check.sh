@@ -179,7 +179,7 @@ run() {
     "${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16}" 2>&1 | grep -v "Warning\|warnings.warn" || status=1
   fi
   if [[ ",$steps," == *",ncu,"* ]]; then
-  local pattern="${PTENSOR_NCU_KERNELS:-_kernel\$|triton_|SoftMax|reduce}"
+  local pattern="${PTENSOR_NCU_KERNELS:-_kernel(_[0-9]+)?\$|triton_|SoftMax|reduce_kernel}"
   echo "== Nsight Compute: kernels of ${PTENSOR_BENCH_CASES:-mm_bias_gelu_bf16} matching $pattern"
   PTENSOR_CACHE_DIR="$carry/pycache" ncu --kernel-id "::regex:$pattern:4" \
     --section SpeedOfLight --section Occupancy --section LaunchStats \
