@@ -81,7 +81,8 @@ def ConvertPTensorLinalgToGPU
       innermost loop is reduced (each thread reading 16 bytes of the row
       with one vector load per input where the rows have unit stride and
       aligned starts, tested at run time), each thread folding in
-      `reduction-lanes` interleaved accumulators; a thread per output
+      `reduction-lanes` interleaved accumulators (two at least where a
+      block per row folds into f64); a thread per output
       (grid-stride, `block-size` threads per block) when it is kept, its
       fold unrolled by 4 over one accumulator set (4 loads in flight at the
       registers of one). Too few outputs to fill an

@@ -1,20 +1,22 @@
 // RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu=reduction-lanes=2 --split-input-file | FileCheck %s
 // RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu --split-input-file | FileCheck %s --check-prefix=DEFAULT
 // The checks below take 2 interleaved accumulator sets (reduction-lanes=2,
-// the lanes machinery); by default a row kernel's thread folds in one set
-// (DEFAULT) and a row group's in two.
+// the lanes machinery). By default (DEFAULT) a row kernel's thread folds in
+// one set, but a block per row folding into f64 (a sum of f32) in two (its
+// adds' latency), and a row group's in two or four.
 // DEFAULT-LABEL: func.func @sum_rows(
 // DEFAULT:         vector.load
 // DEFAULT:         } else {
 // DEFAULT:           gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256
 // DEFAULT:             scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// DEFAULT:               %[[ONE:.*]] = scf.for %[[R:[[:alnum:]_]+]] = %[[T]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:[[:alnum:]_]+]] = %cst{{.*}}) -> (f64) {
+// DEFAULT:               %[[TWO:.*]]:2 = scf.for %[[R:[[:alnum:]_]+]] = %[[T]] to %{{.*}} step %{{.*}} iter_args(%[[A0:[[:alnum:]_]+]] = %cst{{.*}}, %[[A1:[[:alnum:]_]+]] = %cst{{.*}}) -> (f64, f64) {
 // DEFAULT-NEXT:            memref.load %{{.*}}[%[[ROW]], %[[R]]] : memref<?x?xf32>
 // DEFAULT-NEXT:            arith.extf
-// DEFAULT-NEXT:            arith.addf %[[ACC]], %{{.*}} {ptensor.combiner = "addf"} : f64
-// DEFAULT-NEXT:            scf.yield
-// DEFAULT-NEXT:          }
-// DEFAULT:               gpu.shuffle  xor %[[ONE]], %c16_i32, %c32_i32 : f64
+// DEFAULT-NEXT:            arith.addf %[[A0]], %{{.*}} {ptensor.combiner = "addf"} : f64
+// DEFAULT:                 arith.addf %[[A1]], %{{.*}} {ptensor.combiner = "addf"} : f64
+// DEFAULT:               %[[ONE:.*]] = arith.addf %[[TWO]]#0, %[[TWO]]#1 : f64
+// DEFAULT:               %[[REST:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ONE]]) -> (f64) {
+// DEFAULT:               gpu.shuffle  xor %[[REST]], %c16_i32, %c32_i32 : f64
 
 // Reduction generics (convert-ptensor-to-linalg marks the combine in their
 // bodies) become one gpu.launch each.
@@ -196,6 +198,28 @@ func.func @argmax_cols(%a: memref<?x?xi32>, %v: memref<?xi32>, %i: memref<?xi64>
     %nv = arith.select %take, %x, %ov {ptensor.combiner = "argmaxsi"} : i32
     %ni = arith.select %take, %ri, %oi : i64
     linalg.yield %nv, %ni : i32, i64
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// A max over rows (f32 accumulators) folds in one set by default.
+// DEFAULT-LABEL: func.func @max_rows(
+// DEFAULT:         arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
+// DEFAULT-NOT:     -> (f32, f32)
+// DEFAULT:         return
+func.func @max_rows(%a: memref<?x?xf32>, %out: memref<?xf32>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [#id, #rows],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%out : memref<?xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %acc, %x {ptensor.combiner = "maxf"} : f32
+    linalg.yield %m : f32
   }
   return
 }
