@@ -125,26 +125,8 @@ __global__ void readAll(const float4 *a, long n4, float *sink) {
     *sink = s;
 }
 
-template <typename F> float median(F run, int reps = 25) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < 5; ++i)
-    run();
-  std::vector<float> times;
-  for (int i = 0; i < reps; ++i) {
-    CHECK(cudaEventRecord(start));
-    run();
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms * 1000);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
+/// Microseconds per run: the median of 25 samples of one run.
+template <typename F> float median(F run) { return medianMs(run, 25) * 1000; }
 
 int main(int argc, char **argv) {
   long R = argc > 2 ? std::atol(argv[1]) : 8192;

@@ -84,29 +84,9 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-static float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
+/// Milliseconds per launch: the median of 30 samples of 10 launches.
 template <class Launch> static float timeIt(Launch launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int i = 0; i < 5; ++i)
-    launch();
-  std::vector<float> ms;
-  for (int r = 0; r < 30; ++r) {
-    CHECK(cudaEventRecord(a));
-    for (int i = 0; i < 10; ++i)
-      launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float t;
-    CHECK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t / 10);
-  }
-  return median(ms);
+  return medianMs(launch, 30, 10);
 }
 
 int main(int argc, char **argv) {
