@@ -46,6 +46,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -446,23 +447,11 @@ static void emitSplitOrWhole(OpBuilder &b, Location loc, Value chunks,
   whole();
 }
 
-/// Interleaved accumulator sets, at least, of a block per row folding into
-/// a 64-bit float (f32 sums and means accumulate in f64, whose adds take
-/// twice an f32 add's latency): H200, stop 67, three runs each, fraction of
-/// copy with one set against two: sum_rows 0.89-0.91 / 0.91-0.94,
-/// mean_rows 0.88-0.91 / 0.91-0.94, matvec_f32 0.91-0.92 / 0.95; max_rows
-/// (f32) and argmax_rows gained nothing, and a full sum (the split path)
-/// lost 0.01-0.02 with two.
-static constexpr unsigned kWideRowLanes = 2;
-
-/// `nest` with the accumulator sets of a block per row (kWideRowLanes).
+/// `nest` with the accumulator sets of a block per row folding it alone.
 static ReductionNest wholeRowNest(const ReductionNest &nest) {
   ReductionNest whole = nest;
-  bool wideFloat = llvm::any_of(nest.accumulatorTypes(), [](Type type) {
-    return type.isF64();
-  });
-  if (wideFloat)
-    whole.lanes = std::max(nest.lanes, kWideRowLanes);
+  whole.lanes =
+      std::max(nest.lanes, minimumRowFoldLanes({nest.op}, RowFold::Alone));
   return whole;
 }
 
@@ -681,6 +670,48 @@ ReductionNest reduction::buildNest(OpBuilder &b, Location loc,
     count = arith::MulIOp::create(b, loc, count, nest.sizes[d]);
   }
   return nest;
+}
+
+/// Whether the combiner or an input computation of a reduction in
+/// `reductions` calls a math-dialect function.
+static bool foldsComputeMath(ArrayRef<linalg::GenericOp> reductions) {
+  return llvm::any_of(reductions, [](linalg::GenericOp op) {
+    WalkResult found = op.getBody()->walk([](Operation *inner) {
+      return isa<math::MathDialect>(inner->getDialect())
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    return found.wasInterrupted();
+  });
+}
+
+/// Whether a reduction in `reductions` accumulates into a 64-bit float.
+static bool foldsIntoF64(ArrayRef<linalg::GenericOp> reductions) {
+  return llvm::any_of(reductions, [](linalg::GenericOp op) {
+    return llvm::any_of(getAccumulatorTypes(op),
+                        [](Type type) { return type.isF64(); });
+  });
+}
+
+/// The measurements behind each minimum (H200, fraction of copy; the lone
+/// row kernel's default of one set: KernelOptions.def `reduction-lanes`):
+/// - Alone, folding into f64 (f32 sums and means accumulate in f64, whose
+///   adds take twice an f32 add's latency): 2. Stop 67, three to five
+///   runs, one set against two: sum_rows 0.88-0.91 / 0.91-0.94, mean_rows
+///   0.87-0.91 / 0.91-0.94, matvec_f32 0.91-0.92 / 0.95; max_rows (f32)
+///   and argmax_rows gained nothing, and a full sum (the split path, which
+///   keeps `reduction-lanes`) lost 0.01-0.02 with two.
+/// - In a row group (each row read again after the fold): 2. Stop 52:
+///   var_rows 0.71 against 0.69 with one, softmax_rows 0.71 against 0.68.
+/// - In a row group whose fold computes a math function (softmax's exp),
+///   whose long dependent chains need more sets in flight: 4. Stop 67,
+///   same run: softmax_rows 0.83 against 0.79-0.80 with two; var_rows and
+///   standardize_rows (a few adds or multiplies) 0.82-0.87 either way.
+unsigned reduction::minimumRowFoldLanes(ArrayRef<linalg::GenericOp> reductions,
+                                        RowFold fold) {
+  if (fold == RowFold::InGroup)
+    return foldsComputeMath(reductions) ? 4 : 2;
+  return foldsIntoF64(reductions) ? 2 : 1;
 }
 
 /// An scf.if on `nest` having outputs, with the insertion point moved into

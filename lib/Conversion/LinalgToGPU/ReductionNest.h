@@ -293,6 +293,16 @@ ReductionNest buildNest(OpBuilder &b, Location loc,
                         linalg::GenericOp op,
                         const KernelConfig &config);
 
+/// Where a block folds whole rows: alone (a row kernel) or as a member of a
+/// row group, which reads each row again after the fold.
+enum class RowFold { Alone, InGroup };
+
+/// The fewest interleaved accumulator sets of a block folding whole rows of
+/// `reductions` (`reduction-lanes` raises it, never lowers it): the one
+/// owner of the measured minimums (ReductionKernel.cpp says why each).
+unsigned minimumRowFoldLanes(ArrayRef<linalg::GenericOp> reductions,
+                             RowFold fold);
+
 /// An scf.if on `nest` having outputs, with the insertion point moved into
 /// it (no outputs: nothing to launch; a zero-block grid is a CUDA error).
 void beginNonEmpty(OpBuilder &b, Location loc,

@@ -13,7 +13,6 @@
 #include "ReductionNest.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -305,43 +304,17 @@ static LogicalResult convertEachMember(RewriterBase &rewriter,
   return success();
 }
 
-/// Interleaved accumulator sets of a row group's reductions, at least: a
-/// group reads each row again after its reduction, and folds with two sets
-/// measured faster than with one (H200, stop 52: var_rows 0.71 against
-/// 0.69 of copy, softmax_rows 0.71 against 0.68), where a lone row
-/// reduction is faster with one (KernelConfig::reductionLanes).
-static constexpr unsigned kRowGroupMinLanes = 2;
-/// The same where a reduction's fold computes a math function (softmax's
-/// exp): its long dependent chains need more independent sets in flight
-/// (H200, stop 67, same run: softmax_rows 0.83 of copy against 0.79-0.80
-/// with two; var_rows and standardize_rows, whose folds are a few adds or
-/// multiplies, 0.82-0.87 either way).
-static constexpr unsigned kRowGroupMathLanes = 4;
-
-/// Whether a reduction member of `group` computes a math-dialect function.
-static bool foldsComputeMath(const RowGroup &group) {
-  for (auto [member, step] : llvm::zip(group.members, group.steps)) {
-    if (step != RowStep::Reduce)
-      continue;
-    WalkResult found =
-        linalg::GenericOp(member).getBody()->walk([](Operation *op) {
-          return isa<math::MathDialect>(op->getDialect())
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
-        });
-    if (found.wasInterrupted())
-      return true;
-  }
-  return false;
-}
-
 LogicalResult mlir::ptensor::convertRowGroupToKernel(
     RewriterBase &rewriter, const RowGroup &group,
     const KernelConfig &kernelConfig) {
   KernelConfig config = kernelConfig;
-  unsigned minLanes =
-      foldsComputeMath(group) ? kRowGroupMathLanes : kRowGroupMinLanes;
-  config.reductionLanes = std::max(kernelConfig.reductionLanes, minLanes);
+  SmallVector<linalg::GenericOp, 2> reductions;
+  for (auto [member, step] : llvm::zip(group.members, group.steps))
+    if (step == RowStep::Reduce)
+      reductions.push_back(linalg::GenericOp(member));
+  config.reductionLanes =
+      std::max(kernelConfig.reductionLanes,
+               minimumRowFoldLanes(reductions, RowFold::InGroup));
   // Everything at the last member: the ops between members have no memory
   // effect, and every operand is defined by then.
   linalg::GenericOp last = group.members.back();
