@@ -414,6 +414,15 @@ def PTensorInvariantDivision
     floor's correction: vector code for N up to 32, scalar multiplications
     for 64.
 
+    A loop with floor divisions (`floordivsi`) is versioned before it on
+    its divisors' signs (`scf.if` all > 0, inside the `omp.parallel` region
+    on threads). The positive copy divides the dividend's one's complement
+    where negative, `a = n ^ (n >> (N-1))` (below 2^(N-1)), with
+    `m = floor(2^(N-1+l) / d) + 1` as `mulhi(2a, m) >> l`, and complements
+    the quotient back: a third of the general form's work per element
+    (10^7 elements by 7, one thread: i16 2.0 to 1.5 ms, the speed of an
+    add; i64 16.5 to 14 ms).
+
     ```mlir
     scf.for %i = %c0 to %n step %c1 {
       %x = memref.load %a[%i] : memref<?xi32>
