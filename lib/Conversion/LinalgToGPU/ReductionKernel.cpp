@@ -654,6 +654,10 @@ static void emitRowKernels(OpBuilder &b, Location loc,
 ReductionNest reduction::buildNest(OpBuilder &b, Location loc,
                                    linalg::GenericOp op,
                                    const KernelConfig &config) {
+  // Each thread of every kernel folds its elements in increasing order
+  // (partial results merge with buildCombine's full rule): an argmax's
+  // fold needs no tie rule (H200, argmax_rows: compute-bound before).
+  foldArgInOrder(op);
   ReductionNest nest;
   nest.op = op;
   nest.combiner = *getMarkedCombiner(op.getBody()->getTerminator());
@@ -693,6 +697,15 @@ static bool foldsIntoF64(ArrayRef<linalg::GenericOp> reductions) {
   });
 }
 
+/// Whether a reduction in `reductions` folds (value, index) pairs.
+static bool foldsArgPairs(ArrayRef<linalg::GenericOp> reductions) {
+  return llvm::any_of(reductions, [](linalg::GenericOp op) {
+    std::optional<Combiner> combiner =
+        getMarkedCombiner(op.getBody()->getTerminator());
+    return combiner && isArgCombiner(*combiner);
+  });
+}
+
 /// The measurements behind each minimum (H200, fraction of copy; the lone
 /// row kernel's default of one set: KernelOptions.def `reduction-lanes`):
 /// - Alone, folding into f64 (f32 sums and means accumulate in f64, whose
@@ -701,6 +714,10 @@ static bool foldsIntoF64(ArrayRef<linalg::GenericOp> reductions) {
 ///   0.87-0.91 / 0.91-0.94, matvec_f32 0.91-0.92 / 0.95; max_rows (f32)
 ///   and argmax_rows gained nothing, and a full sum (the split path, which
 ///   keeps `reduction-lanes`) lost 0.01-0.02 with two.
+/// - Alone, folding (value, index) pairs (argmax, argmin): 2. Stop 68,
+///   once the fold went in order (foldArgInOrder), one run: argmax_rows
+///   0.84 with one set, 0.89 with two, 0.87 with four (0.78-0.80 either
+///   way with stop 67's tie rule in the fold).
 /// - In a row group (each row read again after the fold): 2. Stop 52:
 ///   var_rows 0.71 against 0.69 with one, softmax_rows 0.71 against 0.68.
 /// - In a row group whose fold computes a math function (softmax's exp),
@@ -711,7 +728,7 @@ unsigned reduction::minimumRowFoldLanes(ArrayRef<linalg::GenericOp> reductions,
                                         RowFold fold) {
   if (fold == RowFold::InGroup)
     return foldsComputeMath(reductions) ? 4 : 2;
-  return foldsIntoF64(reductions) ? 2 : 1;
+  return foldsIntoF64(reductions) || foldsArgPairs(reductions) ? 2 : 1;
 }
 
 /// An scf.if on `nest` having outputs, with the insertion point moved into

@@ -288,7 +288,8 @@ Value prepareRowVectors(OpBuilder &b, Location loc,
                         ReductionNest &nest);
 
 /// The loop structure of reduction `op`, its sizes computed at the
-/// insertion point.
+/// insertion point (an argmax/argmin body is rewritten for folds in
+/// order: foldArgInOrder).
 ReductionNest buildNest(OpBuilder &b, Location loc,
                         linalg::GenericOp op,
                         const KernelConfig &config);

@@ -129,7 +129,10 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // The innermost loop is kept: a thread per output column folds the rows in
 // order (neighbouring threads read neighbouring elements), its loop
 // unrolled by 4 over one accumulator set (4 loads in flight) with a loop
-// for the rest; argmax keeps a (value, index) pair. Fewer columns than an H100's 270336 threads split
+// for the rest; argmax keeps a (value, index) pair, its thread's fold in
+// order with no tie rule (a later element wins if strictly greater, or if
+// the pair is still the identity, index INT64_MAX), while the merges of
+// partial pairs keep the index comparison. Fewer columns than an H100's 270336 threads split
 // the rows into chunks of at least 64: a thread per (chunk, column) writes
 // partial pairs, a thread per column merges them in 8 interleaved sets
 // (loads in flight; a fixed order).
@@ -156,7 +159,13 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // CHECK-NOT:              arith.select
 // CHECK:                  memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
 // CHECK-NOT:              memref.load
-// CHECK-COUNT-4:          arith.select {{.*}} {ptensor.combiner = "argmaxsi"} : i32
+// CHECK-NOT:              arith.cmpi slt
+// CHECK:                  %[[GT:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : i32
+// CHECK:                  %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c9223372036854775807{{.*}} : i64
+// CHECK:                  %[[TAKE:.*]] = arith.ori %[[GT]], %[[FIRST]] : i1
+// CHECK:                  arith.select %[[TAKE]], {{.*}} {ptensor.combiner = "argmaxsi", ptensor.in_order} : i32
+// CHECK-COUNT-3:          arith.select {{.*}} {ptensor.combiner = "argmaxsi", ptensor.in_order} : i32
+// CHECK-NOT:              arith.cmpi slt
 // CHECK:               %[[REST:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %[[MAIN]]#0, %{{.*}} = %[[MAIN]]#1) -> (i32, i64) {
 // CHECK:                 memref.load %{{.*}}[%{{.*}}, %[[COL1]]] : memref<?x?xi32>
 // CHECK:               memref.store %[[REST]]#0, %[[PV]][%[[ITEM]]] : memref<?xi32>
@@ -172,6 +181,7 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // CHECK:               scf.for {{.*}} -> (i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64, i32, i64) {
 // CHECK:                 memref.load %[[PV]]
 // CHECK:                 memref.load %[[PI]]
+// CHECK:                 arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK:               memref.store %{{.*}}, %{{.*}}[%[[COL2]]] : memref<?xi64>
 // CHECK:           gpu.dealloc
 // CHECK:           gpu.dealloc
@@ -180,7 +190,7 @@ func.func @sum_rows(%a: memref<?x?xf32>, %out: memref<?xf64>)
 // CHECK-NOT:         workgroup
 // CHECK:             scf.for %[[COL:.*]] =
 // CHECK:               scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (i32, i64) {
-// CHECK-COUNT-4:          arith.select {{.*}} {ptensor.combiner = "argmaxsi"} : i32
+// CHECK-COUNT-4:          arith.select {{.*}} {ptensor.combiner = "argmaxsi", ptensor.in_order} : i32
 // CHECK:               scf.for {{.*}} -> (i32, i64) {
 // CHECK:               memref.store %{{.*}}, %{{.*}}[%[[COL]]] : memref<?xi64>
 func.func @argmax_cols(%a: memref<?x?xi32>, %v: memref<?xi32>, %i: memref<?xi64>)

@@ -119,6 +119,32 @@ fn.ret(*[fn.reduction(k, x, 1 if k[:3] == "arg" else [1])
        fn.reduction("argmax", h, 1), fn.reduction("argmin", h, None), fn.reduction("max", h, [0]))
 suite.check(fn)
 
+# Folds in order (a GPU thread's argmax/argmin fold has no tie rule, its
+# merges do): rows equal to the identity's value everywhere (unsigned
+# zeros, INT_MIN and -inf for argmax, the greatest values for argmin);
+# rows longer than a block whose extremum repeats in every thread and
+# accumulator set; a NaN late in a long row after an earlier NaN-free
+# maximum; along the columns (the column kernel) as well.
+fn = Func("in_order")
+u = fn.tensor(np.zeros((3, 9), np.uint8), "ui8")
+imin = fn.tensor(np.full((2, 11), np.iinfo(np.int32).min, np.int32), "i32")
+ninf = fn.tensor(np.full((2, 6000), -np.inf, np.float32), "f32", dynamic=True)
+pinf = fn.tensor(np.full((3, 7), np.inf, np.float32), "f32")
+imax = fn.tensor(np.full((4, 5), np.iinfo(np.int64).max, np.int64), "i64")
+rep = np.tile(np.arange(64, dtype=np.float32) % 5, (3, 100))  # 4.0 every 5th
+late = gen.floats("f32", 3 * 6400).reshape(3, 6400)
+late[:, 6399] = np.nan
+late[1, 17] = np.nan
+r = fn.tensor(rep, "f32")
+n = fn.tensor(late, "f32")
+c = fn.tensor(np.ascontiguousarray(rep.T), "f32")
+fn.ret(fn.reduction("argmax", u, 1), fn.reduction("argmax", u, 0), fn.reduction("argmax", u, None),
+       fn.reduction("argmax", imin, 1), fn.reduction("argmax", ninf, 1),
+       fn.reduction("argmin", pinf, 1), fn.reduction("argmin", imax, 0),
+       fn.reduction("argmax", r, 1), fn.reduction("argmin", r, 1), fn.reduction("argmax", c, 0),
+       fn.reduction("argmax", n, 1), fn.reduction("argmin", n, -1), fn.reduction("argmax", n, None))
+suite.check(fn)
+
 # Elementwise producers fuse into the reduction: sum((a - b)**2).
 fn = Func("fused")
 a = fn.tensor(data("f32", (7, 33)), "f32", dynamic=True)

@@ -3,8 +3,10 @@
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -196,6 +198,16 @@ Value mlir::ptensor::buildMatchesExtremum(OpBuilder &b, Location loc, Value v,
                                  equal->getResult(0));
 }
 
+/// The comparison by which an integer element is strictly better in an
+/// argmax (greater) or argmin (less) of signed or unsigned values.
+static arith::CmpIPredicate argIntegerPredicate(Combiner combiner) {
+  bool isUnsigned =
+      combiner == Combiner::ArgMaxUI || combiner == Combiner::ArgMinUI;
+  if (isArgMax(combiner))
+    return isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
+  return isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
+}
+
 Value mlir::ptensor::buildArgTakesRhs(OpBuilder &b, Location loc,
                                       Combiner combiner, ValueRange lhs,
                                       ValueRange rhs) {
@@ -223,15 +235,98 @@ Value mlir::ptensor::buildArgTakesRhs(OpBuilder &b, Location loc,
     Value wins = arith::OrIOp::create(b, loc, better, nanWins);
     return arith::OrIOp::create(b, loc, wins, tieWins);
   }
-  bool isUnsigned =
-      combiner == Combiner::ArgMaxUI || combiner == Combiner::ArgMinUI;
-  arith::CmpIPredicate pred =
-      max ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
-          : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt);
-  Value better = arith::CmpIOp::create(b, loc, pred, rv, lv);
+  Value better =
+      arith::CmpIOp::create(b, loc, argIntegerPredicate(combiner), rv, lv);
   Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rv, lv);
   Value tieWins = arith::AndIOp::create(b, loc, equal, smallerIndex);
   return arith::OrIOp::create(b, loc, better, tieWins);
+}
+
+Value mlir::ptensor::buildArgTakesLater(OpBuilder &b, Location loc,
+                                        Combiner combiner, ValueRange lhs,
+                                        ValueRange rhs) {
+  Value lv = lhs[0], li = lhs[1], rv = rhs[0];
+  bool max = isArgMax(combiner);
+  Value better;
+  if (combiner == Combiner::ArgMaxF || combiner == Combiner::ArgMinF) {
+    // Unordered-or-better: a NaN element wins, unless lhs holds a NaN.
+    Value greaterOrNaN = arith::CmpFOp::create(
+        b, loc, max ? arith::CmpFPredicate::UGT : arith::CmpFPredicate::ULT,
+        rv, lv);
+    Value lNumber =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, lv, lv);
+    better = arith::AndIOp::create(b, loc, greaterOrNaN, lNumber);
+  } else {
+    better =
+        arith::CmpIOp::create(b, loc, argIntegerPredicate(combiner), rv, lv);
+  }
+  Value noIndex = arith::ConstantOp::create(
+      b, loc, li.getType(),
+      b.getIntegerAttr(li.getType(), APInt::getSignedMaxValue(64)));
+  Value isIdentity =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, li, noIndex);
+  return arith::OrIOp::create(b, loc, better, isIdentity);
+}
+
+/// The unit attribute on the value select of a body that foldArgInOrder
+/// rewrote.
+static constexpr llvm::StringLiteral kInOrderAttrName = "ptensor.in_order";
+
+/// Erases `v`'s defining op and, in turn, its operands' pure defining ops
+/// once nothing uses them.
+static void eraseDeadTree(Value v) {
+  SmallVector<Operation *> work;
+  if (Operation *def = v.getDefiningOp())
+    work.push_back(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!op->use_empty() || !isMemoryEffectFree(op) ||
+        op->getNumRegions() != 0)
+      continue;
+    SmallVector<Value> operands(op->getOperands());
+    op->erase();
+    for (Value operand : operands)
+      if (Operation *def = operand.getDefiningOp())
+        work.push_back(def);
+  }
+}
+
+bool mlir::ptensor::foldArgInOrder(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumReductionLoops() != 1)
+    return false;
+  Block *body = generic.getBody();
+  Operation *yield = body->getTerminator();
+  std::optional<Combiner> combiner = getMarkedCombiner(yield);
+  if (!combiner || !isArgCombiner(*combiner) || yield->getNumOperands() != 2)
+    return false;
+  auto valueSelect = yield->getOperand(0).getDefiningOp<arith::SelectOp>();
+  auto indexSelect = yield->getOperand(1).getDefiningOp<arith::SelectOp>();
+  if (!valueSelect || !indexSelect || valueSelect->hasAttr(kInOrderAttrName))
+    return false;
+  Value condition = valueSelect.getCondition();
+  ArrayRef<BlockArgument> outputs =
+      body->getArguments().take_back(generic.getNumDpsInits());
+  if (indexSelect.getCondition() != condition ||
+      valueSelect.getFalseValue() != outputs[0] ||
+      indexSelect.getFalseValue() != outputs[1])
+    return false;
+  // The element's index: the reduced dimension's position.
+  auto cast = indexSelect.getTrueValue().getDefiningOp<arith::IndexCastOp>();
+  auto position =
+      cast ? cast.getIn().getDefiningOp<linalg::IndexOp>() : linalg::IndexOp();
+  if (!position || generic.getIteratorTypesArray()[position.getDim()] !=
+                       utils::IteratorType::reduction)
+    return false;
+  OpBuilder b(valueSelect);
+  Value lhs[] = {outputs[0], outputs[1]};
+  Value rhs[] = {valueSelect.getTrueValue(), indexSelect.getTrueValue()};
+  Value later = buildArgTakesLater(b, valueSelect.getLoc(), *combiner, lhs, rhs);
+  valueSelect.getConditionMutable().assign(later);
+  indexSelect.getConditionMutable().assign(later);
+  valueSelect->setAttr(kInOrderAttrName, b.getUnitAttr());
+  eraseDeadTree(condition);
+  return true;
 }
 
 SmallVector<Value> mlir::ptensor::buildCombine(OpBuilder &b, Location loc,

@@ -120,12 +120,29 @@ Combiner getExtremumCombiner(Combiner argCombiner);
 Value buildArgTakesRhs(OpBuilder &b, Location loc, Combiner combiner,
                        ValueRange lhs, ValueRange rhs);
 
+/// Whether element (value, index) `rhs` wins over `lhs` where every index
+/// merged into `lhs` is smaller than rhs's (a fold visiting the elements in
+/// order): strictly better, NaN better than a number and a NaN never
+/// replaced, or `lhs` still the identity (index INT64_MAX; an element
+/// equal to the identity's value must still replace it). Ties need no
+/// index comparison: the earlier element already holds.
+Value buildArgTakesLater(OpBuilder &b, Location loc, Combiner combiner,
+                         ValueRange lhs, ValueRange rhs);
+
 /// Whether element value `v` is the `extremum` an argmax/argmin searches
 /// for: equal (-0.0 and 0.0 are), or, for floats, NaN where the extremum is
 /// NaN. A non-empty `markCompare` names a unit attribute set on the
 /// equality compare.
 Value buildMatchesExtremum(OpBuilder &b, Location loc, Value v,
                            Value extremum, StringRef markCompare = {});
+
+/// Rewrites the body of argmax/argmin generic `op` (buildCombine's pair of
+/// selects on its outputs) to choose with buildArgTakesLater, for loops
+/// that fold its elements in order: a single reduced dimension, the index
+/// yielded being that dimension's position. Returns whether it did (false
+/// for other reductions, several reduced dimensions, or a body already
+/// rewritten). Merges of partial results keep buildCombine's full rule.
+bool foldArgInOrder(Operation *op);
 
 /// The merge of partial results `lhs` and `rhs` (getNumAccumulators values
 /// each).
