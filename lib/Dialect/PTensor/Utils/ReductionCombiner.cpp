@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -273,11 +274,12 @@ Value mlir::ptensor::buildArgTakesLater(OpBuilder &b, Location loc,
 static constexpr llvm::StringLiteral kInOrderAttrName = "ptensor.in_order";
 
 /// Erases `v`'s defining op and, in turn, its operands' pure defining ops
-/// once nothing uses them.
+/// once nothing uses them. (A set: an op whose two erased users both
+/// queued it is visited once, not again after its erasure.)
 static void eraseDeadTree(Value v) {
-  SmallVector<Operation *> work;
+  llvm::SetVector<Operation *> work;
   if (Operation *def = v.getDefiningOp())
-    work.push_back(def);
+    work.insert(def);
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
     if (!op->use_empty() || !isMemoryEffectFree(op) ||
@@ -287,7 +289,7 @@ static void eraseDeadTree(Value v) {
     op->erase();
     for (Value operand : operands)
       if (Operation *def = operand.getDefiningOp())
-        work.push_back(def);
+        work.insert(def);
   }
 }
 
