@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_PTENSORINVARIANTDIVISION
@@ -48,9 +49,8 @@ struct Magic {
   Value shift1, shift2; ///< min(l, 1), max(l - 1, 0) (N bits)
 };
 
-/// The kinds of division this pass rewrites. FloorDivPositive: a floor
-/// division in the copy of its loop that runs where the divisor is > 0.
-enum class Kind { DivU, RemU, DivS, RemS, FloorDivS, FloorDivPositive };
+/// The kinds of division this pass rewrites.
+enum class Kind { DivU, RemU, DivS, RemS, FloorDivS };
 
 std::optional<Kind> kindOf(Operation *op) {
   if (isa<arith::DivUIOp>(op))
@@ -425,9 +425,11 @@ llvm::DenseSet<Operation *> versionForPositiveDivisors(func::FuncOp func) {
     Operation *point = hoistPoint(loop);
     ImplicitLocOpBuilder b(loop->getLoc(), point);
     IRMapping hoisted;
+    llvm::SetVector<Value> divisors; // one test per divisor
+    for (Operation *floor : floors)
+      divisors.insert(materialize(b, floor->getOperand(1), loop, hoisted));
     Value allPositive;
-    for (Operation *floor : floors) {
-      Value d = materialize(b, floor->getOperand(1), loop, hoisted);
+    for (Value d : divisors) {
       Value zero = arith::ConstantIntOp::create(b, d.getType(), 0);
       Value isPositive =
           arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, d, zero);
@@ -458,6 +460,22 @@ llvm::DenseSet<Operation *> versionForPositiveDivisors(func::FuncOp func) {
   return positive;
 }
 
+/// `cache[key]`, computed the first time by `compute(builder, divisor)`
+/// before `loop` from `d` hoisted there.
+template <typename Key, typename Numbers, typename Compute>
+const Numbers &computedOnce(llvm::DenseMap<Key, Numbers> &cache,
+                            const Key &key, Value d, Operation *loop,
+                            Compute compute) {
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    ImplicitLocOpBuilder before(loop->getLoc(), hoistPoint(loop));
+    IRMapping map;
+    Value hoisted = materialize(before, d, loop, map);
+    it = cache.try_emplace(key, compute(before, hoisted)).first;
+  }
+  return it->second;
+}
+
 struct PTensorInvariantDivisionPass
     : public ptensor::impl::PTensorInvariantDivisionBase<
           PTensorInvariantDivisionPass> {
@@ -469,7 +487,8 @@ struct PTensorInvariantDivisionPass
       if (kindOf(op) && enclosingLoop(op))
         divisions.push_back(op);
     });
-    // Magic numbers per (divisor, form, loop), computed once.
+    // Magic numbers per (divisor, signedness, loop) and, for the positive
+    // copies' floor divisions, per (divisor, loop), computed once.
     llvm::DenseMap<std::tuple<Value, int, Operation *>, Magic> magics;
     llvm::DenseMap<std::pair<Value, Operation *>, PositiveMagic>
         positiveMagics;
@@ -477,32 +496,23 @@ struct PTensorInvariantDivisionPass
       Operation *loop = rewritableLoop(op);
       if (!loop)
         continue;
-      Kind kind = positive.contains(op) ? Kind::FloorDivPositive : *kindOf(op);
       Value n = op->getOperand(0), d = op->getOperand(1);
-      ImplicitLocOpBuilder before(loop->getLoc(), hoistPoint(loop));
       ImplicitLocOpBuilder b(op->getLoc(), op);
       Value result;
-      if (kind == Kind::FloorDivPositive) {
-        auto it = positiveMagics.find({d, loop});
-        if (it == positiveMagics.end()) {
-          IRMapping map;
-          Value hoisted = materialize(before, d, loop, map);
-          it = positiveMagics
-                   .try_emplace({d, loop}, computePositiveMagic(before, hoisted))
-                   .first;
-        }
-        result = emitPositiveFloorDivision(b, n, it->second);
+      if (positive.contains(op)) {
+        const PositiveMagic &magic = computedOnce(
+            positiveMagics, std::make_pair(d, loop), d, loop,
+            computePositiveMagic);
+        result = emitPositiveFloorDivision(b, n, magic);
       } else {
+        Kind kind = *kindOf(op);
         bool signedKind = isSigned(kind);
-        auto key = std::make_tuple(d, int(signedKind), loop);
-        auto it = magics.find(key);
-        if (it == magics.end()) {
-          IRMapping map;
-          Value hoisted = materialize(before, d, loop, map);
-          it = magics.try_emplace(key, computeMagic(before, hoisted, signedKind))
-                   .first;
-        }
-        result = emitDivision(b, kind, n, d, it->second);
+        const Magic &magic = computedOnce(
+            magics, std::make_tuple(d, int(signedKind), loop), d, loop,
+            [&](ImplicitLocOpBuilder &before, Value hoisted) {
+              return computeMagic(before, hoisted, signedKind);
+            });
+        result = emitDivision(b, kind, n, d, magic);
       }
       op->getResult(0).replaceAllUsesWith(result);
       op->erase();
