@@ -9,7 +9,8 @@ real ones, so exactly the kernels the GPU run needs are compiled (target
 cuda) into DIR. Copy DIR to the GPU machine and point PTENSOR_CACHE_DIR at it.
 
 Each case takes an `xp` (FakeGPU or a real backend) and returns a list of
-(result, expected numpy array, ptensor dtype) to compare.
+(result, expected numpy array, ptensor dtype) to compare, and SIGNED_ZEROS
+after them where the signs of zeros must match too.
 """
 
 import os
@@ -23,6 +24,10 @@ import ptensor as pt  # noqa: E402
 from ptensor import _dtypes as D  # noqa: E402
 from ptensor import math as tm  # noqa: E402
 from conftest import rand, to64  # noqa: E402
+
+
+#: The fourth item of a case's result whose zeros' signs are compared.
+SIGNED_ZEROS = "signed zeros"
 
 
 @pt.pointwise(is_tensor=[True, True, False], dtypes=[None, None, float],
@@ -280,7 +285,22 @@ def case_sorting(xp):
     narrow = (1000 + rng.integers(0, 100, 1 << 17)).astype(np.int16)
     signed = rng.integers(-5, 5, 1 << 17).astype(np.int32)
     same = np.full(1 << 17, 7, np.int64)
-    return [(pt.sort(xp.wrap(narrow)), np.sort(narrow), "i16"),
+    # Rows of floats (sorted as keys that keep every bit): -0.0 and 0.0 in
+    # input order both ways (their signs compared through signbit), NaNs
+    # last (first descending); rows with a -0.0 and rows without.
+    zeros = np.array([[0.0, -0.0, 1.0, -0.0, np.nan, 0.0, -1.0, -0.0, 0.0],
+                      [-0.0, 0.0, 0.0, -np.inf, -0.0, np.nan, 2.0, 0.0, -0.0],
+                      [3.0, 0.0, -2.0, 0.0, np.inf, 0.5, 0.0, -7.0, 1.0]])
+    zs = [xp.wrap(zeros.astype(d)) for d in (np.float32, np.float64)]
+    ups = [np.sort(zeros.astype(d), axis=-1, kind="stable") for d in (np.float32, np.float64)]
+    # Descending: the stable order of the flipped rows, flipped back.
+    downs = [np.flip(np.sort(np.flip(zeros.astype(d), -1), axis=-1, kind="stable"), -1)
+             for d in (np.float32, np.float64)]
+    signed_zeros = []
+    for z, up, down, dt in zip(zs, ups, downs, ("f32", "f64")):
+        signed_zeros += [(pt.sort(z), up, dt, SIGNED_ZEROS),
+                         (pt.sort(z, descending=True), down, dt, SIGNED_ZEROS)]
+    return signed_zeros + [(pt.sort(xp.wrap(narrow)), np.sort(narrow), "i16"),
             (pt.argsort(xp.wrap(narrow)), np.argsort(narrow, kind="stable"), "i64"),
             (pt.sort(xp.wrap(signed), descending=True), -np.sort(-signed), "i32"),
             (pt.argsort(xp.wrap(signed)), np.argsort(signed, kind="stable"), "i64"),

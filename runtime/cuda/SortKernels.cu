@@ -15,9 +15,10 @@
 //    NaNs after +inf (before it, descending) once the gather clears the
 //    sign of negative NaNs; the NaNs then come out positive and ordered by
 //    their bits, the only difference from numpy's result — and which are
-//    written back as they are. Floats of many lines as
-//    (unsigned key, bits) pairs: the segmented sort compares short
-//    segments with `<`, which NaNs break.
+//    written back as they are. Floats of many lines as unsigned keys
+//    that keep every bit (the segmented sort compares short segments with
+//    `<`, which NaNs break), -0.0's below 0.0's, so a kernel puts the
+//    zeros back in input order where there is a -0.0.
 // One line of integer keys is radix-sorted only over the bits where its
 // keys differ (one reduction first, radixBits): a narrow range of values
 // takes a few passes. Scratch comes from the runtime's caching allocator,
@@ -30,6 +31,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -379,9 +381,79 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
   return 0;
 }
 
-/// Sorted float values of many lines: DeviceSegmentedSort sorts short
-/// segments by comparisons, which NaNs break, so it gets the unsigned keys
-/// (SortKeys.h) with the elements' bits as values.
+/// The rows' gather: each float's exact key (exactFloatKeyOf), and a flag
+/// set where some element is -0.0.
+template <typename U>
+__global__ void gatherExactFloatKeys(Geometry g, Strides st, SortFormat f,
+                                     bool descending, const U *input, U *keys,
+                                     int *negativeZero, int64_t total) {
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    U b = input[elementOffset(g, st.input, i / g.n, i % g.n)];
+    if (b == sign)
+      *negativeZero = 1; // every writer writes the same
+    keys[i] = exactFloatKeyOf(b, f, descending);
+  }
+}
+
+/// The threads of a stableZeros block (cub::BlockScan's size).
+constexpr int kZeroBlock = 256;
+
+/// Puts each sorted line's zeros back in input order where the input had a
+/// -0.0 (`*negativeZero`; else every block returns at once): the exact keys
+/// of -0.0 and 0.0 differ, so the sort put all of one sign first. A block
+/// per line counts the keys below both zeros' (where the zeros start), then
+/// writes the line's zeros, read again in input order, one after another.
+template <typename U>
+__global__ void __launch_bounds__(kZeroBlock)
+    stableZeros(Geometry g, Strides st, SortFormat f, bool descending,
+                const U *input, U *keys, const int *negativeZero,
+                int64_t lines) {
+  if (*negativeZero == 0)
+    return;
+  using Scan = cub::BlockScan<int, kZeroBlock>;
+  __shared__ typename Scan::TempStorage scan;
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  U plusKey = exactFloatKeyOf(U(0), f, descending);
+  U minusKey = exactFloatKeyOf(sign, f, descending);
+  U first = plusKey < minusKey ? plusKey : minusKey;
+  for (int64_t line = blockIdx.x; line < lines; line += gridDim.x) {
+    U *row = keys + line * g.n;
+    int64_t next = 0; // where the next zero goes
+    for (int64_t j0 = 0; j0 < g.n; j0 += kZeroBlock) {
+      int64_t j = j0 + threadIdx.x;
+      next += __syncthreads_count(j < g.n && row[j] < first);
+    }
+    for (int64_t j0 = 0; j0 < g.n; j0 += kZeroBlock) {
+      int64_t j = j0 + threadIdx.x;
+      U b = j < g.n ? input[elementOffset(g, st.input, line, j)] : U(1);
+      int zero = (b & U(~sign)) == 0, before, zeros;
+      Scan(scan).ExclusiveSum(zero, before, zeros);
+      if (zero)
+        row[next + before] = exactFloatKeyOf(b, f, descending);
+      next += zeros;
+      __syncthreads(); // the scan's storage is used again
+    }
+  }
+}
+
+/// The rows' scatter: each float's bits from its exact key.
+template <typename U>
+__global__ void scatterExactFloatKeys(Geometry g, Strides st, bool descending,
+                                      U *values, const U *keys,
+                                      int64_t total) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x)
+    values[elementOffset(g, st.values, i / g.n, i % g.n)] =
+        bitsOfExactFloatKey(keys[i], descending);
+}
+
+/// Sorted float values of many lines: DeviceSegmentedSort compares the
+/// elements of short segments, which NaNs break, so it sorts unsigned keys
+/// that keep every bit (exactFloatKeyOf) — keys alone, half the bytes of
+/// (key, bits) pairs — and stableZeros then puts -0.0 and 0.0 back in input
+/// order where the input has a -0.0.
 template <typename U>
 int sortFloatLines(const GpuSortCall &c, const Geometry &g, const Strides &st,
                    int64_t lines, char *error, size_t errorSize) {
@@ -389,29 +461,37 @@ int sortFloatLines(const GpuSortCall &c, const Geometry &g, const Strides &st,
   auto stream = static_cast<cudaStream_t>(c.shared.stream);
   Scratch s(c.shared);
   U *keys = s.get<U>(total), *keys2 = s.get<U>(total);
-  U *bits = s.get<U>(total), *bits2 = s.get<U>(total);
+  int *negativeZero = s.get<int>(1);
   bool ok;
   int64_t *offsets = lineOffsetsFor(s, g, lines, stream, ok);
-  if (!keys || !keys2 || !bits || !bits2 || !ok)
+  if (!keys || !keys2 || !negativeZero || !ok)
     return outOfMemory(error, errorSize, total);
+  if (cudaError_t status =
+          cudaMemsetAsync(negativeZero, 0, sizeof(int), stream))
+    return fail(error, errorSize, "clearing the sort's -0.0 flag", status);
+  auto input = static_cast<const U *>(c.input);
   unsigned blocks = blocksFor(total);
-  gatherKeys<U><<<blocks, 256, 0, stream>>>(
-      g, st, c.format, c.descending, static_cast<const U *>(c.input), keys,
-      nullptr, bits, total);
+  gatherExactFloatKeys<U><<<blocks, 256, 0, stream>>>(
+      g, st, c.format, c.descending, input, keys, negativeZero, total);
   if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the sort's gather kernel", status);
-  cub::DoubleBuffer<U> keyBuffers(keys, keys2), bitBuffers(bits, bits2);
+  cub::DoubleBuffer<U> keyBuffers(keys, keys2);
   auto sort = [&](void *temp, size_t &bytes) {
-    return cub::DeviceSegmentedSort::StableSortPairs(
-        temp, bytes, keyBuffers, bitBuffers, total, lines, offsets,
-        offsets + 1, stream);
+    return cub::DeviceSegmentedSort::StableSortKeys(
+        temp, bytes, keyBuffers, total, lines, offsets, offsets + 1, stream);
   };
   if (int failed = runCub(s, "CUB's sort", sort, error, errorSize))
     return failed;
-  // Float order: scatterValues writes the sorted bits as they are.
-  scatterValues<U><<<blocks, 256, 0, stream>>>(
-      g, st, c.format, c.descending, static_cast<U *>(c.values),
-      bitBuffers.Current(), total);
+  unsigned lineBlocks = unsigned(lines < 65536 ? lines : 65536);
+  stableZeros<U><<<lineBlocks, kZeroBlock, 0, stream>>>(
+      g, st, c.format, c.descending, input, keyBuffers.Current(),
+      negativeZero, lines);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's kernel for signed zeros",
+                status);
+  scatterExactFloatKeys<U><<<blocks, 256, 0, stream>>>(
+      g, st, c.descending, static_cast<U *>(c.values), keyBuffers.Current(),
+      total);
   if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the sort's scatter kernel", status);
   return 0;

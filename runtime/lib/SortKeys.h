@@ -161,6 +161,28 @@ PTENSOR_HOST_DEVICE inline U sortBitsOf(U key, const SortFormat &f,
   }
 }
 
+/// A float's key that keeps every bit, for a sort whose result is decoded
+/// from its keys alone (the GPU's rows of floats): the order of sortKeyOf,
+/// but -0.0 just below 0.0 (a stable sort then puts the zeros' signs back
+/// in input order) and NaNs, their sign cleared, after +inf by their bits;
+/// complemented for a descending sort.
+template <typename U>
+PTENSOR_HOST_DEVICE inline U exactFloatKeyOf(U b, const SortFormat &f,
+                                             bool descending) {
+  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  U exponent = U(f.exponent), mantissa = U(f.mantissa);
+  bool nan = (b & exponent) == exponent && (b & mantissa) != 0;
+  U bits = nan ? U(b & U(~sign)) : b;
+  U key = (bits & sign) ? U(~bits) : U(bits | sign);
+  return descending ? U(~key) : key;
+}
+
+/// The bits of the float whose exactFloatKeyOf is `key`.
+template <typename U>
+PTENSOR_HOST_DEVICE inline U bitsOfExactFloatKey(U key, bool descending) {
+  return bitsOfAscendingKey<SortOrder::Float>(descending ? U(~key) : key);
+}
+
 } // namespace ptensor::rt
 
 #endif // PTENSOR_RUNTIME_LIB_SORTKEYS_H

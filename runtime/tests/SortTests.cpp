@@ -14,6 +14,8 @@
 
 #include "TestUtil.h"
 
+#include "SortKeys.h"
+
 #include "ptensor/Runtime/PTensorRuntime.h"
 #include "ptensor/Runtime/Sort.h"
 
@@ -90,6 +92,34 @@ ptensor_rt_status callSortRuns(const void *in, void *values, int64_t *indices,
 }
 
 /// The runs hint on short lines, long lines and bad ends.
+/// The exact float keys of the GPU's rows (SortKeys.h exactFloatKeyOf):
+/// their unsigned order is the floats' with -0.0 just below 0.0 and NaNs
+/// (the sign cleared) last, reversed descending, and each key gives its
+/// float's bits back.
+void runExactFloatKeyTests() {
+  ptensor::rt::SortFormat f;
+  EXPECT_TRUE(ptensor::rt::sortFormatOf(PTENSOR_RT_SORT_F32, f));
+  const uint32_t ascending[] = {
+      0xFF800000u,   bitsOf(-2.0f), 0x80000001u,   0x80000000u, 0x00000000u,
+      0x00000001u,   bitsOf(1.0f),  0x7F800000u,   0x7FC00000u, 0x7FC00001u};
+  const int n = sizeof ascending / sizeof ascending[0];
+  for (bool descending : {false, true}) {
+    for (int i = 0; i + 1 < n; ++i) {
+      uint32_t low = ptensor::rt::exactFloatKeyOf(ascending[i], f, descending);
+      uint32_t high =
+          ptensor::rt::exactFloatKeyOf(ascending[i + 1], f, descending);
+      EXPECT_TRUE(descending ? high < low : low < high);
+    }
+    for (uint32_t b : ascending)
+      EXPECT_EQ(ptensor::rt::bitsOfExactFloatKey(
+                    ptensor::rt::exactFloatKeyOf(b, f, descending), descending),
+                b);
+    // A NaN with the sign bit: the key (and bits) of the positive one.
+    EXPECT_EQ(ptensor::rt::exactFloatKeyOf(0xFFC00001u, f, descending),
+              ptensor::rt::exactFloatKeyOf(0x7FC00001u, f, descending));
+  }
+}
+
 void runSortRunsTests() {
   // Two runs of f32 in sort order (-0.0 equal to 0.0, NaNs last), the last
   // end left out: merged with the zeros and NaNs in input order.
@@ -206,5 +236,6 @@ int ptensor::rt::test::runSortTests() {
               ptensor_rt_last_error());
   EXPECT_EQ(status, PTENSOR_RT_ERROR_INVALID_ARGUMENT);
   runSortRunsTests();
+  runExactFloatKeyTests();
   return failureCount() - failuresBefore;
 }
