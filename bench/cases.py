@@ -342,6 +342,13 @@ CASES = {
                                "ptensor.sort %a : {ta} -> {tr}"),
                   [([SORT_ROWS, SORT_ROWS], F32)], "torch.sort(a, -1).values",
                   2 * SORT_ROWS * SORT_ROWS * 4),
+    # Rows longer than a block sorts in shared memory (4096): the
+    # segmented sort of keys.
+    "sort_rows_long": (manipulation("sort_rows_long", [[SORT_ROWS // 4, SORT_ROWS * 4]],
+                                    [SORT_ROWS // 4, SORT_ROWS * 4],
+                                    "ptensor.sort %a : {ta} -> {tr}"),
+                       [([SORT_ROWS // 4, SORT_ROWS * 4], F32)], "torch.sort(a, -1).values",
+                       2 * SORT_ROWS * SORT_ROWS * 4),
     # Compaction through CUB (fractions: the input read and the result
     # written once).
     "nonzero_1d": (compaction("nonzero_1d", NONZERO_N, "i1", "nonzero", 0),

@@ -6,6 +6,9 @@
 // contiguous scratch, CUB sorts it — DeviceRadixSort for one line,
 // DeviceSegmentedSort for many, both stable, so ties keep their order in
 // both directions — and a scatter kernel writes the (strided) outputs.
+// Sorted values of many lines of up to 4096 elements (1024 for 8-byte
+// ones) take one kernel instead: a block reads a line, sorts its (key,
+// bits) pairs in shared memory (cub::BlockRadixSort, stable) and writes it.
 //  - argsort: the scratch holds each element's unsigned key (SortKeys.h:
 //    the one owner of the order) and its position; CUB sorts the pairs.
 //  - sorted values: only keys are sorted. Integers and bools as their
@@ -31,6 +34,8 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/block/block_exchange.cuh>
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cuda_bf16.h>
@@ -497,12 +502,114 @@ int sortFloatLines(const GpuSortCall &c, const Geometry &g, const Strides &st,
   return 0;
 }
 
+/// A block sorts a whole line in shared memory when the line has at most
+/// Threads x Items elements: one read and one write of the line instead of
+/// a gather, the segmented sort's passes through global memory and a
+/// scatter (what torch.sort does for lines of up to 4096).
+template <int Threads, int Items> struct BlockShape {
+  static constexpr int kThreads = Threads, kItems = Items;
+  /// Bits per radix pass.
+  static constexpr int kRadixBits = 6;
+  static constexpr int64_t kCapacity = int64_t(Threads) * Items;
+};
+using WideBlock = BlockShape<256, 16>;  ///< lines of up to 4096, U <= 4 bytes
+using NarrowBlock = BlockShape<128, 8>; ///< lines of up to 1024
+
+/// Sorted values of lines (any order) that fit a block: each line's keys
+/// (sortKeyOf, so zeros and NaNs compare equal) with the elements' bits as
+/// values go through cub::BlockRadixSort, which is stable, so ties (-0.0
+/// and 0.0, NaNs) keep their input order and bits. Slots past the line's
+/// end get the largest key and sort after it.
+template <typename U, typename Shape>
+__global__ void __launch_bounds__(Shape::kThreads)
+    sortLinesInBlocks(Geometry g, Strides st, SortFormat f, bool descending,
+                      const U *input, U *values, int64_t lines) {
+  constexpr int kThreads = Shape::kThreads, kItems = Shape::kItems;
+  using Exchange = cub::BlockExchange<U, kThreads, kItems>;
+  using Sort =
+      cub::BlockRadixSort<U, kThreads, kItems, U, Shape::kRadixBits>;
+  __shared__ union {
+    typename Exchange::TempStorage exchange;
+    typename Sort::TempStorage sort;
+  } temp;
+  for (int64_t line = blockIdx.x; line < lines; line += gridDim.x) {
+    // Striped loads (coalesced along a unit-stride line), then blocked:
+    // the sort ranks equal keys by their blocked position.
+    U keys[kItems], bits[kItems];
+    for (int i = 0; i < kItems; ++i) {
+      int64_t j = int64_t(i) * kThreads + threadIdx.x;
+      bits[i] = j < g.n ? input[elementOffset(g, st.input, line, j)] : U(0);
+      keys[i] = j < g.n ? sortKeyOf(bits[i], f, descending) : U(~U(0));
+    }
+    __syncthreads(); // the previous line's sort is done with `temp`
+    Exchange(temp.exchange).StripedToBlocked(keys);
+    __syncthreads();
+    Exchange(temp.exchange).StripedToBlocked(bits);
+    __syncthreads();
+    Sort(temp.sort).SortBlockedToStriped(keys, bits);
+    for (int i = 0; i < kItems; ++i) {
+      int64_t j = int64_t(i) * kThreads + threadIdx.x;
+      if (j < g.n)
+        values[elementOffset(g, st.values, line, j)] = bits[i];
+    }
+  }
+}
+
+/// The block shape that sorts lines of `n` elements of U, or 0 where they
+/// take the segmented sort.
+template <typename U> int blockShapeFor(int64_t n) {
+  if (n <= NarrowBlock::kCapacity)
+    return 1;
+  if (sizeof(U) <= 4 && n <= WideBlock::kCapacity)
+    return 2;
+  return 0;
+}
+
+/// Whether the values may be written line by line while other blocks still
+/// read the input: apart from it, or the input itself (in place).
+bool writableByLine(const GpuSortCall &c, const Geometry &g,
+                    const Strides &st) {
+  int bytes = c.format.bytes;
+  auto [inFirst, inLast] = extent(g, st.input, c.input, bytes);
+  auto [outFirst, outLast] = extent(g, st.values, c.values, bytes);
+  if (outLast < inFirst || inLast < outFirst)
+    return true;
+  if (c.values != c.input)
+    return false;
+  for (int d = 0; d < g.rank; ++d)
+    if (st.values[d] != st.input[d])
+      return false;
+  return true;
+}
+
+template <typename U, typename Shape>
+int launchLineSort(const GpuSortCall &c, const Geometry &g, const Strides &st,
+                   int64_t lines, char *error, size_t errorSize) {
+  auto stream = static_cast<cudaStream_t>(c.shared.stream);
+  unsigned blocks = unsigned(lines < 65536 ? lines : 65536);
+  sortLinesInBlocks<U, Shape><<<blocks, Shape::kThreads, 0, stream>>>(
+      g, st, c.format, c.descending, static_cast<const U *>(c.input),
+      static_cast<U *>(c.values), lines);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's kernel of lines in blocks",
+                status);
+  return 0;
+}
+
 /// The sort of a call whose elements are U's wide.
 template <typename U>
 int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
               int64_t lines, char *error, size_t errorSize) {
   if (c.indices)
     return sortPositions<U>(c, g, st, lines, error, errorSize);
+  if (lines > 1 && writableByLine(c, g, st)) {
+    if (int shape = blockShapeFor<U>(g.n); shape == 1)
+      return launchLineSort<U, NarrowBlock>(c, g, st, lines, error, errorSize);
+    else if (shape == 2)
+      if constexpr (sizeof(U) <= 4)
+        return launchLineSort<U, WideBlock>(c, g, st, lines, error,
+                                            errorSize);
+  }
   if (c.format.order != SortOrder::Float)
     // The unsigned keys carry the direction.
     return sortValues<U, U>(c, g, st, lines, false, error, errorSize);
