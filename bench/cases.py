@@ -342,6 +342,10 @@ CASES = {
                                "ptensor.sort %a : {ta} -> {tr}"),
                   [([SORT_ROWS, SORT_ROWS], F32)], "torch.sort(a, -1).values",
                   2 * SORT_ROWS * SORT_ROWS * 4),
+    "argsort_rows": (manipulation("argsort_rows", [[SORT_ROWS, SORT_ROWS]], [SORT_ROWS, SORT_ROWS],
+                                  "ptensor.argsort %a : {ta} -> {tr}", dtype_r="i64"),
+                     [([SORT_ROWS, SORT_ROWS], F32)], "torch.argsort(a, stable=True, dim=-1)",
+                     SORT_ROWS * SORT_ROWS * (4 + 8)),
     # Rows longer than a block sorts in shared memory (4096): the
     # segmented sort of keys.
     "sort_rows_long": (manipulation("sort_rows_long", [[SORT_ROWS // 4, SORT_ROWS * 4]],

@@ -6,9 +6,10 @@
 // contiguous scratch, CUB sorts it — DeviceRadixSort for one line,
 // DeviceSegmentedSort for many, both stable, so ties keep their order in
 // both directions — and a scatter kernel writes the (strided) outputs.
-// Sorted values of many lines of up to 4096 elements (1024 for 8-byte
-// ones) take one kernel instead: a block reads a line, sorts its (key,
-// bits) pairs in shared memory (cub::BlockRadixSort, stable) and writes it.
+// Many lines of up to 4096 elements (1024 for 8-byte ones) take one
+// kernel instead: a block reads a line, sorts its (key, bits) or (key,
+// position) pairs in shared memory (cub::BlockRadixSort, stable) and
+// writes it.
 //  - argsort: the scratch holds each element's unsigned key (SortKeys.h:
 //    the one owner of the order) and its position; CUB sorts the pairs.
 //  - sorted values: only keys are sorted. Integers and bools as their
@@ -42,6 +43,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 
 using namespace ptensor::rt;
@@ -515,42 +517,65 @@ template <int Threads, int Items> struct BlockShape {
 using WideBlock = BlockShape<256, 16>;  ///< lines of up to 4096, U <= 4 bytes
 using NarrowBlock = BlockShape<128, 8>; ///< lines of up to 1024
 
-/// Sorted values of lines (any order) that fit a block: each line's keys
-/// (sortKeyOf, so zeros and NaNs compare equal) with the elements' bits as
-/// values go through cub::BlockRadixSort, which is stable, so ties (-0.0
-/// and 0.0, NaNs) keep their input order and bits. Slots past the line's
-/// end get the largest key and sort after it.
-template <typename U, typename Shape>
+/// Lines (any order) that fit a block: each line's keys (sortKeyOf, so
+/// zeros and NaNs compare equal) go through cub::BlockRadixSort with a
+/// payload — the elements' bits (sorted values) or their positions
+/// (argsort; the values, when wanted too, read again by position) — and
+/// the sort is stable, so ties (-0.0 and 0.0, NaNs) keep their input order
+/// and bits. Slots past the line's end get the largest key and sort after
+/// it.
+template <typename U, typename Shape, bool Positions>
 __global__ void __launch_bounds__(Shape::kThreads)
     sortLinesInBlocks(Geometry g, Strides st, SortFormat f, bool descending,
-                      const U *input, U *values, int64_t lines) {
+                      const U *input, U *values, int64_t *indices,
+                      int64_t lines) {
   constexpr int kThreads = Shape::kThreads, kItems = Shape::kItems;
-  using Exchange = cub::BlockExchange<U, kThreads, kItems>;
+  using Payload = std::conditional_t<Positions, int32_t, U>;
+  using KeyExchange = cub::BlockExchange<U, kThreads, kItems>;
+  using PayloadExchange = cub::BlockExchange<Payload, kThreads, kItems>;
   using Sort =
-      cub::BlockRadixSort<U, kThreads, kItems, U, Shape::kRadixBits>;
+      cub::BlockRadixSort<U, kThreads, kItems, Payload, Shape::kRadixBits>;
   __shared__ union {
-    typename Exchange::TempStorage exchange;
+    typename KeyExchange::TempStorage keys;
+    typename PayloadExchange::TempStorage payload;
     typename Sort::TempStorage sort;
   } temp;
   for (int64_t line = blockIdx.x; line < lines; line += gridDim.x) {
     // Striped loads (coalesced along a unit-stride line), then blocked:
     // the sort ranks equal keys by their blocked position.
-    U keys[kItems], bits[kItems];
+    U keys[kItems];
+    Payload payload[kItems];
     for (int i = 0; i < kItems; ++i) {
       int64_t j = int64_t(i) * kThreads + threadIdx.x;
-      bits[i] = j < g.n ? input[elementOffset(g, st.input, line, j)] : U(0);
-      keys[i] = j < g.n ? sortKeyOf(bits[i], f, descending) : U(~U(0));
+      U b = j < g.n ? input[elementOffset(g, st.input, line, j)] : U(0);
+      keys[i] = j < g.n ? sortKeyOf(b, f, descending) : U(~U(0));
+      payload[i] = Positions ? Payload(j) : Payload(b);
     }
     __syncthreads(); // the previous line's sort is done with `temp`
-    Exchange(temp.exchange).StripedToBlocked(keys);
+    KeyExchange(temp.keys).StripedToBlocked(keys);
     __syncthreads();
-    Exchange(temp.exchange).StripedToBlocked(bits);
+    PayloadExchange(temp.payload).StripedToBlocked(payload);
     __syncthreads();
-    Sort(temp.sort).SortBlockedToStriped(keys, bits);
+    Sort(temp.sort).SortBlockedToStriped(keys, payload);
+    U sorted[kItems];
     for (int i = 0; i < kItems; ++i) {
       int64_t j = int64_t(i) * kThreads + threadIdx.x;
-      if (j < g.n)
-        values[elementOffset(g, st.values, line, j)] = bits[i];
+      if constexpr (Positions)
+        if (values && j < g.n)
+          sorted[i] = input[elementOffset(g, st.input, line, payload[i])];
+      if constexpr (!Positions)
+        sorted[i] = payload[i];
+    }
+    if constexpr (Positions)
+      __syncthreads(); // the line is read before any of it is written
+    for (int i = 0; i < kItems; ++i) {
+      int64_t j = int64_t(i) * kThreads + threadIdx.x;
+      if (j >= g.n)
+        continue;
+      if (values)
+        values[elementOffset(g, st.values, line, j)] = sorted[i];
+      if constexpr (Positions)
+        indices[elementOffset(g, st.indices, line, j)] = payload[i];
     }
   }
 }
@@ -565,14 +590,22 @@ template <typename U> int blockShapeFor(int64_t n) {
   return 0;
 }
 
-/// Whether the values may be written line by line while other blocks still
-/// read the input: apart from it, or the input itself (in place).
+/// Whether the outputs may be written line by line while other blocks
+/// still read the input: the indices apart from it, the values too or the
+/// input itself (in place).
 bool writableByLine(const GpuSortCall &c, const Geometry &g,
                     const Strides &st) {
   int bytes = c.format.bytes;
-  auto [inFirst, inLast] = extent(g, st.input, c.input, bytes);
-  auto [outFirst, outLast] = extent(g, st.values, c.values, bytes);
-  if (outLast < inFirst || inLast < outFirst)
+  std::pair<const char *, const char *> in =
+      extent(g, st.input, c.input, bytes);
+  const char *inFirst = in.first, *inLast = in.second;
+  auto apart = [&](const int64_t *strides, const void *base, int width) {
+    auto [first, last] = extent(g, strides, base, width);
+    return last < inFirst || inLast < first;
+  };
+  if (c.indices && !apart(st.indices, c.indices, int(sizeof(int64_t))))
+    return false;
+  if (!c.values || apart(st.values, c.values, bytes))
     return true;
   if (c.values != c.input)
     return false;
@@ -587,9 +620,14 @@ int launchLineSort(const GpuSortCall &c, const Geometry &g, const Strides &st,
                    int64_t lines, char *error, size_t errorSize) {
   auto stream = static_cast<cudaStream_t>(c.shared.stream);
   unsigned blocks = unsigned(lines < 65536 ? lines : 65536);
-  sortLinesInBlocks<U, Shape><<<blocks, Shape::kThreads, 0, stream>>>(
-      g, st, c.format, c.descending, static_cast<const U *>(c.input),
-      static_cast<U *>(c.values), lines);
+  auto input = static_cast<const U *>(c.input);
+  auto values = static_cast<U *>(c.values);
+  if (c.indices)
+    sortLinesInBlocks<U, Shape, true><<<blocks, Shape::kThreads, 0, stream>>>(
+        g, st, c.format, c.descending, input, values, c.indices, lines);
+  else
+    sortLinesInBlocks<U, Shape, false><<<blocks, Shape::kThreads, 0, stream>>>(
+        g, st, c.format, c.descending, input, values, nullptr, lines);
   if (cudaError_t status = cudaGetLastError())
     return fail(error, errorSize, "the sort's kernel of lines in blocks",
                 status);
@@ -600,8 +638,6 @@ int launchLineSort(const GpuSortCall &c, const Geometry &g, const Strides &st,
 template <typename U>
 int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
               int64_t lines, char *error, size_t errorSize) {
-  if (c.indices)
-    return sortPositions<U>(c, g, st, lines, error, errorSize);
   if (lines > 1 && writableByLine(c, g, st)) {
     if (int shape = blockShapeFor<U>(g.n); shape == 1)
       return launchLineSort<U, NarrowBlock>(c, g, st, lines, error, errorSize);
@@ -610,6 +646,8 @@ int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
         return launchLineSort<U, WideBlock>(c, g, st, lines, error,
                                             errorSize);
   }
+  if (c.indices)
+    return sortPositions<U>(c, g, st, lines, error, errorSize);
   if (c.format.order != SortOrder::Float)
     // The unsigned keys carry the direction.
     return sortValues<U, U>(c, g, st, lines, false, error, errorSize);
