@@ -6,7 +6,7 @@
 // contiguous scratch, CUB sorts it — DeviceRadixSort for one line,
 // DeviceSegmentedSort for many, both stable, so ties keep their order in
 // both directions — and a scatter kernel writes the (strided) outputs.
-// Many lines of up to 4096 elements (1024 for 8-byte ones) take one
+// Many lines of 256 to 4096 elements (1024 for 8-byte ones) take one
 // kernel instead: a block reads a line, sorts its (key, bits) or (key,
 // position) pairs in shared memory (cub::BlockRadixSort, stable) and
 // writes it.
@@ -580,9 +580,16 @@ __global__ void __launch_bounds__(Shape::kThreads)
   }
 }
 
+/// The shortest line a block sorts: a block's slots are at most 4 times
+/// the line's elements; shorter lines (a sort along a short axis has
+/// millions) take the segmented sort, whose warps sort short segments.
+constexpr int64_t kShortestBlockLine = NarrowBlock::kCapacity / 4;
+
 /// The block shape that sorts lines of `n` elements of U, or 0 where they
 /// take the segmented sort.
 template <typename U> int blockShapeFor(int64_t n) {
+  if (n < kShortestBlockLine)
+    return 0;
   if (n <= NarrowBlock::kCapacity)
     return 1;
   if (sizeof(U) <= 4 && n <= WideBlock::kCapacity)
