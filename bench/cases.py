@@ -211,6 +211,8 @@ def compaction(name, n, dtype, kind, result):
 #: The sort benchmarks' sizes (the issue's anchors: torch and CuPy on 2^24
 #: f32, torch's row-wise sort of 4096 x 4096).
 SORT_N, SORT_ROWS = 2 ** 24, 4096
+#: The lengths of the short-row sort cases (sort_rows_<n>).
+SORT_SHORT_LINES = (32, 64, 128, 256, 512, 1024)
 #: The compaction benchmarks' sizes (the issue's anchors: nonzero of 2^26
 #: bools, half true; unique of 2^24 int64 in [0, 2^16)).
 NONZERO_N, UNIQUE_N = 2 ** 26, 2 ** 24
@@ -373,6 +375,15 @@ CASES = {
     "small_add_4096": (binary("small_add_4096", "add", [4096], [4096], [4096]),
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }
+
+# Short rows, 2^24 elements in all (a sort along a short axis): where a
+# warp per line takes over from the segmented sort (SortKernels.cu
+# lineShapeFor).
+for _n in SORT_SHORT_LINES:
+    _name = f"sort_rows_{_n}"
+    _shape = [SORT_N // _n, _n]
+    CASES[_name] = (manipulation(_name, [_shape], _shape, "ptensor.sort %a : {ta} -> {tr}"),
+                    [(_shape, F32)], "torch.sort(a, -1).values", 2 * SORT_N * 4)
 
 # The floating-point operations of the matrix-product cases (timed as
 # TFLOP/s beside torch and CuPy, which call cuBLAS).

@@ -48,10 +48,11 @@ def to64(a):
     return a.astype(np.float64)
 
 
-def assert_matches(actual, expected, dt, rtol=None, atol=None):
+def assert_matches(actual, expected, dt, rtol=None, atol=None, signed_zeros=False):
     """`actual` has ptensor dtype `dt`, the expected shape, and values equal
     to `expected` (exactly for integers/bools; within a relative tolerance
-    of the result dtype for floats, NaN positions equal)."""
+    of the result dtype for floats, NaN positions equal; with
+    `signed_zeros`, the zeros' signs equal too)."""
     actual = np.asarray(actual)
     expected = np.asarray(expected)
     assert D.from_numpy(actual.dtype) == dt, "dtype %s, expected %s" % (actual.dtype, dt)
@@ -64,6 +65,9 @@ def assert_matches(actual, expected, dt, rtol=None, atol=None):
     atol = rtol if atol is None else atol
     np.testing.assert_allclose(to64(actual), to64(expected), rtol=rtol, atol=atol,
                                equal_nan=True)
+    if signed_zeros:
+        zeros = expected == 0
+        np.testing.assert_array_equal(np.signbit(actual[zeros]), np.signbit(expected[zeros]))
 
 
 @pytest.fixture

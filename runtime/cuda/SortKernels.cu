@@ -6,9 +6,10 @@
 // contiguous scratch, CUB sorts it — DeviceRadixSort for one line,
 // DeviceSegmentedSort for many, both stable, so ties keep their order in
 // both directions — and a scatter kernel writes the (strided) outputs.
-// Many lines of 256 to 4096 elements (1024 for 8-byte ones) take one
-// kernel instead: a block reads a line, sorts its (key, bits) or (key,
-// position) pairs in shared memory (cub::BlockRadixSort, stable) and
+// Many lines too long for the segmented sort's warp merge sorts and of up
+// to 4096 elements (1024 for 8-byte ones) take one kernel instead: a warp
+// (lines of up to 256: cub::WarpMergeSort) or a block (cub::BlockRadixSort)
+// reads a line, sorts its (key, bits) or (key, position) pairs, stably, and
 // writes it.
 //  - argsort: the scratch holds each element's unsigned key (SortKeys.h:
 //    the one owner of the order) and its position; CUB sorts the pairs.
@@ -39,6 +40,7 @@
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
+#include <cub/warp/warp_merge_sort.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -65,6 +67,15 @@ __device__ int64_t elementOffset(const Geometry &g, const int64_t *strides,
          sortLineOffset(g.rank, g.dim, g.sizes, strides, line);
 }
 
+/// Calls fn(i, line, j) for each element i of the `total` elements of the
+/// lines laid end to end (element j of line `line`): a grid-stride loop.
+template <typename Fn>
+__device__ void forEachElement(const Geometry &g, int64_t total, Fn fn) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x)
+    fn(i, i / g.n, i % g.n);
+}
+
 /// The strides of the three buffers, as kernel parameters.
 struct Strides {
   int64_t input[kMaxSortRank], values[kMaxSortRank], indices[kMaxSortRank];
@@ -74,31 +85,27 @@ template <typename U>
 __global__ void gatherKeys(Geometry g, Strides st, SortFormat f,
                            bool descending, const U *input, U *sortKeys,
                            int32_t *positions, U *bits, int64_t total) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t line = i / g.n, j = i % g.n;
+  forEachElement(g, total, [&](int64_t i, int64_t line, int64_t j) {
     U b = input[elementOffset(g, st.input, line, j)];
     if (bits)
       bits[i] = b;
     sortKeys[i] = sortKeyOf(b, f, descending);
     if (positions)
       positions[i] = int32_t(j);
-  }
+  });
 }
 
 template <typename U>
 __global__ void scatterSorted(Geometry g, Strides st, U *values,
                               int64_t *indices, const int32_t *positions,
                               const U *bits, int64_t total) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t line = i / g.n, j = i % g.n;
+  forEachElement(g, total, [&](int64_t i, int64_t line, int64_t j) {
     int32_t p = positions[i];
     if (values)
       values[elementOffset(g, st.values, line, j)] = bits[line * g.n + p];
     if (indices)
       indices[elementOffset(g, st.indices, line, j)] = p;
-  }
+  });
 }
 
 /// The values path's gather: floats' bits (negative NaNs made positive),
@@ -107,18 +114,11 @@ template <typename U>
 __global__ void gatherValues(Geometry g, Strides st, SortFormat f,
                              bool descending, const U *input, U *keys,
                              int64_t total) {
-  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    U b = input[elementOffset(g, st.input, i / g.n, i % g.n)];
-    if (f.order != SortOrder::Float) {
-      keys[i] = sortKeyOf(b, f, descending);
-      continue;
-    }
-    U exponent = U(f.exponent), mantissa = U(f.mantissa);
-    bool nan = (b & exponent) == exponent && (b & mantissa) != 0;
-    keys[i] = nan ? U(b & U(~sign)) : b;
-  }
+  forEachElement(g, total, [&](int64_t i, int64_t line, int64_t j) {
+    U b = input[elementOffset(g, st.input, line, j)];
+    keys[i] = f.order == SortOrder::Float ? positiveNaNs(b, f)
+                                          : sortKeyOf(b, f, descending);
+  });
 }
 
 /// The values path's scatter: the sorted floats as they are, other
@@ -127,12 +127,11 @@ template <typename U>
 __global__ void scatterValues(Geometry g, Strides st, SortFormat f,
                               bool descending, U *values, const U *keys,
                               int64_t total) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
+  forEachElement(g, total, [&](int64_t i, int64_t line, int64_t j) {
     U k = keys[i];
-    values[elementOffset(g, st.values, i / g.n, i % g.n)] =
+    values[elementOffset(g, st.values, line, j)] =
         f.order == SortOrder::Float ? k : sortBitsOf(k, f, descending);
-  }
+  });
 }
 
 __global__ void lineOffsets(int64_t *offsets, int64_t lines, int64_t n) {
@@ -394,14 +393,12 @@ template <typename U>
 __global__ void gatherExactFloatKeys(Geometry g, Strides st, SortFormat f,
                                      bool descending, const U *input, U *keys,
                                      int *negativeZero, int64_t total) {
-  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    U b = input[elementOffset(g, st.input, i / g.n, i % g.n)];
-    if (b == sign)
+  forEachElement(g, total, [&](int64_t i, int64_t line, int64_t j) {
+    U b = input[elementOffset(g, st.input, line, j)];
+    if (b == signBitOf<U>())
       *negativeZero = 1; // every writer writes the same
     keys[i] = exactFloatKeyOf(b, f, descending);
-  }
+  });
 }
 
 /// The threads of a stableZeros block (cub::BlockScan's size).
@@ -421,7 +418,7 @@ __global__ void __launch_bounds__(kZeroBlock)
     return;
   using Scan = cub::BlockScan<int, kZeroBlock>;
   __shared__ typename Scan::TempStorage scan;
-  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  const U sign = signBitOf<U>();
   U plusKey = exactFloatKeyOf(U(0), f, descending);
   U minusKey = exactFloatKeyOf(sign, f, descending);
   U first = plusKey < minusKey ? plusKey : minusKey;
@@ -450,10 +447,10 @@ template <typename U>
 __global__ void scatterExactFloatKeys(Geometry g, Strides st, bool descending,
                                       U *values, const U *keys,
                                       int64_t total) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x)
-    values[elementOffset(g, st.values, i / g.n, i % g.n)] =
+  forEachElement(g, total, [&](int64_t i, int64_t line, int64_t j) {
+    values[elementOffset(g, st.values, line, j)] =
         bitsOfExactFloatKey(keys[i], descending);
+  });
 }
 
 /// Sorted float values of many lines: DeviceSegmentedSort compares the
@@ -504,6 +501,66 @@ int sortFloatLines(const GpuSortCall &c, const Geometry &g, const Strides &st,
   return 0;
 }
 
+/// The payload a line's sort carries beside each key: its position
+/// (argsort) or its bits.
+template <typename U, bool Positions>
+using LinePayload = std::conditional_t<Positions, int32_t, U>;
+
+/// Loads this thread's Items slots of line `line`, slot i holding element
+/// elementOf(i): its key (sortKeyOf; past the line's end the largest, so
+/// padding sorts after the line and stability keeps real maxima first) and
+/// its payload.
+template <typename U, bool Positions, int Items, typename ElementOf>
+__device__ void loadLineSlots(const Geometry &g, const Strides &st,
+                              const SortFormat &f, bool descending,
+                              const U *input, int64_t line,
+                              ElementOf elementOf, U (&keys)[Items],
+                              LinePayload<U, Positions> (&payload)[Items]) {
+  for (int i = 0; i < Items; ++i) {
+    int64_t j = elementOf(i);
+    U b = j < g.n ? input[elementOffset(g, st.input, line, j)] : U(0);
+    keys[i] = j < g.n ? sortKeyOf(b, f, descending) : U(~U(0));
+    if constexpr (Positions)
+      payload[i] = int32_t(j);
+    else
+      payload[i] = b;
+  }
+}
+
+/// Writes this thread's Items sorted slots of line `line` (slot i: element
+/// elementOf(i) of the result): the values (the payload's bits, or the
+/// input read again by position) and the indices. `barrier()` runs
+/// between the reads of the input and the writes (an in-place argsort
+/// with values reads its line first).
+template <typename U, bool Positions, int Items, typename ElementOf,
+          typename Barrier>
+__device__ void storeLineSlots(const Geometry &g, const Strides &st,
+                               const U *input, U *values, int64_t *indices,
+                               int64_t line, ElementOf elementOf,
+                               const LinePayload<U, Positions> (&payload)[Items],
+                               Barrier barrier) {
+  U sorted[Items];
+  for (int i = 0; i < Items; ++i) {
+    if constexpr (Positions) {
+      if (values && elementOf(i) < g.n)
+        sorted[i] = input[elementOffset(g, st.input, line, payload[i])];
+    } else {
+      sorted[i] = payload[i];
+    }
+  }
+  if constexpr (Positions)
+    barrier();
+  for (int i = 0; i < Items; ++i) {
+    int64_t j = elementOf(i);
+    if (j >= g.n)
+      continue;
+    if (values)
+      values[elementOffset(g, st.values, line, j)] = sorted[i];
+    if constexpr (Positions)
+      indices[elementOffset(g, st.indices, line, j)] = payload[i];
+  }
+}
+
 /// A block sorts a whole line in shared memory when the line has at most
 /// Threads x Items elements: one read and one write of the line instead of
 /// a gather, the segmented sort's passes through global memory and a
@@ -516,6 +573,7 @@ template <int Threads, int Items> struct BlockShape {
 };
 using WideBlock = BlockShape<256, 16>;  ///< lines of up to 4096, U <= 4 bytes
 using NarrowBlock = BlockShape<128, 8>; ///< lines of up to 1024
+using HalfBlock = BlockShape<128, 4>;   ///< lines of up to 512
 
 /// Lines (any order) that fit a block: each line's keys (sortKeyOf, so
 /// zeros and NaNs compare equal) go through cub::BlockRadixSort with a
@@ -530,7 +588,7 @@ __global__ void __launch_bounds__(Shape::kThreads)
                       const U *input, U *values, int64_t *indices,
                       int64_t lines) {
   constexpr int kThreads = Shape::kThreads, kItems = Shape::kItems;
-  using Payload = std::conditional_t<Positions, int32_t, U>;
+  using Payload = LinePayload<U, Positions>;
   using KeyExchange = cub::BlockExchange<U, kThreads, kItems>;
   using PayloadExchange = cub::BlockExchange<Payload, kThreads, kItems>;
   using Sort =
@@ -543,58 +601,102 @@ __global__ void __launch_bounds__(Shape::kThreads)
   for (int64_t line = blockIdx.x; line < lines; line += gridDim.x) {
     // Striped loads (coalesced along a unit-stride line), then blocked:
     // the sort ranks equal keys by their blocked position.
+    auto striped = [](int i) { return int64_t(i) * kThreads + threadIdx.x; };
     U keys[kItems];
     Payload payload[kItems];
-    for (int i = 0; i < kItems; ++i) {
-      int64_t j = int64_t(i) * kThreads + threadIdx.x;
-      U b = j < g.n ? input[elementOffset(g, st.input, line, j)] : U(0);
-      keys[i] = j < g.n ? sortKeyOf(b, f, descending) : U(~U(0));
-      payload[i] = Positions ? Payload(j) : Payload(b);
-    }
+    loadLineSlots<U, Positions>(g, st, f, descending, input, line, striped,
+                                keys, payload);
     __syncthreads(); // the previous line's sort is done with `temp`
     KeyExchange(temp.keys).StripedToBlocked(keys);
     __syncthreads();
     PayloadExchange(temp.payload).StripedToBlocked(payload);
     __syncthreads();
     Sort(temp.sort).SortBlockedToStriped(keys, payload);
-    U sorted[kItems];
-    for (int i = 0; i < kItems; ++i) {
-      int64_t j = int64_t(i) * kThreads + threadIdx.x;
-      if constexpr (Positions)
-        if (values && j < g.n)
-          sorted[i] = input[elementOffset(g, st.input, line, payload[i])];
-      if constexpr (!Positions)
-        sorted[i] = payload[i];
-    }
-    if constexpr (Positions)
-      __syncthreads(); // the line is read before any of it is written
-    for (int i = 0; i < kItems; ++i) {
-      int64_t j = int64_t(i) * kThreads + threadIdx.x;
-      if (j >= g.n)
-        continue;
-      if (values)
-        values[elementOffset(g, st.values, line, j)] = sorted[i];
-      if constexpr (Positions)
-        indices[elementOffset(g, st.indices, line, j)] = payload[i];
-    }
+    storeLineSlots<U, Positions>(g, st, input, values, indices, line, striped,
+                                 payload, [] { __syncthreads(); });
   }
 }
 
-/// The shortest line a block sorts: a block's slots are at most 4 times
-/// the line's elements; shorter lines (a sort along a short axis has
-/// millions) take the segmented sort, whose warps sort short segments.
-constexpr int64_t kShortestBlockLine = NarrowBlock::kCapacity / 4;
+/// The threads of a sortLinesInWarps block: a line per warp.
+constexpr int kWarpLinesBlock = 256;
 
-/// The block shape that sorts lines of `n` elements of U, or 0 where they
-/// take the segmented sort.
-template <typename U> int blockShapeFor(int64_t n) {
-  if (n < kShortestBlockLine)
-    return 0;
+/// Ascending unsigned keys, for the merge sort.
+template <typename U> struct KeyLess {
+  __device__ bool operator()(U a, U b) const { return a < b; }
+};
+
+/// Lines of at most 32 x Items elements, a warp each: sortLinesInBlocks'
+/// rules (keys, payload, padding, stability) with a stable merge sort of
+/// the warp's registers (cub::WarpMergeSort) instead of a block's radix
+/// sort, so that a short line does not leave most of a block idle. Items
+/// blocked (thread t holds elements t x Items ...), which the sort ranks
+/// ties by.
+template <typename U, int Items, bool Positions>
+__global__ void __launch_bounds__(kWarpLinesBlock)
+    sortLinesInWarps(Geometry g, Strides st, SortFormat f, bool descending,
+                     const U *input, U *values, int64_t *indices,
+                     int64_t lines) {
+  constexpr int kWarps = kWarpLinesBlock / 32;
+  using Payload = LinePayload<U, Positions>;
+  using Sort = cub::WarpMergeSort<U, Items, 32, Payload>;
+  __shared__ typename Sort::TempStorage temp[kWarps];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  Sort sort(temp[warp]);
+  for (int64_t line = blockIdx.x * int64_t(kWarps) + warp; line < lines;
+       line += int64_t(gridDim.x) * kWarps) {
+    auto blocked = [lane](int i) { return int64_t(lane) * Items + i; };
+    U keys[Items];
+    Payload payload[Items];
+    loadLineSlots<U, Positions>(g, st, f, descending, input, line, blocked,
+                                keys, payload);
+    sort.StableSort(keys, payload, KeyLess<U>());
+    storeLineSlots<U, Positions>(g, st, input, values, indices, line, blocked,
+                                 payload, [] { __syncwarp(); });
+  }
+}
+
+/// The longest segment that CUB's segmented sort of Key (with Value, or
+/// keys alone: cub::NullType) gives a sub-warp merge sort (its "medium"
+/// segments, 112 4-byte keys on sm_86 and later); it sorts longer segments
+/// one by one with a block's radix sort through global memory (10 ms for
+/// 2^17 lines of 128 f32 on an H200, 13x a warp's merge sort).
+template <typename Key, typename Value>
+constexpr int64_t kLongestMergedSegment = cub::detail::segmented_sort::
+    policy_hub<Key, Value>::MaxPolicy::SmallAndMediumSegmentedSortPolicyT::
+        MediumPolicyT::ITEMS_PER_TILE;
+
+/// How lines of `n` elements of U are sorted where the outputs may be
+/// written line by line.
+enum class LineShape {
+  Segmented,
+  Warp4,
+  Warp8,
+  HalfBlock,
+  NarrowBlock,
+  WideBlock
+};
+
+/// The shape for lines of `n` elements of U (with positions or alone):
+/// the segmented sort where its warps merge-sort them, else a warp per
+/// line (up to 256), else a block per line (up to 1024, or 4096 of up to
+/// 4 bytes; the smallest block that holds the line), else the segmented
+/// sort.
+template <typename U> LineShape lineShapeFor(int64_t n, bool positions) {
+  int64_t merged = positions ? kLongestMergedSegment<U, int32_t>
+                             : kLongestMergedSegment<U, cub::NullType>;
+  if (n <= merged)
+    return LineShape::Segmented;
+  if (n <= 32 * 4)
+    return LineShape::Warp4;
+  if (n <= 32 * 8)
+    return LineShape::Warp8;
+  if (n <= HalfBlock::kCapacity)
+    return LineShape::HalfBlock;
   if (n <= NarrowBlock::kCapacity)
-    return 1;
+    return LineShape::NarrowBlock;
   if (sizeof(U) <= 4 && n <= WideBlock::kCapacity)
-    return 2;
-  return 0;
+    return LineShape::WideBlock;
+  return LineShape::Segmented;
 }
 
 /// Whether the outputs may be written line by line while other blocks
@@ -641,17 +743,50 @@ int launchLineSort(const GpuSortCall &c, const Geometry &g, const Strides &st,
   return 0;
 }
 
+template <typename U, int Items>
+int launchWarpLineSort(const GpuSortCall &c, const Geometry &g,
+                       const Strides &st, int64_t lines, char *error,
+                       size_t errorSize) {
+  auto stream = static_cast<cudaStream_t>(c.shared.stream);
+  constexpr int kWarps = kWarpLinesBlock / 32;
+  int64_t needed = (lines + kWarps - 1) / kWarps;
+  unsigned blocks = unsigned(needed < 65536 ? needed : 65536);
+  auto input = static_cast<const U *>(c.input);
+  auto values = static_cast<U *>(c.values);
+  if (c.indices)
+    sortLinesInWarps<U, Items, true><<<blocks, kWarpLinesBlock, 0, stream>>>(
+        g, st, c.format, c.descending, input, values, c.indices, lines);
+  else
+    sortLinesInWarps<U, Items, false><<<blocks, kWarpLinesBlock, 0, stream>>>(
+        g, st, c.format, c.descending, input, values, nullptr, lines);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's kernel of lines in warps",
+                status);
+  return 0;
+}
+
 /// The sort of a call whose elements are U's wide.
 template <typename U>
 int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
               int64_t lines, char *error, size_t errorSize) {
   if (lines > 1 && writableByLine(c, g, st)) {
-    if (int shape = blockShapeFor<U>(g.n); shape == 1)
+    switch (lineShapeFor<U>(g.n, c.indices != nullptr)) {
+    case LineShape::Segmented:
+      break;
+    case LineShape::Warp4:
+      return launchWarpLineSort<U, 4>(c, g, st, lines, error, errorSize);
+    case LineShape::Warp8:
+      return launchWarpLineSort<U, 8>(c, g, st, lines, error, errorSize);
+    case LineShape::HalfBlock:
+      return launchLineSort<U, HalfBlock>(c, g, st, lines, error, errorSize);
+    case LineShape::NarrowBlock:
       return launchLineSort<U, NarrowBlock>(c, g, st, lines, error, errorSize);
-    else if (shape == 2)
+    case LineShape::WideBlock:
       if constexpr (sizeof(U) <= 4)
         return launchLineSort<U, WideBlock>(c, g, st, lines, error,
                                             errorSize);
+      break;
+    }
   }
   if (c.indices)
     return sortPositions<U>(c, g, st, lines, error, errorSize);

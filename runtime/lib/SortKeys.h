@@ -91,20 +91,38 @@ PTENSOR_HOST_DEVICE inline U sortNaNKey(bool descending) {
   return descending ? U(0) : U(~U(0));
 }
 
+/// The sign bit of an element of U's width.
+template <typename U> PTENSOR_HOST_DEVICE constexpr U signBitOf() {
+  return U(U(1) << (sizeof(U) * 8 - 1));
+}
+
+/// Whether float bits `b` are a NaN: every exponent bit and some mantissa
+/// bit set.
+template <typename U>
+PTENSOR_HOST_DEVICE inline bool isNaNBits(U b, U exponent, U mantissa) {
+  return (b & exponent) == exponent && (b & mantissa) != 0;
+}
+
+/// The float bits `b` as an unsigned key of the floats' order (negatives
+/// reversed below the positives), every bit kept: -0.0 just below 0.0 and
+/// NaNs by their bits at either end.
+template <typename U> PTENSOR_HOST_DEVICE inline U floatBitsKey(U b) {
+  const U sign = signBitOf<U>();
+  return (b & sign) ? U(~b) : U(b | sign);
+}
+
 /// The ascending key of bits `b` for order O (branch-free: the compiler
 /// vectorizes loops of it). U: the unsigned integer of the element's width.
 template <SortOrder O, typename U>
 PTENSOR_HOST_DEVICE inline U ascendingKey(U b, U exponent, U mantissa) {
-  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  const U sign = signBitOf<U>();
   if constexpr (O == SortOrder::Signed)
     return U(b ^ sign);
   if constexpr (O == SortOrder::Bool)
     return U(b != 0);
   if constexpr (O == SortOrder::Float) {
-    bool nan = (b & exponent) == exponent && (b & mantissa) != 0;
-    U zeroed = (b & U(~sign)) == 0 ? U(0) : b;
-    U key = (zeroed & sign) ? U(~zeroed) : U(zeroed | sign);
-    return nan ? sortNaNKey<U>(false) : key;
+    U key = floatBitsKey((b & U(~sign)) == 0 ? U(0) : b);
+    return isNaNBits(b, exponent, mantissa) ? sortNaNKey<U>(false) : key;
   }
   return b;
 }
@@ -114,7 +132,7 @@ PTENSOR_HOST_DEVICE inline U ascendingKey(U b, U exponent, U mantissa) {
 /// (always 0.0) and NaNs (never one), which do not tell the bits apart.
 template <SortOrder O, typename U>
 PTENSOR_HOST_DEVICE inline U bitsOfAscendingKey(U key) {
-  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  const U sign = signBitOf<U>();
   if constexpr (O == SortOrder::Signed)
     return U(key ^ sign);
   if constexpr (O == SortOrder::Float)
@@ -161,6 +179,14 @@ PTENSOR_HOST_DEVICE inline U sortBitsOf(U key, const SortFormat &f,
   }
 }
 
+/// Float bits `b` with a NaN's sign cleared: sorted as floats (CUB's float
+/// keys, or floatBitsKey), every NaN then lands after +inf.
+template <typename U>
+PTENSOR_HOST_DEVICE inline U positiveNaNs(U b, const SortFormat &f) {
+  return isNaNBits(b, U(f.exponent), U(f.mantissa)) ? U(b & U(~signBitOf<U>()))
+                                                    : b;
+}
+
 /// A float's key that keeps every bit, for a sort whose result is decoded
 /// from its keys alone (the GPU's rows of floats): the order of sortKeyOf,
 /// but -0.0 just below 0.0 (a stable sort then puts the zeros' signs back
@@ -169,11 +195,7 @@ PTENSOR_HOST_DEVICE inline U sortBitsOf(U key, const SortFormat &f,
 template <typename U>
 PTENSOR_HOST_DEVICE inline U exactFloatKeyOf(U b, const SortFormat &f,
                                              bool descending) {
-  const U sign = U(U(1) << (sizeof(U) * 8 - 1));
-  U exponent = U(f.exponent), mantissa = U(f.mantissa);
-  bool nan = (b & exponent) == exponent && (b & mantissa) != 0;
-  U bits = nan ? U(b & U(~sign)) : b;
-  U key = (bits & sign) ? U(~bits) : U(bits | sign);
+  U key = floatBitsKey(positiveNaNs(b, f));
   return descending ? U(~key) : key;
 }
 

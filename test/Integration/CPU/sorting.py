@@ -55,6 +55,20 @@ for dt in ALL_DTYPES:
     fn.ret(*both(fn, a), *both(fn, a, descending=True))
     suite.check(fn)
 
+# Lines of middle lengths, many of them on a GPU: past the lengths that
+# CUB's segmented sort merge-sorts in a warp (112 keys of up to 4 bytes, 64
+# of 8), each line is sorted by a warp (up to 128 and 256 elements), then
+# by the smallest block that holds it (up to 512 and 1024; the views below
+# have lines of 300).
+for dt in ALL_DTYPES:
+    fn = Func("middle_" + dt)
+    a = fn.tensor(data(dt, (3, 120)), dt, dynamic=True)
+    b = fn.tensor(data(dt, (2, 200), full_range=True), dt)
+    c = fn.tensor(data(dt, (2, 700)), dt)
+    fn.ret(*both(fn, a), *both(fn, a, descending=True), *both(fn, b),
+           *both(fn, b, descending=True), *both(fn, c, descending=True))
+    suite.check(fn)
+
 # The runs hint (what a process of a sample sort receives): lines made of
 # runs each sorted in the op's order, merged (an empty run, the last end
 # left out); runs that are not sorted (the line is sorted whole); always
