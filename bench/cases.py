@@ -177,12 +177,12 @@ def linear(name, n, dtype, activation):
             f"  {act}\n  return %r : {t}\n}}\n")
 
 
-def manipulation(name, inputs, result, op_text, dtype_r="f32"):
+def manipulation(name, inputs, result, op_text, dtype_r="f32", dtype="f32"):
     """@name(inputs...) -> result computed by one op: `op_text` formatted
-    with the operand names (%a, %b), their types (ta, tb) and tr (f32
+    with the operand names (%a, %b), their types (ta, tb) and tr (`dtype`
     operands, a `dtype_r` result)."""
     names = ["%a", "%b"][:len(inputs)]
-    types = [pt(shape, "f32") for shape in inputs]
+    types = [pt(shape, dtype) for shape in inputs]
     tr = pt(result, dtype_r)
     args = ", ".join(f"{n}: {t}" for n, t in zip(names, types))
     text = op_text.format(ta=types[0], tb=types[-1], tr=tr)
@@ -211,8 +211,8 @@ def compaction(name, n, dtype, kind, result):
 #: The sort benchmarks' sizes (the issue's anchors: torch and CuPy on 2^24
 #: f32, torch's row-wise sort of 4096 x 4096).
 SORT_N, SORT_ROWS = 2 ** 24, 4096
-#: The lengths of the short-row sort cases (sort_rows_<n>).
-SORT_SHORT_LINES = (32, 64, 128, 256, 512, 1024)
+#: The lengths of the row sort cases (sort_rows_<n>).
+SORT_SHORT_LINES = (32, 64, 128, 256, 512, 1024, 2048)
 #: The compaction benchmarks' sizes (the issue's anchors: nonzero of 2^26
 #: bools, half true; unique of 2^24 int64 in [0, 2^16)).
 NONZERO_N, UNIQUE_N = 2 ** 26, 2 ** 24
@@ -376,14 +376,20 @@ CASES = {
                        [([4096], F32), ([4096], F32)], "a + b", 3 * 4096 * 4),
 }
 
-# Short rows, 2^24 elements in all (a sort along a short axis): where a
-# warp per line takes over from the segmented sort (SortKernels.cu
+# Rows of n, 2^24 elements in all (short ones: a sort along a short axis):
+# the segmented sort, a warp per line, blocks of each size (SortKernels.cu
 # lineShapeFor).
 for _n in SORT_SHORT_LINES:
     _name = f"sort_rows_{_n}"
     _shape = [SORT_N // _n, _n]
     CASES[_name] = (manipulation(_name, [_shape], _shape, "ptensor.sort %a : {ta} -> {tr}"),
                     [(_shape, F32)], "torch.sort(a, -1).values", 2 * SORT_N * 4)
+# f64 rows of 2048 (the segmented sort: a 256 x 8 block each was no faster).
+_shape = [SORT_N // 2048, 2048]
+CASES["sort_rows_f64"] = (
+    manipulation("sort_rows_f64", [_shape], _shape, "ptensor.sort %a : {ta} -> {tr}",
+                 dtype_r="f64", dtype="f64"),
+    [(_shape, "float64")], "torch.sort(a, -1).values", 2 * SORT_N * 8)
 
 # The floating-point operations of the matrix-product cases (timed as
 # TFLOP/s beside torch and CuPy, which call cuBLAS).

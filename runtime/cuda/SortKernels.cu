@@ -7,10 +7,9 @@
 // DeviceSegmentedSort for many, both stable, so ties keep their order in
 // both directions — and a scatter kernel writes the (strided) outputs.
 // Many lines too long for the segmented sort's warp merge sorts and of up
-// to 4096 elements (1024 for 8-byte ones) take one kernel instead: a warp
-// (lines of up to 256: cub::WarpMergeSort) or a block (cub::BlockRadixSort)
-// reads a line, sorts its (key, bits) or (key, position) pairs, stably, and
-// writes it.
+// to 4096 elements (1024 of 8 bytes) take one kernel instead: a warp (lines of up to 256:
+// cub::WarpMergeSort) or a block (cub::BlockRadixSort) reads a line, sorts
+// its (key, bits) or (key, position) pairs, stably, and writes it.
 //  - argsort: the scratch holds each element's unsigned key (SortKeys.h:
 //    the one owner of the order) and its position; CUB sorts the pairs.
 //  - sorted values: only keys are sorted. Integers and bools as their
@@ -572,8 +571,9 @@ template <int Threads, int Items> struct BlockShape {
   static constexpr int64_t kCapacity = int64_t(Threads) * Items;
 };
 using WideBlock = BlockShape<256, 16>;  ///< lines of up to 4096, U <= 4 bytes
-using NarrowBlock = BlockShape<128, 8>; ///< lines of up to 1024
-using HalfBlock = BlockShape<128, 4>;   ///< lines of up to 512
+using HalfWideBlock = BlockShape<256, 8>; ///< lines of up to 2048, U <= 4 bytes
+using NarrowBlock = BlockShape<128, 8>;   ///< lines of up to 1024
+using HalfBlock = BlockShape<128, 4>;     ///< lines of up to 512
 
 /// Lines (any order) that fit a block: each line's keys (sortKeyOf, so
 /// zeros and NaNs compare equal) go through cub::BlockRadixSort with a
@@ -673,14 +673,17 @@ enum class LineShape {
   Warp8,
   HalfBlock,
   NarrowBlock,
+  HalfWideBlock,
   WideBlock
 };
 
 /// The shape for lines of `n` elements of U (with positions or alone):
 /// the segmented sort where its warps merge-sort them, else a warp per
-/// line (up to 256), else a block per line (up to 1024, or 4096 of up to
-/// 4 bytes; the smallest block that holds the line), else the segmented
-/// sort.
+/// line (up to 256), else the smallest block that holds the line (up to
+/// 4096 of up to 4 bytes, 1024 of 8), else the segmented sort. 8-byte lines
+/// of up to 2048 in a 256 x 8 block took 1.03x the segmented sort's time
+/// (f64 rows of 2048 on an H200), and of 4096 (512 x 8) would need 66 KiB
+/// of shared memory, past the 48 KiB a kernel may declare.
 template <typename U> LineShape lineShapeFor(int64_t n, bool positions) {
   int64_t merged = positions ? kLongestMergedSegment<U, int32_t>
                              : kLongestMergedSegment<U, cub::NullType>;
@@ -694,7 +697,11 @@ template <typename U> LineShape lineShapeFor(int64_t n, bool positions) {
     return LineShape::HalfBlock;
   if (n <= NarrowBlock::kCapacity)
     return LineShape::NarrowBlock;
-  if (sizeof(U) <= 4 && n <= WideBlock::kCapacity)
+  if (sizeof(U) > 4)
+    return LineShape::Segmented;
+  if (n <= HalfWideBlock::kCapacity)
+    return LineShape::HalfWideBlock;
+  if (n <= WideBlock::kCapacity)
     return LineShape::WideBlock;
   return LineShape::Segmented;
 }
@@ -781,6 +788,11 @@ int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
       return launchLineSort<U, HalfBlock>(c, g, st, lines, error, errorSize);
     case LineShape::NarrowBlock:
       return launchLineSort<U, NarrowBlock>(c, g, st, lines, error, errorSize);
+    case LineShape::HalfWideBlock:
+      if constexpr (sizeof(U) <= 4)
+        return launchLineSort<U, HalfWideBlock>(c, g, st, lines, error,
+                                                errorSize);
+      break;
     case LineShape::WideBlock:
       if constexpr (sizeof(U) <= 4)
         return launchLineSort<U, WideBlock>(c, g, st, lines, error,

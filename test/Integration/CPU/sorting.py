@@ -58,15 +58,16 @@ for dt in ALL_DTYPES:
 # Lines of middle lengths, many of them on a GPU: past the lengths that
 # CUB's segmented sort merge-sorts in a warp (112 keys of up to 4 bytes, 64
 # of 8), each line is sorted by a warp (up to 128 and 256 elements), then
-# by the smallest block that holds it (up to 512 and 1024; the views below
-# have lines of 300).
+# by the smallest block that holds it (up to 512, 1024, 2048 and 4096 of up
+# to 4 bytes; the views below have lines of 300, the long ones 1500).
 for dt in ALL_DTYPES:
     fn = Func("middle_" + dt)
     a = fn.tensor(data(dt, (3, 120)), dt, dynamic=True)
     b = fn.tensor(data(dt, (2, 200), full_range=True), dt)
     c = fn.tensor(data(dt, (2, 700)), dt)
+    d = fn.tensor(data(dt, (2, 3000)), dt)
     fn.ret(*both(fn, a), *both(fn, a, descending=True), *both(fn, b),
-           *both(fn, b, descending=True), *both(fn, c, descending=True))
+           *both(fn, b, descending=True), *both(fn, c, descending=True), *both(fn, d))
     suite.check(fn)
 
 # The runs hint (what a process of a sample sort receives): lines made of
