@@ -7,9 +7,10 @@
 // DeviceSegmentedSort for many, both stable, so ties keep their order in
 // both directions — and a scatter kernel writes the (strided) outputs.
 // Many lines too long for the segmented sort's warp merge sorts and of up
-// to 4096 elements (1024 of 8 bytes) take one kernel instead: a warp (lines of up to 256:
-// cub::WarpMergeSort) or a block (cub::BlockRadixSort) reads a line, sorts
-// its (key, bits) or (key, position) pairs, stably, and writes it.
+// to 4096 elements (1024 of 8 bytes) take one kernel instead: a warp
+// (lines of up to 256: cub::WarpMergeSort) or a block (cub::BlockRadixSort)
+// reads a line, sorts its (key, bits) or (key, position) pairs, stably, and
+// writes it.
 //  - argsort: the scratch holds each element's unsigned key (SortKeys.h:
 //    the one owner of the order) and its position; CUB sorts the pairs.
 //  - sorted values: only keys are sorted. Integers and bools as their
@@ -533,11 +534,11 @@ __device__ void loadLineSlots(const Geometry &g, const Strides &st,
 /// with values reads its line first).
 template <typename U, bool Positions, int Items, typename ElementOf,
           typename Barrier>
-__device__ void storeLineSlots(const Geometry &g, const Strides &st,
-                               const U *input, U *values, int64_t *indices,
-                               int64_t line, ElementOf elementOf,
-                               const LinePayload<U, Positions> (&payload)[Items],
-                               Barrier barrier) {
+__device__ void
+storeLineSlots(const Geometry &g, const Strides &st, const U *input,
+               U *values, int64_t *indices, int64_t line, ElementOf elementOf,
+               const LinePayload<U, Positions> (&payload)[Items],
+               Barrier barrier) {
   U sorted[Items];
   for (int i = 0; i < Items; ++i) {
     if constexpr (Positions) {
@@ -570,7 +571,7 @@ template <int Threads, int Items> struct BlockShape {
   static constexpr int kRadixBits = 6;
   static constexpr int64_t kCapacity = int64_t(Threads) * Items;
 };
-using WideBlock = BlockShape<256, 16>;  ///< lines of up to 4096, U <= 4 bytes
+using WideBlock = BlockShape<256, 16>;    ///< lines of up to 4096, U <= 4 bytes
 using HalfWideBlock = BlockShape<256, 8>; ///< lines of up to 2048, U <= 4 bytes
 using NarrowBlock = BlockShape<128, 8>;   ///< lines of up to 1024
 using HalfBlock = BlockShape<128, 4>;     ///< lines of up to 512
