@@ -212,7 +212,7 @@ def compaction(name, n, dtype, kind, result):
 #: f32, torch's row-wise sort of 4096 x 4096).
 SORT_N, SORT_ROWS = 2 ** 24, 4096
 #: The lengths of the row sort cases (sort_rows_<n>).
-SORT_SHORT_LINES = (32, 64, 128, 256, 512, 1024, 2048)
+SORT_ROW_LENGTHS = (32, 64, 128, 256, 512, 1024, 2048)
 #: The compaction benchmarks' sizes (the issue's anchors: nonzero of 2^26
 #: bools, half true; unique of 2^24 int64 in [0, 2^16)).
 NONZERO_N, UNIQUE_N = 2 ** 26, 2 ** 24
@@ -379,7 +379,7 @@ CASES = {
 # Rows of n, 2^24 elements in all (short ones: a sort along a short axis):
 # the segmented sort, a warp per line, blocks of each size (SortKernels.cu
 # lineShapeFor).
-for _n in SORT_SHORT_LINES:
+for _n in SORT_ROW_LENGTHS:
     _name = f"sort_rows_{_n}"
     _shape = [SORT_N // _n, _n]
     CASES[_name] = (manipulation(_name, [_shape], _shape, "ptensor.sort %a : {ta} -> {tr}"),

@@ -576,6 +576,13 @@ using HalfWideBlock = BlockShape<256, 8>; ///< lines of up to 2048, U <= 4 bytes
 using NarrowBlock = BlockShape<128, 8>;   ///< lines of up to 1024
 using HalfBlock = BlockShape<128, 4>;     ///< lines of up to 512
 
+/// Whether lines of U go to the 256-thread blocks (HalfWideBlock,
+/// WideBlock) at all: 8-byte lines of up to 2048 in a 256 x 8 block took
+/// 1.03x the segmented sort's time (f64 rows of 2048 on an H200), and of
+/// 4096 (512 x 8) would need 66 KiB of shared memory, past the 48 KiB a
+/// kernel may declare.
+template <typename U> constexpr bool kWideBlocksFor = sizeof(U) <= 4;
+
 /// Lines (any order) that fit a block: each line's keys (sortKeyOf, so
 /// zeros and NaNs compare equal) go through cub::BlockRadixSort with a
 /// payload — the elements' bits (sorted values) or their positions
@@ -681,10 +688,7 @@ enum class LineShape {
 /// The shape for lines of `n` elements of U (with positions or alone):
 /// the segmented sort where its warps merge-sort them, else a warp per
 /// line (up to 256), else the smallest block that holds the line (up to
-/// 4096 of up to 4 bytes, 1024 of 8), else the segmented sort. 8-byte lines
-/// of up to 2048 in a 256 x 8 block took 1.03x the segmented sort's time
-/// (f64 rows of 2048 on an H200), and of 4096 (512 x 8) would need 66 KiB
-/// of shared memory, past the 48 KiB a kernel may declare.
+/// 4096 where kWideBlocksFor<U>, else 1024), else the segmented sort.
 template <typename U> LineShape lineShapeFor(int64_t n, bool positions) {
   int64_t merged = positions ? kLongestMergedSegment<U, int32_t>
                              : kLongestMergedSegment<U, cub::NullType>;
@@ -698,7 +702,7 @@ template <typename U> LineShape lineShapeFor(int64_t n, bool positions) {
     return LineShape::HalfBlock;
   if (n <= NarrowBlock::kCapacity)
     return LineShape::NarrowBlock;
-  if (sizeof(U) > 4)
+  if (!kWideBlocksFor<U>)
     return LineShape::Segmented;
   if (n <= HalfWideBlock::kCapacity)
     return LineShape::HalfWideBlock;
@@ -732,44 +736,47 @@ bool writableByLine(const GpuSortCall &c, const Geometry &g,
   return true;
 }
 
-template <typename U, typename Shape>
-int launchLineSort(const GpuSortCall &c, const Geometry &g, const Strides &st,
-                   int64_t lines, char *error, size_t errorSize) {
-  auto stream = static_cast<cudaStream_t>(c.shared.stream);
-  unsigned blocks = unsigned(lines < 65536 ? lines : 65536);
-  auto input = static_cast<const U *>(c.input);
-  auto values = static_cast<U *>(c.values);
-  if (c.indices)
-    sortLinesInBlocks<U, Shape, true><<<blocks, Shape::kThreads, 0, stream>>>(
-        g, st, c.format, c.descending, input, values, c.indices, lines);
-  else
-    sortLinesInBlocks<U, Shape, false><<<blocks, Shape::kThreads, 0, stream>>>(
-        g, st, c.format, c.descending, input, values, nullptr, lines);
-  if (cudaError_t status = cudaGetLastError())
-    return fail(error, errorSize, "the sort's kernel of lines in blocks",
-                status);
-  return 0;
-}
+/// A kernel of sortLinesInBlocks' and sortLinesInWarps' signature.
+template <typename U>
+using LineKernel = void (*)(Geometry, Strides, SortFormat, bool, const U *,
+                            U *, int64_t *, int64_t);
 
+/// A line sort's kernels (argsort's and the values' alone) and their
+/// blocks: `threads` threads sorting `linesPerBlock` lines at a time.
+template <typename U> struct LineKernels {
+  LineKernel<U> withPositions, valuesOnly;
+  int threads, linesPerBlock;
+  const char *what; ///< names the kernel in an error
+};
+
+/// Lines that fit a block of Shape, a line per block.
+template <typename U, typename Shape>
+constexpr LineKernels<U> kBlockLineKernels = {
+    sortLinesInBlocks<U, Shape, true>, sortLinesInBlocks<U, Shape, false>,
+    Shape::kThreads, 1, "the sort's kernel of lines in blocks"};
+
+/// Lines of at most 32 x Items elements, a line per warp.
 template <typename U, int Items>
-int launchWarpLineSort(const GpuSortCall &c, const Geometry &g,
-                       const Strides &st, int64_t lines, char *error,
-                       size_t errorSize) {
+constexpr LineKernels<U> kWarpLineKernels = {
+    sortLinesInWarps<U, Items, true>, sortLinesInWarps<U, Items, false>,
+    kWarpLinesBlock, kWarpLinesBlock / 32,
+    "the sort's kernel of lines in warps"};
+
+/// Launches `k` over `lines` lines (a grid of at most 65536 blocks; the
+/// kernels stride over the rest).
+template <typename U>
+int launchLineSort(const GpuSortCall &c, const Geometry &g, const Strides &st,
+                   int64_t lines, const LineKernels<U> &k, char *error,
+                   size_t errorSize) {
   auto stream = static_cast<cudaStream_t>(c.shared.stream);
-  constexpr int kWarps = kWarpLinesBlock / 32;
-  int64_t needed = (lines + kWarps - 1) / kWarps;
+  int64_t needed = (lines + k.linesPerBlock - 1) / k.linesPerBlock;
   unsigned blocks = unsigned(needed < 65536 ? needed : 65536);
-  auto input = static_cast<const U *>(c.input);
-  auto values = static_cast<U *>(c.values);
-  if (c.indices)
-    sortLinesInWarps<U, Items, true><<<blocks, kWarpLinesBlock, 0, stream>>>(
-        g, st, c.format, c.descending, input, values, c.indices, lines);
-  else
-    sortLinesInWarps<U, Items, false><<<blocks, kWarpLinesBlock, 0, stream>>>(
-        g, st, c.format, c.descending, input, values, nullptr, lines);
+  LineKernel<U> kernel = c.indices ? k.withPositions : k.valuesOnly;
+  kernel<<<blocks, k.threads, 0, stream>>>(
+      g, st, c.format, c.descending, static_cast<const U *>(c.input),
+      static_cast<U *>(c.values), c.indices, lines);
   if (cudaError_t status = cudaGetLastError())
-    return fail(error, errorSize, "the sort's kernel of lines in warps",
-                status);
+    return fail(error, errorSize, k.what, status);
   return 0;
 }
 
@@ -782,22 +789,29 @@ int sortWidth(const GpuSortCall &c, const Geometry &g, const Strides &st,
     case LineShape::Segmented:
       break;
     case LineShape::Warp4:
-      return launchWarpLineSort<U, 4>(c, g, st, lines, error, errorSize);
+      return launchLineSort(c, g, st, lines, kWarpLineKernels<U, 4>, error,
+                            errorSize);
     case LineShape::Warp8:
-      return launchWarpLineSort<U, 8>(c, g, st, lines, error, errorSize);
+      return launchLineSort(c, g, st, lines, kWarpLineKernels<U, 8>, error,
+                            errorSize);
     case LineShape::HalfBlock:
-      return launchLineSort<U, HalfBlock>(c, g, st, lines, error, errorSize);
+      return launchLineSort(c, g, st, lines, kBlockLineKernels<U, HalfBlock>,
+                            error, errorSize);
     case LineShape::NarrowBlock:
-      return launchLineSort<U, NarrowBlock>(c, g, st, lines, error, errorSize);
+      return launchLineSort(c, g, st, lines,
+                            kBlockLineKernels<U, NarrowBlock>, error,
+                            errorSize);
     case LineShape::HalfWideBlock:
-      if constexpr (sizeof(U) <= 4)
-        return launchLineSort<U, HalfWideBlock>(c, g, st, lines, error,
-                                                errorSize);
+      if constexpr (kWideBlocksFor<U>) // not instantiated for wider U
+        return launchLineSort(c, g, st, lines,
+                              kBlockLineKernels<U, HalfWideBlock>, error,
+                              errorSize);
       break;
     case LineShape::WideBlock:
-      if constexpr (sizeof(U) <= 4)
-        return launchLineSort<U, WideBlock>(c, g, st, lines, error,
-                                            errorSize);
+      if constexpr (kWideBlocksFor<U>)
+        return launchLineSort(c, g, st, lines,
+                              kBlockLineKernels<U, WideBlock>, error,
+                              errorSize);
       break;
     }
   }
