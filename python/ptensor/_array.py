@@ -112,7 +112,7 @@ def host_numpy(a: Any) -> np.ndarray:
     if backing_dtype(a) == "bf16":
         import torch
 
-        return t.view(torch.int16).numpy().view(D.BFLOAT16)
+        return t.view(torch.int16).numpy().view(D.bfloat16())
     return t.numpy()
 
 

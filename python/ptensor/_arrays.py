@@ -269,7 +269,7 @@ def wrap_result(a, framework):
 def numpy_to_torch(a):
     import torch
 
-    if a.dtype == D.BFLOAT16:
+    if D.is_bfloat16(a.dtype):
         return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(a)
 

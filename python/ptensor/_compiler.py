@@ -42,7 +42,7 @@ from . import _core
 from . import _runtime as R
 from ._errors import CompileError, DeviceError
 
-#: The compiler extension, ptensor._compile (links LLVM/MLIR), imported on
+#: The compiler extension, ptensor._compile (static LLVM/MLIR), imported on
 #: the first compile: a process whose kernels are all in the disk cache
 #: never loads it (see compiler_build_id). Absent where only kernels run.
 _COMPILE_SPEC = importlib.util.find_spec("ptensor._compile")

@@ -14,13 +14,30 @@ import numpy as np
 from . import _core
 from ._errors import DTypeError
 
-try:  # bf16 in numpy comes from ml_dtypes (optional).
-    import ml_dtypes as _ml_dtypes
+#: numpy's bfloat16 dtype once looked for: False before, None without
+#: ml_dtypes.
+_bfloat16 = False
 
-    BFLOAT16 = np.dtype(_ml_dtypes.bfloat16)
-except ImportError:  # pragma: no cover - ml_dtypes is present where tests run
-    _ml_dtypes = None
-    BFLOAT16 = None
+
+def bfloat16():
+    """numpy's bfloat16 dtype (ml_dtypes', optional), or None without
+    ml_dtypes. Imported on first use, not with ptensor: importing ml_dtypes
+    0.7 takes half a second."""
+    global _bfloat16
+    if _bfloat16 is False:
+        try:
+            import ml_dtypes
+        except ImportError:  # pragma: no cover - present where tests run
+            _bfloat16 = None
+        else:
+            _bfloat16 = np.dtype(ml_dtypes.bfloat16)
+    return _bfloat16
+
+
+def is_bfloat16(dtype):
+    """Whether numpy dtype `dtype` is ml_dtypes' bfloat16 (ml_dtypes is
+    imported only for a dtype of that name, which it made)."""
+    return getattr(dtype, "name", None) == "bfloat16" and dtype == bfloat16()
 
 #: Every ptensor dtype, weakest first within each kind.
 DTYPES = tuple(_core.dtype_names())
@@ -70,9 +87,9 @@ def compute_type(dt):
 def to_numpy(dt):
     """numpy dtype of a ptensor dtype (bf16 needs ml_dtypes)."""
     if dt == "bf16":
-        if BFLOAT16 is None:
+        if bfloat16() is None:
             raise DTypeError("bf16 needs the ml_dtypes package for numpy arrays")
-        return BFLOAT16
+        return bfloat16()
     try:
         return np.dtype(_NUMPY_NAMES[dt])
     except KeyError:
@@ -80,8 +97,6 @@ def to_numpy(dt):
 
 
 _FROM_NUMPY = {np.dtype(v): k for k, v in _NUMPY_NAMES.items()}
-if BFLOAT16 is not None:
-    _FROM_NUMPY[BFLOAT16] = "bf16"
 
 
 def from_numpy(dtype):
@@ -90,6 +105,8 @@ def from_numpy(dtype):
     try:
         return _FROM_NUMPY[dtype]
     except KeyError:
+        if is_bfloat16(dtype):
+            return "bf16"
         raise DTypeError(
             "dtype %s is not supported by ptensor (expected one of bool, int8..int64, "
             "uint8..uint64, float16, bfloat16, float32, float64)" % dtype) from None

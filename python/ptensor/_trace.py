@@ -80,7 +80,7 @@ def const_literal(value, dt):
             with np.errstate(over="ignore"):
                 bits = int(np.array(value, dtype=np.float16).view(np.uint16))
             return "0x%04X : f16" % bits
-        bits = int(np.array(value, dtype=np.float32).astype(D.BFLOAT16).view(np.uint16))
+        bits = int(np.array(value, dtype=np.float32).astype(D.bfloat16()).view(np.uint16))
         return "0x%04X : bf16" % bits
     w = D.width(dt)
     v = int(value) & ((1 << w) - 1)

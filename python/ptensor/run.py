@@ -35,8 +35,8 @@ def _load_input(i, path):
         a = np.load(path)
     except Exception as e:  # numpy raises several kinds
         raise RunError("input #%d: %s: %s" % (i, path, e)) from None
-    if a.dtype.kind == "V" and a.dtype.itemsize == 2 and D.BFLOAT16 is not None:
-        a = a.view(D.BFLOAT16)  # bf16 is saved as 2-byte void
+    if a.dtype.kind == "V" and a.dtype.itemsize == 2 and D.bfloat16() is not None:
+        a = a.view(D.bfloat16())  # bf16 is saved as 2-byte void
     return a
 
 
@@ -49,7 +49,7 @@ def _to_host(x):
 
 
 def _saveable(a):
-    return a.view(np.dtype("V2")) if D.BFLOAT16 is not None and a.dtype == D.BFLOAT16 else a
+    return a.view(np.dtype("V2")) if D.is_bfloat16(a.dtype) else a
 
 
 def _library_target(library):

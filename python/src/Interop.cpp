@@ -117,12 +117,24 @@ void bytesToElements(std::vector<int64_t> &strides, int64_t itemSize,
   }
 }
 
+/// The ptensor dtype name (borrowed) of numpy dtype `dtype`, or null: the
+/// package's table, else its hook for a dtype it adds when first seen
+/// (ml_dtypes' bfloat16: the package does not import ml_dtypes itself).
+PyObject *numpyDTypeName(nb::handle dtype) {
+  PyObject *table = state().numpyDTypes.ptr();
+  if (PyObject *name = PyDict_GetItem(table, dtype.ptr()))
+    return name;
+  if (state().hooks.attr("late_numpy_dtype")(dtype).is_none())
+    return nullptr;
+  return PyDict_GetItem(table, dtype.ptr());
+}
+
 ArrayView fromNumPy(nb::handle x) {
   ArrayView v;
   if (readNumPyArray(x, v)) // builtin numeric dtypes, native byte order
     return v;
   nb::object dtype = nb::borrow(x).attr("dtype");
-  PyObject *name = PyDict_GetItem(state().numpyDTypes.ptr(), dtype.ptr());
+  PyObject *name = numpyDTypeName(dtype);
   if (!name) {
     if (!nb::cast<bool>(dtype.attr("isnative")))
       throwDType("arrays of non-native byte order (" +
@@ -180,7 +192,7 @@ ArrayView fromCuPy(nb::handle x) {
   ArrayView v;
   nb::object a = nb::borrow(x);
   nb::object dtype = a.attr("dtype");
-  PyObject *name = PyDict_GetItem(state().numpyDTypes.ptr(), dtype.ptr());
+  PyObject *name = numpyDTypeName(dtype);
   if (!name)
     throwDType("dtype " + nb::cast<std::string>(nb::str(dtype)) +
                " is not supported by ptensor");

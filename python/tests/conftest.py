@@ -43,7 +43,7 @@ TOL = {"f16": 2e-3, "bf16": 1.6e-2, "f32": 2e-6, "f64": 1e-13}
 
 def to64(a):
     a = np.asarray(a)
-    if a.dtype == D.BFLOAT16:
+    if D.is_bfloat16(a.dtype):
         return a.astype(np.float32).astype(np.float64)
     return a.astype(np.float64)
 

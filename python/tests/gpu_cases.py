@@ -91,7 +91,7 @@ class TorchGPU(FakeGPU):
     def wrap(self, a):
         import torch
 
-        if a.dtype == D.BFLOAT16:
+        if D.is_bfloat16(a.dtype):
             return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).cuda()
         return torch.from_numpy(a).cuda()
 
@@ -107,7 +107,7 @@ class TorchGPU(FakeGPU):
         import torch
 
         if a.dtype == torch.bfloat16:
-            return a.cpu().view(torch.int16).numpy().view(D.BFLOAT16)
+            return a.cpu().view(torch.int16).numpy().view(D.bfloat16())
         return a.cpu().numpy()
 
 
@@ -217,7 +217,7 @@ def case_linalg(xp):
 
     def ints(shape, dt):
         a = rng.integers(-3, 4, shape).astype(np.float64)
-        a = a.astype(D.to_numpy(dt)) if dt != "bf16" else a.astype(np.float32).astype(D.BFLOAT16)
+        a = a.astype(D.to_numpy(dt)) if dt != "bf16" else a.astype(np.float32).astype(D.bfloat16())
         return xp.wrap(a), a.astype(np.float64) if dt != "i32" else a.astype(np.int64)
 
     a, an = ints((64, 96), "f32")

@@ -49,6 +49,29 @@ def fresh_cache(tmp_path, monkeypatch):
     _exec.clear_kernel_tables()
 
 
+@needs_compiler
+def test_compile_module_carries_its_llvm():
+    """ptensor._compile built with PTENSOR_STATIC_COMPILE_MODULE (the
+    default) loads no shared libLLVM or libMLIR: a fresh process that
+    imports it and compiles maps neither."""
+    from ptensor import _compile
+    if not _compile.static_llvm:
+        pytest.skip("ptensor._compile links the shared LLVM/MLIR")
+    script = textwrap.dedent("""\
+        import numpy as np, ptensor as pt
+        from ptensor import _compile
+        x = np.arange(5, dtype=np.float32)
+        assert (pt.add(x, x) == 2 * x).all()
+        maps = open("/proc/self/maps").read()
+        print(sorted({line.split("/")[-1] for line in maps.splitlines()
+                      if "libLLVM" in line or "libMLIR" in line}))
+        """)
+    env = dict(os.environ, PTENSOR_DISABLE_CACHE="1")
+    out = subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "[]", out
+
+
 def test_cache_key_is_machine_independent(monkeypatch):
     k = _compiler.cache_key("ir", "cpu")
     monkeypatch.setenv("PTENSOR_NO_COMPILER", "1")

@@ -14,7 +14,7 @@ from ptensor import _dtypes as D
 
 RNG = np.random.default_rng(11)
 
-BF16 = np.dtype(D.BFLOAT16)
+BF16 = D.bfloat16()
 
 
 def data(dtype, shape):

@@ -10,7 +10,7 @@ import pytest
 import ptensor as pt
 from ptensor import _dtypes as D
 
-BF16 = np.dtype(D.BFLOAT16)
+BF16 = D.bfloat16()
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
           "uint64", "float16", BF16, "float32", "float64"]
 SPECIALS = [np.nan, -np.nan, -0.0, 0.0, np.inf, -np.inf, 1.0, -0.0]

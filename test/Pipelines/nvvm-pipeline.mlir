@@ -8,14 +8,15 @@
 // gpu.binary); a host function in the same module stays loops on the host.
 
 // With the default format=bin, every outlined kernel module is a cubin for
-// sm_90 with PTX 8.0 (ptxas ran); the host calls each through launch_func.
+// sm_90 with PTX 8.0 (ptxas ran, on as many threads as the machine has);
+// the host calls each through launch_func.
 // BIN:     module attributes {gpu.container_module}
 // BIN-NOT: gpu.module
 // BIN-LABEL: llvm.func @device_chain(
 // BIN-SAME:    attributes {ptensor.device = "cuda:0"}
 // BIN:         llvm.call @mgpuMemAlloc
 // BIN:         gpu.launch_func @[[K:[a-z_0-9]+]]::@{{[a-z_0-9]+}} blocks in
-// BIN:       gpu.binary @[[K]] [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, bin = "
+// BIN:       gpu.binary @[[K]] [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", flags = {"ptxas-cmd-options" = ["--split-compile", "0"]}>, properties = {{.*}}, bin = "
 // BIN-LABEL: llvm.func @host_neg(
 // BIN-NOT:     gpu.launch_func
 // BIN-NOT:     mgpu
@@ -27,7 +28,7 @@
 // that loads its operands from global memory and stores the result there.
 // ISA-LABEL: llvm.func @device_chain(
 // ISA:         gpu.launch_func
-// ISA:       gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_90{{.*}}.visible .entry {{.*}}ld.global{{.*}}st.global{{.*}}"
+// ISA:       gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", flags = {{.*}}>, {{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_90{{.*}}.visible .entry {{.*}}ld.global{{.*}}st.global{{.*}}"
 // ISA-NOT:   gpu.module
 
 // A missing toolkit is an error that names the path, and the run fails.
