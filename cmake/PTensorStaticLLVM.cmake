@@ -2,7 +2,8 @@
 # llvm-22-dev / libmlir-22-dev ship libLLVM*.a and libMLIR*.a) instead of
 # libMLIR.so / libLLVM.so: for every tool with PTENSOR_STATIC_TOOLS, so that
 # ptensor-runner runs on a machine without LLVM/MLIR, and for
-# ptensor._compile with PTENSOR_STATIC_COMPILE_MODULE (CMakeLists.txt). The
+# ptensor._compile and ptensor-compile with PTENSOR_STATIC_COMPILERS
+# (CMakeLists.txt). The
 # exported MLIR targets link the LLVM dylib, so they are not used: every
 # archive goes into one link group and the linker takes the members that are
 # referenced. Combine with --gc-sections

@@ -10,6 +10,11 @@
 #                                       # compute-sanitizer), the Python GPU
 #                                       # tests and the benchmark; prints a
 #                                       # summary
+#   bash scripts/gpu-check.sh prepare-compile  # here, then with carry
+#   bash scripts/gpu-check.sh compile   # [".carry/compiler"] there: the
+#                                       # statically linked ptensor-compile's
+#                                       # cold compile beside CuPy's and
+#                                       # torch.compile's (bench/cold_compile.py)
 #   bash scripts/gpu-check.sh run python,bench   # some of the steps smoke,
 #                                       # cases, sanitizer, python, profile,
 #                                       # kernels (torch.profiler's kernels
@@ -232,5 +237,8 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   run) steps="${2:-all}"; run ;;
-  *) echo "usage: $0 prepare | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
+  prepare-compile) set -e; ninja -C build ptensor-compile ptensor_runtime
+    python3 bench/cold_compile.py pack "$root/.carry/compiler" ;;
+  compile) python3 bench/cold_compile.py run "$root/.carry/compiler" ;;
+  *) echo "usage: $0 prepare | prepare-bench | prepare-compile | compile | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
 esac

@@ -16,6 +16,11 @@ config.test_exec_root = os.path.join(config.ptensor_obj_root, "test")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
 
+# ptensor-compile and ptensor._compile carry the static LLVM/MLIR
+# (PTENSOR_STATIC_COMPILERS).
+if config.ptensor_static_compilers:
+    config.available_features.add("static-compilers")
+
 # The sanitizer build (scripts/setup.sh sanitize): every finding fails its test.
 # Leak checking is off: LLVM's and MLIR's global registries (cl::opt,
 # dialect registrations) are reported at exit by LeakSanitizer.

@@ -96,20 +96,31 @@ def to_numpy(dt):
         raise DTypeError("unknown ptensor dtype %r" % (dt,)) from None
 
 
-_FROM_NUMPY = {np.dtype(v): k for k, v in _NUMPY_NAMES.items()}
+#: numpy dtype -> ptensor dtype name: the one table, which the C++ interop
+#: (python/src/Interop.cpp) reads too; ml_dtypes' bfloat16 joins it when first
+#: seen (late_numpy_dtype: ptensor does not import ml_dtypes itself).
+FROM_NUMPY = {np.dtype(v): k for k, v in _NUMPY_NAMES.items()}
+
+
+def late_numpy_dtype(dtype):
+    """The ptensor name of a numpy dtype missing from FROM_NUMPY, added to
+    it, or None: ml_dtypes' bfloat16 (an array of it means ml_dtypes is
+    imported)."""
+    if is_bfloat16(dtype):
+        FROM_NUMPY[dtype] = "bf16"
+        return "bf16"
+    return None
 
 
 def from_numpy(dtype):
     """ptensor dtype of a numpy dtype; DTypeError for unsupported ones."""
     dtype = np.dtype(dtype)
-    try:
-        return _FROM_NUMPY[dtype]
-    except KeyError:
-        if is_bfloat16(dtype):
-            return "bf16"
+    name = FROM_NUMPY.get(dtype) or late_numpy_dtype(dtype)
+    if name is None:
         raise DTypeError(
             "dtype %s is not supported by ptensor (expected one of bool, int8..int64, "
-            "uint8..uint64, float16, bfloat16, float32, float64)" % dtype) from None
+            "uint8..uint64, float16, bfloat16, float32, float64)" % dtype)
+    return name
 
 
 _TORCH_NAMES = {

@@ -17,19 +17,10 @@ from . import _core
 from . import _dtypes as D
 from . import _runtime as R
 
-#: numpy dtype -> ptensor dtype name (CuPy arrays use numpy dtypes); bf16
-#: joins when first seen (late_numpy_dtype).
-numpy_dtypes = {np.dtype(D.to_numpy(dt)): dt for dt in D.DTYPES if dt != "bf16"}
-
-
-def late_numpy_dtype(dtype):
-    """The ptensor name of a numpy dtype missing from numpy_dtypes, added to
-    it, or None: ml_dtypes' bfloat16 (an array of it means ml_dtypes is
-    imported; ptensor does not import it before)."""
-    if D.is_bfloat16(dtype):
-        numpy_dtypes[dtype] = "bf16"
-        return "bf16"
-    return None
+#: numpy dtype -> ptensor dtype name (CuPy arrays use numpy dtypes), and the
+#: hook that adds bf16 when first seen: _dtypes' table, which C++ reads.
+numpy_dtypes = D.FROM_NUMPY
+late_numpy_dtype = D.late_numpy_dtype
 
 #: PTENSOR_SYNC_LAUNCHES=1: compiled code runs on streams of its own, so
 #: framework work on inputs is always waited for.

@@ -80,7 +80,7 @@ static std::string compileLibrary(const std::string &ir,
 NB_MODULE(_compile, m) {
   m.doc() = "The ptensor compiler in process (docs/ABI.md libraries).";
   nb::exception<CompileFailed>(m, "CompileFailed");
-  // PTENSOR_STATIC_COMPILE_MODULE (CMakeLists.txt).
+  // PTENSOR_STATIC_COMPILERS (CMakeLists.txt).
   m.attr("static_llvm") = bool(PTENSOR_STATIC_LLVM);
   m.def("compile_library", &compileLibrary, nb::arg("ir"), nb::arg("target"),
         nb::arg("chip"), nb::arg("host_cpu"), nb::arg("output"),

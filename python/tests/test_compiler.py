@@ -51,7 +51,7 @@ def fresh_cache(tmp_path, monkeypatch):
 
 @needs_compiler
 def test_compile_module_carries_its_llvm():
-    """ptensor._compile built with PTENSOR_STATIC_COMPILE_MODULE (the
+    """ptensor._compile built with PTENSOR_STATIC_COMPILERS (the
     default) loads no shared libLLVM or libMLIR: a fresh process that
     imports it and compiles maps neither."""
     from ptensor import _compile

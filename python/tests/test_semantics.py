@@ -198,3 +198,32 @@ def test_not_an_array_message():
         pt.add(np.ones(2), object())
     assert str(python_side.value) == expected + "str"
     assert str(cpp_side.value) == expected + "object"
+
+
+def test_bfloat16_without_importing_ml_dtypes():
+    """`import ptensor` and calls on builtin dtypes leave ml_dtypes
+    unimported (it takes half a second); a bfloat16 array made after the
+    user's own import joins the one numpy dtype table (_dtypes.FROM_NUMPY,
+    which the C++ interop reads) on first sight, through either side."""
+    import sys
+    import textwrap
+    script = textwrap.dedent("""\
+        import sys
+        import numpy as np
+        import ptensor as pt
+        from ptensor import _dtypes as D
+        x = np.arange(6, dtype=np.float32)
+        assert (pt.add(x, x) == 2 * x).all()
+        assert "ml_dtypes" not in sys.modules, "ptensor imported ml_dtypes"
+        import ml_dtypes
+        b = x.astype(ml_dtypes.bfloat16)
+        assert np.dtype(ml_dtypes.bfloat16) not in D.FROM_NUMPY
+        r = pt.multiply(b, b)                     # the C++ side's first sight
+        assert r.dtype == np.dtype(ml_dtypes.bfloat16), r.dtype
+        assert (r.astype(np.float32) == x * x).all(), r
+        assert D.FROM_NUMPY[np.dtype(ml_dtypes.bfloat16)] == "bf16"
+        print("ok")
+        """)
+    out = subprocess.run([sys.executable, "-c", script], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "ok", out
