@@ -107,7 +107,7 @@ def test_division_by_a_scalar(rng, dtype):
                 for operand in (x, strided):
                     assert_matches(got_of(operand, d), want_of(operand, np_type(d)), dt)
         big = np.resize(x, 600_000)  # more than one task: on threads
-        for d in (7, top // 2 + 1):
+        for d in (7, top // 2 + 1) + ((-7, int(info.min) + 1) if info.min else ()):
             assert_matches(pt.floor_divide(big, d), np.floor_divide(big, np_type(d)), dt)
 
 

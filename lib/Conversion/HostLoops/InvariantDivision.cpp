@@ -11,7 +11,9 @@
 // A loop with floor divisions is versioned on its divisors' signs: where
 // they are positive (Python's `x // 7`) the dividend's one's complement
 // (below 2^(N-1), so a smaller magic number suffices) is divided by one
-// product's high half and a shift, and the quotient complemented back.
+// product's high half and a shift, and the quotient complemented back;
+// where they are negative (not INT_MIN) the same division of n - 1 by |d|,
+// complemented.
 //
 //===----------------------------------------------------------------------===//
 
@@ -370,6 +372,56 @@ Value emitPositiveFloorDivision(ImplicitLocOpBuilder &b, Value n,
   return arith::XOrIOp::create(b, q, sign);
 }
 
+/// What a floor division's loop needs of a divisor d in [INT_MIN + 1, -1]:
+/// the positive magic of p = -d and floor(INT_MIN / d), the one dividend
+/// that n - 1 would wrap for.
+struct NegativeMagic {
+  PositiveMagic ofMagnitude;
+  Value quotientOfMin; ///< floor(2^(N-1) / p), INT_MIN where p = 1 (wraps)
+};
+
+/// Computes a negative `d`'s numbers at `b`'s insertion point, with no
+/// division: q0 = floor(INT_MAX / p) by the positive form, and 2^(N-1) / p
+/// is one more where p divides 2^(N-1) (INT_MAX mod p = p - 1).
+NegativeMagic computeNegativeMagic(ImplicitLocOpBuilder &b, Value d) {
+  auto type = cast<IntegerType>(d.getType());
+  unsigned width = type.getWidth();
+  Value zero = arith::ConstantIntOp::create(b, type, 0);
+  Value one = arith::ConstantIntOp::create(b, type, 1);
+  Value p = arith::SubIOp::create(b, zero, d);
+  NegativeMagic magic;
+  magic.ofMagnitude = computePositiveMagic(b, p);
+  Value max = arith::ConstantIntOp::create(
+      b, type, static_cast<int64_t>(APInt::getSignedMaxValue(width).getSExtValue()));
+  Value q0 = emitPositiveFloorDivision(b, max, magic.ofMagnitude);
+  Value product = arith::MulIOp::create(b, q0, p);
+  Value rest = arith::SubIOp::create(b, max, product);
+  Value last = arith::SubIOp::create(b, p, one);
+  Value divides =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, rest, last);
+  Value carry = arith::ExtUIOp::create(b, type, divides);
+  magic.quotientOfMin = arith::AddIOp::create(b, q0, carry);
+  return magic;
+}
+
+/// The floor of `n / d` for d in [INT_MIN + 1, -1] (p = -d):
+/// floor(n / d) = -ceil(n / p) = ~floor((n - 1) / p), the positive form's
+/// division of n - 1; n = INT_MIN (n - 1 wraps) takes the precomputed one.
+Value emitNegativeFloorDivision(ImplicitLocOpBuilder &b, Value n,
+                                const NegativeMagic &magic) {
+  auto type = cast<IntegerType>(n.getType());
+  unsigned width = type.getWidth();
+  Value one = arith::ConstantIntOp::create(b, type, 1);
+  Value allOnes = arith::ConstantIntOp::create(b, type, -1);
+  Value min = arith::ConstantIntOp::create(
+      b, type, static_cast<int64_t>(APInt::getSignedMinValue(width).getSExtValue()));
+  Value below = arith::SubIOp::create(b, n, one);
+  Value q = emitPositiveFloorDivision(b, below, magic.ofMagnitude);
+  Value floor = arith::XOrIOp::create(b, q, allOnes);
+  Value isMin = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, n, min);
+  return arith::SelectOp::create(b, isMin, magic.quotientOfMin, floor);
+}
+
 /// The replacement of division `kind` of `n` by `d` (the magic's divisor).
 Value emitDivision(ImplicitLocOpBuilder &b, Kind kind, Value n, Value d,
                    const Magic &magic) {
@@ -409,18 +461,59 @@ Operation *rewritableLoop(Operation *op) {
   return outermostInvariantLoop(op, d);
 }
 
-/// Versions each loop with floor divisions by invariant divisors: at its
-/// hoist point, `scf.if` (every such divisor > 0) runs a copy whose floor
-/// divisions (returned) take the positive form, else the loop as it was.
+/// The divisor sign a loop copy's floor divisions were made for.
+enum class DivisorSign { Positive, Negative };
+
+/// `condition` of every divisor, and-ed (`test(d)` gives one's).
+template <typename Test>
+Value allDivisors(ImplicitLocOpBuilder &b, ArrayRef<Value> divisors,
+                  Test test) {
+  Value all;
+  for (Value d : divisors) {
+    Value holds = test(d);
+    all = all ? Value(arith::AndIOp::create(b, all, holds)) : holds;
+  }
+  return all;
+}
+
+/// Puts `point` (a loop's hoist point) into the else region of a new
+/// `scf.if condition` at its place, and a copy of it into the then region;
+/// the copies of `floors` get `sign` in `signs`.
+void versionOn(ImplicitLocOpBuilder &b, Value condition, Operation *point,
+                    ArrayRef<Operation *> floors, DivisorSign sign,
+                    llvm::DenseMap<Operation *, DivisorSign> &signs) {
+  auto ifOp = scf::IfOp::create(b, point->getResultTypes(), condition,
+                                /*withElseRegion=*/true);
+  point->replaceAllUsesWith(ifOp.getResults());
+  OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
+  IRMapping copied;
+  Operation *copy = thenBuilder.clone(*point, copied);
+  if (ifOp.getNumResults() != 0)
+    scf::YieldOp::create(thenBuilder, point->getLoc(), copy->getResults());
+  for (Operation *floor : floors)
+    signs[copied.lookup(floor)] = sign;
+  Block *elseBlock = ifOp.elseBlock();
+  if (ifOp.getNumResults() != 0) {
+    OpBuilder elseBuilder = OpBuilder::atBlockEnd(elseBlock);
+    scf::YieldOp::create(elseBuilder, point->getLoc(), point->getResults());
+  }
+  point->moveBefore(elseBlock->getTerminator());
+}
+
+/// Versions each loop with floor divisions by invariant divisors at its
+/// hoist point: `scf.if` (every such divisor > 0) runs a copy whose floor
+/// divisions take the positive form, else `scf.if` (every divisor < 0 and
+/// not INT_MIN) a copy with the negative form, else the loop as it was.
 /// Python's `x // k` has a positive k nearly always, and the positive form
-/// is a third of the general one's work per element.
-llvm::DenseSet<Operation *> versionForPositiveDivisors(func::FuncOp func) {
+/// is a third of the general one's work per element; the negative one
+/// adds a subtraction and a select to it.
+llvm::DenseMap<Operation *, DivisorSign> versionOnDivisorSigns(func::FuncOp func) {
   llvm::MapVector<Operation *, SmallVector<Operation *>> floorsByLoop;
   func.walk([&](arith::FloorDivSIOp op) {
     if (Operation *loop = rewritableLoop(op))
       floorsByLoop[loop].push_back(op);
   });
-  llvm::DenseSet<Operation *> positive;
+  llvm::DenseMap<Operation *, DivisorSign> signs;
   for (auto &[loop, floors] : floorsByLoop) {
     Operation *point = hoistPoint(loop);
     ImplicitLocOpBuilder b(loop->getLoc(), point);
@@ -428,36 +521,30 @@ llvm::DenseSet<Operation *> versionForPositiveDivisors(func::FuncOp func) {
     llvm::SetVector<Value> divisors; // one test per divisor
     for (Operation *floor : floors)
       divisors.insert(materialize(b, floor->getOperand(1), loop, hoisted));
-    Value allPositive;
-    for (Value d : divisors) {
+    Value allPositive = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
       Value zero = arith::ConstantIntOp::create(b, d.getType(), 0);
-      Value isPositive =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, d, zero);
-      allPositive = allPositive
-                        ? Value(arith::AndIOp::create(b, allPositive,
-                                                      isPositive))
-                        : isPositive;
-    }
-    auto ifOp = scf::IfOp::create(b, point->getResultTypes(), allPositive,
-                                  /*withElseRegion=*/true);
-    point->replaceAllUsesWith(ifOp.getResults());
-    // The positive copy.
-    OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
-    IRMapping copied;
-    Operation *copy = thenBuilder.clone(*point, copied);
-    if (ifOp.getNumResults() != 0)
-      scf::YieldOp::create(thenBuilder, point->getLoc(), copy->getResults());
-    for (Operation *floor : floors)
-      positive.insert(copied.lookup(floor));
-    // The general loop, moved.
-    Block *elseBlock = ifOp.elseBlock();
-    if (ifOp.getNumResults() != 0) {
-      OpBuilder elseBuilder = OpBuilder::atBlockEnd(elseBlock);
-      scf::YieldOp::create(elseBuilder, point->getLoc(), point->getResults());
-    }
-    point->moveBefore(elseBlock->getTerminator());
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, d, zero);
+    });
+    Value allNegative = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
+      auto type = cast<IntegerType>(d.getType());
+      Value zero = arith::ConstantIntOp::create(b, type, 0);
+      Value min = arith::ConstantIntOp::create(
+          b, type,
+          static_cast<int64_t>(
+              APInt::getSignedMinValue(type.getWidth()).getSExtValue()));
+      Value negative =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, d, zero);
+      Value notMin = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, d, min);
+      return arith::AndIOp::create(b, negative, notMin);
+    });
+    versionOn(b, allPositive, point, floors, DivisorSign::Positive, signs);
+    // The general loop is now in the else region; the negative copy goes
+    // before it there.
+    ImplicitLocOpBuilder inElse(loop->getLoc(), point);
+    versionOn(inElse, allNegative, point, floors, DivisorSign::Negative,
+              signs);
   }
-  return positive;
+  return signs;
 }
 
 /// `cache[key]`, computed the first time by `compute(builder, divisor)`
@@ -480,18 +567,20 @@ struct PTensorInvariantDivisionPass
     : public ptensor::impl::PTensorInvariantDivisionBase<
           PTensorInvariantDivisionPass> {
   void runOnOperation() override {
-    llvm::DenseSet<Operation *> positive =
-        versionForPositiveDivisors(getOperation());
+    llvm::DenseMap<Operation *, DivisorSign> signs =
+        versionOnDivisorSigns(getOperation());
     SmallVector<Operation *> divisions;
     getOperation().walk([&](Operation *op) {
       if (kindOf(op) && enclosingLoop(op))
         divisions.push_back(op);
     });
-    // Magic numbers per (divisor, signedness, loop) and, for the positive
+    // Magic numbers per (divisor, signedness, loop) and, for the signed
     // copies' floor divisions, per (divisor, loop), computed once.
     llvm::DenseMap<std::tuple<Value, int, Operation *>, Magic> magics;
     llvm::DenseMap<std::pair<Value, Operation *>, PositiveMagic>
         positiveMagics;
+    llvm::DenseMap<std::pair<Value, Operation *>, NegativeMagic>
+        negativeMagics;
     for (Operation *op : divisions) {
       Operation *loop = rewritableLoop(op);
       if (!loop)
@@ -499,11 +588,17 @@ struct PTensorInvariantDivisionPass
       Value n = op->getOperand(0), d = op->getOperand(1);
       ImplicitLocOpBuilder b(op->getLoc(), op);
       Value result;
-      if (positive.contains(op)) {
+      auto sign = signs.find(op);
+      if (sign != signs.end() && sign->second == DivisorSign::Positive) {
         const PositiveMagic &magic = computedOnce(
             positiveMagics, std::make_pair(d, loop), d, loop,
             computePositiveMagic);
         result = emitPositiveFloorDivision(b, n, magic);
+      } else if (sign != signs.end()) {
+        const NegativeMagic &magic = computedOnce(
+            negativeMagics, std::make_pair(d, loop), d, loop,
+            computeNegativeMagic);
+        result = emitNegativeFloorDivision(b, n, magic);
       } else {
         Kind kind = *kindOf(op);
         bool signedKind = isSigned(kind);
