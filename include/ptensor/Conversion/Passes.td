@@ -408,11 +408,13 @@ def PTensorInvariantDivision
     round-up method: before the outermost loop the divisor is invariant in
     (before an `omp.loop_nest`'s `omp.wsloop`), `l = ceil(log2 |d|)` and
     `m = floor(2^N (2^l - |d|) / |d|) + 1` (N bits; computed in i64, and
-    for N = 64 by a 64-step long division); in the loop
-    `t = mulhi(m, |n|)` (a 2N-bit product), `q = (t + ((|n| - t) >>
-    min(l, 1))) >> max(l - 1, 0)`, then the signs and the remainder or the
-    floor's correction: vector code for N up to 32, scalar multiplications
-    for 64.
+    for N = 64 by a long division, 32 steps for each of m's halves); in
+    the loop `t = mulhi(m, |n|)` (a 2N-bit product; for N = 64 four
+    32 x 32-bit products of the halves, which vectorize, where an i128
+    product is scalarized lane by lane: int64 `x // 7` in cache 50 to 26 us
+    for 10^5, numpy 37), `q = (t + ((|n| - t) >> min(l, 1))) >>
+    max(l - 1, 0)`, then the signs and the remainder or the floor's
+    correction.
 
     A loop with floor divisions (`floordivsi`) is versioned before it on
     its divisors' signs (`scf.if` all > 0, inside the `omp.parallel` region

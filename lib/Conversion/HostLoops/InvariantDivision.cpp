@@ -42,12 +42,24 @@ using namespace mlir::ptensor;
 
 namespace {
 
+/// A magic multiplier m < 2^N as the loop's high product takes it. N <= 32:
+/// m in the 2N-bit type, one product. N = 64: m's 32-bit halves (i64 values
+/// below 2^32), computed apart, and the high product from four 32 x 32-bit
+/// products: vector code (vpmuludq), where an i128 product is widened by
+/// the loop vectorizer and then scalarized lane by lane (2.2x slower in
+/// cache). Halves of one i64 would not do: LLVM's AggressiveInstCombine
+/// folds the four products of `x & 0xffffffff`, `x >> 32` back into the
+/// i128 multiply.
+struct Multiplier {
+  Value wide;      ///< N <= 32: m of the 2N-bit type
+  Value low, high; ///< N = 64: m mod 2^32 and m >> 32 (i64)
+};
+
 /// What the loop needs of one divisor `d` (N-bit): its magnitude (1 in
-/// place of 0), the magic multiplier (2N bits wide, its value < 2^N) and
-/// the two shifts.
+/// place of 0), the magic multiplier and the two shifts.
 struct Magic {
   Value magnitude; ///< |d| as an unsigned N-bit number, 1 where d is 0
-  Value multiplier; ///< m, of the 2N-bit type
+  Multiplier multiplier;
   Value shift1, shift2; ///< min(l, 1), max(l - 1, 0) (N bits)
 };
 
@@ -196,20 +208,23 @@ Value bitLength(ImplicitLocOpBuilder &b, Value x) {
   return arith::SelectOp::create(b, isZero, cst(0), length);
 }
 
-/// floor(excess * 2^64 / d) for excess < d (i64, unsigned): a restoring
-/// long division, one quotient bit per step (64 steps, once per loop;
-/// a 128-bit division would call a runtime routine the host code does not
-/// link).
-Value divideShifted64(ImplicitLocOpBuilder &b, Value excess, Value d) {
+/// A 64-bit number as two i64 values below 2^32.
+struct Halves {
+  Value low, high;
+};
+
+/// `steps` steps of a restoring long division of the remainder `r` (< d)
+/// by d (i64, unsigned), one quotient bit each: the remainder after them
+/// and their bits (results 0 and 1).
+scf::ForOp longDivisionSteps(ImplicitLocOpBuilder &b, Value r, Value d,
+                             int64_t steps) {
   auto i64 = b.getI64Type();
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, i64, v);
-  };
   Value zero = arith::ConstantIndexOp::create(b, 0);
-  Value steps = arith::ConstantIndexOp::create(b, 64);
+  Value count = arith::ConstantIndexOp::create(b, steps);
   Value step = arith::ConstantIndexOp::create(b, 1);
-  auto loop = scf::ForOp::create(
-      b, zero, steps, step, ValueRange{excess, cst(0)},
+  Value noBits = arith::ConstantIntOp::create(b, i64, 0);
+  return scf::ForOp::create(
+      b, zero, count, step, ValueRange{r, noBits},
       [&](OpBuilder &nested, Location loc, Value, ValueRange acc) {
         ImplicitLocOpBuilder lb(loc, nested);
         auto lcst = [&](int64_t v) -> Value {
@@ -230,23 +245,80 @@ Value divideShifted64(ImplicitLocOpBuilder &b, Value excess, Value d) {
         Value nextQ = arith::OrIOp::create(lb, shifted, bit);
         scf::YieldOp::create(lb, ValueRange{nextR, nextQ});
       });
-  return loop.getResult(1);
 }
 
-/// Magic number `m64` (an i64 below 2^N) as the 2N-bit multiplier of an
-/// N-bit division's product.
-Value multiplierOf(ImplicitLocOpBuilder &b, Value m64, unsigned width) {
+/// floor(excess * 2^64 / d) for excess < d (i64, unsigned) as its halves:
+/// a restoring long division, 32 steps for each half (once per loop; a
+/// 128-bit division would call a runtime routine the host code does not
+/// link). The halves come from loops of their own, so nothing later sees
+/// them as the halves of one value (Multiplier).
+Halves divideShifted64(ImplicitLocOpBuilder &b, Value excess, Value d) {
+  scf::ForOp high = longDivisionSteps(b, excess, d, 32);
+  scf::ForOp low = longDivisionSteps(b, high.getResult(0), d, 32);
+  return {low.getResult(1), high.getResult(1)};
+}
+
+/// `q + 1` of a 64-bit q given as halves, as the 64-bit multiplier.
+Multiplier incrementedMultiplier(ImplicitLocOpBuilder &b, Halves q) {
+  auto i64 = b.getI64Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, i64, v);
+  };
+  Value lowPlus = arith::AddIOp::create(b, q.low, cst(1));
+  Value carry = arith::ShRUIOp::create(b, lowPlus, cst(32));
+  Multiplier m;
+  m.low = arith::AndIOp::create(b, lowPlus, cst(0xffffffff));
+  Value highPlus = arith::AddIOp::create(b, q.high, carry);
+  // Below 2^32 already (m < 2^64); the mask tells LLVM so (32-bit products).
+  m.high = arith::AndIOp::create(b, highPlus, cst(0xffffffff));
+  return m;
+}
+
+/// The high N bits of the 2N-bit product of `x` (N-bit) and `m`.
+Value highProduct(ImplicitLocOpBuilder &b, Value x, const Multiplier &m) {
+  auto type = cast<IntegerType>(x.getType());
+  if (m.wide) {
+    Type wide = m.wide.getType();
+    Value xWide = arith::ExtUIOp::create(b, wide, x);
+    Value product = arith::MulIOp::create(b, xWide, m.wide);
+    Value width = arith::ConstantIntOp::create(b, wide, type.getWidth());
+    Value high = arith::ShRUIOp::create(b, product, width);
+    return arith::TruncIOp::create(b, type, high);
+  }
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, type, v);
+  };
+  Value mask = cst(0xffffffff), shift = cst(32);
+  Value xLow = arith::AndIOp::create(b, x, mask);
+  Value xHigh = arith::ShRUIOp::create(b, x, shift);
+  Value lowLow = arith::MulIOp::create(b, xLow, m.low);
+  Value lowHigh = arith::MulIOp::create(b, xLow, m.high);
+  Value highLow = arith::MulIOp::create(b, xHigh, m.low);
+  Value highHigh = arith::MulIOp::create(b, xHigh, m.high);
+  // The middle 32 bits' sum (below 3 * 2^32) carries into the high half.
+  Value lowLowTop = arith::ShRUIOp::create(b, lowLow, shift);
+  Value lowHighBottom = arith::AndIOp::create(b, lowHigh, mask);
+  Value highLowBottom = arith::AndIOp::create(b, highLow, mask);
+  Value middle = arith::AddIOp::create(b, lowLowTop, lowHighBottom);
+  middle = arith::AddIOp::create(b, middle, highLowBottom);
+  Value lowHighTop = arith::ShRUIOp::create(b, lowHigh, shift);
+  Value highLowTop = arith::ShRUIOp::create(b, highLow, shift);
+  Value middleTop = arith::ShRUIOp::create(b, middle, shift);
+  Value sum = arith::AddIOp::create(b, highHigh, lowHighTop);
+  sum = arith::AddIOp::create(b, sum, highLowTop);
+  return arith::AddIOp::create(b, sum, middleTop);
+}
+
+/// Magic number `m64` (an i64 below 2^N, N <= 32) as the 2N-bit multiplier
+/// of an N-bit division's product.
+Multiplier multiplierOf(ImplicitLocOpBuilder &b, Value m64, unsigned width) {
   auto wide = IntegerType::get(b.getContext(), 2 * width);
   if (2 * width == 64)
-    return m64;
-  if (2 * width < 64)
-    return arith::TruncIOp::create(b, wide, m64);
-  return arith::ExtUIOp::create(b, wide, m64);
+    return {m64, {}, {}};
+  return {arith::TruncIOp::create(b, wide, m64), {}, {}};
 }
 
 /// Computes `d`'s magic numbers at `b`'s insertion point (before the loop).
-/// For 64 bits the loop's product is an i128, scalar code on x86 (spelled
-/// as four 32 x 32-bit products, LLVM recombines it into the same).
 Magic computeMagic(ImplicitLocOpBuilder &b, Value d, bool isSigned) {
   auto type = cast<IntegerType>(d.getType());
   unsigned width = type.getWidth();
@@ -275,15 +347,15 @@ Magic computeMagic(ImplicitLocOpBuilder &b, Value d, bool isSigned) {
   Value shifted = arith::ShLIOp::create(b, cst(i64, 1), lClamped);
   Value power = arith::SelectOp::create(b, lIsAll, cst(i64, 0), shifted);
   Value excess = arith::SubIOp::create(b, power, d64);
-  Value quotient;
   if (width == 64) {
-    quotient = divideShifted64(b, excess, d64);
+    magic.multiplier =
+        incrementedMultiplier(b, divideShifted64(b, excess, d64));
   } else {
     Value numerator = arith::ShLIOp::create(b, excess, cst(i64, width));
-    quotient = arith::DivUIOp::create(b, numerator, d64);
+    Value quotient = arith::DivUIOp::create(b, numerator, d64);
+    Value m64 = arith::AddIOp::create(b, quotient, cst(i64, 1));
+    magic.multiplier = multiplierOf(b, m64, width);
   }
-  Value m64 = arith::AddIOp::create(b, quotient, cst(i64, 1));
-  magic.multiplier = multiplierOf(b, m64, width);
   magic.shift1 = arith::MinUIOp::create(b, l, one);
   Value lMinusOne = arith::SubIOp::create(b, l, one);
   Value lIsZero = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, l, zero);
@@ -293,13 +365,7 @@ Magic computeMagic(ImplicitLocOpBuilder &b, Value d, bool isSigned) {
 
 /// The unsigned quotient of `u` (N-bit) by the magic's divisor.
 Value unsignedQuotient(ImplicitLocOpBuilder &b, Value u, const Magic &magic) {
-  auto type = cast<IntegerType>(u.getType());
-  Type wide = magic.multiplier.getType();
-  Value uWide = arith::ExtUIOp::create(b, wide, u);
-  Value product = arith::MulIOp::create(b, uWide, magic.multiplier);
-  Value width = arith::ConstantIntOp::create(b, wide, type.getWidth());
-  Value high = arith::ShRUIOp::create(b, product, width);
-  Value t = arith::TruncIOp::create(b, type, high);
+  Value t = highProduct(b, u, magic.multiplier);
   Value rest = arith::SubIOp::create(b, u, t);
   Value half = arith::ShRUIOp::create(b, rest, magic.shift1);
   Value sum = arith::AddIOp::create(b, t, half);
@@ -311,8 +377,8 @@ Value unsignedQuotient(ImplicitLocOpBuilder &b, Value u, const Magic &magic) {
 /// m = floor(2^(N-1+l) / d) + 1 < 2^N, and m d - 2^(N-1+l) <= d <= 2^l,
 /// so floor(a / d) = floor(a m / 2^(N-1+l)) = mulhi(2a, m) >> l.
 struct PositiveMagic {
-  Value multiplier; ///< m, of the 2N-bit type
-  Value shift;      ///< l (N bits)
+  Multiplier multiplier;
+  Value shift; ///< l (N bits)
 };
 
 /// Computes a positive `d`'s magic numbers at `b`'s insertion point.
@@ -326,7 +392,7 @@ PositiveMagic computePositiveMagic(ImplicitLocOpBuilder &b, Value d) {
   Value d64 = width == 64 ? d : Value(arith::ExtUIOp::create(b, i64, d));
   Value belowD = arith::SubIOp::create(b, d64, cst(1));
   Value l64 = bitLength(b, belowD); // < N: d < 2^(N-1)
-  Value quotient;
+  PositiveMagic magic;
   if (width == 64) {
     // 2^(63+l) / d = 2^64 2^(l-1) / d with 2^(l-1) < d; d = 1 (l = 0):
     // 2^63, as its long division from an excess of 2^-1 cannot say.
@@ -335,16 +401,19 @@ PositiveMagic computePositiveMagic(ImplicitLocOpBuilder &b, Value d) {
     Value lessOne = arith::SubIOp::create(b, l64, cst(1));
     Value halfShift = arith::SelectOp::create(b, lIsZero, cst(0), lessOne);
     Value excess = arith::ShLIOp::create(b, cst(1), halfShift);
-    Value divided = divideShifted64(b, excess, d64);
-    quotient = arith::SelectOp::create(b, lIsZero, cst(INT64_MIN), divided);
+    Halves divided = divideShifted64(b, excess, d64);
+    Halves quotient;
+    quotient.low = arith::SelectOp::create(b, lIsZero, cst(0), divided.low);
+    quotient.high = arith::SelectOp::create(b, lIsZero, cst(INT64_C(1) << 31),
+                                            divided.high);
+    magic.multiplier = incrementedMultiplier(b, quotient);
   } else {
     Value power = arith::AddIOp::create(b, l64, cst(width - 1));
     Value numerator = arith::ShLIOp::create(b, cst(1), power);
-    quotient = arith::DivUIOp::create(b, numerator, d64);
+    Value quotient = arith::DivUIOp::create(b, numerator, d64);
+    Value m64 = arith::AddIOp::create(b, quotient, cst(1));
+    magic.multiplier = multiplierOf(b, m64, width);
   }
-  Value m64 = arith::AddIOp::create(b, quotient, cst(1));
-  PositiveMagic magic;
-  magic.multiplier = multiplierOf(b, m64, width);
   magic.shift =
       width == 64 ? l64 : Value(arith::TruncIOp::create(b, type, l64));
   return magic;
@@ -357,17 +426,12 @@ Value emitPositiveFloorDivision(ImplicitLocOpBuilder &b, Value n,
                                 const PositiveMagic &magic) {
   auto type = cast<IntegerType>(n.getType());
   unsigned width = type.getWidth();
-  Type wide = magic.multiplier.getType();
-  auto cst = [&](Type t, int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, t, v);
-  };
-  Value sign = arith::ShRSIOp::create(b, n, cst(type, width - 1));
+  Value signBit = arith::ConstantIntOp::create(b, type, width - 1);
+  Value one = arith::ConstantIntOp::create(b, type, 1);
+  Value sign = arith::ShRSIOp::create(b, n, signBit);
   Value a = arith::XOrIOp::create(b, n, sign);
-  Value twice = arith::ShLIOp::create(b, a, cst(type, 1));
-  Value twiceWide = arith::ExtUIOp::create(b, wide, twice);
-  Value product = arith::MulIOp::create(b, twiceWide, magic.multiplier);
-  Value high = arith::ShRUIOp::create(b, product, cst(wide, width));
-  Value t = arith::TruncIOp::create(b, type, high);
+  Value twice = arith::ShLIOp::create(b, a, one);
+  Value t = highProduct(b, twice, magic.multiplier);
   Value q = arith::ShRUIOp::create(b, t, magic.shift);
   return arith::XOrIOp::create(b, q, sign);
 }
