@@ -156,6 +156,14 @@ Operation *outermostInvariantLoop(Operation *op, Value divisor) {
   return found;
 }
 
+/// The signed minimum (`max` false) or maximum of `type`, a constant.
+Value signedExtreme(ImplicitLocOpBuilder &b, IntegerType type, bool max) {
+  unsigned width = type.getWidth();
+  APInt value = max ? APInt::getSignedMaxValue(width)
+                    : APInt::getSignedMinValue(width);
+  return arith::ConstantIntOp::create(b, type, value.getSExtValue());
+}
+
 /// `v < 0` (signed).
 Value isNegative(ImplicitLocOpBuilder &b, Value v) {
   Value zero = arith::ConstantIntOp::create(b, v.getType(), 0);
@@ -449,14 +457,12 @@ struct NegativeMagic {
 /// is one more where p divides 2^(N-1) (INT_MAX mod p = p - 1).
 NegativeMagic computeNegativeMagic(ImplicitLocOpBuilder &b, Value d) {
   auto type = cast<IntegerType>(d.getType());
-  unsigned width = type.getWidth();
   Value zero = arith::ConstantIntOp::create(b, type, 0);
   Value one = arith::ConstantIntOp::create(b, type, 1);
   Value p = arith::SubIOp::create(b, zero, d);
   NegativeMagic magic;
   magic.ofMagnitude = computePositiveMagic(b, p);
-  Value max = arith::ConstantIntOp::create(
-      b, type, static_cast<int64_t>(APInt::getSignedMaxValue(width).getSExtValue()));
+  Value max = signedExtreme(b, type, /*max=*/true);
   Value q0 = emitPositiveFloorDivision(b, max, magic.ofMagnitude);
   Value product = arith::MulIOp::create(b, q0, p);
   Value rest = arith::SubIOp::create(b, max, product);
@@ -474,11 +480,9 @@ NegativeMagic computeNegativeMagic(ImplicitLocOpBuilder &b, Value d) {
 Value emitNegativeFloorDivision(ImplicitLocOpBuilder &b, Value n,
                                 const NegativeMagic &magic) {
   auto type = cast<IntegerType>(n.getType());
-  unsigned width = type.getWidth();
   Value one = arith::ConstantIntOp::create(b, type, 1);
   Value allOnes = arith::ConstantIntOp::create(b, type, -1);
-  Value min = arith::ConstantIntOp::create(
-      b, type, static_cast<int64_t>(APInt::getSignedMinValue(width).getSExtValue()));
+  Value min = signedExtreme(b, type, /*max=*/false);
   Value below = arith::SubIOp::create(b, n, one);
   Value q = emitPositiveFloorDivision(b, below, magic.ofMagnitude);
   Value floor = arith::XOrIOp::create(b, q, allOnes);
@@ -544,8 +548,8 @@ Value allDivisors(ImplicitLocOpBuilder &b, ArrayRef<Value> divisors,
 /// `scf.if condition` at its place, and a copy of it into the then region;
 /// the copies of `floors` get `sign` in `signs`.
 void versionOn(ImplicitLocOpBuilder &b, Value condition, Operation *point,
-                    ArrayRef<Operation *> floors, DivisorSign sign,
-                    llvm::DenseMap<Operation *, DivisorSign> &signs) {
+               ArrayRef<Operation *> floors, DivisorSign sign,
+               llvm::DenseMap<Operation *, DivisorSign> &signs) {
   auto ifOp = scf::IfOp::create(b, point->getResultTypes(), condition,
                                 /*withElseRegion=*/true);
   point->replaceAllUsesWith(ifOp.getResults());
@@ -571,7 +575,8 @@ void versionOn(ImplicitLocOpBuilder &b, Value condition, Operation *point,
 /// Python's `x // k` has a positive k nearly always, and the positive form
 /// is a third of the general one's work per element; the negative one
 /// adds a subtraction and a select to it.
-llvm::DenseMap<Operation *, DivisorSign> versionOnDivisorSigns(func::FuncOp func) {
+llvm::DenseMap<Operation *, DivisorSign>
+versionOnDivisorSigns(func::FuncOp func) {
   llvm::MapVector<Operation *, SmallVector<Operation *>> floorsByLoop;
   func.walk([&](arith::FloorDivSIOp op) {
     if (Operation *loop = rewritableLoop(op))
@@ -592,10 +597,7 @@ llvm::DenseMap<Operation *, DivisorSign> versionOnDivisorSigns(func::FuncOp func
     Value allNegative = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
       auto type = cast<IntegerType>(d.getType());
       Value zero = arith::ConstantIntOp::create(b, type, 0);
-      Value min = arith::ConstantIntOp::create(
-          b, type,
-          static_cast<int64_t>(
-              APInt::getSignedMinValue(type.getWidth()).getSExtValue()));
+      Value min = signedExtreme(b, type, /*max=*/false);
       Value negative =
           arith::CmpIOp::create(b, arith::CmpIPredicate::slt, d, zero);
       Value notMin = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, d, min);
