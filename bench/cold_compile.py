@@ -12,7 +12,10 @@ processes with empty caches, in the same run.
 ptensor's figure is the whole `ptensor-compile --target=cuda` process
 (loading, parsing, lowering to PTX, ptxas, host code, linking the shared
 library) on the 4096-element float32 add that bench/first_call.py's
-Python call compiles; its stages come from `-v`. CuPy's is the first
+Python call compiles; its stages come from `-v`. It is timed twice: with
+every kernel path (five launches' worth of code for a strided call's
+sake) and with the kernel option strided-paths=0 (two kernels), which
+the Python package chooses for a call whose operands are contiguous. CuPy's is the first
 `x + y` on two such arrays (NVRTC's compile and the module's load) minus
 the second call; torch.compile's is the first call of a compiled
 `a + b` (Inductor's Triton kernel, its own caches off) minus the second.
@@ -118,20 +121,27 @@ def run(packed):
     os.chmod(compiler, 0o755)
     module = os.path.join(packed, "add.mlir")
     stage_re = re.compile(r"([A-Za-z+() ]+?) (\d+) ms")
-    rows = {"ptensor-compile": [], "ptensor-compile --version": [],
-            "cupy": [], "torch.compile": []}
-    stages = {}
+    variants = {"ptensor-compile": [],
+                "ptensor-compile strided-paths=0": [
+                    "--gpu-options=strided-paths=0"]}
+    rows = {name: [] for name in variants}
+    rows.update({"ptensor-compile --version": [], "cupy": [],
+                 "torch.compile": []})
+    stages = {name: {} for name in variants}
     for i in range(REPEAT):
         env = fresh_cache_env(tmp, i)
-        library = os.path.join(tmp, "add%d.so" % i)
-        wall, p = timed([compiler, "--target=cuda", module, "-o", library,
-                         "--runtime-dir=" + packed, "-v"], env)
-        if os.path.getsize(library) == 0:
-            sys.exit("cold_compile.py: empty %s" % library)
-        rows["ptensor-compile"].append(wall)
-        line = p.stderr.strip().splitlines()[-1].split(": ", 2)[-1]
-        for name, value in stage_re.findall(line):
-            stages.setdefault(name.strip(" ,("), []).append(float(value))
+        for name, options in variants.items():
+            library = os.path.join(tmp, "add%d.so" % i)
+            wall, p = timed([compiler, "--target=cuda", module, "-o", library,
+                             "--runtime-dir=" + packed, "-v"] + options, env)
+            if os.path.getsize(library) == 0:
+                sys.exit("cold_compile.py: empty %s" % library)
+            os.remove(library)
+            rows[name].append(wall)
+            line = p.stderr.strip().splitlines()[-1].split(": ", 2)[-1]
+            for stage, value in stage_re.findall(line):
+                stages[name].setdefault(stage.strip(" ,("), []).append(
+                    float(value))
         rows["ptensor-compile --version"].append(
             timed([compiler, "--version"])[0])
         _, p = timed([sys.executable, "-c", CUPY], env)
@@ -143,7 +153,8 @@ def run(packed):
     medians = {k: round(statistics.median(v), 1) for k, v in rows.items()}
     result = {"medians_ms": medians,
               "ptensor_stages_median_ms": {
-                  k: statistics.median(v) for k, v in stages.items()},
+                  name: {k: statistics.median(v) for k, v in s.items()}
+                  for name, s in stages.items()},
               "runs": {k: [round(x, 1) for x in v] for k, v in rows.items()},
               "cpus": os.cpu_count()}
     print(json.dumps(result))

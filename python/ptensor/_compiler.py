@@ -199,12 +199,14 @@ def chip_for(target):
     return os.environ.get("PTENSOR_CUDA_CHIP", DEFAULT_CHIP)
 
 
-def cache_key(ir, target, chip=None, host_cpu=None, team_size=1):
+def cache_key(ir, target, chip=None, host_cpu=None, team_size=1, gpu_options=""):
     """The machine-independent key of a compiled library: its IR, target,
     GPU chip, the CPU its host code is compiled for when one is named
     (`host_cpu`, by default PTENSOR_HOST_CPU's; this machine's CPU is
-    recorded in KEY.id instead, and checked where the entry is used) and
-    the processes its team tensors are split over when more than one."""
+    recorded in KEY.id instead, and checked where the entry is used), the
+    processes its team tensors are split over when more than one, and the
+    GPU pipeline's options when any (`gpu_options`, e.g. the kernel option
+    "strided-paths=0" that the elementwise calls choose)."""
     if chip is None:
         chip = chip_for(target)
     if host_cpu is None:
@@ -212,6 +214,8 @@ def cache_key(ir, target, chip=None, host_cpu=None, team_size=1):
     options = ["host-cpu=" + host_cpu] if host_cpu else []
     if team_size > 1:
         options.append("team-size=%d" % team_size)
+    if gpu_options:
+        options.append("gpu-options=" + gpu_options)
     options = ",".join(options)
     return _core.cache_key("shared-library", target, chip if target == "cuda" else "", options,
                            ir)
@@ -226,22 +230,23 @@ def _host_code_features(compiler, ir, host_cpu):
         raise CompileError(str(e), str(e), ir) from None
 
 
-def _run_compiler(compiler, ir, target, chip, host_cpu, dest, team_size):
+def _run_compiler(compiler, ir, target, chip, host_cpu, dest, team_size, gpu_options):
     """Compiles `ir` to the shared library `dest` (atomically) in process."""
     start = time.perf_counter()
     name = _core.cache_companion_path(dest, "mlir")
     try:
         stages = compiler.compile_library(ir, target, chip if target == "cuda" else "",
                                           host_cpu, dest, R.library_dir(), name,
-                                          team_size)
+                                          team_size, gpu_options)
     except compiler.CompileFailed as e:
         raise CompileError("compiling %s failed:\n%s" % (name, e), str(e), ir) from None
-    log.info("compiled %s (%s) in %.0f ms: %s", os.path.basename(dest), target,
+    log.info("compiled %s (%s) in %.0f ms: %s", os.path.basename(dest),
+             target + (", " + gpu_options if gpu_options else ""),
              1e3 * (time.perf_counter() - start), stages)
 
 
 def _compile_into_cache(compiler, ir, target, chip, host_cpu, path, features=None,
-                        team_size=1):
+                        team_size=1, gpu_options=""):
     """Compiles `ir` into the cache entry `path` (KEY.so) with its IR
     (KEY.mlir) and the compiler's build identity (KEY.id), each written
     atomically; the .id is written last, so a compile killed halfway leaves
@@ -251,7 +256,7 @@ def _compile_into_cache(compiler, ir, target, chip, host_cpu, path, features=Non
     if features is None:
         features = _host_code_features(compiler, ir, host_cpu)
     _core.cache_write(_core.cache_companion_path(path, "mlir"), ir)
-    _run_compiler(compiler, ir, target, chip, host_cpu, path, team_size)
+    _run_compiler(compiler, ir, target, chip, host_cpu, path, team_size, gpu_options)
     _core.cache_record_build_id(path, compiler_build_id() or "", features)
 
 
@@ -274,19 +279,22 @@ def library_path(ir, target):
     return _core.cache_entry_path(cache_dir(), cache_key(ir, target), "so")
 
 
-def compile_ir(ir, target="cpu", load=True, team_size=1):
+def compile_ir(ir, target="cpu", load=True, team_size=1, gpu_options=""):
     """The loaded Library of `ir` for `target` ("cpu" or "cuda"), compiling
     it unless a current one is cached. Raises CompileError. With
     load=False (and for "cuda" kernels in compile-only mode) the library
     is only compiled into the cache and its path is returned. Its team
-    tensors are split over `team_size` processes (CPU; docs/Teams.md)."""
+    tensors are split over `team_size` processes (CPU; docs/Teams.md).
+    `gpu_options`: more options of ptensor-to-nvvm-pipeline ("cuda")."""
     from ._ffi import Library  # late: _ffi imports this module
 
     if target not in ("cpu", "cuda"):
         raise ValueError("target must be 'cpu' or 'cuda', got %r" % (target,))
     chip = chip_for(target)
+    if target != "cuda":
+        gpu_options = ""  # host code has no GPU pipeline
     host_cpu = _core.requested_host_cpu()  # read once: the key and the compile agree
-    key = cache_key(ir, target, chip, host_cpu, team_size)
+    key = cache_key(ir, target, chip, host_cpu, team_size, gpu_options)
     # Loaded here (CPU code, and CUDA kernels' host code outside
     # compile-only mode): it must run on this CPU.
     loads = load and not (target == "cuda" and _runtime_optional())
@@ -318,14 +326,14 @@ def compile_ir(ir, target="cpu", load=True, team_size=1):
             if not _is_current(path):
                 try:
                     _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
-                                        features, team_size)
+                                        features, team_size, gpu_options)
                 except RuntimeError as e:  # a write failed (a full disk)
                     if writable == _private_cache or isinstance(e, CompileError):
                         raise
                     _cache_unwritable(directory, str(e))
                     path = _core.cache_entry_path(_private_dir(), key, "so")
                     _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
-                                        features, team_size)
+                                        features, team_size, gpu_options)
         if not loads:
             # Loading CUDA kernels runs their module constructors, which
             # need a driver: compile-only mode never loads them.
@@ -342,7 +350,7 @@ def compile_ir(ir, target="cpu", load=True, team_size=1):
                 raise CompileError("the cached library %s cannot be loaded: %s" % (path, e),
                                    str(e), ir) from None
             _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
-                                team_size=team_size)
+                                team_size=team_size, gpu_options=gpu_options)
             try:
                 lib = Library(path, target)
             except (OSError, ValueError) as e:

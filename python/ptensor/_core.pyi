@@ -40,7 +40,8 @@ def check_kernel_config(block_size: int = ..., max_blocks: int = ...,
                         unroll: int = ..., transpose_tile: int = ...,
                         transpose_group: int = ...,
                         transpose_max_blocks: int = ...,
-                        reduction_lanes: int = ...) -> None: ...
+                        reduction_lanes: int = ...,
+                        strided_paths: int = ...) -> None: ...
 def check_written_overlap(
         operands: Sequence[Optional[Tuple[int, int, Sequence[int], Sequence[int], str]]],
         written: Sequence[int], noun: str = ...) -> None: ...

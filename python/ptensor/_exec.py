@@ -49,11 +49,13 @@ def kernel_builder(build):
     """The callback the C++ calls on a table miss: `build(rank, device,
     specs, result_dtypes, out_dtypes)` gives (ir, function name), which is
     compiled (or loaded from the cache) into a Kernel (None when it is not
-    loadable here: CUDA kernels in compile-only mode)."""
+    loadable here: CUDA kernels in compile-only mode) with the GPU pipeline
+    options the C++ chose for the call (`gpu_options`: "strided-paths=0"
+    where every operand is contiguous)."""
 
-    def kernel(rank, device, specs, result_dtypes, out_dtypes):
+    def kernel(rank, device, specs, result_dtypes, out_dtypes, gpu_options=""):
         ir, name = build(rank, device, specs, result_dtypes, out_dtypes)
-        return _ir.kernel_function(ir, name, device)
+        return _ir.kernel_function(ir, name, device, gpu_options)
 
     return kernel
 

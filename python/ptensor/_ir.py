@@ -29,9 +29,10 @@ def target_of(device):
     return "cuda" if device.startswith("cuda") else "cpu"
 
 
-def kernel_function(ir, name, device):
-    """The compiled Function `name` of `ir` for `device`'s target."""
-    lib = _compiler.compile_ir(ir, target_of(device))
+def kernel_function(ir, name, device, gpu_options=""):
+    """The compiled Function `name` of `ir` for `device`'s target (with
+    more options of the GPU pipeline, `gpu_options`, for "cuda")."""
+    lib = _compiler.compile_ir(ir, target_of(device), gpu_options=gpu_options)
     if isinstance(lib, str):  # compile-only, not loadable here
         return None
     return lib.functions[name]

@@ -30,8 +30,9 @@ struct CompileFailed : std::runtime_error {
 } // namespace
 
 /// Compiles `ir` for `target` ("cpu" or "cuda") into the shared library
-/// `output` (written atomically); returns the time of each stage, e.g.
-/// "parse 1 ms, lower 9 ms, ...".
+/// `output` (written atomically), with more options of
+/// ptensor-to-nvvm-pipeline `gpuOptions` ("cuda"); returns the time of each
+/// stage, e.g. "parse 1 ms, lower 9 ms, ...".
 static std::string compileLibrary(const std::string &ir,
                                   const std::string &target,
                                   const std::string &chip,
@@ -39,7 +40,8 @@ static std::string compileLibrary(const std::string &ir,
                                   const std::string &output,
                                   const std::string &runtimeDir,
                                   const std::string &bufferName,
-                                  int64_t teamSize) {
+                                  int64_t teamSize,
+                                  const std::string &gpuOptions) {
   compiler::CompileOptions options;
   options.target =
       target == "cuda" ? compiler::Target::CUDA : compiler::Target::CPU;
@@ -47,6 +49,7 @@ static std::string compileLibrary(const std::string &ir,
     options.chip = chip;
   options.hostCPU = hostCPU;
   options.teamSize = teamSize;
+  options.gpuPipelineOptions = gpuOptions;
   std::string stages;
   auto last = std::chrono::steady_clock::now();
   auto onStage = [&](llvm::StringRef stage) {
@@ -85,11 +88,12 @@ NB_MODULE(_compile, m) {
   m.def("compile_library", &compileLibrary, nb::arg("ir"), nb::arg("target"),
         nb::arg("chip"), nb::arg("host_cpu"), nb::arg("output"),
         nb::arg("runtime_dir"), nb::arg("buffer_name"),
-        nb::arg("team_size") = 1,
+        nb::arg("team_size") = 1, nb::arg("gpu_options") = "",
         "Compiles IR text into the shared library `output`, its host code "
         "for the CPU `host_cpu` (\"\": this machine's), its team tensors "
-        "split over `team_size` processes; returns the time of each stage. "
-        "Raises CompileFailed with the diagnostics.");
+        "split over `team_size` processes, with more options of "
+        "ptensor-to-nvvm-pipeline `gpu_options` (\"cuda\"); returns the time "
+        "of each stage. Raises CompileFailed with the diagnostics.");
   m.def(
       "host_code_cpu_features",
       [](const std::string &hostCPU) {

@@ -14,8 +14,10 @@
 #include "Errors.h"
 #include "Kernel.h"
 
+#include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Broadcast.h"
 #include "ptensor/Semantics/Iteration.h"
+#include "ptensor/Semantics/Layout.h"
 #include "ptensor/Semantics/OpKinds.h"
 #include "ptensor/TeamHost/TeamLibrary.h"
 
@@ -87,6 +89,26 @@ std::string specKey(const std::vector<Operand> &operands) {
 bool isBroadcastDim(const std::vector<int64_t> &shape,
                     const std::vector<int64_t> &taskShape, size_t d) {
   return shape[d] == 1 && taskShape[d] != 1;
+}
+
+/// The options of ptensor-to-nvvm-pipeline a call's kernel is compiled
+/// with: `strided-paths=0` where the call is on a GPU, writes new results
+/// and reads every input row-major contiguous in the task space (after
+/// coalescing: one dimension of stride 1), so that two kernels are compiled
+/// instead of up to five (KernelOptions.def). A later strided call has a
+/// key of its own and compiles every path.
+std::string
+gpuPipelineOptions(const std::string &deviceName, bool anyOut,
+                   const std::vector<int64_t> &taskShape,
+                   const std::vector<std::vector<int64_t>> &taskStrides) {
+  if (deviceName.empty() || anyOut)
+    return "";
+  for (const std::vector<int64_t> &strides : taskStrides)
+    if (!sem::isRowMajor(taskShape.data(), strides.data(), taskShape.size()))
+      return "";
+  using mlir::ptensor::KernelOption;
+  unsigned paths = static_cast<unsigned>(KernelOption::stridedPaths);
+  return std::string(mlir::ptensor::kernelOptions()[paths].flag) + "=0";
 }
 
 /// Per operand ("t" or "s", dtype name, sizes): a tensor's sizes in the
@@ -359,9 +381,9 @@ std::vector<sem::Placement> placements(const std::vector<const ArrayView *> &arr
 
 /// Runs one elementwise call (see the file comment). `outs`: per result,
 /// an array to write into or None. `build(rank, device, specs,
-/// result_dtypes, out_dtypes)` returns the Kernel for a key not in `table`
-/// (None when it is compiled but not loaded: CUDA kernels in compile-only
-/// mode).
+/// result_dtypes, out_dtypes, gpu_options)` returns the Kernel for a key
+/// not in `table` (None when it is compiled but not loaded: CUDA kernels in
+/// compile-only mode).
 nb::object execute(KernelTable &table, std::vector<Operand> &operands,
                    const std::vector<DType> &resultDTypes, nb::handle outs,
                    nb::handle build, bool coalesce) {
@@ -460,6 +482,9 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
       key += std::string(dtypeName(o.dtype)) + ",";
   else
     key += "-";
+  std::string gpuOptions =
+      gpuPipelineOptions(deviceName, anyOut, plan.taskShape, taskStrides);
+  key += "|" + gpuOptions;
   auto it = compileOnly ? table.kernels.end() : table.kernels.find(key);
   if (it == table.kernels.end()) {
     nb::object outDTypes = nb::none();
@@ -475,7 +500,7 @@ nb::object execute(KernelTable &table, std::vector<Operand> &operands,
     nb::object kernel = nb::borrow(build)(
         plan.taskShape.size(), deviceName,
         nb::tuple(specList(operands, taskShapes, plan.taskShape)),
-        nb::tuple(results), outDTypes);
+        nb::tuple(results), outDTypes, gpuOptions);
     if (compileOnly || kernel.is_none())
       return nb::none();
     it = table.kernels.emplace(key, kernel).first;

@@ -80,6 +80,11 @@ class FakeGPU:
         return pt.Tensor(a.dtype, a.device, a.ptr, a.shape[::-1], a.strides[::-1], a.framework,
                          None)
 
+    def tail(self, a, k):
+        """`a[k:]` of a 1-D array: contiguous, its start k elements on."""
+        return pt.Tensor(a.dtype, a.device, a.ptr + k * D.itemsize(a.dtype), (a.shape[0] - k,),
+                         a.strides, a.framework, None)
+
     def numpy(self, a):
         return None
 
@@ -102,6 +107,9 @@ class TorchGPU(FakeGPU):
 
     def t(self, a):
         return a.t()
+
+    def tail(self, a, k):
+        return a[k:]
 
     def numpy(self, a):
         import torch
@@ -127,6 +135,9 @@ class CupyGPU(FakeGPU):
 
     def t(self, a):
         return a.T
+
+    def tail(self, a, k):
+        return a[k:]
 
     def numpy(self, a):
         return a.get()
@@ -400,7 +411,21 @@ def case_contiguous_add_and_reshape_view(xp):
     return [(pt.add(a, a), an + an, "f32"), (pt.reshape(b, (3, 4)), bn.reshape(3, 4), "f32")]
 
 
-FUNCTIONAL_CASES = [case_contiguous_add_and_reshape_view, case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
+def case_contiguous_unaligned(xp):
+    """Contiguous operands whose start is not 16-byte aligned (`a[1:]`):
+    the call is compiled as a contiguous one (strided-paths=0), whose flat
+    vector path refuses them at run time, so the one general kernel (64-bit
+    indices) computes it; also an aligned and an unaligned operand mixed."""
+    a, an = xp.rand((1 << 12,), "f32")
+    b, bn = xp.rand((1 << 12,), "f32")
+    tail_a, tail_b = xp.tail(a, 1), xp.tail(b, 1)
+    head, headn = xp.rand(((1 << 12) - 1,), "f32")
+    return [(pt.multiply(tail_a, tail_b), an[1:] * bn[1:], "f32"),
+            (pt.add(head, tail_a), headn + an[1:], "f32")]
+
+
+FUNCTIONAL_CASES = [case_contiguous_add_and_reshape_view, case_contiguous_unaligned,
+                    case_binary_broadcast, case_unary_transposed, case_mixed_dtypes,
                     case_where, case_pointwise, case_flip_instantiate, case_reductions,
                     case_linalg, case_manipulation, case_sorting, case_compaction,
                     case_searchsorted, case_take]

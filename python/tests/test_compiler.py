@@ -556,6 +556,47 @@ def test_compiles_are_logged_with_stage_times(fresh_cache, caplog):
     assert "(cpu) in " in message and "parse " in message and "codegen " in message, message
 
 
+def _kernels_in(library, function):
+    """The names of `function`'s CUDA kernels embedded in `library`."""
+    with open(library, "rb") as f:
+        data = f.read()
+    return set(re.findall(rb"[\x00.](" + function.encode() + rb"_kernel(?:_\d+)?)\x00", data))
+
+
+@needs_compiler
+def test_contiguous_gpu_calls_compile_two_kernels(fresh_cache, caplog):
+    """A CUDA elementwise call whose operands are all contiguous (one
+    coalesced dimension of stride 1) is compiled with the kernel option
+    strided-paths=0: two kernels, the flat vector path and one general
+    path, against five for every path; a strided call of the same op
+    compiles every path under a key of its own (compile-only mode on
+    array descriptions: no GPU needed)."""
+    import logging
+
+    if not shutil.which("ptxas", path=os.environ.get("PATH", "") + os.pathsep
+                        + "/usr/local/cuda/bin"):
+        pytest.skip("needs ptxas")
+    from ptensor import _dtypes
+
+    f32 = _dtypes.from_numpy(np.dtype(np.float32))
+
+    def described(strides, ptr):
+        return pt.Tensor(f32, "cuda:0", ptr, (64, 32), strides, "torch", None)
+
+    rows, columns = described((32, 1), 1 << 40), described((1, 64), 1 << 41)
+    with caplog.at_level(logging.INFO, logger="ptensor"), pt.compile_only():
+        pt.add(rows, rows)
+        pt.add(rows, columns)
+        pt.add(rows, rows)  # the first call's kernel, from the process's table
+    messages = [r.getMessage() for r in caplog.records if r.name == "ptensor"]
+    assert len(messages) == 2, messages
+    assert "(cuda, strided-paths=0) in " in messages[0], messages[0]
+    assert "(cuda) in " in messages[1], messages[1]
+    libraries = [os.path.join(fresh_cache, m.split()[1]) for m in messages]
+    assert len(_kernels_in(libraries[0], "ptensor_add")) == 2
+    assert len(_kernels_in(libraries[1], "ptensor_add")) == 5
+
+
 FILL_CUDA = """
 func.func @fill(%n: index) -> !ptensor.ptensor<?xf32, device = "cuda:0"> {
   %v = arith.constant 1.0 : f32

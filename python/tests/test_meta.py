@@ -102,9 +102,9 @@ def kernel_irs(monkeypatch):
     seen = []
     real = _ir.kernel_function
 
-    def spy(ir, name, device):
+    def spy(ir, name, device, gpu_options=""):
         seen.append(ir)
-        return real(ir, name, device)
+        return real(ir, name, device, gpu_options)
 
     _exec.clear_kernel_tables()
     monkeypatch.setattr(_ir, "kernel_function", spy)

@@ -205,9 +205,9 @@ def test_broadcast_inputs_are_compiled_as_broadcasts(rng, monkeypatch):
     seen = []
     compile_kernel = _ir.kernel_function
 
-    def recording(ir, name, device):
+    def recording(ir, name, device, gpu_options=""):
         seen.append(ir)
-        return compile_kernel(ir, name, device)
+        return compile_kernel(ir, name, device, gpu_options)
 
     monkeypatch.setattr(_ir, "kernel_function", recording)
     _exec.clear_kernel_tables()

@@ -7,6 +7,7 @@
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-group=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa transpose-max-blocks=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TGRID
 // RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa reduction-lanes=9" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES
+// RUN: not ptensor-opt %s --ptensor-to-nvvm-pipeline="format=isa strided-paths=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PATHS
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="transpose-tile=16" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not ptensor-opt %s --convert-ptensor-linalg-to-gpu="unroll=100 transpose-group=1000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS-LIMITS
 // RUN: ptensor-opt --help | FileCheck %s --check-prefix=HELP
@@ -16,6 +17,7 @@
 // HELP:      --convert-ptensor-linalg-to-gpu
 // HELP-NEXT:   --block-size=<uint> {{.*}}- Block size of every kernel [1 to 1024 threads per block]
 // HELP:        --reduction-lanes=<uint> {{.*}}- Interleaved accumulator sets {{.*}}[1 to 8 accumulators per thread]
+// HELP:        --strided-paths=<uint> {{.*}}- Kernels of an elementwise op {{.*}}[0 to 1 (1: every path; 0: contiguous layouts' paths)]
 // HELP:        --transpose-tile=<uint> {{.*}}[32 or 64 (blocks of 256 threads)]
 // HELP:        --unroll=<uint> {{.*}}[1 to 8 vectors per thread]
 // HELP:      --ptensor-to-nvvm-pipeline
@@ -35,6 +37,7 @@
 // GROUP: error: ptensor-to-nvvm-pipeline option 'transpose-group' is '0'; expected 1 to 64 tile rows
 // TGRID: error: ptensor-to-nvvm-pipeline option 'transpose-max-blocks' is '0'; expected 1 to 2147483647 blocks
 // LANES: error: ptensor-to-nvvm-pipeline option 'reduction-lanes' is '9'; expected 1 to 8 accumulators per thread
+// PATHS: error: ptensor-to-nvvm-pipeline option 'strided-paths' is '2'; expected 0 to 1 (1: every path; 0: contiguous layouts' paths)
 // The pass alone checks the same limits (one KernelConfig::verify).
 // PASS: error: convert-ptensor-linalg-to-gpu option 'transpose-tile' is '16'; expected 32 or 64 (blocks of 256 threads)
 // PASS-LIMITS: error: convert-ptensor-linalg-to-gpu option 'unroll' is '100'; expected 1 to 8 vectors per thread

@@ -430,7 +430,12 @@ def PTensorInvariantDivision
     `floor(INT_MIN / d)`, computed before the loop from `floor(INT_MAX / p)`
     (10^5 elements by -7 in cache, one thread: i16 8.7-11.3 to 7.0-7.3 us,
     i32 15.1-16.6 to 12.0-12.5 us). The general form is left for a zero
-    or INT_MIN divisor and mixed signs.
+    or INT_MIN divisor and mixed signs. Where a divisor is a select's
+    false operand `y`, as ptensor's safe divisor `select(y == 0 || y == -1,
+    1, y)` is, the copies are entered on `y` itself (`y > 0`, or `y < -1`
+    and not INT_MIN, and the select having taken `y`): LLVM then knows
+    `y != 0` and `y != -1` in them and folds the elementwise body's own
+    selects on those, which stayed as loop-invariant branches otherwise.
 
     ```mlir
     scf.for %i = %c0 to %n step %c1 {

@@ -568,6 +568,29 @@ void versionOn(ImplicitLocOpBuilder &b, Value condition, Operation *point,
   point->moveBefore(elseBlock->getTerminator());
 }
 
+/// The value `d` selects when it is a select's false operand, as in
+/// ScalarOps' safe divisor `select(y == 0 || y == -1, 1, y)`; null
+/// otherwise.
+Value selectedValue(Value d) {
+  auto select = d.getDefiningOp<arith::SelectOp>();
+  return select ? select.getFalseValue() : Value();
+}
+
+/// `test(d)`, or where `d` is a select of `y` (selectedValue),
+/// `test(y) && d == y`: a copy entered on y's own sign lets LLVM fold the
+/// loop body's tests of y (the division's `y == 0` and `y == -1` selects,
+/// two branches per vector iteration otherwise). `test` must hold of
+/// divisors only of the sign the copy is for.
+template <typename Test>
+Value divisorTest(ImplicitLocOpBuilder &b, Value d, Test test) {
+  Value y = selectedValue(d);
+  if (!y)
+    return test(d);
+  Value same = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, d, y);
+  Value holds = test(y);
+  return arith::AndIOp::create(b, holds, same);
+}
+
 /// Versions each loop with floor divisions by invariant divisors at its
 /// hoist point: `scf.if` (every such divisor > 0) runs a copy whose floor
 /// divisions take the positive form, else `scf.if` (every divisor < 0 and
@@ -590,18 +613,28 @@ versionOnDivisorSigns(func::FuncOp func) {
     llvm::SetVector<Value> divisors; // one test per divisor
     for (Operation *floor : floors)
       divisors.insert(materialize(b, floor->getOperand(1), loop, hoisted));
-    Value allPositive = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
+    auto positive = [&](Value d) -> Value {
       Value zero = arith::ConstantIntOp::create(b, d.getType(), 0);
       return arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, d, zero);
+    };
+    // Below -1 where the test is of a selected value, so that its copy
+    // knows y != -1 too.
+    auto negative = [&](Value d, int64_t bound) -> Value {
+      auto type = cast<IntegerType>(d.getType());
+      Value limit = arith::ConstantIntOp::create(b, type, bound);
+      Value min = signedExtreme(b, type, /*max=*/false);
+      Value below =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, d, limit);
+      Value notMin = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, d, min);
+      return arith::AndIOp::create(b, below, notMin);
+    };
+    Value allPositive = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
+      return divisorTest(b, d, positive);
     });
     Value allNegative = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
-      auto type = cast<IntegerType>(d.getType());
-      Value zero = arith::ConstantIntOp::create(b, type, 0);
-      Value min = signedExtreme(b, type, /*max=*/false);
-      Value negative =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, d, zero);
-      Value notMin = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, d, min);
-      return arith::AndIOp::create(b, negative, notMin);
+      if (!selectedValue(d))
+        return negative(d, 0);
+      return divisorTest(b, d, [&](Value y) { return negative(y, -1); });
     });
     versionOn(b, allPositive, point, floors, DivisorSign::Positive, signs);
     // The general loop is now in the else region; the negative copy goes

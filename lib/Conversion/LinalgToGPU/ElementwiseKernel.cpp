@@ -22,6 +22,11 @@
 //      coalesced access of the block) before it stores any, so that many
 //      loads are in flight; the rest goes one element per step.
 //
+// With the kernel option strided-paths=0 (for callers whose operands are
+// contiguous) only two launches are compiled: path 1, or else path 3 where
+// path 1 does not apply, and path 4 in i64 alone. LLVM's NVPTX backend and
+// ptxas then have half the kernels or fewer to compile.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ElementwiseKernel.h"
@@ -251,21 +256,26 @@ LogicalResult mlir::ptensor::convertGenericToKernel(RewriterBase &rewriter,
       indexConstant(rewriter, loc, int64_t(1) << 31));
   auto ifNonEmpty = scf::IfOp::create(rewriter, loc, nonEmpty, false);
   rewriter.setInsertionPointToStart(ifNonEmpty.thenBlock());
-  if (isFlatVectorCandidate(op))
+  bool everyPath = config.stridedPaths != 0;
+  bool flat = isFlatVectorCandidate(op);
+  if (flat)
     emitFlatVectorPath(rewriter, loc, op, count, config);
-  if (isTiledTransposeCandidate(op))
+  if (everyPath && isTiledTransposeCandidate(op))
     emitTiledTransposePath(rewriter, loc, op, sizes, fits32, config);
-  if (isRowVectorCandidate(op))
+  if ((everyPath || !flat) && isRowVectorCandidate(op))
     emitRowVectorPath(rewriter, loc, op, sizes, count, fits32, config);
   IndexedKernelBody kernel{op, sizes, count};
   kernel.unroll = config.unroll;
   Value blocks =
       gridForUnrolled(rewriter, loc, count, config.unroll, config);
-  auto ifFits = scf::IfOp::create(rewriter, loc, fits32, true);
-  rewriter.setInsertionPointToStart(ifFits.thenBlock());
-  emitIndexedLaunch(rewriter, loc, kernel, blocks, config,
-                    rewriter.getI32Type());
-  rewriter.setInsertionPointToStart(ifFits.elseBlock());
+  // strided-paths=0: one general kernel, with 64-bit indices, for any size.
+  if (everyPath) {
+    auto ifFits = scf::IfOp::create(rewriter, loc, fits32, true);
+    rewriter.setInsertionPointToStart(ifFits.thenBlock());
+    emitIndexedLaunch(rewriter, loc, kernel, blocks, config,
+                      rewriter.getI32Type());
+    rewriter.setInsertionPointToStart(ifFits.elseBlock());
+  }
   emitIndexedLaunch(rewriter, loc, kernel, blocks, config,
                     rewriter.getIndexType());
   rewriter.eraseOp(op);
