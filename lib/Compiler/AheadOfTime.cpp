@@ -114,14 +114,20 @@ compileToObject(ModuleOp module, const CompileOptions &options,
                            llvm::GlobalValue::ExternalLinkage, text,
                            jit::kSignatureSymbol);
   done("LLVM IR + optimize");
-  if (cubins) {
-    if (llvm::Error e = cubins->embed(*llvmModule))
+  if (cubins)
+    if (llvm::Error e = cubins->referenceExternally(*llvmModule))
       return std::move(e);
-    done("ptxas (the wait for it)");
-  }
   if (llvm::Error e = emitObject(*llvmModule, **tm, compiled.object))
     return std::move(e);
   done("codegen");
+  if (cubins) {
+    auto cubinModule = cubins->cubinModule(*llvmModule);
+    if (!cubinModule)
+      return cubinModule.takeError();
+    if (llvm::Error e = emitObject(**cubinModule, **tm, compiled.cubins))
+      return std::move(e);
+    done("ptxas (the wait for it)");
+  }
   return compiled;
 }
 

@@ -14,6 +14,7 @@
 
 #include "lld/Common/Driver.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -66,29 +67,123 @@ static llvm::Expected<std::string> createTemporaryBeside(llvm::StringRef path,
   return std::string(result);
 }
 
+/// Writes `bytes` to `file`, a temporary file beside `path`.
+static llvm::Error writeTemporaryBeside(llvm::StringRef path,
+                                       llvm::StringRef suffix,
+                                       llvm::StringRef bytes,
+                                       TemporaryFile &file) {
+  auto created = createTemporaryBeside(path, suffix);
+  if (!created)
+    return created.takeError();
+  file.path = *created;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(file.path, ec);
+  if (!ec)
+    os << bytes;
+  if (ec || os.has_error())
+    return llvm::createStringError("cannot write " + file.path + ": " +
+                                   (ec ? ec : os.error()).message());
+  return llvm::Error::success();
+}
+
+/// Runs LLD's ELF driver on `args` (serialized: it is not reentrant); its
+/// messages on failure.
+static llvm::Error runLinker(const std::vector<std::string> &args,
+                             llvm::StringRef outputPath) {
+  std::vector<const char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  std::string messages;
+  llvm::raw_string_ostream errors(messages);
+  lld::Result result;
+  {
+    static std::mutex linkerMutex;
+    std::lock_guard<std::mutex> lock(linkerMutex);
+    result = lld::lldMain(argv, llvm::nulls(), errors,
+                          {{lld::Gnu, &lld::elf::link}});
+  }
+  if (result.retCode != 0)
+    return llvm::createStringError("linking %s failed: %s",
+                                   outputPath.str().c_str(),
+                                   messages.c_str());
+  return llvm::Error::success();
+}
+
+/// The object files of `compiled`, written beside `outputPath`, as
+/// arguments for the linker.
+namespace {
+struct ObjectFiles {
+  TemporaryFile object, cubins;
+  std::vector<std::string> paths() const {
+    std::vector<std::string> result = {object.path};
+    if (!cubins.path.empty())
+      result.push_back(cubins.path);
+    return result;
+  }
+};
+} // namespace
+
+static llvm::Error writeObjects(const CompiledObject &compiled,
+                                llvm::StringRef outputPath,
+                                ObjectFiles &files) {
+  if (llvm::Error e = writeTemporaryBeside(outputPath, "o", compiled.object,
+                                           files.object))
+    return e;
+  if (compiled.cubins.empty())
+    return llvm::Error::success();
+  return writeTemporaryBeside(outputPath, "cubins.o", compiled.cubins,
+                              files.cubins);
+}
+
+llvm::Expected<std::string> mergeObjects(const CompiledObject &compiled) {
+  if (compiled.cubins.empty())
+    return compiled.object;
+  llvm::SmallString<128> directory;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("ptensor-objects", directory))
+    return llvm::createStringError(
+        "cannot create a temporary directory to merge objects in: " +
+        ec.message());
+  std::string merged = (directory + "/merged.o").str();
+  std::string result;
+  llvm::Error error = [&]() -> llvm::Error {
+    ObjectFiles files;
+    if (llvm::Error e = writeObjects(compiled, merged, files))
+      return e;
+    std::vector<std::string> args = {"ld.lld", "-r", "-o", merged};
+    for (const std::string &path : files.paths())
+      args.push_back(path);
+    TemporaryFile output{merged};
+    if (llvm::Error e = runLinker(args, merged))
+      return e;
+    auto bytes = llvm::MemoryBuffer::getFile(merged, /*IsText=*/false);
+    if (!bytes)
+      return llvm::createStringError("cannot read back " + merged + ": " +
+                                     bytes.getError().message());
+    result = (*bytes)->getBuffer().str();
+    return llvm::Error::success();
+  }();
+  llvm::sys::fs::remove(directory);
+  if (error)
+    return std::move(error);
+  return result;
+}
+
 llvm::Error linkSharedLibrary(const CompiledObject &compiled,
                               llvm::StringRef outputPath,
                               llvm::StringRef runtimeDir) {
-  auto objectPath = createTemporaryBeside(outputPath, "o");
-  if (!objectPath)
-    return objectPath.takeError();
-  TemporaryFile object{*objectPath};
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(object.path, ec);
-    if (!ec)
-      os << compiled.object;
-    if (ec || os.has_error())
-      return llvm::createStringError("cannot write " + object.path + ": " +
-                                     (ec ? ec : os.error()).message());
-  }
+  ObjectFiles objects;
+  if (llvm::Error e = writeObjects(compiled, outputPath, objects))
+    return e;
   auto libraryPath = createTemporaryBeside(outputPath, "so");
   if (!libraryPath)
     return libraryPath.takeError();
   TemporaryFile library{*libraryPath};
 
   std::vector<std::string> args = {"ld.lld", "--shared", "--eh-frame-hdr",
-                                   "-o", library.path, object.path};
+                                   "-o", library.path};
+  for (const std::string &path : objects.paths())
+    args.push_back(path);
   if (compiled.target == Target::CUDA || compiled.usesRuntime) {
     std::string runtime = (runtimeDir + "/libptensor_runtime.so").str();
     if (!llvm::sys::fs::exists(runtime))
@@ -126,22 +221,8 @@ llvm::Error linkSharedLibrary(const CompiledObject &compiled,
   if (std::string support = getSupportLibraryPath(); !support.empty())
     args.push_back(support);
 
-  std::vector<const char *> argv;
-  for (const std::string &a : args)
-    argv.push_back(a.c_str());
-  std::string messages;
-  llvm::raw_string_ostream errors(messages);
-  lld::Result result;
-  {
-    static std::mutex linkerMutex;
-    std::lock_guard<std::mutex> lock(linkerMutex);
-    result = lld::lldMain(argv, llvm::nulls(), errors,
-                          {{lld::Gnu, &lld::elf::link}});
-  }
-  if (result.retCode != 0)
-    return llvm::createStringError("linking %s failed: %s",
-                                   outputPath.str().c_str(),
-                                   messages.c_str());
+  if (llvm::Error e = runLinker(args, outputPath))
+    return e;
   if (std::error_code ec = llvm::sys::fs::rename(library.path, outputPath))
     return llvm::createStringError("cannot write " + outputPath.str() + ": " +
                                    ec.message());

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -145,13 +146,20 @@ void PendingCubins::join() {
 
 PendingCubins::~PendingCubins() { join(); }
 
-/// Puts `cubin` in place of `placeholder`, the global of gpu.binary
-/// `binaryName`, in `module`, and the cubin's size into the one
-/// mgpuModuleLoad(global, size) call of its load constructor.
-static llvm::Error replacePlaceholder(llvm::Module &module,
-                                      llvm::StringRef binaryName,
-                                      llvm::StringRef placeholderText,
-                                      llvm::StringRef cubin) {
+namespace {
+/// The placeholder global of a gpu.binary in the translated host code and
+/// the one mgpuModuleLoad(global, size) call of its load constructor.
+struct Placeholder {
+  llvm::GlobalVariable *global;
+  llvm::CallInst *load;
+};
+} // namespace
+
+/// Finds the placeholder `placeholderText` of gpu.binary `binaryName` in
+/// `module`, as the translation leaves it; fails naming what differs.
+static llvm::Expected<Placeholder>
+findPlaceholder(llvm::Module &module, llvm::StringRef binaryName,
+                llvm::StringRef placeholderText) {
   auto fail = [&](const llvm::Twine &what) {
     return llvm::createStringError(
         "cannot embed the cubin of " + binaryName + ": " + what +
@@ -179,32 +187,118 @@ static llvm::Error replacePlaceholder(llvm::Module &module,
   }
   auto *size = load ? dyn_cast<llvm::ConstantInt>(load->getArgOperand(1))
                     : nullptr;
-  if (!size || size->getZExtValue() != placeholderText.size())
-    return fail("no mgpuModuleLoad(" + name + ", " +
+  if (!size || !size->getType()->isIntegerTy(64) ||
+      size->getZExtValue() != placeholderText.size())
+    return fail("no mgpuModuleLoad(" + name + ", i64 " +
                 llvm::Twine(placeholderText.size()) + ") call");
+  return Placeholder{placeholder, load};
+}
+
+/// Replaces `placeholder.global` by `replacement` (which takes its name)
+/// in every use, and erases it.
+static void replaceGlobal(Placeholder placeholder,
+                          llvm::GlobalVariable *replacement) {
+  replacement->takeName(placeholder.global);
+  placeholder.global->replaceAllUsesWith(replacement);
+  placeholder.global->eraseFromParent();
+}
+
+/// The cubin `cubin` as a constant global `name` of `module`, with the
+/// placeholder's `linkage` and after `before` (null: at the end).
+static llvm::GlobalVariable *
+createCubinGlobal(llvm::Module &module, llvm::StringRef cubin,
+                  llvm::GlobalValue::LinkageTypes linkage,
+                  llvm::GlobalVariable *before) {
   llvm::Constant *data = llvm::ConstantDataArray::getString(
       module.getContext(), cubin, /*AddNull=*/false);
-  auto *global = new llvm::GlobalVariable(
-      module, data->getType(), /*isConstant=*/true, placeholder->getLinkage(),
-      data, "", placeholder);
-  global->copyAttributesFrom(placeholder);
-  global->takeName(placeholder);
-  load->setArgOperand(1, llvm::ConstantInt::get(size->getType(), cubin.size()));
-  placeholder->replaceAllUsesWith(global);
-  placeholder->eraseFromParent();
+  return new llvm::GlobalVariable(module, data->getType(),
+                                  /*isConstant=*/true, linkage, data, "",
+                                  before);
+}
+
+llvm::Error PendingCubins::wait() {
+  join();
+  for (const auto &job : jobs)
+    if (!job->error.empty())
+      return llvm::createStringError(job->error);
   return llvm::Error::success();
 }
 
 llvm::Error PendingCubins::embed(llvm::Module &module) {
-  join();
+  if (llvm::Error e = wait())
+    return e;
   for (const auto &job : jobs) {
-    if (!job->error.empty())
-      return llvm::createStringError(job->error);
-    if (llvm::Error e = replacePlaceholder(module, job->binaryName,
-                                           job->placeholder, job->cubin))
-      return e;
+    auto placeholder =
+        findPlaceholder(module, job->binaryName, job->placeholder);
+    if (!placeholder)
+      return placeholder.takeError();
+    llvm::GlobalVariable *global =
+        createCubinGlobal(module, job->cubin, placeholder->global->getLinkage(),
+                          placeholder->global);
+    global->copyAttributesFrom(placeholder->global);
+    placeholder->load->setArgOperand(
+        1, llvm::ConstantInt::get(llvm::Type::getInt64Ty(module.getContext()),
+                                  job->cubin.size()));
+    replaceGlobal(*placeholder, global);
   }
   return llvm::Error::success();
+}
+
+/// A hidden external declaration `name` of type `type` in `module`: defined
+/// in the object of the cubins, linked into the same library.
+static llvm::GlobalVariable *declareHidden(llvm::Module &module,
+                                           llvm::Type *type,
+                                           const llvm::Twine &name) {
+  auto *global = new llvm::GlobalVariable(
+      module, type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+      /*Initializer=*/nullptr, name);
+  global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  global->setDSOLocal(true);
+  return global;
+}
+
+llvm::Error PendingCubins::referenceExternally(llvm::Module &module) {
+  for (const auto &job : jobs) {
+    auto placeholder =
+        findPlaceholder(module, job->binaryName, job->placeholder);
+    if (!placeholder)
+      return placeholder.takeError();
+    job->alignment = placeholder->global->getAlign();
+    llvm::IRBuilder<> builder(placeholder->load);
+    llvm::Type *sizeType = builder.getInt64Ty();
+    llvm::GlobalVariable *size = declareHidden(
+        module, sizeType, binaryGlobalName(job->binaryName) + "_size");
+    placeholder->load->setArgOperand(1, builder.CreateLoad(sizeType, size));
+    llvm::GlobalVariable *cubin = declareHidden(
+        module, llvm::ArrayType::get(builder.getInt8Ty(), 0), "");
+    replaceGlobal(*placeholder, cubin);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+PendingCubins::cubinModule(const llvm::Module &host) {
+  if (llvm::Error e = wait())
+    return std::move(e);
+  auto module = std::make_unique<llvm::Module>("ptensor-cubins",
+                                               host.getContext());
+  module->setTargetTriple(host.getTargetTriple());
+  module->setDataLayout(host.getDataLayout());
+  llvm::Type *sizeType = llvm::Type::getInt64Ty(host.getContext());
+  for (const auto &job : jobs) {
+    std::string name = binaryGlobalName(job->binaryName);
+    llvm::GlobalVariable *cubin = createCubinGlobal(
+        *module, job->cubin, llvm::GlobalValue::ExternalLinkage, nullptr);
+    cubin->setName(name);
+    cubin->setAlignment(job->alignment);
+    auto *size = new llvm::GlobalVariable(
+        *module, sizeType, /*isConstant=*/true,
+        llvm::GlobalValue::ExternalLinkage,
+        llvm::ConstantInt::get(sizeType, job->cubin.size()), name + "_size");
+    for (llvm::GlobalVariable *global : {cubin, size})
+      global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+  }
+  return module;
 }
 
 } // namespace ptensor::compiler

@@ -1,6 +1,7 @@
 // REQUIRES: ptxas
 // ptensor-compile runs ptxas on the kernels' PTX while the host code is
-// lowered and optimized, and embeds the cubins before code generation
+// lowered, optimized and generated, and puts the cubins in an object of
+// their own, linked (or with -c merged) beside the host object
 // (include/ptensor/Compiler/PendingCubins.h). The cubins must be the very ones the
 // sequential pipeline's gpu-module-to-binary makes.
 // RUN: ptensor-opt %s --ptensor-to-nvvm-pipeline -o %t.mlir

@@ -222,8 +222,12 @@ static int run() {
     return fail("compiling " + inputFile + ": " +
                 llvm::toString(compiled.takeError()));
   std::string output = getOutputPath();
-  if (objectOnly)
-    return publish(compiled->object, output);
+  if (objectOnly) {
+    auto object = compiler::mergeObjects(*compiled);
+    if (!object)
+      return fail(llvm::toString(object.takeError()));
+    return publish(*object, output);
+  }
   if (output == "-") {
     llvm::SmallString<128> tmp;
     if (std::error_code ec = llvm::sys::fs::createTemporaryFile(

@@ -139,6 +139,11 @@ const char *getOpenMPRuntimeLibrary();
 struct CompiledObject {
   /// The relocatable object (ELF), in memory.
   std::string object;
+  /// CUDA: a second relocatable object holding the kernels' cubins, which
+  /// `object` refers to (generated after ptxas, while `object` was
+  /// generated beside it: PendingCubins.h); linked beside `object`, or
+  /// merged with it by mergeObjects. Empty when there are none.
+  std::string cubins;
   /// The target it was compiled for (never Auto).
   Target target = Target::CPU;
   /// The code calls the OpenMP runtime (parallel CPU loop nests).
@@ -180,6 +185,10 @@ compileSourceToObject(llvm::StringRef source, llvm::StringRef bufferName,
 llvm::Error linkSharedLibrary(const CompiledObject &compiled,
                               llvm::StringRef outputPath,
                               llvm::StringRef runtimeDir);
+
+/// `compiled`'s objects as one relocatable object (LLD's `-r`, in process):
+/// `object` itself when it has no cubins beside it.
+llvm::Expected<std::string> mergeObjects(const CompiledObject &compiled);
 
 /// Identifies this compiler: ptensor's version and commit, and LLVM's
 /// version. Part of every on-disk cache key.

@@ -1,11 +1,15 @@
 //===- PendingCubins.h - ptxas beside the host compile ----------*- C++ -*-===//
 //
 // ptxas takes about a third of a one-op CUDA compile, and the host code's
-// lowering, translation and optimization need nothing from it but a symbol
-// to load. So the compile driver serializes the kernels to PTX, starts
-// ptxas on them on threads of their own, compiles the host code with a
-// placeholder where each cubin goes, and puts the cubins in place just
-// before code generation.
+// lowering, translation, optimization and code generation need nothing
+// from it but a symbol to load. So the compile driver serializes the
+// kernels to PTX, starts ptxas on them on threads of their own and
+// compiles the host code with a placeholder where each cubin goes. The
+// JIT puts the cubins in place of the placeholders before its code
+// generation (`embed`); the ahead-of-time driver makes the placeholders
+// external symbols, generates the host object while ptxas runs, and puts
+// the cubins in an object of their own (`referenceExternally`,
+// `cubinModule`), linked beside the host object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +17,7 @@
 #define PTENSOR_COMPILER_PENDINGCUBINS_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Alignment.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -35,7 +40,7 @@ public:
   /// level, the target's ptxas options), and leaves in each op a binary
   /// object holding a placeholder: the host half of the pipeline and the
   /// translation embed the placeholder as the global `NAME_binary`, which
-  /// `embed` replaces. Fails on a gpu.binary it cannot assemble.
+  /// `embed` or `referenceExternally` replaces. Fails on a gpu.binary it cannot assemble.
   static llvm::Expected<std::unique_ptr<PendingCubins>>
   start(mlir::ModuleOp module, llvm::StringRef cudaPath);
 
@@ -51,6 +56,19 @@ public:
   /// as the translation leaves it.
   llvm::Error embed(llvm::Module &module);
 
+  /// Makes each placeholder of `module` (the host code, translated) a
+  /// reference to hidden external symbols that `cubinModule` defines: the
+  /// global `NAME_binary` holding the cubin and `NAME_binary_size` (i64),
+  /// which the load constructor now reads for mgpuModuleLoad's size. Does
+  /// not wait for ptxas. Fails like `embed` when a placeholder is not found.
+  llvm::Error referenceExternally(llvm::Module &module);
+
+  /// Waits for ptxas and returns a module, for `host`'s target and data
+  /// layout, that defines the symbols `referenceExternally` made `host`
+  /// refer to. Fails with ptxas's messages when it failed.
+  llvm::Expected<std::unique_ptr<llvm::Module>>
+  cubinModule(const llvm::Module &host);
+
   /// Waits for ptxas (nothing is embedded).
   ~PendingCubins();
 
@@ -64,6 +82,8 @@ private:
     std::string placeholder;
     std::string ptx;
     std::vector<std::string> ptxasArgs;
+    /// The placeholder global's alignment (set by referenceExternally).
+    llvm::MaybeAlign alignment;
     /// Set by the job's thread.
     std::string cubin;
     std::string error;
@@ -73,6 +93,8 @@ private:
   /// Runs ptxas on `job` (on the job's thread).
   static void assemble(const std::string &ptxas, Job &job);
   void join();
+  /// Waits for ptxas: the first job's error, if any.
+  llvm::Error wait();
 
   std::string ptxas;
   /// One thread per job; `jobs` does not change size once they run.
@@ -84,7 +106,8 @@ struct CompileOptions;
 
 /// lowerToLLVMDialect for CUDA, with the kernels assembled by ptxas while
 /// the host half of the pipeline runs: the result's `embed` puts the cubins
-/// into the translated host code. With a kernel format other than cubins
+/// into the translated host code (or `referenceExternally` and `cubinModule`
+/// beside it). With a kernel format other than cubins
 /// (gpu pipeline option `format`) the whole pipeline runs as in
 /// lowerToLLVMDialect, and the result is null.
 llvm::Expected<std::unique_ptr<PendingCubins>>

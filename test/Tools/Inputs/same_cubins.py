@@ -1,5 +1,6 @@
 """Checks that the cubins an object file embeds (ptensor-compile -c: ptxas
-ran beside the host compile) are, byte for byte, the ones
+ran beside the host compile, its cubins got an object of their own, merged
+with the host object) are, byte for byte, the ones
 ptensor-to-nvvm-pipeline's gpu-module-to-binary made (ptensor-opt).
 
     same_cubins.py PIPELINE_OUTPUT.mlir OBJECT.o
@@ -37,13 +38,15 @@ def pipeline_cubins(path):
 
 
 def object_symbols(path):
-    """symbol name -> bytes, for the NAME_binary symbols of an object."""
+    """symbol name -> bytes, for the NAME_binary and NAME_binary_size
+    symbols of an object."""
     table = subprocess.run(["llvm-objdump", "-t", path], check=True,
                            capture_output=True, text=True).stdout
     symbols = {}
     for line in table.splitlines():
-        fields = line.split()
-        if fields and fields[-1].endswith("_binary"):
+        # The cubins are hidden symbols of the object ptxas's output went in.
+        fields = [f for f in line.split() if f != ".hidden"]
+        if fields and fields[-1].endswith(("_binary", "_binary_size")):
             # VALUE FLAGS... SECTION SIZE NAME
             symbols[fields[-1]] = (fields[-3], int(fields[0], 16), int(fields[-2], 16))
     contents = {}
@@ -52,7 +55,7 @@ def object_symbols(path):
             dump = "%s/%s" % (tmp, name)
             subprocess.run(["llvm-objcopy", "--dump-section=%s=%s" % (section, dump),
                             path, "%s/copy.o" % tmp], check=True)
-            contents[name[:-len("_binary")]] = open(dump, "rb").read()[offset:offset + size]
+            contents[name] = open(dump, "rb").read()[offset:offset + size]
     return contents
 
 
@@ -60,12 +63,17 @@ expected = pipeline_cubins(sys.argv[1])
 embedded = object_symbols(sys.argv[2])
 if not expected:
     sys.exit("no gpu.binary with a cubin in %s" % sys.argv[1])
-if sorted(expected) != sorted(embedded):
-    sys.exit("gpu.binary ops %s, embedded %s" % (sorted(expected), sorted(embedded)))
+expected_symbols = sorted(n + s for n in expected for s in ("_binary", "_binary_size"))
+if expected_symbols != sorted(embedded):
+    sys.exit("gpu.binary ops %s, symbols %s" % (sorted(expected), sorted(embedded)))
 for name, cubin in expected.items():
     if not cubin.startswith(b"\x7fELF"):
         sys.exit("%s: the pipeline's object is not a cubin" % name)
-    if embedded[name] != cubin:
+    if embedded[name + "_binary"] != cubin:
         sys.exit("%s: the object embeds %d bytes, the pipeline made a %d-byte cubin"
-                 % (name, len(embedded[name]), len(cubin)))
+                 % (name, len(embedded[name + "_binary"]), len(cubin)))
+    size = int.from_bytes(embedded[name + "_binary_size"], "little")
+    if size != len(cubin):
+        sys.exit("%s: the object's %s_binary_size is %d, the cubin has %d bytes"
+                 % (name, name, size, len(cubin)))
 print("same cubins:", ", ".join("%s (%d bytes)" % (n, len(c)) for n, c in sorted(expected.items())))
