@@ -15,10 +15,11 @@ library) on the 4096-element float32 add that bench/first_call.py's
 Python call compiles; its stages come from `-v`. It is timed twice: with
 every kernel path (five launches' worth of code for a strided call's
 sake) and with the kernel option strided-paths=0 (two kernels), which
-the Python package chooses for a call whose operands are contiguous. CuPy's is the first
-`x + y` on two such arrays (NVRTC's compile and the module's load) minus
-the second call; torch.compile's is the first call of a compiled
-`a + b` (Inductor's Triton kernel, its own caches off) minus the second.
+the Python package chooses for a call whose operands are contiguous.
+CuPy's is the first `x + y` on two such arrays (NVRTC's compile and the
+module's load) minus the second call; torch.compile's is the first call
+of a compiled `a + b` (Inductor's Triton kernel, its own caches off)
+minus the second.
 """
 
 import json

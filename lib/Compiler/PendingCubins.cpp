@@ -203,8 +203,8 @@ static void replaceGlobal(Placeholder placeholder,
   placeholder.global->eraseFromParent();
 }
 
-/// The cubin `cubin` as a constant global `name` of `module`, with the
-/// placeholder's `linkage` and after `before` (null: at the end).
+/// The cubin `cubin` as an unnamed constant global of `module`, with
+/// `linkage`, before `before` (null: at the end).
 static llvm::GlobalVariable *
 createCubinGlobal(llvm::Module &module, llvm::StringRef cubin,
                   llvm::GlobalValue::LinkageTypes linkage,

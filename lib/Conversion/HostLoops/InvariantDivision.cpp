@@ -529,15 +529,48 @@ Operation *rewritableLoop(Operation *op) {
   return outermostInvariantLoop(op, d);
 }
 
+/// A floor division's hoisted divisor `d`, and what the sign tests of a
+/// loop copy look at. Where `d` is a select's false operand `y`, as in
+/// ScalarOps' safe divisor `select(y == 0 || y == -1, 1, y)`, the copies
+/// are entered on y's own sign and `d == y` (`sameAsSelected`): LLVM then
+/// folds the loop body's tests of y (the division's `y == 0` and
+/// `y == -1` selects, two branches per vector iteration otherwise).
+struct Divisor {
+  Value value;
+  /// The select's false operand, or null where `value` is no select.
+  Value selected;
+  /// `value == selected`, where `selected` is set.
+  Value sameAsSelected;
+
+  Divisor(ImplicitLocOpBuilder &b, Value d) : value(d) {
+    if (auto select = d.getDefiningOp<arith::SelectOp>()) {
+      selected = select.getFalseValue();
+      sameAsSelected =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, d, selected);
+    }
+  }
+
+  /// `ofValue` of the divisor, or `ofSelected(y) && d == y` where it selects
+  /// y. Each must hold of divisors only of the sign the copy is for.
+  template <typename OfValue, typename OfSelected>
+  Value test(ImplicitLocOpBuilder &b, OfValue ofValue,
+             OfSelected ofSelected) const {
+    if (!selected)
+      return ofValue(value);
+    Value holds = ofSelected(selected);
+    return arith::AndIOp::create(b, holds, sameAsSelected);
+  }
+};
+
 /// The divisor sign a loop copy's floor divisions were made for.
 enum class DivisorSign { Positive, Negative };
 
 /// `condition` of every divisor, and-ed (`test(d)` gives one's).
 template <typename Test>
-Value allDivisors(ImplicitLocOpBuilder &b, ArrayRef<Value> divisors,
+Value allDivisors(ImplicitLocOpBuilder &b, ArrayRef<Divisor> divisors,
                   Test test) {
   Value all;
-  for (Value d : divisors) {
+  for (const Divisor &d : divisors) {
     Value holds = test(d);
     all = all ? Value(arith::AndIOp::create(b, all, holds)) : holds;
   }
@@ -568,29 +601,6 @@ void versionOn(ImplicitLocOpBuilder &b, Value condition, Operation *point,
   point->moveBefore(elseBlock->getTerminator());
 }
 
-/// The value `d` selects when it is a select's false operand, as in
-/// ScalarOps' safe divisor `select(y == 0 || y == -1, 1, y)`; null
-/// otherwise.
-Value selectedValue(Value d) {
-  auto select = d.getDefiningOp<arith::SelectOp>();
-  return select ? select.getFalseValue() : Value();
-}
-
-/// `test(d)`, or where `d` is a select of `y` (selectedValue),
-/// `test(y) && d == y`: a copy entered on y's own sign lets LLVM fold the
-/// loop body's tests of y (the division's `y == 0` and `y == -1` selects,
-/// two branches per vector iteration otherwise). `test` must hold of
-/// divisors only of the sign the copy is for.
-template <typename Test>
-Value divisorTest(ImplicitLocOpBuilder &b, Value d, Test test) {
-  Value y = selectedValue(d);
-  if (!y)
-    return test(d);
-  Value same = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, d, y);
-  Value holds = test(y);
-  return arith::AndIOp::create(b, holds, same);
-}
-
 /// Versions each loop with floor divisions by invariant divisors at its
 /// hoist point: `scf.if` (every such divisor > 0) runs a copy whose floor
 /// divisions take the positive form, else `scf.if` (every divisor < 0 and
@@ -610,9 +620,13 @@ versionOnDivisorSigns(func::FuncOp func) {
     Operation *point = hoistPoint(loop);
     ImplicitLocOpBuilder b(loop->getLoc(), point);
     IRMapping hoisted;
-    llvm::SetVector<Value> divisors; // one test per divisor
+    llvm::SetVector<Value> hoistedDivisors; // one test per divisor
     for (Operation *floor : floors)
-      divisors.insert(materialize(b, floor->getOperand(1), loop, hoisted));
+      hoistedDivisors.insert(
+          materialize(b, floor->getOperand(1), loop, hoisted));
+    SmallVector<Divisor> divisors;
+    for (Value d : hoistedDivisors)
+      divisors.emplace_back(b, d);
     auto positive = [&](Value d) -> Value {
       Value zero = arith::ConstantIntOp::create(b, d.getType(), 0);
       return arith::CmpIOp::create(b, arith::CmpIPredicate::sgt, d, zero);
@@ -628,13 +642,13 @@ versionOnDivisorSigns(func::FuncOp func) {
       Value notMin = arith::CmpIOp::create(b, arith::CmpIPredicate::ne, d, min);
       return arith::AndIOp::create(b, below, notMin);
     };
-    Value allPositive = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
-      return divisorTest(b, d, positive);
+    Value allPositive = allDivisors(b, divisors, [&](const Divisor &d) {
+      return d.test(b, positive, positive);
     });
-    Value allNegative = allDivisors(b, divisors.getArrayRef(), [&](Value d) {
-      if (!selectedValue(d))
-        return negative(d, 0);
-      return divisorTest(b, d, [&](Value y) { return negative(y, -1); });
+    Value allNegative = allDivisors(b, divisors, [&](const Divisor &d) {
+      return d.test(
+          b, [&](Value v) { return negative(v, 0); },
+          [&](Value y) { return negative(y, -1); });
     });
     versionOn(b, allPositive, point, floors, DivisorSign::Positive, signs);
     // The general loop is now in the else region; the negative copy goes
