@@ -45,8 +45,8 @@ static std::string getSupportLibraryPath() {
   return getLibraryOfSymbol(reinterpret_cast<void *>(unwind), "libgcc_s");
 }
 
-/// A file beside `path` that is removed unless kept.
 namespace {
+/// A file that is removed unless kept.
 struct TemporaryFile {
   std::string path;
   bool keep = false;
@@ -57,8 +57,9 @@ struct TemporaryFile {
 };
 } // namespace
 
-static llvm::Expected<std::string> createTemporaryBeside(llvm::StringRef path,
-                                                         llvm::StringRef suffix) {
+/// A new file beside `path` (named after it, ending in `suffix`).
+static llvm::Expected<std::string>
+createTemporaryBeside(llvm::StringRef path, llvm::StringRef suffix) {
   llvm::SmallString<128> result;
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(
           path + ".%%%%%%%%.tmp." + suffix, result))
@@ -109,9 +110,9 @@ static llvm::Error runLinker(const std::vector<std::string> &args,
   return llvm::Error::success();
 }
 
-/// The object files of `compiled`, written beside `outputPath`, as
-/// arguments for the linker.
 namespace {
+/// The object files of a CompiledObject, written beside the linker's
+/// output (`writeObjects`), as arguments for the linker.
 struct ObjectFiles {
   TemporaryFile object, cubins;
   std::vector<std::string> paths() const {
@@ -138,35 +139,26 @@ static llvm::Error writeObjects(const CompiledObject &compiled,
 llvm::Expected<std::string> mergeObjects(const CompiledObject &compiled) {
   if (compiled.cubins.empty())
     return compiled.object;
-  llvm::SmallString<128> directory;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("ptensor-objects", directory))
+  llvm::SmallString<128> mergedPath;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "ptensor-merged", "o", mergedPath))
     return llvm::createStringError(
-        "cannot create a temporary directory to merge objects in: " +
+        "cannot create a temporary file to merge objects in: " +
         ec.message());
-  std::string merged = (directory + "/merged.o").str();
-  std::string result;
-  llvm::Error error = [&]() -> llvm::Error {
-    ObjectFiles files;
-    if (llvm::Error e = writeObjects(compiled, merged, files))
-      return e;
-    std::vector<std::string> args = {"ld.lld", "-r", "-o", merged};
-    for (const std::string &path : files.paths())
-      args.push_back(path);
-    TemporaryFile output{merged};
-    if (llvm::Error e = runLinker(args, merged))
-      return e;
-    auto bytes = llvm::MemoryBuffer::getFile(merged, /*IsText=*/false);
-    if (!bytes)
-      return llvm::createStringError("cannot read back " + merged + ": " +
-                                     bytes.getError().message());
-    result = (*bytes)->getBuffer().str();
-    return llvm::Error::success();
-  }();
-  llvm::sys::fs::remove(directory);
-  if (error)
-    return std::move(error);
-  return result;
+  TemporaryFile merged{mergedPath.str().str()};
+  ObjectFiles files;
+  if (llvm::Error e = writeObjects(compiled, merged.path, files))
+    return e;
+  std::vector<std::string> args = {"ld.lld", "-r", "-o", merged.path};
+  for (const std::string &path : files.paths())
+    args.push_back(path);
+  if (llvm::Error e = runLinker(args, merged.path))
+    return e;
+  auto bytes = llvm::MemoryBuffer::getFile(merged.path, /*IsText=*/false);
+  if (!bytes)
+    return llvm::createStringError("cannot read back " + merged.path + ": " +
+                                   bytes.getError().message());
+  return (*bytes)->getBuffer().str();
 }
 
 llvm::Error linkSharedLibrary(const CompiledObject &compiled,

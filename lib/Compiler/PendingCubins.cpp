@@ -61,7 +61,8 @@ PendingCubins::start(ModuleOp module, llvm::StringRef cudaPath) {
                        " is being assembled";
     job->ptx = object.getObject().getValue().str();
     // As gpu-module-to-binary calls ptxas (MLIR 22's NVVM target), so the
-    // cubin is the same byte for byte (test/Tools/compile-cuda-pending-cubins.mlir).
+    // cubin is the same byte for byte
+    // (test/Tools/compile-cuda-pending-cubins.mlir).
     job->ptxasArgs = {"ptxas", "-arch", target.getChip().str(),
                       /*PTX file*/ "", "-o", /*cubin file*/ "",
                       "--opt-level", std::to_string(target.getO())};
@@ -203,17 +204,10 @@ static void replaceGlobal(Placeholder placeholder,
   placeholder.global->eraseFromParent();
 }
 
-/// The cubin `cubin` as an unnamed constant global of `module`, with
-/// `linkage`, before `before` (null: at the end).
-static llvm::GlobalVariable *
-createCubinGlobal(llvm::Module &module, llvm::StringRef cubin,
-                  llvm::GlobalValue::LinkageTypes linkage,
-                  llvm::GlobalVariable *before) {
-  llvm::Constant *data = llvm::ConstantDataArray::getString(
-      module.getContext(), cubin, /*AddNull=*/false);
-  return new llvm::GlobalVariable(module, data->getType(),
-                                  /*isConstant=*/true, linkage, data, "",
-                                  before);
+/// The cubin `cubin` as a constant of `context`.
+static llvm::Constant *cubinData(llvm::LLVMContext &context,
+                                 llvm::StringRef cubin) {
+  return llvm::ConstantDataArray::getString(context, cubin, /*AddNull=*/false);
 }
 
 llvm::Error PendingCubins::wait() {
@@ -232,9 +226,10 @@ llvm::Error PendingCubins::embed(llvm::Module &module) {
         findPlaceholder(module, job->binaryName, job->placeholder);
     if (!placeholder)
       return placeholder.takeError();
-    llvm::GlobalVariable *global =
-        createCubinGlobal(module, job->cubin, placeholder->global->getLinkage(),
-                          placeholder->global);
+    llvm::Constant *data = cubinData(module.getContext(), job->cubin);
+    auto *global = new llvm::GlobalVariable(
+        module, data->getType(), /*isConstant=*/true,
+        placeholder->global->getLinkage(), data, "", placeholder->global);
     global->copyAttributesFrom(placeholder->global);
     placeholder->load->setArgOperand(
         1, llvm::ConstantInt::get(llvm::Type::getInt64Ty(module.getContext()),
@@ -244,16 +239,17 @@ llvm::Error PendingCubins::embed(llvm::Module &module) {
   return llvm::Error::success();
 }
 
-/// A hidden external declaration `name` of type `type` in `module`: defined
-/// in the object of the cubins, linked into the same library.
-static llvm::GlobalVariable *declareHidden(llvm::Module &module,
-                                           llvm::Type *type,
-                                           const llvm::Twine &name) {
+/// A hidden constant global `name` of type `type` in `module`: defined by
+/// `initializer`, or (when null) declared, defined in the object of the
+/// cubins that is linked into the same library.
+static llvm::GlobalVariable *hiddenGlobal(llvm::Module &module,
+                                          llvm::Type *type,
+                                          const llvm::Twine &name,
+                                          llvm::Constant *initializer) {
   auto *global = new llvm::GlobalVariable(
       module, type, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
-      /*Initializer=*/nullptr, name);
+      initializer, name);
   global->setVisibility(llvm::GlobalValue::HiddenVisibility);
-  global->setDSOLocal(true);
   return global;
 }
 
@@ -263,14 +259,16 @@ llvm::Error PendingCubins::referenceExternally(llvm::Module &module) {
         findPlaceholder(module, job->binaryName, job->placeholder);
     if (!placeholder)
       return placeholder.takeError();
-    job->alignment = placeholder->global->getAlign();
     llvm::IRBuilder<> builder(placeholder->load);
     llvm::Type *sizeType = builder.getInt64Ty();
-    llvm::GlobalVariable *size = declareHidden(
-        module, sizeType, binaryGlobalName(job->binaryName) + "_size");
+    llvm::GlobalVariable *size =
+        hiddenGlobal(module, sizeType,
+                     binaryGlobalName(job->binaryName) + "_size", nullptr);
     placeholder->load->setArgOperand(1, builder.CreateLoad(sizeType, size));
-    llvm::GlobalVariable *cubin = declareHidden(
-        module, llvm::ArrayType::get(builder.getInt8Ty(), 0), "");
+    llvm::GlobalVariable *cubin = hiddenGlobal(
+        module, llvm::ArrayType::get(builder.getInt8Ty(), 0), "", nullptr);
+    // cubinModule gives the definition the placeholder's alignment.
+    cubin->setAlignment(placeholder->global->getAlign());
     replaceGlobal(*placeholder, cubin);
   }
   return llvm::Error::success();
@@ -287,16 +285,16 @@ PendingCubins::cubinModule(const llvm::Module &host) {
   llvm::Type *sizeType = llvm::Type::getInt64Ty(host.getContext());
   for (const auto &job : jobs) {
     std::string name = binaryGlobalName(job->binaryName);
-    llvm::GlobalVariable *cubin = createCubinGlobal(
-        *module, job->cubin, llvm::GlobalValue::ExternalLinkage, nullptr);
-    cubin->setName(name);
-    cubin->setAlignment(job->alignment);
-    auto *size = new llvm::GlobalVariable(
-        *module, sizeType, /*isConstant=*/true,
-        llvm::GlobalValue::ExternalLinkage,
-        llvm::ConstantInt::get(sizeType, job->cubin.size()), name + "_size");
-    for (llvm::GlobalVariable *global : {cubin, size})
-      global->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    llvm::GlobalVariable *declaration = host.getGlobalVariable(name);
+    if (!declaration)
+      return llvm::createStringError(
+          "cannot define the cubin of " + job->binaryName + ": the host code "
+          "declares no " + name + " (was referenceExternally called?)");
+    llvm::Constant *data = cubinData(host.getContext(), job->cubin);
+    hiddenGlobal(*module, data->getType(), name, data)
+        ->setAlignment(declaration->getAlign());
+    hiddenGlobal(*module, sizeType, name + "_size",
+                 llvm::ConstantInt::get(sizeType, job->cubin.size()));
   }
   return module;
 }

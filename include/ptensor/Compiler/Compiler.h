@@ -181,7 +181,8 @@ compileSourceToObject(llvm::StringRef source, llvm::StringRef bufferName,
 /// built into ptensor (LLD, in process: no C compiler or linker on PATH).
 /// The library needs libc, libm and libmvec, libptensor_runtime.so from
 /// `runtimeDir` (found through an rpath to it and to the library's own
-/// directory), and the OpenMP runtime when the code is parallel. The file appears atomically: on failure nothing is left behind.
+/// directory), and the OpenMP runtime when the code is parallel. The file
+/// appears atomically: on failure nothing is left behind.
 llvm::Error linkSharedLibrary(const CompiledObject &compiled,
                               llvm::StringRef outputPath,
                               llvm::StringRef runtimeDir);

@@ -17,7 +17,6 @@
 #define PTENSOR_COMPILER_PENDINGCUBINS_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/Alignment.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -40,7 +39,8 @@ public:
   /// level, the target's ptxas options), and leaves in each op a binary
   /// object holding a placeholder: the host half of the pipeline and the
   /// translation embed the placeholder as the global `NAME_binary`, which
-  /// `embed` or `referenceExternally` replaces. Fails on a gpu.binary it cannot assemble.
+  /// `embed` or `referenceExternally` replaces. Fails on a gpu.binary it
+  /// cannot assemble.
   static llvm::Expected<std::unique_ptr<PendingCubins>>
   start(mlir::ModuleOp module, llvm::StringRef cudaPath);
 
@@ -65,7 +65,8 @@ public:
 
   /// Waits for ptxas and returns a module, for `host`'s target and data
   /// layout, that defines the symbols `referenceExternally` made `host`
-  /// refer to. Fails with ptxas's messages when it failed.
+  /// refer to (each cubin with its declaration's alignment). Fails with
+  /// ptxas's messages when it failed.
   llvm::Expected<std::unique_ptr<llvm::Module>>
   cubinModule(const llvm::Module &host);
 
@@ -82,8 +83,6 @@ private:
     std::string placeholder;
     std::string ptx;
     std::vector<std::string> ptxasArgs;
-    /// The placeholder global's alignment (set by referenceExternally).
-    llvm::MaybeAlign alignment;
     /// Set by the job's thread.
     std::string cubin;
     std::string error;
