@@ -16,6 +16,9 @@ Python call compiles; its stages come from `-v`. It is timed twice: with
 every kernel path (five launches' worth of code for a strided call's
 sake) and with the kernel option strided-paths=0 (two kernels), which
 the Python package chooses for a call whose operands are contiguous.
+PTENSOR_COLD_COMPILE_GPU_OPTIONS adds variants to measure: a
+`;`-separated list of --gpu-options values (e.g. "strided-paths=0
+opt-level=2"), each timed as a row of its own.
 CuPy's is the first `x + y` on two such arrays (NVRTC's compile and the
 module's load) minus the second call; torch.compile's is the first call
 of a compiled `a + b` (Inductor's Triton kernel, its own caches off)
@@ -125,6 +128,11 @@ def run(packed):
     variants = {"ptensor-compile": [],
                 "ptensor-compile strided-paths=0": [
                     "--gpu-options=strided-paths=0"]}
+    for extra in os.environ.get("PTENSOR_COLD_COMPILE_GPU_OPTIONS",
+                                "").split(";"):
+        if extra.strip():
+            variants["ptensor-compile " + extra.strip()] = [
+                "--gpu-options=" + extra.strip()]
     rows = {name: [] for name in variants}
     rows.update({"ptensor-compile --version": [], "cupy": [],
                  "torch.compile": []})

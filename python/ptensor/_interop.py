@@ -87,11 +87,6 @@ def classify(x):
     return "other", None
 
 
-def wrap_array(a):
-    """A result of a call with a ptensor.Array operand: an Array over `a`."""
-    return _array_classes()[0]._new(a)
-
-
 def default_gpu_framework():
     from ._arrays import default_gpu_framework as f
 

@@ -399,10 +399,58 @@ bool isScalar(nb::handle x) {
   return isInstance(x, generic);
 }
 
+namespace {
+
+/// ptensor.Array, looked up once.
+PyTypeObject *ptensorArrayType() {
+  InteropState &s = state();
+  if (!s.arrayType)
+    s.arrayType = reinterpret_cast<PyTypeObject *>(
+        s.hooks.attr("array_type")().release().ptr()); // kept: a class
+  return s.arrayType;
+}
+
+/// The name of ptensor.Array's slot for its array (interned).
+PyObject *slotName() { return PyUnicode_InternFromString("_backing"); }
+
+/// The array a ptensor.Array holds: its `_backing` slot, read directly (no
+/// property call on the hot path); the `_array` property's error once
+/// `ptensor.delete` released it.
+nb::object backingArray(nb::handle array) {
+  static PyObject *backing = slotName(); // never freed, as the state
+  nb::object held = nb::steal(PyObject_GenericGetAttr(array.ptr(), backing));
+  if (!held.is_valid())
+    throw nb::python_error();
+  if (held.is_none())
+    return nb::borrow(array).attr("_array"); // raises
+  return held;
+}
+
+/// A ptensor.Array over `backing` (Array._new without its framework check:
+/// `backing` is a result made here).
+nb::object newPTensorArray(nb::handle backing) {
+  static PyObject *slot = slotName();        // never freed, as the state
+  static PyObject *noArguments = PyTuple_New(0);
+  PyTypeObject *type = ptensorArrayType();
+  nb::object array =
+      nb::steal(PyBaseObject_Type.tp_new(type, noArguments, nullptr));
+  if (!array.is_valid() ||
+      PyObject_GenericSetAttr(array.ptr(), slot, backing.ptr()) < 0)
+    throw nb::python_error();
+  return array;
+}
+
+} // namespace
+
 ArrayView importArray(nb::handle x) {
   InteropState &s = state();
   if (isInstance(x, s.ndarrayType))
     return fromNumPy(x);
+  if (isInstance(x, ptensorArrayType())) { // its backing array
+    ArrayView v = importArray(backingArray(x));
+    v.isPTensorArray = true;
+    return v;
+  }
   if (!s.torchTensorType) {
     s.torchTensorType = lookupType("torch", "Tensor");
     if (s.torchTensorType)
@@ -416,14 +464,6 @@ ArrayView importArray(nb::handle x) {
     s.cupyArrayType = lookupType("cupy", "ndarray");
   if (isInstance(x, s.cupyArrayType))
     return fromCuPy(x);
-  if (!s.arrayType)
-    s.arrayType = reinterpret_cast<PyTypeObject *>(
-        s.hooks.attr("array_type")().release().ptr()); // kept: a class
-  if (isInstance(x, s.arrayType)) { // ptensor.Array: its backing array
-    ArrayView v = importArray(nb::borrow(x).attr("_array"));
-    v.isPTensorArray = true;
-    return v;
-  }
   if (s.useExchange)
     if (const dlpack::ExchangeAPI *api =
             dlpack::exchangeAPIOf(Py_TYPE(x.ptr()))) {
@@ -579,7 +619,7 @@ nb::object exportArray(ResultBuffer &r, Framework framework,
     out = exportDense(r, framework, owner);
   }
   if (asPTensorArray)
-    out = s.hooks.attr("wrap_array")(out);
+    out = newPTensorArray(out);
   return out;
 }
 

@@ -743,6 +743,17 @@ def test_array_subclass_pickles_its_attributes():
     np.testing.assert_array_equal(np.asarray(y), np.arange(4.0))
 
 
+def test_array_operands_are_read_through_their_slot():
+    # The C++ call reads an Array's (or a subclass's) backing array from
+    # its slot and makes the result an Array itself.
+    x = object.__new__(_LabelledArray)
+    x.__setstate__((None, {"_backing": np.arange(4.0)}))
+    y = pt.add(x, pt.asarray(np.full(4, 0.5)))
+    assert type(y) is pt.Array
+    np.testing.assert_array_equal(np.asarray(y), np.arange(4.0) + 0.5)
+    assert type(pt.add(np.arange(4.0), 1.0)) is np.ndarray
+
+
 def test_delete_needs_a_ptensor_array():
     with pytest.raises(TypeError, match="ptensor.Array"):
         pt.delete(np.ones(3))

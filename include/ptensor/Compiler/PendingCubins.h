@@ -105,9 +105,9 @@ struct CompileOptions;
 
 /// lowerToLLVMDialect for CUDA, with the kernels assembled by ptxas while
 /// the host half of the pipeline runs: the result's `embed` puts the cubins
-/// into the translated host code (or `referenceExternally` and `cubinModule`
-/// beside it). With a kernel format other than cubins
-/// (gpu pipeline option `format`) the whole pipeline runs as in
+/// into the translated host code (or `referenceExternally` and
+/// `cubinModule` beside it). With a kernel format other than cubins (gpu
+/// pipeline option `format`) the whole pipeline runs as in
 /// lowerToLLVMDialect, and the result is null.
 llvm::Expected<std::unique_ptr<PendingCubins>>
 lowerToLLVMDialectAssemblingKernels(mlir::ModuleOp module,
