@@ -125,6 +125,8 @@ def cache_dir():
     path = _core.cache_directory()
     if not path:
         return _private_dir()
+    if os.path.isdir(path):  # one stat on every library lookup
+        return path
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:

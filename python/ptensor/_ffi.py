@@ -38,11 +38,11 @@ class Library:
                 raise DeviceError("cannot load CUDA kernels %s: %s" % (
                     path, R.last_error() or "no CUDA device"))
         # Every symbol bound at load (a missing one is an error here, and
-        # the entry is compiled again), as ctypes.CDLL(path) would.
-        self.lib = ctypes.CDLL(path, handle=_core.load_shared_library(path, lazy=False,
-                                                                     global_=False))
-        sym = ctypes.c_char.in_dll(self.lib, "ptensor_module_signature")
-        text = ctypes.string_at(ctypes.addressof(sym)).decode()
+        # the entry is compiled again), as ctypes.CDLL(path) would; symbols
+        # are looked up through _core (a ctypes.CDLL makes a class per
+        # library: a tenth of a first call's loading).
+        self.handle = _core.load_shared_library(path, lazy=False, global_=False)
+        text = ctypes.string_at(self._symbol("ptensor_module_signature")).decode()
         self.signature = json.loads(text)
         abi = self.signature.get("abi")
         if abi != MODULE_ABI_VERSION:
@@ -57,10 +57,13 @@ class Library:
         self.team_size = self.signature["team_size"]
         self.functions = {}
         for f in self.signature["functions"]:
-            entry = ctypes.cast(getattr(self.lib, "_ptensor_packed_" + f["name"]),
-                                ctypes.c_void_p).value
+            entry = self._symbol("_ptensor_packed_" + f["name"])
             self.functions[f["name"]] = Function(entry, f["name"], f["args"], f["results"],
                                                  cuda, self, self.team_size)
+
+    def _symbol(self, name):
+        """The address of `name` in the library; OSError when it lacks it."""
+        return _core.library_symbol(self.handle, self.path, name)
 
     @property
     def uses_teams(self):

@@ -12,6 +12,7 @@
 #include "Errors.h"
 #include "Interop.h"
 #include "Kernel.h"
+#include "SharedLibraries.h"
 
 #include "ptensor/Conversion/LinalgToGPU/KernelConfig.h"
 #include "ptensor/Semantics/Axes.h"
@@ -201,6 +202,7 @@ NB_MODULE(_core, m) {
   ptensor::python::registerInterop(m);
   ptensor::python::registerKernels(m);
   ptensor::python::registerCache(m);
+  ptensor::python::registerSharedLibraries(m);
 
   m.def(
       "dtype_names",

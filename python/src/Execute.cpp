@@ -25,8 +25,6 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <dlfcn.h>
-
 #include <array>
 #include <memory>
 #include <optional>
@@ -651,42 +649,6 @@ struct KernelCache {
 } // namespace
 
 void registerKernels(nb::module_ &m) {
-  m.def(
-      "load_shared_library",
-      [](const std::string &path, bool lazy, bool global,
-         const std::vector<std::string> &required) {
-        // ctypes always binds every symbol at load (RTLD_NOW); `lazy` binds
-        // the runtime's on first use instead. That saves little (measured
-        // on the H100 machine: the runtime's dlopen is 0.37-0.51 ms either
-        // way, the loader's per-object work beside torch's libraries); the
-        // gain of this door is one dlopen with the flags each caller needs.
-        void *handle = nullptr;
-        std::string error;
-        {
-          nb::gil_scoped_release release; // a kernel library loads its cubins
-          handle = dlopen(path.c_str(), (lazy ? RTLD_LAZY : RTLD_NOW) |
-                                            (global ? RTLD_GLOBAL : RTLD_LOCAL));
-          if (!handle) {
-            const char *message = dlerror();
-            error = message ? message : "dlopen failed";
-          }
-          for (size_t i = 0; handle && i < required.size() && error.empty(); ++i)
-            if (!dlsym(handle, required[i].c_str()))
-              error = path + ": undefined symbol " + required[i] +
-                      " (a library of another version?)";
-        }
-        if (!error.empty()) {
-          PyErr_SetString(PyExc_OSError, error.c_str());
-          throw nb::python_error();
-        }
-        return reinterpret_cast<uintptr_t>(handle);
-      },
-      nb::arg("path"), nb::arg("lazy"), nb::arg("global_"),
-      nb::arg("required") = std::vector<std::string>(),
-      "dlopen(path) with lazy or immediate binding, into the global or a "
-      "local scope; the handle (for ctypes.CDLL(path, handle=...)), or "
-      "OSError with the loader's message or the first `required` symbol "
-      "it lacks.");
   m.def(
       "team_join",
       [] {

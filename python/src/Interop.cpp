@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace ptensor::python {
@@ -404,21 +405,28 @@ namespace {
 /// ptensor.Array, looked up once.
 PyTypeObject *ptensorArrayType() {
   InteropState &s = state();
+  if (!s.arrayType && !s.hooks.is_valid()) // ptensor/_interop.py not run
+    throw std::logic_error("ptensor's interop hooks are not installed: "
+                           "import ptensor before calling ptensor._core");
   if (!s.arrayType)
     s.arrayType = reinterpret_cast<PyTypeObject *>(
         s.hooks.attr("array_type")().release().ptr()); // kept: a class
   return s.arrayType;
 }
 
-/// The name of ptensor.Array's slot for its array (interned).
-PyObject *slotName() { return PyUnicode_InternFromString("_backing"); }
+/// The name of ptensor.Array's slot for its array (`__slots__` in
+/// ptensor/_array.py), interned once and never freed, as the state.
+PyObject *backingSlot() {
+  static PyObject *name = PyUnicode_InternFromString("_backing");
+  return name;
+}
 
 /// The array a ptensor.Array holds: its `_backing` slot, read directly (no
 /// property call on the hot path); the `_array` property's error once
 /// `ptensor.delete` released it.
 nb::object backingArray(nb::handle array) {
-  static PyObject *backing = slotName(); // never freed, as the state
-  nb::object held = nb::steal(PyObject_GenericGetAttr(array.ptr(), backing));
+  nb::object held =
+      nb::steal(PyObject_GenericGetAttr(array.ptr(), backingSlot()));
   if (!held.is_valid())
     throw nb::python_error();
   if (held.is_none())
@@ -429,13 +437,12 @@ nb::object backingArray(nb::handle array) {
 /// A ptensor.Array over `backing` (Array._new without its framework check:
 /// `backing` is a result made here).
 nb::object newPTensorArray(nb::handle backing) {
-  static PyObject *slot = slotName();        // never freed, as the state
   static PyObject *noArguments = PyTuple_New(0);
   PyTypeObject *type = ptensorArrayType();
   nb::object array =
       nb::steal(PyBaseObject_Type.tp_new(type, noArguments, nullptr));
   if (!array.is_valid() ||
-      PyObject_GenericSetAttr(array.ptr(), slot, backing.ptr()) < 0)
+      PyObject_GenericSetAttr(array.ptr(), backingSlot(), backing.ptr()) < 0)
     throw nb::python_error();
   return array;
 }

@@ -523,6 +523,25 @@ def test_shared_libraries_that_do_not_load_raise(tmp_path):
                                   required=["cos", "ptensor_rt_alloc"])
 
 
+def test_loaded_libraries_are_found_by_file_name(tmp_path):
+    """loaded_library_path answers from the loader's list: the file of a
+    loaded library by its file name, None for one never loaded (even when
+    a file of that name exists where the loader would search)."""
+    import shutil
+
+    assert _core.loaded_library_path("libptensor_no_such_library.so") is None
+    if shutil.which("cc") is None:
+        pytest.skip("needs a C compiler")
+    src = tmp_path / "probe.c"
+    src.write_text("int ptensor_probe(void) { return 7; }\n")
+    lib = tmp_path / "libptensor_probe.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    assert _core.loaded_library_path(lib.name) is None
+    handle = _core.load_shared_library(str(lib), lazy=False, global_=False)
+    assert _core.loaded_library_path(lib.name) == str(lib)
+    assert _core.library_symbol(handle, str(lib), "ptensor_probe") != 0
+
+
 def test_library_of_another_abi_version_is_refused(tmp_path):
     """A library whose signature names another ABI version (docs/ABI.md) is
     refused with both versions named, never called with the wrong layout."""
@@ -539,6 +558,27 @@ def test_library_of_another_abi_version_is_refused(tmp_path):
     subprocess.run(["cc", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
     with pytest.raises(pt.CompileError, match=r"module ABI version 0; this ptensor reads "
                        r"version %d" % _ffi.MODULE_ABI_VERSION):
+        _ffi.Library(str(lib), "cpu")
+
+
+def test_library_without_an_entry_point_is_refused(tmp_path):
+    """A library whose signature names a function it has no packed entry
+    point for is refused with OSError naming the library and the symbol
+    (compile_ir then compiles the entry again)."""
+    import shutil
+
+    from ptensor import _ffi
+
+    if shutil.which("cc") is None:
+        pytest.skip("needs a C compiler")
+    src = tmp_path / "lacking.c"
+    src.write_text('const char ptensor_module_signature[] = "{\\"abi\\": %d, '
+                   '\\"target\\": \\"cpu\\", \\"team_size\\": 1, \\"functions\\": '
+                   '[{\\"name\\": \\"f\\", \\"args\\": [], \\"results\\": []}]}";\n'
+                   % _ffi.MODULE_ABI_VERSION)
+    lib = tmp_path / "lacking.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
+    with pytest.raises(OSError, match=r"lacking\.so: undefined symbol _ptensor_packed_f "):
         _ffi.Library(str(lib), "cpu")
 
 
