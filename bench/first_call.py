@@ -22,7 +22,8 @@ is ready), then checks the result against torch. Prints one JSON line.
 `phases` (GPU machine) times the first call's parts one after another in
 a fresh process beside torch (loading the runtime, asking for the device,
 the host-CPU feature check, the entry's currency check, loading the kernel
-library with its GPU module, the allocator's first device block, then the
+library with its GPU module, the allocator's first device block, the
+Python hooks the C++ call asks once, torch's first DLPack import, then the
 add, which loads the library again from the cache) and prints one JSON
 line of milliseconds.
 """
@@ -145,6 +146,22 @@ def first_device_allocation(runtime_module, nbytes):
     rt.ptensor_rt_free(ptr, None)
 
 
+def call_interop_hooks(interop):
+    """The hooks of ptensor/_interop.py that the first GPU call with torch
+    tensors calls from C++ (each once per process)."""
+    interop.torch_dtypes()
+    interop.torch_raw_stream()
+    interop.torch_from_capsule()
+    interop.runtime_functions()
+
+
+def torch_capsule_round_trip(torch, a):
+    """A DLPack capsule of `a`, imported back by torch's C-level import
+    (the path of ptensor's GPU results)."""
+    from_capsule = getattr(torch._C, "_from_dlpack", None) or torch.utils.dlpack.from_dlpack
+    from_capsule(torch.utils.dlpack.to_dlpack(a))
+
+
 def phases(cache):
     os.environ["PTENSOR_CACHE_DIR"] = cache
     import torch
@@ -152,7 +169,7 @@ def phases(cache):
     a = torch.ones(N, device="cuda")
     torch.cuda.synchronize()
     import ptensor as pt
-    from ptensor import _compiler, _core, _ffi, _runtime
+    from ptensor import _compiler, _core, _ffi, _interop, _runtime
 
     with open(os.path.join(cache, "prepare.json")) as f:
         library = os.path.join(cache, json.load(f)["library"])  # the CUDA add's
@@ -164,6 +181,12 @@ def phases(cache):
              # The allocator's first block (cuMemAlloc in the context torch
              # made), returned to its cache: the add below reuses it.
              ("first_alloc", lambda: first_device_allocation(_runtime, N * 4)),
+             # The Python hooks the C++ call asks once (torch's dtype
+             # table, stream and capsule functions, the runtime's entry
+             # points), then torch's first import of a DLPack capsule,
+             # which a GPU result goes through.
+             ("interop_hooks", lambda: call_interop_hooks(_interop)),
+             ("first_from_dlpack", lambda: torch_capsule_round_trip(torch, a)),
              ("first_add", lambda: (pt.add(a, a), torch.cuda.synchronize())),
              ("second_add", lambda: (pt.add(a, a), torch.cuda.synchronize()))]
     times = {}

@@ -15,6 +15,9 @@
 #                                       # statically linked ptensor-compile's
 #                                       # cold compile beside CuPy's and
 #                                       # torch.compile's (bench/cold_compile.py)
+#   bash scripts/gpu-check.sh prepare-profile   # here, minutes: only what
+#                                       # `run profile` reads (the runtime,
+#                                       # the first-call cache, nanobind)
 #   bash scripts/gpu-check.sh run python,bench   # some of the steps smoke,
 #                                       # cases, sanitizer, python, profile,
 #                                       # kernels (torch.profiler's kernels
@@ -76,9 +79,7 @@ prepare() {
   echo "== compiling the benchmark and the Python GPU kernels"
   prepare_bench
   # ptensor._core is built there (Python 3.12) from these nanobind sources.
-  cp -r "$(python3 -c 'import nanobind, os; print(os.path.dirname(nanobind.__file__))')" \
-    "$carry/nanobind"
-  rm -rf "$carry/nanobind/__pycache__"
+  copy_nanobind
   echo "== host-overhead benchmark (C) and the first-call cache"
   cc -O2 -Wall -o "$carry/bench/host_overhead" bench/host_overhead.c -ldl -lm
   PTENSOR_BUILD_DIR="$root/build" python3 bench/first_call.py prepare "$carry/bench/first_call_cache"
@@ -97,6 +98,28 @@ prepare() {
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
   rm -rf "$carry/cases"
   du -sh "$carry"
+}
+
+# What the profile step reads and nothing else: a fresh carry with the
+# runtime, the OpenMP runtime host code links, nanobind's sources and the
+# first-call cache (no cases, no benchmark kernels).
+prepare_profile() {
+  set -e
+  ninja -C build
+  rm -rf "$carry" && mkdir -p "$carry/bench"
+  cp build/lib/libptensor_runtime.so "$carry/bench/"
+  cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
+  copy_nanobind
+  PTENSOR_BUILD_DIR="$root/build" python3 bench/first_call.py prepare "$carry/bench/first_call_cache"
+  du -sh "$carry"
+}
+
+# nanobind's sources, from which `run` builds ptensor._core for the GPU
+# machine's Python.
+copy_nanobind() {
+  cp -r "$(python3 -c 'import nanobind, os; print(os.path.dirname(nanobind.__file__))')" \
+    "$carry/nanobind"
+  rm -rf "$carry/nanobind/__pycache__"
 }
 
 # The benchmark's kernels (PTENSOR_BENCH_CASES: only those) and the runtime
@@ -140,7 +163,9 @@ run() {
     { echo "smoke: FAILED"; tail -5 "$out/smoke.log"; status=1; }
   fi
   local cases="${TMPDIR:-/tmp}/ptensor-gpu-cases"
-  rm -rf "$cases" && mkdir -p "$cases" && tar -C "$cases" -xJf "$carry/cases.tar.xz"
+  if wants cases || wants sanitizer; then
+    rm -rf "$cases" && mkdir -p "$cases" && tar -C "$cases" -xJf "$carry/cases.tar.xz"
+  fi
   if wants cases; then
   echo "== CPU suite's numeric cases on cuda:0"
   PYTHONPATH="$root/python" python3 test/Integration/Inputs/check_exported.py "$cases/cases" \
@@ -236,9 +261,10 @@ run() {
 case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
+  prepare-profile) prepare_profile ;;
   run) steps="${2:-all}"; run ;;
   prepare-compile) set -e; ninja -C build ptensor-compile ptensor_runtime
     python3 bench/cold_compile.py pack "$root/.carry/compiler" ;;
   compile) python3 bench/cold_compile.py run "$root/.carry/compiler" ;;
-  *) echo "usage: $0 prepare | prepare-bench | prepare-compile | compile | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | prepare-bench | prepare-profile | prepare-compile | compile | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
 esac

@@ -222,23 +222,27 @@ def _other(x: Any) -> Any:
 
 
 def _binary(fn_name: str):
+    # Bound once: _ops is complete when this module is imported, and a
+    # getattr per call was a fifth of an operator's Python overhead.
+    fn = getattr(O, fn_name)
+
     def forward(self, other):
         other = _other(other)
         if other is NotImplemented:
             return NotImplemented
-        return getattr(O, fn_name)(self, other)
+        return fn(self, other)
 
     def reflected(self, other):
         other = _other(other)
         if other is NotImplemented:
             return NotImplemented
-        return getattr(O, fn_name)(other, self)
+        return fn(other, self)
 
     def inplace(self, other):
         other = _other(other)
         if other is NotImplemented:
             return NotImplemented
-        getattr(O, fn_name)(self, other, out=self)
+        fn(self, other, out=self)
         return self
 
     forward.__doc__ = "ptensor.%s(self, other)." % fn_name
@@ -249,8 +253,10 @@ def _binary(fn_name: str):
 
 
 def _unary(fn_name: str):
+    fn = getattr(O, fn_name)
+
     def op(self):
-        return getattr(O, fn_name)(self)
+        return fn(self)
 
     op.__doc__ = "ptensor.%s(self)." % fn_name
     return op

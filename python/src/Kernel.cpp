@@ -3,6 +3,7 @@
 #include "Kernel.h"
 
 #include "Errors.h"
+#include "SharedLibraries.h"
 #include "TeamCall.h"
 
 #include "ptensor/Semantics/Overlap.h"
@@ -307,18 +308,20 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
                             name_, "run it with ptensor-runner"));
     team_ = std::make_shared<TeamCall>(teamSize);
   }
-  // By soname: finds the copy the library loaded, never loads one.
-  if (void *runtime = dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD)) {
+  // The runtime the library loaded (none when its code calls none),
+  // through the library's own handle: dlopen's RTLD_NOLOAD of the bare
+  // soname searched the file system whenever no runtime was loaded.
+  if (void *library = libraryContaining(reinterpret_cast<void *>(entry_))) {
     callChecked_ = reinterpret_cast<decltype(callChecked_)>(
-        dlsym(runtime, "ptensor_rt_call_checked"));
+        dlsym(library, "ptensor_rt_call_checked"));
     lastError_ = reinterpret_cast<decltype(lastError_)>(
-        dlsym(runtime, "ptensor_rt_last_error"));
+        dlsym(library, "ptensor_rt_last_error"));
     if (!callChecked_ || !lastError_)
       callChecked_ = nullptr;
     if (auto hostFree = reinterpret_cast<void (*)(void *)>(
-            dlsym(runtime, "ptensor_rt_host_free")))
+            dlsym(library, "ptensor_rt_host_free")))
       setHostFree(hostFree);
-    dlclose(runtime);
+    dlclose(library);
   }
 }
 

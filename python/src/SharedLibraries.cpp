@@ -24,6 +24,14 @@
 
 namespace ptensor::python {
 
+void *libraryContaining(const void *address) {
+  Dl_info info;
+  if (!address || !dladdr(address, &info) || !info.dli_fname)
+    return nullptr;
+  // By the loaded object's own path: found in the loader's list, no search.
+  return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+}
+
 namespace {
 
 /// The error of a library loaded from `path` that lacks the symbol `name`.
