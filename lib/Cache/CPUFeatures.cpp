@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <sstream>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -202,13 +201,21 @@ ptensor::cache::cpuFeaturesLine(const std::vector<std::string> &features) {
 std::vector<std::string>
 ptensor::cache::missingCPUFeatures(const std::string &recorded,
                                    const std::vector<std::string> &host) {
-  std::istringstream words(recorded);
-  std::string word;
+  // Split by hand: a process's first string stream costs tens of
+  // microseconds (the locale's facets), and this runs on a first call.
+  std::vector<std::string> words;
+  const char *blanks = " \t\r\n";
+  for (size_t start = recorded.find_first_not_of(blanks);
+       start != std::string::npos;) {
+    size_t end = recorded.find_first_of(blanks, start);
+    words.push_back(recorded.substr(start, end - start));
+    start = recorded.find_first_not_of(blanks, end);
+  }
   std::vector<std::string> missing;
-  if (!(words >> word) || word != "cpu")
+  if (words.empty() || words[0] != "cpu")
     return missing;
-  while (words >> word)
-    if (std::find(host.begin(), host.end(), word) == host.end())
-      missing.push_back(word);
+  for (size_t i = 1; i < words.size(); ++i)
+    if (std::find(host.begin(), host.end(), words[i]) == host.end())
+      missing.push_back(words[i]);
   return missing;
 }

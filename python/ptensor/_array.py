@@ -222,8 +222,8 @@ def _other(x: Any) -> Any:
 
 
 def _binary(fn_name: str):
-    # Bound once: _ops is complete when this module is imported, and a
-    # getattr per call was a fifth of an operator's Python overhead.
+    # Bound once: _ops is complete when this module is imported, so no
+    # getattr is needed per call.
     fn = getattr(O, fn_name)
 
     def forward(self, other):

@@ -96,11 +96,8 @@ def default_gpu_framework():
 def runtime_functions():
     """Addresses of libptensor_runtime's mgpuSetDefaultDevice and
     ptensor_rt_free (the first GPU call loads the runtime)."""
-    import ctypes
-
     rt = R.runtime()
-    return (ctypes.cast(rt.mgpuSetDefaultDevice, ctypes.c_void_p).value,
-            ctypes.cast(rt.ptensor_rt_free, ctypes.c_void_p).value)
+    return rt.address("mgpuSetDefaultDevice"), rt.address("ptensor_rt_free")
 
 
 def torch_raw_stream():

@@ -193,46 +193,59 @@ class AllocatorStats(ctypes.Structure):
                 ("reuse_count", ctypes.c_uint64)]
 
 
-def _prototypes():
-    """restype and argtypes of the runtime functions Python calls."""
-    c = ctypes
-    return {
-        "ptensor_rt_last_error": (c.c_char_p, []),
-        "ptensor_rt_cuda_available": (c.c_int, []),
-        "ptensor_rt_device_count": (c.c_int, [c.POINTER(c.c_int)]),
-        "ptensor_rt_alloc": (c.c_int, [c.c_int, c.c_size_t, c.c_void_p,
-                                       c.POINTER(c.c_void_p)]),
-        "ptensor_rt_free": (c.c_int, [c.c_void_p, c.c_void_p]),
-        "ptensor_rt_dlpack_export": (c.c_void_p, [c.POINTER(StridedDesc), c.c_void_p,
-                                                  c.c_void_p]),
-        "ptensor_rt_get_allocator_stats": (c.c_int, [c.c_int, c.POINTER(AllocatorStats)]),
-        "ptensor_rt_set_allow_tf32": (None, [c.c_bool]),
-        "ptensor_rt_get_allow_tf32": (c.c_bool, []),
-        "mgpuMemFree": (None, [c.c_void_p, c.c_void_p]),
-        "mgpuMemcpy": (None, [c.c_void_p, c.c_void_p, c.c_size_t, c.c_void_p]),
-        "mgpuStreamSynchronize": (None, [c.c_void_p]),
-        "mgpuSetDefaultDevice": (None, [c.c_int32]),
-    }
+#: The runtime functions Python calls, each with a function of ctypes giving
+#: its (restype, argtypes): made when the function is first called, since
+#: ctypes' pointer types cost a tenth of a millisecond together, which a
+#: first call would otherwise pay for functions it never calls.
+_SIGNATURES = {
+    "ptensor_rt_last_error": lambda c: (c.c_char_p, []),
+    "ptensor_rt_cuda_available": lambda c: (c.c_int, []),
+    "ptensor_rt_device_count": lambda c: (c.c_int, [c.POINTER(c.c_int)]),
+    "ptensor_rt_alloc": lambda c: (c.c_int, [c.c_int, c.c_size_t, c.c_void_p,
+                                             c.POINTER(c.c_void_p)]),
+    "ptensor_rt_free": lambda c: (c.c_int, [c.c_void_p, c.c_void_p]),
+    "ptensor_rt_dlpack_export": lambda c: (c.c_void_p, [c.POINTER(StridedDesc), c.c_void_p,
+                                                        c.c_void_p]),
+    "ptensor_rt_get_allocator_stats": lambda c: (c.c_int, [c.c_int,
+                                                           c.POINTER(AllocatorStats)]),
+    "ptensor_rt_set_allow_tf32": lambda c: (None, [c.c_bool]),
+    "ptensor_rt_get_allow_tf32": lambda c: (c.c_bool, []),
+    "mgpuMemFree": lambda c: (None, [c.c_void_p, c.c_void_p]),
+    "mgpuMemcpy": lambda c: (None, [c.c_void_p, c.c_void_p, c.c_size_t, c.c_void_p]),
+    "mgpuStreamSynchronize": lambda c: (None, [c.c_void_p]),
+    "mgpuSetDefaultDevice": lambda c: (None, [c.c_int32]),
+}
 
 
 class _Runtime:
-    """The loaded runtime library. A function gets its prototype
-    (_prototypes) when it is first used, so loading binds nothing: the
-    first GPU call pays only for the functions it calls."""
+    """The loaded runtime library: its handle (from _core.load_shared_library)
+    and path. A function of _SIGNATURES becomes a ctypes function when it
+    is first used, from its address (_core.library_symbol): no ctypes.CDLL,
+    whose class and lookups cost a tenth of a millisecond of the first GPU
+    call."""
 
-    def __init__(self, lib, prototypes):
-        self._lib = lib
-        self._prototypes = prototypes
+    def __init__(self, handle, path):
+        self._handle = handle
+        self.path = path
+
+    def address(self, name):
+        """The address of the runtime's function `name`."""
+        return _core.library_symbol(self._handle, self.path, name)
 
     def __getattr__(self, name):
-        f = getattr(self._lib, name)
-        if name in self._prototypes:
-            f.restype, f.argtypes = self._prototypes[name]
+        signature = _SIGNATURES.get(name)
+        if signature is None:
+            raise AttributeError("Python calls no runtime function named %r" % name)
+        restype, argtypes = signature(ctypes)
+        f = ctypes.CFUNCTYPE(restype, *argtypes)(self.address(name))
         setattr(self, name, f)
         return f
 
+    def __repr__(self):
+        return "<libptensor_runtime at %s>" % self.path
 
-def _already_loaded(prototypes):
+
+def _already_loaded():
     """The runtime that compiled code already loaded into this process (by
     its file name, never loading one), or None. It comes before every
     candidate: a second copy would have an allocator and statistics of its
@@ -247,10 +260,18 @@ def _already_loaded(prototypes):
     if path is None:
         return None
     try:
-        lib = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_GLOBAL)
+        # Loaded already: this takes a reference (and makes its symbols
+        # global for CUDA kernel libraries).
+        handle = _core.load_shared_library(path, lazy=True, global_=True)
     except OSError:
         return None
-    missing = [name for name in prototypes if not hasattr(lib, name)]
+    rt = _Runtime(handle, path)
+    missing = []
+    for name in _SIGNATURES:
+        try:
+            rt.address(name)
+        except OSError:
+            missing.append(name)
     if missing:
         raise RuntimeUnavailableError(
             "the libptensor_runtime.so already loaded in this process (%s) is another "
@@ -258,7 +279,7 @@ def _already_loaded(prototypes):
             "or PTENSOR_BUILD_DIR) or leave the other one out of the process"
             % (path, ", ".join(missing[:3]),
                " and %d more" % (len(missing) - 3) if len(missing) > 3 else ""))
-    return lib
+    return rt
 
 
 def runtime(required=True):
@@ -267,12 +288,9 @@ def runtime(required=True):
     with _lock:
         if _rt is None and _rt_error is None:
             try:
-                loaded = _already_loaded(_prototypes())
+                _rt = _already_loaded()
             except RuntimeUnavailableError as e:
                 _rt_error = str(e)
-                loaded = None
-            if loaded is not None:
-                _rt = _Runtime(loaded, _prototypes())
         if _rt is None and _rt_error is None:
             errors = []
             for path in _search_order():
@@ -284,12 +302,11 @@ def runtime(required=True):
                     # C++ libraries' (their versions are checked at load).
                     # A library without one of the functions Python calls is
                     # not this runtime (another version): the next is tried.
-                    prototypes = _prototypes()
                     handle = _core.load_shared_library(path, lazy=True, global_=True,
-                                                       required=list(prototypes))
-                    _rt = _Runtime(ctypes.CDLL(path, handle=handle), prototypes)
+                                                       required=list(_SIGNATURES))
+                    _rt = _Runtime(handle, path)
                     break
-                except (OSError, AttributeError) as e:
+                except OSError as e:
                     errors.append("%s: %s" % (path, e))
             if _rt is None:
                 _rt_error = ("libptensor_runtime.so not found (set PTENSOR_RUNTIME_LIBRARY or "
@@ -314,7 +331,9 @@ def set_default_device(index):
 def cuda_available():
     """True when the runtime loads and sees a CUDA driver and device."""
     rt = runtime(required=False)
-    return bool(rt is not None and rt.ptensor_rt_cuda_available())
+    # Through _core: a ctypes function's first call costs 40 µs more.
+    return bool(rt is not None and
+                _core.call_int_function(rt.address("ptensor_rt_cuda_available")))
 
 
 def last_error():

@@ -13,7 +13,6 @@
 #include <nanobind/stl/vector.h>
 
 #include <cmath>
-#include <dlfcn.h>
 #include <cstring>
 #include <memory>
 
@@ -301,27 +300,30 @@ Kernel::Kernel(uint64_t entry, std::string name, nb::list args,
     splitResults_.push_back(team != 0 && !results_.back().shape.empty());
     noteGPUTeam(results_.back(), team);
   }
+  // The runtime the library loaded (none when its code calls none),
+  // through the library's own handle: dlopen's RTLD_NOLOAD of the bare
+  // soname searched the file system whenever no runtime was loaded.
+  void *(*hostAlloc)(size_t) = nullptr; // a team call's results' allocator
+  if (LibraryReference library =
+          libraryContaining(reinterpret_cast<void *>(entry_))) {
+    callChecked_ = reinterpret_cast<decltype(callChecked_)>(
+        library.symbol("ptensor_rt_call_checked"));
+    lastError_ = reinterpret_cast<decltype(lastError_)>(
+        library.symbol("ptensor_rt_last_error"));
+    if (!callChecked_ || !lastError_)
+      callChecked_ = nullptr;
+    if (auto hostFree = reinterpret_cast<void (*)(void *)>(
+            library.symbol("ptensor_rt_host_free")))
+      setHostFree(hostFree);
+    hostAlloc = reinterpret_cast<void *(*)(size_t)>(
+        library.symbol("ptensor_rt_host_alloc"));
+  }
   if (teamSize > 1) {
     if (takesGPUTeam)
       raisePackageError("RuntimeUnavailableError",
                         semantics::wholeGPUTeamTensorsRefusal(
                             name_, "run it with ptensor-runner"));
-    team_ = std::make_shared<TeamCall>(teamSize);
-  }
-  // The runtime the library loaded (none when its code calls none),
-  // through the library's own handle: dlopen's RTLD_NOLOAD of the bare
-  // soname searched the file system whenever no runtime was loaded.
-  if (void *library = libraryContaining(reinterpret_cast<void *>(entry_))) {
-    callChecked_ = reinterpret_cast<decltype(callChecked_)>(
-        dlsym(library, "ptensor_rt_call_checked"));
-    lastError_ = reinterpret_cast<decltype(lastError_)>(
-        dlsym(library, "ptensor_rt_last_error"));
-    if (!callChecked_ || !lastError_)
-      callChecked_ = nullptr;
-    if (auto hostFree = reinterpret_cast<void (*)(void *)>(
-            dlsym(library, "ptensor_rt_host_free")))
-      setHostFree(hostFree);
-    dlclose(library);
+    team_ = std::make_shared<TeamCall>(teamSize, hostAlloc);
   }
 }
 

@@ -24,12 +24,21 @@
 
 namespace ptensor::python {
 
-void *libraryContaining(const void *address) {
+LibraryReference::~LibraryReference() {
+  if (handle_)
+    dlclose(handle_);
+}
+
+void *LibraryReference::symbol(const char *name) const {
+  return handle_ ? dlsym(handle_, name) : nullptr;
+}
+
+LibraryReference libraryContaining(const void *address) {
   Dl_info info;
   if (!address || !dladdr(address, &info) || !info.dli_fname)
-    return nullptr;
+    return LibraryReference(nullptr);
   // By the loaded object's own path: found in the loader's list, no search.
-  return dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  return LibraryReference(dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD));
 }
 
 namespace {
@@ -106,6 +115,13 @@ std::optional<std::string> loadedLibraryPath(const std::string &fileName) {
   return search.path;
 }
 
+/// Calls the C function `int f(void)` at `address` (a library_symbol).
+int callIntFunction(uintptr_t address) {
+  if (!address)
+    throw nb::value_error("call_int_function: the address is null");
+  return reinterpret_cast<int (*)()>(address)();
+}
+
 } // namespace
 
 void registerSharedLibraries(nb::module_ &m) {
@@ -120,6 +136,10 @@ void registerSharedLibraries(nb::module_ &m) {
         nb::arg("name"),
         "The address of `name` in the library that load_shared_library "
         "loaded from `path` (its `handle`), or OSError naming both.");
+  m.def("call_int_function", &callIntFunction, nb::arg("address"),
+        "Calls the C function `int f(void)` at `address` (from "
+        "library_symbol) and returns its result: a first call costs less "
+        "than through a ctypes function.");
   m.def("loaded_library_path", &loadedLibraryPath, nb::arg("file_name"),
         "The path of the library named `file_name` (e.g. "
         "'libptensor_runtime.so') that this process has loaded, or None: "

@@ -8,7 +8,6 @@
 #include "ptensor/Semantics/Teams.h"
 #include "ptensor/TeamHost/TeamLibrary.h"
 
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -31,7 +30,7 @@ int64_t product(const std::vector<int64_t> &sizes, size_t from = 0) {
 
 } // namespace
 
-TeamCall::TeamCall(int64_t teamSize) {
+TeamCall::TeamCall(int64_t teamSize, void *(*hostAlloc)(size_t)) {
   team::Membership membership = team::joinTeamOfSize(teamSize);
   if (!membership.error.empty())
     raisePackageError("RuntimeUnavailableError",
@@ -39,13 +38,7 @@ TeamCall::TeamCall(int64_t teamSize) {
                           " processes: " + membership.error);
   rank_ = membership.rank;
   size_ = membership.size;
-  // Loaded with the library (its team code links it): by soname.
-  if (void *runtime =
-          dlopen("libptensor_runtime.so", RTLD_LAZY | RTLD_NOLOAD)) {
-    hostAlloc_ = reinterpret_cast<void *(*)(size_t)>(
-        dlsym(runtime, "ptensor_rt_host_alloc"));
-    dlclose(runtime);
-  }
+  hostAlloc_ = hostAlloc;
   if (!hostAlloc_)
     raisePackageError("RuntimeUnavailableError",
                       "a library split over processes needs "

@@ -26,8 +26,10 @@ public:
   TeamCall() = default;
   /// Joins the MPI job for code compiled for `teamSize` processes (through
   /// libptensor_team); raises RuntimeUnavailableError when it cannot (no
-  /// MPI, or a job of another size).
-  explicit TeamCall(int64_t teamSize);
+  /// MPI, or a job of another size). `hostAlloc`: the ptensor_rt_host_alloc
+  /// of the runtime the library loaded (its results' allocator), or null
+  /// (an error: team code links the runtime).
+  TeamCall(int64_t teamSize, void *(*hostAlloc)(size_t));
 
   bool split() const { return size_ > 1; }
   int64_t rank() const { return rank_; }

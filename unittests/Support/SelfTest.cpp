@@ -423,6 +423,44 @@ void testCPUFeatures() {
         std::vector<std::string>{"avx512f"});
   CHECK(cache::missingCPUFeatures("glibc 2.36", {}).empty());
   CHECK(cache::missingCPUFeatures("", {}).empty());
+  // Words split at any blanks, as a stream would split them.
+  CHECK(cache::missingCPUFeatures("  cpu\tavx  sha \n", {"avx"}) ==
+        std::vector<std::string>{"sha"});
+  CHECK(cache::missingCPUFeatures("cpux avx", {}).empty());
+}
+
+/// Which entries of the disk cache are current, and why the others are not
+/// (the .id read line by line, the code's checksum, a directory in the
+/// code's place).
+void testCacheEntries(const std::string &dir) {
+  std::string code = cache::entryPath(dir, "k", "so");
+  auto contains = [](const std::string &text, const char *part) {
+    return text.find(part) != std::string::npos;
+  };
+  CHECK(contains(cache::whyNotCurrent(code, ""), "there is no"));
+  CHECK(cache::writeAtomically(code, "compiled code").empty());
+  CHECK(cache::whyNotCurrent(code, "").empty()); // no .id: filled elsewhere
+  CHECK(contains(cache::whyNotCurrent(code, "b1"), "records no build"));
+  CHECK(cache::recordBuildId(code, "b1", {"avx"}).empty());
+  CHECK(cache::whyNotCurrent(code, "b1").empty());
+  CHECK(cache::whyNotCurrent(code, "").empty());
+  CHECK(contains(cache::whyNotCurrent(code, "b2"), "another build"));
+  CHECK(cache::writeAtomically(code, "compiled cod").empty()); // truncated
+  CHECK(contains(cache::whyNotCurrent(code, "b1"), "recorded checksum"));
+  std::string id = cache::companionPath(code, "id");
+  // A build line without a newline and no checksum line.
+  CHECK(cache::writeAtomically(id, "b1").empty());
+  CHECK(contains(cache::whyNotCurrent(code, "b1"), "records no checksum"));
+  CHECK(cache::whyNotCurrent(code, "").empty());
+  // The lines after the checksum: a CPU feature this CPU may lack.
+  CHECK(cache::writeAtomically(
+            id, "b1\nsha256 " + cache::sha256Hex("compiled cod") +
+                    "\n\ncpu no-such-feature\n")
+            .empty());
+  CHECK(contains(cache::whyNotCurrent(code, "b1"), "no-such-feature"));
+  std::string directory = cache::entryPath(dir, "d", "so");
+  CHECK(!llvm::sys::fs::create_directory(directory));
+  CHECK(contains(cache::whyNotCurrent(directory, ""), "there is no"));
 }
 
 /// teamSliceRowsSent against the definition: every row i of every slice in
@@ -507,6 +545,7 @@ int runSelfTest() {
     return 1;
   }
   testWriteAndRead(std::string(dir));
+  testCacheEntries(std::string(dir));
   llvm::sys::fs::remove_directories(dir);
 
   llvm::outs() << "selftest: " << numChecks - numFailures << " of "
