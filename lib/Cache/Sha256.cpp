@@ -11,15 +11,17 @@
 
 #include "Sha256Blocks.h"
 
+#include "ptensor/Cache/CPUFeatures.h"
 #include "ptensor/Cache/DiskCache.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdio>
+#include <string>
+#include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PTENSOR_SHA256_X86 1
-#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -135,13 +137,15 @@ bool detail::sha256BlocksWithShaExtensions(uint32_t state[8],
                                            const unsigned char *data,
                                            size_t blocks) {
 #ifdef PTENSOR_SHA256_X86
-  // CPUID directly (__builtin_cpu_supports("sha") needs GCC 11 or Clang 18):
-  // SHA is leaf 7's EBX bit 29, SSE4.1 leaf 1's ECX bit 19.
+  // From the cache's one CPUID probe, which the entry's currency check
+  // needs too: each CPUID traps to the hypervisor in a virtual machine
+  // (10-20 µs each on the build machine's).
   static const bool available = [] {
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)))
-      return false;
-    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+    const std::vector<std::string> &host = hostCPUFeatures();
+    auto has = [&](const char *name) {
+      return std::find(host.begin(), host.end(), name) != host.end();
+    };
+    return has("sse4.1") && has("sha");
   }();
   if (available) {
     compressWithShaExtensions(state, data, blocks);
@@ -177,11 +181,11 @@ std::string ptensor::cache::sha256Hex(const std::string &bytes) {
   for (int i = 0; i < 8; ++i)
     tail[tailSize - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
   sha256Blocks(state, tail, tailSize / 64);
-  std::string hex;
-  char digits[9];
-  for (uint32_t word : state) {
-    std::snprintf(digits, sizeof(digits), "%08x", word);
-    hex += digits;
-  }
+  // By hand: a process's first snprintf costs 15-20 µs.
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex(64, '0');
+  for (int w = 0; w < 8; ++w)
+    for (int i = 0; i < 8; ++i)
+      hex[8 * w + i] = kDigits[(state[w] >> (28 - 4 * i)) & 0xf];
   return hex;
 }

@@ -9,7 +9,6 @@ host, the runtime's allocator on the GPU) unless they are views of an
 argument.
 """
 
-import ctypes
 import json
 
 from . import _core
@@ -42,8 +41,8 @@ class Library:
         # are looked up through _core (a ctypes.CDLL makes a class per
         # library: a tenth of a first call's loading).
         self.handle = _core.load_shared_library(path, lazy=False, global_=False)
-        text = ctypes.string_at(self._symbol("ptensor_module_signature")).decode()
-        self.signature = json.loads(text)
+        self.signature = json.loads(_core.library_string(self.handle, path,
+                                                         "ptensor_module_signature"))
         abi = self.signature.get("abi")
         if abi != MODULE_ABI_VERSION:
             raise CompileError(

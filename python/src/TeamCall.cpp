@@ -8,7 +8,6 @@
 #include "ptensor/Semantics/Teams.h"
 #include "ptensor/TeamHost/TeamLibrary.h"
 
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +29,8 @@ int64_t product(const std::vector<int64_t> &sizes, size_t from = 0) {
 
 } // namespace
 
-TeamCall::TeamCall(int64_t teamSize, void *(*hostAlloc)(size_t)) {
+TeamCall::TeamCall(int64_t teamSize, void *(*hostAlloc)(size_t))
+    : hostAlloc_(hostAlloc) {
   team::Membership membership = team::joinTeamOfSize(teamSize);
   if (!membership.error.empty())
     raisePackageError("RuntimeUnavailableError",
@@ -38,7 +38,6 @@ TeamCall::TeamCall(int64_t teamSize, void *(*hostAlloc)(size_t)) {
                           " processes: " + membership.error);
   rank_ = membership.rank;
   size_ = membership.size;
-  hostAlloc_ = hostAlloc;
   if (!hostAlloc_)
     raisePackageError("RuntimeUnavailableError",
                       "a library split over processes needs "

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -432,6 +433,18 @@ void testCPUFeatures() {
 /// Which entries of the disk cache are current, and why the others are not
 /// (the .id read line by line, the code's checksum, a directory in the
 /// code's place).
+/// The cache's paths are joined as std::filesystem would join them.
+void testCachePaths() {
+  namespace fs = std::filesystem;
+  for (const char *dir : {"", "/", "c", "/tmp/c", "/tmp/c/", "./c"})
+    CHECK_EQ_STR(cache::entryPath(dir, "k", "so"),
+                 (fs::path(dir) / "k.so").string());
+  for (const char *code : {"/c/k.so", "k.so", "/c.d/k", "/c/k.tar.so",
+                           "/c/.so", "/c/..", "/c/.", "k", "/c/k."})
+    CHECK_EQ_STR(cache::companionPath(code, "id"),
+                 fs::path(code).replace_extension(".id").string());
+}
+
 void testCacheEntries(const std::string &dir) {
   std::string code = cache::entryPath(dir, "k", "so");
   auto contains = [](const std::string &text, const char *part) {
@@ -545,6 +558,7 @@ int runSelfTest() {
     return 1;
   }
   testWriteAndRead(std::string(dir));
+  testCachePaths();
   testCacheEntries(std::string(dir));
   llvm::sys::fs::remove_directories(dir);
 
