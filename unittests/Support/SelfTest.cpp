@@ -430,9 +430,6 @@ void testCPUFeatures() {
   CHECK(cache::missingCPUFeatures("cpux avx", {}).empty());
 }
 
-/// Which entries of the disk cache are current, and why the others are not
-/// (the .id read line by line, the code's checksum, a directory in the
-/// code's place).
 /// The cache's paths are joined as std::filesystem would join them.
 void testCachePaths() {
   namespace fs = std::filesystem;
@@ -445,6 +442,9 @@ void testCachePaths() {
                  fs::path(code).replace_extension(".id").string());
 }
 
+/// Which entries of the disk cache are current, and why the others are not
+/// (the .id read line by line, the code's checksum, a directory in the
+/// code's place).
 void testCacheEntries(const std::string &dir) {
   std::string code = cache::entryPath(dir, "k", "so");
   auto contains = [](const std::string &text, const char *part) {
