@@ -98,6 +98,13 @@ compileToObject(ModuleOp module, const CompileOptions &options,
   auto llvmModule = translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return llvm::createStringError("translation to LLVM IR failed");
+  // Parallel code forks through the runtime, which loads libomp on the
+  // first fork; the runtime is linked anyway (host allocations).
+  if (compiled.usesOpenMPRuntime &&
+      forwardOpenMPCallsToRuntime(*llvmModule)) {
+    compiled.usesOpenMPRuntime = false;
+    compiled.usesRuntime = true;
+  }
   auto tm = createHostTargetMachine(options.optLevel, options.hostCPU);
   if (!tm)
     return tm.takeError();

@@ -21,6 +21,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -117,14 +118,16 @@ static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
 }
 
 /// The shared libraries compiled host code may call, those that exist:
-/// the OpenMP runtime (parallel loops), glibc's libmvec (vectorized loops),
-/// libptensor_runtime (host allocations, failed run-time checks; GPU code
+/// glibc's libmvec (vectorized loops), libptensor_runtime (host
+/// allocations, failed run-time checks, and the OpenMP calls of parallel
+/// loops, which it forwards to libomp loaded on the first fork; GPU code
 /// needs it, so there it is named even when missing: loading it fails with
-/// the path) and, for team code, libptensor_team.
+/// the path), the OpenMP runtime where parallel code has no runtime to go
+/// through and, for team code, libptensor_team.
 static std::vector<std::string> findHostLibraries(bool parallel, bool gpu,
                                                   bool team) {
   std::vector<std::string> libraries;
-  if (parallel)
+  if (parallel && !llvm::sys::fs::exists(findRuntimeLibrary()))
     libraries.push_back(compiler::getOpenMPRuntimeLibrary());
   if (std::string vectorMath = compiler::getVectorMathLibrary();
       !vectorMath.empty())
@@ -324,8 +327,17 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     return machine.takeError();
   std::shared_ptr<llvm::TargetMachine> optimizer = std::move(*machine);
   unsigned optLevel = options.optLevel;
+  // Parallel code forks through the runtime where it is loaded (above).
+  bool forwardOpenMP =
+      parallel && llvm::sys::fs::exists(findRuntimeLibrary());
   std::function<llvm::Error(llvm::Module *)> transformer =
-      [optimizer, optLevel](llvm::Module *m) {
+      [optimizer, optLevel, forwardOpenMP](llvm::Module *m) {
+        // A module whose calls the runtime does not forward finds libomp
+        // among the process's symbols (the engine searches them).
+        if (forwardOpenMP && !compiler::forwardOpenMPCallsToRuntime(*m) &&
+            m->getFunction("__kmpc_fork_call"))
+          llvm::sys::DynamicLibrary::LoadLibraryPermanently(
+              compiler::getOpenMPRuntimeLibrary());
         return compiler::optimizeHostModule(*m, *optimizer, optLevel);
       };
   engineOptions.transformer = transformer;

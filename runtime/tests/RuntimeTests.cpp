@@ -4,7 +4,7 @@
 /// GPU-free tests of libptensor_runtime. Usage:
 ///   ptensor-runtime-tests
 ///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|sort|compact|
-///       threads|all
+///       threads|openmp|all
 /// Each suite prints its observations (checked by lit/FileCheck in
 /// test/Runtime) and "PASSED <suite>" or "FAILED <suite>: N check(s)".
 ///
@@ -30,7 +30,8 @@ const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"mgpu-traps", runMgpuTrapTests},
                          {"sort", runSortTests},
                          {"compact", runCompactTests},
-                         {"threads", runThreadTests}};
+                         {"threads", runThreadTests},
+                         {"openmp", runOpenMPTests}};
 
 int runSuite(const Suite &suite) {
   failureCount() = 0;

@@ -135,6 +135,7 @@ int runMgpuTrapTests();
 int runSortTests();
 int runCompactTests();
 int runThreadTests();
+int runOpenMPTests();
 
 } // namespace ptensor::rt::test
 

@@ -130,9 +130,22 @@ llvm::Error optimizeHostModule(llvm::Module &module,
 std::string getVectorMathLibrary();
 
 /// LLVM's OpenMP runtime (libomp, found when ptensor was built), which
-/// parallel CPU code calls: the JIT loads it, ptensor-compile links it.
-/// Empty when the build found none (host code is then serial).
+/// parallel CPU code calls: through libptensor_runtime, which loads it on
+/// the first fork (forwardOpenMPCallsToRuntime), or linked by the code
+/// itself. Empty when the build found none (host code is then serial).
 const char *getOpenMPRuntimeLibrary();
+
+/// Renames `module`'s calls of the OpenMP runtime (`__kmpc_X`, as the
+/// translation of the omp dialect emits them) to libptensor_runtime's
+/// forwarders (`ptensor_rt_omp_X`, runtime/lib/HostOpenMP.cpp), which load
+/// libomp on the first fork: code compiled so (ahead of time or by the JIT)
+/// needs the runtime and not libomp, and loading it does not load libomp.
+/// All or nothing: when the module calls an OpenMP function the runtime
+/// does not forward, or forks a region with more arguments than it
+/// forwards, nothing is renamed and false is returned (the code then needs
+/// libomp itself). True when the module calls OpenMP and every call was
+/// renamed (OpenMPCalls.cpp).
+bool forwardOpenMPCallsToRuntime(llvm::Module &module);
 
 /// A module compiled ahead of time: host object code with the entry points
 /// and the signature JSON of docs/ABI.md.

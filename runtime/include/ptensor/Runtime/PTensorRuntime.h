@@ -86,6 +86,32 @@ PTENSOR_RT_EXPORT void *ptensor_rt_host_alloc(size_t bytes);
 /// machine and the environment it runs in.
 PTENSOR_RT_EXPORT int32_t ptensor_rt_host_threads(int64_t processes);
 
+/// The OpenMP runtime calls of compiled parallel host code: the compiler
+/// names libomp's `__kmpc_X` (LLVM's OpenMP ABI, same arguments)
+/// `ptensor_rt_omp_X`, and the runtime loads libomp when a region first
+/// forks (PTENSOR_OPENMP_LIBRARY, else the libomp it was built beside, else
+/// libomp.so.5), so a kernel library loads without it and calls too small
+/// to fork never load it. Without libomp, regions run on the calling thread
+/// (and stderr says so once). docs/ABI.md lists them.
+typedef void (*ptensor_rt_omp_microtask)(int32_t *globalThread,
+                                         int32_t *boundThread, ...);
+/// The most arguments ptensor_rt_omp_fork_call forwards to a region.
+#define PTENSOR_RT_OMP_MAX_FORK_ARGUMENTS 16
+PTENSOR_RT_EXPORT int32_t ptensor_rt_omp_global_thread_num(void *loc);
+PTENSOR_RT_EXPORT void ptensor_rt_omp_push_num_threads(void *loc,
+                                                       int32_t globalThread,
+                                                       int32_t threads);
+PTENSOR_RT_EXPORT void ptensor_rt_omp_fork_call(void *loc, int32_t argc,
+                                                ptensor_rt_omp_microtask task,
+                                                ...);
+PTENSOR_RT_EXPORT void ptensor_rt_omp_for_static_init_8u(
+    void *loc, int32_t globalThread, int32_t schedule, int32_t *lastIteration,
+    uint64_t *lower, uint64_t *upper, int64_t *stride, int64_t increment,
+    int64_t chunk);
+PTENSOR_RT_EXPORT void ptensor_rt_omp_for_static_fini(void *loc,
+                                                      int32_t globalThread);
+PTENSOR_RT_EXPORT void ptensor_rt_omp_barrier(void *loc, int32_t globalThread);
+
 /// Returns a block of ptensor_rt_host_alloc (a host result of compiled
 /// code) to the host allocator's cache. Other malloc'd pointers are passed
 /// to free(); NULL is a no-op.
