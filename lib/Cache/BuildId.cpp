@@ -3,13 +3,13 @@
 #include "ptensor/Cache/BuildId.h"
 
 #include "FileIO.h"
+#include "Hex.h"
 
 #include <elf.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -31,12 +31,8 @@ std::string cache::gnuBuildIdInNotes(const char *notes, size_t size) {
     if (header.n_type == NT_GNU_BUILD_ID && header.n_namesz == 4 &&
         std::memcmp(name, "GNU", 4) == 0) {
       std::string hex;
-      char digits[3];
-      for (unsigned b = 0; b < header.n_descsz; ++b) {
-        std::snprintf(digits, sizeof(digits), "%02x",
-                      static_cast<unsigned char>(desc[b]));
-        hex += digits;
-      }
+      for (unsigned b = 0; b < header.n_descsz; ++b)
+        detail::appendHexByte(hex, static_cast<unsigned char>(desc[b]));
       return hex;
     }
     offset += nameSize + descSize;

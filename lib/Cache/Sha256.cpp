@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Hex.h"
 #include "Sha256Blocks.h"
 
 #include "ptensor/Cache/CPUFeatures.h"
@@ -181,11 +182,11 @@ std::string ptensor::cache::sha256Hex(const std::string &bytes) {
   for (int i = 0; i < 8; ++i)
     tail[tailSize - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
   sha256Blocks(state, tail, tailSize / 64);
-  // By hand: a process's first snprintf costs 15-20 µs.
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(64, '0');
+  // The digest: the state words big-endian.
+  std::string hex;
+  hex.reserve(64);
   for (int w = 0; w < 8; ++w)
-    for (int i = 0; i < 8; ++i)
-      hex[8 * w + i] = kDigits[(state[w] >> (28 - 4 * i)) & 0xf];
+    for (int shift = 24; shift >= 0; shift -= 8)
+      detail::appendHexByte(hex, static_cast<unsigned char>(state[w] >> shift));
   return hex;
 }
