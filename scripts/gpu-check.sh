@@ -61,7 +61,8 @@ prepare() {
   # The CUB code (GPU sorts, compaction); loaded from beside libptensor_runtime.so.
   cp "$(bash scripts/build-cuda-kernels.sh)" "$carry/"
   # The host sort's Highway (libhwy-dev here; not on the GPU machine), and
-  # the OpenMP runtime parallel host code calls (LLVM's; no LLVM there).
+  # the OpenMP runtime parallel host code forks on (LLVM's; no LLVM there:
+  # the runtime loads it as libomp.so.5 through LD_LIBRARY_PATH).
   for lib in libhwy.so.1 libhwy_contrib.so.1; do
     cp -L "$(ldd build/lib/libptensor_runtime_vqsort.so | awk -v l="$lib" '$1 == l {print $3}')" "$carry/"
   done
@@ -101,7 +102,7 @@ prepare() {
 }
 
 # What the profile step reads and nothing else: a fresh carry with the
-# runtime, the OpenMP runtime host code links, nanobind's sources and the
+# runtime, the OpenMP runtime host code forks on, nanobind's sources and the
 # first-call cache (no cases, no benchmark kernels).
 prepare_profile() {
   set -e
