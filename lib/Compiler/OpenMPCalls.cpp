@@ -20,7 +20,11 @@
 
 namespace ptensor::compiler {
 
-/// The OpenMP functions libptensor_runtime forwards, without `__kmpc_`.
+/// The prefix of OpenMP's runtime calls, and of their forwarders.
+static constexpr llvm::StringLiteral kOpenMPPrefix = "__kmpc_";
+static constexpr llvm::StringLiteral kForwarderPrefix = "ptensor_rt_omp_";
+
+/// The OpenMP functions libptensor_runtime forwards, without the prefix.
 static constexpr llvm::StringLiteral kForwarded[] = {
     "global_thread_num", "push_num_threads",   "fork_call",
     "for_static_init_8u", "for_static_fini",   "barrier"};
@@ -44,7 +48,7 @@ bool forwardOpenMPCallsToRuntime(llvm::Module &module) {
     if (!f.isDeclaration())
       continue;
     llvm::StringRef name = f.getName();
-    if (name.consume_front("__kmpc_")) {
+    if (name.consume_front(kOpenMPPrefix)) {
       if (!llvm::is_contained(kForwarded, name) ||
           (name == "fork_call" && !forksAreForwardable(f)))
         return false;
@@ -54,8 +58,8 @@ bool forwardOpenMPCallsToRuntime(llvm::Module &module) {
     }
   }
   for (llvm::Function *f : openMPCalls)
-    f->setName("ptensor_rt_omp_" +
-               f->getName().drop_front(llvm::StringRef("__kmpc_").size()));
+    f->setName(kForwarderPrefix +
+               f->getName().drop_front(kOpenMPPrefix.size()));
   return !openMPCalls.empty();
 }
 

@@ -122,17 +122,18 @@ static bool usesGPU(llvm::ArrayRef<FunctionSignature> signatures) {
 /// allocations, failed run-time checks, and the OpenMP calls of parallel
 /// loops, which it forwards to libomp loaded on the first fork; GPU code
 /// needs it, so there it is named even when missing: loading it fails with
-/// the path), the OpenMP runtime where parallel code has no runtime to go
-/// through and, for team code, libptensor_team.
-static std::vector<std::string> findHostLibraries(bool parallel, bool gpu,
-                                                  bool team) {
+/// the path; `runtime` is findRuntimeLibrary's), the OpenMP runtime where
+/// parallel code does not fork through the runtime (`forwardOpenMP`) and,
+/// for team code, libptensor_team.
+static std::vector<std::string>
+findHostLibraries(const std::string &runtime, bool parallel,
+                  bool forwardOpenMP, bool gpu, bool team) {
   std::vector<std::string> libraries;
-  if (parallel && !llvm::sys::fs::exists(findRuntimeLibrary()))
+  if (parallel && !forwardOpenMP)
     libraries.push_back(compiler::getOpenMPRuntimeLibrary());
   if (std::string vectorMath = compiler::getVectorMathLibrary();
       !vectorMath.empty())
     libraries.push_back(vectorMath);
-  std::string runtime = findRuntimeLibrary();
   if (gpu || llvm::sys::fs::exists(runtime))
     libraries.push_back(runtime);
   if (team)
@@ -295,8 +296,13 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
       usesGPU(impl->signatures) ? "" : resolveCacheDir(options);
   std::string cachePath =
       cacheDir.empty() ? "" : getCachePath(cacheDir, source, optionsKey);
+  // Parallel code forks through the runtime where it is found
+  // (forwardOpenMPCallsToRuntime, in the transformer below): libomp then
+  // loads on the first fork, not with the code.
+  std::string runtime = findRuntimeLibrary();
+  bool forwardOpenMP = parallel && llvm::sys::fs::exists(runtime);
   std::vector<std::string> hostLibraries =
-      findHostLibraries(parallel, gpu, split);
+      findHostLibraries(runtime, parallel, forwardOpenMP, gpu, split);
   if (!cachePath.empty() && isCachedObjectCurrent(cachePath)) {
     if (llvm::Error e = loadObject(*impl, cachePath, hostLibraries))
       llvm::consumeError(std::move(e)); // unreadable entry: recompile
@@ -327,9 +333,6 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
     return machine.takeError();
   std::shared_ptr<llvm::TargetMachine> optimizer = std::move(*machine);
   unsigned optLevel = options.optLevel;
-  // Parallel code forks through the runtime where it is loaded (above).
-  bool forwardOpenMP =
-      parallel && llvm::sys::fs::exists(findRuntimeLibrary());
   std::function<llvm::Error(llvm::Module *)> transformer =
       [optimizer, optLevel, forwardOpenMP](llvm::Module *m) {
         // A module whose calls the runtime does not forward finds libomp
