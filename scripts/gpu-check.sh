@@ -18,6 +18,8 @@
 #   bash scripts/gpu-check.sh prepare-profile   # here, minutes: only what
 #                                       # `run profile` reads (the runtime,
 #                                       # the first-call cache, nanobind)
+#   bash scripts/gpu-check.sh prepare-host   # here, a minute: only what
+#                                       # `run host` reads
 #   bash scripts/gpu-check.sh run python,bench   # some of the steps smoke,
 #                                       # cases, sanitizer, python, profile,
 #                                       # kernels (torch.profiler's kernels
@@ -112,6 +114,21 @@ prepare_profile() {
   cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
   copy_nanobind
   PTENSOR_BUILD_DIR="$root/build" python3 bench/first_call.py prepare "$carry/bench/first_call_cache"
+  du -sh "$carry"
+}
+
+# What the host step reads and nothing else: a fresh carry with the
+# runtime, the OpenMP runtime, nanobind's sources and the host benchmark's
+# kernels for the GPU machine's CPU (as prepare compiles them).
+prepare_host() {
+  set -e
+  ninja -C build
+  rm -rf "$carry" && mkdir -p "$carry"
+  cp build/lib/libptensor_runtime.so "$carry/"
+  cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
+  copy_nanobind
+  PTENSOR_HOST_CPU=x86-64-v4 PTENSOR_CACHE_DIR="$carry/hostcache" \
+    python3 bench/cpu_elementwise.py --threads 2 > "$carry/host-here.md"
   du -sh "$carry"
 }
 
@@ -263,9 +280,10 @@ case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
   prepare-profile) prepare_profile ;;
+  prepare-host) prepare_host ;;
   run) steps="${2:-all}"; run ;;
   prepare-compile) set -e; ninja -C build ptensor-compile ptensor_runtime
     python3 bench/cold_compile.py pack "$root/.carry/compiler" ;;
   compile) python3 bench/cold_compile.py run "$root/.carry/compiler" ;;
-  *) echo "usage: $0 prepare | prepare-bench | prepare-profile | prepare-compile | compile | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | prepare-bench | prepare-profile | prepare-host | prepare-compile | compile | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
 esac

@@ -19,9 +19,14 @@
 // domain are fixed (log's -inf at 0 and NaN below, exp's +inf past overflow
 // and 0 past underflow, asin's NaN past +-1, ...), the loops call a guarded
 // form of the vector function instead (defineGuardedVariant): vectors with
-// a lane outside give the call arguments inside and select libm's values.
+// a lane outside give the call arguments inside and select libm's values;
+// exp's arguments near its bounds (results that overflow or are denormal,
+// also computed with scalar code) are shifted and the results scaled back.
 // (bench/RESULTS.md: the AVX-512 variants against AVX2's on a Sapphire
 // Rapids Xeon and a Zen 4 EPYC; the guarded forms against the plain ones.)
+// The loops that call these functions are not interleaved, and their
+// functions realign the stack, so that no vector is spilled around a call
+// needlessly or to a slot across two cache lines (prepareMathCallers).
 //
 // Before the pipeline, bool loads and stores become byte accesses
 // (BoolBytes.cpp), which the loop vectorizer accepts.
@@ -37,16 +42,21 @@
 #include "BoolBytes.h"
 #include "LibraryOfSymbol.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <cmath>
 #include <dlfcn.h>
 #include <limits>
 #include <mutex>
@@ -177,6 +187,26 @@ std::optional<MathDomain> getMathDomain(llvm::StringRef scalar) {
       .Default(std::nullopt);
 }
 
+/// Where libmvec leaves vector code inside a domain: arguments past
+/// +-`from` are computed from `shift` closer to 0 and scaled back (the
+/// guarded form's second call: exp(x) = exp(x -+ shift) * e^+-shift, both
+/// steps exact up to the constant's and the product's roundings, so within
+/// libmvec's error and one ulp). libmvec computes exp with scalar code past
+/// |x| = 87.33 (float) or 708.39 (double): the results that underflow into
+/// denormals and the last ones before overflow ran 10-30x slower than the
+/// others. `shift` keeps x -+ shift exact: a multiple of x's ulp there.
+struct ScaledTail {
+  double from, shift;
+};
+
+std::optional<ScaledTail> getScaledTail(llvm::StringRef scalar) {
+  if (scalar == "expf")
+    return ScaledTail{87, 32};
+  if (scalar == "exp")
+    return ScaledTail{708, 64};
+  return std::nullopt;
+}
+
 /// The name of the guarded form of `variant`'s vector function.
 std::string guardedName(const VectorVariant &variant) {
   return "ptensor.vector_math.guarded." + variant.vector;
@@ -204,6 +234,8 @@ llvm::Function *defineGuardedVariant(llvm::Module &module,
                                     guardedName(variant), module);
   fn->addFnAttr(llvm::Attribute::NoUnwind);
   fn->addFnAttr(llvm::Attribute::WillReturn);
+  // Aligned slots for what the second call keeps (see prepareMathCallers).
+  fn->addFnAttr("frame-pointer", "all");
   fn->setDoesNotAccessMemory();
   if (variant.bits > 256) { // its argument in one register (useWideVectors)
     fn->addFnAttr("prefer-vector-width", std::to_string(variant.bits));
@@ -230,7 +262,14 @@ llvm::Function *defineGuardedVariant(llvm::Module &module,
                                 : b.CreateFCmpOLT(x, upper);
     inside = b.CreateAnd(aboveLower, belowUpper);
   }
-  b.CreateCondBr(b.CreateAndReduce(inside), fast, slow);
+  // The lanes libmvec computes in vector code as they are.
+  llvm::Value *direct = inside;
+  std::optional<ScaledTail> tail = getScaledTail(variant.scalar);
+  if (tail) {
+    llvm::Value *magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    direct = b.CreateFCmpOLE(magnitude, constant(tail->from));
+  }
+  b.CreateCondBr(b.CreateAndReduce(direct), fast, slow);
 
   b.SetInsertPoint(fast);
   llvm::CallInst *all = b.CreateCall(vectorFn, {x});
@@ -252,15 +291,53 @@ llvm::Function *defineGuardedVariant(llvm::Module &module,
   } else {
     // Below the upper bound: below the lower one; above the lower bound:
     // above the upper one; neither: NaN.
-    outside = b.CreateSelect(
-        belowUpper, beyond(lower, domain->atLower, domain->below),
-        b.CreateSelect(aboveLower,
-                       beyond(upper, domain->atUpper, domain->above), x));
+    llvm::Value *belowValue = beyond(lower, domain->atLower, domain->below);
+    llvm::Value *aboveValue = beyond(upper, domain->atUpper, domain->above);
+    llvm::Value *notBelow = b.CreateSelect(aboveLower, aboveValue, x);
+    outside = b.CreateSelect(belowUpper, belowValue, notBelow);
   }
+  // A vector with no lane inside needs no call.
+  auto *partly = llvm::BasicBlock::Create(context, "partly_inside", fn);
+  auto *none = llvm::BasicBlock::Create(context, "none_inside", fn);
+  b.CreateCondBr(b.CreateOrReduce(inside), partly, none);
+  b.SetInsertPoint(none);
+  b.CreateRet(outside);
+
+  b.SetInsertPoint(partly);
   double middle = domain->upper == kInf ? domain->lower + 1
                                         : (domain->lower + domain->upper) / 2;
   llvm::Value *safe = b.CreateSelect(inside, x, constant(middle));
+  llvm::Value *scaled = nullptr, *negative = nullptr;
+  auto bySign = [&](double ifNegative, double ifPositive) {
+    return b.CreateSelect(negative, constant(ifNegative), constant(ifPositive));
+  };
+  if (tail) { // the lanes inside past +-from: x -+ shift
+    scaled = b.CreateAnd(inside, b.CreateNot(direct));
+    negative = b.CreateFCmpOLT(x, constant(0));
+    llvm::Value *shift = bySign(-tail->shift, tail->shift);
+    llvm::Value *shifted = b.CreateFSub(x, shift);
+    safe = b.CreateSelect(scaled, shifted, safe);
+  }
   llvm::Value *computed = b.CreateCall(vectorFn, {safe});
+  if (tail) { // times e^+-shift
+    llvm::Value *product;
+    if (type->getScalarType()->isFloatTy()) {
+      // In double: a product that is a float denormal is normal there
+      // (no microcode assist), rounded once to the float.
+      auto *wide = llvm::VectorType::get(b.getDoubleTy(),
+                                         llvm::cast<llvm::VectorType>(type));
+      llvm::Value *factor = b.CreateSelect(
+          negative, llvm::ConstantFP::get(wide, std::exp(-tail->shift)),
+          llvm::ConstantFP::get(wide, std::exp(tail->shift)));
+      llvm::Value *exact = b.CreateFPExt(computed, wide);
+      product = b.CreateFPTrunc(b.CreateFMul(exact, factor), type);
+    } else {
+      llvm::Value *factor =
+          bySign(std::exp(-tail->shift), std::exp(tail->shift));
+      product = b.CreateFMul(computed, factor);
+    }
+    computed = b.CreateSelect(scaled, product, computed);
+  }
   b.CreateRet(b.CreateSelect(inside, computed, outside));
   return fn;
 }
@@ -337,11 +414,55 @@ void useWideVectors(llvm::Module &module, const VectorVariant &variant) {
       widen(call->getFunction());
 }
 
+/// Keeps the vectors of the functions that call one of `wrappers` in
+/// registers or in aligned stack slots. The vector function ABI saves no
+/// vector register across a call, so a vector live across one is spilled:
+///  * the loops that call a wrapper are not interleaved (the vectorizer
+///    still picks the width): each copy of an interleaved body but the one
+///    in flight was spilled around every call;
+///  * the callers keep a frame pointer, so LLVM can realign their stack for
+///    the spill slots of what must stay live (`x * exp(x)`'s x). Without
+///    one it leaves 64-byte slots wherever the 16-byte-aligned stack puts
+///    them, and a slot across two cache lines made a call several times
+///    slower.
+/// One Zen 4 thread, 10^6 floats: exp took 0.36 or 0.54 ms depending on the
+/// process's stack address, 0.33 now; x * exp(x) 0.34 or 0.60-0.88, 0.37
+/// now (bench/RESULTS.md).
+void prepareMathCallers(
+    llvm::Module &module,
+    const llvm::SmallPtrSetImpl<llvm::Function *> &wrappers) {
+  llvm::SmallPtrSet<llvm::Function *, 8> callers;
+  for (llvm::Function *wrapper : wrappers)
+    for (llvm::User *user : wrapper->users())
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+        callers.insert(call->getFunction());
+  for (llvm::Function *caller : callers) {
+    caller->addFnAttr("frame-pointer", "all");
+    llvm::DominatorTree dominators(*caller);
+    llvm::LoopInfo loops(dominators);
+    llvm::SmallPtrSet<llvm::Loop *, 8> marked;
+    for (llvm::BasicBlock &block : *caller) {
+      llvm::Loop *loop = loops.getLoopFor(&block);
+      if (!loop || marked.contains(loop) || !loop->getLoopLatch())
+        continue;
+      bool callsMath = llvm::any_of(block, [&](llvm::Instruction &inst) {
+        auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+        return call && wrappers.contains(call->getCalledFunction());
+      });
+      if (callsMath) {
+        llvm::addStringMetadataToLoop(loop, "llvm.loop.interleave.count", 1);
+        marked.insert(loop);
+      }
+    }
+  }
+}
+
 /// Routes `module`'s scalar libm calls through the chosen variants and tells
 /// `info` that the wrappers vectorize to them.
 void useVectorMath(llvm::Module &module, llvm::TargetLibraryInfoImpl &info,
                    const llvm::TargetMachine &machine) {
   std::vector<llvm::VecDesc> descs;
+  llvm::SmallPtrSet<llvm::Function *, 8> wrappers;
   static llvm::StringSet<> names; // VecDesc keeps StringRefs
   static std::mutex namesMutex;
   auto keep = [](const std::string &name) {
@@ -361,8 +482,10 @@ void useVectorMath(llvm::Module &module, llvm::TargetLibraryInfoImpl &info,
     descs.emplace_back(wrapper, vector,
                        llvm::ElementCount::getFixed(variant->lanes),
                        /*Masked=*/false, variant->abi, std::nullopt);
+    wrappers.insert(module.getFunction(wrapper));
   }
   info.addVectorizableFunctions(descs);
+  prepareMathCallers(module, wrappers);
 }
 } // namespace
 

@@ -47,5 +47,21 @@ outside += check("asin32", np.arcsin, np.float32, 0, 1.5, [1])
 outside += check("acos64", np.arccos, np.float64, 0, 1.5, [1])
 outside += check("acosh32", np.arccosh, np.float32, 1, 3, [1])
 outside += check("atanh64", np.arctanh, np.float64, 0, 1.5, [1])
+
+
+def check_tails(name, dtype, start, end):
+    """exp's arguments libmvec leaves vector code for (HostOptimizer.cpp,
+    ScaledTail), from the domain's bound down to `start` and up to `end`:
+    results within 4 ulp (denormals' included) of numpy's."""
+    x = np.concatenate([np.linspace(start, -end, 4001), np.linspace(end, -start, 4001),
+                        rng.uniform(start, -start, 4001)]).astype(dtype)
+    got, want = results(lib, name, np.exp, x)
+    assert_within_ulps(name, x, got, want, np.isfinite(want))
+    assert (got[~np.isfinite(want)] == want[~np.isfinite(want)]).all(), name
+    assert (want[:4001] < np.finfo(dtype).tiny).sum() > 3000, name  # denormals
+
+
+check_tails("exp32", np.float32, -104.0, 87.0)
+check_tails("exp64", np.float64, -746.0, 708.0)
 assert outside > 11000, outside  # the domains' outsides were exercised
 print("math domains ok")

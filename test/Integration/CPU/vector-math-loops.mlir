@@ -1,0 +1,41 @@
+// The vector math calls keep their vectors in registers or in aligned stack
+// slots (HostOptimizer.cpp, prepareMathCallers). The vector function ABI
+// saves no vector register across a call, so:
+//  * a loop that calls one is not interleaved: one call per iteration of
+//    the vector body (interleaved 4 times, three of the four vectors were
+//    spilled around every call);
+//  * its function keeps a frame pointer and realigns its stack, so what
+//    stays live across the call (here x of x * exp(x)) goes to an aligned
+//    slot (a slot across two cache lines made the call up to 2.5x slower);
+//    the guarded form's second call likewise.
+// Compiled for AVX2 (8 floats: libmvec's _ZGVdN8v_expf) on any x86 CPU.
+// REQUIRES: libmvec
+// RUN: ptensor-compile --target=cpu --cpu=x86-64-v3 %s -o %t.so --print-after=lower-emutls 2>&1 | FileCheck %s --check-prefix=IR
+// RUN: llvm-objdump -d --no-show-raw-insn %t.so | FileCheck %s --check-prefix=ASM
+
+// IR-LABEL: define {{.*}} @f(
+// IR: vector.body{{[0-9]*}}:
+// IR: call <8 x float> @ptensor.vector_math.guarded._ZGVdN8v_expf
+// IR-NOT: call
+// IR: br i1
+// IR-LABEL: define internal void @f..omp_par
+// IR: vector.body{{[0-9]*}}:
+// IR: call <8 x float> @ptensor.vector_math.guarded._ZGVdN8v_expf
+// IR-NOT: call
+// IR: br i1
+
+// ASM-LABEL: <f>:
+// ASM: andq $-0x20, %rsp
+// ASM: vmovaps %ymm0, {{.*}}(%rsp)
+// ASM-LABEL: <f..omp_par{{.*}}>:
+// ASM: andq $-0x20, %rsp
+// ASM: vmovaps %ymm0, {{.*}}(%rsp)
+// ASM-LABEL: <ptensor.vector_math.guarded._ZGVdN8v_expf>:
+// ASM: andq $-0x20, %rsp
+// ASM-NOT: vmovups {{.*}}(%rsp)
+// ASM: ret
+func.func @f(%x: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  %e = ptensor.elementwise_unary exp %x : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  %y = ptensor.elementwise_binary multiply %e, %x : (!ptensor.ptensor<?xf32>, !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  return %y : !ptensor.ptensor<?xf32>
+}
