@@ -103,30 +103,31 @@ prepare() {
   du -sh "$carry"
 }
 
-# What the profile step reads and nothing else: a fresh carry with the
-# runtime, the OpenMP runtime host code forks on, nanobind's sources and the
+# A fresh carry with the runtime (in the folder $1 of it), the OpenMP
+# runtime host code forks on and nanobind's sources: what every step's
+# `run` needs before anything else.
+fresh_carry() {
+  ninja -C build
+  rm -rf "$carry" && mkdir -p "$carry/$1"
+  cp build/lib/libptensor_runtime.so "$carry/$1"
+  cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
+  copy_nanobind
+}
+
+# What the profile step reads and nothing else: a fresh carry and the
 # first-call cache (no cases, no benchmark kernels).
 prepare_profile() {
   set -e
-  ninja -C build
-  rm -rf "$carry" && mkdir -p "$carry/bench"
-  cp build/lib/libptensor_runtime.so "$carry/bench/"
-  cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
-  copy_nanobind
+  fresh_carry bench
   PTENSOR_BUILD_DIR="$root/build" python3 bench/first_call.py prepare "$carry/bench/first_call_cache"
   du -sh "$carry"
 }
 
-# What the host step reads and nothing else: a fresh carry with the
-# runtime, the OpenMP runtime, nanobind's sources and the host benchmark's
-# kernels for the GPU machine's CPU (as prepare compiles them).
+# What the host step reads and nothing else: a fresh carry and the host
+# benchmark's kernels for the GPU machine's CPU (as prepare compiles them).
 prepare_host() {
   set -e
-  ninja -C build
-  rm -rf "$carry" && mkdir -p "$carry"
-  cp build/lib/libptensor_runtime.so "$carry/"
-  cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
-  copy_nanobind
+  fresh_carry .
   PTENSOR_HOST_CPU=x86-64-v4 PTENSOR_CACHE_DIR="$carry/hostcache" \
     python3 bench/cpu_elementwise.py --threads 2 > "$carry/host-here.md"
   du -sh "$carry"
