@@ -189,9 +189,19 @@ ptensor_rt_omp_for_static_init_8u(void *loc, int32_t globalThread,
                            upper, stride, increment, chunk);
     return;
   }
-  // One thread takes the whole range [*lower, *upper] (inclusive bounds).
+  // As libomp's static schedule for a team of one: the calling thread
+  // takes the whole range [*lower, *upper] (inclusive bounds); an empty one
+  // (past its end already) is left as it is, with no last iteration and
+  // the increment as the stride.
+  bool empty = increment > 0 ? *upper < *lower : *lower < *upper;
+  if (empty) {
+    *lastIteration = 0;
+    *stride = increment;
+    return;
+  }
   *lastIteration = 1;
-  *stride = int64_t(*upper - *lower) + 1;
+  *stride = increment > 0 ? int64_t(*upper - *lower) + 1
+                          : -int64_t(*lower - *upper + 1);
 }
 
 PTENSOR_RT_EXPORT void ptensor_rt_omp_for_static_fini(void *loc,

@@ -16,7 +16,9 @@
 
 #include <atomic>
 #include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 
 using namespace ptensor::rt::test;
 
@@ -69,6 +71,29 @@ int forkOnTwoThreads() {
   return __builtin_popcount(observed.threadMask.load());
 }
 
+/// What a static worksharing loop's init gives the calling thread outside a
+/// parallel region for [lower, upper] by `increment`: the serial fallback
+/// must give what libomp gives, an empty range included.
+std::string staticInit(uint64_t lower, uint64_t upper, int64_t increment) {
+  int32_t self = ptensor_rt_omp_global_thread_num(nullptr);
+  int32_t lastIteration = -1;
+  int64_t stride = 0;
+  ptensor_rt_omp_for_static_init_8u(nullptr, self, 34, &lastIteration, &lower,
+                                    &upper, &stride, increment, 0);
+  ptensor_rt_omp_for_static_fini(nullptr, self);
+  char text[128];
+  std::snprintf(text, sizeof text, "[%llu, %llu] last %d stride %lld",
+                (unsigned long long)lower, (unsigned long long)upper,
+                int(lastIteration), (long long)stride);
+  return text;
+}
+
+/// staticInit of a range, an empty one and a descending one.
+std::string staticInits() {
+  return staticInit(0, 9, 1) + "; " + staticInit(5, 4, 1) + "; " +
+         staticInit(9, 0, -1);
+}
+
 } // namespace
 
 int ptensor::rt::test::runOpenMPTests() {
@@ -77,6 +102,7 @@ int ptensor::rt::test::runOpenMPTests() {
   ChildResult serial = runInChild([] {
     setenv("PTENSOR_OPENMP_LIBRARY", "/nonexistent/libomp.so.5", 1);
     std::printf("threads %d\n", forkOnTwoThreads());
+    std::printf("init %s.\n", staticInits().c_str());
     return 0;
   });
   std::printf("without libomp: %s\n", serial.output.c_str());
@@ -86,5 +112,8 @@ int ptensor::rt::test::runOpenMPTests() {
   int threads = forkOnTwoThreads();
   std::printf("with libomp: threads %d\n", threads);
   EXPECT_EQ(threads, 2);
+  std::string inits = staticInits();
+  std::printf("with libomp: init %s\n", inits.c_str());
+  EXPECT_TRUE(contains(serial.output, "init " + inits + "."));
   return failureCount();
 }
