@@ -42,6 +42,7 @@
 #include "BoolBytes.h"
 #include "LibraryOfSymbol.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -148,20 +149,34 @@ chooseVariants(const llvm::TargetMachine &machine) {
   return chosen;
 }
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Where libmvec leaves vector code inside a domain: arguments past
+/// +-`from` are computed from `shift` closer to 0 and scaled back (the
+/// guarded form's second call: exp(x) = exp(x -+ shift) * e^+-shift, both
+/// steps exact up to the constant's and the product's roundings, so within
+/// libmvec's error and one ulp). libmvec computes exp with scalar code past
+/// |x| = 87.33 (float) or 708.39 (double): the results that underflow into
+/// denormals and the last ones before overflow ran 10-30x slower than the
+/// others. `shift` keeps x -+ shift exact: a multiple of x's ulp there.
+struct ScaledTail {
+  double from, shift;
+};
+
 /// Where a function's vector call computes it, and libm's values elsewhere
 /// (see defineGuardedVariant): arguments from `lower` to `upper` (`closed`:
 /// both included; an infinite upper bound is not checked, +inf goes to the
 /// call) are computed; below the lower bound the value is `below`, at it
 /// (when open) `atLower`, above the upper bound `above`, at it (when open)
-/// `atUpper`; NaN gives itself.
+/// `atUpper`; NaN gives itself. `tail` is the part of the domain that the
+/// call computes scaled (none where `tail.from` is infinite).
 struct MathDomain {
   double lower, upper;
   bool closed;
   double below, atLower, atUpper, above;
+  ScaledTail tail = {kInf, 0};
 };
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// The domain of `scalar` (libm's name: `log`, `logf`, ...) where its values
 /// outside are fixed, none for other functions. The exponentials' bounds
@@ -178,33 +193,14 @@ std::optional<MathDomain> getMathDomain(llvm::StringRef scalar) {
       .Cases({"log", "log2", "log10"},
              MathDomain{0, kInf, false, kNaN, -kInf, kInf, kInf})
       .Case("log1p", MathDomain{-1, kInf, false, kNaN, -kInf, kInf, kInf})
-      .Case("exp", MathDomain{pick(-104, -746), expUpper, true, 0, 0, 0, kInf})
+      .Case("exp", MathDomain{pick(-104, -746), expUpper, true, 0, 0, 0, kInf,
+                              ScaledTail{pick(87, 708), pick(32, 64)}})
       .Case("expm1",
             MathDomain{pick(-18, -38), expUpper, true, -1, -1, 0, kInf})
       .Cases({"asin", "acos"}, MathDomain{-1, 1, true, kNaN, 0, 0, kNaN})
       .Case("acosh", MathDomain{1, kInf, false, kNaN, 0, kInf, kInf})
       .Case("atanh", MathDomain{-1, 1, false, kNaN, -kInf, kInf, kNaN})
       .Default(std::nullopt);
-}
-
-/// Where libmvec leaves vector code inside a domain: arguments past
-/// +-`from` are computed from `shift` closer to 0 and scaled back (the
-/// guarded form's second call: exp(x) = exp(x -+ shift) * e^+-shift, both
-/// steps exact up to the constant's and the product's roundings, so within
-/// libmvec's error and one ulp). libmvec computes exp with scalar code past
-/// |x| = 87.33 (float) or 708.39 (double): the results that underflow into
-/// denormals and the last ones before overflow ran 10-30x slower than the
-/// others. `shift` keeps x -+ shift exact: a multiple of x's ulp there.
-struct ScaledTail {
-  double from, shift;
-};
-
-std::optional<ScaledTail> getScaledTail(llvm::StringRef scalar) {
-  if (scalar == "expf")
-    return ScaledTail{87, 32};
-  if (scalar == "exp")
-    return ScaledTail{708, 64};
-  return std::nullopt;
 }
 
 /// The name of the guarded form of `variant`'s vector function.
@@ -253,21 +249,29 @@ llvm::Function *defineGuardedVariant(llvm::Module &module,
   auto constant = [&](double v) { return llvm::ConstantFP::get(type, v); };
   llvm::Constant *lower = constant(domain->lower);
   llvm::Constant *upper = constant(domain->upper);
-  // Ordered compares: false for NaN, which is outside and gives itself.
-  llvm::Value *aboveLower = domain->closed ? b.CreateFCmpOGE(x, lower)
-                                           : b.CreateFCmpOGT(x, lower);
-  llvm::Value *belowUpper = nullptr, *inside = aboveLower;
-  if (domain->upper != kInf) { // +inf goes to the call (libm's own value)
-    belowUpper = domain->closed ? b.CreateFCmpOLE(x, upper)
-                                : b.CreateFCmpOLT(x, upper);
-    inside = b.CreateAnd(aboveLower, belowUpper);
-  }
-  // The lanes libmvec computes in vector code as they are.
-  llvm::Value *direct = inside;
-  std::optional<ScaledTail> tail = getScaledTail(variant.scalar);
+  // The domain's compares, where b is. Ordered: false for NaN, which is
+  // outside and gives itself.
+  llvm::Value *aboveLower = nullptr, *belowUpper = nullptr, *inside = nullptr;
+  auto compareWithDomain = [&] {
+    aboveLower =
+        domain->closed ? b.CreateFCmpOGE(x, lower) : b.CreateFCmpOGT(x, lower);
+    inside = aboveLower;
+    if (domain->upper != kInf) { // +inf goes to the call (libm's own value)
+      belowUpper = domain->closed ? b.CreateFCmpOLE(x, upper)
+                                  : b.CreateFCmpOLT(x, upper);
+      inside = b.CreateAnd(aboveLower, belowUpper);
+    }
+  };
+  // The lanes libmvec computes in vector code as they are. With a scaled
+  // tail they are inside the domain, whose compares the fast path skips.
+  const ScaledTail *tail = domain->tail.from != kInf ? &domain->tail : nullptr;
+  llvm::Value *direct;
   if (tail) {
     llvm::Value *magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
     direct = b.CreateFCmpOLE(magnitude, constant(tail->from));
+  } else {
+    compareWithDomain();
+    direct = inside;
   }
   b.CreateCondBr(b.CreateAndReduce(direct), fast, slow);
 
@@ -277,6 +281,8 @@ llvm::Function *defineGuardedVariant(llvm::Module &module,
   b.CreateRet(all);
 
   b.SetInsertPoint(slow);
+  if (tail)
+    compareWithDomain();
   // The value past one bound: `past`, or `at` where x is on the bound.
   auto beyond = [&](llvm::Constant *bound, double at, double past) {
     llvm::Value *value = constant(past);
@@ -307,36 +313,29 @@ llvm::Function *defineGuardedVariant(llvm::Module &module,
   double middle = domain->upper == kInf ? domain->lower + 1
                                         : (domain->lower + domain->upper) / 2;
   llvm::Value *safe = b.CreateSelect(inside, x, constant(middle));
-  llvm::Value *scaled = nullptr, *negative = nullptr;
-  auto bySign = [&](double ifNegative, double ifPositive) {
-    return b.CreateSelect(negative, constant(ifNegative), constant(ifPositive));
-  };
-  if (tail) { // the lanes inside past +-from: x -+ shift
-    scaled = b.CreateAnd(inside, b.CreateNot(direct));
-    negative = b.CreateFCmpOLT(x, constant(0));
-    llvm::Value *shift = bySign(-tail->shift, tail->shift);
+  llvm::Value *computed;
+  if (!tail) {
+    computed = b.CreateCall(vectorFn, {safe});
+  } else {
+    // The lanes inside past +-from: exp(x -+ shift) * e^+-shift. The
+    // product is taken in double: a float result that is a denormal is
+    // normal there (no microcode assist), rounded once to the float.
+    llvm::Value *scaled = b.CreateAnd(inside, b.CreateNot(direct));
+    llvm::Value *negative = b.CreateFCmpOLT(x, constant(0));
+    llvm::Value *shift =
+        b.CreateSelect(negative, constant(-tail->shift), constant(tail->shift));
     llvm::Value *shifted = b.CreateFSub(x, shift);
     safe = b.CreateSelect(scaled, shifted, safe);
-  }
-  llvm::Value *computed = b.CreateCall(vectorFn, {safe});
-  if (tail) { // times e^+-shift
-    llvm::Value *product;
-    if (type->getScalarType()->isFloatTy()) {
-      // In double: a product that is a float denormal is normal there
-      // (no microcode assist), rounded once to the float.
-      auto *wide = llvm::VectorType::get(b.getDoubleTy(),
-                                         llvm::cast<llvm::VectorType>(type));
-      llvm::Value *factor = b.CreateSelect(
-          negative, llvm::ConstantFP::get(wide, std::exp(-tail->shift)),
-          llvm::ConstantFP::get(wide, std::exp(tail->shift)));
-      llvm::Value *exact = b.CreateFPExt(computed, wide);
-      product = b.CreateFPTrunc(b.CreateFMul(exact, factor), type);
-    } else {
-      llvm::Value *factor =
-          bySign(std::exp(-tail->shift), std::exp(tail->shift));
-      product = b.CreateFMul(computed, factor);
-    }
-    computed = b.CreateSelect(scaled, product, computed);
+    llvm::Value *result = b.CreateCall(vectorFn, {safe});
+    auto *wide = llvm::VectorType::get(b.getDoubleTy(),
+                                       llvm::cast<llvm::VectorType>(type));
+    llvm::Value *factor = b.CreateSelect(
+        negative, llvm::ConstantFP::get(wide, std::exp(-tail->shift)),
+        llvm::ConstantFP::get(wide, std::exp(tail->shift)));
+    llvm::Value *exact = b.CreateFPCast(result, wide);
+    llvm::Value *product =
+        b.CreateFPCast(b.CreateFMul(exact, factor), type); // f64: no casts
+    computed = b.CreateSelect(scaled, product, result);
   }
   b.CreateRet(b.CreateSelect(inside, computed, outside));
   return fn;
@@ -393,6 +392,14 @@ bool wrapScalarCalls(llvm::Module &module, const VectorVariant &variant) {
   return true;
 }
 
+/// Adds the functions that call `callee` to `callers`.
+void addCallersOf(llvm::Function *callee,
+                  llvm::SmallSetVector<llvm::Function *, 8> &callers) {
+  for (llvm::User *user : callee->users())
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+      callers.insert(call->getFunction());
+}
+
 /// Lets the functions that call `variant`'s wrapper, and the wrapper, use
 /// its vector width. LLVM's tuning for some AVX-512 CPUs (Skylake, Ice
 /// Lake and Sapphire Rapids servers) prefers 256-bit vectors: a loop would
@@ -409,9 +416,10 @@ void useWideVectors(llvm::Module &module, const VectorVariant &variant) {
     fn->addFnAttr("min-legal-vector-width", width);
   };
   widen(wrapper);
-  for (llvm::User *user : wrapper->users())
-    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
-      widen(call->getFunction());
+  llvm::SmallSetVector<llvm::Function *, 8> callers;
+  addCallersOf(wrapper, callers);
+  for (llvm::Function *caller : callers)
+    widen(caller);
 }
 
 /// Keeps the vectors of the functions that call one of `wrappers` in
@@ -431,11 +439,9 @@ void useWideVectors(llvm::Module &module, const VectorVariant &variant) {
 void prepareMathCallers(
     llvm::Module &module,
     const llvm::SmallPtrSetImpl<llvm::Function *> &wrappers) {
-  llvm::SmallPtrSet<llvm::Function *, 8> callers;
+  llvm::SmallSetVector<llvm::Function *, 8> callers;
   for (llvm::Function *wrapper : wrappers)
-    for (llvm::User *user : wrapper->users())
-      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
-        callers.insert(call->getFunction());
+    addCallersOf(wrapper, callers);
   for (llvm::Function *caller : callers) {
     caller->addFnAttr("frame-pointer", "all");
     llvm::DominatorTree dominators(*caller);

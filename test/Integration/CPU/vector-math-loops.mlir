@@ -7,7 +7,9 @@
 //  * its function keeps a frame pointer and realigns its stack, so what
 //    stays live across the call (here x of x * exp(x)) goes to an aligned
 //    slot (a slot across two cache lines made the call up to 2.5x slower);
-//    the guarded form's second call likewise.
+//    the guarded form's second call likewise;
+//  * the guarded form's fast path is one compare (|x| <= 87) and a branch:
+//    the domain's compares are made only past it.
 // Compiled for AVX2 (8 floats: libmvec's _ZGVdN8v_expf) on any x86 CPU.
 // REQUIRES: libmvec
 // RUN: ptensor-compile --target=cpu --cpu=x86-64-v3 %s -o %t.so --print-after=lower-emutls 2>&1 | FileCheck %s --check-prefix=IR
@@ -31,6 +33,9 @@
 // ASM: andq $-0x20, %rsp
 // ASM: vmovaps %ymm0, {{.*}}(%rsp)
 // ASM-LABEL: <ptensor.vector_math.guarded._ZGVdN8v_expf>:
+// ASM: vcmpleps
+// ASM-NOT: vcmp
+// ASM: jb
 // ASM: andq $-0x20, %rsp
 // ASM-NOT: vmovups {{.*}}(%rsp)
 // ASM: ret
