@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 using namespace ptensor::rt::test;
 
@@ -49,6 +50,38 @@ int ptensor::rt::test::runCompactTests() {
   EXPECT_EQ(strided, 2);
   EXPECT_EQ(stridedPositions[0], 0);
   EXPECT_EQ(stridedPositions[1], 1);
+
+  // Long lines, against a plain loop: the vector paths (blocks of 64 flags;
+  // byte counters over 255 rows of 64 flags), with runs of false flags,
+  // lengths that end inside a block, on a true flag or after false ones,
+  // and a guard after the counted size.
+  std::vector<uint8_t> line(255 * 64 * 2 + 77);
+  uint32_t state = 12345;
+  for (size_t i = 0; i < line.size(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    bool quiet = (i / 640) % 3 == 1; // runs of 640 false flags
+    line[i] = quiet ? 0 : (state >> 24) % 3;
+  }
+  line[line.size() - 1] = 1;
+  line[line.size() - 2] = 0;
+  int mismatches = 0;
+  for (int64_t n : {int64_t(64), int64_t(200), int64_t(255 * 64 + 3),
+                    static_cast<int64_t>(line.size()) - 1,
+                    static_cast<int64_t>(line.size())}) {
+    std::vector<int64_t> expected;
+    for (int64_t i = 0; i < n; ++i)
+      if (line[i] != 0)
+        expected.push_back(i);
+    int64_t counted = ptensor_rt_cpu_count_true(address(line.data()), 1, n);
+    EXPECT_EQ(counted, static_cast<int64_t>(expected.size()));
+    std::vector<int64_t> selected(expected.size() + 1, -7);
+    ptensor_rt_cpu_select_true(address(line.data()), 1, n,
+                               address(selected.data()));
+    expected.push_back(-7);
+    mismatches += selected != expected;
+  }
+  std::printf("long lines: %d mismatches\n", mismatches);
+  EXPECT_EQ(mismatches, 0);
 
   // The sorted line 1 1 2 5 5 5 of the input 5 1 5 2 1 5.
   uint8_t starts[6] = {1, 0, 1, 1, 0, 0};
