@@ -92,11 +92,7 @@ prepare() {
   # The CPU kernels test_gpu.py's torch-CPU case reuses.
   PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
     python3 -m pytest -q python/tests/test_ops.py >/dev/null
-  # The host benchmark's kernels for the GPU machine's CPU (an AVX-512
-  # Xeon: x86-64-v4, which this machine runs too), compiled by one run here
-  # into the cache the `host` step reads (there is no compiler there).
-  PTENSOR_HOST_CPU=x86-64-v4 PTENSOR_CACHE_DIR="$carry/hostcache" \
-    python3 bench/cpu_elementwise.py --threads 2 > "$carry/host-here.md"
+  host_kernels
   # The cases' cubins compress about 5x; the carry is limited to 64 MiB.
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
   rm -rf "$carry/cases"
@@ -123,13 +119,20 @@ prepare_profile() {
   du -sh "$carry"
 }
 
+# The host benchmark's kernels for the GPU machine's CPU (an AVX-512
+# Xeon: x86-64-v4, which this machine runs too), compiled by one run here
+# into the cache the `host` step reads (there is no compiler there).
+host_kernels() {
+  PTENSOR_HOST_CPU=x86-64-v4 PTENSOR_CACHE_DIR="$carry/hostcache" \
+    python3 bench/cpu_elementwise.py --threads 2 > "$carry/host-here.md"
+}
+
 # What the host step reads and nothing else: a fresh carry and the host
-# benchmark's kernels for the GPU machine's CPU (as prepare compiles them).
+# benchmark's kernels.
 prepare_host() {
   set -e
   fresh_carry .
-  PTENSOR_HOST_CPU=x86-64-v4 PTENSOR_CACHE_DIR="$carry/hostcache" \
-    python3 bench/cpu_elementwise.py --threads 2 > "$carry/host-here.md"
+  host_kernels
   du -sh "$carry"
 }
 
