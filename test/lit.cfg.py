@@ -94,13 +94,17 @@ if shutil.which("ptensor-fuzz-parse", path=config.ptensor_tools_dir):
 # Host math is vectorized through glibc's vector math library where the
 # system has it (x86-64 glibc 2.35+).
 import ctypes
+with open("/proc/cpuinfo") as cpuinfo:
+    cpu_flags = cpuinfo.read()
+# Code compiled for x86-64-v3 (AVX2 and FMA) runs here.
+if " avx2" in cpu_flags and " fma" in cpu_flags:
+    config.available_features.add("x86-64-v3")
 try:
     ctypes.CDLL("libmvec.so.1")._ZGVbN4v_tanhf
     config.available_features.add("libmvec")
     # ... and its AVX-512 variants where this CPU runs them.
     ctypes.CDLL("libmvec.so.1")._ZGVeN16v_tanhf
-    with open("/proc/cpuinfo") as cpuinfo:
-        if " avx512f" in cpuinfo.read():
-            config.available_features.add("libmvec-avx512")
+    if " avx512f" in cpu_flags:
+        config.available_features.add("libmvec-avx512")
 except (OSError, AttributeError):
     pass

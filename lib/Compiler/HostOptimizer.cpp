@@ -27,6 +27,11 @@
 // The loops that call these functions are not interleaved, and their
 // functions realign the stack, so that no vector is spilled around a call
 // needlessly or to a slot across two cache lines (prepareMathCallers).
+// Float exp and tanh, on a CPU with FMA, are ptensor's own vector code
+// instead (InlineVectorMath.cpp): the loop vectorizer calls it as it would
+// a libmvec variant, and it is inlined after the pipeline (exp 2.6-3x
+// faster than the call, 4.5-6x where libmvec's exp took its scalar path;
+// tanh 10-20%: bench/RESULTS.md).
 //
 // Before the pipeline, bool loads and stores become byte accesses
 // (BoolBytes.cpp), which the loop vectorizer accepts.
@@ -40,6 +45,7 @@
 #include "ptensor/Compiler/Compiler.h"
 
 #include "BoolBytes.h"
+#include "InlineVectorMath.h"
 #include "LibraryOfSymbol.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -346,33 +352,52 @@ std::string wrapperName(llvm::StringRef scalar) {
   return ("ptensor.vector_math." + scalar).str();
 }
 
+/// The vector function that the loops call for `variant`'s scalar one:
+/// ptensor's own inlined form where it has one (InlineVectorMath.cpp), else
+/// the guarded form where the function has a domain, else libmvec's.
+llvm::FunctionCallee getVectorFunction(llvm::Module &module,
+                                       const VectorVariant &variant,
+                                       llvm::Type *element,
+                                       const llvm::MCSubtargetInfo &subtarget) {
+  auto *vectorType = llvm::FixedVectorType::get(element, variant.lanes);
+  if (llvm::Function *own =
+          defineInlineVectorMath(module, variant.scalar, vectorType, subtarget))
+    return own;
+  llvm::SmallVector<llvm::Type *> vectorParams(variant.arity, vectorType);
+  llvm::FunctionCallee vectorFn = module.getOrInsertFunction(
+      variant.vector,
+      llvm::FunctionType::get(vectorType, vectorParams, /*isVarArg=*/false));
+  if (llvm::Function *guarded = defineGuardedVariant(module, variant, vectorFn))
+    return guarded;
+  return vectorFn;
+}
+
 /// Replaces the calls of `variant`'s scalar function in `module` by calls of
-/// a wrapper that computes lane 0 of the vector variant (noinline, so that
-/// the loop vectorizer sees a call it can widen to the variant itself).
-/// Returns false when the module does not call the function.
-bool wrapScalarCalls(llvm::Module &module, const VectorVariant &variant) {
+/// a wrapper that computes lane 0 of the vector function (noinline, so that
+/// the loop vectorizer sees a call it can widen to the vector function
+/// itself). Returns that vector function, or null when the module does not
+/// call the scalar one.
+llvm::Function *wrapScalarCalls(llvm::Module &module,
+                                const VectorVariant &variant,
+                                const llvm::MCSubtargetInfo &subtarget) {
   llvm::Function *scalar = module.getFunction(variant.scalar);
   if (!scalar || scalar->use_empty() || scalar->arg_size() != variant.arity)
-    return false;
+    return nullptr;
   llvm::Type *element = scalar->getReturnType();
   if (!element->isFloatingPointTy())
-    return false;
+    return nullptr;
+  llvm::FunctionCallee vectorFn =
+      getVectorFunction(module, variant, element, subtarget);
+  auto *vectorFunction = llvm::cast<llvm::Function>(vectorFn.getCallee());
   if (llvm::Function *existing =
           module.getFunction(wrapperName(variant.scalar))) {
     // Optimized before: the wrapper is there already.
     scalar->replaceUsesWithIf(existing, [&](llvm::Use &use) {
       return use.getUser() != existing;
     });
-    return true;
+    return vectorFunction;
   }
   llvm::LLVMContext &context = module.getContext();
-  auto *vectorType = llvm::FixedVectorType::get(element, variant.lanes);
-  llvm::SmallVector<llvm::Type *> vectorParams(variant.arity, vectorType);
-  llvm::FunctionCallee vectorFn = module.getOrInsertFunction(
-      variant.vector,
-      llvm::FunctionType::get(vectorType, vectorParams, /*isVarArg=*/false));
-  if (llvm::Function *guarded = defineGuardedVariant(module, variant, vectorFn))
-    vectorFn = guarded;
   auto *wrapper = llvm::Function::Create(
       scalar->getFunctionType(), llvm::GlobalValue::InternalLinkage,
       wrapperName(variant.scalar), module);
@@ -389,7 +414,7 @@ bool wrapScalarCalls(llvm::Module &module, const VectorVariant &variant) {
   scalar->replaceUsesWithIf(wrapper, [&](llvm::Use &use) {
     return use.getUser() != wrapper;
   });
-  return true;
+  return vectorFunction;
 }
 
 /// Adds the functions that call `callee` to `callers`.
@@ -468,30 +493,31 @@ void prepareMathCallers(
 void useVectorMath(llvm::Module &module, llvm::TargetLibraryInfoImpl &info,
                    const llvm::TargetMachine &machine) {
   std::vector<llvm::VecDesc> descs;
-  llvm::SmallPtrSet<llvm::Function *, 8> wrappers;
+  // The wrappers whose vector function stays a call.
+  llvm::SmallPtrSet<llvm::Function *, 8> callWrappers;
   static llvm::StringSet<> names; // VecDesc keeps StringRefs
   static std::mutex namesMutex;
   auto keep = [](const std::string &name) {
     std::lock_guard<std::mutex> lock(namesMutex);
     return names.insert(name).first->getKey();
   };
+  const llvm::MCSubtargetInfo *subtarget = machine.getMCSubtargetInfo();
   for (const VectorVariant *variant : chooseVariants(machine)) {
-    if (!wrapScalarCalls(module, *variant))
+    llvm::Function *vectorFn = wrapScalarCalls(module, *variant, *subtarget);
+    if (!vectorFn)
       continue;
     if (variant->bits > 256)
       useWideVectors(module, *variant);
     llvm::StringRef wrapper = keep(wrapperName(variant->scalar));
-    // The guarded form where wrapScalarCalls defined one.
-    llvm::StringRef vector = variant->vector;
-    if (module.getFunction(guardedName(*variant)))
-      vector = keep(guardedName(*variant));
-    descs.emplace_back(wrapper, vector,
+    descs.emplace_back(wrapper, keep(vectorFn->getName().str()),
                        llvm::ElementCount::getFixed(variant->lanes),
                        /*Masked=*/false, variant->abi, std::nullopt);
-    wrappers.insert(module.getFunction(wrapper));
+    // The inlined forms leave no call to prepare for.
+    if (!isInlineVectorMath(*vectorFn))
+      callWrappers.insert(module.getFunction(wrapper));
   }
   info.addVectorizableFunctions(descs);
-  prepareMathCallers(module, wrappers);
+  prepareMathCallers(module, callWrappers);
 }
 } // namespace
 
@@ -538,6 +564,7 @@ llvm::Error optimizeHostModule(llvm::Module &module,
           ? builder.buildO0DefaultPipeline(levels[0])
           : builder.buildPerModuleDefaultPipeline(levels[optLevel]);
   passes.run(module, modules);
+  inlineVectorMath(module);
   return llvm::Error::success();
 }
 

@@ -51,6 +51,13 @@ func.func @ptensor_module_signature(%a: !ptensor.ptensor<?xf32>) -> !ptensor.pte
 
 // -----
 
+// expected-error @+1 {{function @ptensor.vector_math.expf has a name compiled code reserves (the host math functions the compiler adds (prefix ptensor.vector_math.)); rename it}}
+func.func @ptensor.vector_math.expf(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  return %a : !ptensor.ptensor<?xf32>
+}
+
+// -----
+
 // Near misses are fine: other names, and declarations (not defined here).
 func.func private @expf_helper(f32) -> f32
 func.func @exponential(%a: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {

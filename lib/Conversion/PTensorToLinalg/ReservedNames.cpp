@@ -33,6 +33,7 @@ static constexpr std::pair<const char *, const char *> kPrefixes[] = {
     {"mgpu", "the GPU runtime functions of libptensor_runtime"},
     {"_mlir_", "the C-interface entry points the compiler adds"},
     {"_ptensor_", "the packed entry points the compiler adds"},
+    {"ptensor.vector_math.", "the host math functions the compiler adds"},
     {"__kmpc_", "the OpenMP runtime's functions"},
     {"omp_", "the OpenMP runtime's functions"},
     {"__nv_", "libdevice's functions"},

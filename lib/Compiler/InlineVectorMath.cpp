@@ -1,0 +1,228 @@
+//===- InlineVectorMath.cpp - math functions as inlined vector code -------===//
+//
+// ptensor's own vector forms of libm functions, for the loop vectorizer to
+// call in place of libmvec's variants (HostOptimizer.cpp) and inlined after
+// it. A libmvec call costs its loop more than its arithmetic: the vector
+// function ABI saves no vector register across a call, so what stays live
+// is spilled, and libmvec computes the lanes that hit a special case with
+// scalar code (exp: arguments whose results are denormal or near overflow).
+// An inlined form computes every lane in the same vector code, with no
+// branch and no call.
+//
+// expf: x = k ln(2) + r with k an integer and |r| <= ln(2)/2 (two fused
+// steps, the first exact: ln(2)'s high part has 24 bits and k at most 8),
+// exp(r) a polynomial of degree 6, and exp(x) = exp(r) 2^k rounded once: with
+// AVX-512's vscalefps, or else as two products by powers of two whose first
+// is exact (so results that are denormal are rounded once as well). At most
+// 0.90 ulp from the exact value (test/Integration/CPU/vector-math-inline.test
+// sweeps every float where it is hardest and a stride through the rest;
+// 0.90 in a float64 emulation of these steps too); arguments are clamped to
+// [-104, 89], past which the value rounds to 0 or overflows to +inf; NaN
+// gives NaN (ordered compares keep it out of the clamp).
+//
+// tanhf: x + x^3 P(x^2) for |x| < atanh(0.5), P of degree 4, and
+// 1 - 2 / (exp(2 |x|) + 1) past it with x's sign (exp as above; 1 where it
+// overflows). At most 1.59 ulp from the exact value (the far form near
+// atanh(0.5), where the subtraction cancels a bit).
+//
+//===----------------------------------------------------------------------===//
+
+#include "InlineVectorMath.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsX86.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+namespace ptensor::compiler {
+
+namespace {
+/// The prefix of the functions defined here (removed once inlined).
+constexpr llvm::StringLiteral kPrefix = "ptensor.vector_math.inline.";
+
+/// exp(r) = 1 + r (1 + r (c2 + r (c3 + r (c4 + r (c5 + r c6))))) for
+/// |r| <= ln(2)/2, c6 first: a minimax fit of the relative error (Remez,
+/// in float64), 4.3e-9 at most (0.07 of a float's ulp at 1).
+constexpr float kExpCoefficients[] = {0x1.6c350cp-10f, 0x1.1246dap-7f,
+                                      0x1.555638p-5f, 0x1.55547ep-3f,
+                                      0x1.fffffep-2f};
+constexpr float kLog2E = 0x1.715476p+0f;
+/// ln(2) as a float and the float nearest to the rest.
+constexpr float kLn2High = 0x1.62e430p-1f;
+constexpr float kLn2Low = -0x1.05c610p-29f;
+/// 1.5 * 2^23: a float near it has an ulp of 1, so adding it rounds to an
+/// integer, which its low bits hold (two's complement around its own bits).
+constexpr float kRoundingShift = 0x1.8p23f;
+constexpr uint32_t kRoundingShiftBits = 0x4b400000;
+/// tanh(x) = x + x^3 P(x^2) for |x| < kTanhNear (atanh(0.5), so that
+/// 1 - 2 / (exp(2 |x|) + 1) past it cancels no more than one bit), P's
+/// coefficients the highest power's first: a minimax fit of the relative
+/// error (Remez, in float64), 1.0e-9 at most.
+constexpr float kTanhCoefficients[] = {-0x1.9b880cp-8f, 0x1.594b98p-6f,
+                                       -0x1.b92a20p-5f, 0x1.110d30p-3f,
+                                       -0x1.55554ap-2f};
+constexpr float kTanhNear = 0x1.193ea8p-1f;
+/// Past these exp(x) rounds to 0 or overflows (-103.97 and 88.72).
+constexpr float kExpLowest = -104, kExpHighest = 89;
+
+/// `p` * 2^`k` for float vectors `p` and `k` (`k` integral, at most 129 in
+/// magnitude; `t` holds it as kRoundingShift + k), rounded once.
+llvm::Value *scaleByPowerOfTwo(llvm::IRBuilder<> &b, llvm::Value *p,
+                               llvm::Value *k, llvm::Value *t, bool hasScalef) {
+  auto *type = llvm::cast<llvm::FixedVectorType>(p->getType());
+  if (hasScalef) {
+    // vscalefps: p * 2^floor(k), NaN, infinities and denormals as IEEE.
+    llvm::Value *all = b.getInt16(0xffff);
+    llvm::Value *currentRounding = b.getInt32(4);
+    return b.CreateIntrinsic(
+        llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
+        {p, k, llvm::PoisonValue::get(type), all, currentRounding});
+  }
+  // Two factors 2^(k/2) and 2^(k - k/2), both normal: the first product is
+  // exact, the second rounds once (a denormal result too).
+  llvm::Type *intType = llvm::VectorType::getInteger(type);
+  auto integer = [&](uint32_t v) { return llvm::ConstantInt::get(intType, v); };
+  llvm::Value *kInt =
+      b.CreateSub(b.CreateBitCast(t, intType), integer(kRoundingShiftBits));
+  llvm::Value *half = b.CreateAShr(kInt, integer(1));
+  llvm::Value *rest = b.CreateSub(kInt, half);
+  auto power = [&](llvm::Value *exponent) {
+    llvm::Value *biased = b.CreateAdd(exponent, integer(127));
+    return b.CreateBitCast(b.CreateShl(biased, integer(23)), type);
+  };
+  llvm::Value *first = b.CreateFMul(p, power(half));
+  return b.CreateFMul(first, power(rest));
+}
+
+/// Builds float vector arithmetic of one type.
+struct VectorBuilder {
+  llvm::IRBuilder<> &b;
+  llvm::Type *type;
+  bool hasScalef;
+
+  llvm::Constant *constant(float v) const {
+    return llvm::ConstantFP::get(type, v);
+  }
+  llvm::Value *fma(llvm::Value *a, llvm::Value *m, llvm::Value *c) const {
+    return b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {a, m, c});
+  }
+  /// c[0] x^(n-1) + ... + c[n-1] by Horner's rule.
+  llvm::Value *polynomial(llvm::ArrayRef<float> c, llvm::Value *x) const {
+    llvm::Value *p = constant(c.front());
+    for (float next : c.drop_front())
+      p = fma(p, x, constant(next));
+    return p;
+  }
+};
+
+/// exp(x) for a float vector `x` (see the file comment).
+llvm::Value *buildExp(const VectorBuilder &v, llvm::Value *x) {
+  llvm::IRBuilder<> &b = v.b;
+  auto constant = [&](float c) { return v.constant(c); };
+  auto fma = [&](llvm::Value *a, llvm::Value *m, llvm::Value *c) {
+    return v.fma(a, m, c);
+  };
+  llvm::Value *below = b.CreateFCmpOLT(x, constant(kExpLowest));
+  x = b.CreateSelect(below, constant(kExpLowest), x);
+  llvm::Value *above = b.CreateFCmpOGT(x, constant(kExpHighest));
+  x = b.CreateSelect(above, constant(kExpHighest), x);
+  // k = x / ln(2) rounded to the nearest integer; r = x - k ln(2).
+  llvm::Value *t = fma(x, constant(kLog2E), constant(kRoundingShift));
+  llvm::Value *k = b.CreateFSub(t, constant(kRoundingShift));
+  llvm::Value *r = fma(k, constant(-kLn2High), x);
+  r = fma(k, constant(-kLn2Low), r);
+  llvm::Value *q = fma(v.polynomial(kExpCoefficients, r), r, constant(1));
+  llvm::Value *p = fma(q, r, constant(1));
+  return scaleByPowerOfTwo(b, p, k, t, v.hasScalef);
+}
+
+/// tanh(x) for a float vector `x` (see the file comment).
+llvm::Value *buildTanh(const VectorBuilder &v, llvm::Value *x) {
+  llvm::IRBuilder<> &b = v.b;
+  llvm::Value *magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  // Near 0: x + x^3 P(x^2).
+  llvm::Value *square = b.CreateFMul(x, x);
+  llvm::Value *cube = b.CreateFMul(x, square);
+  llvm::Value *near = v.fma(cube, v.polynomial(kTanhCoefficients, square), x);
+  // Past it: 1 - 2 / (exp(2 |x|) + 1), 1 where exp overflows.
+  llvm::Value *e = buildExp(v, b.CreateFAdd(magnitude, magnitude));
+  llvm::Value *twice =
+      b.CreateFDiv(v.constant(2), b.CreateFAdd(e, v.constant(1)));
+  llvm::Value *far = b.CreateFSub(v.constant(1), twice);
+  // Ordered: NaN takes the far form, which gives NaN.
+  llvm::Value *isNear = b.CreateFCmpOLT(magnitude, v.constant(kTanhNear));
+  llvm::Value *value = b.CreateSelect(isNear, near, far);
+  // x's sign (the far form is |tanh x|; the near one loses -0's).
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, value, x);
+}
+} // namespace
+
+llvm::Function *defineInlineVectorMath(llvm::Module &module,
+                                       llvm::StringRef scalar,
+                                       llvm::Type *vectorType,
+                                       const llvm::MCSubtargetInfo &subtarget) {
+  auto *type = llvm::dyn_cast<llvm::FixedVectorType>(vectorType);
+  using Builder = llvm::Value *(*)(const VectorBuilder &, llvm::Value *);
+  Builder build = llvm::StringSwitch<Builder>(scalar)
+                      .Case("expf", buildExp)
+                      .Case("tanhf", buildTanh)
+                      .Default(nullptr);
+  // Without FMA the fused steps would be libm calls.
+  if (!build || !type || !type->getElementType()->isFloatTy() ||
+      !subtarget.checkFeatures("+fma"))
+    return nullptr;
+  unsigned lanes = type->getNumElements();
+  std::string name = (kPrefix + scalar + ".v" + llvm::Twine(lanes)).str();
+  if (llvm::Function *existing = module.getFunction(name))
+    return existing;
+  auto *fn = llvm::Function::Create(
+      llvm::FunctionType::get(type, {type}, /*isVarArg=*/false),
+      llvm::GlobalValue::InternalLinkage, name, module);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  fn->addFnAttr(llvm::Attribute::WillReturn);
+  fn->setDoesNotAccessMemory();
+  // Until the loop vectorizer calls it, nothing does.
+  llvm::appendToCompilerUsed(module, {fn});
+  llvm::IRBuilder<> b(
+      llvm::BasicBlock::Create(module.getContext(), "entry", fn));
+  bool hasScalef = lanes == 16 && subtarget.checkFeatures("+avx512f");
+  b.CreateRet(build(VectorBuilder{b, type, hasScalef}, fn->getArg(0)));
+  return fn;
+}
+
+bool isInlineVectorMath(const llvm::Function &fn) {
+  return fn.getName().starts_with(kPrefix);
+}
+
+void inlineVectorMath(llvm::Module &module) {
+  llvm::SmallVector<llvm::Function *> defined;
+  for (llvm::Function &fn : module)
+    if (isInlineVectorMath(fn))
+      defined.push_back(&fn);
+  if (defined.empty())
+    return;
+  llvm::removeFromUsedLists(module, [&](llvm::Constant *c) {
+    return llvm::is_contained(defined, c);
+  });
+  for (llvm::Function *fn : defined) {
+    llvm::SmallVector<llvm::CallBase *> calls;
+    for (llvm::User *user : fn->users())
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+        calls.push_back(call);
+    for (llvm::CallBase *call : calls) {
+      llvm::InlineFunctionInfo info;
+      // A body of plain arithmetic in one block always inlines.
+      (void)llvm::InlineFunction(*call, info);
+    }
+    // The used list's old initializer may still name it.
+    fn->removeDeadConstantUsers();
+    if (fn->use_empty())
+      fn->eraseFromParent();
+  }
+}
+
+} // namespace ptensor::compiler
