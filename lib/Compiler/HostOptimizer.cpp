@@ -27,11 +27,11 @@
 // The loops that call these functions are not interleaved, and their
 // functions realign the stack, so that no vector is spilled around a call
 // needlessly or to a slot across two cache lines (prepareMathCallers).
-// Float exp and tanh, on a CPU with FMA, are ptensor's own vector code
-// instead (InlineVectorMath.cpp): the loop vectorizer calls it as it would
-// a libmvec variant, and it is inlined after the pipeline (exp 2.6-3x
-// faster than the call, 4.5-6x where libmvec's exp took its scalar path;
-// tanh 10-20%: bench/RESULTS.md).
+// Float exp, expm1 and tanh, on a CPU with FMA, are ptensor's own vector
+// code instead (InlineVectorMath.cpp): the loop vectorizer calls it as it
+// would a libmvec variant, and it is inlined after the pipeline (exp
+// 2.6-3x faster than the call, 4.5-6x where libmvec's exp took its scalar
+// path; expm1 2.2x; tanh 10-20%: bench/RESULTS.md).
 //
 // Before the pipeline, bool loads and stores become byte accesses
 // (BoolBytes.cpp), which the loop vectorizer accepts.

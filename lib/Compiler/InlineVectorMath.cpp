@@ -20,6 +20,13 @@
 // [-104, 89], past which the value rounds to 0 or overflows to +inf; NaN
 // gives NaN (ordered compares keep it out of the clamp).
 //
+// expm1f: x = k ln(2) + r as for exp, expm1(r) = r + r^2 (exp's polynomial
+// less its first two terms), and expm1(x) = 2 (2^(k-1) expm1(r) + 2^(k-1) -
+// 1/2), whose last product is exact (2^k would overflow at k = 128; the
+// clamp is [-18, 89]); expm1(r) itself where k = 0, so that small and
+// denormal arguments stay exact; x's sign (-0). At most 1.58 ulp from the
+// exact value (the sweep; near |x| = ln(2)/2, where the sum cancels).
+//
 // tanhf: x + x^3 P(x^2) for |x| < atanh(0.5), P of degree 4, and
 // 1 - 2 / (exp(2 |x|) + 1) past it with x's sign (exp as above; 1 where it
 // overflows). At most 1.59 ulp from the exact value (the far form near
@@ -66,8 +73,9 @@ constexpr float kTanhCoefficients[] = {-0x1.9b880cp-8f, 0x1.594b98p-6f,
                                        -0x1.b92a20p-5f, 0x1.110d30p-3f,
                                        -0x1.55554ap-2f};
 constexpr float kTanhNear = 0x1.193ea8p-1f;
-/// Past these exp(x) rounds to 0 or overflows (-103.97 and 88.72).
-constexpr float kExpLowest = -104, kExpHighest = 89;
+/// Past these exp(x) rounds to 0 or overflows (-103.97 and 88.72), and
+/// expm1(x) rounds to -1 (-17.33).
+constexpr float kExpLowest = -104, kExpHighest = 89, kExpm1Lowest = -18;
 
 /// `p` * 2^`k` for float vectors `p` and `k` (`k` integral, at most 129 in
 /// magnitude; `t` holds it as kRoundingShift + k), rounded once.
@@ -119,25 +127,57 @@ struct VectorBuilder {
   }
 };
 
+/// `x` clamped to [`lowest`, `highest`]; NaN stays (ordered compares).
+llvm::Value *clamp(const VectorBuilder &v, llvm::Value *x, float lowest,
+                   float highest) {
+  llvm::Value *below = v.b.CreateFCmpOLT(x, v.constant(lowest));
+  x = v.b.CreateSelect(below, v.constant(lowest), x);
+  llvm::Value *above = v.b.CreateFCmpOGT(x, v.constant(highest));
+  return v.b.CreateSelect(above, v.constant(highest), x);
+}
+
+/// x = k ln(2) + r: k = x / ln(2) rounded to the nearest integer (also held
+/// by t as kRoundingShift + k), |r| <= ln(2)/2.
+struct Reduction {
+  llvm::Value *k, *t, *r;
+};
+
+Reduction reduceByLn2(const VectorBuilder &v, llvm::Value *x) {
+  llvm::Value *t = v.fma(x, v.constant(kLog2E), v.constant(kRoundingShift));
+  llvm::Value *k = v.b.CreateFSub(t, v.constant(kRoundingShift));
+  llvm::Value *r = v.fma(k, v.constant(-kLn2High), x);
+  r = v.fma(k, v.constant(-kLn2Low), r);
+  return {k, t, r};
+}
+
 /// exp(x) for a float vector `x` (see the file comment).
 llvm::Value *buildExp(const VectorBuilder &v, llvm::Value *x) {
+  Reduction reduced = reduceByLn2(v, clamp(v, x, kExpLowest, kExpHighest));
+  llvm::Value *r = reduced.r;
+  llvm::Value *q = v.fma(v.polynomial(kExpCoefficients, r), r, v.constant(1));
+  llvm::Value *p = v.fma(q, r, v.constant(1));
+  return scaleByPowerOfTwo(v.b, p, reduced.k, reduced.t, v.hasScalef);
+}
+
+/// expm1(x) for a float vector `x` (see the file comment).
+llvm::Value *buildExpm1(const VectorBuilder &v, llvm::Value *x) {
   llvm::IRBuilder<> &b = v.b;
-  auto constant = [&](float c) { return v.constant(c); };
-  auto fma = [&](llvm::Value *a, llvm::Value *m, llvm::Value *c) {
-    return v.fma(a, m, c);
-  };
-  llvm::Value *below = b.CreateFCmpOLT(x, constant(kExpLowest));
-  x = b.CreateSelect(below, constant(kExpLowest), x);
-  llvm::Value *above = b.CreateFCmpOGT(x, constant(kExpHighest));
-  x = b.CreateSelect(above, constant(kExpHighest), x);
-  // k = x / ln(2) rounded to the nearest integer; r = x - k ln(2).
-  llvm::Value *t = fma(x, constant(kLog2E), constant(kRoundingShift));
-  llvm::Value *k = b.CreateFSub(t, constant(kRoundingShift));
-  llvm::Value *r = fma(k, constant(-kLn2High), x);
-  r = fma(k, constant(-kLn2Low), r);
-  llvm::Value *q = fma(v.polynomial(kExpCoefficients, r), r, constant(1));
-  llvm::Value *p = fma(q, r, constant(1));
-  return scaleByPowerOfTwo(b, p, k, t, v.hasScalef);
+  Reduction reduced = reduceByLn2(v, clamp(v, x, kExpm1Lowest, kExpHighest));
+  llvm::Value *r = reduced.r;
+  // expm1(r) = r + r^2 (c2 + c3 r + ...), exp's polynomial less its 1.
+  llvm::Value *square = b.CreateFMul(r, r);
+  llvm::Value *near = v.fma(square, v.polynomial(kExpCoefficients, r), r);
+  // 2^k (1 + expm1(r)) - 1 = 2 (h expm1(r) + h - 1/2) with h = 2^(k-1),
+  // normal for every k here (2^k overflows at k = 128).
+  llvm::Value *h =
+      scaleByPowerOfTwo(b, v.constant(0.5f), reduced.k, reduced.t, v.hasScalef);
+  llvm::Value *halfValue = v.fma(h, near, b.CreateFSub(h, v.constant(0.5f)));
+  llvm::Value *far = b.CreateFMul(halfValue, v.constant(2));
+  // k = 0: expm1(r) itself (a denormal x stays exact).
+  llvm::Value *isNear = b.CreateFCmpOEQ(reduced.k, v.constant(0));
+  llvm::Value *value = b.CreateSelect(isNear, near, far);
+  // x's sign (-0's).
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, value, x);
 }
 
 /// tanh(x) for a float vector `x` (see the file comment).
@@ -169,6 +209,7 @@ llvm::Function *defineInlineVectorMath(llvm::Module &module,
   using Builder = llvm::Value *(*)(const VectorBuilder &, llvm::Value *);
   Builder build = llvm::StringSwitch<Builder>(scalar)
                       .Case("expf", buildExp)
+                      .Case("expm1f", buildExpm1)
                       .Case("tanhf", buildTanh)
                       .Default(nullptr);
   // Without FMA the fused steps would be libm calls.

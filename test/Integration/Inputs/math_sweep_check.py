@@ -1,9 +1,10 @@
 """Compares a float function of a library (argv[1]: the library, argv[2]:
-exp32 or tanh32, argv[3]: the ulps allowed) with the exact one (numpy's in
+exp32, expm1_32 or tanh32, argv[3]: the ulps allowed) with the exact one (numpy's in
 float64, rounded by the comparison only) over every float's exponent and
 sign (a stride through all bit patterns) and every float of the ranges
 where the function is hardest (exp: results that are denormal or near
-overflow; tanh: where its two forms meet): within the ulps allowed of the
+overflow; expm1: results near -1 or overflow, and where k = +-1 begins;
+tanh: where its two forms meet): within the ulps allowed of the
 exact value; exactly where the rounded value is infinite, 0 or +-1; NaN
 for NaN."""
 import sys
@@ -24,6 +25,8 @@ def floats_between(lo, hi):
 reference, hardest, specials = {
     "exp32": (np.exp, [(-87.0, -104.5), (88.0, 89.5)],
               [88.72283, 88.722839, -103.972084, -103.27893, -87.33654]),
+    "expm1_32": (np.expm1, [(-17.0, -18.5), (88.0, 89.5), (0.3, 0.45), (-0.3, -0.45)],
+                 [88.72283, 88.722839, -17.328679, 0.34657359, -0.34657359, 1e-30, -1e-30]),
     "tanh32": (np.tanh, [(0.5, 0.6), (-0.5, -0.6), (8.0, 9.5)],
                [0.54930615, -0.54930615, 9.010913, 1e-30, -1e-30]),
 }[name]

@@ -3,6 +3,10 @@ func.func @exp32(%x: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
   %r = ptensor.elementwise_unary exp %x : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
   return %r : !ptensor.ptensor<?xf32>
 }
+func.func @expm1_32(%x: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  %r = ptensor.elementwise_unary expm1 %x : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  return %r : !ptensor.ptensor<?xf32>
+}
 func.func @tanh32(%x: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
   %r = ptensor.elementwise_unary tanh %x : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
   return %r : !ptensor.ptensor<?xf32>
