@@ -8,7 +8,8 @@ order that depends on the compiler, and FileCheck tests that pass with one
 compiler fail with the other. Build such operands in statements first.
 
 The check is lexical: an argument "builds IR" when it calls `::create`,
-`.create<`, an Emitter/IndexMath helper (`e.`/`m.`) or a helper whose name
+`.create<`, LLVM's IRBuilder (`b.CreateAdd(`, `->CreateCall(`, ...), an
+Emitter/IndexMath helper (`e.`/`m.`) or a helper whose name
 says it builds (see BUILDERS). Lambdas passed as region builders are not
 arguments that build (they run inside the call, in a fixed order).
 
@@ -23,7 +24,7 @@ BUILDERS = (r"c|i32|add|sub|mul|eq|is|isOne|isZero|fits|cst|indexConstant|"
             r"i32Constant|castToStorage|convertScalar|strideAt|vectorAligned|"
             r"toIndex|build\w*|emit\w*|load\w*|make\w*")
 CREATES = re.compile(
-    r"::create\s*\(|\.create\s*<|createOrFold|"
+    r"::create\s*\(|\.create\s*<|createOrFold|(?:\.|->)Create[A-Z]\w*\s*\(|"
     r"\b[em]\.(?!get|isFloat|isUnsigned|width|storage)\w+\s*\(|"
     r"(?<![\w.>])(?:" + BUILDERS + r")\s*\(")
 LAMBDA = re.compile(r"^\s*\[[^\]]*\]\s*(\([^)]*\))?\s*(->\s*[\w:<>]+\s*)?\{")
