@@ -7,7 +7,8 @@
 // is spilled, and libmvec computes the lanes that hit a special case with
 // scalar code (exp: arguments whose results are denormal or near overflow).
 // An inlined form computes every lane in the same vector code, with no
-// branch and no call.
+// call (exp branches, for a vector with a denormal result, to a block that
+// is vector code too).
 //
 // expf: x = k ln(2) + r with k an integer and |r| <= ln(2)/2 (two fused
 // steps, the first exact: ln(2)'s high part has 24 bits and k at most 8),
@@ -175,7 +176,7 @@ llvm::Value *denormalBits(llvm::IRBuilder<> &b, llvm::Value *significand,
 /// operation whose result is denormal or underflows (exp of 10^7 floats in
 /// [-200, 200] took 8x as long on a Sapphire Rapids Xeon as on Zen 4), so
 /// a vector with such a lane branches to a block that makes those lanes'
-/// bits with integer operations, the others scaled by at most 2^-126.
+/// bits with integer operations and scales the others as usual.
 llvm::Value *scaleIntoDenormals(const VectorBuilder &v, llvm::Value *p,
                                 const Reduction &reduced) {
   llvm::IRBuilder<> &b = v.b;
@@ -347,7 +348,7 @@ void inlineVectorMath(llvm::Module &module) {
         calls.push_back(call);
     for (llvm::CallBase *call : calls) {
       llvm::InlineFunctionInfo info;
-      // A body of plain arithmetic in one block always inlines.
+      // A body of arithmetic, with no call, alloca or recursion, inlines.
       (void)llvm::InlineFunction(*call, info);
     }
     // The used list's old initializer may still name it.
