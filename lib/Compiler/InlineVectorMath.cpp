@@ -36,6 +36,16 @@
 // overflows). At most 1.59 ulp from the exact value (the far form near
 // atanh(0.5), where the subtraction cancels a bit).
 //
+// logf, on 16 AVX-512 lanes only: |x| = 2^e m with m in [3/4, 3/2)
+// (vgetexpps and vgetmantps, which take denormals, zeros, infinities and
+// NaN as they are, so no lane needs a branch), log(1 + f) = f - f^2/2 +
+// f^3 P(f) with f = m - 1 (exact) and P of degree 7, and e ln(2) added in
+// two parts, the larger last; NaN below 0. At most 0.92 ulp from the exact
+// value (the sweep). On AVX2 the same steps (with the exponent and
+// significand taken from the bits) ran slower than libmvec's logf, which
+// AVX2 code keeps; so did log2f and log10f in this form on AVX-512
+// (libmvec's take fewer operations).
+//
 //===----------------------------------------------------------------------===//
 
 #include "InlineVectorMath.h"
@@ -48,6 +58,8 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <limits>
 
 namespace ptensor::compiler {
 
@@ -65,6 +77,10 @@ constexpr float kLog2E = 0x1.715476p+0f;
 /// ln(2) as a float and the float nearest to the rest.
 constexpr float kLn2High = 0x1.62e430p-1f;
 constexpr float kLn2Low = -0x1.05c610p-29f;
+/// ln(2) rounded down to a float and the float nearest to the (positive)
+/// rest: for e = -inf (log(0)) both of e ln(2)'s terms are -inf.
+constexpr float kLn2Below = 0x1.62e42ep-1f;
+constexpr float kLn2Rest = 0x1.efa39ep-25f;
 /// 1.5 * 2^23: a float near it has an ulp of 1, so adding it rounds to an
 /// integer, which its low bits hold (two's complement around its own bits).
 constexpr float kRoundingShift = 0x1.8p23f;
@@ -77,49 +93,35 @@ constexpr float kTanhCoefficients[] = {-0x1.9b880cp-8f, 0x1.594b98p-6f,
                                        -0x1.b92a20p-5f, 0x1.110d30p-3f,
                                        -0x1.55554ap-2f};
 constexpr float kTanhNear = 0x1.193ea8p-1f;
+/// log(1 + f) = f - f^2/2 + f^3 P(f) for f in [-1/4, 1/2], P of degree 7,
+/// the highest power's coefficient first: a minimax fit of the error
+/// relative to log(1 + f) (Lawson's iteration, in float64), 4.9e-9 at most
+/// (1.0e-8 with the coefficients rounded to float: 0.17 ulp).
+constexpr float kLogCoefficients[] = {
+    -0x1.71410ap-5f, 0x1.ac9120p-4f, -0x1.0d8aaep-3f, 0x1.288480p-3f,
+    -0x1.54efdap-3f, 0x1.9969b0p-3f, -0x1.000040p-2f, 0x1.5555a4p-2f};
 /// Past these exp(x) rounds to 0 or overflows (-103.97 and 88.72), and
 /// expm1(x) rounds to -1 (-17.33).
 constexpr float kExpLowest = -104, kExpHighest = 89, kExpm1Lowest = -18;
 /// p 2^k is normal for k at least this (p at least 1/sqrt(2)).
-constexpr float kLowestSafeExponent = -125;
-
-/// `p` * 2^`k` for float vectors `p` and `k` (`k` integral, at most 129 in
-/// magnitude; `t` holds it as kRoundingShift + k), rounded once.
-llvm::Value *scaleByPowerOfTwo(llvm::IRBuilder<> &b, llvm::Value *p,
-                               llvm::Value *k, llvm::Value *t, bool hasScalef) {
-  auto *type = llvm::cast<llvm::FixedVectorType>(p->getType());
-  if (hasScalef) {
-    // vscalefps: p * 2^floor(k), NaN, infinities and denormals as IEEE.
-    llvm::Value *all = b.getInt16(0xffff);
-    llvm::Value *currentRounding = b.getInt32(4);
-    return b.CreateIntrinsic(
-        llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
-        {p, k, llvm::PoisonValue::get(type), all, currentRounding});
-  }
-  // Two factors 2^(k/2) and 2^(k - k/2), both normal: the first product is
-  // exact, the second rounds once (a denormal result too).
-  llvm::Type *intType = llvm::VectorType::getInteger(type);
-  auto integer = [&](uint32_t v) { return llvm::ConstantInt::get(intType, v); };
-  llvm::Value *kInt =
-      b.CreateSub(b.CreateBitCast(t, intType), integer(kRoundingShiftBits));
-  llvm::Value *half = b.CreateAShr(kInt, integer(1));
-  llvm::Value *rest = b.CreateSub(kInt, half);
-  auto power = [&](llvm::Value *exponent) {
-    llvm::Value *biased = b.CreateAdd(exponent, integer(127));
-    return b.CreateBitCast(b.CreateShl(biased, integer(23)), type);
-  };
-  llvm::Value *first = b.CreateFMul(p, power(half));
-  return b.CreateFMul(first, power(rest));
-}
+constexpr int kLowestSafeExponent = -125;
 
 /// Builds float vector arithmetic of one type.
 struct VectorBuilder {
   llvm::IRBuilder<> &b;
   llvm::Type *type;
-  bool hasScalef;
+  /// 16 float lanes on a CPU with AVX-512F (vscalefps, vgetexpps, ...).
+  bool isAVX512;
 
   llvm::Constant *constant(float v) const {
     return llvm::ConstantFP::get(type, v);
+  }
+  /// The integer vector type of `type`'s shape, and a constant of it.
+  llvm::Type *intType() const {
+    return llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(type));
+  }
+  llvm::Constant *integer(uint32_t v) const {
+    return llvm::ConstantInt::get(intType(), v);
   }
   llvm::Value *fma(llvm::Value *a, llvm::Value *m, llvm::Value *c) const {
     return b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {a, m, c});
@@ -133,6 +135,31 @@ struct VectorBuilder {
   }
 };
 
+/// `p` * 2^k, rounded once, for a float vector `p` and k (at most 129 in
+/// magnitude) given as a float vector `k` and an integer vector `kInt`.
+llvm::Value *scaleByPowerOfTwo(const VectorBuilder &v, llvm::Value *p,
+                               llvm::Value *k, llvm::Value *kInt) {
+  llvm::IRBuilder<> &b = v.b;
+  if (v.isAVX512) {
+    // vscalefps: p * 2^floor(k), NaN, infinities and denormals as IEEE.
+    llvm::Value *all = b.getInt16(0xffff);
+    llvm::Value *currentRounding = b.getInt32(4);
+    return b.CreateIntrinsic(
+        llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
+        {p, k, llvm::PoisonValue::get(v.type), all, currentRounding});
+  }
+  // Two factors 2^(k/2) and 2^(k - k/2), both normal: the first product is
+  // exact, the second rounds once (a denormal result too).
+  llvm::Value *half = b.CreateAShr(kInt, v.integer(1));
+  llvm::Value *rest = b.CreateSub(kInt, half);
+  auto power = [&](llvm::Value *exponent) {
+    llvm::Value *biased = b.CreateAdd(exponent, v.integer(127));
+    return b.CreateBitCast(b.CreateShl(biased, v.integer(23)), v.type);
+  };
+  llvm::Value *first = b.CreateFMul(p, power(half));
+  return b.CreateFMul(first, power(rest));
+}
+
 /// `x` clamped to [`lowest`, `highest`]; NaN stays (ordered compares).
 llvm::Value *clamp(const VectorBuilder &v, llvm::Value *x, float lowest,
                    float highest) {
@@ -142,32 +169,36 @@ llvm::Value *clamp(const VectorBuilder &v, llvm::Value *x, float lowest,
   return v.b.CreateSelect(above, v.constant(highest), x);
 }
 
-/// x = k ln(2) + r: k = x / ln(2) rounded to the nearest integer (also held
-/// by t as kRoundingShift + k), |r| <= ln(2)/2.
+/// x = k ln(2) + r: k = x / ln(2) rounded to the nearest integer (as a
+/// float and as an integer vector), |r| <= ln(2)/2.
 struct Reduction {
-  llvm::Value *k, *t, *r;
+  llvm::Value *k, *kInt, *r;
 };
 
 Reduction reduceByLn2(const VectorBuilder &v, llvm::Value *x) {
+  // t = kRoundingShift + k, whose low bits hold k.
   llvm::Value *t = v.fma(x, v.constant(kLog2E), v.constant(kRoundingShift));
   llvm::Value *k = v.b.CreateFSub(t, v.constant(kRoundingShift));
+  llvm::Value *kInt = v.b.CreateSub(v.b.CreateBitCast(t, v.intType()),
+                                    v.integer(kRoundingShiftBits));
   llvm::Value *r = v.fma(k, v.constant(-kLn2High), x);
   r = v.fma(k, v.constant(-kLn2Low), r);
-  return {k, t, r};
+  return {k, kInt, r};
 }
 
 /// The bits of a denormal float: `significand` (a float's 24 bits, the
 /// implicit one included) shifted right by `shift` (1 to 31) and rounded
 /// to nearest even, in units of the least denormal.
-llvm::Value *denormalBits(llvm::IRBuilder<> &b, llvm::Value *significand,
+llvm::Value *denormalBits(const VectorBuilder &v, llvm::Value *significand,
                           llvm::Value *shift) {
-  llvm::Type *intType = significand->getType();
-  auto integer = [&](uint32_t c) { return llvm::ConstantInt::get(intType, c); };
+  llvm::IRBuilder<> &b = v.b;
   llvm::Value *kept = b.CreateLShr(significand, shift);
-  llvm::Value *half = b.CreateShl(integer(1), b.CreateSub(shift, integer(1)));
+  llvm::Value *half =
+      b.CreateShl(v.integer(1), b.CreateSub(shift, v.integer(1)));
   // Below half rounds down; above up; at half up where the kept part is odd.
-  llvm::Value *belowHalf = b.CreateSub(half, integer(1));
-  llvm::Value *rounding = b.CreateAdd(belowHalf, b.CreateAnd(kept, integer(1)));
+  llvm::Value *belowHalf = b.CreateSub(half, v.integer(1));
+  llvm::Value *rounding =
+      b.CreateAdd(belowHalf, b.CreateAnd(kept, v.integer(1)));
   return b.CreateLShr(b.CreateAdd(significand, rounding), shift);
 }
 
@@ -191,38 +222,34 @@ llvm::Value *scaleIntoDenormals(const VectorBuilder &v, llvm::Value *p,
   b.CreateCondBr(b.CreateOrReduce(tiny), denormal, normal);
 
   b.SetInsertPoint(normal);
-  llvm::Value *all = scaleByPowerOfTwo(b, p, reduced.k, reduced.t, v.hasScalef);
+  llvm::Value *all = scaleByPowerOfTwo(v, p, reduced.k, reduced.kInt);
   b.CreateBr(scaled);
 
   b.SetInsertPoint(denormal);
-  llvm::Type *intType =
-      llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(v.type));
-  auto integer = [&](uint32_t c) { return llvm::ConstantInt::get(intType, c); };
-  llvm::Value *bits = b.CreateBitCast(p, intType);
+  llvm::Value *bits = b.CreateBitCast(p, v.intType());
   llvm::Value *significand =
-      b.CreateOr(b.CreateAnd(bits, integer(0x7fffff)), integer(0x800000));
+      b.CreateOr(b.CreateAnd(bits, v.integer(0x7fffff)), v.integer(0x800000));
   // p = significand 2^(exponent - 23): the result is denormal where
   // shift = -126 - exponent - k is at least 1.
   llvm::Value *exponent =
-      b.CreateSub(b.CreateLShr(bits, integer(23)), integer(127));
-  llvm::Value *kInt = b.CreateSub(b.CreateBitCast(reduced.t, intType),
-                                  integer(kRoundingShiftBits));
-  llvm::Value *shift = b.CreateSub(b.CreateSub(integer(-126), exponent), kInt);
-  llvm::Value *isDenormal = b.CreateAnd(
-      tiny, b.CreateICmpSGT(shift, llvm::ConstantInt::get(intType, 0)));
+      b.CreateSub(b.CreateLShr(bits, v.integer(23)), v.integer(127));
+  llvm::Value *shift =
+      b.CreateSub(b.CreateSub(v.integer(-126), exponent), reduced.kInt);
+  llvm::Value *isDenormal =
+      b.CreateAnd(tiny, b.CreateICmpSGT(shift, v.integer(0)));
   llvm::Value *bounded = b.CreateBinaryIntrinsic(
       llvm::Intrinsic::smin,
-      b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, shift, integer(1)),
-      integer(31));
+      b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, shift, v.integer(1)),
+      v.integer(31));
   llvm::Value *small =
-      b.CreateBitCast(denormalBits(b, significand, bounded), v.type);
+      b.CreateBitCast(denormalBits(v, significand, bounded), v.type);
   // The other lanes scaled by 2^k as it is (k = -126 with p >= 1 too), the
   // denormal ones by a safe 2^-125 (a denormal product would assist too).
   llvm::Value *k =
       b.CreateSelect(isDenormal, v.constant(kLowestSafeExponent), reduced.k);
-  llvm::Value *t = b.CreateSelect(
-      isDenormal, v.constant(kRoundingShift + kLowestSafeExponent), reduced.t);
-  llvm::Value *normalLanes = scaleByPowerOfTwo(b, p, k, t, v.hasScalef);
+  llvm::Value *kInt =
+      b.CreateSelect(isDenormal, v.integer(kLowestSafeExponent), reduced.kInt);
+  llvm::Value *normalLanes = scaleByPowerOfTwo(v, p, k, kInt);
   llvm::Value *some = b.CreateSelect(isDenormal, small, normalLanes);
   b.CreateBr(scaled);
 
@@ -242,7 +269,7 @@ llvm::Value *computeExp(const VectorBuilder &v, llvm::Value *x,
   llvm::Value *q = v.fma(v.polynomial(kExpCoefficients, r), r, v.constant(1));
   llvm::Value *p = v.fma(q, r, v.constant(1));
   if (normalResult)
-    return scaleByPowerOfTwo(v.b, p, reduced.k, reduced.t, v.hasScalef);
+    return scaleByPowerOfTwo(v, p, reduced.k, reduced.kInt);
   return scaleIntoDenormals(v, p, reduced);
 }
 
@@ -261,7 +288,7 @@ llvm::Value *buildExpm1(const VectorBuilder &v, llvm::Value *x) {
   // 2^k (1 + expm1(r)) - 1 = 2 (h expm1(r) + h - 1/2) with h = 2^(k-1),
   // normal for every k here (2^k overflows at k = 128).
   llvm::Value *h =
-      scaleByPowerOfTwo(b, v.constant(0.5f), reduced.k, reduced.t, v.hasScalef);
+      scaleByPowerOfTwo(v, v.constant(0.5f), reduced.k, reduced.kInt);
   llvm::Value *halfValue = v.fma(h, near, b.CreateFSub(h, v.constant(0.5f)));
   llvm::Value *far = b.CreateFMul(halfValue, v.constant(2));
   // k = 0: expm1(r) itself (a denormal x stays exact).
@@ -291,6 +318,46 @@ llvm::Value *buildTanh(const VectorBuilder &v, llvm::Value *x) {
   // x's sign (the far form is |tanh x|; the near one loses -0's).
   return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, value, x);
 }
+
+/// log(x) for a vector `x` of 16 floats on a CPU with AVX-512 (see the
+/// file comment).
+llvm::Value *buildLog(const VectorBuilder &v, llvm::Value *x) {
+  llvm::IRBuilder<> &b = v.b;
+  llvm::Value *all = b.getInt16(0xffff);
+  llvm::Value *currentRounding = b.getInt32(4);
+  llvm::Value *poison = llvm::PoisonValue::get(v.type);
+  // |x| = 2^e m with m in [3/4, 3/2): vgetexpps gives floor(log2 |x|)
+  // (-inf for 0, +inf for +-inf, NaN for NaN; a denormal's true exponent),
+  // vgetmantps the significand in [1, 2) or halved (finite for 0 and the
+  // infinities, where e decides the result).
+  llvm::Value *exponent =
+      b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_getexp_ps_512, {},
+                        {x, poison, all, currentRounding});
+  constexpr int kThreeQuartersToThreeHalves = 3, kMagnitude = 1 << 2;
+  llvm::Value *m = b.CreateIntrinsic(
+      llvm::Intrinsic::x86_avx512_mask_getmant_ps_512, {},
+      {x, b.getInt32(kThreeQuartersToThreeHalves | kMagnitude), poison, all,
+       currentRounding});
+  llvm::Value *halved = b.CreateFCmpOLT(m, v.constant(1));
+  llvm::Value *nextExponent = b.CreateFAdd(exponent, v.constant(1));
+  llvm::Value *e = b.CreateSelect(halved, nextExponent, exponent);
+  // log(|x|) = e ln(2) + log(1 + f), f = m - 1 exactly: the small terms
+  // first (f^3 P(f) + e ln(2)'s low part - f^2 / 2), then f, then e ln(2)'s
+  // high part (its product exact in the FMA). -inf for 0, +inf for inf.
+  llvm::Value *f = b.CreateFSub(m, v.constant(1));
+  llvm::Value *square = b.CreateFMul(f, f);
+  llvm::Value *cube = b.CreateFMul(square, f);
+  llvm::Value *p = v.polynomial(kLogCoefficients, f);
+  llvm::Value *small = b.CreateFMul(cube, p);
+  small = v.fma(e, v.constant(kLn2Rest), small);
+  small = v.fma(square, v.constant(-0.5f), small);
+  llvm::Value *logOfM = b.CreateFAdd(f, small);
+  llvm::Value *logOfMagnitude = v.fma(e, v.constant(kLn2Below), logOfM);
+  // NaN below 0 (ordered: -0 is not, and gives -inf).
+  llvm::Value *isNegative = b.CreateFCmpOLT(x, v.constant(0));
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  return b.CreateSelect(isNegative, v.constant(nan), logOfMagnitude);
+}
 } // namespace
 
 llvm::Function *defineInlineVectorMath(llvm::Module &module,
@@ -303,12 +370,19 @@ llvm::Function *defineInlineVectorMath(llvm::Module &module,
                       .Case("expf", buildExp)
                       .Case("expm1f", buildExpm1)
                       .Case("tanhf", buildTanh)
+                      .Case("logf", buildLog)
                       .Default(nullptr);
   // Without FMA the fused steps would be libm calls.
   if (!build || !type || !type->getElementType()->isFloatTy() ||
       !subtarget.checkFeatures("+fma"))
     return nullptr;
   unsigned lanes = type->getNumElements();
+  bool isAVX512 = lanes == 16 && subtarget.checkFeatures("+avx512f");
+  // log needs vgetexpps and vgetmantps. (On 8 AVX2 lanes the same steps
+  // with integer operations in their place ran slower than libmvec's logf:
+  // the interleaved loop reloaded the polynomial's constants.)
+  if (build == buildLog && !isAVX512)
+    return nullptr;
   std::string name = (kPrefix + scalar + ".v" + llvm::Twine(lanes)).str();
   if (llvm::Function *existing = module.getFunction(name))
     return existing;
@@ -322,8 +396,7 @@ llvm::Function *defineInlineVectorMath(llvm::Module &module,
   llvm::appendToCompilerUsed(module, {fn});
   llvm::IRBuilder<> b(
       llvm::BasicBlock::Create(module.getContext(), "entry", fn));
-  bool hasScalef = lanes == 16 && subtarget.checkFeatures("+avx512f");
-  b.CreateRet(build(VectorBuilder{b, type, hasScalef}, fn->getArg(0)));
+  b.CreateRet(build(VectorBuilder{b, type, isAVX512}, fn->getArg(0)));
   return fn;
 }
 

@@ -17,8 +17,9 @@ namespace ptensor::compiler {
 /// Defines (once per module) ptensor's own vector form of the libm function
 /// `scalar` for vectors of `vectorType`, where it has one for that type and
 /// `subtarget`'s CPU (InlineVectorMath.cpp: expf, expm1f and tanhf on a
-/// CPU with FMA); null elsewhere. The function has the vector function ABI's signature, so
-/// the loop vectorizer calls it in place of libmvec's variant;
+/// CPU with FMA, logf with AVX-512 too); null elsewhere. The function has
+/// the vector function ABI's signature, so the loop vectorizer calls it in
+/// place of libmvec's variant;
 /// `inlineVectorMath` puts its body in place of those calls afterwards.
 llvm::Function *defineInlineVectorMath(llvm::Module &module,
                                        llvm::StringRef scalar,

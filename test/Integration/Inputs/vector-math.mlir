@@ -11,6 +11,10 @@ func.func @tanh32(%x: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
   %r = ptensor.elementwise_unary tanh %x : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
   return %r : !ptensor.ptensor<?xf32>
 }
+func.func @log32(%x: !ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32> {
+  %r = ptensor.elementwise_unary log %x : (!ptensor.ptensor<?xf32>) -> !ptensor.ptensor<?xf32>
+  return %r : !ptensor.ptensor<?xf32>
+}
 func.func @log1p64(%x: !ptensor.ptensor<?xf64>) -> !ptensor.ptensor<?xf64> {
   %r = ptensor.elementwise_unary log1p %x : (!ptensor.ptensor<?xf64>) -> !ptensor.ptensor<?xf64>
   return %r : !ptensor.ptensor<?xf64>
