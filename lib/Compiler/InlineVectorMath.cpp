@@ -126,6 +126,18 @@ struct VectorBuilder {
   llvm::Value *fma(llvm::Value *a, llvm::Value *m, llvm::Value *c) const {
     return b.CreateIntrinsic(llvm::Intrinsic::fma, {type}, {a, m, c});
   }
+  /// The AVX-512 masked intrinsic `id` (vscalefps, vgetexpps, ...) of
+  /// `operands` on every lane, in the current rounding mode: its
+  /// pass-through, mask and rounding operands follow `operands`.
+  llvm::Value *avx512(llvm::Intrinsic::ID id,
+                      llvm::ArrayRef<llvm::Value *> operands) const {
+    constexpr int kCurrentRounding = 4;
+    llvm::SmallVector<llvm::Value *, 5> args(operands);
+    args.push_back(llvm::PoisonValue::get(type));
+    args.push_back(b.getInt16(0xffff));
+    args.push_back(b.getInt32(kCurrentRounding));
+    return b.CreateIntrinsic(id, {}, args);
+  }
   /// c[0] x^(n-1) + ... + c[n-1] by Horner's rule.
   llvm::Value *polynomial(llvm::ArrayRef<float> c, llvm::Value *x) const {
     llvm::Value *p = constant(c.front());
@@ -140,14 +152,9 @@ struct VectorBuilder {
 llvm::Value *scaleByPowerOfTwo(const VectorBuilder &v, llvm::Value *p,
                                llvm::Value *k, llvm::Value *kInt) {
   llvm::IRBuilder<> &b = v.b;
-  if (v.isAVX512) {
-    // vscalefps: p * 2^floor(k), NaN, infinities and denormals as IEEE.
-    llvm::Value *all = b.getInt16(0xffff);
-    llvm::Value *currentRounding = b.getInt32(4);
-    return b.CreateIntrinsic(
-        llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {},
-        {p, k, llvm::PoisonValue::get(v.type), all, currentRounding});
-  }
+  // vscalefps: p * 2^floor(k), NaN, infinities and denormals as IEEE.
+  if (v.isAVX512)
+    return v.avx512(llvm::Intrinsic::x86_avx512_mask_scalef_ps_512, {p, k});
   // Two factors 2^(k/2) and 2^(k - k/2), both normal: the first product is
   // exact, the second rounds once (a denormal result too).
   llvm::Value *half = b.CreateAShr(kInt, v.integer(1));
@@ -323,21 +330,16 @@ llvm::Value *buildTanh(const VectorBuilder &v, llvm::Value *x) {
 /// file comment).
 llvm::Value *buildLog(const VectorBuilder &v, llvm::Value *x) {
   llvm::IRBuilder<> &b = v.b;
-  llvm::Value *all = b.getInt16(0xffff);
-  llvm::Value *currentRounding = b.getInt32(4);
-  llvm::Value *poison = llvm::PoisonValue::get(v.type);
   // |x| = 2^e m with m in [3/4, 3/2): vgetexpps gives floor(log2 |x|)
   // (-inf for 0, +inf for +-inf, NaN for NaN; a denormal's true exponent),
   // vgetmantps the significand in [1, 2) or halved (finite for 0 and the
   // infinities, where e decides the result).
   llvm::Value *exponent =
-      b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_mask_getexp_ps_512, {},
-                        {x, poison, all, currentRounding});
+      v.avx512(llvm::Intrinsic::x86_avx512_mask_getexp_ps_512, {x});
   constexpr int kThreeQuartersToThreeHalves = 3, kMagnitude = 1 << 2;
-  llvm::Value *m = b.CreateIntrinsic(
-      llvm::Intrinsic::x86_avx512_mask_getmant_ps_512, {},
-      {x, b.getInt32(kThreeQuartersToThreeHalves | kMagnitude), poison, all,
-       currentRounding});
+  llvm::Value *interval = b.getInt32(kThreeQuartersToThreeHalves | kMagnitude);
+  llvm::Value *m =
+      v.avx512(llvm::Intrinsic::x86_avx512_mask_getmant_ps_512, {x, interval});
   llvm::Value *halved = b.CreateFCmpOLT(m, v.constant(1));
   llvm::Value *nextExponent = b.CreateFAdd(exponent, v.constant(1));
   llvm::Value *e = b.CreateSelect(halved, nextExponent, exponent);
