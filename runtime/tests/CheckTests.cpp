@@ -12,6 +12,8 @@
 #include "ptensor/Runtime/PTensorRuntime.h"
 
 #include <csignal>
+#include <cstdlib>
+#include <string>
 
 using namespace ptensor::rt::test;
 
@@ -85,10 +87,48 @@ void testUntrappedFailureAborts() {
   EXPECT_CONTAINS(child.output, "ptensor runtime: sizes differ");
 }
 
+/// A message longer than the runtime keeps is cut, with a marker.
+void testLongMessageIsCut() {
+  static std::string message;
+  message = "ptensor: " + std::string(5000, 'x');
+  ptensor_rt_status s = ptensor_rt_call_checked(
+      [](void **) { ptensor_rt_check_failed(message.c_str()); }, nullptr);
+  std::string kept = ptensor_rt_last_error();
+  std::printf("long message -> %s, %zu characters, ending '%s'\n", name(s),
+              kept.size(), kept.substr(kept.size() - 8).c_str());
+  EXPECT_EQ(s, PTENSOR_RT_ERROR_CHECK_FAILED);
+  EXPECT_EQ(kept.size(), size_t(4095));
+  EXPECT_EQ(kept.substr(kept.size() - 6), std::string(" [...]"));
+}
+
+/// An error recorded after the thread's thread_local destructors have run,
+/// as MLIR's module-unload global destructor does at exit when the driver
+/// is gone: the message is kept and nothing freed is written (the
+/// sanitizer build reported a heap-use-after-free here).
+void testErrorAfterThreadDestructors() {
+  ChildResult child = runInChild([] {
+    // A first message too long for any small-string buffer.
+    ptensor_rt_free(reinterpret_cast<void *>(0x1000), nullptr);
+    std::atexit([] {
+      ptensor_rt_free(reinterpret_cast<void *>(0x2000), nullptr);
+      std::printf("at exit: %s\n", ptensor_rt_last_error());
+    });
+    std::exit(0); // thread_local destructors first, then the handler
+    return 1;
+  });
+  std::printf("after thread destructors: exit %d, %s\n", child.exitCode,
+              child.output.c_str());
+  EXPECT_EQ(child.exitCode, 0);
+  EXPECT_CONTAINS(child.output, "at exit: ptensor runtime: free of pointer "
+                                "0x2000, which is not a live allocation");
+}
+
 } // namespace
 
 int ptensor::rt::test::runCheckTests() {
   testTrappedFailures();
   testUntrappedFailureAborts();
+  testLongMessageIsCut();
+  testErrorAfterThreadDestructors();
   return failureCount();
 }
