@@ -1,6 +1,7 @@
 //===- Errors.cpp - Per-thread last error and fatal reporting -------------===//
 
 #include "Errors.h"
+#include "BoundedText.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -12,69 +13,41 @@
 
 namespace ptensor::rt {
 namespace {
-/// The calling thread's last error. Trivially destructible on purpose: the
-/// runtime is still called after the thread's thread_local destructors have
-/// run (at process exit, MLIR's module-unload global destructor reports a
-/// deinitialized driver through setError), and a std::string here was
-/// written after being freed (heap corruption at exit after any failed call
-/// with a long message).
+/// The calling thread's last error: its kind and text (BoundedText.h says
+/// why the text is a plain array).
 struct LastError {
-  /// Longer messages are cut, ending in kCutMarker.
-  static constexpr size_t kCapacity = 4096;
-  static constexpr const char *kCutMarker = " [...]";
   ErrorKind kind;
-  size_t length;
-  char text[kCapacity];
-
-  void assign(std::string_view message) {
-    length = 0;
-    append(message);
-  }
-  void append(std::string_view more) {
-    size_t room = kCapacity - 1 - length;
-    if (more.size() > room) {
-      size_t marker = std::strlen(kCutMarker);
-      size_t keep = room > marker ? room - marker : 0;
-      std::memcpy(text + length, more.data(), keep);
-      std::memcpy(text + length + keep, kCutMarker, room - keep);
-      length = kCapacity - 1;
-    } else {
-      std::memcpy(text + length, more.data(), more.size());
-      length += more.size();
-    }
-    text[length] = '\0';
-  }
+  BoundedText message;
 };
-static_assert(std::is_trivially_destructible_v<LastError>,
-              "read after the thread's destructors have run");
-thread_local LastError lastError{ErrorKind::None, 0, {}};
+thread_local LastError lastError{ErrorKind::None, {0, {}}};
 } // namespace
 
 bool setError(ErrorKind kind, const std::string &message) {
   lastError.kind = kind;
-  lastError.assign(kMessagePrefix);
-  lastError.append(message);
+  lastError.message.assign(kMessagePrefix);
+  lastError.message.append(message);
   return false;
 }
 
 bool setErrorf(ErrorKind kind, const char *format, ...) {
-  char buffer[LastError::kCapacity];
+  lastError.kind = kind;
+  lastError.message.assign(kMessagePrefix);
   va_list args;
   va_start(args, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  lastError.message.appendf(format, args);
   va_end(args);
-  return setError(kind, buffer);
+  return false;
 }
 
-void appendToError(const std::string &text) { lastError.append(text); }
+void appendToError(const std::string &text) { lastError.message.append(text); }
 
 ErrorKind lastErrorKind() { return lastError.kind; }
 
-const char *lastErrorMessage() { return lastError.text; }
+const char *lastErrorMessage() { return lastError.message.text; }
 
 void clearError() {
   lastError.kind = ErrorKind::None;
-  lastError.assign("");
+  lastError.message.assign("");
 }
 
 ptensor_rt_status statusFrom(bool ok) {
@@ -86,8 +59,9 @@ ptensor_rt_status statusFrom(bool ok) {
 }
 
 void dieWithLastError() {
-  const char *message =
-      lastError.length == 0 ? "ptensor runtime: unknown error" : lastError.text;
+  const char *message = lastError.message.length == 0
+                            ? "ptensor runtime: unknown error"
+                            : lastError.message.text;
   std::fflush(stdout);
   std::fprintf(stderr, "%s\n", message);
   std::fflush(stderr);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BoundedText.h"
 #include "TeamInternal.h"
 
 #include "ptensor/Runtime/Team.h"
@@ -35,16 +36,16 @@ namespace ptensor::teamrt {
 /// The calling thread's last error of this library (libptensor_runtime's
 /// error state is private to it; compiled code hands this text to
 /// ptensor_rt_check_failed, hosts read ptensor_rt_team_last_error()).
-thread_local char lastError[768];
+thread_local ptensor::rt::BoundedText lastError{0, {}};
 thread_local ptensor_rt_status lastStatus = PTENSOR_RT_SUCCESS;
 
 /// Records the printf-style message as the last error; returns false.
 __attribute__((format(printf, 2, 3))) bool
 setErrorf(ptensor_rt_status status, const char *format, ...) {
-  int prefix = std::snprintf(lastError, sizeof(lastError), "ptensor team: ");
+  lastError.assign("ptensor team: ");
   va_list args;
   va_start(args, format);
-  std::vsnprintf(lastError + prefix, sizeof(lastError) - prefix, format, args);
+  lastError.appendf(format, args);
   va_end(args);
   lastStatus = status;
   return false;
@@ -106,7 +107,7 @@ bool ensureInitialized() {
 }
 
 /// Leaves compiled code with the recorded error.
-[[noreturn]] void leave() { ptensor_rt_check_failed(lastError); }
+[[noreturn]] void leave() { ptensor_rt_check_failed(lastError.text); }
 
 MPI_Datatype mpiType(int64_t type) {
   switch (type) {
@@ -698,7 +699,7 @@ using namespace ptensor::teamrt;
 
 extern "C" {
 
-const char *ptensor_rt_team_last_error(void) { return lastError; }
+const char *ptensor_rt_team_last_error(void) { return lastError.text; }
 
 void ptensor_rt_team_abort(int64_t code) {
   std::fflush(stdout);

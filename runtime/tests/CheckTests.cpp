@@ -9,13 +9,17 @@
 
 #include "TestUtil.h"
 
+#include "BoundedText.h"
+
 #include "ptensor/Runtime/PTensorRuntime.h"
 
 #include <csignal>
+#include <cstdarg>
 #include <cstdlib>
 #include <string>
 
 using namespace ptensor::rt::test;
+using ptensor::rt::BoundedText;
 
 namespace {
 
@@ -123,6 +127,45 @@ void testErrorAfterThreadDestructors() {
                                 "0x2000, which is not a live allocation");
 }
 
+/// Formats into `text` through BoundedText::appendf.
+void appendFormatted(BoundedText &text, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  text.appendf(format, args);
+  va_end(args);
+}
+
+/// BoundedText (the last-error text of the runtime and of the team
+/// library): text that fits is kept whole, to the last character; longer
+/// text, appended or formatted, is cut and ends in " [...]".
+void testBoundedText() {
+  static BoundedText text;
+  const size_t most = BoundedText::kCapacity - 1;
+  std::string fits(most - 3, 'a');
+  text.assign("abc");
+  text.append(fits);
+  bool whole = text.length == most && std::string(text.text) == "abc" + fits;
+  text.assign("abc");
+  appendFormatted(text, "%s", fits.c_str());
+  bool wholeFormatted =
+      text.length == most && std::string(text.text) == "abc" + fits;
+  text.assign("abc");
+  text.append(fits + "b");
+  std::string appended = text.text;
+  text.assign("abc");
+  appendFormatted(text, "%s%d", fits.c_str(), 42);
+  std::string formatted = text.text;
+  std::printf("bounded text: fits %s, fits formatted %s, cut %zu '%s', cut "
+              "formatted %zu '%s'\n",
+              whole ? "whole" : "CHANGED", wholeFormatted ? "whole" : "CHANGED",
+              appended.size(), appended.substr(appended.size() - 8).c_str(),
+              formatted.size(), formatted.substr(formatted.size() - 8).c_str());
+  EXPECT_EQ(whole, true);
+  EXPECT_EQ(wholeFormatted, true);
+  EXPECT_EQ(appended, "abc" + fits.substr(0, fits.size() - 6) + " [...]");
+  EXPECT_EQ(formatted, appended);
+}
+
 } // namespace
 
 int ptensor::rt::test::runCheckTests() {
@@ -130,5 +173,6 @@ int ptensor::rt::test::runCheckTests() {
   testUntrappedFailureAborts();
   testLongMessageIsCut();
   testErrorAfterThreadDestructors();
+  testBoundedText();
   return failureCount();
 }
