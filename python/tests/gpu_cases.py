@@ -348,12 +348,24 @@ def case_compaction(xp):
                                                return_inverse=True, return_counts=True)
     f = np.array([2.0, np.nan, -0.0, 0.0, np.nan, 2.0, -1.0], np.float32)
     fu = pt.unique_counts(xp.wrap(f))
+    # The count reads contiguous flags 16 bytes at a time: masks starting
+    # 3 and 5 bytes past a 16-byte boundary (partial words at both ends;
+    # fewer flags than the first partial word).
+    long_ints = np.random.default_rng(6).integers(0, 50, 100003).astype(np.int64)
+    long_mask = long_ints % 7 < 3
+    off_start = pt.extract_mask(xp.tail(xp.wrap(long_ints), 3), xp.tail(xp.wrap(long_mask), 3))
+    short_mask = np.arange(14) % 3 != 1
+    short = pt.extract_mask(xp.tail(xp.wrap(ints[:14]), 5), xp.tail(xp.wrap(short_mask), 5))
+    nz_long = pt.nonzero(xp.tail(xp.wrap(long_mask), 3))
     return [(_part(nz, 0), np.nonzero(x)[0], "i64"), (_part(nz, 1), np.nonzero(x)[1], "i64"),
             (picked, ints[mask], "i64"), (some_rows, mn[row_mask], "f32"),
             (_part(u, 0), values, "i64"), (_part(u, 1), index, "i64"),
             (_part(u, 2), inverse, "i64"), (_part(u, 3), counts, "i64"),
             (_part(fu, 0), np.array([-1.0, 0.0, 2.0, np.nan, np.nan]), "f32"),
-            (_part(fu, 1), np.array([1, 2, 2, 1, 1]), "i64")]
+            (_part(fu, 1), np.array([1, 2, 2, 1, 1]), "i64"),
+            (off_start, long_ints[3:][long_mask[3:]], "i64"),
+            (short, ints[5:14][short_mask[5:]], "i64"),
+            (_part(nz_long, 0), np.nonzero(long_mask[3:])[0], "i64")]
 
 
 def case_searchsorted(xp):

@@ -3,10 +3,14 @@
 // libptensor_runtime_cuda: ptensor_cuda_compact (CompactKernels.h), called
 // by libptensor_runtime's ptensor_rt_gpu_count_true, _select_true and
 // _scatter_runs, on the caller's stream:
-//  - count_true: DeviceReduce::TransformReduce of the flags as int64 into
-//    scratch, copied to the host (the call waits for the stream);
-//  - select_true: DeviceSelect::Flagged of the positions 0, 1, ... (a
-//    counting iterator) by the flags;
+//  - count_true: the number of nonzero flag bytes into scratch, copied to
+//    the host (the call waits for the stream): contiguous flags by
+//    FlagKernels.cu's countContiguous, strided ones by CUB's
+//    DeviceReduce::TransformReduce of the flags as int64;
+//  - select_true: the positions of the true flags: contiguous, 16-byte
+//    aligned flags by FlagKernels.cu's selectAligned, others by CUB's
+//    DeviceSelect::Flagged of the positions 0, 1, ... (a counting
+//    iterator);
 //  - scatter_runs: DeviceScan::InclusiveSum of the starts as int64 (the
 //    run number + 1 of each sorted position) into scratch, and a kernel
 //    storing run - 1 at each position's permutation entry.
@@ -17,6 +21,7 @@
 
 #include "CompactKernels.h"
 #include "CubSupport.cuh"
+#include "FlagKernels.cuh"
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -77,7 +82,10 @@ int countTrue(GpuCompactCall &c, cudaStream_t stream, char *error,
   int64_t *count = s.get<int64_t>(1);
   if (!count)
     return outOfMemoryFor(error, errorSize, "the count");
-  int failed = withFlags(c, [&](auto flags) {
+  int failed = c.flagsStride == 1
+                   ? countContiguous(c.flags, c.n, count, stream, error,
+                                     errorSize)
+                   : withFlags(c, [&](auto flags) {
     auto run = [&](void *temp, size_t &bytes) {
       return cub::DeviceReduce::TransformReduce(temp, bytes, flags, count,
                                                 c.n, Plus{}, FlagToInt64{},
@@ -99,6 +107,8 @@ int countTrue(GpuCompactCall &c, cudaStream_t stream, char *error,
 int selectTrue(GpuCompactCall &c, cudaStream_t stream, char *error,
                size_t errorSize) {
   Scratch s(c.shared);
+  if (c.flagsStride == 1 && reinterpret_cast<uintptr_t>(c.flags) % 16 == 0)
+    return selectAligned(s, c.flags, c.n, c.output, stream, error, errorSize);
   int64_t *selected = s.get<int64_t>(1);
   if (!selected)
     return outOfMemoryFor(error, errorSize, "the number selected");
