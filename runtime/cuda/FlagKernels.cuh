@@ -1,5 +1,4 @@
-//===- FlagKernels.cuh - ptensor's own count and select of flags -*- CUDA
-//-*-===//
+//===- FlagKernels.cuh - own count and select of flags ---------*- CUDA -*-===//
 //
 // The count and the select of compaction (CompactKernels.cu) for
 // contiguous flags, written by hand because CUB's generic versions read

@@ -6,9 +6,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <string_view>
-#include <type_traits>
 #include <unistd.h>
 
 namespace ptensor::rt {
