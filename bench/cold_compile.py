@@ -15,7 +15,9 @@ library) on the 4096-element float32 add that bench/first_call.py's
 Python call compiles; its stages come from `-v`. It is timed twice: with
 every kernel path (five launches' worth of code for a strided call's
 sake) and with the kernel option strided-paths=0 (two kernels), which
-the Python package chooses for a call whose operands are contiguous.
+the Python package chooses for a call whose operands are contiguous; the
+latter also with --mlir-disable-threading, which generates the kernels'
+PTX in one part instead of a part per thread.
 PTENSOR_COLD_COMPILE_GPU_OPTIONS adds variants to measure: a
 `;`-separated list of --gpu-options values (e.g. "strided-paths=0
 opt-level=2"), each timed as a row of its own.
@@ -127,7 +129,11 @@ def run(packed):
     stage_re = re.compile(r"([A-Za-z+() ]+?) (\d+) ms")
     variants = {"ptensor-compile": [],
                 "ptensor-compile strided-paths=0": [
-                    "--gpu-options=strided-paths=0"]}
+                    "--gpu-options=strided-paths=0"],
+                # The kernels' PTX in one part, as before KernelParts.cpp.
+                "ptensor-compile strided-paths=0, one thread": [
+                    "--gpu-options=strided-paths=0",
+                    "--mlir-disable-threading"]}
     for extra in os.environ.get("PTENSOR_COLD_COMPILE_GPU_OPTIONS",
                                 "").split(";"):
         if extra.strip():

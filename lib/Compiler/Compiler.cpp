@@ -104,9 +104,10 @@ parseGPUOptions(const CompileOptions &options,
 /// the messages of the options it refused.
 static llvm::Error buildGPUPipeline(
     OpPassManager &pm, const mlir::ptensor::PTensorToNVVMPipelineOptions &gpu,
-    LogicalResult (*build)(
+    function_ref<LogicalResult(
         OpPassManager &, const mlir::ptensor::PTensorToNVVMPipelineOptions &,
-        function_ref<LogicalResult(const Twine &)>)) {
+        function_ref<LogicalResult(const Twine &)>)>
+        build) {
   std::string problems;
   if (failed(build(pm, gpu, [&](const llvm::Twine &message) {
         problems += (problems.empty() ? "" : "\n") + message.str();
@@ -190,8 +191,16 @@ lowerToLLVMDialectAssemblingKernels(ModuleOp module,
     return ptxas.takeError();
   gpu.format = "isa";
   PassManager kernels(module.getContext());
-  if (llvm::Error e = buildGPUPipeline(
-          kernels, gpu, mlir::ptensor::buildPTensorToNVVMKernelsPipeline))
+  // The kernels' PTX in parts, on the context's threads: ptxas takes the
+  // parts together.
+  auto kernelsInParts =
+      [](OpPassManager &pm,
+         const mlir::ptensor::PTensorToNVVMPipelineOptions &options,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        return mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
+            pm, options, errorHandler, /*ptxInParts=*/true);
+      };
+  if (llvm::Error e = buildGPUPipeline(kernels, gpu, kernelsInParts))
     return std::move(e);
   if (llvm::Error e = runPipeline(kernels, module, Target::CUDA))
     return std::move(e);

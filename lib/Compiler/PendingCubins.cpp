@@ -4,12 +4,12 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,27 +45,33 @@ PendingCubins::start(ModuleOp module, llvm::StringRef cudaPath) {
     return ptxas.takeError();
   pending->ptxas = std::move(*ptxas);
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
-    llvm::ArrayRef<Attribute> objects = binary.getObjectsAttr().getValue();
-    auto object = objects.size() == 1
-                      ? dyn_cast<gpu::ObjectAttr>(objects.front())
-                      : gpu::ObjectAttr();
-    auto target = object ? dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget())
-                         : NVVM::NVVMTargetAttr();
-    if (!target || object.getFormat() != gpu::CompilationTarget::Assembly)
-      return llvm::createStringError(
-          "gpu.binary @" + binary.getName().str() +
-          " does not hold one NVVM object in PTX: ptxas cannot assemble it");
     auto job = std::make_unique<Job>();
     job->binaryName = binary.getName().str();
+    gpu::ObjectAttr object;
+    for (Attribute part : binary.getObjectsAttr()) {
+      auto partObject = dyn_cast<gpu::ObjectAttr>(part);
+      if (!partObject || !isa<NVVM::NVVMTargetAttr>(partObject.getTarget()) ||
+          partObject.getFormat() != gpu::CompilationTarget::Assembly ||
+          (object && partObject.getTarget() != object.getTarget()))
+        return llvm::createStringError(
+            "gpu.binary @" + job->binaryName +
+            " does not hold NVVM objects in PTX of one target: ptxas "
+            "cannot assemble it");
+      object = object ? object : partObject;
+      job->ptx.push_back(partObject.getObject().getValue().str());
+    }
+    if (!object)
+      return llvm::createStringError("gpu.binary @" + job->binaryName +
+                                     " holds no object for ptxas");
+    auto target = cast<NVVM::NVVMTargetAttr>(object.getTarget());
     job->placeholder = "ptensor: the cubin of " + job->binaryName +
                        " is being assembled";
-    job->ptx = object.getObject().getValue().str();
-    // As gpu-module-to-binary calls ptxas (MLIR 22's NVVM target), so the
-    // cubin is the same byte for byte
+    // As gpu-module-to-binary calls ptxas (MLIR 22's NVVM target), so a
+    // binary of one part gets the same cubin byte for byte, and one of
+    // several parts the same kernels' code
     // (test/Tools/compile-cuda-pending-cubins.mlir).
-    job->ptxasArgs = {"ptxas", "-arch", target.getChip().str(),
-                      /*PTX file*/ "", "-o", /*cubin file*/ "",
-                      "--opt-level", std::to_string(target.getO())};
+    job->ptxasArgs = {"ptxas", "-arch", target.getChip().str(), "--opt-level",
+                      std::to_string(target.getO())};
     if (target.hasCmdOptions())
       if (auto flags = dyn_cast<ArrayAttr>(target.getCmdOptions()->getValue()))
         for (Attribute flag : flags)
@@ -85,36 +91,46 @@ PendingCubins::start(ModuleOp module, llvm::StringRef cudaPath) {
 }
 
 void PendingCubins::assemble(const std::string &ptxas, Job &job) {
-  llvm::SmallString<128> ptxFile, cubinFile, logFile;
+  llvm::SmallString<128> cubinFile, logFile;
+  std::vector<llvm::SmallString<128>> ptxFiles(job.ptx.size());
+  std::vector<llvm::SmallString<128> *> files = {&cubinFile, &logFile};
+  for (llvm::SmallString<128> &ptxFile : ptxFiles)
+    files.push_back(&ptxFile);
   std::error_code created;
-  for (auto [file, suffix] : {std::pair{&ptxFile, "ptx"},
-                              {&cubinFile, "cubin"},
-                              {&logFile, "log"}})
+  for (llvm::SmallString<128> *file : files) {
+    llvm::StringRef suffix = file == &cubinFile ? "cubin"
+                             : file == &logFile ? "log"
+                                                : "ptx";
     if (!created)
       created = llvm::sys::fs::createTemporaryFile("ptensor-kernels", suffix,
                                                    *file);
-  // Whatever was created goes at the end (an empty path is no file).
-  llvm::FileRemover removePtx(ptxFile), removeCubin(cubinFile),
-      removeLog(logFile);
+  }
+  // Whatever was created goes at the end.
+  llvm::scope_exit removeFiles([&] {
+    for (llvm::SmallString<128> *file : files)
+      if (!file->empty())
+        llvm::sys::fs::remove(*file);
+  });
   if (created) {
     job.error = "cannot create a temporary file for ptxas: " +
                 created.message();
     return;
   }
-  {
+  for (auto [ptxFile, ptx] : llvm::zip_equal(ptxFiles, job.ptx)) {
     std::error_code ec;
     llvm::raw_fd_ostream os(ptxFile, ec);
     if (!ec)
-      os << job.ptx;
+      os << ptx;
     if (ec || os.has_error()) {
       job.error = "cannot write the PTX to " + ptxFile.str().str();
       return;
     }
   }
-  job.ptxasArgs[3] = ptxFile.str().str();
-  job.ptxasArgs[5] = cubinFile.str().str();
   llvm::SmallVector<llvm::StringRef> args(job.ptxasArgs.begin(),
                                           job.ptxasArgs.end());
+  args.append({"-o", cubinFile});
+  for (const llvm::SmallString<128> &ptxFile : ptxFiles)
+    args.push_back(ptxFile);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile.str(),
                                                 logFile.str()};
   std::string message;

@@ -30,7 +30,7 @@ std::string mlir::ptensor::resolveCudaPath(llvm::StringRef option) {
 
 LogicalResult mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
     OpPassManager &pm, const PTensorToNVVMPipelineOptions &options,
-    function_ref<LogicalResult(const Twine &)> errorHandler) {
+    function_ref<LogicalResult(const Twine &)> errorHandler, bool ptxInParts) {
   if (failed(verifyPTensorToNVVMPipelineOptions(options, errorHandler)))
     return failure();
   buildPTensorToFusedLinalgPipeline(pm, options.maxRecomputeOps,
@@ -99,7 +99,7 @@ LogicalResult mlir::ptensor::buildPTensorToNVVMKernelsPipeline(
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = resolveCudaPath(options.cudaPath);
   binary.compilationTarget = options.format;
-  pm.addPass(createCheckedGpuModuleToBinaryPass(binary));
+  pm.addPass(createCheckedGpuModuleToBinaryPass(binary, ptxInParts));
   return success();
 }
 

@@ -3,12 +3,18 @@
 #ifndef PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H
 #define PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H
 
+#include "mlir/Support/LLVM.h"
+
 #include <memory>
 
 namespace mlir {
 class OpPassManager;
 class Pass;
 struct GpuModuleToBinaryPassOptions;
+namespace gpu {
+class GPUModuleOp;
+class TargetOptions;
+} // namespace gpu
 namespace ptensor {
 
 /// Empty-tensor elimination (values written into an existing tensor are
@@ -24,13 +30,30 @@ void addBufferization(OpPassManager &pm);
 void addHostToLLVM(OpPassManager &pm, bool withGPULaunches);
 
 /// gpu-module-to-binary with `options`, failing (not only reporting) when
-/// serialization reports an error, e.g. a toolkit without libdevice.
+/// serialization reports an error, e.g. a toolkit without libdevice. With
+/// `kernelsInParts` (format isa only), a module of several kernels is
+/// serialized in parts on the context's threads (serializeKernelsInParts).
 std::unique_ptr<Pass>
-createCheckedGpuModuleToBinaryPass(const GpuModuleToBinaryPassOptions &options);
+createCheckedGpuModuleToBinaryPass(const GpuModuleToBinaryPassOptions &options,
+                                   bool kernelsInParts = false);
 
 /// Registers that pass as `ptensor-gpu-module-to-binary` (options `toolkit`
-/// and `format`, as gpu-module-to-binary's).
+/// and `format`, as gpu-module-to-binary's, and `kernels-in-parts`).
 void registerCheckedGpuModuleToBinaryPass();
+
+/// Serializes `module`, of one target, in `options`' assembly format (PTX)
+/// as up to `maxParts` parts compiled in parallel, each holding some of its
+/// kernels (of about equal size) and its other functions, made internal.
+/// The module becomes a gpu.binary with one object per part, all of the
+/// same target: not a binary MLIR can load, but what ptensor's PendingCubins
+/// hands to ptxas as one cubin's PTX files. Returns false, leaving the
+/// module, when it has fewer than two kernels, `maxParts` is below two, it
+/// defines a global in device memory that is not constant (the parts would
+/// not share it), or the format or its targets are other; fails as
+/// gpu-module-to-binary does.
+FailureOr<bool> serializeKernelsInParts(gpu::GPUModuleOp module,
+                                        const gpu::TargetOptions &options,
+                                        unsigned maxParts);
 
 /// Defines `__truncsfbf2` (weak linkage) in a module that uses bf16: LLVM's
 /// x86 lowering calls it, and libgcc before GCC 13 lacks it.

@@ -5,9 +5,16 @@
 // (include/ptensor/Compiler/PendingCubins.h). The cubins must be the very ones the
 // sequential pipeline's gpu-module-to-binary makes.
 // RUN: ptensor-opt %s --ptensor-to-nvvm-pipeline -o %t.mlir
+// RUN: ptensor-compile --mlir-disable-threading --target=cuda -c %s -o %t.one.o
+// RUN: %python %S/Inputs/same_cubins.py %t.mlir %t.one.o | FileCheck %s
+// CHECK: same cubin: f_kernel ({{[0-9]+}} bytes)
+// With threads, the driver generates the kernels' PTX in parts
+// (lib/Pipelines/KernelParts.cpp) and ptxas takes the parts together: the
+// same kernels, with the same code, in a cubin whose symbol tables follow
+// the parts' order.
 // RUN: ptensor-compile --target=cuda -c %s -o %t.o
-// RUN: %python %S/Inputs/same_cubins.py %t.mlir %t.o | FileCheck %s
-// CHECK: same cubins: f_kernel ({{[0-9]+}} bytes)
+// RUN: %python %S/Inputs/same_cubins.py %t.mlir %t.o | FileCheck %s --check-prefix=PARTS
+// PARTS: same kernels' code: f_kernel (10 kernels)
 
 // With another kernel format the driver runs the whole pipeline as it is:
 // the object embeds the PTX text.

@@ -21,6 +21,7 @@
 #include "ptensor/Pipelines/Pipelines.h"
 #include "ptensor/Tools/CommandLine.h"
 
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -253,6 +254,9 @@ static int run() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --mlir-disable-threading, as for mlir-opt: the kernels' PTX is
+  // generated in parts on the context's threads (KernelParts.cpp).
+  mlir::registerMLIRContextCLOptions();
   ::ptensor::tools::setUpCommandLine(compileCategory);
   // The identity caches key compiled code by (docs/ABI.md).
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {

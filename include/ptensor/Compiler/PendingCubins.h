@@ -34,7 +34,9 @@ namespace ptensor::compiler {
 class PendingCubins {
 public:
   /// Starts ptxas (of the toolkit at `cudaPath`) on the PTX of every
-  /// gpu.binary op of `module` (NVVM targets, assembly format), with the
+  /// gpu.binary op of `module` (NVVM targets, assembly format; several
+  /// objects of the same target are parts of one module's kernels, which
+  /// ptxas takes together), with the
   /// arguments gpu-module-to-binary would give it (chip, optimization
   /// level, the target's ptxas options), and leaves in each op a binary
   /// object holding a placeholder: the host half of the pipeline and the
@@ -81,7 +83,10 @@ private:
   struct Job {
     std::string binaryName;
     std::string placeholder;
-    std::string ptx;
+    /// The PTX of the binary's parts (KernelParts.cpp): ptxas makes one
+    /// cubin of them.
+    std::vector<std::string> ptx;
+    /// ptxas's arguments, less the output and input files.
     std::vector<std::string> ptxasArgs;
     /// Set by the job's thread.
     std::string cubin;

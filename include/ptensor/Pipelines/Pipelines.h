@@ -145,9 +145,14 @@ buildPTensorToNVVMPipeline(OpPassManager &pm,
 /// The kernels' half of ptensor-to-nvvm-pipeline: everything up to the
 /// gpu.binary ops holding the kernels in `options.format`; host code is not
 /// yet in the LLVM dialect. Fails like buildPTensorToNVVMPipeline.
+/// `ptxInParts` (format=isa) serializes a module of several kernels in
+/// parts on the context's threads: its gpu.binary then holds a PTX object
+/// per part, which the host half cannot embed but PendingCubins assembles
+/// into one cubin.
 LogicalResult buildPTensorToNVVMKernelsPipeline(
     OpPassManager &pm, const PTensorToNVVMPipelineOptions &options,
-    function_ref<LogicalResult(const Twine &)> errorHandler);
+    function_ref<LogicalResult(const Twine &)> errorHandler,
+    bool ptxInParts = false);
 
 /// The host half of ptensor-to-nvvm-pipeline: host code, with the launches
 /// of the gpu.binary ops' kernels, to the LLVM dialect. It does not read the
