@@ -1,5 +1,4 @@
-//===- CheckedModuleToBinary.cpp - gpu-module-to-binary that fails on errors
-//===//
+//===- CheckedModuleToBinary.cpp - module-to-binary failing on errors -----===//
 //
 // MLIR 22's gpu-module-to-binary reports some problems without failing:
 // an unknown format, or a toolkit path without libdevice (the module is

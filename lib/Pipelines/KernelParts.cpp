@@ -61,14 +61,20 @@ groupKernels(gpu::GPUModuleOp module, unsigned maxParts) {
   return groups;
 }
 
+/// Whether `global` has a value here (an initializer attribute or region),
+/// not only a declaration of one defined elsewhere.
+static bool isDefinition(LLVM::GlobalOp global) {
+  return global.getValueOrNull() || global.getInitializerBlock();
+}
+
 /// Whether `module` defines a global its kernels may write and read across
 /// launches (device memory, not constant): each part would have a copy of
 /// its own. (Shared memory is per block in any case.)
 static bool hasSharedState(gpu::GPUModuleOp module) {
   constexpr unsigned kSharedMemory = 3;
   return llvm::any_of(module.getOps<LLVM::GlobalOp>(), [](LLVM::GlobalOp g) {
-    bool defined = g.getValueOrNull() || g.getInitializerBlock();
-    return defined && !g.getConstant() && g.getAddrSpace() != kSharedMemory;
+    return isDefinition(g) && !g.getConstant() &&
+           g.getAddrSpace() != kSharedMemory;
   });
 }
 
@@ -98,8 +104,8 @@ static OwningOpRef<gpu::GPUModuleOp> partOf(gpu::GPUModuleOp module,
     }
     Operation *copy = builder.clone(op);
     if (auto global = dyn_cast<LLVM::GlobalOp>(copy)) {
-      bool defined = global.getValueOrNull() || global.getInitializerBlock();
-      if (defined && global.getLinkage() == LLVM::Linkage::External)
+      if (isDefinition(global) &&
+          global.getLinkage() == LLVM::Linkage::External)
         global.setLinkage(LLVM::Linkage::Internal);
     }
   }
