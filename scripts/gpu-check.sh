@@ -69,6 +69,10 @@ prepare() {
     cp -L "$(ldd build/lib/libptensor_runtime_vqsort.so | awk -v l="$lib" '$1 == l {print $3}')" "$carry/"
   done
   cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$carry/"
+  # The compaction's own count and select kernels against the host's
+  # positions, and timed (the smoke step; checks under the sanitizer).
+  /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -std=c++17 -I runtime/lib \
+    -I runtime/cuda bench/micro/select_flags.cu -o "$carry/select-flags"
   echo "== exporting the CPU suite's cases for cuda:0"
   for t in test/Integration/CPU/*.py; do
     PATH="$root/build/bin:$PATH" PTENSOR_CASE_EXPORT_DIR="$carry/cases" \
@@ -183,6 +187,8 @@ run() {
   # Launches block here, so a kernel fault is reported at its launch.
   PTENSOR_SYNC_LAUNCHES=1 "$carry/ptensor-runtime-gpu-smoke" > "$out/smoke.log" 2>&1 && echo "smoke: passed" ||
     { echo "smoke: FAILED"; tail -5 "$out/smoke.log"; status=1; }
+  "$carry/select-flags" > "$out/select-flags.log" 2>&1 || status=1
+  cat "$out/select-flags.log"
   fi
   local cases="${TMPDIR:-/tmp}/ptensor-gpu-cases"
   if wants cases || wants sanitizer; then
@@ -204,6 +210,10 @@ run() {
       "$sanitizer --tool $tool --error-exitcode 66 --print-limit 5 python3 -m ptensor.run" \
       > "$out/sanitizer-$tool.log" 2>&1 && echo "$tool: clean ($(tail -1 "$out/sanitizer-$tool.log"))" ||
       { echo "$tool: FAILED"; tail -8 "$out/sanitizer-$tool.log"; status=1; }
+    "$sanitizer" --tool "$tool" --error-exitcode 66 --print-limit 5 \
+      "$carry/select-flags" check > "$out/sanitizer-$tool-select-flags.log" 2>&1 &&
+      echo "$tool of select-flags: clean" ||
+      { echo "$tool of select-flags: FAILED"; tail -8 "$out/sanitizer-$tool-select-flags.log"; status=1; }
   done
   fi
   if wants python; then
