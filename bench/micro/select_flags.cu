@@ -37,21 +37,26 @@ void release(void *, void *p) { cudaFreeAsync(p, 0); }
 
 /// countContiguous then selectAligned, as CompactKernels.cu calls them;
 /// the count stays on the device (nonzero copies it to the host between).
+/// `maxBlocks` > 0 caps the select's grid.
 void countAndSelect(const uint8_t *flags, int64_t n, int64_t *count,
-                    int64_t *positions) {
+                    int64_t *positions, int maxBlocks = 0) {
   char error[256] = "";
   CudaKernelsCall call{nullptr, allocate, release, nullptr};
   gpu::Scratch s(call);
   if (gpu::countContiguous(flags, n, count, 0, error, sizeof error) ||
-      gpu::selectAligned(s, flags, n, positions, 0, error, sizeof error)) {
+      gpu::selectAligned(s, flags, n, positions, 0, error, sizeof error,
+                         maxBlocks)) {
     std::fprintf(stderr, "FAILED: %s\n", error);
     std::exit(1);
   }
 }
 
 /// Runs both steps on `n` flags, each true with probability `density`
-/// (or every `period`-th when period > 0), and compares with the host.
-bool check(int64_t n, double density, int period, std::mt19937 &random) {
+/// (or every `period`-th when period > 0), the select's grid capped at
+/// `maxBlocks` (> 0), and compares with the host. A sentinel after the
+/// last position catches a store past the end.
+bool check(int64_t n, double density, int period, int maxBlocks,
+           std::mt19937 &random) {
   std::vector<uint8_t> host(size_t(n > 0 ? n : 1));
   std::bernoulli_distribution coin(density);
   std::vector<int64_t> expected;
@@ -66,9 +71,14 @@ bool check(int64_t n, double density, int period, std::mt19937 &random) {
   int64_t *count, *positions;
   CHECK(cudaMalloc(&flags, host.size()));
   CHECK(cudaMalloc(&count, sizeof(int64_t)));
+  // The positions and the sentinel.
   CHECK(cudaMalloc(&positions, (expected.size() + 1) * sizeof(int64_t)));
   CHECK(cudaMemcpy(flags, host.data(), host.size(), cudaMemcpyHostToDevice));
-  countAndSelect(flags, n, count, positions);
+  const int64_t sentinel = -7;
+  expected.push_back(sentinel);
+  CHECK(cudaMemcpy(positions + expected.size() - 1, &sentinel, sizeof sentinel,
+                   cudaMemcpyHostToDevice));
+  countAndSelect(flags, n, count, positions, maxBlocks);
   CHECK(cudaDeviceSynchronize());
   int64_t got = -1;
   CHECK(cudaMemcpy(&got, count, sizeof got, cudaMemcpyDeviceToHost));
@@ -78,10 +88,12 @@ bool check(int64_t n, double density, int period, std::mt19937 &random) {
   CHECK(cudaFree(flags));
   CHECK(cudaFree(count));
   CHECK(cudaFree(positions));
-  bool ok = got == int64_t(expected.size()) && result == expected;
+  bool ok = got == int64_t(expected.size()) - 1 && result == expected;
   if (!ok)
-    std::printf("WRONG: n %lld density %g period %d: count %lld of %zu\n",
-                (long long)n, density, period, (long long)got, expected.size());
+    std::printf("WRONG: n %lld density %g period %d blocks %d: count %lld of "
+                "%zu\n",
+                (long long)n, density, period, maxBlocks, (long long)got,
+                expected.size() - 1);
   return ok;
 }
 
@@ -99,14 +111,22 @@ int main(int argc, char **argv) {
   for (int64_t n : sizes)
     for (double d : densities) {
       ++cases;
-      failures += !check(n, d, 0, random);
+      failures += !check(n, d, 0, 0, random);
     }
   // Many chunks, so that look-backs cross many windows of 32 (and chunk
-  // counts near 0 and 4096).
+  // counts of 8192, 4096, about 2731 and 2); then grids of 1 and 3 blocks,
+  // whose warps each take many chunks (the next chunk's loads, the last
+  // partial chunk taken as a next one).
   for (int period : {1, 2, 3, 4097}) {
     ++cases;
-    failures += !check((int64_t(1) << 24) + 5, 0, period, random);
+    failures += !check((int64_t(1) << 24) + 5, 0, period, 0, random);
   }
+  for (int blocks : {1, 3})
+    for (int64_t n : {int64_t(8192) * 8 * blocks + 1, int64_t(3000017)})
+      for (double d : {0.01, 0.5, 1.0}) {
+        ++cases;
+        failures += !check(n, d, 0, blocks, random);
+      }
   std::printf("select_flags: %d of %d cases wrong\n", failures, cases);
   if (!timed)
     return failures != 0;
@@ -125,6 +145,20 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(flags, host.data(), size_t(n), cudaMemcpyHostToDevice));
   float both =
       medianMs([&] { countAndSelect(flags, n, count, positions); }, 21, 5);
+  // The timed calls' result too (the warps loop over many chunks here).
+  {
+    std::vector<int64_t> expected, result;
+    for (int64_t i = 0; i < n; ++i)
+      if (host[size_t(i)])
+        expected.push_back(i);
+    result.resize(expected.size());
+    CHECK(cudaMemcpy(result.data(), positions, result.size() * sizeof(int64_t),
+                     cudaMemcpyDeviceToHost));
+    bool same = result == expected;
+    std::printf("2^26 flags: the timed result %s the host's\n",
+                same ? "is" : "is NOT");
+    failures += !same;
+  }
   char error[256];
   float countOnly = medianMs(
       [&] { gpu::countContiguous(flags, n, count, 0, error, sizeof error); },

@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kCountBlock)
 /// chunk a warp waits for belongs to a warp already running. The grid is
 /// as many warps as run at once, each taking chunks until none is left.
 /// On the H100, 2^26 flags half true (bench/micro/select_flags.cu, stop
-/// 89): 151 us against 191-194 for the three kernels before (a count of
+/// 89): 151 us against 188-194 for the three kernels before (a count of
 /// the chunks, CUB's scan of the counts, the writes); a warp per chunk of
 /// 4096 or 8192 flags without the loop took 175 and 165, the loop with
 /// chunks of 2048 or 4096 flags 180 and 162.
@@ -93,7 +93,9 @@ constexpr ChunkState kCountBits = kAggregate - 1;
 /// The state words are read and written whole (a relaxed 64-bit access at
 /// device scope): the count travels in the word that says it is ready.
 __device__ inline ChunkState loadState(const ChunkState *state) {
-  return cuda::atomic_ref<const ChunkState, cuda::thread_scope_device>(*state)
+  // (atomic_ref of a const type is C++26: the load does not write.)
+  return cuda::atomic_ref<ChunkState, cuda::thread_scope_device>(
+             *const_cast<ChunkState *>(state))
       .load(cuda::memory_order_relaxed);
 }
 __device__ inline void storeState(ChunkState *state, ChunkState value) {
@@ -110,8 +112,9 @@ __device__ inline uint32_t nonzeroByteMask(uint32_t word) {
 }
 
 /// Lane `lane`'s flags of the chunk at `start`: its 16 of each full round
-/// (kRoundFlags of them before `n`), all loads issued at once. (The last
-/// chunk's partial round is read by roundMask.)
+/// (kRoundFlags of them before `n`), all loads issued at once. The words
+/// of other rounds keep what they held: roundMask reads those rounds' flags
+/// itself (the same test of a full round).
 __device__ inline void loadChunk(const uint8_t *flags, int64_t start, int64_t n,
                                  int lane, uint4 (&words)[kChunkRounds]) {
 #pragma unroll
@@ -229,7 +232,7 @@ __global__ void __launch_bounds__(kWarp *kWarpsPerBlock)
                  unsigned *tickets, ChunkState *states, int64_t *positions) {
   __shared__ uint16_t staged[kWarpsPerBlock][kRoundFlags];
   int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  uint4 words[kChunkRounds] = {};
+  uint4 words[kChunkRounds] = {}; // (only defined: roundMask ignores them)
   int64_t chunk = takeTicket(tickets, lane);
   if (chunk < chunks)
     loadChunk(flags, chunk * kChunkFlags, n, lane, words);
@@ -294,7 +297,7 @@ int countContiguous(const uint8_t *flags, int64_t n, int64_t *count,
 
 int selectAligned(Scratch &s, const uint8_t *flags, int64_t n,
                   int64_t *positions, cudaStream_t stream, char *error,
-                  size_t errorSize) {
+                  size_t errorSize, int maxBlocks) {
   if (n == 0)
     return 0;
   int64_t chunks = (n + kChunkFlags - 1) / kChunkFlags;
@@ -303,7 +306,8 @@ int selectAligned(Scratch &s, const uint8_t *flags, int64_t n,
   if (chunks > int64_t(INT_MAX))
     return fail(error, errorSize, "the position kernel (too many flags)",
                 cudaErrorInvalidValue);
-  // The ticket counter, then a state per chunk, all cleared.
+  // The ticket counter (an unsigned in the first word), then a state per
+  // chunk, all cleared.
   auto *words = s.get<ChunkState>(size_t(chunks) + 1);
   if (!words)
     return outOfMemoryFor(error, errorSize, "the chunks' states");
@@ -311,7 +315,7 @@ int selectAligned(Scratch &s, const uint8_t *flags, int64_t n,
   if (cudaError_t status = cudaMemsetAsync(words, 0, bytes, stream))
     return fail(error, errorSize, "clearing the chunks' states", status);
   // As many warps as run at once (each takes chunks until none is left),
-  // at most one per chunk.
+  // at most a block per kWarpsPerBlock chunks; fewer when `maxBlocks` > 0.
   constexpr int kThreads = kWarp * kWarpsPerBlock;
   int device = 0, multiprocessors = 0, perMultiprocessor = 0;
   if (cudaError_t status = cudaGetDevice(&device))
@@ -323,6 +327,8 @@ int selectAligned(Scratch &s, const uint8_t *flags, int64_t n,
           &perMultiprocessor, selectChunks, kThreads, 0))
     return fail(error, errorSize, "the position kernel's occupancy", status);
   int64_t resident = int64_t(multiprocessors) * std::max(perMultiprocessor, 1);
+  if (maxBlocks > 0)
+    resident = std::min(resident, int64_t(maxBlocks));
   auto blocks = unsigned(
       std::min((chunks + kWarpsPerBlock - 1) / kWarpsPerBlock, resident));
   selectChunks<<<blocks, kThreads, 0, stream>>>(
