@@ -266,6 +266,19 @@ __global__ void __launch_bounds__(kWarp *kWarpsPerBlock)
   }
 }
 
+/// Sets `count` to the current device's number of multiprocessors (the
+/// kernels' grids are sized by it). Returns 0, or 1 with a message in
+/// `error`.
+int multiprocessorCount(int &count, char *error, size_t errorSize) {
+  int device = 0;
+  if (cudaError_t status = cudaGetDevice(&device))
+    return fail(error, errorSize, "finding the current device", status);
+  if (cudaError_t status = cudaDeviceGetAttribute(
+          &count, cudaDevAttrMultiProcessorCount, device))
+    return fail(error, errorSize, "reading the multiprocessor count", status);
+  return 0;
+}
+
 } // namespace
 
 int countContiguous(const uint8_t *flags, int64_t n, int64_t *count,
@@ -278,12 +291,9 @@ int countContiguous(const uint8_t *flags, int64_t n, int64_t *count,
     headBytes = n;
   int64_t wordCount = (n - headBytes) / 16;
   int64_t tailBytes = n - headBytes - wordCount * 16;
-  int device = 0, multiprocessors = 0;
-  if (cudaError_t status = cudaGetDevice(&device))
-    return fail(error, errorSize, "finding the current device", status);
-  if (cudaError_t status = cudaDeviceGetAttribute(
-          &multiprocessors, cudaDevAttrMultiProcessorCount, device))
-    return fail(error, errorSize, "reading the multiprocessor count", status);
+  int multiprocessors = 0;
+  if (multiprocessorCount(multiprocessors, error, errorSize))
+    return 1;
   int64_t wanted = (wordCount + kCountBlock - 1) / kCountBlock;
   int64_t most = int64_t(multiprocessors) * 8;
   unsigned blocks = unsigned(wanted < 1 ? 1 : (wanted < most ? wanted : most));
@@ -317,12 +327,9 @@ int selectAligned(Scratch &s, const uint8_t *flags, int64_t n,
   // As many warps as run at once (each takes chunks until none is left),
   // at most a block per kWarpsPerBlock chunks; fewer when `maxBlocks` > 0.
   constexpr int kThreads = kWarp * kWarpsPerBlock;
-  int device = 0, multiprocessors = 0, perMultiprocessor = 0;
-  if (cudaError_t status = cudaGetDevice(&device))
-    return fail(error, errorSize, "finding the current device", status);
-  if (cudaError_t status = cudaDeviceGetAttribute(
-          &multiprocessors, cudaDevAttrMultiProcessorCount, device))
-    return fail(error, errorSize, "reading the multiprocessor count", status);
+  int multiprocessors = 0, perMultiprocessor = 0;
+  if (multiprocessorCount(multiprocessors, error, errorSize))
+    return 1;
   if (cudaError_t status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &perMultiprocessor, selectChunks, kThreads, 0))
     return fail(error, errorSize, "the position kernel's occupancy", status);
