@@ -96,11 +96,20 @@ def mismatch(kernel, inputs, ref):
     return None
 
 
+def variant_tags(directory):
+    """The sweep's configuration tags, then any other tag of a
+    `<case>@<tag>.so` in `directory`: a build by another compiler put there
+    by hand (e.g. `@before`), timed in the same run for an A/B."""
+    found = {os.path.basename(p).split("@", 1)[1][:-3]
+             for p in glob.glob(os.path.join(directory, "*@*.so"))}
+    return list(SWEEP_CONFIGS) + sorted(found - set(SWEEP_CONFIGS))
+
+
 def time_sweep(directory, name, inputs, ref, failures):
-    """Checks and times every configuration variant of case `name` that
-    build.py compiled into `directory`."""
+    """Checks and times every variant of case `name` in `directory`: the
+    configurations build.py compiled and builds put there by hand."""
     times = {}
-    for tag in SWEEP_CONFIGS:
+    for tag in variant_tags(directory):
         path = os.path.join(directory, f"{name}@{tag}.so")
         if not os.path.exists(path):
             continue
@@ -229,7 +238,7 @@ def main():
             if cexpr:
                 peers["cupy_ms"] = cexpr
         row.update(time_interleaved(peers))
-        if name in SWEEP_CASES:
+        if name in SWEEP_CASES or glob.glob(os.path.join(args.dir, f"{name}@*.so")):
             row["sweep"] = time_sweep(args.dir, name, inputs, ref, failures)
         rows.append(row)
         del inputs, a, b, env, ref
@@ -270,14 +279,15 @@ def main():
     for r in rows:
         if "small" in r:
             lines += host_latency.report_lines(r["small"])
+    tags = variant_tags(args.dir)
     lines += ["", "Kernel configuration sweep (fraction of copy bandwidth; "
               "options of ptensor-to-nvvm-pipeline in bench/cases.py):", "",
-              "| case | " + " | ".join(SWEEP_CONFIGS) + " |",
-              "|---|" + "---|" * len(SWEEP_CONFIGS)]
+              "| case | " + " | ".join(tags) + " |",
+              "|---|" + "---|" * len(tags)]
     for r in rows:
         if "sweep" in r:
             cells = [f"{r['bytes'] / r['sweep'][t] / 1e6 / copy_gbs:.2f}"
-                     if t in r["sweep"] else "-" for t in SWEEP_CONFIGS]
+                     if t in r["sweep"] else "-" for t in tags]
             lines.append(f"| {r['case']} | " + " | ".join(cells) + " |")
     table = "\n".join(lines)
     print(table)

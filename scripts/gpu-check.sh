@@ -48,7 +48,10 @@
 # While working on kernels, `PTENSOR_BENCH_CASES=sum_rows,var_rows bash
 # scripts/gpu-check.sh prepare-bench` recompiles only those benchmark cases
 # into the existing carry (minutes less than prepare), and the same
-# variable given to `run bench` times only them.
+# variable given to `run bench` times only them. `PTENSOR_CASE_TESTS=
+# reductions PTENSOR_BENCH_CASES=sum_rows bash scripts/gpu-check.sh
+# prepare-quick` makes a fresh carry with only those cases and benchmark
+# cases, for `run cases,bench`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -73,16 +76,7 @@ prepare() {
   # positions, and timed (the smoke step; checks under the sanitizer).
   /usr/local/cuda/bin/nvcc -O3 -arch=sm_90 -std=c++17 -I runtime/lib \
     -I runtime/cuda bench/micro/select_flags.cu -o "$carry/select-flags"
-  echo "== exporting the CPU suite's cases for cuda:0"
-  for t in test/Integration/CPU/*.py; do
-    PATH="$root/build/bin:$PATH" PTENSOR_CASE_EXPORT_DIR="$carry/cases" \
-      PTENSOR_TEST_DEVICE=cuda:0 python3 "$t" >/dev/null || true
-  done
-  echo "== compiling $(find "$carry/cases" -name '*.mlir' | wc -l) cases for sm_90"
-  find "$carry/cases" -name '*.mlir' -print0 |
-    xargs -0 -P 2 -I{} sh -c 'build/bin/ptensor-compile "$1" --target=cuda -o "${1%.mlir}.so" 2>"${1%.mlir}.compile.log" || echo "compile failed: $1"' _ {} |
-    tee "$carry/compile-failures.txt"
-  [ -s "$carry/compile-failures.txt" ] && { echo "some cases failed to compile"; exit 1; }
+  prepare_cases
   echo "== compiling the benchmark and the Python GPU kernels"
   prepare_bench
   # One copy of the CUDA library in the carry (8 MB of its 64 MiB): `run`
@@ -100,9 +94,54 @@ prepare() {
   PTENSOR_CACHE_DIR="$carry/pycache" PTENSOR_BUILD_DIR="$root/build" \
     python3 -m pytest -q python/tests/test_ops.py >/dev/null
   host_kernels
-  # The cases' cubins compress about 5x; the carry is limited to 64 MiB.
+  pack_cases
+  du -sh "$carry"
+}
+
+# The CPU suite's cases (PTENSOR_CASE_TESTS: only those of the named
+# test/Integration/CPU scripts, comma-separated, e.g. reductions,sorting)
+# exported for cuda:0 and compiled into $carry/cases.
+prepare_cases() {
+  local t
+  echo "== exporting the CPU suite's cases for cuda:0"
+  mkdir -p "$carry/cases"
+  for t in test/Integration/CPU/*.py; do
+    if [ -n "${PTENSOR_CASE_TESTS:-}" ] &&
+      [[ ",$PTENSOR_CASE_TESTS," != *",$(basename "$t" .py),"* ]]; then
+      continue
+    fi
+    PATH="$root/build/bin:$PATH" PTENSOR_CASE_EXPORT_DIR="$carry/cases" \
+      PTENSOR_TEST_DEVICE=cuda:0 python3 "$t" >/dev/null || true
+  done
+  echo "== compiling $(find "$carry/cases" -name '*.mlir' | wc -l) cases for sm_90"
+  find "$carry/cases" -name '*.mlir' -print0 |
+    xargs -0 -P 2 -I{} sh -c 'build/bin/ptensor-compile "$1" --target=cuda -o "${1%.mlir}.so" 2>"${1%.mlir}.compile.log" || echo "compile failed: $1"' _ {} |
+    tee "$carry/compile-failures.txt"
+  [ -s "$carry/compile-failures.txt" ] && { echo "some cases failed to compile"; exit 1; }
+  return 0
+}
+
+# The cases' cubins compress about 5x; the carry is limited to 64 MiB.
+pack_cases() {
   tar -C "$carry" -cf - cases | xz -T2 -6 > "$carry/cases.tar.xz"
   rm -rf "$carry/cases"
+}
+
+# While working on kernels: a fresh carry with the runtime libraries, the
+# cases of PTENSOR_CASE_TESTS and the benchmark cases of
+# PTENSOR_BENCH_CASES (both required: minutes, not prepare's half hour),
+# for `run cases,bench` (and kernels, ncu).
+prepare_quick() {
+  set -e
+  : "${PTENSOR_CASE_TESTS:?name the test scripts, e.g. PTENSOR_CASE_TESTS=reductions}"
+  : "${PTENSOR_BENCH_CASES:?name the benchmark cases, e.g. PTENSOR_BENCH_CASES=sum_rows}"
+  fresh_carry bench
+  cp build/lib/libptensor_runtime.so build/lib/libptensor_runtime_vqsort.so "$carry/"
+  cp "$(bash scripts/build-cuda-kernels.sh)" "$carry/"
+  prepare_cases
+  pack_cases
+  prepare_bench
+  rm "$carry/bench/libptensor_runtime_cuda.so"
   du -sh "$carry"
 }
 
@@ -303,11 +342,12 @@ run() {
 case "${1:-}" in
   prepare) prepare ;;
   prepare-bench) set -e; ninja -C build; prepare_bench ;;
+  prepare-quick) prepare_quick ;;
   prepare-profile) prepare_profile ;;
   prepare-host) prepare_host ;;
   run) steps="${2:-all}"; run ;;
   prepare-compile) set -e; ninja -C build ptensor-compile ptensor_runtime
     python3 bench/cold_compile.py pack "$root/.carry/compiler" ;;
   compile) python3 bench/cold_compile.py run "$root/.carry/compiler" ;;
-  *) echo "usage: $0 prepare | prepare-bench | prepare-profile | prepare-host | prepare-compile | compile | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 prepare | prepare-bench | prepare-quick | prepare-profile | prepare-host | prepare-compile | compile | run [smoke,cases,sanitizer,python,profile,kernels,ncu,teams,gpu-teams,gpu-teams-nccl,host,bench]" >&2; exit 2 ;;
 esac

@@ -40,8 +40,10 @@ __global__ void scalarTile(const float *in, float *out, int n) {
 // (2) float4 accesses (ptensor's vector variant): TILE x TILE tile,
 // THREADS threads, each loads float4s along the input's rows and stores
 // float4s along the output's rows; PIPE: the next tile's loads are issued
-// before this tile's stores (a persistent grid).
-template <int TILE, int THREADS, bool PIPE>
+// before this tile's stores (a persistent grid). GROUP > 0: the tiles in
+// the generated kernels' order (TiledTransposeKernel.cpp): GROUP tile rows
+// of the result side by side, down a column of tiles, then the next column.
+template <int TILE, int THREADS, bool PIPE, int GROUP = 0>
 __global__ void __launch_bounds__(THREADS)
     vectorTile(const float *in, float *out, int n) {
   constexpr int LANES = TILE / 4;               // float4s per tile row
@@ -51,8 +53,19 @@ __global__ void __launch_bounds__(THREADS)
   int lane = threadIdx.x % LANES, line = threadIdx.x / LANES;
   int tilesPerRow = n / TILE, tiles = tilesPerRow * tilesPerRow;
   float4 v[PASSES];
+  // The result's first row and column of tile t.
+  auto origin = [&](int t, int &r0, int &c0) {
+    if (GROUP == 0) {
+      r0 = (t / tilesPerRow) * TILE, c0 = (t % tilesPerRow) * TILE;
+      return;
+    }
+    int group = t / (GROUP * tilesPerRow), within = t % (GROUP * tilesPerRow);
+    int rows = min(GROUP, tilesPerRow - group * GROUP);
+    r0 = (group * GROUP + within % rows) * TILE, c0 = (within / rows) * TILE;
+  };
   auto load = [&](int t) {
-    int r0 = (t / tilesPerRow) * TILE, c0 = (t % tilesPerRow) * TILE;
+    int r0, c0;
+    origin(t, r0, c0);
 #pragma unroll
     for (int p = 0; p < PASSES; ++p)
       v[p] = *reinterpret_cast<const float4 *>(
@@ -62,7 +75,8 @@ __global__ void __launch_bounds__(THREADS)
   if (PIPE && t < tiles)
     load(t);
   for (; t < tiles; t += gridDim.x) {
-    int r0 = (t / tilesPerRow) * TILE, c0 = (t % tilesPerRow) * TILE;
+    int r0, c0;
+    origin(t, r0, c0);
     if (!PIPE)
       load(t);
 #pragma unroll
@@ -143,6 +157,9 @@ int main(int argc, char **argv) {
     });
     report("vector t64 512", grid, [&] {
       vectorTile<64, 512, false><<<grid, 512>>>(in, out, n);
+    });
+    report("vector t64 256 group 8", grid, [&] {
+      vectorTile<64, 256, false, 8><<<grid, 256>>>(in, out, n);
     });
   }
   for (int grid : {sms * 4, sms * 8, sms * 16}) {

@@ -65,7 +65,9 @@ def ConvertPTensorLinalgToGPU
          before any store, a scalar tail for count % width;
       2. tiled transpose path, when an input is column-major in the two
          innermost dims: `transpose-tile`-square tiles staged in shared
-         memory so that reads and writes both coalesce;
+         memory so that reads and writes both coalesce (interior tiles
+         with 16-byte accesses in one kernel where the operands allow
+         them, the other tiles with scalar ones in a second);
       3. row-vector path, when outputs are contiguous and inputs are read
          along rows with unit stride or broadcast along rows: a thread
          makes 16 bytes of a row and stores them with one vector store;

@@ -265,6 +265,40 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value,
                               : narrow;
 }
 
+/// mergeInWarp for argmax/argmin (value, index) pairs, in two butterflies
+/// instead of one of pairs: the lanes' extremum (the NaN-propagating max or
+/// min of the values alone), then the smallest index among the lanes whose
+/// value matches it (buildMatchesExtremum), or INT64_MAX where none does.
+/// That is the index the full rule's merges give (NaN first, then the
+/// first occurrence; -0.0 ties 0.0), in about a third of the instructions:
+/// one shuffle and a max a step for the value, two shuffles and a 64-bit
+/// min for the index, where a merge of pairs takes three shuffles and a
+/// dozen compares and selects. The value is the extremum, which may be
+/// 0.0 where the index's element is -0.0 (a tie either way) or another NaN:
+/// later merges compare it the same way, and only the index is a result.
+static SmallVector<Value> mergeArgInWarp(OpBuilder &b, Location loc,
+                                         Combiner combiner,
+                                         ArrayRef<Value> partial,
+                                         int64_t lanes) {
+  Combiner extremumCombiner = getExtremumCombiner(combiner);
+  Value extremum = partial[0];
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    Value other = shuffleXor(b, loc, extremum, offset);
+    extremum = buildCombine(b, loc, extremumCombiner, extremum, other)[0];
+  }
+  Value matches = buildMatchesExtremum(b, loc, partial[0], extremum);
+  Value index = partial[1];
+  Value noIndex = arith::ConstantOp::create(
+      b, loc, index.getType(),
+      b.getIntegerAttr(index.getType(), APInt::getSignedMaxValue(64)));
+  index = arith::SelectOp::create(b, loc, matches, index, noIndex);
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    Value other = shuffleXor(b, loc, index, offset);
+    index = arith::MinSIOp::create(b, loc, index, other);
+  }
+  return {extremum, index};
+}
+
 /// Merges `partial` across the first `lanes` lanes of each warp (a power
 /// of two, at most kWarp) in xor-butterfly steps: lane 0 ends with the
 /// merge of lanes 0 .. lanes-1, in an order fixed by the lane numbers.
@@ -272,6 +306,8 @@ static SmallVector<Value> mergeInWarp(OpBuilder &b, Location loc,
                                       const ReductionNest &nest,
                                       SmallVector<Value> partial,
                                       int64_t lanes) {
+  if (isArgCombiner(nest.combiner))
+    return mergeArgInWarp(b, loc, nest.combiner, partial, lanes);
   for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
     SmallVector<Value> other;
     for (Value v : partial)

@@ -233,3 +233,51 @@ func.func @max_rows(%a: memref<?x?xf32>, %out: memref<?xf32>)
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+
+// An argmax's warps merge their (value, index) pairs in two butterflies:
+// the NaN-propagating max of the values alone, one shuffle a step; then
+// each lane keeps its index where its value matches that max (equal, or
+// both NaN) and INT64_MAX where not, and the lanes take the least index,
+// a 64-bit min a step. Warp 0 merges the warps' pairs the same way.
+// DEFAULT-LABEL: func.func @argmax_rows(
+// DEFAULT:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8xi64, #gpu.address_space<workgroup>>)
+// DEFAULT:           %[[S16:.*]], %{{.*}} = gpu.shuffle  xor %[[V:.*]], %c16_i32, %c32_i32 : f32
+// DEFAULT-NEXT:      %[[M16:.*]] = arith.maximumf %[[V]], %[[S16]] : f32
+// DEFAULT-COUNT-4:   arith.maximumf
+// DEFAULT-NEXT:      %[[EQ:.*]] = arith.cmpf oeq, %[[V]], %[[MAX:.*]] : f32
+// DEFAULT-NEXT:      %[[MAXNAN:.*]] = arith.cmpf uno, %[[MAX]], %[[MAX]] : f32
+// DEFAULT-NEXT:      %[[NAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : f32
+// DEFAULT-NEXT:      %[[MATCH:.*]] = arith.select %[[MAXNAN]], %[[NAN]], %[[EQ]] : i1
+// DEFAULT-NEXT:      %[[NONE:.*]] = arith.constant 9223372036854775807 : i64
+// DEFAULT-NEXT:      %[[IDX:.*]] = arith.select %[[MATCH]], %{{.*}}, %[[NONE]] : i64
+// DEFAULT:           %[[I16:.*]], %{{.*}} = gpu.shuffle  xor %[[IDX]], %c16_i32{{.*}}, %c32_i32{{.*}} : i64
+// DEFAULT-NEXT:      arith.minsi %[[IDX]], %[[I16]] : i64
+// DEFAULT-COUNT-4:   arith.minsi
+// DEFAULT:           gpu.barrier
+// DEFAULT-COUNT-3:   arith.maximumf
+// DEFAULT:           arith.select
+// DEFAULT-COUNT-3:   arith.minsi
+// DEFAULT:           return
+func.func @argmax_rows(%a: memref<?x?xf32>, %v: memref<?xf32>, %i: memref<?xi64>)
+    attributes {ptensor.device = "cuda:0"} {
+  linalg.generic {indexing_maps = [#id, #rows, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x?xf32>) outs(%v, %i : memref<?xf32>, memref<?xi64>) {
+  ^bb0(%x: f32, %ov: f32, %oi: i64):
+    %r = linalg.index 1 : index
+    %ri = arith.index_cast %r : index to i64
+    %gt = arith.cmpf ogt, %x, %ov : f32
+    %eq = arith.cmpf oeq, %x, %ov : f32
+    %lt = arith.cmpi slt, %ri, %oi : i64
+    %tie = arith.andi %eq, %lt : i1
+    %take = arith.ori %gt, %tie : i1
+    %nv = arith.select %take, %x, %ov {ptensor.combiner = "argmaxf"} : f32
+    %ni = arith.select %take, %ri, %oi : i64
+    linalg.yield %nv, %ni : f32, i64
+  }
+  return
+}

@@ -5,7 +5,8 @@
 // launches per elementwise generic: the flat vector path where it applies,
 // or else the row-vector path, then one general path with 64-bit indices
 // (index-typed loop) for whatever the run-time tests refuse. By default
-// (EVERY) the tiled transpose path and the general path's 32-bit variant
+// (EVERY) the tiled transpose path (a kernel for interior tiles with
+// vector accesses, one for the rest) and the general path's 32-bit variant
 // are there too.
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -26,7 +27,7 @@
 // CHECK:         return
 
 // EVERY-LABEL: func.func @same_shape(
-// EVERY-COUNT-5: gpu.launch
+// EVERY-COUNT-6: gpu.launch
 // EVERY-NOT:     gpu.launch
 // EVERY:         return
 func.func @same_shape(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[?, ?], offset: ?>>, %out: memref<?x?xf32>)
