@@ -419,6 +419,8 @@ SWEEP_CONFIGS = {
     "tgrid2112": "transpose-max-blocks=2112",
     "tile32": "transpose-tile=32",
     "tile32-tgrid1056": "transpose-tile=32 transpose-max-blocks=1056",
+    "rows6": "row-blocks-per-sm=6",
+    "rows8": "row-blocks-per-sm=8",
 }
 
 

@@ -380,12 +380,12 @@ void reduction::emitBlockMerge(
 /// `body(b, loc, item, t, buffers)` runs for each item in every thread t.
 void reduction::emitBlockPerItem(
     OpBuilder &b, Location loc, TypeRange shared, Value items,
-    int64_t maxBlocks,
+    const KernelConfig &config,
     function_ref<void(OpBuilder &, Location, Value, Value,
                       ArrayRef<BlockArgument>)>
         body,
     Value dynamicSharedBytes) {
-  Value maxBlocksValue = indexConstant(b, loc, maxBlocks);
+  Value maxBlocksValue = indexConstant(b, loc, config.maxBlocks);
   Value capped = arith::MinUIOp::create(b, loc, items, maxBlocksValue);
   Value one = indexConstant(b, loc, 1);
   Value blocks = arith::MaxUIOp::create(b, loc, capped, one);
@@ -397,11 +397,15 @@ void reduction::emitBlockPerItem(
   Value t = launch.getThreadIds().x;
   Value block = launch.getBlockIds().x;
   Value grid = launch.getGridSize().x;
-  scf::ForOp::create(b, loc, block, items, grid, ValueRange(),
-                     [&](OpBuilder &nb, Location nloc, Value item, ValueRange) {
-                       body(nb, nloc, item, t, buffers);
-                       scf::YieldOp::create(nb, nloc);
-                     });
+  auto loop = scf::ForOp::create(
+      b, loc, block, items, grid, ValueRange(),
+      [&](OpBuilder &nb, Location nloc, Value item, ValueRange) {
+        body(nb, nloc, item, t, buffers);
+        scf::YieldOp::create(nb, nloc);
+      });
+  if (config.rowBlocksPerSM > 0)
+    loop->setAttr(kMinBlocksPerSMAttr,
+                  b.getI32IntegerAttr(config.rowBlocksPerSM));
 }
 
 /// A launch of threads grid-striding over `items`: `body(b, loc, item)`.
@@ -502,7 +506,7 @@ static void emitRowKernel(OpBuilder &b, Location loc, const ReductionNest &nest,
   auto whole = [&] {
     ReductionNest rows = wholeRowNest(nest);
     emitBlockPerItem(
-        b, loc, sharedBuffers(b, rows), rows.keptCount, config.maxBlocks,
+        b, loc, sharedBuffers(b, rows), rows.keptCount, config,
         [&](OpBuilder &nb, Location nloc, Value k, Value t,
             ArrayRef<BlockArgument> buffers) {
           Value first = rows.threadStart(nb, nloc, Value(), t);
@@ -519,7 +523,7 @@ static void emitRowKernel(OpBuilder &b, Location loc, const ReductionNest &nest,
     Value items = arith::MulIOp::create(b, loc, nest.keptCount, chunks);
     SmallVector<Value> partials = nest.allocPartials(b, loc, items);
     emitBlockPerItem(
-        b, loc, sharedBuffers(b, nest), items, config.maxBlocks,
+        b, loc, sharedBuffers(b, nest), items, config,
         [&](OpBuilder &nb, Location nloc, Value item, Value t,
             ArrayRef<BlockArgument> buffers) {
           Value k = arith::DivUIOp::create(nb, nloc, item, chunks);
@@ -536,7 +540,7 @@ static void emitRowKernel(OpBuilder &b, Location loc, const ReductionNest &nest,
                          });
         });
     emitBlockPerItem(
-        b, loc, sharedBuffers(b, nest), nest.keptCount, config.maxBlocks,
+        b, loc, sharedBuffers(b, nest), nest.keptCount, config,
         [&](OpBuilder &nb, Location nloc, Value k, Value t,
             ArrayRef<BlockArgument> buffers) {
           Value base = arith::MulIOp::create(nb, nloc, k, chunks);

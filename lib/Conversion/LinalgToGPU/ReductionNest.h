@@ -255,15 +255,16 @@ void emitBlockMerge(
 
 /// A launch of blocks of kBlock threads with `shared` buffers (for
 /// accumulators) and `dynamicSharedBytes` (i32) of dynamic shared memory
-/// when given, grid-striding over `items` (at most `maxBlocks` blocks):
-/// `body(b, loc, item, t, buffers)` runs for each item in every thread t.
-void emitBlockPerItem(
-    OpBuilder &b, Location loc, TypeRange shared, Value items,
-    int64_t maxBlocks,
-    function_ref<void(OpBuilder &, Location, Value, Value,
-                      ArrayRef<BlockArgument>)>
-        body,
-    Value dynamicSharedBytes = Value());
+/// when given, grid-striding over `items` (at most `config.maxBlocks`
+/// blocks, with the registers of `config.rowBlocksPerSM` blocks per SM
+/// where set): `body(b, loc, item, t, buffers)` runs for each item in
+/// every thread t.
+void emitBlockPerItem(OpBuilder &b, Location loc, TypeRange shared, Value items,
+                      const KernelConfig &config,
+                      function_ref<void(OpBuilder &, Location, Value, Value,
+                                        ArrayRef<BlockArgument>)>
+                          body,
+                      Value dynamicSharedBytes = Value());
 
 /// How many chunks the reduced range of each output splits into: enough
 /// that `items` (outputs, or groups of them) x chunks reaches `target`,

@@ -154,7 +154,7 @@ static void emitRowGroupLaunch(
   // With a cached row the merge buffers live in the dynamic shared memory.
   TypeRange attributions = cached ? TypeRange() : TypeRange(shared);
   emitBlockPerItem(
-      b, loc, attributions, space.keptCount, config.maxBlocks,
+      b, loc, attributions, space.keptCount, config,
       [&](OpBuilder &nb, Location nloc, Value k, Value t,
           ArrayRef<BlockArgument> buffers) {
         // The cached row: the first reduction fills it, later members

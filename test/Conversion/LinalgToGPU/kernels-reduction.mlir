@@ -1,5 +1,6 @@
 // RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu=reduction-lanes=2 --split-input-file | FileCheck %s
 // RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu --split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: ptensor-opt %s --convert-ptensor-linalg-to-gpu=row-blocks-per-sm=6 --split-input-file | FileCheck %s --check-prefix=OCC
 // The checks below take 2 interleaved accumulator sets (reduction-lanes=2,
 // the lanes machinery). By default (DEFAULT) a row kernel's thread folds in
 // one set, but a block per row folding into f64 (a sum of f32) in two (its
@@ -218,7 +219,13 @@ func.func @argmax_cols(%a: memref<?x?xi32>, %v: memref<?xi32>, %i: memref<?xi64>
 #rows = affine_map<(d0, d1) -> (d0)>
 
 // A max over rows (f32 accumulators) folds in one set by default.
+// With row-blocks-per-sm, each block-per-row loop marks the blocks per SM
+// whose registers ptensor-kernel-occupancy asks ptxas for (none without).
+// OCC-LABEL: func.func @max_rows(
+// OCC:         gpu.launch {{.*}} in (%{{.*}} = %c256{{.*}}
+// OCC:           } {ptensor.min_blocks_per_sm = 6 : i32}
 // DEFAULT-LABEL: func.func @max_rows(
+// DEFAULT-NOT:   ptensor.min_blocks_per_sm
 // DEFAULT:         arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
 // DEFAULT-NOT:     -> (f32, f32)
 // DEFAULT:         return
