@@ -41,6 +41,7 @@ def check_kernel_config(block_size: int = ..., max_blocks: int = ...,
                         transpose_group: int = ...,
                         transpose_max_blocks: int = ...,
                         reduction_lanes: int = ...,
+                        row_blocks_per_sm: int = ...,
                         strided_paths: int = ...) -> None: ...
 def check_written_overlap(
         operands: Sequence[Optional[Tuple[int, int, Sequence[int], Sequence[int], str]]],

@@ -93,7 +93,7 @@ bool isBroadcastDim(const std::vector<int64_t> &shape,
 /// with: `strided-paths=0` where the call is on a GPU, writes new results
 /// and reads every input row-major contiguous in the task space (after
 /// coalescing: one dimension of stride 1), so that two kernels are compiled
-/// instead of up to five (KernelOptions.def). A later strided call has a
+/// instead of up to six (KernelOptions.def). A later strided call has a
 /// key of its own and compiles every path.
 std::string
 gpuPipelineOptions(const std::string &deviceName, bool anyOut,

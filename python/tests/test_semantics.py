@@ -112,7 +112,7 @@ def test_kernel_config_has_the_compilers_limits():
     # (KernelOptions.def) that the passes' options are made from.
     assert list(_core.KERNEL_OPTIONS) == [
         "block_size", "max_blocks", "unroll", "transpose_tile", "transpose_group",
-        "transpose_max_blocks", "reduction_lanes", "strided_paths"]
+        "transpose_max_blocks", "reduction_lanes", "row_blocks_per_sm", "strided_paths"]
     assert _core.KERNEL_OPTIONS["block_size"][:2] == (128, "1 to 1024 threads per block")
     assert _core.KERNEL_OPTIONS["transpose_tile"][1] == "32 or 64 (blocks of 256 threads)"
     with pytest.raises(TypeError, match="unknown kernel option 'blocksize'"):
@@ -123,6 +123,7 @@ def test_kernel_config_has_the_compilers_limits():
             (dict(transpose_group=1000), ("transpose-group", 1000, "1 to 64 tile rows")),
             (dict(transpose_tile=48), ("transpose-tile", 48, "32 or 64")),
             (dict(reduction_lanes=0), ("reduction-lanes", 0, "1 to 8 accumulators per thread")),
+            (dict(row_blocks_per_sm=9), ("row-blocks-per-sm", 9, "0 to 8 blocks (0: ptxas's choice)")),
             (dict(strided_paths=2), ("strided-paths", 2, "0 to 1 (1: every path;"))):
         with pytest.raises(ValueError) as info:
             _core.check_kernel_config(**kwargs)
