@@ -14,7 +14,7 @@
 // the parts' order.
 // RUN: ptensor-compile --target=cuda -c %s -o %t.o
 // RUN: %python %S/Inputs/same_cubins.py %t.mlir %t.o | FileCheck %s --check-prefix=PARTS
-// PARTS: same kernels' code: f_kernel (11 kernels)
+// PARTS: same kernels' code: f_kernel (12 kernels)
 
 // With another kernel format the driver runs the whole pipeline as it is:
 // the object embeds the PTX text.
