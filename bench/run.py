@@ -105,11 +105,12 @@ def variant_tags(directory):
     return list(SWEEP_CONFIGS) + sorted(found - set(SWEEP_CONFIGS))
 
 
-def time_sweep(directory, name, inputs, ref, failures):
-    """Checks and times every variant of case `name` in `directory`: the
-    configurations build.py compiled and builds put there by hand."""
+def time_sweep(directory, tags, name, inputs, ref, failures):
+    """Checks and times every variant `tags` of case `name` in `directory`
+    (variant_tags: the configurations build.py compiled and builds put
+    there by hand)."""
     times = {}
-    for tag in variant_tags(directory):
+    for tag in tags:
         path = os.path.join(directory, f"{name}@{tag}.so")
         if not os.path.exists(path):
             continue
@@ -158,6 +159,7 @@ def main():
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--cases", help="comma-separated case names (default: all)")
     args = p.parse_args()
+    tags = variant_tags(args.dir)
     chosen = selected_cases(args.cases)
     try:
         import cupy
@@ -238,8 +240,9 @@ def main():
             if cexpr:
                 peers["cupy_ms"] = cexpr
         row.update(time_interleaved(peers))
-        if name in SWEEP_CASES or glob.glob(os.path.join(args.dir, f"{name}@*.so")):
-            row["sweep"] = time_sweep(args.dir, name, inputs, ref, failures)
+        sweep = time_sweep(args.dir, tags, name, inputs, ref, failures)
+        if name in SWEEP_CASES or sweep:
+            row["sweep"] = sweep
         rows.append(row)
         del inputs, a, b, env, ref
         torch.cuda.empty_cache()
@@ -279,7 +282,6 @@ def main():
     for r in rows:
         if "small" in r:
             lines += host_latency.report_lines(r["small"])
-    tags = variant_tags(args.dir)
     lines += ["", "Kernel configuration sweep (fraction of copy bandwidth; "
               "options of ptensor-to-nvvm-pipeline in bench/cases.py):", "",
               "| case | " + " | ".join(tags) + " |",

@@ -135,8 +135,8 @@ prepare_quick() {
   set -e
   : "${PTENSOR_CASE_TESTS:?name the test scripts, e.g. PTENSOR_CASE_TESTS=reductions}"
   : "${PTENSOR_BENCH_CASES:?name the benchmark cases, e.g. PTENSOR_BENCH_CASES=sum_rows}"
-  fresh_carry bench
-  cp build/lib/libptensor_runtime.so build/lib/libptensor_runtime_vqsort.so "$carry/"
+  fresh_carry .
+  cp build/lib/libptensor_runtime_vqsort.so "$carry/"
   cp "$(bash scripts/build-cuda-kernels.sh)" "$carry/"
   prepare_cases
   pack_cases

@@ -287,11 +287,8 @@ static SmallVector<Value> mergeArgInWarp(OpBuilder &b, Location loc,
     extremum = buildCombine(b, loc, extremumCombiner, extremum, other)[0];
   }
   Value matches = buildMatchesExtremum(b, loc, partial[0], extremum);
-  Value index = partial[1];
-  Value noIndex = arith::ConstantOp::create(
-      b, loc, index.getType(),
-      b.getIntegerAttr(index.getType(), APInt::getSignedMaxValue(64)));
-  index = arith::SelectOp::create(b, loc, matches, index, noIndex);
+  Value noIndex = buildNoIndex(b, loc, partial[1].getType());
+  Value index = arith::SelectOp::create(b, loc, matches, partial[1], noIndex);
   for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
     Value other = shuffleXor(b, loc, index, offset);
     index = arith::MinSIOp::create(b, loc, index, other);

@@ -337,9 +337,9 @@ struct TiledBody {
     // own (a block-uniform test: the barriers inside are reached by all).
     // One kernel holding both took 98 registers for a transposed copy of
     // f32 (the scalar code's sixteen loads and their 64-bit indices), so
-    // 2 blocks per SM: 0.84 of copy bandwidth on the H100 where a
-    // hand-written kernel of 32 registers took 0.97; the vector kernel
-    // alone takes 40.
+    // 2 blocks per SM: 0.84 of copy bandwidth on the H200 (stop 85), where
+    // bench/micro/transpose.cu's kernel of 32 registers took 0.97 (stop
+    // 66); the vector kernel alone takes 40 (ptxas, not yet timed).
     if (vectorOk) {
       auto fits = [&](Value start, Value size) -> Value {
         Value tileValue = i32(tile);

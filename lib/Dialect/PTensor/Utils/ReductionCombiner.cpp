@@ -158,12 +158,15 @@ SmallVector<Value> mlir::ptensor::buildIdentity(OpBuilder &b, Location loc,
   default:
     break;
   }
-  Type indexType = types[1];
-  Value noIndex = arith::ConstantOp::create(
-      b, loc, indexType,
-      b.getIntegerAttr(indexType, APInt::getSignedMaxValue(64)));
+  Value noIndex = buildNoIndex(b, loc, types[1]);
   return {extremum(b, loc, combiner, t, /*lowest=*/isArgMax(combiner)),
           noIndex};
+}
+
+Value mlir::ptensor::buildNoIndex(OpBuilder &b, Location loc, Type indexType) {
+  return arith::ConstantOp::create(
+      b, loc, indexType,
+      b.getIntegerAttr(indexType, APInt::getSignedMaxValue(64)));
 }
 
 Combiner mlir::ptensor::getExtremumCombiner(Combiner argCombiner) {
@@ -261,9 +264,7 @@ Value mlir::ptensor::buildArgTakesLater(OpBuilder &b, Location loc,
     better =
         arith::CmpIOp::create(b, loc, argIntegerPredicate(combiner), rv, lv);
   }
-  Value noIndex = arith::ConstantOp::create(
-      b, loc, li.getType(),
-      b.getIntegerAttr(li.getType(), APInt::getSignedMaxValue(64)));
+  Value noIndex = buildNoIndex(b, loc, li.getType());
   Value isIdentity =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, li, noIndex);
   return arith::OrIOp::create(b, loc, better, isIdentity);

@@ -108,6 +108,10 @@ Combiner getCombiner(StringRef kind, Type dtype);
 SmallVector<Value> buildIdentity(OpBuilder &b, Location loc, Combiner combiner,
                                  TypeRange types);
 
+/// The index of argmax/argmin's identity, INT64_MAX of `indexType`: no
+/// element yet (every position is smaller).
+Value buildNoIndex(OpBuilder &b, Location loc, Type indexType);
+
 /// Whether `combiner` merges (value, index) pairs (argmax/argmin).
 bool isArgCombiner(Combiner combiner);
 
