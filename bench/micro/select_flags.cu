@@ -4,7 +4,8 @@
 // host's for many sizes and densities, then times the two steps on 2^26
 // flags, half of them true (bench/cases.py's nonzero_1d), beside CUB's
 // DeviceSelect::Flagged and a device copy of the bytes the select must
-// move (the flags read, the positions written). Used to decide issue 16's
+// move (the flags read, the positions written), and a call on 4096 flags
+// (what a call costs beyond the kernels). Used to decide issue 16's
 // select kernel (bench/RESULTS.md); scripts/gpu-check.sh builds it and
 // runs it in its smoke step, and its checks alone (`select_flags check`)
 // under compute-sanitizer. Exits 1 when a check fails.
@@ -191,5 +192,9 @@ int main(int argc, char **argv) {
               "(select: %.2f of copy)\n",
               1e3 * both, 1e3 * countOnly, 1e3 * (both - countOnly),
               1e3 * cubSelect, 1e3 * copy, copy / (both - countOnly));
+  // Small calls: what the host side costs (the queries, the launches).
+  float small = medianMs([&] { countAndSelect(flags, 4096, count, positions); },
+                         21, 20);
+  std::printf("4096 flags: count + select %.1f us a call\n", 1e3 * small);
   return failures != 0;
 }
