@@ -351,11 +351,15 @@ struct TiledBody {
       Value rowsFit = fits(r0, rows);
       Value colsFit = fits(c0, cols);
       Value tileFits = arith::AndIOp::create(b, loc, rowsFit, colsFit);
-      Value interior = arith::AndIOp::create(b, loc, vectorOk, tileFits);
-      Value trueValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-      Value takes = which == Tiles::Vector
-                        ? interior
-                        : arith::XOrIOp::create(b, loc, interior, trueValue);
+      // The vector kernel is launched only where vectorOk holds: its tiles
+      // are the interior ones; the scalar kernel takes the others.
+      Value takes = tileFits;
+      if (which == Tiles::Scalar) {
+        Value interior = arith::AndIOp::create(b, loc, vectorOk, tileFits);
+        Value trueValue =
+            arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+        takes = arith::XOrIOp::create(b, loc, interior, trueValue);
+      }
       auto ifTakes = scf::IfOp::create(b, loc, takes, false);
       b.setInsertionPointToStart(ifTakes.thenBlock());
       if (which == Tiles::Vector) {
