@@ -160,11 +160,12 @@ def matmul(name, a, b, r, dtype="f32", op="matmul", pre_a=""):
 
 
 
-def linear(name, n, dtype, activation):
-    """@name(a, b, bias) = activation(a @ b + bias), n x n matrices, with
-    activation "relu" (maximum with 0) or "gelu" (the tanh form, written
-    out in a pointwise body)."""
-    t, tv = pt([n, n], dtype), pt([n], dtype)
+def linear(name, n, dtype, activation, dynamic=False):
+    """@name(a, b, bias) = activation(a @ b + bias), n x n matrices (sizes
+    dynamic in the IR with `dynamic`), with activation "relu" (maximum with
+    0) or "gelu" (the tanh form, written out in a pointwise body)."""
+    size = None if dynamic else n
+    t, tv = pt([size, size], dtype), pt([size], dtype)
     if activation == "relu":
         act = (f"%zero = arith.constant 0.0 : f32\n"
                f"  %r = ptensor.elementwise_binary maximum %lin, %zero : ({t}, f32) -> {t}")
@@ -299,6 +300,12 @@ CASES = {
     "mm_bias_relu_f32": (linear("mm_bias_relu_f32", MM, "f32", "relu"),
                          [([MM, MM], F32), ([MM, MM], F32), ([MM], F32)],
                          "torch.relu(a @ b + c)", 4 * MM * MM * 4),
+    # Dynamic sizes: the epilogue is taken where the sums are not broadcast
+    # at run time.
+    "mm_bias_relu_f32_dynamic": (linear("mm_bias_relu_f32_dynamic", MM, "f32", "relu",
+                                        dynamic=True),
+                                 [([MM, MM], F32), ([MM, MM], F32), ([MM], F32)],
+                                 "torch.relu(a @ b + c)", 4 * MM * MM * 4),
     "mm_bias_gelu_bf16": (linear("mm_bias_gelu_bf16", MM, "bf16", "gelu"),
                           [([MM, MM], BF16), ([MM, MM], BF16), ([MM], BF16)],
                           "torch.nn.functional.gelu(a @ b + c, approximate='tanh')",
@@ -395,7 +402,8 @@ CASES["sort_rows_f64"] = (
 # TFLOP/s beside torch and CuPy, which call cuBLAS).
 FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3,
          "mm_f16": 2 * MM ** 3, "bmm_f32": 2 * 32 * 512 ** 3,
-         "mm_bias_relu_f32": 2 * MM ** 3, "mm_bias_gelu_bf16": 2 * MM ** 3}
+         "mm_bias_relu_f32": 2 * MM ** 3, "mm_bias_relu_f32_dynamic": 2 * MM ** 3,
+         "mm_bias_gelu_bf16": 2 * MM ** 3}
 
 # Kernel-configuration sweep: these cases are also compiled with each of
 # these ptensor-to-nvvm-pipeline options (run.py times every variant, after

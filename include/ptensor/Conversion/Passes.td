@@ -325,13 +325,16 @@ def ConvertPTensorContractionsToLibrary
     Likewise an f32 result whose consumer computes `relu(alpha * sums +
     bias[j])` into the sums' buffer or a new one (Epilogues.cpp matches
     its body: a scale by a constant, a power of two before a bias, the
-    addition of a rank-1 bias read through the last loop, ReLU as
+    addition of a bias vector read along the last loop, ReLU as
     `maximumf` with +0; each part optional, nothing else in the body) calls
     `ptensor_rt_gpu_gemm_epilogue` with the parts as flags, the scale and
-    the bias: `relu(x @ w + b)` with static shapes is one cuBLASLt call
-    (GELU is not matched: cuBLASLt's is less accurate than the generated
-    code). With dynamic sizes the addition reads a broadcast view of the
-    bias and stays a second pass.
+    the bias: `relu(x @ w + b)` is one cuBLASLt call (GELU is not matched:
+    cuBLASLt's is less accurate than the generated code). With dynamic
+    sizes the consumer reads the sums and the bias through the broadcast
+    pass's views, with size checks between: the call is made where the
+    sums' view addresses the sums as they are at run time (not broadcast),
+    and the bias may be a row-broadcast view (strides 0 but the last);
+    the runtime declines a bias that is itself broadcast (stride 0).
 
     Taken: f32 and f64 on the host; f32, f64, and f16/bf16 summed in f32
     on the GPU. Integer products, matrix-vector products and dot products

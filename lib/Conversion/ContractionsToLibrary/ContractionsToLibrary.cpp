@@ -15,6 +15,7 @@
 
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -163,6 +164,40 @@ func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name,
                                      b.getI1Type());
 }
 
+/// Calls `callee` with `args` and gives its result (whether the library
+/// took the call). With a `sumsView` (Epilogue::sumsView) the call is made
+/// only where the view addresses the elements of `out` as `out` does at
+/// run time (same offset and sizes, same strides where a size is not 1),
+/// that is, the epilogue's consumer reads the sums neither broadcast nor
+/// permuted; elsewhere the result is false (declined: the generated loops
+/// run).
+Value callWhereViewIsOutput(OpBuilder &b, Location loc, func::FuncOp callee,
+                            ValueRange args, Value out, Value sumsView) {
+  if (!sumsView)
+    return func::CallOp::create(b, loc, callee, args).getResult(0);
+  IndexMath im(b, loc);
+  auto viewMeta = memref::ExtractStridedMetadataOp::create(b, loc, sumsView);
+  auto outMeta = memref::ExtractStridedMetadataOp::create(b, loc, out);
+  Value same = im.eq(viewMeta.getOffset(), outMeta.getOffset());
+  for (auto [viewSize, outSize, viewStride, outStride] :
+       llvm::zip_equal(viewMeta.getSizes(), outMeta.getSizes(),
+                       viewMeta.getStrides(), outMeta.getStrides())) {
+    Value unit = im.eq(outSize, im.index(1));
+    Value sameStride = im.orI(unit, im.eq(viewStride, outStride));
+    same = im.andI(same, im.andI(im.eq(viewSize, outSize), sameStride));
+  }
+  auto ifSame = scf::IfOp::create(b, loc, b.getI1Type(), same,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifSame.thenBlock());
+  Value taken = func::CallOp::create(b, loc, callee, args).getResult(0);
+  scf::YieldOp::create(b, loc, taken);
+  b.setInsertionPointToStart(ifSame.elseBlock());
+  Value declined = im.boolean(false);
+  scf::YieldOp::create(b, loc, declined);
+  return ifSame.getResult(0);
+}
+
 /// Builds the call for `g` (matched as `m`) and moves `g` (and the fill of
 /// its output right before it) under an `scf.if` for a declined call. With
 /// an `epilogue` (findEpilogue) the library writes the epilogue's output
@@ -240,7 +275,8 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
       auto biasMeta = memref::ExtractStridedMetadataOp::create(b, loc, bias);
       args.push_back(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bias));
       args.push_back(toI64(biasMeta.getOffset()));
-      args.push_back(toI64(biasMeta.getStrides()[0]));
+      // Along the columns (a broadcast vector's other strides are 0).
+      args.push_back(toI64(biasMeta.getStrides().back()));
     } else {
       args.push_back(arith::ConstantIndexOp::create(b, loc, 0));
       args.push_back(constant(0));
@@ -253,7 +289,8 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
       : device            ? "ptensor_rt_gpu_gemm"
                           : "ptensor_rt_cpu_gemm",
       withLibraryEpilogue);
-  Value taken = func::CallOp::create(b, loc, callee, args).getResult(0);
+  Value taken = callWhereViewIsOutput(b, loc, callee, args, out,
+                                      epilogue ? epilogue->sumsView : Value());
   Value declined = arith::XOrIOp::create(
       b, loc, taken, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   auto ifOp = scf::IfOp::create(b, loc, declined, /*withElseRegion=*/false);

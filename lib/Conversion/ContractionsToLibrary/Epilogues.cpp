@@ -7,7 +7,11 @@
 // too), in either order of the commutative operands. Nothing else may be in
 // the body. Each is exact: cuBLASLt computes the same f32 operations (a
 // scale before a bias only by a power of two, where rounding once or twice
-// agree).
+// agree). With dynamic sizes the consumer reads the sums and the bias
+// through the broadcast pass's views (reinterpret_casts that may broadcast
+// at run time), with the size checks between the product and it: the call
+// is then made only where the sums' view is the sums
+// (ContractionsToLibrary.cpp, callWhereViewIsOutput).
 //
 // GELU is not matched although cuBLASLt has it: its GELU is less accurate
 // than the generated code's tanh form (the GPU smoke test measures up to 25
@@ -18,9 +22,11 @@
 
 #include "Epilogues.h"
 
+#include "ptensor/Conversion/RunTimeChecks/RunTimeChecks.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -83,9 +89,40 @@ template <typename OpT> OpT onlyUser(Value v, Block *body) {
   return op && op->getBlock() == body ? op : nullptr;
 }
 
+/// The view of `out` that `input` is, if it is a `memref.reinterpret_cast`
+/// of it of the same rank: how the broadcast pass reads a dynamically
+/// broadcast operand.
+memref::ReinterpretCastOp viewOf(Value input, Value out) {
+  auto view = input.getDefiningOp<memref::ReinterpretCastOp>();
+  return view && view.getSource() == out &&
+                 view.getType().getRank() ==
+                     cast<MemRefType>(out.getType()).getRank()
+             ? view
+             : nullptr;
+}
+
+/// Whether `input` reads `out`: it is `out` or a view of it (viewOf).
+bool readsOutput(Value input, Value out) {
+  return input == out || viewOf(input, out);
+}
+
+/// Whether memrefs of `type` hold one vector along their last dim: rank 1,
+/// or every other stride a static 0 (a vector broadcast along the rows, as
+/// a dynamic broadcast gives).
+bool isBroadcastVector(MemRefType type) {
+  if (type.getRank() == 1)
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return llvm::all_of(ArrayRef(strides).drop_back(),
+                      [](int64_t s) { return s == 0; });
+}
+
 /// `r` as relu(alpha * out + bias[j]) into an f32 buffer of C's shape, or
-/// nullopt. Its inputs are `out` (identity map) and at most a rank-1 f32
-/// bias read along the last loop (C's columns).
+/// nullopt. Its inputs are `out` or a view of it (identity map) and at most
+/// a rank-1 f32 bias read along the last loop (C's columns).
 std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
   if (r.getNumDpsInits() != 1 || r.getNumDpsInputs() < 1 ||
       r.getNumDpsInputs() > 2)
@@ -103,15 +140,18 @@ std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
   Value sums, biasElement;
   for (auto [index, input] : llvm::enumerate(r.getDpsInputs())) {
     Value argument = body->getArgument(index);
-    if (input == out && !sums && maps[index].isIdentity()) {
+    if (readsOutput(input, out) && !sums && maps[index].isIdentity()) {
       sums = argument;
+      if (input != out)
+        e.sumsView = input;
       continue;
     }
     auto type = dyn_cast<MemRefType>(input.getType());
     AffineMap columns =
         AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, r.getContext()));
-    if (!type || type.getRank() != 1 || !type.getElementType().isF32() ||
-        maps[index] != columns)
+    if (!type || !type.getElementType().isF32() ||
+        !(maps[index] == columns ||
+          (maps[index].isIdentity() && isBroadcastVector(type))))
       return std::nullopt;
     e.bias = input;
     biasElement = argument;
@@ -205,28 +245,39 @@ std::optional<Epilogue> mlir::ptensor::gemm::findEpilogue(linalg::GenericOp g,
   linalg::GenericOp consumer;
   for (Operation *op = g->getNextNode(); op && !consumer; op = op->getNextNode())
     if (auto r = dyn_cast<linalg::GenericOp>(op);
-        r && llvm::is_contained(r.getDpsInputs(), out))
+        r && llvm::any_of(r.getDpsInputs(),
+                          [&](Value v) { return readsOutput(v, out); }))
       consumer = r;
   if (!consumer)
     return std::nullopt;
   // Nothing else reads the sums; when the consumer writes its result in
-  // place, that result may be read after it.
+  // place, that result may be read after it. The consumer may read them
+  // through one view that only it reads, and the sizes of the output may be
+  // read (for that view and its checks).
   bool inPlace = consumer.getDpsInits()[0] == out;
+  auto onlyConsumerReads = [&](Operation *view) {
+    return llvm::all_of(view->getUsers(), [&](Operation *user) {
+      return user == consumer.getOperation() ||
+             isa<memref::ExtractStridedMetadataOp, memref::DimOp>(user);
+    });
+  };
   for (Operation *user : out.getUsers()) {
     bool sameBlock = user->getBlock() == g->getBlock();
     bool before = sameBlock && user->isBeforeInBlock(g);
     bool after = sameBlock && consumer->isBeforeInBlock(user);
-    bool allowed = user == g.getOperation() ||
-                   user == consumer.getOperation() ||
-                   (isa<linalg::FillOp>(user) && before) ||
-                   (isa<memref::DeallocOp>(user) && after) ||
-                   (inPlace && after);
+    bool allowed =
+        user == g.getOperation() || user == consumer.getOperation() ||
+        (isa<linalg::FillOp>(user) && before) ||
+        (isa<memref::DeallocOp>(user) && after) || (inPlace && after) ||
+        isa<memref::ExtractStridedMetadataOp, memref::DimOp>(user) ||
+        (user->getNumResults() == 1 && viewOf(user->getResult(0), out) &&
+         onlyConsumerReads(user));
     if (!allowed)
       return std::nullopt;
   }
   for (Operation *op = g->getNextNode(); op != consumer; op = op->getNextNode())
-    if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op) &&
-        !freesOtherBuffer(op, g, consumer))
+    if (!isa<memref::AllocOp, cf::AssertOp>(op) && !isMemoryEffectFree(op) &&
+        !isRunTimeCheck(op) && !freesOtherBuffer(op, g, consumer))
       return std::nullopt;
   if (isRounding(consumer, out, m)) {
     Epilogue e;

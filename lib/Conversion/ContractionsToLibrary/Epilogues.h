@@ -26,15 +26,23 @@ struct Epilogue {
   bool rounding = false;
   /// Otherwise relu(alpha * sums + bias[j]): ptensor_rt_gemm_epilogue flags,
   /// the scale (1 for none) and, with PTENSOR_RT_GEMM_EPILOGUE_BIAS, the
-  /// rank-1 bias buffer.
+  /// bias buffer: rank 1, or a vector broadcast along the rows (every
+  /// stride but the last a static 0).
   int64_t flags = PTENSOR_RT_GEMM_EPILOGUE_NONE;
   double alpha = 1.0;
   Value bias;
+  /// Where the consumer reads the sums through a view of the output (a
+  /// `memref.reinterpret_cast` of it, as a dynamic broadcast gives): the
+  /// view. The library applies the epilogue only when the view addresses
+  /// the output as the output does at run time (no broadcast or permutation
+  /// of the sums); null when the consumer reads the output itself.
+  Value sumsView;
 };
 
 /// The epilogue cuBLASLt can apply to the output of `g` (matched as `m`),
-/// if any: its only other reader is such a generic later in the block, and
-/// nothing between them writes memory. Device functions only.
+/// if any: its only other reader is such a generic later in the block
+/// (directly or through one view), and nothing between them writes memory
+/// (run-time checks of sizes may stand there). Device functions only.
 std::optional<Epilogue> findEpilogue(linalg::GenericOp g, const Gemm &m,
                                      bool device);
 

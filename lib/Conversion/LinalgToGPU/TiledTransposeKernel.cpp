@@ -3,6 +3,7 @@
 #include "TiledTransposeKernel.h"
 
 #include "KernelCommon.h"
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -356,9 +357,7 @@ struct TiledBody {
       Value takes = tileFits;
       if (which == Tiles::Scalar) {
         Value interior = arith::AndIOp::create(b, loc, vectorOk, tileFits);
-        Value trueValue =
-            arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-        takes = arith::XOrIOp::create(b, loc, interior, trueValue);
+        takes = IndexMath(b, loc).notI(interior);
       }
       auto ifTakes = scf::IfOp::create(b, loc, takes, false);
       b.setInsertionPointToStart(ifTakes.thenBlock());
@@ -628,8 +627,7 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
     ValueRange strides = md.getStrides();
     Value unitColumns = eq(strides[strides.size() - 2], 1);
     Value unitRows = eq(strides.back(), 1);
-    Value trueValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-    Value notUnitRows = arith::XOrIOp::create(b, loc, unitRows, trueValue);
+    Value notUnitRows = IndexMath(b, loc).notI(unitRows);
     Value colMajor = arith::AndIOp::create(b, loc, unitColumns, notUnitRows);
     body.columnMajor.push_back(colMajor);
     any = arith::OrIOp::create(b, loc, any, colMajor);
@@ -679,8 +677,7 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
       Value raggedRows = ragged(sizes[n - 2]);
       Value raggedColumns = ragged(sizes[n - 1]);
       Value edges = arith::OrIOp::create(b, loc, raggedRows, raggedColumns);
-      Value trueValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-      Value noVector = arith::XOrIOp::create(b, loc, body.vectorOk, trueValue);
+      Value noVector = IndexMath(b, loc).notI(body.vectorOk);
       Value scalarLeft = arith::OrIOp::create(b, loc, noVector, edges);
       auto ifScalar = scf::IfOp::create(b, loc, scalarLeft, false);
       b.setInsertionPointToStart(ifScalar.thenBlock());

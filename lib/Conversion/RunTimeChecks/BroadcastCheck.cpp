@@ -10,6 +10,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <algorithm>
 
@@ -44,6 +45,31 @@ func::FuncOp mlir::ptensor::getOrDeclareRuntimeFunction(OpBuilder &b,
                                  b.getFunctionType(inputs, results));
   fn.setPrivate();
   return fn;
+}
+
+bool mlir::ptensor::isRunTimeCheck(Operation *op) {
+  auto ifOp = dyn_cast<scf::IfOp>(op);
+  if (!ifOp || ifOp.getNumResults() != 0 || !ifOp.getElseRegion().empty())
+    return false;
+  auto isFailure = [](func::CallOp call) {
+    return llvm::is_contained({kBroadcastFailed, kContractionFailed,
+                               kShapesFailed, kSizeFailed,
+                               kCheckFailedFunction},
+                              call.getCallee());
+  };
+  auto onStack = [](Value buffer) {
+    return buffer.getDefiningOp<memref::AllocaOp>() != nullptr;
+  };
+  WalkResult walk = ifOp.getThenRegion().walk([&](Operation *inner) {
+    bool allowed = isMemoryEffectFree(inner) ||
+                   isa<memref::AllocaOp, scf::YieldOp>(inner) ||
+                   (isa<memref::StoreOp>(inner) &&
+                    onStack(cast<memref::StoreOp>(inner).getMemRef()));
+    if (auto call = dyn_cast<func::CallOp>(inner))
+      allowed = isFailure(call);
+    return allowed ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
 }
 
 /// The declaration of runtime function `name` taking two memref<?xi64> and

@@ -285,6 +285,133 @@ func.func @bias(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf32>) 
 
 // -----
 
+// Dynamic sizes (what a dynamic `relu(x @ w + b)` bufferizes to): the
+// consumer reads the sums and the bias through the broadcast views the
+// broadcast pass builds (a row vector for the bias: strides [0, s]), with
+// the broadcast checks and the elementwise asserts between the product and
+// its consumer. The epilogue call (BIAS | RELU = 3, the bias's stride along
+// the columns) is made where the sums' view addresses the sums as they are
+// at run time (same offset and sizes, same strides where a size is not 1:
+// neither broadcast nor permuted), else declined; the declined branch runs the fill, the
+// product and the consumer. A view read by anything but the consumer keeps
+// a plain call.
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @dynamic_bias(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf32>, %[[B:[^:]*]]: memref<?x?xf32>, %[[BIAS:[^:]*]]: memref<?xf32>
+// CHECK: %[[SUMS:.*]] = memref.alloc(
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[SUMS]]
+// CHECK: %[[BVIEW:.*]] = memref.reinterpret_cast %[[BIAS]]
+// CHECK: call @ptensor_rt_broadcast_failed
+// CHECK: cf.assert
+// CHECK: %[[OUT:.*]] = memref.alloc(
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[BSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[BVIEW]]
+// CHECK: %[[BSTRIDE:.*]] = arith.index_cast %[[BSTRIDES]]#1
+// CHECK: %{{.*}}, %[[VOFF:.*]], %[[VSIZES:.*]]:2, %[[VSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[VIEW]]
+// CHECK: %{{.*}}, %[[SOFF:.*]], %[[SSIZES:.*]]:2, %[[SSTRIDES:.*]]:2 = memref.extract_strided_metadata %[[SUMS]]
+// CHECK: %[[SAMEOFF:.*]] = arith.cmpi eq, %[[VOFF]], %[[SOFF]]
+// CHECK: %[[UNIT0:.*]] = arith.cmpi eq, %[[SSIZES]]#0, %c1
+// CHECK: %[[STRIDE0:.*]] = arith.cmpi eq, %[[VSTRIDES]]#0, %[[SSTRIDES]]#0
+// CHECK: %[[USED0:.*]] = arith.ori %[[UNIT0]], %[[STRIDE0]]
+// CHECK: %[[SIZE0:.*]] = arith.cmpi eq, %[[VSIZES]]#0, %[[SSIZES]]#0
+// CHECK: %[[DIM0:.*]] = arith.andi %[[SIZE0]], %[[USED0]]
+// CHECK: %[[SAME0:.*]] = arith.andi %[[SAMEOFF]], %[[DIM0]]
+// CHECK: %[[UNIT1:.*]] = arith.cmpi eq, %[[SSIZES]]#1, %c1
+// CHECK: %[[STRIDE1:.*]] = arith.cmpi eq, %[[VSTRIDES]]#1, %[[SSTRIDES]]#1
+// CHECK: %[[USED1:.*]] = arith.ori %[[UNIT1]], %[[STRIDE1]]
+// CHECK: %[[SIZE1:.*]] = arith.cmpi eq, %[[VSIZES]]#1, %[[SSIZES]]#1
+// CHECK: %[[DIM1:.*]] = arith.andi %[[SIZE1]], %[[USED1]]
+// CHECK: %[[SAME:.*]] = arith.andi %[[SAME0]], %[[DIM1]]
+// CHECK: %[[TAKEN:.*]] = scf.if %[[SAME]] -> (i1) {
+// CHECK-NEXT: %[[CALL:.*]] = func.call @ptensor_rt_gpu_gemm_epilogue({{.*}}, %c3_i64, %{{.*}}, %{{.*}}, %{{.*}}, %[[BSTRIDE]]) :
+// CHECK-NEXT: scf.yield %[[CALL]] : i1
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT: scf.yield %[[FALSE]] : i1
+// CHECK: %[[DECLINED:.*]] = arith.xori %[[TAKEN]]
+// CHECK: scf.if %[[DECLINED]] {
+// CHECK-NEXT: linalg.fill
+// CHECK-NEXT: linalg.generic {{.*}} outs(%[[SUMS]]
+// CHECK: linalg.generic {{.*}} ins(%[[VIEW]], %[[BVIEW]] : {{.*}}) outs(%[[OUT]] :
+// CHECK: arith.maximumf
+// CHECK: return
+// CHECK-LABEL: func.func @view_read_twice(
+// CHECK-NOT: ptensor_rt_gpu_gemm_epilogue
+// CHECK: call @ptensor_rt_gpu_gemm(
+func.func @dynamic_bias(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %bias: memref<?xf32>, %n: index, %s0: index, %s1: index, %bs: index, %bad: i1, %shape: memref<?xi64>) -> memref<?x?xf32> attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %k = memref.dim %b, %c1 : memref<?x?xf32>
+  %sums = memref.alloc(%m, %k) : memref<?x?xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%sums : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  %view = memref.reinterpret_cast %sums to offset: [0], sizes: [%m, %n], strides: [%s0, %s1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, ?]>>
+  %bview = memref.reinterpret_cast %bias to offset: [0], sizes: [%m, %n], strides: [0, %bs] : memref<?xf32> to memref<?x?xf32, strided<[0, ?]>>
+  scf.if %bad {
+    %sizes = memref.alloca() : memref<2xi64>
+    %mi = arith.index_cast %m : index to i64
+    memref.store %mi, %sizes[%c0] : memref<2xi64>
+    %cast = memref.cast %sizes : memref<2xi64> to memref<?xi64>
+    func.call @ptensor_rt_broadcast_failed(%cast, %shape) : (memref<?xi64>, memref<?xi64>) -> ()
+  }
+  %vm = memref.dim %view, %c0 : memref<?x?xf32, strided<[?, ?]>>
+  %vn = memref.dim %view, %c1 : memref<?x?xf32, strided<[?, ?]>>
+  %same = arith.cmpi eq, %vm, %m : index
+  cf.assert %same, "sizes differ"
+  %out = memref.alloc(%vm, %vn) : memref<?x?xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%view, %bview : memref<?x?xf32, strided<[?, ?]>>, memref<?x?xf32, strided<[0, ?]>>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %c0f = arith.constant 0.0 : f32
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %c0f : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %sums : memref<?x?xf32>
+  return %out : memref<?x?xf32>
+}
+func.func private @ptensor_rt_broadcast_failed(memref<?xi64>, memref<?xi64>)
+
+func.func @view_read_twice(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %bias: memref<?xf32>, %n: index, %dest: memref<?x?xf32>) -> memref<?x?xf32> attributes {ptensor.device} {
+  %zero = arith.constant -0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %k = memref.dim %b, %c1 : memref<?x?xf32>
+  %sums = memref.alloc(%m, %k) : memref<?x?xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%sums : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  %view = memref.reinterpret_cast %sums to offset: [0], sizes: [%m, %n], strides: [%n, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
+  %out = memref.alloc(%m, %n) : memref<?x?xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%view : memref<?x?xf32, strided<[?, 1]>>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c0f = arith.constant 0.0 : f32
+    %r = arith.maximumf %x, %c0f : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %view, %dest : memref<?x?xf32, strided<[?, 1]>> to memref<?x?xf32>
+  return %out : memref<?x?xf32>
+}
+
+// -----
+
 // Epilogues in the product: ReLU after the bias as `maximumf` with 0
 // (flags BIAS | RELU = 3), and a scale by a constant before the bias into
 // another buffer (BIAS = 1, alpha 0.5): each is ptensor_rt_gpu_gemm_epilogue,

@@ -121,6 +121,27 @@ fn.ret(fn.binary("add", m1, bias, tol=dict(m1.tol, ulps=1.0)),
        fn.binary("multiply", m2, bias, tol=dict(m2.tol, ulps=1.0, atol=m2.tol["atol"] * 2)))
 suite.check(fn)
 
+# relu(x @ w + b) with dynamic sizes: on the GPU cuBLASLt's epilogue where
+# the sums are read unbroadcast at run time (the first); a bias of size 1
+# (cuBLASLt's bias is a vector: declined at run time) and a product of one
+# column broadcast against the bias (declined in the compiled code) run
+# the generated loops. Each product right before its consumers.
+fn = Func("linear_dynamic")
+x = fn.tensor(data("f32", (16, 12)), "f32", dynamic=True)
+w = fn.tensor(data("f32", (12, 10)), "f32", dynamic=True)
+bias = fn.tensor(data("f32", (10,)), "f32", dynamic=True)
+w2 = fn.tensor(data("f32", (12, 10)), "f32", dynamic=True)
+scalar_bias = fn.tensor(data("f32", (1,)), "f32", dynamic=True)
+column = fn.tensor(data("f32", (12, 1)), "f32", dynamic=True)
+results = []
+for weight, b in [(w, bias), (w2, scalar_bias), (column, bias)]:
+    m = fn.contraction("matmul", x, weight)
+    carried = dict(m.tol, ulps=1.0)
+    results.append(fn.binary("maximum", fn.binary("add", m, b, tol=carried),
+                             fn.constant(0.0, "f32"), tol=carried))
+fn.ret(*results)
+suite.check(fn)
+
 # Activations after the bias (on the GPU, cuBLASLt's epilogues; f32 and
 # bf16): relu(x @ w + b) as maximum with 0, and GELU's tanh form
 # 0.5 y (1 + tanh(0.79788456 (y + 0.044715 y^3))) of y = 0.5 (x @ w) + b,

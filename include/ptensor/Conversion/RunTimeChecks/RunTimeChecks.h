@@ -109,6 +109,13 @@ void buildSizesCheck(OpBuilder &b, Location loc, ::ptensor::semantics::SizedOp o
                      ArrayRef<int64_t> staticShape, ValueRange dynamicSizes,
                      int64_t elementBytes);
 
+/// Whether `op` is a run-time check built by the functions above: an
+/// `scf.if` without results whose region only fills stack buffers with
+/// sizes and calls a runtime function that reports the failure. It reads
+/// and writes no other memory, so code that moves buffer accesses may move
+/// them across it.
+bool isRunTimeCheck(Operation *op);
+
 /// The bytes of one element of `elementType` in memory (i1: one byte).
 int64_t getElementBytes(Type elementType);
 
