@@ -9,8 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
+#include <filesystem>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -251,3 +252,27 @@ std::string cache::recordBuildId(const std::string &codePath,
                              (cLibrary.empty() ? "" : cLibrary + "\n") +
                              cpuFeaturesLine(cpuFeatures) + "\n");
 }
+
+cache::EntryLock::EntryLock(const std::string &codePath) {
+  std::error_code ec;
+  fs::create_directories(fs::path(codePath).parent_path(), ec);
+  fd = ::open((codePath + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  int locked;
+  do
+    locked = ::flock(fd, LOCK_EX);
+  while (locked != 0 && errno == EINTR);
+  if (locked != 0) {
+    ::close(fd);
+    fd = -1;
+  }
+}
+
+void cache::EntryLock::release() {
+  if (fd >= 0)
+    ::close(fd); // releases the flock
+  fd = -1;
+}
+
+cache::EntryLock::~EntryLock() { release(); }

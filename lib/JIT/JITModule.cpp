@@ -7,6 +7,7 @@
 #include "PackedCall.h"
 #include "ptensor/TeamHost/TeamLibrary.h"
 
+#include "ptensor/Cache/DiskCache.h"
 #include "ptensor/Compiler/Compiler.h"
 #include "ptensor/Compiler/ParserHazards.h"
 #include "ptensor/Compiler/PendingCubins.h"
@@ -33,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 using namespace mlir;
 using namespace ::ptensor;
@@ -303,12 +305,26 @@ JITModule::compile(llvm::StringRef source, llvm::StringRef bufferName,
   bool forwardOpenMP = parallel && llvm::sys::fs::exists(runtime);
   std::vector<std::string> hostLibraries =
       findHostLibraries(runtime, parallel, forwardOpenMP, gpu, split);
-  if (!cachePath.empty() && isCachedObjectCurrent(cachePath)) {
-    if (llvm::Error e = loadObject(*impl, cachePath, hostLibraries))
+  auto loadCached = [&] {
+    if (cachePath.empty() || !isCachedObjectCurrent(cachePath))
+      return false;
+    if (llvm::Error e = loadObject(*impl, cachePath, hostLibraries)) {
       llvm::consumeError(std::move(e)); // unreadable entry: recompile
-    else
+      impl->entryPoints.clear();
+      return false;
+    }
+    return true;
+  };
+  if (loadCached())
+    return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));
+  // Processes compiling the same code at once (the ranks of an mpirun)
+  // wait for the first one's entry instead of compiling it again; the
+  // lock is held until this compile has written the entry.
+  std::optional<cache::EntryLock> entryLock;
+  if (!cachePath.empty()) {
+    entryLock.emplace(cachePath);
+    if (loadCached())
       return std::unique_ptr<JITModule>(new JITModule(std::move(impl)));
-    impl->entryPoints.clear();
   }
 
   // CUDA kernels are assembled by ptxas while the host code is lowered and

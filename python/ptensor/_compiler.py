@@ -325,17 +325,24 @@ def compile_ir(ir, target="cpu", load=True, team_size=1, gpu_options=""):
             writable = _writable_dir(directory)
             if writable != directory:
                 path = _core.cache_entry_path(writable, key, "so")
-            if not _is_current(path):
-                try:
-                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
-                                        features, team_size, gpu_options)
-                except RuntimeError as e:  # a write failed (a full disk)
-                    if writable == _private_cache or isinstance(e, CompileError):
-                        raise
-                    _cache_unwritable(directory, str(e))
-                    path = _core.cache_entry_path(_private_dir(), key, "so")
-                    _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
-                                        features, team_size, gpu_options)
+            # Processes compiling the same code at once (the ranks of an
+            # mpirun) wait for the first one's entry instead of compiling it
+            # again.
+            entry_lock = _core.CacheEntryLock(path)
+            try:
+                if not _is_current(path):
+                    try:
+                        _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
+                                            features, team_size, gpu_options)
+                    except RuntimeError as e:  # a write failed (a full disk)
+                        if writable == _private_cache or isinstance(e, CompileError):
+                            raise
+                        _cache_unwritable(directory, str(e))
+                        path = _core.cache_entry_path(_private_dir(), key, "so")
+                        _compile_into_cache(compiler, ir, target, chip, host_cpu, path,
+                                            features, team_size, gpu_options)
+            finally:
+                entry_lock.release()
         if not loads:
             # Loading CUDA kernels runs their module constructors, which
             # need a driver: compile-only mode never loads them.

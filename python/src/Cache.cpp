@@ -105,6 +105,13 @@ void ptensor::python::registerCache(nb::module_ &m) {
       nb::arg("cpu_features") = nb::none(),
       "Marks the entry as made by `build_id` (written last), its code "
       "needing `cpu_features` (default: this CPU's).");
+  nb::class_<cache::EntryLock>(
+      m, "CacheEntryLock",
+      "The lock of a cache entry while this process compiles it (waits for "
+      "another process that holds it; see DiskCache.h).")
+      .def(nb::init<const std::string &>(), nb::arg("path"),
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("release", &cache::EntryLock::release, "Releases the lock.");
   m.def("requested_host_cpu", &cache::requestedHostCPU,
         "The CPU named by PTENSOR_HOST_CPU (\"\": this machine's).");
 }

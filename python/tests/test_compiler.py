@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -244,6 +245,25 @@ def test_cache_directory_follows_the_environment(monkeypatch, tmp_path):
     assert _core.cache_directory() == str(tmp_path / "xdg" / "ptensor")
     monkeypatch.setenv("PTENSOR_DISABLE_CACHE", "1")
     assert _core.cache_directory() == ""
+
+
+def test_cache_entry_lock_makes_another_process_wait(tmp_path):
+    # Processes compiling one entry at once (an mpirun's ranks): the second
+    # takes the entry's lock only once the first has written the entry and
+    # released it, and then finds the entry.
+    path = str(tmp_path / "d" / "k.so")
+    lock = _core.CacheEntryLock(path)  # creates the directory and k.so.lock
+    assert os.path.exists(path + ".lock")
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         "import os, sys; from ptensor import _core; "
+         "_core.CacheEntryLock(sys.argv[1]); print(os.path.exists(sys.argv[1]))",
+         path], stdout=subprocess.PIPE, text=True)
+    time.sleep(0.5)  # the child reaches the lock meanwhile (or later)
+    _core.cache_write(path, "code")
+    lock.release()
+    out, _ = child.communicate(timeout=120)
+    assert child.returncode == 0 and out.strip() == "True"
 
 
 def test_cache_entries_are_current_for_their_build(tmp_path):

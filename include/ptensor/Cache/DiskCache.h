@@ -1,4 +1,5 @@
-//===- DiskCache.h - the one on-disk cache of compiled code ------*- C++ -*-===//
+//===- DiskCache.h - the one on-disk cache of compiled code ------*- C++
+//-*-===//
 //
 // Compiled code is cached on disk by every front end (the JIT's objects,
 // the Python package's and ptensor-compile's shared libraries) with one
@@ -22,6 +23,11 @@
 // Nor are the CPU features the code needs (CPUFeatures.h), for the same
 // reason: a machine that lacks one of those KEY.id records rebuilds the
 // entry, or names what it lacks where no compiler is.
+//   KEY.EXT.lock   locked (flock) by the process compiling the entry, so
+//              that processes compiling the same code at once (the ranks
+//              of an mpirun on one node) wait for the first one's entry
+//              instead of compiling it again (EntryLock); never removed
+//              (a lock file removed while locked would split the waiters)
 // Every file is written to a temporary name and renamed, so concurrent
 // writers and a compile killed halfway never leave an entry that is used;
 // the checksum catches a code file changed afterwards (truncated, corrupted,
@@ -116,6 +122,27 @@ std::string hostCLibrary();
 /// can run beside `host`: glibc of the same or a newer version. Entries
 /// that record none are assumed to run anywhere.
 bool canRunOn(const std::string &recorded, const std::string &host);
+
+/// The lock of the entry `codePath` while this process compiles it: taken
+/// (waiting for another process that holds it) on construction, released
+/// on destruction. A process that gets it checks the entry again before
+/// compiling: another may have written it meanwhile. Where the lock file
+/// cannot be made (an unwritable cache) it holds nothing and each process
+/// compiles, as without it.
+class EntryLock {
+public:
+  explicit EntryLock(const std::string &codePath);
+  ~EntryLock();
+  EntryLock(const EntryLock &) = delete;
+  EntryLock &operator=(const EntryLock &) = delete;
+  /// Whether the lock is held.
+  bool held() const { return fd >= 0; }
+  /// Releases the lock now (the destructor does otherwise).
+  void release();
+
+private:
+  int fd = -1;
+};
 
 /// The SHA-256 of `bytes` as 64 lowercase hex digits.
 std::string sha256Hex(const std::string &bytes);
