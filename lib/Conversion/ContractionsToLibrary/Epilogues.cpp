@@ -122,7 +122,9 @@ bool isBroadcastVector(MemRefType type) {
 
 /// `r` as relu(alpha * out + bias[j]) into an f32 buffer of C's shape, or
 /// nullopt. Its inputs are `out` or a view of it (identity map) and at most
-/// a rank-1 f32 bias read along the last loop (C's columns).
+/// one f32 bias vector along C's columns: rank 1 read through the last
+/// loop, or a row-broadcast view (isBroadcastVector) read through an
+/// identity map.
 std::optional<Epilogue> libraryEpilogue(linalg::GenericOp r, Value out) {
   if (r.getNumDpsInits() != 1 || r.getNumDpsInputs() < 1 ||
       r.getNumDpsInputs() > 2)
