@@ -1,5 +1,4 @@
-//===- DiskCache.h - the one on-disk cache of compiled code ------*- C++
-//-*-===//
+//===- DiskCache.h - the one on-disk cache of compiled code -----*- C++ -*-===//
 //
 // Compiled code is cached on disk by every front end (the JIT's objects,
 // the Python package's and ptensor-compile's shared libraries) with one
@@ -15,6 +14,11 @@
 //              SHA-256 of KEY.EXT ("sha256 <hex>"), the C library and the
 //              CPU features the code needs ("glibc 2.36", "cpu avx avx2
 //              ..."), written last
+//   KEY.EXT.lock  locked (flock) by the process compiling the entry, so
+//              that processes compiling the same code at once (the ranks
+//              of an mpirun on one node) wait for the first one's entry
+//              instead of compiling it again (EntryLock); never removed
+//              (a lock file removed while locked would split the waiters)
 // KEY is the SHA-256 of the cache format version, the kind of code, the
 // target description (target, chip, options) and the IR text. The build id
 // is not part of KEY, so that a cache filled by a machine with the compiler
@@ -23,11 +27,6 @@
 // Nor are the CPU features the code needs (CPUFeatures.h), for the same
 // reason: a machine that lacks one of those KEY.id records rebuilds the
 // entry, or names what it lacks where no compiler is.
-//   KEY.EXT.lock   locked (flock) by the process compiling the entry, so
-//              that processes compiling the same code at once (the ranks
-//              of an mpirun on one node) wait for the first one's entry
-//              instead of compiling it again (EntryLock); never removed
-//              (a lock file removed while locked would split the waiters)
 // Every file is written to a temporary name and renamed, so concurrent
 // writers and a compile killed halfway never leave an entry that is used;
 // the checksum catches a code file changed afterwards (truncated, corrupted,
@@ -135,8 +134,6 @@ public:
   ~EntryLock();
   EntryLock(const EntryLock &) = delete;
   EntryLock &operator=(const EntryLock &) = delete;
-  /// Whether the lock is held.
-  bool held() const { return fd >= 0; }
   /// Releases the lock now (the destructor does otherwise).
   void release();
 

@@ -291,8 +291,7 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
       withLibraryEpilogue);
   Value taken = callWhereViewIsOutput(b, loc, callee, args, out,
                                       epilogue ? epilogue->sumsView : Value());
-  Value declined = arith::XOrIOp::create(
-      b, loc, taken, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  Value declined = IndexMath(b, loc).notI(taken);
   auto ifOp = scf::IfOp::create(b, loc, declined, /*withElseRegion=*/false);
   Operation *yield = ifOp.thenBlock()->getTerminator();
   // The f32 buffer too (with its deallocation), when nothing else uses it.
