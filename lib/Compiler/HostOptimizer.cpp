@@ -45,6 +45,7 @@
 #include "ptensor/Compiler/Compiler.h"
 
 #include "BoolBytes.h"
+#include "CodegenPassGate.h"
 #include "InlineVectorMath.h"
 #include "LibraryOfSymbol.h"
 
@@ -565,6 +566,8 @@ llvm::Error optimizeHostModule(llvm::Module &module,
           : builder.buildPerModuleDefaultPipeline(levels[optLevel]);
   passes.run(module, modules);
   inlineVectorMath(module);
+  // After the pipeline: the gate is for the code generator's passes.
+  skipLoopStrengthReduction(module.getContext());
   return llvm::Error::success();
 }
 

@@ -119,7 +119,9 @@ getHostCodeCPUFeatures(llvm::StringRef hostCPU);
 /// Optimizes host code (`module`, with `machine`'s triple and data layout)
 /// at `optLevel` (0 to 3): LLVM's default pipeline with loop and SLP
 /// vectorization, and the vector forms of libm's functions from glibc's
-/// libmvec (HostOptimizer.cpp) where `machine`'s CPU can run them.
+/// libmvec (HostOptimizer.cpp) where `machine`'s CPU can run them. The
+/// code generation of `module`'s context then skips Loop Strength Reduction
+/// (CodegenPassGate.h).
 llvm::Error optimizeHostModule(llvm::Module &module,
                                llvm::TargetMachine &machine,
                                unsigned optLevel);
