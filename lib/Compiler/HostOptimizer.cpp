@@ -43,9 +43,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptensor/Compiler/Compiler.h"
+#include "ptensor/Pipelines/CodegenPassGate.h"
 
 #include "BoolBytes.h"
-#include "CodegenPassGate.h"
 #include "InlineVectorMath.h"
 #include "LibraryOfSymbol.h"
 
@@ -567,7 +567,7 @@ llvm::Error optimizeHostModule(llvm::Module &module,
   passes.run(module, modules);
   inlineVectorMath(module);
   // After the pipeline: the gate is for the code generator's passes.
-  skipLoopStrengthReduction(module.getContext());
+  mlir::ptensor::skipLoopStrengthReduction(module.getContext());
   return llvm::Error::success();
 }
 

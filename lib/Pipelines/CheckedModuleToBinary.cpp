@@ -3,20 +3,28 @@
 // MLIR 22's gpu-module-to-binary reports some problems without failing:
 // an unknown format, or a toolkit path without libdevice (the module is
 // then serialized with unresolved __nv_* calls, which fail only when the
-// driver loads it). This pass runs it and fails if it reported any error.
-// With kernels-in-parts, it first serializes each module of several kernels
-// in parts on the context's threads (KernelParts.cpp).
+// driver loads it). This pass serializes the modules as it does (its
+// transformGpuModulesToBinaries) and fails on an unknown format or when
+// serialization reported any error; the kernels' code generation skips
+// Loop Strength Reduction (CodegenPassGate.h). With
+// kernels-in-parts, it first serializes each module of several kernels in
+// parts on the context's threads (KernelParts.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "PipelineStages.h"
 
+#include "ptensor/Pipelines/CodegenPassGate.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <atomic>
@@ -46,11 +54,27 @@ struct CheckedGpuModuleToBinary
   }
 
   void runOnOperation() override {
-    GpuModuleToBinaryPassOptions options;
-    options.toolkitPath = toolkitPath;
-    options.compilationTarget = compilationTarget;
-    OpPassManager serialize; // op-agnostic: runs on this pass's op
-    serialize.addPass(createGpuModuleToBinaryPass(options));
+    std::optional<gpu::CompilationTarget> format = parseFormat();
+    if (!format) {
+      getOperation()->emitError()
+          << "unknown kernel format '" << compilationTarget.getValue()
+          << "': expected bin, isa, fatbin or llvm";
+      return signalPassFailure();
+    }
+    // gpu-module-to-binary's serialization with one callback more: the
+    // kernels' code generation skips Loop Strength Reduction (but in
+    // modules that reduce across threads).
+    std::optional<SymbolTable> parentTable;
+    auto symbolTable = [&]() -> SymbolTable * {
+      if (!parentTable)
+        parentTable.emplace(getOperation());
+      return &*parentTable;
+    };
+    auto beforeCodegen = [](llvm::Module &module) {
+      ptensor::skipLoopStrengthReductionInKernels(module);
+    };
+    gpu::TargetOptions options(toolkitPath, {}, {}, {}, *format, symbolTable,
+                               {}, {}, beforeCodegen);
     // The serializer runs on the whole module, so no other pass emits
     // diagnostics meanwhile; each error is still passed on to be printed.
     // (Parts are serialized on several threads.)
@@ -60,15 +84,28 @@ struct CheckedGpuModuleToBinary
         reportedError = true;
       return failure();
     });
-    if (failed(serializeInParts()) ||
-        failed(runPipeline(serialize, getOperation())) || reportedError)
+    if (failed(serializeInParts(options)) ||
+        failed(gpu::transformGpuModulesToBinaries(getOperation(), nullptr,
+                                                  options)) ||
+        reportedError)
       signalPassFailure();
   }
 
-  /// With kernels-in-parts, the modules of several kernels in parts, on as
-  /// many threads as the context has; the others are left to
-  /// gpu-module-to-binary.
-  LogicalResult serializeInParts() {
+  /// The `format` option's target (gpu-module-to-binary's spellings).
+  std::optional<gpu::CompilationTarget> parseFormat() const {
+    return llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(
+               compilationTarget)
+        .Cases({"offloading", "llvm"}, gpu::CompilationTarget::Offload)
+        .Cases({"assembly", "isa"}, gpu::CompilationTarget::Assembly)
+        .Cases({"binary", "bin"}, gpu::CompilationTarget::Binary)
+        .Cases({"fatbinary", "fatbin"}, gpu::CompilationTarget::Fatbin)
+        .Default(std::nullopt);
+  }
+
+  /// With kernels-in-parts, the modules of several kernels in parts (with
+  /// `options`), on as many threads as the context has; the others are
+  /// left to gpu-module-to-binary's serialization.
+  LogicalResult serializeInParts(const gpu::TargetOptions &options) {
     if (!kernelsInParts)
       return success();
     if (compilationTarget != "isa" && compilationTarget != "assembly")
@@ -79,8 +116,6 @@ struct CheckedGpuModuleToBinary
     unsigned threads = context.isMultithreadingEnabled()
                            ? context.getThreadPool().getMaxConcurrency()
                            : 1;
-    gpu::TargetOptions options(toolkitPath, {}, {}, {},
-                               gpu::CompilationTarget::Assembly);
     for (Region &region : getOperation()->getRegions())
       for (Block &block : region)
         for (auto module :

@@ -121,7 +121,7 @@ getHostCodeCPUFeatures(llvm::StringRef hostCPU);
 /// vectorization, and the vector forms of libm's functions from glibc's
 /// libmvec (HostOptimizer.cpp) where `machine`'s CPU can run them. The
 /// code generation of `module`'s context then skips Loop Strength Reduction
-/// (CodegenPassGate.h).
+/// (ptensor/Pipelines/CodegenPassGate.h).
 llvm::Error optimizeHostModule(llvm::Module &module,
                                llvm::TargetMachine &machine,
                                unsigned optLevel);

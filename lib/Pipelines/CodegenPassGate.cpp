@@ -1,8 +1,9 @@
-//===- CodegenPassGate.cpp - codegen passes host code goes without --------===//
+//===- CodegenPassGate.cpp - codegen passes ptensor's code goes without --===//
 
-#include "CodegenPassGate.h"
+#include "ptensor/Pipelines/CodegenPassGate.h"
 
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
 
 namespace {
@@ -22,8 +23,15 @@ public:
 };
 } // namespace
 
-void ptensor::compiler::skipLoopStrengthReduction(llvm::LLVMContext &context) {
+void mlir::ptensor::skipLoopStrengthReduction(llvm::LLVMContext &context) {
   // Stateless: one gate serves every context and thread.
   static SkipLoopStrengthReduction gate;
   context.setOptPassGate(gate);
+}
+
+void mlir::ptensor::skipLoopStrengthReductionInKernels(llvm::Module &kernels) {
+  for (const llvm::Function &function : kernels)
+    if (function.getName().starts_with("llvm.nvvm.shfl."))
+      return;
+  skipLoopStrengthReduction(kernels.getContext());
 }
