@@ -237,6 +237,13 @@ CASES = {
     "transposed_add": (binary("transposed_add", "add", [N, N], [N, N], [N, N],
                               pre_b=TRANSPOSE),
                        [([N, N], F32), ([N, N], F32)], "a + b.T", 3 * N * N * 4),
+    # Rows and columns not a multiple of the 64 x 64 tile (but of the
+    # 16-byte vector): the vector kernel takes the interior tiles, the
+    # scalar one the last tile row and column.
+    "transposed_add_ragged": (binary("transposed_add_ragged", "add", [N - 4, N - 4],
+                                     [N - 4, N - 4], [N - 4, N - 4], pre_b=TRANSPOSE),
+                              [([N - 4, N - 4], F32), ([N - 4, N - 4], F32)], "a + b.T",
+                              3 * (N - 4) ** 2 * 4),
     "flip_last": (flip_last("flip_last"), [([N, N], F32)],
                   "torch.flip(a, [-1])", 2 * N * N * 4),
     "diff_last": (diff_last("diff_last"), [([N, N], F32)],

@@ -6,9 +6,9 @@
 // driver loads it). This pass serializes the modules as it does (its
 // transformGpuModulesToBinaries) and fails on an unknown format or when
 // serialization reported any error; the kernels' code generation skips
-// Loop Strength Reduction (CodegenPassGate.h). With
-// kernels-in-parts, it first serializes each module of several kernels in
-// parts on the context's threads (KernelParts.cpp).
+// Loop Strength Reduction (CodegenPassGate.h). With kernels-in-parts, it
+// first serializes each module of several kernels in parts on the
+// context's threads (KernelParts.cpp).
 //
 //===----------------------------------------------------------------------===//
 

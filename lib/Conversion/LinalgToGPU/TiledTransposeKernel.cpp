@@ -50,6 +50,49 @@ bool mlir::ptensor::isTiledTransposeCandidate(linalg::GenericOp op) {
 }
 
 namespace {
+/// The edge tiles of a matrix of `rows` x `cols` in tiles of `tile` (one
+/// integer type throughout): the last tile row where the rows do not fill
+/// it, then the last tile column, less its corner when the row took it.
+struct EdgeTiles {
+  Value inLastRow, perMatrix;
+
+  /// Tile (row, column) of edge tile `k` (below perMatrix).
+  std::pair<Value, Value> tileAt(OpBuilder &b, Location loc, Value k,
+                                 Value tilesR, Value tilesC, Value one) const {
+    Value lastRow = arith::SubIOp::create(b, loc, tilesR, one);
+    Value lastColumn = arith::SubIOp::create(b, loc, tilesC, one);
+    Value inRow =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, inLastRow);
+    Value down = arith::SubIOp::create(b, loc, k, inLastRow);
+    Value row = arith::SelectOp::create(b, loc, inRow, lastRow, down);
+    Value column = arith::SelectOp::create(b, loc, inRow, k, lastColumn);
+    return {row, column};
+  }
+};
+
+/// The edge tiles of a `rows` x `cols` matrix (sizes and `tile` of one
+/// integer type; `tilesR` and `tilesC` its tile rows and columns).
+EdgeTiles edgeTiles(OpBuilder &b, Location loc, Value rows, Value cols,
+                    Value tilesR, Value tilesC, Value tile) {
+  auto ragged = [&](Value size) -> Value {
+    Value rest = arith::RemUIOp::create(b, loc, size, tile);
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(size.getType(), 0));
+    Value one =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(size.getType(), 1));
+    Value isRagged =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest, zero);
+    return arith::SelectOp::create(b, loc, isRagged, one, zero);
+  };
+  Value raggedRows = ragged(rows);
+  Value raggedColumns = ragged(cols);
+  Value inLastRow = arith::MulIOp::create(b, loc, tilesC, raggedRows);
+  Value columnTiles = arith::SubIOp::create(b, loc, tilesR, raggedRows);
+  Value inLastColumn =
+      arith::MulIOp::create(b, loc, columnTiles, raggedColumns);
+  Value perMatrix = arith::AddIOp::create(b, loc, inLastRow, inLastColumn);
+  return {inLastRow, perMatrix};
+}
 /// Builds the tiled launch's body.
 struct TiledBody {
   linalg::GenericOp op;
@@ -273,7 +316,11 @@ struct TiledBody {
   /// the interior tiles (where vectorOk), with the scalar code the others.
   enum class Tiles { Vector, Scalar };
 
-  void build(OpBuilder &b, Location loc, gpu::LaunchOp launch, Tiles which) {
+  /// The body of `launch`. Its blocks walk every tile, but where
+  /// `edgesOnly` (i1, null: false) holds, only the edge tiles (the scalar
+  /// launch beside the vector one; edgeTiles).
+  void build(OpBuilder &b, Location loc, gpu::LaunchOp launch, Tiles which,
+             Value edgesOnly = Value()) {
     ThreadCoordinates c = threadCoordinates(b, loc, launch);
     auto i32 = [&](int64_t v) { return i32Constant(b, loc, v); };
     auto toI32 = [&](Value v) -> Value {
@@ -291,9 +338,22 @@ struct TiledBody {
     Value lastCol = arith::SubIOp::create(b, loc, cols, i32(1));
     Value tilesC = arith::CeilDivUIOp::create(b, loc, cols, i32(tile));
     Value tilesR = arith::CeilDivUIOp::create(b, loc, rows, i32(tile));
-    Value tiles = arith::MulIOp::create(b, loc, tilesC, tilesR);
+    Value perMatrix = arith::MulIOp::create(b, loc, tilesR, tilesC);
+    Value matrices = i32(1);
     for (size_t d = 0; d + 2 < n; ++d)
-      tiles = arith::MulIOp::create(b, loc, tiles, toI32(sizes[d]));
+      matrices = arith::MulIOp::create(b, loc, matrices, toI32(sizes[d]));
+    Value tiles = arith::MulIOp::create(b, loc, perMatrix, matrices);
+    EdgeTiles edges;
+    if (edgesOnly) {
+      edges = edgeTiles(b, loc, rows, cols, tilesR, tilesC, i32(tile));
+      Value edgeCount =
+          arith::MulIOp::create(b, loc, edges.perMatrix, matrices);
+      tiles = arith::SelectOp::create(b, loc, edgesOnly, edgeCount, tiles);
+      // (At least 1: the division below is on every path.)
+      Value someEdges = arith::MaxUIOp::create(b, loc, edges.perMatrix, i32(1));
+      perMatrix =
+          arith::SelectOp::create(b, loc, edgesOnly, someEdges, perMatrix);
+    }
     Value tx = arith::RemUIOp::create(b, loc, c.thread, i32(kWarp));
     Value ty = arith::DivUIOp::create(b, loc, c.thread, i32(kWarp));
     // The thread's positions in the tile: `along` walks the 32 lanes of a
@@ -314,7 +374,6 @@ struct TiledBody {
     // roughly square region: long contiguous runs in row- and column-major
     // operands alike).
     Value t = loop.getInductionVar();
-    Value perMatrix = arith::MulIOp::create(b, loc, tilesR, tilesC);
     Value inMatrix = arith::RemUIOp::create(b, loc, t, perMatrix);
     t = arith::DivUIOp::create(b, loc, t, perMatrix);
     Value perGroup = arith::MulIOp::create(b, loc, i32(group), tilesC);
@@ -327,8 +386,16 @@ struct TiledBody {
     Value rowInGroup = arith::RemUIOp::create(b, loc, inGroup, groupRows);
     Value tileRow = add(firstRow, rowInGroup);
     Value tileValue = i32(tile);
-    Value r0 = arith::MulIOp::create(b, loc, tileRow, tileValue);
     Value tileColumn = arith::DivUIOp::create(b, loc, inGroup, groupRows);
+    if (edgesOnly) {
+      // The last tile row's tiles first, then the last tile column's.
+      auto [edgeRow, edgeColumn] =
+          edges.tileAt(b, loc, inMatrix, tilesR, tilesC, i32(1));
+      tileRow = arith::SelectOp::create(b, loc, edgesOnly, edgeRow, tileRow);
+      tileColumn =
+          arith::SelectOp::create(b, loc, edgesOnly, edgeColumn, tileColumn);
+    }
+    Value r0 = arith::MulIOp::create(b, loc, tileRow, tileValue);
     Value c0 = arith::MulIOp::create(b, loc, tileColumn, tileValue);
     SmallVector<Value> ids = delinearize(b, loc, t, sizes.drop_back(2));
     ids.resize(n);
@@ -651,37 +718,40 @@ void mlir::ptensor::emitTiledTransposePath(RewriterBase &b, Location loc,
     tileConfig.blockSize = 1;
     tileConfig.maxBlocks = std::min(config.maxBlocks, config.transposeMaxBlocks);
     Value grid = gridFor(b, loc, tiles, tileConfig);
-    auto launchFor = [&](TiledBody::Tiles which) {
+    auto launchFor = [&](Value blocks, TiledBody::Tiles which,
+                         Value edgesOnly = Value()) {
       OpBuilder::InsertionGuard launchGuard(b);
       gpu::LaunchOp launch = beginLaunch(
-          b, loc, grid, indexConstant(b, loc, kThreads), sharedTypes);
-      body.build(b, loc, launch, which);
+          b, loc, blocks, indexConstant(b, loc, kThreads), sharedTypes);
+      body.build(b, loc, launch, which, edgesOnly);
     };
     if (!body.vectorOk) {
-      launchFor(TiledBody::Tiles::Scalar);
+      launchFor(grid, TiledBody::Tiles::Scalar);
     } else {
       // The vector kernel where the operands allow it, then the scalar one
       // where some tiles are left: all of them without the vector variant,
       // else the edge tiles of rows or columns that are not a multiple of
-      // the tile.
+      // the tile, on a grid of those alone.
       auto ifVector = scf::IfOp::create(b, loc, body.vectorOk, false);
       b.setInsertionPointToStart(ifVector.thenBlock());
-      launchFor(TiledBody::Tiles::Vector);
+      launchFor(grid, TiledBody::Tiles::Vector);
       b.setInsertionPointAfter(ifVector);
-      auto ragged = [&](Value size) -> Value {
-        Value rest = arith::RemUIOp::create(b, loc, size, tileValue);
-        Value zero = indexConstant(b, loc, 0);
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rest,
-                                     zero);
-      };
-      Value raggedRows = ragged(sizes[n - 2]);
-      Value raggedColumns = ragged(sizes[n - 1]);
-      Value edges = arith::OrIOp::create(b, loc, raggedRows, raggedColumns);
+      EdgeTiles edges = edgeTiles(b, loc, sizes[n - 2], sizes[n - 1], tileRows,
+                                  tileColumns, tileValue);
+      Value edgeCount = edges.perMatrix;
+      for (size_t d = 0; d + 2 < n; ++d)
+        edgeCount = arith::MulIOp::create(b, loc, edgeCount, sizes[d]);
+      Value zero = indexConstant(b, loc, 0);
+      Value someEdges = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                              edges.perMatrix, zero);
       Value noVector = IndexMath(b, loc).notI(body.vectorOk);
-      Value scalarLeft = arith::OrIOp::create(b, loc, noVector, edges);
+      Value scalarLeft = arith::OrIOp::create(b, loc, noVector, someEdges);
       auto ifScalar = scf::IfOp::create(b, loc, scalarLeft, false);
       b.setInsertionPointToStart(ifScalar.thenBlock());
-      launchFor(TiledBody::Tiles::Scalar);
+      Value edgeGrid = gridFor(b, loc, edgeCount, tileConfig);
+      Value scalarGrid =
+          arith::SelectOp::create(b, loc, body.vectorOk, edgeGrid, grid);
+      launchFor(scalarGrid, TiledBody::Tiles::Scalar, body.vectorOk);
     }
   }
   b.setInsertionPointToStart(ifTiled.elseBlock());

@@ -162,16 +162,33 @@ func.func @no_tiles(%a: memref<?xf32, strided<[?], offset: ?>>, %out: memref<?x?
 // CHECK:             gpu.terminator
 // CHECK:           }
 // CHECK:         }
+// The scalar kernel takes the edge tiles where the vector kernel ran, on a
+// grid of those alone: the last tile row's where the rows are ragged, then
+// the last tile column's but the corner.
 // CHECK:         %[[RROWS:.*]] = arith.remui %{{.*}}, %c32 : index
 // CHECK:         %[[RAGGEDR:.*]] = arith.cmpi ne, %[[RROWS]], %{{.*}} : index
+// CHECK:         %[[RR:.*]] = arith.select %[[RAGGEDR]], %{{.*}}, %{{.*}} : index
 // CHECK:         %[[RCOLS:.*]] = arith.remui %{{.*}}, %c32 : index
 // CHECK:         %[[RAGGEDC:.*]] = arith.cmpi ne, %[[RCOLS]], %{{.*}} : index
-// CHECK:         %[[EDGES:.*]] = arith.ori %[[RAGGEDR]], %[[RAGGEDC]] : i1
+// CHECK:         %[[RC:.*]] = arith.select %[[RAGGEDC]], %{{.*}}, %{{.*}} : index
+// CHECK:         %[[INROW:.*]] = arith.muli %{{.*}}, %[[RR]] : index
+// CHECK:         %[[COLTILES:.*]] = arith.subi %{{.*}}, %[[RR]] : index
+// CHECK:         %[[INCOL:.*]] = arith.muli %[[COLTILES]], %[[RC]] : index
+// CHECK:         %[[EDGETILES:.*]] = arith.addi %[[INROW]], %[[INCOL]] : index
+// CHECK:         %[[SOME:.*]] = arith.cmpi ne, %[[EDGETILES]], %{{.*}} : index
 // CHECK:         %[[NOVEC:.*]] = arith.xori %[[VOK]], %{{.*}} : i1
-// CHECK:         %[[LEFT:.*]] = arith.ori %[[NOVEC]], %[[EDGES]] : i1
+// CHECK:         %[[LEFT:.*]] = arith.ori %[[NOVEC]], %[[SOME]] : i1
 // CHECK:         scf.if %[[LEFT]] {
-// CHECK:           gpu.launch {{.*}} workgroup(
-// CHECK:             scf.for
+// CHECK:           arith.ceildivui %[[EDGETILES]], %{{.*}} : index
+// CHECK:           %[[GRID:.*]] = arith.select %[[VOK]], %{{.*}}, %{{.*}} : index
+// CHECK:           gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]], {{.*}} workgroup(
+// CHECK:             %[[BOUND:.*]] = arith.select %[[VOK]], %{{.*}}, %{{.*}} : i32
+// CHECK:             scf.for unsigned %{{.*}} = %{{.*}} to %[[BOUND]] step
+// CHECK:               %[[INLASTROW:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK:               %[[EROW:.*]] = arith.select %[[INLASTROW]], %{{.*}}, %{{.*}} : i32
+// CHECK:               %[[ECOL:.*]] = arith.select %[[INLASTROW]], %{{.*}}, %{{.*}} : i32
+// CHECK:               arith.select %[[VOK]], %[[EROW]], %{{.*}} : i32
+// CHECK:               arith.select %[[VOK]], %[[ECOL]], %{{.*}} : i32
 // CHECK:               %[[INTERIOR2:.*]] = arith.andi %[[VOK]], %{{.*}} : i1
 // CHECK:               %[[EDGE:.*]] = arith.xori %[[INTERIOR2]], %{{.*}} : i1
 // CHECK:               scf.if %[[EDGE]] {
