@@ -491,6 +491,16 @@ def PTensorSerialInnerLoop
 
     The parallel threshold weighs each iteration by the block's trips
     (it recognizes this block shape).
+
+    Such a nest with another access (a dynamic stride along the innermost
+    dim, as a transposed operand's column has, or an index computed in the
+    body) whose last two dims run from 0 by 1 runs in 64 x 64 tiles of
+    them instead: an `scf.parallel` over the outer dims and the tiles,
+    whose body runs one tile as two serial `scf.for` loops (rows, then
+    columns, each over `[first, min(first + 64, n))`). Collapsed, such a
+    nest crossed a page of a transposed operand per element; within a tile
+    its cache lines and pages are reused (`a.T + a` of 3000 x 3000 f32:
+    11.5-13.8 ms on two threads before, 3.85 tiled).
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t",

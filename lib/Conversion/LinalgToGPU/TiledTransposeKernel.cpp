@@ -93,6 +93,7 @@ EdgeTiles edgeTiles(OpBuilder &b, Location loc, Value rows, Value cols,
   Value perMatrix = arith::AddIOp::create(b, loc, inLastRow, inLastColumn);
   return {inLastRow, perMatrix};
 }
+
 /// Builds the tiled launch's body.
 struct TiledBody {
   linalg::GenericOp op;
