@@ -5,11 +5,14 @@
 //   1. flat vector path (FlatVectorKernel.cpp): every operand contiguous;
 //   2. tiled transpose path (TiledTransposeKernel.cpp): an input is
 //      column-major in the two innermost dims;
-//   3. row-vector path: outputs with unit stride along rows and aligned row
-//      starts (contiguous, or boxes of a larger buffer: a concat's parts),
-//      inputs read along rows with unit stride or broadcast along rows; a
-//      thread computes `width` consecutive row elements and stores them
-//      with one vector store;
+//   3. row-vector path: outputs with unit stride along rows and row strides
+//      a multiple of the vector width (contiguous, or boxes of a larger
+//      buffer: a concat's parts, a roll's shifted part), inputs read along
+//      rows with unit stride or broadcast along rows; a thread computes
+//      `width` consecutive row elements and stores them with one aligned
+//      vector store, and each row's elements before its first aligned one
+//      and after its last whole vector go one at a time (rows mostly of
+//      those take path 4);
 //   4. the general path: a grid-stride loop over the flattened iteration
 //      space
 //        for (lin = blockIdx.x * blockDim.x + threadIdx.x; lin < N;
@@ -77,13 +80,19 @@ namespace {
 struct IndexedKernelBody {
   linalg::GenericOp op;
   ValueRange sizes; ///< loop sizes (index), captured from the host
-  Value count;      ///< iterations: elements, or element groups (index)
+  Value count;      ///< iterations: elements, or vectors (index)
   /// Elements per iteration: > 1 for the row-vector path, where a thread
-  /// computes `width` consecutive elements of one row (the innermost size
-  /// is a multiple of `width`) and stores them with one vector store into
-  /// each output's row view (unit innermost stride, aligned rows).
+  /// computes `width` consecutive elements of one row and stores them with
+  /// one aligned vector store into each output's row view (unit innermost
+  /// stride). Each row is split alike: `lead` elements before the first
+  /// aligned one, `count` / rows vectors, then the rest; the lead and the
+  /// rest (`edgeCount` elements in all rows) go one element per step.
   int64_t width = 1;
   SmallVector<Value> rowOutputs;
+  Value lead;       ///< row path: elements before the vectors (index)
+  Value rowVectors; ///< row path: vectors per row (index)
+  Value rowEdge;    ///< row path: lead and rest per row (index)
+  Value edgeCount;  ///< row path: rows x rowEdge (index)
   /// Elements a thread of the general path (width 1) loads before it
   /// stores, per step over whole chunks of `unroll` x blockDim elements.
   /// One element per step kept one load in flight per thread: a roll's
@@ -91,13 +100,15 @@ struct IndexedKernelBody {
   int64_t unroll = 1;
 
   void build(OpBuilder &b, Location loc, gpu::LaunchOp launch, Type it) {
-    auto toIndex = [&](Value v) {
-      return castUnsigned(b, loc, v, b.getIndexType());
-    };
     ThreadCoordinates c = threadCoordinates(b, loc, launch, it);
     Value total = castUnsigned(b, loc, count, it);
+    if (width > 1) {
+      buildRowVectors(b, loc, c, total);
+      buildRowEdges(b, loc, c, castUnsigned(b, loc, edgeCount, it));
+      return;
+    }
     Value start = c.globalId;
-    if (width == 1 && unroll > 1) {
+    if (unroll > 1) {
       Value rest = emitUnrolledChunks(
           b, loc, c, total, unroll,
           [&](OpBuilder &b, Location loc, ValueRange items) {
@@ -105,22 +116,42 @@ struct IndexedKernelBody {
           });
       start = arith::AddIOp::create(b, loc, rest, start);
     }
-    auto loop = scf::ForOp::create(b, loc, start, total, c.threadCount);
+    OpBuilder::InsertionGuard guard(b);
+    Value lin = beginGridStrideLoop(b, loc, c, start, total);
+    // Split the linear index, innermost dimension fastest.
+    SmallVector<Value> ids = delinearize(b, loc, lin, sizes);
+    storeElement(b, loc, ids, emitElement(b, loc, op, ids));
+  }
+
+  /// Starts `for (lin = start; lin < end; lin += threads)` and returns
+  /// `lin`, with the insertion point in its body.
+  static Value beginGridStrideLoop(OpBuilder &b, Location loc,
+                                   const ThreadCoordinates &c, Value start,
+                                   Value end) {
+    auto loop = scf::ForOp::create(b, loc, start, end, c.threadCount);
     // Unsigned: `lin + step` may pass INT32_MAX (never 2^32) near the end.
     loop.setUnsignedCmp(true);
-    OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    // Split the linear index, innermost dimension fastest.
-    Value lin = loop.getInductionVar();
-    if (width > 1)
-      lin = arith::MulIOp::create(
-          b, loc, lin,
-          arith::ConstantOp::create(b, loc, b.getIntegerAttr(it, width)));
-    SmallVector<Value> ids = delinearize(b, loc, lin, sizes);
-    if (width == 1) {
-      storeElement(b, loc, ids, emitElement(b, loc, op, ids));
-      return;
-    }
+    return loop.getInductionVar();
+  }
+
+  /// `sizes` with the innermost replaced by `inner`.
+  SmallVector<Value> rowSizes(Value inner) const {
+    SmallVector<Value> rows(sizes);
+    rows.back() = inner;
+    return rows;
+  }
+
+  /// The row path's vectors: vector k of a row starts at column
+  /// lead + k * width.
+  void buildRowVectors(OpBuilder &b, Location loc, const ThreadCoordinates &c,
+                       Value total) {
+    OpBuilder::InsertionGuard guard(b);
+    Value lin = beginGridStrideLoop(b, loc, c, c.globalId, total);
+    SmallVector<Value> ids = delinearize(b, loc, lin, rowSizes(rowVectors));
+    Value column =
+        arith::MulIOp::create(b, loc, ids.back(), indexConstant(b, loc, width));
+    ids.back() = arith::AddIOp::create(b, loc, lead, column);
     SmallVector<SmallVector<Value>> lanes(rowOutputs.size());
     for (int64_t lane = 0; lane < width; ++lane) {
       SmallVector<Value> laneIds(ids);
@@ -129,17 +160,32 @@ struct IndexedKernelBody {
       for (auto [i, v] : llvm::enumerate(emitElement(b, loc, op, laneIds)))
         lanes[i].push_back(v);
     }
-    SmallVector<Value> indices;
-    for (Value id : ids)
-      indices.push_back(toIndex(id));
     for (auto [out, values] : llvm::zip(rowOutputs, lanes)) {
       Type element = cast<MemRefType>(out.getType()).getElementType();
       auto type = VectorType::get({width}, element);
       Value vec = vector::FromElementsOp::create(b, loc, type, values);
-      vector::StoreOp::create(b, loc, vec, out, indices,
+      vector::StoreOp::create(b, loc, vec, out, ids,
                               /*nontemporal=*/false,
                               llvm::Align(rowAlignment(width, element)));
     }
+  }
+
+  /// The row path's other elements, one per step: edge element e of a row
+  /// is column e of the lead, or the rest's column e - lead after the
+  /// vectors.
+  void buildRowEdges(OpBuilder &b, Location loc, const ThreadCoordinates &c,
+                     Value total) {
+    OpBuilder::InsertionGuard guard(b);
+    Value lin = beginGridStrideLoop(b, loc, c, c.globalId, total);
+    SmallVector<Value> ids = delinearize(b, loc, lin, rowSizes(rowEdge));
+    Value e = ids.back();
+    Value inLead =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, lead);
+    Value vectorElements =
+        arith::MulIOp::create(b, loc, rowVectors, indexConstant(b, loc, width));
+    Value afterVectors = arith::AddIOp::create(b, loc, e, vectorElements);
+    ids.back() = arith::SelectOp::create(b, loc, inLead, e, afterVectors);
+    storeElement(b, loc, ids, emitElement(b, loc, op, ids));
   }
 
   void storeElement(OpBuilder &b, Location loc, ValueRange ids,
@@ -180,12 +226,7 @@ static void emitRowVectorPath(RewriterBase &b, Location loc,
                               const KernelConfig &config) {
   // One 16-byte store of the smallest output type per thread step.
   int64_t width = 16 / smallestElementBytes(op, /*outputsOnly=*/true);
-  Value widthValue = indexConstant(b, loc, width);
-  Value rowRest = arith::RemUIOp::create(b, loc, sizes.back(), widthValue);
-  Value zero = indexConstant(b, loc, 0);
-  Value wholeVectors = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             rowRest, zero);
-  Value ok = arith::AndIOp::create(b, loc, fits32, wholeVectors);
+  Value ok = fits32;
   // Measured on the H100: only inputs walked with unit stride along the
   // row gain (flip +25%); transposed or column-strided reads lose.
   for (OpOperand *in : op.getDpsInputOperands()) {
@@ -204,19 +245,46 @@ static void emitRowVectorPath(RewriterBase &b, Location loc,
     Value unit = arith::OrIOp::create(b, loc, forward, backward);
     ok = arith::AndIOp::create(b, loc, ok, unit);
   }
-  IndexedKernelBody rows{op, sizes,
-                         arith::DivUIOp::create(b, loc, count, widthValue),
-                         width, {}};
-  for (Value out : op.getDpsInits()) {
-    auto type = cast<MemRefType>(out.getType());
-    GuardedView row =
-        rowView(b, loc, out, width, rowAlignment(width, type.getElementType()));
+  // Every output's rows start alike: the first output's lead (elements
+  // before an aligned one, at most the row) aligns the others too.
+  Value rowSize = sizes.back();
+  ValueRange outputs = op.getDpsInits();
+  auto alignmentOf = [&](Value out) {
+    return rowAlignment(width,
+                        cast<MemRefType>(out.getType()).getElementType());
+  };
+  Value lead = arith::MinUIOp::create(
+      b, loc,
+      elementsBeforeAligned(b, loc, outputs[0], alignmentOf(outputs[0])),
+      rowSize);
+  IndexedKernelBody rows{op, sizes, Value(), width, {}};
+  for (Value out : outputs) {
+    GuardedView row = rowViewFromAnyColumn(b, loc, out, width);
     ok = arith::AndIOp::create(b, loc, ok, row.ok);
+    ok = arith::AndIOp::create(
+        b, loc, ok, isElementAligned(b, loc, out, lead, alignmentOf(out)));
     rows.rowOutputs.push_back(row.view);
   }
+  Value widthValue = indexConstant(b, loc, width);
+  Value rowCount = arith::DivUIOp::create(b, loc, count, rowSize);
+  Value afterLead = arith::SubIOp::create(b, loc, rowSize, lead);
+  rows.lead = lead;
+  rows.rowVectors = arith::DivUIOp::create(b, loc, afterLead, widthValue);
+  rows.count = arith::MulIOp::create(b, loc, rowCount, rows.rowVectors);
+  rows.rowEdge = arith::SubIOp::create(
+      b, loc, rowSize,
+      arith::MulIOp::create(b, loc, rows.rowVectors, widthValue));
+  rows.edgeCount = arith::MulIOp::create(b, loc, rowCount, rows.rowEdge);
+  // Rows mostly of edges (shorter than two vectors, say) go faster through
+  // the general path, whose threads keep several loads in flight.
+  Value mostlyVectors = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge,
+      arith::MulIOp::create(b, loc, rows.rowVectors, widthValue), rows.rowEdge);
+  ok = arith::AndIOp::create(b, loc, ok, mostlyVectors);
+  Value work = arith::MaxUIOp::create(b, loc, rows.count, rows.edgeCount);
   auto ifRows = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifRows.thenBlock());
-  emitIndexedLaunch(b, loc, rows, gridFor(b, loc, rows.count, config), config,
+  emitIndexedLaunch(b, loc, rows, gridFor(b, loc, work, config), config,
                     b.getI32Type());
   b.setInsertionPointToStart(ifRows.elseBlock());
 }

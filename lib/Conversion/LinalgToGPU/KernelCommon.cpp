@@ -36,16 +36,22 @@ SmallVector<Value> mlir::ptensor::delinearize(OpBuilder &b, Location loc,
   return ids;
 }
 
+/// The address (index) of `memref`'s element at `offset` elements from its
+/// aligned pointer (its first element when `offset` is the memref's own).
+static Value elementAddress(OpBuilder &b, Location loc, Value memref,
+                            Value offset) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bytes = indexConstant(b, loc, type.getElementTypeBitWidth() / 8);
+  Value offsetBytes = arith::MulIOp::create(b, loc, offset, bytes);
+  return arith::AddIOp::create(b, loc, base, offsetBytes);
+}
+
 /// Whether the first element of `memref` (its aligned pointer plus `offset`
 /// elements) is aligned to `align` bytes.
 static Value isFirstElementAligned(OpBuilder &b, Location loc, Value memref,
                                    Value offset, int64_t align) {
-  auto type = cast<MemRefType>(memref.getType());
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value bytes = indexConstant(b, loc, elementBytes);
-  Value offsetBytes = arith::MulIOp::create(b, loc, offset, bytes);
-  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  Value address = elementAddress(b, loc, memref, offset);
   Value alignment = indexConstant(b, loc, align);
   Value misalignment = arith::RemUIOp::create(b, loc, address, alignment);
   Value zero = indexConstant(b, loc, 0);
@@ -82,8 +88,11 @@ GuardedView mlir::ptensor::flatView(OpBuilder &b, Location loc, Value memref,
   return {ok, flat};
 }
 
-GuardedView mlir::ptensor::rowView(OpBuilder &b, Location loc, Value memref,
-                                   int64_t width, int64_t align) {
+/// rowView and rowViewFromAnyColumn: `alignedStart` adds the test of the
+/// first element's alignment.
+static GuardedView buildRowView(OpBuilder &b, Location loc, Value memref,
+                                int64_t width, int64_t align,
+                                bool alignedStart) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t rank = type.getRank();
   auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
@@ -98,8 +107,11 @@ GuardedView mlir::ptensor::rowView(OpBuilder &b, Location loc, Value memref,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest, zero);
     ok = arith::AndIOp::create(b, loc, ok, whole);
   }
-  Value aligned = isFirstElementAligned(b, loc, memref, md.getOffset(), align);
-  ok = arith::AndIOp::create(b, loc, ok, aligned);
+  if (alignedStart) {
+    Value aligned =
+        isFirstElementAligned(b, loc, memref, md.getOffset(), align);
+    ok = arith::AndIOp::create(b, loc, ok, aligned);
+  }
   SmallVector<int64_t> strides(rank, ShapedType::kDynamic);
   strides.back() = 1;
   auto rowType = MemRefType::get(
@@ -116,6 +128,41 @@ GuardedView mlir::ptensor::rowView(OpBuilder &b, Location loc, Value memref,
       b, loc, rowType, md.getBaseBuffer(), OpFoldResult(md.getOffset()), sizes,
       viewStrides);
   return {ok, view};
+}
+
+GuardedView mlir::ptensor::rowView(OpBuilder &b, Location loc, Value memref,
+                                   int64_t width, int64_t align) {
+  return buildRowView(b, loc, memref, width, align, /*alignedStart=*/true);
+}
+
+GuardedView mlir::ptensor::rowViewFromAnyColumn(OpBuilder &b, Location loc,
+                                                Value memref, int64_t width) {
+  return buildRowView(b, loc, memref, width, /*align=*/1,
+                      /*alignedStart=*/false);
+}
+
+Value mlir::ptensor::elementsBeforeAligned(OpBuilder &b, Location loc,
+                                           Value memref, int64_t align) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value alignment = indexConstant(b, loc, align);
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value misalignment = arith::RemUIOp::create(
+      b, loc, elementAddress(b, loc, memref, md.getOffset()), alignment);
+  Value gap = arith::SubIOp::create(b, loc, alignment, misalignment);
+  Value gapBytes = arith::RemUIOp::create(b, loc, gap, alignment);
+  Value bytes = indexConstant(b, loc, type.getElementTypeBitWidth() / 8);
+  return arith::DivUIOp::create(b, loc, gapBytes, bytes);
+}
+
+Value mlir::ptensor::isElementAligned(OpBuilder &b, Location loc, Value memref,
+                                      Value element, int64_t align) {
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value offset = arith::AddIOp::create(b, loc, md.getOffset(), element);
+  Value address = elementAddress(b, loc, memref, offset);
+  Value misalignment =
+      arith::RemUIOp::create(b, loc, address, indexConstant(b, loc, align));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment,
+                               indexConstant(b, loc, 0));
 }
 
 RowAccess mlir::ptensor::rowAccessOf(linalg::GenericOp op, OpOperand *in) {

@@ -47,6 +47,23 @@ GuardedView flatView(OpBuilder &b, Location loc, Value memref, Value count,
 GuardedView rowView(OpBuilder &b, Location loc, Value memref, int64_t width,
                     int64_t align);
 
+/// rowView without the alignment test: rows may start anywhere (a box at
+/// an odd column, a roll's shifted part). A row path through it peels each
+/// row's first elementsBeforeAligned(...) elements.
+GuardedView rowViewFromAnyColumn(OpBuilder &b, Location loc, Value memref,
+                                 int64_t width);
+
+/// Elements (index) before the first `align`-byte aligned element of
+/// `memref`, counted from its first element: every row's, in a
+/// rowViewFromAnyColumn view. (The aligned pointer is element-aligned.)
+Value elementsBeforeAligned(OpBuilder &b, Location loc, Value memref,
+                            int64_t align);
+
+/// i1: element `element` (index, counted from the first element along a
+/// row) of `memref` is `align`-byte aligned.
+Value isElementAligned(OpBuilder &b, Location loc, Value memref, Value element,
+                       int64_t align);
+
 /// How a row path (a thread reading `width` consecutive elements of the
 /// innermost loop with one vector load or store) reads an input.
 enum class RowAccess {

@@ -83,6 +83,22 @@ fn.ret(fn.roll(a, [12], [0]), fn.roll(a, [-3], [-1]), fn.roll(a, [2, 3], [1, 1])
        fn.roll(a, [0], [0]), fn.roll(a, [5], [0]))
 suite.check(fn)
 
+# Row parts starting at any column (on the GPU: the row-vector path with a
+# lead before each row's first aligned element and a rest after its last
+# whole vector): rolls along rows of sizes a multiple of the vector width,
+# concat along columns with parts of odd widths, in 1-, 2- and 4-byte
+# dtypes; a part of one column (the general path).
+fn = Func("row_parts")
+a = fn.tensor(data("f32", (5, 40)), "f32", dynamic=True)
+h = fn.tensor(data("f16", (3, 40)), "f16")
+q = fn.tensor(data("i8", (4, 64)), "i8", dynamic=True)
+l = fn.tensor(data("f32", (3, 13)), "f32")
+r = fn.tensor(data("f32", (3, 19)), "f32", dynamic=True)
+fn.ret(fn.roll(a, [3], [1]), fn.roll(a, [-5], [1]), fn.roll(h, [3], [1]),
+       fn.roll(q, [5], [1]), fn.roll(q, [-17], [1]),
+       fn.combine("concat", [l, r], 1), fn.combine("concat", [r, l, l], 1))
+suite.check(fn)
+
 # tril/triu with batch dims, offsets beyond the matrix, non-square, views.
 fn = Func("triangles")
 a = fn.tensor(data("f64", (2, 3, 4, 5)), "f64", dynamic=True)
