@@ -374,6 +374,16 @@ CASES = {
     "nonzero_1d": (compaction("nonzero_1d", NONZERO_N, "i1", "nonzero", 0),
                    [([NONZERO_N], "bool")], "torch.nonzero(a, as_tuple=True)[0]",
                    NONZERO_N * (1 + 8 // 2)),
+    # x[mask] (issue 14's anchor: half of 2^26 f32 kept; fractions: the
+    # values and the mask read, the kept half written once).
+    "mask_extract": (
+        f"func.func @mask_extract(%a: {pt([NONZERO_N], 'f32')}, "
+        f"%b: {pt([NONZERO_N], 'i1')}) -> {pt([None], 'f32')} {{\n"
+        f"  %r = ptensor.extract_mask %a, %b : ({pt([NONZERO_N], 'f32')}, "
+        f"{pt([NONZERO_N], 'i1')}) -> {pt([None], 'f32')}\n"
+        f"  return %r : {pt([None], 'f32')}\n}}\n",
+        [([NONZERO_N], F32), ([NONZERO_N], "bool")], "a[b]",
+        NONZERO_N * (4 + 1 + 4 // 2)),
     "unique_i64": (compaction("unique_i64", UNIQUE_N, "i64", "values", 0),
                    [([UNIQUE_N], I64_U16)], "torch.unique(a)", UNIQUE_N * 8),
     "unique_counts_i64": (compaction("unique_counts_i64", UNIQUE_N, "i64", "counts", 1),

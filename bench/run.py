@@ -229,6 +229,7 @@ def main():
                      "torch.sort(a, -1).values": lambda: cupy.sort(ca, -1),
                      "torch.nonzero(a, as_tuple=True)[0]": lambda: cupy.nonzero(ca)[0],
                      "torch.unique(a)": lambda: cupy.unique(ca),
+                     "a[b]": lambda: ca[cb],
                      "torch.searchsorted(a, b)": lambda: cupy.searchsorted(ca, cb),
                      "torch.unique(a, return_counts=True)[1]":
                      lambda: cupy.unique(ca, return_counts=True)[1]}.get(expr)

@@ -93,6 +93,20 @@ bool lastTwoFromZero(scf::ParallelOp op) {
   return true;
 }
 
+/// Replaces `op`'s induction variables by `newIvs` (one per dim), moves
+/// its body (less the terminator) to the end of `loop`'s body and erases
+/// `op`.
+void moveBodyInto(scf::ParallelOp op, ValueRange newIvs, scf::ForOp loop) {
+  for (auto [iv, replacement] : llvm::zip_equal(op.getInductionVars(), newIvs))
+    iv.replaceAllUsesWith(replacement);
+  Block *body = op.getBody();
+  Block *loopBody = loop.getBody();
+  loopBody->getOperations().splice(loopBody->getTerminator()->getIterator(),
+                                   body->getOperations(), body->begin(),
+                                   body->getTerminator()->getIterator());
+  op.erase();
+}
+
 /// Rewrites `op` into an scf.parallel over its outer dims (and the blocks
 /// of `blockSize` positions of the innermost one, when it starts at 0 with
 /// step 1) whose body runs the innermost dim as an scf.for over the block
@@ -128,17 +142,10 @@ void serializeInnermost(scf::ParallelOp op, int64_t blockSize) {
   }
   auto inner = scf::ForOp::create(b, loc, first, last, step);
 
-  Block *body = op.getBody();
-  SmallVector<Value> ivs = op.getInductionVars();
-  SmallVector<Value> outerIvs = outer.getInductionVars();
-  for (unsigned d = 0; d + 1 < ivs.size(); ++d)
-    ivs[d].replaceAllUsesWith(outerIvs[d]);
-  ivs.back().replaceAllUsesWith(inner.getInductionVar());
-  Block *loopBody = inner.getBody();
-  loopBody->getOperations().splice(loopBody->getTerminator()->getIterator(),
-                                   body->getOperations(), body->begin(),
-                                   body->getTerminator()->getIterator());
-  op.erase();
+  SmallVector<Value> newIvs(
+      ArrayRef<Value>(outer.getInductionVars()).drop_back(blocked ? 1 : 0));
+  newIvs.push_back(inner.getInductionVar());
+  moveBodyInto(op, newIvs, inner);
 }
 
 /// Rewrites `op` (lastTwoFromZero) into an scf.parallel over its outer
@@ -177,17 +184,10 @@ void tileLastTwo(scf::ParallelOp op, int64_t tile) {
   auto columnLoop =
       scf::ForOp::create(b, loc, columns.first, columns.last, one);
 
-  Block *body = op.getBody();
-  SmallVector<Value> ivs = op.getInductionVars();
-  for (unsigned d = 0; d + 2 < n; ++d)
-    ivs[d].replaceAllUsesWith(outerIvs[d]);
-  ivs[n - 2].replaceAllUsesWith(rowLoop.getInductionVar());
-  ivs[n - 1].replaceAllUsesWith(columnLoop.getInductionVar());
-  Block *loopBody = columnLoop.getBody();
-  loopBody->getOperations().splice(loopBody->getTerminator()->getIterator(),
-                                   body->getOperations(), body->begin(),
-                                   body->getTerminator()->getIterator());
-  op.erase();
+  SmallVector<Value> newIvs(ArrayRef<Value>(outerIvs).drop_back(2));
+  newIvs.push_back(rowLoop.getInductionVar());
+  newIvs.push_back(columnLoop.getInductionVar());
+  moveBodyInto(op, newIvs, columnLoop);
 }
 
 /// Rows and columns of the tiles of tileLastTwo. a.T + a of 3000^2 f32
