@@ -68,9 +68,13 @@ def ConvertPTensorLinalgToGPU
          memory so that reads and writes both coalesce (interior tiles
          with 16-byte accesses in one kernel where the operands allow
          them, the other tiles with scalar ones in a second);
-      3. row-vector path, when outputs are contiguous and inputs are read
-         along rows with unit stride or broadcast along rows: a thread
-         makes 16 bytes of a row and stores them with one vector store;
+      3. row-vector path, when outputs have unit stride along rows and row
+         strides a multiple of 16 bytes (contiguous, or a box of a larger
+         buffer at any column) and inputs are read along rows with unit
+         stride or broadcast along rows: a thread makes 16 bytes of a row
+         and stores them with one aligned vector store; each row's
+         elements before its first aligned one and after its last whole
+         vector go one at a time in a second loop of the same launch;
       4. general path: each linear index is split into the loop indices,
          inputs are loaded through their indexing maps (broadcast dims read
          index 0) from memrefs of any strides (zero and negative included),
@@ -91,7 +95,10 @@ def ConvertPTensorLinalgToGPU
       H100 (fewer than 1056 rows, or 270336 columns) split the reduced range
       into chunks chosen at run time: a first launch writes each (output,
       chunk)'s partial result, a second merges them in a fixed order (no
-      atomics: deterministic);
+      atomics: deterministic). A reduction whose outputs are filled with
+      constants just before it (the identity fills of
+      convert-ptensor-to-linalg) merges its results into those constants
+      in registers, and the fills launch nothing;
     - a *row group* — a reduction over rows followed by generics that read
       the same rows again and its per-row results at their row only (var's
       mean then squared deviations; softmax's max, sum of exp, division;

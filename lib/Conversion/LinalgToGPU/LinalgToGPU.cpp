@@ -2,6 +2,7 @@
 
 #include "ptensor/Conversion/LinalgToGPU/LinalgToGPU.h"
 
+#include "ConstantInits.h"
 #include "ElementwiseKernel.h"
 #include "ReductionKernel.h"
 #include "RowGroupKernel.h"
@@ -153,6 +154,7 @@ struct ConvertPTensorLinalgToGPUPass
       if (!f->hasAttr(kDeviceAttrName))
         return WalkResult::advance();
       anyDevice = true;
+      foldConstantInits(rewriter, f);
       // Row groups first (one kernel each), then every other generic.
       for (const RowGroup &group : findRowGroups(f))
         if (failed(convertRowGroupToKernel(rewriter, group, config))) {

@@ -11,6 +11,7 @@
 #ifndef PTENSOR_LIB_CONVERSION_LINALGTOGPU_REDUCTIONNEST_H
 #define PTENSOR_LIB_CONVERSION_LINALGTOGPU_REDUCTIONNEST_H
 
+#include "ConstantInits.h"
 #include "KernelCommon.h"
 
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
@@ -214,14 +215,23 @@ struct ReductionNest {
     return buffers;
   }
 
-  /// Merges `partial` into the outputs at kept position `k`.
+  /// Merges `partial` into the outputs at kept position `k`: into their
+  /// current values, or into the constants they start as
+  /// (constantInitsOf: their fills folded away).
   void store(OpBuilder &b, Location loc, Value k, ValueRange partial) const {
     Value zero = indexConstant(b, loc, 0);
     SmallVector<Value> at = ids(b, loc, k, zero);
+    std::optional<SmallVector<TypedAttr>> inits = constantInitsOf(op);
     SmallVector<SmallVector<Value>> indices;
     SmallVector<Value> old;
     for (OpOperand &out : op.getDpsInitsMutable()) {
       indices.push_back(indicesThroughMap(b, loc, op, &out, at));
+      if (inits) {
+        TypedAttr init =
+            (*inits)[out.getOperandNumber() - op.getNumDpsInputs()];
+        old.push_back(arith::ConstantOp::create(b, loc, init));
+        continue;
+      }
       old.push_back(memref::LoadOp::create(b, loc, out.get(), indices.back()));
     }
     SmallVector<Value> merged = buildCombine(b, loc, combiner, old, partial);
