@@ -1,4 +1,4 @@
-//===- ConstantInits.h - reductions whose outputs start as constants -*- C++ -*-===//
+//===- ConstantInits.h - reductions started from constants ------*- C++ -*-===//
 //
 // A reduction generic merges into its outputs' current values (linalg's
 // semantics), so the lowering from ptensor fills each output with the
