@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -52,11 +53,35 @@ static bool isTransparent(Operation *op) {
   return effects && effects.hasNoEffect() && op->getNumRegions() == 0;
 }
 
+/// Whether `op` writes every element of each output: its indexing maps
+/// name distinct loop dims, or index 0 of a dim of static size 1 (else the
+/// elements it leaves keep the fill's value, which must stay).
+static bool writesEveryOutputElement(linalg::GenericOp op) {
+  for (OpOperand &out : op.getDpsInitsMutable()) {
+    auto type = cast<MemRefType>(out.get().getType());
+    llvm::SmallBitVector seen(op.getNumLoops());
+    for (auto [i, e] :
+         llvm::enumerate(op.getMatchingIndexingMap(&out).getResults())) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+        if (seen.test(dim.getPosition()))
+          return false;
+        seen.set(dim.getPosition());
+        continue;
+      }
+      auto constant = dyn_cast<AffineConstantExpr>(e);
+      if (!constant || constant.getValue() != 0 || type.getDimSize(i) != 1)
+        return false;
+    }
+  }
+  return true;
+}
+
 void mlir::ptensor::foldConstantInits(RewriterBase &rewriter, func::FuncOp f) {
   SmallVector<linalg::GenericOp> reductions;
   f.walk([&](linalg::GenericOp g) {
-    if (g.getNumReductionLoops() != 0 &&
-        getMarkedCombiner(g.getBody()->getTerminator()))
+    if (g.getNumReductionLoops() != 0 && g.hasPureBufferSemantics() &&
+        getMarkedCombiner(g.getBody()->getTerminator()) &&
+        writesEveryOutputElement(g))
       reductions.push_back(g);
   });
   for (linalg::GenericOp g : reductions) {

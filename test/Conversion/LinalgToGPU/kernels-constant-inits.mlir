@@ -97,3 +97,34 @@ func.func @fill_with_argument(%in: memref<?x?xf32>, %out: memref<?xf32>, %v: f32
   }
   return
 }
+
+// -----
+
+#fill2 = affine_map<(d0, d1) -> ()>
+#all2 = affine_map<(d0, d1) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col0 = affine_map<(d0, d1) -> (d0, 0)>
+
+// A reduction that writes only column 0 of a wider output leaves the other
+// columns as the fill made them: the fill stays.
+// CHECK-LABEL: func.func @partial_output(
+// CHECK-SAME:    %[[IN:.*]]: memref<?x?xf32>, %[[OUT:.*]]: memref<?x2xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.store %cst{{.*}}, %[[OUT]]
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[OUT]][
+func.func @partial_output(%in: memref<?x?xf32>, %out: memref<?x2xf32>) attributes {ptensor.device = "cuda:0"} {
+  %zero = arith.constant -0.0 : f32
+  linalg.generic {indexing_maps = [#fill2, #all2], iterator_types = ["parallel", "parallel"]}
+      ins(%zero : f32) outs(%out : memref<?x2xf32>) {
+  ^bb0(%z: f32, %o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [#id, #col0], iterator_types = ["parallel", "reduction"]}
+      ins(%in : memref<?x?xf32>) outs(%out : memref<?x2xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}
