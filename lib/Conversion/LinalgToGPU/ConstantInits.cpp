@@ -2,12 +2,13 @@
 
 #include "ConstantInits.h"
 
+#include "KernelCommon.h"
+
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
@@ -42,15 +43,6 @@ static std::optional<std::pair<Value, TypedAttr>> constantFill(Operation *op) {
       !matchPattern(value, m_Constant(&constant)))
     return std::nullopt;
   return std::make_pair(buffer, constant);
-}
-
-/// Whether `op` may stand between a fill and the reduction that reads it:
-/// it has no memory effects, or only allocates.
-static bool isTransparent(Operation *op) {
-  if (isa<memref::AllocOp>(op))
-    return true;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  return effects && effects.hasNoEffect() && op->getNumRegions() == 0;
 }
 
 /// Whether `op` writes every element of each output: its indexing maps
@@ -88,10 +80,10 @@ void mlir::ptensor::foldConstantInits(RewriterBase &rewriter, func::FuncOp f) {
     SmallVector<Value> outputs(g.getDpsInits());
     SmallVector<TypedAttr> constants(outputs.size());
     SmallVector<Operation *> fills;
-    // Back from g over transparent ops and fills of its outputs.
+    // Back from g over neutral ops and fills of its outputs.
     for (Operation *op = g->getPrevNode();
          op && fills.size() < outputs.size(); op = op->getPrevNode()) {
-      if (isTransparent(op))
+      if (isNeutralBetweenKernels(*op))
         continue;
       std::optional<std::pair<Value, TypedAttr>> fill = constantFill(op);
       if (!fill)

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -163,6 +164,13 @@ Value mlir::ptensor::isElementAligned(OpBuilder &b, Location loc, Value memref,
       arith::RemUIOp::create(b, loc, address, indexConstant(b, loc, align));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalignment,
                                indexConstant(b, loc, 0));
+}
+
+bool mlir::ptensor::isNeutralBetweenKernels(Operation &op) {
+  if (isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+          memref::CastOp, memref::DimOp>(op))
+    return true;
+  return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
 }
 
 RowAccess mlir::ptensor::rowAccessOf(linalg::GenericOp op, OpOperand *in) {

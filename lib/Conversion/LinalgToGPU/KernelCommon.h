@@ -64,6 +64,11 @@ Value elementsBeforeAligned(OpBuilder &b, Location loc, Value memref,
 Value isElementAligned(OpBuilder &b, Location loc, Value memref, Value element,
                        int64_t align);
 
+/// Whether `op` may sit between generics that one kernel computes (the
+/// members of a row group, a fill and the reduction it is folded into): it
+/// has no memory effect but allocation.
+bool isNeutralBetweenKernels(Operation &op);
+
 /// How a row path (a thread reading `width` consecutive elements of the
 /// innermost loop with one vector load or store) reads an input.
 enum class RowAccess {

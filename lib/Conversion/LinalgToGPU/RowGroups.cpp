@@ -3,6 +3,7 @@
 #include "RowGroups.h"
 
 #include "ElementwiseKernel.h"
+#include "KernelCommon.h"
 #include "ReductionKernel.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -69,14 +70,6 @@ static std::optional<RowStep> classify(linalg::GenericOp op,
   if (op.getNumLoops() == space.kept.size())
     return RowStep::PerRow;
   return std::nullopt;
-}
-
-/// Ops that may sit between members: no memory effect but allocation.
-static bool isNeutral(Operation &op) {
-  if (isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
-          memref::CastOp, memref::DimOp>(op))
-    return true;
-  return op.getNumRegions() == 0 && isMemoryEffectFree(&op);
 }
 
 /// The buffer `v` views: through every view op. `understood` tells whether
@@ -265,7 +258,7 @@ SmallVector<RowGroup> mlir::ptensor::findRowGroups(func::FuncOp f) {
         run.push_back(generic);
         continue;
       }
-      if (isNeutral(op))
+      if (isNeutralBetweenKernels(op))
         continue;
       findGroupsInRun(run, groups);
       run.clear();
