@@ -271,15 +271,14 @@ static void emitRowVectorPath(RewriterBase &b, Location loc,
   rows.lead = lead;
   rows.rowVectors = arith::DivUIOp::create(b, loc, afterLead, widthValue);
   rows.count = arith::MulIOp::create(b, loc, rowCount, rows.rowVectors);
-  rows.rowEdge = arith::SubIOp::create(
-      b, loc, rowSize,
-      arith::MulIOp::create(b, loc, rows.rowVectors, widthValue));
+  Value vectorElements =
+      arith::MulIOp::create(b, loc, rows.rowVectors, widthValue);
+  rows.rowEdge = arith::SubIOp::create(b, loc, rowSize, vectorElements);
   rows.edgeCount = arith::MulIOp::create(b, loc, rowCount, rows.rowEdge);
   // Rows mostly of edges (shorter than two vectors, say) go faster through
   // the general path, whose threads keep several loads in flight.
-  Value mostlyVectors = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::uge,
-      arith::MulIOp::create(b, loc, rows.rowVectors, widthValue), rows.rowEdge);
+  Value mostlyVectors = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                              vectorElements, rows.rowEdge);
   ok = arith::AndIOp::create(b, loc, ok, mostlyVectors);
   Value work = arith::MaxUIOp::create(b, loc, rows.count, rows.edgeCount);
   auto ifRows = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
