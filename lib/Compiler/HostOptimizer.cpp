@@ -31,7 +31,8 @@
 // code instead (InlineVectorMath.cpp): the loop vectorizer calls it as it
 // would a libmvec variant, and it is inlined after the pipeline (exp
 // 2.6-3x faster than the call, 1.5-2.5x where libmvec's exp took its
-// scalar path; expm1 2.2x; tanh 10-20% on Zen 4: bench/RESULTS.md).
+// scalar path; expm1 2.2x; tanh 10-20% on Zen 4, and on AVX-512 from a
+// table of polynomials 1.6x the division form on a Xeon: bench/RESULTS.md).
 //
 // Before the pipeline, bool loads and stores become byte accesses
 // (BoolBytes.cpp), which the loop vectorizer accepts.

@@ -31,10 +31,19 @@
 // denormal arguments stay exact; x's sign (-0). At most 1.58 ulp from the
 // exact value (the sweep; near |x| = ln(2)/2, where the sum cancels).
 //
-// tanhf: x + x^3 P(x^2) for |x| < atanh(0.5), P of degree 4, and
-// 1 - 2 / (exp(2 |x|) + 1) past it with x's sign (exp as above; 1 where it
-// overflows). At most 1.59 ulp from the exact value (the far form near
-// atanh(0.5), where the subtraction cancels a bit).
+// tanhf on 16 AVX-512 lanes: |x| falls in one of 29 intervals, a quarter
+// of an octave each from 1/16 on ([0, 5/64) the first, [8, 9.010914) the
+// last; the index is |x|'s exponent and top two significand bits), and
+// tanh(|x|) = P(|x| - b) there, b the interval's start (so the difference
+// is exact and every term has one sign) and P of degree 5, its
+// coefficients picked from a table with vpermi2ps (two registers of 16
+// per coefficient: no division, no exp, no branch); 1 from 9.010914 on
+// (where tanh rounds to it), x's sign. At most 1.10 ulp from the exact
+// value (the sweep; scripts/fit-tanh-table.py fits the table and checks
+// it). Elsewhere (AVX2): x + x^3 P(x^2) for |x| < atanh(0.5), P of degree
+// 4, and 1 - 2 / (exp(2 |x|) + 1) past it with x's sign (exp as above; 1
+// where it overflows), at most 1.59 ulp from the exact value (the far form
+// near atanh(0.5), where the subtraction cancels a bit).
 //
 // logf, on 16 AVX-512 lanes only: |x| = 2^e m with m in [3/4, 3/2)
 // (vgetexpps and vgetmantps, which take denormals, zeros, infinities and
@@ -93,6 +102,73 @@ constexpr float kTanhCoefficients[] = {-0x1.9b880cp-8f, 0x1.594b98p-6f,
                                        -0x1.b92a20p-5f, 0x1.110d30p-3f,
                                        -0x1.55554ap-2f};
 constexpr float kTanhNear = 0x1.193ea8p-1f;
+/// The AVX-512 tanhf's intervals (see the file comment; made by
+/// scripts/fit-tanh-table.py): where each starts, and its polynomial's
+/// coefficients, c0 (the constant term) first. The last three entries of
+/// each are never read.
+constexpr float kTanhStarts[32] = {
+    0x0p+0f,   0x1.4p-4f, 0x1.8p-4f, 0x1.cp-4f, 0x1p-3f,   0x1.4p-3f,
+    0x1.8p-3f, 0x1.cp-3f, 0x1p-2f,   0x1.4p-2f, 0x1.8p-2f, 0x1.cp-2f,
+    0x1p-1f,   0x1.4p-1f, 0x1.8p-1f, 0x1.cp-1f, 0x1p+0f,   0x1.4p+0f,
+    0x1.8p+0f, 0x1.cp+0f, 0x1p+1f,   0x1.4p+1f, 0x1.8p+1f, 0x1.cp+1f,
+    0x1p+2f,   0x1.4p+2f, 0x1.8p+2f, 0x1.cp+2f, 0x1p+3f};
+constexpr float kTanhTable[6][32] = {
+    {0x0p+0f,        0x1.3f59bep-4f, 0x1.7ee102p-4f, 0x1.be38d8p-4f,
+     0x1.fd5992p-4f, 0x1.3d6bc8p-3f, 0x1.7b8ffap-3f, 0x1.b8fd04p-3f,
+     0x1.f597eap-3f, 0x1.35f98ap-2f, 0x1.6ef53ep-2f, 0x1.a5729ep-2f,
+     0x1.d9353ep-2f, 0x1.1bf47ep-1f, 0x1.45323ep-1f, 0x1.68665p-1f,
+     0x1.85efacp-1f, 0x1.b2523cp-1f, 0x1.cf6f98p-1f, 0x1.e1fbfap-1f,
+     0x1.ed9506p-1f, 0x1.f92582p-1f, 0x1.fd77d2p-1f, 0x1.ff112cp-1f,
+     0x1.ffa818p-1f, 0x1.fff41ap-1f, 0x1.fffe64p-1f, 0x1.ffffc8p-1f,
+     0x1.fffff8p-1f},
+    {0x1p+0f,         0x1.fce33ep-1f, 0x1.fb86b8p-1f,  0x1.f9ec6cp-1f,
+     0x1.f81526p-1f,  0x1.f3b36p-1f,  0x1.ee69e4p-1f,  0x1.e842cap-1f,
+     0x1.e149ap-1f,   0x1.d11574p-1f, 0x1.be3fbap-1f,  0x1.a945bap-1f,
+     0x1.92a946p-1f,  0x1.6284c2p-1f, 0x1.3173b2p-1f,  0x1.02500ap-1f,
+     0x1.ae0deap-2f,  0x1.1f252cp-2f, 0x1.721666p-3f,  0x1.d22ca8p-4f,
+     0x1.2161f4p-4f,  0x1.b3ad56p-6f, 0x1.434806p-7f,  0x1.dd3436p-9f,
+     0x1.5f4d92p-10f, 0x1.7c918p-13f, 0x1.9c1114p-16f, 0x1.be245cp-19f,
+     0x1.e3044ep-22f},
+    {0x1.6f7a18p-25f,  -0x1.3d68c6p-4f,  -0x1.7b888ep-4f,  -0x1.b8ed1ep-4f,
+     -0x1.f57932p-4f,  -0x1.35cbbcp-3f,  -0x1.6e8666p-3f,  -0x1.a48aacp-3f,
+     -0x1.d7812p-3f,   -0x1.199202p-2f,  -0x1.3fd534p-2f,  -0x1.5e0ef2p-2f,
+     -0x1.742648p-2f,  -0x1.893b06p-2f,  -0x1.8403fep-2f,  -0x1.6ba83ap-2f,
+     -0x1.478e64p-2f,  -0x1.e73284p-3f,  -0x1.4eff8p-3f,   -0x1.b6d9ap-4f,
+     -0x1.16e76p-4f,   -0x1.ad9e66p-6f,  -0x1.417a42p-7f,  -0x1.dc02c8p-9f,
+     -0x1.5c96e4p-10f, -0x1.79d3d4p-13f, -0x1.9920c8p-16f, -0x1.baf6f2p-19f,
+     -0x1.df75aap-22f},
+    {-0x1.555664p-2f, -0x1.4d1264p-2f, -0x1.497b52p-2f, -0x1.45461ep-2f,
+     -0x1.4077b8p-2f, -0x1.352106p-2f, -0x1.27a5d4p-2f, -0x1.183be8p-2f,
+     -0x1.0725fep-2f, -0x1.c1b464p-3f, -0x1.6dd39ep-3f, -0x1.16ee82p-3f,
+     -0x1.82632ap-4f, -0x1.24e5e4p-6f, 0x1.56aa64p-5f,  0x1.4f4f6ap-4f,
+     0x1.aa6dd4p-4f,  0x1.bcef6p-4f,   0x1.683418p-4f,  0x1.01d1fep-4f,
+     0x1.57c348p-5f,  0x1.14cf9ep-6f,  0x1.a4e944p-8f,  0x1.396e7ep-9f,
+     0x1.bb1b6ap-11f, 0x1.e0ab86p-14f, 0x1.04463ap-16f, 0x1.19cdeap-19f,
+     0x1.30ae7ap-22f},
+    {0x1.091c1ap-13f,  0x1.a38e66p-5f,   0x1.f3a664p-5f,   0x1.20dab4p-4f,
+     0x1.472ee2p-4f,   0x1.8ee8eep-4f,   0x1.d0583ap-4f,   0x1.054f3p-3f,
+     0x1.1ff062p-3f,   0x1.45bde4p-3f,   0x1.5a16f8p-3f,   0x1.5db294p-3f,
+     0x1.5597fp-3f,    0x1.1bfca8p-3f,   0x1.977936p-4f,   0x1.eb19a6p-5f,
+     0x1.85711ap-6f,   -0x1.ef90bcp-7f,  -0x1.a9b3fep-6f,  -0x1.84a694p-6f,
+     -0x1.1c6f38p-6f,  -0x1.ee9a96p-8f,  -0x1.81dc6cp-9f,  -0x1.21fcp-10f,
+     -0x1.690926p-12f, -0x1.880a18p-15f, -0x1.a89f88p-18f, -0x1.cbc1b8p-21f,
+     -0x1.ef94bp-24f},
+    {0x1.0e4114p-3f,  0x1.003dfep-3f,  0x1.f374f4p-4f,  0x1.e47a4ap-4f,
+     0x1.cab612p-4f,  0x1.a286c8p-4f,  0x1.74c978p-4f,  0x1.42acfcp-4f,
+     0x1.e4bdcap-5f,  0x1.068f3p-5f,   0x1.897fdcp-8f,  -0x1.18306ep-6f,
+     -0x1.630d5ep-5f, -0x1.f7f4cep-5f, -0x1.00ac66p-4f, -0x1.b2c942p-5f,
+     -0x1.070c78p-5f, -0x1.3916ccp-7f, 0x1.69637cp-10f, 0x1.2d321cp-8f,
+     0x1.0494bep-8f,  0x1.f6765cp-10f, 0x1.947e3ap-11f, 0x1.334ca6p-12f,
+     0x1.202a1ep-14f, 0x1.3936bep-17f, 0x1.534a5cp-20f, 0x1.6f5ebap-23f,
+     0x1.89d6f2p-26f},
+};
+/// |x|'s bits shifted right by this give its interval's index plus
+/// kTanhFirstInterval (clamped to [0, kTanhIntervals - 1]).
+constexpr unsigned kTanhIndexShift = 21;
+constexpr uint32_t kTanhFirstInterval = 0x3d800000u >> kTanhIndexShift;
+constexpr int kTanhIntervals = 29;
+/// From here tanh(x) rounds to 1.
+constexpr float kTanhSaturated = 0x1.205968p+3f;
 /// log(1 + f) = f - f^2/2 + f^3 P(f) for f in [-1/4, 1/2], P of degree 7,
 /// the highest power's coefficient first: a minimax fit of the error
 /// relative to log(1 + f) (Lawson's iteration, in float64), 4.9e-9 at most
@@ -305,8 +381,43 @@ llvm::Value *buildExpm1(const VectorBuilder &v, llvm::Value *x) {
   return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, value, x);
 }
 
+/// tanh(x) for a vector `x` of 16 floats on a CPU with AVX-512, from the
+/// table of intervals (see the file comment).
+llvm::Value *buildTanhFromTable(const VectorBuilder &v, llvm::Value *x) {
+  llvm::IRBuilder<> &b = v.b;
+  llvm::Value *magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  llvm::Value *bits = b.CreateBitCast(magnitude, v.intType());
+  llvm::Value *index =
+      b.CreateSub(b.CreateLShr(bits, v.integer(kTanhIndexShift)),
+                  v.integer(kTanhFirstInterval));
+  index = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, index, v.integer(0));
+  index = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, index,
+                                  v.integer(kTanhIntervals - 1));
+  // vpermi2ps: entry index (0 to 31) of the 32 in two registers.
+  auto lookup = [&](llvm::ArrayRef<float> entries) {
+    llvm::Constant *low =
+        llvm::ConstantDataVector::get(b.getContext(), entries.take_front(16));
+    llvm::Constant *high =
+        llvm::ConstantDataVector::get(b.getContext(), entries.drop_front(16));
+    return b.CreateIntrinsic(llvm::Intrinsic::x86_avx512_vpermi2var_ps_512, {},
+                             {low, index, high});
+  };
+  llvm::Value *t = b.CreateFSub(magnitude, lookup(kTanhStarts));
+  int degree = std::size(kTanhTable) - 1;
+  llvm::Value *p = lookup(kTanhTable[degree]);
+  for (int k = degree - 1; k >= 0; --k)
+    p = v.fma(p, t, lookup(kTanhTable[k]));
+  // Ordered: NaN keeps the polynomial's NaN (t is NaN); +-inf gives +-1.
+  llvm::Value *saturated =
+      b.CreateFCmpOGE(magnitude, v.constant(kTanhSaturated));
+  llvm::Value *value = b.CreateSelect(saturated, v.constant(1), p);
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, value, x);
+}
+
 /// tanh(x) for a float vector `x` (see the file comment).
 llvm::Value *buildTanh(const VectorBuilder &v, llvm::Value *x) {
+  if (v.isAVX512)
+    return buildTanhFromTable(v, x);
   llvm::IRBuilder<> &b = v.b;
   llvm::Value *magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
   // Near 0: x + x^3 P(x^2).
