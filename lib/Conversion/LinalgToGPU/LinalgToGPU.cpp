@@ -4,6 +4,7 @@
 
 #include "ConstantInits.h"
 #include "ElementwiseKernel.h"
+#include "ReductionEpilogue.h"
 #include "ReductionKernel.h"
 #include "RowGroupKernel.h"
 
@@ -164,11 +165,24 @@ struct ConvertPTensorLinalgToGPUPass
         }
       SmallVector<linalg::GenericOp> generics;
       f.walk([&](linalg::GenericOp g) { generics.push_back(g); });
+      // Elementwise work on a reduction's results, computed by its kernels.
+      DenseMap<Operation *, linalg::GenericOp> epilogues;
+      DenseSet<Operation *> taken;
+      for (linalg::GenericOp g : generics)
+        if (g.getNumReductionLoops() != 0 && !whyNotReductionKernel(g) &&
+            !taken.contains(g))
+          if (linalg::GenericOp epilogue = takeReductionEpilogue(g)) {
+            epilogues[g] = epilogue;
+            taken.insert(epilogue);
+          }
       for (linalg::GenericOp g : generics) {
+        if (taken.contains(g))
+          continue; // erased with its reduction
         LogicalResult converted =
             g.getNumReductionLoops() == 0
                 ? convertGenericToKernel(rewriter, g, config)
-                : convertReductionToKernel(rewriter, g, config);
+                : convertReductionToKernel(rewriter, g, config,
+                                           epilogues.lookup(g));
         if (failed(converted)) {
           g.emitError("cannot turn this loop nest into a GPU kernel: "
                       "expected an elementwise linalg.generic on memrefs, "

@@ -780,19 +780,22 @@ void reduction::beginNonEmpty(OpBuilder &b, Location loc,
 }
 
 LogicalResult mlir::ptensor::convertReductionToKernel(
-    RewriterBase &rewriter, linalg::GenericOp op, const KernelConfig &config) {
+    RewriterBase &rewriter, linalg::GenericOp op, const KernelConfig &config,
+    linalg::GenericOp epilogue) {
   if (failed(checkSupported(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
   ReductionNest nest = buildNest(rewriter, loc, op, config);
+  nest.epilogue = epilogue;
   beginNonEmpty(rewriter, loc, nest);
   if (isRowReduction(op))
     emitRowKernels(rewriter, loc, nest, config);
   else
     emitColumnKernel(rewriter, loc, nest, config);
   rewriter.eraseOp(op);
+  if (epilogue)
+    rewriter.eraseOp(epilogue);
   return success();
 }
-

@@ -21,10 +21,13 @@ namespace mlir::ptensor {
 /// GPU split their reduced range into chunks (chosen at run time) merged by
 /// a second kernel. Partial results merge with the combiner only, in a
 /// fixed order: results do not change from run to run.
+/// With an `epilogue` (takeReductionEpilogue), the kernels compute it too
+/// where they store each result, and it is erased.
 /// Fails, leaving the op, with a reason otherwise.
 LogicalResult convertReductionToKernel(RewriterBase &rewriter,
                                        linalg::GenericOp op,
-                                       const KernelConfig &config);
+                                       const KernelConfig &config,
+                                       linalg::GenericOp epilogue = {});
 
 /// Why convertReductionToKernel cannot take `op`, or null when it can.
 const char *whyNotReductionKernel(linalg::GenericOp op);

@@ -102,6 +102,9 @@ struct ReductionNest {
   /// On the row-vector path of a row group: the input whose row the block
   /// keeps in shared memory.
   std::optional<RowCache> cache;
+  /// An elementwise generic over the kept space that reads the results
+  /// (takeReductionEpilogue), computed where they are stored; or null.
+  mutable linalg::GenericOp epilogue;
   SmallVector<Value> sizes;       ///< every loop's size (index)
   SmallVector<unsigned> kept, reduced; ///< loop dims of each kind
   Value keptCount, reducedCount;  ///< products of their sizes
@@ -238,6 +241,25 @@ struct ReductionNest {
     for (auto [out, v, at] :
          llvm::zip(op.getDpsInitsMutable(), merged, indices))
       memref::StoreOp::create(b, loc, v, out.get(), at);
+    if (epilogue)
+      storeEpilogue(b, loc, indices.front(), merged);
+  }
+
+  /// Computes the epilogue's element at kept position `at` (the outputs'
+  /// indices, alike for all), its reads of the results being `results`,
+  /// and stores it.
+  void storeEpilogue(OpBuilder &b, Location loc, ValueRange at,
+                     ValueRange results) const {
+    SmallVector<Value> outputs(op.getDpsInits());
+    SmallVector<Value> preloaded;
+    for (OpOperand *in : epilogue.getDpsInputOperands()) {
+      auto *it = llvm::find(outputs, in->get());
+      preloaded.push_back(it == outputs.end() ? Value()
+                                              : results[it - outputs.begin()]);
+    }
+    SmallVector<Value> values = emitElement(b, loc, epilogue, at, preloaded);
+    for (auto [v, out] : llvm::zip(values, epilogue.getDpsInits()))
+      memref::StoreOp::create(b, loc, v, out, at);
   }
 };
 
