@@ -98,7 +98,11 @@ def ConvertPTensorLinalgToGPU
       atomics: deterministic). A reduction whose outputs are filled with
       constants just before it (the identity fills of
       convert-ptensor-to-linalg) merges its results into those constants
-      in registers, and the fills launch nothing;
+      in registers, and the fills launch nothing. An elementwise generic
+      right after a reduction that reads only its results, at the same
+      kept position (the f64 -> f32 cast of an f32 sum, mean's division
+      by the count), is computed where each result is stored and
+      launches nothing either;
     - a *row group* — a reduction over rows followed by generics that read
       the same rows again and its per-row results at their row only (var's
       mean then squared deviations; softmax's max, sum of exp, division;
