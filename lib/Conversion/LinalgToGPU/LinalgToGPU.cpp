@@ -169,8 +169,7 @@ struct ConvertPTensorLinalgToGPUPass
       DenseMap<Operation *, linalg::GenericOp> epilogues;
       DenseSet<Operation *> taken;
       for (linalg::GenericOp g : generics)
-        if (g.getNumReductionLoops() != 0 && !whyNotReductionKernel(g) &&
-            !taken.contains(g))
+        if (g.getNumReductionLoops() != 0 && !whyNotReductionKernel(g))
           if (linalg::GenericOp epilogue = takeReductionEpilogue(g)) {
             epilogues[g] = epilogue;
             taken.insert(epilogue);

@@ -5,8 +5,8 @@
 #include "KernelCommon.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::ptensor;
@@ -41,35 +41,35 @@ static bool isDefinedBefore(Value value, Operation *op) {
   return !def || def->isBeforeInBlock(ancestor);
 }
 
-/// Whether `value` is available before `op`, moving the effect-free ops
-/// that compute it (after `op` in its block) before it where their operands
-/// are: a size or a scalar of the epilogue computed between the two.
-static bool makeAvailableBefore(Value value, Operation *op) {
+/// Whether `value` is available before `op`, or computed from such values
+/// by effect-free ops after `op` in its block (a size or a scalar of the
+/// epilogue computed between the two), which makeAvailableBefore moves.
+static bool canMakeAvailableBefore(Value value, Operation *op) {
   if (isDefinedBefore(value, op))
     return true;
   Operation *def = value.getDefiningOp();
-  if (!def || def->getBlock() != op->getBlock() || def->getNumRegions() != 0 ||
-      !isPure(def))
-    return false;
-  for (Value operand : def->getOperands())
-    if (!makeAvailableBefore(operand, op))
-      return false;
-  def->moveBefore(op);
-  return true;
+  return def && def->getBlock() == op->getBlock() &&
+         def->getNumRegions() == 0 && isPure(def) &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return canMakeAvailableBefore(operand, op);
+         });
 }
 
-/// The buffer `view` is a view of (through view-like ops), or itself.
-static Value rootBuffer(Value view) {
-  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
-    view = viewLike.getViewSource();
-  return view;
+/// Moves the ops canMakeAvailableBefore found before `op`, operands first.
+static void makeAvailableBefore(Value value, Operation *op) {
+  if (isDefinedBefore(value, op))
+    return;
+  Operation *def = value.getDefiningOp();
+  for (Value operand : def->getOperands())
+    makeAvailableBefore(operand, op);
+  def->moveBefore(op);
 }
 
 /// Whether reduction `op` reads (a view of) `buffer`.
 static bool reads(linalg::GenericOp op, Value buffer) {
   return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-    return isa<MemRefType>(in->get().getType()) &&
-           rootBuffer(in->get()) == buffer;
+    auto memref = dyn_cast<MemrefValue>(in->get());
+    return memref && memref::skipViewLikeOps(memref) == buffer;
   });
 }
 
@@ -128,16 +128,11 @@ linalg::GenericOp mlir::ptensor::takeReductionEpilogue(linalg::GenericOp op) {
   }
   // What the kernels need of the epilogue must be there before `op`
   // (checked first: nothing moves unless everything can).
-  if (!llvm::all_of(needed, [&](Value v) {
-        Operation *def = v.getDefiningOp();
-        return isDefinedBefore(v, op) ||
-               (def && def->getBlock() == op->getBlock() && isPure(def) &&
-                def->getNumRegions() == 0);
-      }))
+  if (!llvm::all_of(needed,
+                    [&](Value v) { return canMakeAvailableBefore(v, op); }))
     return {};
   for (Value v : needed)
-    if (!makeAvailableBefore(v, op))
-      return {};
+    makeAvailableBefore(v, op);
   // The kernels write the epilogue's outputs: allocate them before.
   for (memref::AllocOp alloc : allocations)
     alloc->moveBefore(op);
