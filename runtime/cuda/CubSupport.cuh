@@ -63,17 +63,22 @@ inline int outOfMemoryFor(char *error, size_t size, const char *what) {
 
 /// Runs a CUB call `run(temp, bytes)` the CUB way: once for the size of its
 /// temporary storage, then with it (from the scratch). `what` names it in
-/// messages. Returns 0, or 1 with a message in `error`.
+/// messages. With `usedTemp`, the storage (at least `minBytes`) is passed
+/// out: free for the caller's next kernels once CUB's have run (stream
+/// order). Returns 0, or 1 with a message in `error`.
 template <typename Run>
 int runCub(Scratch &s, const char *what, Run run, char *error,
-           size_t errorSize) {
+           size_t errorSize, void **usedTemp = nullptr, size_t minBytes = 0) {
   size_t tempBytes = 0;
   if (cudaError_t status = run(nullptr, tempBytes)) {
     std::snprintf(error, errorSize, "%s (temporary storage size) failed: %s",
                   what, cudaGetErrorString(status));
     return 1;
   }
+  tempBytes = tempBytes < minBytes ? minBytes : tempBytes;
   void *temp = s.get<char>(tempBytes);
+  if (usedTemp)
+    *usedTemp = temp;
   if (!temp) {
     std::snprintf(error, errorSize, "out of device memory for %s's "
                   "temporary storage (%zu bytes)", what, tempBytes);

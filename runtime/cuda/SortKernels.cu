@@ -18,9 +18,11 @@
 //    own float keys (__half, __nv_bfloat16, float, double), whose radix
 //    order is ours — -0.0 equal to 0.0, so their input order is kept, and
 //    NaNs after +inf (before it, descending) once the gather clears the
-//    sign of negative NaNs; the NaNs then come out positive and ordered by
-//    their bits, the only difference from numpy's result — and which are
-//    written back as they are. Floats of many lines as unsigned keys
+//    sign of negative NaNs; the NaNs then come out positive, the only
+//    difference from numpy's result — and which are written back as they
+//    are. A contiguous line into a contiguous result skips the gather: CUB
+//    reads the input itself, and two kernels that return at once unless
+//    the line has negative NaNs move those to the NaNs' end afterwards. Floats of many lines as unsigned keys
 //    that keep every bit (the segmented sort compares short segments with
 //    `<`, which NaNs break), -0.0's below 0.0's, so a kernel puts the
 //    zeros back in input order where there is a -0.0.
@@ -318,6 +320,108 @@ bool valuesAsKeys(const GpuSortCall &c, const Geometry &g, const Strides &st) {
   return outLast < inFirst || inLast < outFirst;
 }
 
+/// Whether float bits `b` are a NaN with its sign set.
+template <typename U>
+__device__ bool isNegativeNaN(U b, const SortFormat &f) {
+  return (b & signBitOf<U>()) && isNaNBits(b, U(f.exponent), U(f.mantissa));
+}
+
+/// The negative NaNs of a line that CUB's float order sorted: they are
+/// its smallest keys, so they lead the line ascending and end it
+/// descending; their count, by binary search.
+template <typename U>
+__device__ int64_t negativeNaNCount(const U *sorted, int64_t n,
+                                    bool descending, const SortFormat &f) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (isNegativeNaN(sorted[descending ? n - 1 - mid : mid], f))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// Blocks of the fix-up kernels below: they return at once unless the
+/// line has a negative NaN, so few blocks (a grid-stride loop) keep their
+/// launches cheap.
+constexpr unsigned kNaNFixBlocks = 264;
+
+/// Writes the CUB-sorted line `sorted` into `rotated` with its negative
+/// NaNs moved where the gather path puts NaNs (last ascending, first
+/// descending) and made positive, and sets `*moved`; does nothing (but
+/// clear `*moved`) where the line has none.
+template <typename U>
+__global__ void rotateNegativeNaNs(const U *sorted, U *rotated, int *moved,
+                                   int64_t n, bool descending, SortFormat f) {
+  bool any = isNegativeNaN(sorted[descending ? n - 1 : 0], f);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    *moved = any;
+  if (!any)
+    return;
+  int64_t k = negativeNaNCount(sorted, n, descending, f);
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t from = descending ? (i < k ? n - k + i : i - k)
+                              : (i < n - k ? i + k : i - (n - k));
+    rotated[i] = positiveNaNs(sorted[from], f);
+  }
+}
+
+/// Copies `rotated` back into the line where rotateNegativeNaNs moved it.
+template <typename U>
+__global__ void copyBackIfMoved(const U *rotated, U *line, const int *moved,
+                                int64_t n) {
+  if (*moved == 0)
+    return;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    line[i] = rotated[i];
+}
+
+/// Sorted values of one contiguous line of floats into a contiguous buffer
+/// apart from it: CUB reads the input and writes the values itself, no
+/// gather pass (which read and wrote the line once more only to make
+/// negative NaNs positive). CUB's float order puts negative NaNs before
+/// -inf (after it descending); two small kernels then move them to the
+/// other NaNs' end, made positive — the gather path's result — and return
+/// at once where there are none (on the device: the host does not wait).
+template <typename U, typename K>
+int sortFloatLine(const GpuSortCall &c, int64_t n, bool descending,
+                  char *error, size_t errorSize) {
+  auto stream = static_cast<cudaStream_t>(c.shared.stream);
+  Scratch s(c.shared);
+  int *moved = s.get<int>(1);
+  if (!moved)
+    return outOfMemory(error, errorSize, n);
+  auto *in = static_cast<const K *>(c.input);
+  auto *out = static_cast<K *>(c.values);
+  auto sort = [&](void *temp, size_t &bytes) {
+    using Radix = cub::DeviceRadixSort;
+    int end = int(sizeof(K) * 8);
+    return descending ? Radix::SortKeysDescending(temp, bytes, in, out, n, 0,
+                                                  end, stream)
+                      : Radix::SortKeys(temp, bytes, in, out, n, 0, end,
+                                        stream);
+  };
+  // The fix-up's copy goes into CUB's storage (which holds a line of keys
+  // beside its own state) once the sort is done with it.
+  void *temp = nullptr;
+  if (int failed = runCub(s, "CUB's sort", sort, error, errorSize, &temp,
+                          n * sizeof(U)))
+    return failed;
+  auto *rotated = static_cast<U *>(temp);
+  auto *line = static_cast<U *>(c.values);
+  rotateNegativeNaNs<U><<<kNaNFixBlocks, 256, 0, stream>>>(
+      line, rotated, moved, n, descending, c.format);
+  copyBackIfMoved<U><<<kNaNFixBlocks, 256, 0, stream>>>(rotated, line, moved,
+                                                        n);
+  if (cudaError_t status = cudaGetLastError())
+    return fail(error, errorSize, "the sort's NaN kernels", status);
+  return 0;
+}
+
 /// Sorted values only: keys of type K (CUB's float type, or U), ascending
 /// or, with `descending`, descending. Where the values buffer is laid out
 /// like the scratch, it is the sort's first buffer: floats then need no
@@ -328,6 +432,9 @@ int sortValues(const GpuSortCall &c, const Geometry &g, const Strides &st,
                int64_t lines, bool descending, char *error,
                size_t errorSize) {
   static_assert(sizeof(U) == sizeof(K), "keys are the elements' bits");
+  if constexpr (!std::is_same_v<U, K>)
+    if (isLinear(g, st.input) && valuesAsKeys(c, g, st))
+      return sortFloatLine<U, K>(c, g.n, descending, error, errorSize);
   int64_t total = lines * g.n;
   auto stream = static_cast<cudaStream_t>(c.shared.stream);
   Scratch s(c.shared);

@@ -55,6 +55,17 @@ for dt in ALL_DTYPES:
     fn.ret(*both(fn, a), *both(fn, a, descending=True))
     suite.check(fn)
 
+# One line of floats (a GPU sorts it with one radix sort): contiguous into
+# a new result (CUB reads the input itself; negative NaNs moved after the
+# sort, or before it descending) and a stepped view (the gather path).
+for dt in ["f16", "bf16", "f32", "f64"]:
+    fn = Func("one_line_" + dt)
+    a = fn.tensor(data(dt, (2000,)), dt, dynamic=True)
+    stepped = fn.extract_slice(a, [1], [999], [2])
+    fn.ret(fn.sort(a), fn.sort(a, descending=True), fn.sort(stepped),
+           fn.sort(stepped, descending=True))
+    suite.check(fn)
+
 # Lines of middle lengths, many of them on a GPU: past the lengths that
 # CUB's segmented sort merge-sorts in a warp (112 keys of up to 4 bytes, 64
 # of 8), each line is sorted by a warp (up to 128 and 256 elements), then
