@@ -9,7 +9,7 @@
 // CHECK:         %[[BITS:.*]] = arith.bitcast %[[X]] : f32 to i32
 // CHECK:         %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
 // CHECK:         %[[SEL:.*]] = arith.select %[[NAN]]
-// CHECK:         %[[H:.*]] = arith.trunci %[[SEL]] : i32 to i16
+// CHECK:         %[[H:.*]] = arith.trunci %[[SEL]] {ptensor.bf16_rounding} : i32 to i16
 // CHECK:         %[[R:.*]] = arith.bitcast %[[H]] {ptensor.bf16_rounding} : i16 to bf16
 // CHECK:         return %[[R]] : bf16
 // LLVM-LABEL:  llvm.func @select_bf16(

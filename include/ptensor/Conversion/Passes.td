@@ -194,7 +194,11 @@ def PTensorNativeBF16Rounding
     kernel for sm_80 or later, where `fptrunc` becomes one
     `cvt.rn.bf16.f32` (round to nearest even, subnormals kept), this pass
     replaces each marked rounding with `arith.truncf` of its f32 input; the
-    bit form is left dead for the canonicalizer. The results are the same
+    bit form is left dead for the canonicalizer. The rounded bits' `trunci`
+    to i16 is marked too: where a fused body widens a bf16 intermediate
+    again (a bias added in bf16, then GELU in f32), the bitcasts to bf16 and
+    back fold away and only those bits are left; they become the bits of
+    the same `arith.truncf`. The results are the same
     but for the bits of a NaN (the instruction gives the canonical NaN; the
     bit form keeps the sign and payload). ptensor-to-nvvm-pipeline runs it
     for chips from sm_80 on: bf16 kernels are often bound by these

@@ -20,11 +20,10 @@ using namespace mlir;
 
 namespace {
 
-/// The f32 value a marked rounding (truncF32ToBF16's last op) rounds: the
-/// operand of the NaN test choosing its bits; null if the form is not the
-/// one truncF32ToBF16 builds.
-Value roundedInput(arith::BitcastOp rounding) {
-  auto low = rounding.getIn().getDefiningOp<arith::TruncIOp>();
+/// The f32 value whose rounded bits `low` (truncF32ToBF16's arith.trunci)
+/// holds: the operand of the NaN test choosing them; null if the form is
+/// not the one truncF32ToBF16 builds.
+Value roundedInput(arith::TruncIOp low) {
   auto bits = low ? low.getIn().getDefiningOp<arith::SelectOp>() : nullptr;
   auto isNaN =
       bits ? bits.getCondition().getDefiningOp<arith::CmpFOp>() : nullptr;
@@ -39,12 +38,19 @@ struct PTensorNativeBF16RoundingPass
           PTensorNativeBF16RoundingPass> {
   void runOnOperation() override {
     SmallVector<arith::BitcastOp> roundings;
-    getOperation().walk([&](arith::BitcastOp op) {
-      if (op->hasAttr(ptensor::kBF16RoundingAttrName))
-        roundings.push_back(op);
+    SmallVector<arith::TruncIOp> bits;
+    getOperation().walk([&](Operation *op) {
+      if (!op->hasAttr(ptensor::kBF16RoundingAttrName))
+        return;
+      if (auto rounding = dyn_cast<arith::BitcastOp>(op))
+        roundings.push_back(rounding);
+      else if (auto low = dyn_cast<arith::TruncIOp>(op))
+        bits.push_back(low);
     });
+    // The whole rounding, to bf16.
     for (arith::BitcastOp rounding : roundings) {
-      Value input = roundedInput(rounding);
+      auto low = rounding.getIn().getDefiningOp<arith::TruncIOp>();
+      Value input = roundedInput(low);
       if (!input)
         continue;
       OpBuilder b(rounding);
@@ -52,6 +58,20 @@ struct PTensorNativeBF16RoundingPass
                                              b.getBF16Type(), input);
       rounding.replaceAllUsesWith(native);
       rounding.erase();
+    }
+    // Rounded bits used as bits: a bf16 intermediate of a fused body,
+    // widened again on the bits (the bitcasts to bf16 and back folded).
+    for (arith::TruncIOp low : bits) {
+      Value input = roundedInput(low);
+      if (!input || low->use_empty())
+        continue;
+      OpBuilder b(low);
+      Value native =
+          arith::TruncFOp::create(b, low.getLoc(), b.getBF16Type(), input);
+      Value nativeBits =
+          arith::BitcastOp::create(b, low.getLoc(), low.getType(), native);
+      low.replaceAllUsesWith(nativeBits);
+      low.erase();
     }
   }
 };

@@ -210,7 +210,7 @@ func.func @casts(%a: !ptensor.ptensor<4xui32>, %b: !ptensor.ptensor<4xf64>, %c: 
 // CHECK:           %[[C40:.*]] = arith.constant 64 : i32
 // CHECK:           %[[QNAN:.*]] = arith.ori %{{.*}}, %[[C40]] : i32
 // CHECK:           %[[SEL:.*]] = arith.select %[[NAN]], %[[QNAN]], %[[RND]] : i32
-// CHECK:           %[[T:.*]] = arith.trunci %[[SEL]] : i32 to i16
+// CHECK:           %[[T:.*]] = arith.trunci %[[SEL]] {ptensor.bf16_rounding} : i32 to i16
 // CHECK:           %[[B:.*]] = arith.bitcast %[[T]] {ptensor.bf16_rounding} : i16 to bf16
 // CHECK-NEXT:      linalg.yield %[[B]] : bf16
 func.func @cast_to_bf16_bit_rounding(%a: !ptensor.ptensor<4xf32>) -> !ptensor.ptensor<4xbf16> {

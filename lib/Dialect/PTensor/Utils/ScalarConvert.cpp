@@ -41,7 +41,8 @@ Value mlir::ptensor::truncF32ToBF16(OpBuilder &b, Location loc, Value v) {
   Value quietBit = c(0x40);
   Value quietNaN = arith::OrIOp::create(b, loc, upper, quietBit);
   Value result = arith::SelectOp::create(b, loc, isNaN, quietNaN, rounded);
-  Value low = arith::TruncIOp::create(b, loc, i16, result);
+  auto low = arith::TruncIOp::create(b, loc, i16, result);
+  low->setAttr(kBF16RoundingAttrName, b.getUnitAttr());
   auto bf16 = arith::BitcastOp::create(b, loc, b.getBF16Type(), low);
   bf16->setAttr(kBF16RoundingAttrName, b.getUnitAttr());
   return bf16;

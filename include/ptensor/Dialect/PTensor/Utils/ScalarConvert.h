@@ -32,12 +32,16 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, Type from,
                     Type to);
 
 /// f32 -> bf16 rounding to nearest even on the bits, NaN kept quiet. Its
-/// last op carries kBF16RoundingAttrName.
+/// last two ops (the rounded bits' arith.trunci to i16 and their bitcast
+/// to bf16) carry kBF16RoundingAttrName.
 Value truncF32ToBF16(OpBuilder &b, Location loc, Value f32);
 
-/// The attribute on the `arith.bitcast` that ends truncF32ToBF16's bit
-/// form: ptensor-native-bf16-rounding replaces it with `arith.truncf` in
-/// kernels for chips that round f32 to bf16 in one instruction.
+/// The attribute on the `arith.trunci` and `arith.bitcast` that end
+/// truncF32ToBF16's bit form: ptensor-native-bf16-rounding replaces them
+/// with `arith.truncf` in kernels for chips that round f32 to bf16 in one
+/// instruction. Both are marked: where a fused body widens the rounded
+/// value again (a bf16 intermediate), the bitcast to bf16 and the one back
+/// fold away and only the trunci's bits are left.
 inline constexpr llvm::StringLiteral kBF16RoundingAttrName =
     "ptensor.bf16_rounding";
 
