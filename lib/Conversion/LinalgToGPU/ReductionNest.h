@@ -102,6 +102,10 @@ struct ReductionNest {
   /// On the row-vector path of a row group: the input whose row the block
   /// keeps in shared memory.
   std::optional<RowCache> cache;
+  /// In a row group: per DPS input, its element at the row being folded
+  /// where an earlier member computed it (the same in every element of the
+  /// row), else null: read from memory.
+  SmallVector<Value> invariant;
   /// An elementwise generic over the kept space that reads the results
   /// (takeReductionEpilogue), computed where they are stored; or null.
   mutable linalg::GenericOp epilogue;
@@ -139,7 +143,7 @@ struct ReductionNest {
   SmallVector<Value> foldLane(OpBuilder &b, Location loc, ArrayRef<Value> at,
                               ArrayRef<Value> vectors, int64_t lane,
                               ValueRange acc) const {
-    return emitLane(b, loc, op, at, vectors, lane, acc);
+    return emitLane(b, loc, op, at, vectors, lane, acc, invariant);
   }
 
   /// The accumulators after folding element (k, r) into `acc`; on the
@@ -149,7 +153,7 @@ struct ReductionNest {
                           ValueRange acc) const {
     SmallVector<Value> at = ids(b, loc, k, r);
     if (width == 1)
-      return emitElement(b, loc, op, at, {}, acc);
+      return emitElement(b, loc, op, at, invariant, acc);
     SmallVector<Value> vectors = loadVectors(b, loc, at, r);
     SmallVector<Value> state(acc);
     for (int64_t lane = 0; lane < width; ++lane)
@@ -219,9 +223,12 @@ struct ReductionNest {
   }
 
   /// Merges `partial` into the outputs at kept position `k`: into their
-  /// current values, or into the constants they start as
-  /// (constantInitsOf: their fills folded away).
-  void store(OpBuilder &b, Location loc, Value k, ValueRange partial) const {
+  /// current values (`current[i]` where given and not null, else loaded),
+  /// or into the constants they start as (constantInitsOf: their fills
+  /// folded away). Returns the merged values.
+  SmallVector<Value> store(OpBuilder &b, Location loc, Value k,
+                           ValueRange partial,
+                           ArrayRef<Value> current = {}) const {
     Value zero = indexConstant(b, loc, 0);
     SmallVector<Value> at = ids(b, loc, k, zero);
     std::optional<SmallVector<TypedAttr>> inits = constantInitsOf(op);
@@ -235,6 +242,11 @@ struct ReductionNest {
         old.push_back(arith::ConstantOp::create(b, loc, init));
         continue;
       }
+      size_t i = old.size();
+      if (i < current.size() && current[i]) {
+        old.push_back(current[i]);
+        continue;
+      }
       old.push_back(memref::LoadOp::create(b, loc, out.get(), indices.back()));
     }
     SmallVector<Value> merged = buildCombine(b, loc, combiner, old, partial);
@@ -243,6 +255,7 @@ struct ReductionNest {
       memref::StoreOp::create(b, loc, v, out.get(), at);
     if (epilogue)
       storeEpilogue(b, loc, indices.front(), merged);
+    return merged;
   }
 
   /// Computes the epilogue's element at kept position `at` (the outputs'

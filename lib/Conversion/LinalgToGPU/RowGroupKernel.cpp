@@ -19,6 +19,66 @@ using namespace mlir;
 using namespace mlir::ptensor;
 using namespace mlir::ptensor::reduction;
 
+namespace {
+/// What the members of a row group have computed for row k, by the buffer
+/// it was stored in (rootOf): a later member's read of such a buffer is of
+/// that very element (RowGroup's rule), so it takes the value, which every
+/// thread holds (a reduction's total is broadcast through shared memory, a
+/// PerRow member is computed by every thread), instead of a load after a
+/// barrier and a global round trip.
+struct RowValues {
+  DenseMap<Value, Value> byBuffer;
+  /// Buffers some thread has read from memory for row k since the block's
+  /// last barrier: a PerRow member, stored by thread 0 alone, that writes
+  /// one waits for the block first.
+  DenseSet<Value> readFromMemory;
+
+  Value lookup(Value memref) const {
+    bool understood;
+    return byBuffer.lookup(rootOf(memref, understood));
+  }
+
+  /// Per DPS input of `op`: its value for row k, or null where it is read
+  /// from memory (noted).
+  SmallVector<Value> inputsOf(linalg::GenericOp op) {
+    SmallVector<Value> values;
+    for (Value in : op.getDpsInputs()) {
+      if (!isa<MemRefType>(in.getType())) {
+        values.push_back(Value());
+        continue;
+      }
+      values.push_back(lookup(in));
+      bool understood;
+      if (!values.back())
+        readFromMemory.insert(rootOf(in, understood));
+    }
+    return values;
+  }
+
+  /// Per DPS init of `op`: its current value for row k, or null.
+  SmallVector<Value> outputsOf(linalg::GenericOp op) const {
+    return llvm::map_to_vector(op.getDpsInits(),
+                               [&](Value out) { return lookup(out); });
+  }
+
+  /// Whether `op` writes a buffer read from memory for row k.
+  bool writesReadBuffer(linalg::GenericOp op) const {
+    return llvm::any_of(op.getDpsInits(), [&](Value out) {
+      bool understood;
+      return readFromMemory.contains(rootOf(out, understood));
+    });
+  }
+
+  /// Notes `values` as the row's elements of `op`'s outputs.
+  void record(linalg::GenericOp op, ValueRange values) {
+    for (auto [out, v] : llvm::zip(op.getDpsInits(), values)) {
+      bool understood;
+      byBuffer[rootOf(out, understood)] = v;
+    }
+  }
+};
+} // namespace
+
 /// Stores `values` into the outputs of elementwise `op` at iteration `ids`.
 static void storeOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
                          ArrayRef<Value> ids, ArrayRef<Value> values) {
@@ -28,19 +88,20 @@ static void storeOutputs(OpBuilder &b, Location loc, linalg::GenericOp op,
   }
 }
 
-/// Per memref input of AlongRow member `op`: its element of row k, loaded
-/// once, where its indexing map uses none of the row's (reduced) dims and
-/// `op` does not write it (a reduction's result broadcast along the row:
-/// loaded in the loop, it is reloaded per iteration, as the loop's stores
-/// may alias it); else null. The load is in bounds for an empty row too.
+/// Per memref input of AlongRow member `op`: its element of row k where
+/// an earlier member computed it (`values`), else loaded once where its
+/// indexing map uses none of the row's (reduced) dims and `op` does not
+/// write it (loaded in the loop, it is reloaded per iteration, as the
+/// loop's stores may alias it); else null. The load is in bounds for an
+/// empty row too.
 static SmallVector<Value> loadRowInvariants(OpBuilder &b, Location loc,
-                                           linalg::GenericOp op,
-                                           const ReductionNest &space,
-                                           Value k) {
-  SmallVector<Value> invariant(op.getNumDpsInputs());
+                                            linalg::GenericOp op,
+                                            const ReductionNest &space, Value k,
+                                            RowValues &values) {
+  SmallVector<Value> invariant = values.inputsOf(op);
   SmallVector<Value> ids;
   for (auto [i, in] : llvm::enumerate(op.getDpsInputOperands())) {
-    if (!isa<MemRefType>(in->get().getType()) ||
+    if (invariant[i] || !isa<MemRefType>(in->get().getType()) ||
         llvm::is_contained(op.getDpsInits(), in->get()))
       continue;
     AffineMap map = op.getMatchingIndexingMap(in);
@@ -62,9 +123,10 @@ static SmallVector<Value> loadRowInvariants(OpBuilder &b, Location loc,
 static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
                          const ReductionNest &space, Value k, Value t,
                          const std::optional<RowVectors> &rows,
-                         const RowCache *cache) {
+                         const RowCache *cache, RowValues &values) {
   int64_t width = rows ? rows->width : 1;
-  SmallVector<Value> invariant = loadRowInvariants(b, loc, op, space, k);
+  SmallVector<Value> invariant =
+      loadRowInvariants(b, loc, op, space, k, values);
   Value first = threadStart(b, loc, Value(), t, width);
   Value step = blockStride(b, loc, width);
   scf::ForOp::create(
@@ -98,12 +160,6 @@ static void emitAlongRow(OpBuilder &b, Location loc, linalg::GenericOp op,
       });
 }
 
-/// The launch of a row group: a block per row k of the space of `nests`
-/// (one per Reduce member, in order) computing the members in order:
-/// Reduce as the row kernel (then thread 0 merges into the output),
-/// PerRow element k in thread 0, AlongRow the row's elements strided over
-/// the threads (with vectors where `alongRowVectors` has them); a barrier
-/// after each makes its writes visible to the next.
 /// Most bytes of a row kept in shared memory: within the default limit of
 /// a block's dynamic shared memory (48 KiB; more needs an opt-in per
 /// kernel) with the merge buffers beside it; 4 such blocks of kBlock
@@ -114,6 +170,19 @@ static constexpr int64_t kMaxCachedRowBytes = 47 * 1024;
 static int64_t sharedBytes(MemRefType type) {
   int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
   return llvm::alignTo(bytes, 16);
+}
+
+/// The shared-memory buffers of a Reduce member in a row group: one
+/// accumulator per warp (sharedBuffers), then the total, which thread 0
+/// broadcasts to the block.
+static SmallVector<Type> memberBuffers(OpBuilder &b,
+                                       const ReductionNest &nest) {
+  SmallVector<Type> buffers = sharedBuffers(b, nest);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  for (Type type : nest.accumulatorTypes())
+    buffers.push_back(MemRefType::get({1}, type, AffineMap(), workgroup));
+  return buffers;
 }
 
 /// The input a row group's vector launch keeps a row of in shared memory.
@@ -139,6 +208,14 @@ static std::optional<unsigned> cachedInputOf(linalg::GenericOp op,
   return std::nullopt;
 }
 
+/// The launch of a row group: a block per row k of the space of `nests`
+/// (one per Reduce member, in order) computing the members in order:
+/// Reduce as the row kernel, thread 0 merging into the output and
+/// broadcasting the total to the block; PerRow element k in every thread
+/// (thread 0 stores it); AlongRow the row's elements strided over the
+/// threads (with vectors where `alongRowVectors` has them), then a barrier
+/// (the next row's first reduction refills the cached row). Later members
+/// take earlier members' results as values (RowValues).
 static void emitRowGroupLaunch(
     OpBuilder &b, Location loc, const RowGroup &group,
     ArrayRef<ReductionNest> nests,
@@ -148,7 +225,7 @@ static void emitRowGroupLaunch(
   SmallVector<size_t> sharedStart;
   for (const ReductionNest &nest : nests) {
     sharedStart.push_back(shared.size());
-    llvm::append_range(shared, sharedBuffers(b, nest));
+    llvm::append_range(shared, memberBuffers(b, nest));
   }
   const ReductionNest &space = nests.front();
   // With a cached row the merge buffers live in the dynamic shared memory.
@@ -199,42 +276,66 @@ static void emitRowGroupLaunch(
               local[reduce++].cache = caches[m];
           }
         }
+        RowValues values;
+        Value zero = indexConstant(nb, nloc, 0);
         size_t next = 0;
         for (auto [m, member, step] :
              llvm::enumerate(group.members, group.steps)) {
           linalg::GenericOp op = member;
           if (step == RowStep::Reduce) {
-            const ReductionNest &nest = local[next];
-            ValueRange own = ValueRange(mergeBuffers).slice(
-                sharedStart[next], nest.accumulatorTypes().size());
+            ReductionNest &nest = local[next];
+            size_t count = nest.accumulatorTypes().size();
+            ValueRange own =
+                ValueRange(mergeBuffers).slice(sharedStart[next], count);
+            ValueRange broadcast = ValueRange(mergeBuffers)
+                                       .slice(sharedStart[next] + count, count);
             ++next;
+            nest.invariant = values.inputsOf(op);
+            SmallVector<Value> current = values.outputsOf(op);
             Value first = nest.threadStart(nb, nloc, Value(), t);
             Value stride = nest.blockStride(nb, nloc);
             SmallVector<Value> partial = nest.foldRange(
                 nb, nloc, k, first, nest.reducedCount, stride);
-            emitBlockMerge(nb, nloc, nest, own, t, partial,
-                           [&](OpBuilder &fb, Location floc, ValueRange total) {
-                             nest.store(fb, floc, k, total);
-                           });
+            emitBlockMerge(
+                nb, nloc, nest, own, t, partial,
+                [&](OpBuilder &fb, Location floc, ValueRange total) {
+                  SmallVector<Value> merged =
+                      nest.store(fb, floc, k, total, current);
+                  for (auto [buffer, v] : llvm::zip(broadcast, merged))
+                    memref::StoreOp::create(fb, floc, v, buffer, zero);
+                });
+            // After the merge's closing barrier.
+            SmallVector<Value> totals;
+            for (Value buffer : broadcast)
+              totals.push_back(memref::LoadOp::create(nb, nloc, buffer, zero));
+            values.record(op, totals);
+            values.readFromMemory.clear();
             continue;
           }
-          if (step == RowStep::PerRow) {
-            Value zero = indexConstant(nb, nloc, 0);
-            Value isFirst = arith::CmpIOp::create(
-                nb, nloc, arith::CmpIPredicate::eq, t, zero);
-            auto ifFirst = scf::IfOp::create(nb, nloc, isFirst, false);
-            OpBuilder::InsertionGuard g(nb);
-            nb.setInsertionPointToStart(ifFirst.thenBlock());
-            SmallVector<Value> all = space.ids(nb, nloc, k, zero);
-            SmallVector<Value> ids;
-            for (unsigned d : space.kept)
-              ids.push_back(all[d]);
-            storeOutputs(nb, nloc, op, ids, emitElement(nb, nloc, op, ids));
-          } else {
+          if (step == RowStep::AlongRow) {
             emitAlongRow(nb, nloc, op, space, k, t, alongRowVectors[m],
-                         caches[m] ? &*caches[m] : nullptr);
+                         caches[m] ? &*caches[m] : nullptr, values);
+            gpu::BarrierOp::create(nb, nloc);
+            values.readFromMemory.clear();
+            continue;
           }
-          gpu::BarrierOp::create(nb, nloc);
+          SmallVector<Value> all = space.ids(nb, nloc, k, zero);
+          SmallVector<Value> ids;
+          for (unsigned d : space.kept)
+            ids.push_back(all[d]);
+          SmallVector<Value> results =
+              emitElement(nb, nloc, op, ids, values.inputsOf(op));
+          values.record(op, results);
+          if (values.writesReadBuffer(op)) {
+            gpu::BarrierOp::create(nb, nloc);
+            values.readFromMemory.clear();
+          }
+          Value isFirst = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::eq, t, zero);
+          auto ifFirst = scf::IfOp::create(nb, nloc, isFirst, false);
+          OpBuilder::InsertionGuard g(nb);
+          nb.setInsertionPointToStart(ifFirst.thenBlock());
+          storeOutputs(nb, nloc, op, ids, results);
         }
       },
       cached ? cached->bytes : Value());
@@ -278,7 +379,7 @@ chooseCachedInput(OpBuilder &b, Location loc, const RowGroup &group,
   Value mergeAt = arith::MulIOp::create(b, loc, rowChunks, sixteen);
   int64_t mergeBytes = 0;
   for (const ReductionNest &nest : nests)
-    for (Type type : sharedBuffers(b, nest))
+    for (Type type : memberBuffers(b, nest))
       mergeBytes += sharedBytes(cast<MemRefType>(type));
   Value mergeBytesValue = indexConstant(b, loc, mergeBytes);
   Value total = arith::AddIOp::create(b, loc, mergeAt, mergeBytesValue);

@@ -72,10 +72,7 @@ static std::optional<RowStep> classify(linalg::GenericOp op,
   return std::nullopt;
 }
 
-/// The buffer `v` views: through every view op. `understood` tells whether
-/// only reshapes and casts were passed (whose static strides say where an
-/// element lies in the buffer).
-static Value rootOf(Value v, bool &understood) {
+Value mlir::ptensor::rootOf(Value v, bool &understood) {
   understood = true;
   while (Operation *def = v.getDefiningOp()) {
     if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(

@@ -42,6 +42,12 @@ struct RowGroup {
   SmallVector<RowStep> steps;
 };
 
+/// The buffer `v` views: through every view op. `understood` tells whether
+/// only reshapes and casts were passed (whose static strides say where an
+/// element lies in the buffer). Every access of a buffer a group's member
+/// writes is understood and at row k's one element.
+Value rootOf(Value v, bool &understood);
+
 /// The row groups among the generics of `f` on memrefs.
 SmallVector<RowGroup> findRowGroups(func::FuncOp f);
 

@@ -12,12 +12,14 @@
 // softmax as convert-ptensor-to-linalg and bufferization leave it: fill the
 // max's init, max, fill the sum's init, sum of exp(x - max), round the sum
 // to f32, exp(x - max) / sum written out. (The fills are folded into the
-// reductions: each merges its row's result into the fill's constant.) Where the rows fill the GPU (the
-// row kernel would not split them; tested at run time) one launch computes
-// them in order for each row k: thread 0 writes element k of a PerRow
-// member, a Reduce member is the row kernel (its block merge through its
-// own shared buffers, thread 0 merging into element k), the AlongRow member
-// strides over the row; a barrier after each. The rows are read (and the
+// reductions: each merges its row's result into the fill's constant.)
+// Where the rows fill the GPU (the row kernel would not split them; tested
+// at run time) one launch computes them in order for each row k: a Reduce
+// member is the row kernel (its block merge through its own shared
+// buffers, thread 0 merging into element k and giving the total to the
+// block), every thread computes a PerRow member's element k (thread 0
+// writes it), the AlongRow member strides over the row, then a barrier;
+// later members take earlier results as values. The rows are read (and the
 // AlongRow member's written) with vectors where they allow (tested at run
 // time), else the same launch reads scalars; else each member's own kernels.
 // CHECK-LABEL: func.func @softmax(
@@ -55,7 +57,9 @@
 // CHECK:                   vector.load %[[CACHE]]
 // CHECK:                   vector.store %{{.*}} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // Else the same launch reading the rows from global memory (L2).
-// CHECK:             gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[S1:.*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[S2:.*]] : memref<8xf64, #gpu.address_space<workgroup>>)
+// Each reduction has its merge buffer (a value per warp) and the buffer
+// through which thread 0 gives the block its total.
+// CHECK:             gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[S1:.*]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[B1:.*]] : memref<1xf32, #gpu.address_space<workgroup>>, %[[S2:.*]] : memref<8xf64, #gpu.address_space<workgroup>>, %[[B2:.*]] : memref<1xf64, #gpu.address_space<workgroup>>)
 // The fills of the max's and the sum's inits are folded into the members
 // (ConstantInits.h): no store of a constant, no barrier before the first
 // fold.
@@ -66,33 +70,40 @@
 // CHECK:                 arith.maximumf {{.*}} {ptensor.combiner = "maxf"} : f32
 // CHECK:                 memref.store %{{.*}}, %[[S1]]
 // CHECK:                 gpu.barrier
-// CHECK:                 memref.store %{{.*}}, %[[MAX]][%[[ROW]]] : memref<64xf32>
+// CHECK:                 memref.store %[[M:.*]], %[[MAX]][%[[ROW]]] : memref<64xf32>
+// CHECK-NEXT:            memref.store %[[M]], %[[B1]][%c0{{.*}}]
 // CHECK:                 gpu.barrier
+// Every thread takes the max from there; later members use the value (no
+// load of the max's buffer, no barrier after a PerRow member).
+// CHECK-NEXT:            %[[ROWMAX:.*]] = memref.load %[[B1]][%c0{{.*}}]
+// CHECK-NOT:             memref<64x1xf32>
 // CHECK-NOT:             memref.store %cst{{.*}}, %[[SUM]]
 // CHECK:                 vector.load {{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
-// CHECK:                 memref.load %{{.*}}[%[[ROW]], %c0{{.*}}] : memref<64x1xf32>
+// CHECK:                 arith.subf %{{.*}}, %[[ROWMAX]] : f32
 // CHECK:                 math.exp
 // CHECK:                 arith.addf {{.*}} {ptensor.combiner = "addf"} : f64
 // CHECK:                 memref.store %{{.*}}, %[[S2]]
 // CHECK:                 gpu.barrier
-// CHECK:                 memref.store %{{.*}}, %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK:                 memref.store %[[S:.*]], %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK-NEXT:            memref.store %[[S]], %[[B2]][%c0{{.*}}]
 // CHECK:                 gpu.barrier
-// CHECK:                 arith.truncf
-// CHECK:                 memref.store %{{.*}}, %[[SUM32]][%[[ROW]]] : memref<64xf32>
-// CHECK:                 gpu.barrier
-// The row's max and sum are loaded once, before the AlongRow loop (in it
-// they were reloaded per iteration: the loop's stores may alias them).
-// CHECK:                 memref.load %{{.*}}[%[[ROW]], %c0{{.*}}] : memref<64x1xf32>
-// CHECK:                 memref.load %{{.*}}[%[[ROW]], %c0{{.*}}] : memref<64x1xf32>
+// CHECK-NEXT:            %[[ROWSUM:.*]] = memref.load %[[B2]][%c0{{.*}}]
+// CHECK-NEXT:            %[[SUM32V:.*]] = arith.truncf %[[ROWSUM]]
+// CHECK-NOT:             gpu.barrier
+// CHECK:                 scf.if
+// CHECK-NEXT:              memref.store %[[SUM32V]], %[[SUM32]][%[[ROW]]] : memref<64xf32>
+// CHECK-NOT:             gpu.barrier
+// CHECK-NOT:             memref<64x1xf32>
 // CHECK:                 scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c1024{{.*}} {
-// CHECK-NOT:               memref<64x1xf32>
 // CHECK:                   vector.load {{.*}}[%[[ROW]], %[[R]]] {alignment = 16 : i64} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
-// CHECK-NOT:               memref<64x1xf32>
-// CHECK-COUNT-4:           math.exp
+// CHECK:                   arith.subf %{{.*}}, %[[ROWMAX]] : f32
+// CHECK:                   math.exp
+// CHECK:                   arith.divf %{{.*}}, %[[SUM32V]] : f32
+// CHECK-COUNT-3:           math.exp
 // CHECK:                   vector.store %{{.*}}, %{{.*}}[%[[ROW]], %[[R]]] {alignment = 16 : i64} : memref<64x256xf32, strided<[?, 1], offset: ?>>, vector<4xf32>
 // CHECK:                 gpu.barrier
 // CHECK:           } else {
-// CHECK:             gpu.launch {{.*}} threads(%[[T2:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8xf64, #gpu.address_space<workgroup>>)
+// CHECK:             gpu.launch {{.*}} threads(%[[T2:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%{{.*}} : memref<8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8xf64, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xf64, #gpu.address_space<workgroup>>)
 // CHECK-NOT:           vector.load
 // CHECK:               scf.for %[[R2:.*]] = %[[T2]] to %{{.*}} step %c256{{.*}} {
 // CHECK:                 math.exp
@@ -159,31 +170,51 @@ func.func @softmax(%arg0: memref<64x256xf32, strided<[?, ?], offset: ?>>) -> mem
 // var over rows (convert-ptensor-to-linalg's two-pass form): fill, copy
 // into the first sum's init, the sum, the sum of squared deviations from
 // sum / n (reading the first sum at row k), and the division by n rounded
-// to f32: one launch, the two sums each with their own shared buffers.
+// to f32: one launch, the two sums each with their own shared buffers. The
+// row fits in shared memory (x read from DRAM once). The fill and the copy
+// are values in every thread (thread 0 stores them) with no barrier, the
+// first sum reaches the second as a value, and the last PerRow member needs
+// no barrier after it.
 // CHECK-LABEL: func.func @var_rows(
 // CHECK:         %[[SQ:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf64>
 // CHECK:         %[[SUM:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf64>
 // CHECK:         %[[VAR:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<64xf32>
-// CHECK:         gpu.launch {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in {{.*}} workgroup(%[[S1:.*]] : memref<8xf64, #gpu.address_space<workgroup>>, %[[S2:.*]] : memref<8xf64, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch {{.*}} dynamic_shared_memory_size
 // CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:             memref.store %cst{{.*}}, %[[SQ]][%[[ROW]]] : memref<64xf64>
-// CHECK:             gpu.barrier
-// CHECK:             memref.load %[[SQ]][%[[ROW]]] : memref<64xf64>
-// CHECK:             memref.store %{{.*}}, %[[SUM]][%[[ROW]]] : memref<64xf64>
-// CHECK:             gpu.barrier
+// CHECK:             %[[RAW:.*]] = gpu.dynamic_shared_memory
+// CHECK:             %[[S1:.*]] = memref.view %[[RAW]][%{{.*}}][] : {{.*}} to memref<8xf64, #gpu.address_space<workgroup>>
+// CHECK:             %[[B1:.*]] = memref.view %[[RAW]][%{{.*}}][] : {{.*}} to memref<1xf64, #gpu.address_space<workgroup>>
+// CHECK:             %[[S2:.*]] = memref.view %[[RAW]][%{{.*}}][] : {{.*}} to memref<8xf64, #gpu.address_space<workgroup>>
+// CHECK:             %[[B2:.*]] = memref.view %[[RAW]][%{{.*}}][] : {{.*}} to memref<1xf64, #gpu.address_space<workgroup>>
+// CHECK:             memref.store %[[ZERO:.*]], %[[SQ]][%[[ROW]]] : memref<64xf64>
+// CHECK:             memref.store %[[ZERO]], %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK-NOT:         gpu.barrier
 // CHECK:             scf.for {{.*}} -> (f64, f64) {
 // CHECK:             vector.load
 // CHECK:             memref.store %{{.*}}, %[[S1]]
-// CHECK:             memref.store %{{.*}}, %[[SUM]][%[[ROW]]] : memref<64xf64>
 // CHECK:             gpu.barrier
+// CHECK:             %[[MERGED1:.*]] = arith.addf %[[ZERO]], %{{.*}} : f64
+// CHECK-NEXT:        memref.store %[[MERGED1]], %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK-NEXT:        memref.store %[[MERGED1]], %[[B1]][%c0{{.*}}]
+// CHECK:             gpu.barrier
+// CHECK-NEXT:        %[[ROWSUM:.*]] = memref.load %[[B1]][%c0{{.*}}]
+// CHECK-NOT:         memref.load %[[SUM]]
 // CHECK:             vector.load
-// CHECK:             memref.load %[[SUM]][%[[ROW]]] : memref<64xf64>
+// CHECK:             arith.divf %[[ROWSUM]], %{{.*}} : f64
 // CHECK:             arith.mulf
 // CHECK:             memref.store %{{.*}}, %[[S2]]
-// CHECK:             memref.store %{{.*}}, %[[SQ]][%[[ROW]]] : memref<64xf64>
 // CHECK:             gpu.barrier
-// CHECK:             arith.truncf
-// CHECK:             memref.store %{{.*}}, %[[VAR]][%[[ROW]]] : memref<64xf32>
+// CHECK:             memref.store %[[MERGED2:.*]], %[[SQ]][%[[ROW]]] : memref<64xf64>
+// CHECK-NEXT:        memref.store %[[MERGED2]], %[[B2]][%c0{{.*}}]
+// CHECK:             gpu.barrier
+// CHECK-NEXT:        %[[ROWSQ:.*]] = memref.load %[[B2]][%c0{{.*}}]
+// CHECK-NEXT:        arith.divf %[[ROWSQ]]
+// CHECK-NEXT:        %[[V:.*]] = arith.truncf
+// CHECK-NOT:         gpu.barrier
+// CHECK:             memref.store %[[V]], %[[VAR]][%[[ROW]]] : memref<64xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.terminator
 func.func @var_rows(%arg0: memref<64x256xf32, strided<[?, ?], offset: ?>>) -> memref<64xf32, strided<[?], offset: ?>> attributes {ptensor.device = "cuda:0"} {
   %cst = arith.constant -0.000000e+00 : f64
   %cst_0 = arith.constant 2.560000e+02 : f64
