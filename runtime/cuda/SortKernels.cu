@@ -22,10 +22,11 @@
 //    difference from numpy's result — and which are written back as they
 //    are. A contiguous line into a contiguous result skips the gather: CUB
 //    reads the input itself, and two kernels that return at once unless
-//    the line has negative NaNs move those to the NaNs' end afterwards. Floats of many lines as unsigned keys
-//    that keep every bit (the segmented sort compares short segments with
-//    `<`, which NaNs break), -0.0's below 0.0's, so a kernel puts the
-//    zeros back in input order where there is a -0.0.
+//    the line has negative NaNs move those to the NaNs' end afterwards.
+//    Floats of many lines as unsigned keys that keep every bit (the
+//    segmented sort compares short segments with `<`, which NaNs break),
+//    -0.0's below 0.0's, so a kernel puts the zeros back in input order
+//    where there is a -0.0.
 // One line of integer keys is radix-sorted only over the bits where its
 // keys differ (one reduction first, radixBits): a narrow range of values
 // takes a few passes. Scratch comes from the runtime's caching allocator,
