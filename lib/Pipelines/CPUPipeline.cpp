@@ -43,6 +43,7 @@ void mlir::ptensor::buildPTensorToFusedLinalgPipeline(OpPassManager &pm,
       PTensorFuseElementwiseOptions{maxRecompute}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createPTensorSimplifyPowers());
+  pm.addPass(createPTensorTanhSums());
   pm.addPass(createCSEPass());
 }
 

@@ -1,0 +1,48 @@
+// RUN: ptensor-opt %s --ptensor-tanh-sums | FileCheck %s
+
+// 1 + tanh(u) (either order) is 2 / (1 + exp(-2u)) and 1 - tanh(u) is
+// 2 / (1 + exp(2u)) (an approximate division: the denominator is at least
+// 1), scalars and vectors alike; a tanh with another user
+// stays for it, and sums with other constants or tanh - 1 are left.
+// CHECK-LABEL: func.func @sums(
+// CHECK-SAME:    %[[U:.*]]: f32, %[[V:.*]]: vector<4xf64>, %[[W:.*]]: f32
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[MTWO:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-DAG:     %[[VTWO:.*]] = arith.constant dense<2.000000e+00> : vector<4xf64>
+// CHECK-DAG:     %[[VONE:.*]] = arith.constant dense<1.000000e+00> : vector<4xf64>
+// CHECK-DAG:     %[[VMTWO:.*]] = arith.constant dense<-2.000000e+00> : vector<4xf64>
+// CHECK:         %[[T4:.*]] = math.tanh %[[U]] : f32
+// CHECK:         %[[S0:.*]] = arith.mulf %[[U]], %[[MTWO]] : f32
+// CHECK:         %[[E0:.*]] = math.exp %[[S0]] : f32
+// CHECK:         %[[D0:.*]] = arith.addf %[[E0]], %[[ONE]] : f32
+// CHECK:         %[[R0:.*]] = arith.divf %[[TWO]], %[[D0]] fastmath<afn> : f32
+// CHECK:         %[[S1:.*]] = arith.mulf %[[V]], %[[VMTWO]] : vector<4xf64>
+// CHECK:         %[[E1:.*]] = math.exp %[[S1]] : vector<4xf64>
+// CHECK:         %[[D1:.*]] = arith.addf %[[E1]], %[[VONE]] : vector<4xf64>
+// CHECK:         %[[R1:.*]] = arith.divf %[[VTWO]], %[[D1]] fastmath<afn> : vector<4xf64>
+// CHECK:         %[[S2:.*]] = arith.mulf %[[U]], %[[TWO]] : f32
+// CHECK:         %[[E2:.*]] = math.exp %[[S2]] : f32
+// CHECK:         %[[D2:.*]] = arith.addf %[[E2]], %[[ONE]] : f32
+// CHECK:         %[[R2:.*]] = arith.divf %[[TWO]], %[[D2]] fastmath<afn> : f32
+// CHECK:         %[[T3:.*]] = math.tanh %[[W]] : f32
+// CHECK:         arith.mulf %[[W]], %[[MTWO]] : f32
+// CHECK:         %[[R3:.*]] = arith.divf %[[TWO]], %{{.*}} fastmath<afn> : f32
+// CHECK:         %[[R4:.*]] = arith.addf %[[T4]], %[[TWO]] : f32
+// CHECK:         %[[R5:.*]] = arith.subf %[[T4]], %[[ONE]] : f32
+// CHECK:         return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[T3]], %[[R4]], %[[R5]]
+func.func @sums(%u: f32, %v: vector<4xf64>, %w: f32) -> (f32, vector<4xf64>, f32, f32, f32, f32, f32) {
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %vone = arith.constant dense<1.0> : vector<4xf64>
+  %t = math.tanh %u : f32
+  %0 = arith.addf %one, %t : f32
+  %tv = math.tanh %v : vector<4xf64>
+  %1 = arith.addf %tv, %vone : vector<4xf64>
+  %2 = arith.subf %one, %t : f32
+  %tw = math.tanh %w : f32
+  %3 = arith.addf %tw, %one : f32
+  %4 = arith.addf %t, %two : f32
+  %5 = arith.subf %t, %one : f32
+  return %0, %1, %2, %3, %tw, %4, %5 : f32, vector<4xf64>, f32, f32, f32, f32, f32
+}
