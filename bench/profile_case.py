@@ -45,17 +45,22 @@ def main():
     args = p.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(0)
     for name in args.cases.split(","):
-        _ir, specs, expr, _bytes = CASES[name]
-        kernel = run.load_kernel(os.path.join(args.dir, name + ".so"), name)
+        # NAME@VARIANT: that build of the case (the sweep's, or `@before`),
+        # profiled alone.
+        case, _, variant = name.partition("@")
+        _ir, specs, expr, _bytes = CASES[case]
+        kernel = run.load_kernel(os.path.join(args.dir, name + ".so"), case)
         inputs = run.make_inputs(specs, gen)
         names = "abc"[:len(inputs)]
         env = dict(zip(names, inputs), torch=torch)
         eager = eval(f"lambda {', '.join(names)}: " + expr, env)
         torch._dynamo.reset()
         compiled = torch.compile(eager)
-        for system, fn in (("ptensor", lambda: kernel(*inputs)),
-                           ("torch eager", lambda: eager(*inputs)),
-                           ("torch.compile", lambda: compiled(*inputs))):
+        systems = [("ptensor", lambda: kernel(*inputs))]
+        if not variant:
+            systems += [("torch eager", lambda: eager(*inputs)),
+                        ("torch.compile", lambda: compiled(*inputs))]
+        for system, fn in systems:
             rows = kernels(fn)
             total = sum(us for _, us in rows)
             print(f"{name} / {system}: {total:.1f} µs of kernels per call")
