@@ -39,8 +39,8 @@ static Value floatConstant(OpBuilder &b, Location loc, Type type,
 
 /// `1 + tanh(u)` (either order) or `1 - tanh(u)` -> 2 / (1 + exp(-2u)),
 /// resp. 2 / (1 + exp(2u)): the tanh form loses to cancellation where
-/// tanh(u) is near -1 (resp. 1), the exp form does not; it is also cheaper
-/// than tanh on the GPU (libdevice's tanhf).
+/// tanh(u) is near -1 (resp. 1), the exp form does not; on the GPU it is
+/// no dearer than libdevice's tanhf.
 struct OnePlusMinusTanh : OpRewritePattern<arith::AddFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::AddFOp op,
