@@ -271,6 +271,22 @@ CASES = {
                 [([N * N], F32)], "a.sum()", N * N * 4),
     "sum_rows": (reduction("sum_rows", "reduce", "sum", [N, N], [N], "axes [1]"),
                  [([N, N], F32)], "a.sum(-1)", (N * N + N) * 4),
+    # Issue 13's odd shapes: many rows of 3, three rows of 10^6, the rows of
+    # a transposed view.
+    "sum_4096": (reduction("sum_4096", "reduce", "sum", [4096], []),
+                 [([4096], F32)], "a.sum()", 4096 * 4),
+    "sum_rows_1000x3": (reduction("sum_rows_1000x3", "reduce", "sum", [1000, 3], [1000],
+                                  "axes [1]"),
+                        [([1000, 3], F32)], "a.sum(-1)", (3000 + 1000) * 4),
+    "sum_rows_3x1e6": (reduction("sum_rows_3x1e6", "reduce", "sum", [3, 10**6], [3],
+                                 "axes [1]"),
+                       [([3, 10**6], F32)], "a.sum(-1)", (3 * 10**6 + 3) * 4),
+    "sum_rows_transposed": (
+        f"func.func @sum_rows_transposed(%a: {pt([N, N], 'f32')}) -> {pt([N], 'f32')} {{\n"
+        f"  %t = ptensor.permute_dims %a [1, 0] : {pt([N, N], 'f32')} -> {pt([N, N], 'f32')}\n"
+        f"  %r = ptensor.reduce sum %t axes [1] : {pt([N, N], 'f32')} -> {pt([N], 'f32')}\n"
+        f"  return %r : {pt([N], 'f32')}\n}}\n",
+        [([N, N], F32)], "a.T.sum(-1)", (N * N + N) * 4),
     "sum_cols": (reduction("sum_cols", "reduce", "sum", [N, N], [N], "axes [0]"),
                  [([N, N], F32)], "a.sum(0)", (N * N + N) * 4),
     "max_rows": (reduction("max_rows", "reduce", "max", [N, N], [N], "axes [1]"),

@@ -48,6 +48,11 @@ def cases(n):
         ("sum over columns (axis=0)", lambda: pt.sum(m, axis=0), lambda: m.sum(axis=0)),
         ("sum over columns (n/1000 x 1000, axis=0)", lambda: pt.sum(tall, axis=0),
          lambda: tall.sum(axis=0)),
+        # Rows that are columns in memory: run with the loops swapped.
+        ("sum over rows of a transposed view (m.T, axis=1)", lambda: pt.sum(m.T, axis=1),
+         lambda: m.T.sum(axis=1)),
+        ("sum over columns of a transposed view (m.T, axis=0)", lambda: pt.sum(m.T, axis=0),
+         lambda: m.T.sum(axis=0)),
         # numpy adds 1.25e6 float32 rows in float32 (an error of about 20
         # here): the result is compared with the float64 sum instead.
         ("sum over columns (n/8 x 8, axis=0)", lambda: pt.sum(narrow, axis=0),

@@ -149,7 +149,8 @@ def make_inputs(specs, gen):
 COMPILED = ("chain", "transposed_add", "contiguous_add", "outer_add", "chain_dynamic",
             "sum_rows", "sum_cols", "var_rows", "softmax_rows", "standardize_rows",
             "sum_sq_diff", "concat_cols", "roll_last",
-            "tril", "reshape_t", "mm_bias_relu_f32", "mm_bias_gelu_bf16")
+            "tril", "reshape_t", "mm_bias_relu_f32", "mm_bias_gelu_bf16",
+            "sum_4096", "sum_rows_1000x3", "sum_rows_3x1e6", "sum_rows_transposed")
 
 
 def main():

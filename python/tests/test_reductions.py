@@ -331,6 +331,26 @@ def test_views():
         np.testing.assert_array_equal(pt.argmax(v, axis=0), v.argmax(axis=0))
 
 
+@pytest.mark.parametrize("order", ["transposed", "fortran"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_reductions_against_the_layout(order, axis):
+    """A reduction whose rows are columns in memory (a transposed view, a
+    Fortran-order array) runs with its loops swapped at run time: every kind
+    gives numpy's result either way round, over sizes past one block."""
+    base = data("float32", (517, 300))
+    x = base.T if order == "transposed" else np.asfortranarray(base)
+    wide = x.astype(np.float64)
+    close(pt.sum(x, axis=axis), wide.sum(axis=axis), "float32")
+    close(pt.mean(x, axis=axis, keepdims=True), wide.mean(axis=axis, keepdims=True), "float32")
+    close(pt.var(x, axis=axis, correction=1), wide.var(axis=axis, ddof=1), "float32")
+    np.testing.assert_array_equal(pt.max(x, axis=axis), x.max(axis=axis))
+    np.testing.assert_array_equal(pt.argmin(x, axis=axis), x.argmin(axis=axis))
+    np.testing.assert_array_equal(pt.any(x > 4.9, axis=axis), (x > 4.9).any(axis=axis))
+    ints = data("int16", base.shape)
+    ints = ints.T if order == "transposed" else np.asfortranarray(ints)
+    np.testing.assert_array_equal(pt.sum(ints, axis=axis), ints.sum(axis=axis))
+
+
 def test_dtype_argument_and_accuracy():
     x = data("int8", (50,))
     assert pt.sum(x, dtype=np.int16).dtype == np.int16

@@ -102,14 +102,19 @@ def ConvertPTensorLinalgToGPU
       right after a reduction that reads only its results, at the same
       kept position (the f64 -> f32 cast of an f32 sum, mean's division
       by the count), is computed where each result is stored and
-      launches nothing either;
+      launches nothing either. A reduction over two loops whose inputs
+      read its outer loop with the smaller strides (a row sum over a
+      transposed view) takes the kernels of its loops swapped (a column
+      kernel), decided at run time where the strides are dynamic;
     - a *row group* — a reduction over rows followed by generics that read
       the same rows again and its per-row results at their row only (var's
       mean then squared deviations; softmax's max, sum of exp, division;
       their per-row elementwise steps) — becomes one launch with a block per
       row that computes the members in order, the later passes reading the
       row from the block's shared memory where it fits (else from L2) and
-      loading the per-row results they broadcast once per row; its folds
+      taking the row's results as values every thread holds (a reduction's
+      total shared through one word of shared memory, per-row steps such
+      as mean = sum / n computed by every thread); its folds
       use two interleaved accumulator sets at least, four where a fold
       computes a math function (where the rows fill the GPU, tested at run
       time; else each member's own kernels);

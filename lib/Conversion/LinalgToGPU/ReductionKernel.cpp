@@ -29,6 +29,11 @@
 // limits it is the loads a thread has in flight: the column fold is
 // unrolled by kColumnLoadsInFlight over one accumulator set.)
 //
+// A reduction over two loops reading its inputs against their layout (a row
+// reduction over a transposed view: rows of stride N) runs the kernels of
+// its loops swapped where the strides say so at run time: the row kernel of
+// a transposed view's rows is the column kernel of the matrix.
+//
 // Everything starts from the combiner's identity and merges into the
 // output's current value (linalg's semantics: the init is the first
 // accumulator).
@@ -42,6 +47,7 @@
 
 #include "ptensor/Conversion/GPUModules/GPUModules.h"
 #include "ptensor/Dialect/PTensor/Utils/ReductionCombiner.h"
+#include "ptensor/Dialect/PTensor/Utils/RunTimeLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -51,6 +57,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -779,6 +786,38 @@ void reduction::beginNonEmpty(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(ifNonEmpty.thenBlock());
 }
 
+Value reduction::buildSwapCondition(OpBuilder &b, Location loc,
+                                    linalg::GenericOp op) {
+  if (!isTwoLoopReduction(op))
+    return Value();
+  CreatedOps created;
+  OpBuilder::Listener *listener = b.getListener();
+  b.setListener(&created);
+  IndexMath math(b, loc);
+  Value swap = buildReversedOrderCondition(math, op, OrderVote::InputsAgree);
+  b.setListener(listener);
+  if (matchPattern(swap, m_Zero())) {
+    created.eraseDead();
+    return Value();
+  }
+  return swap;
+}
+
+/// The kernels of reduction `op` at `b`'s insertion point: row kernels
+/// where its innermost loop is reduced, else the column kernel.
+static void emitKernels(OpBuilder &b, Location loc, linalg::GenericOp op,
+                        const KernelConfig &config,
+                        linalg::GenericOp epilogue) {
+  OpBuilder::InsertionGuard guard(b);
+  ReductionNest nest = buildNest(b, loc, op, config);
+  nest.epilogue = epilogue;
+  beginNonEmpty(b, loc, nest);
+  if (isRowReduction(op))
+    emitRowKernels(b, loc, nest, config);
+  else
+    emitColumnKernel(b, loc, nest, config);
+}
+
 LogicalResult mlir::ptensor::convertReductionToKernel(
     RewriterBase &rewriter, linalg::GenericOp op, const KernelConfig &config,
     linalg::GenericOp epilogue) {
@@ -787,13 +826,22 @@ LogicalResult mlir::ptensor::convertReductionToKernel(
   Location loc = op.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  ReductionNest nest = buildNest(rewriter, loc, op, config);
-  nest.epilogue = epilogue;
-  beginNonEmpty(rewriter, loc, nest);
-  if (isRowReduction(op))
-    emitRowKernels(rewriter, loc, nest, config);
-  else
-    emitColumnKernel(rewriter, loc, nest, config);
+  Value swap = buildSwapCondition(rewriter, loc, op);
+  if (!swap) {
+    emitKernels(rewriter, loc, op, config, epilogue);
+  } else {
+    linalg::GenericOp swapped = createReversedCopy(op);
+    if (matchPattern(swap, m_One())) {
+      emitKernels(rewriter, loc, swapped, config, epilogue);
+    } else {
+      auto ifSwap = scf::IfOp::create(rewriter, loc, swap, /*withElse=*/true);
+      rewriter.setInsertionPointToStart(ifSwap.thenBlock());
+      emitKernels(rewriter, loc, swapped, config, epilogue);
+      rewriter.setInsertionPointToStart(ifSwap.elseBlock());
+      emitKernels(rewriter, loc, op, config, epilogue);
+    }
+    rewriter.eraseOp(swapped);
+  }
   rewriter.eraseOp(op);
   if (epilogue)
     rewriter.eraseOp(epilogue);

@@ -355,6 +355,14 @@ unsigned minimumRowFoldLanes(ArrayRef<linalg::GenericOp> reductions,
 void beginNonEmpty(OpBuilder &b, Location loc,
                    const ReductionNest &nest);
 
+/// The i1, built at `b`'s insertion point, that is true when two-loop
+/// reduction `op` (isTwoLoopReduction) reads its inputs with smaller strides
+/// along its outer loop than along its inner one (a row reduction over a
+/// transposed view): its reversed copy's kernels then read along unit
+/// strides. Null when the loops cannot swap or never should (static
+/// strides that say so).
+Value buildSwapCondition(OpBuilder &b, Location loc, linalg::GenericOp op);
+
 } // namespace mlir::ptensor::reduction
 
 #endif // PTENSOR_LIB_CONVERSION_LINALGTOGPU_REDUCTIONNEST_H

@@ -12,6 +12,8 @@
 #include "ReductionKernel.h"
 #include "ReductionNest.h"
 
+#include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -33,10 +35,13 @@ struct RowValues {
   /// one waits for the block first.
   DenseSet<Value> readFromMemory;
 
-  Value lookup(Value memref) const {
+  /// The buffer `memref` views (the key of both sets).
+  static Value bufferOf(Value memref) {
     bool understood;
-    return byBuffer.lookup(rootOf(memref, understood));
+    return rootOf(memref, understood);
   }
+
+  Value lookup(Value memref) const { return byBuffer.lookup(bufferOf(memref)); }
 
   /// Per DPS input of `op`: its value for row k, or null where it is read
   /// from memory (noted).
@@ -48,9 +53,8 @@ struct RowValues {
         continue;
       }
       values.push_back(lookup(in));
-      bool understood;
       if (!values.back())
-        readFromMemory.insert(rootOf(in, understood));
+        readFromMemory.insert(bufferOf(in));
     }
     return values;
   }
@@ -64,17 +68,14 @@ struct RowValues {
   /// Whether `op` writes a buffer read from memory for row k.
   bool writesReadBuffer(linalg::GenericOp op) const {
     return llvm::any_of(op.getDpsInits(), [&](Value out) {
-      bool understood;
-      return readFromMemory.contains(rootOf(out, understood));
+      return readFromMemory.contains(bufferOf(out));
     });
   }
 
   /// Notes `values` as the row's elements of `op`'s outputs.
   void record(linalg::GenericOp op, ValueRange values) {
-    for (auto [out, v] : llvm::zip(op.getDpsInits(), values)) {
-      bool understood;
-      byBuffer[rootOf(out, understood)] = v;
-    }
+    for (auto [out, v] : llvm::zip(op.getDpsInits(), values))
+      byBuffer[bufferOf(out)] = v;
   }
 };
 } // namespace
@@ -435,6 +436,12 @@ LogicalResult mlir::ptensor::convertRowGroupToKernel(
   Value one = indexConstant(rewriter, loc, 1);
   Value fills = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                       chunks, one);
+  // Rows read across a transposed view: each member on its own too (a
+  // reduction then runs with its loops swapped, a column kernel).
+  IndexMath math(rewriter, loc);
+  for (const ReductionNest &nest : nests)
+    if (Value swap = buildSwapCondition(rewriter, loc, nest.op))
+      fills = math.andI(fills, math.notI(swap));
   auto ifFills = scf::IfOp::create(rewriter, loc, fills, /*withElse=*/true);
   rewriter.setInsertionPointToStart(ifFills.elseBlock());
   if (failed(convertEachMember(rewriter, group, config)))

@@ -90,6 +90,17 @@ fn.ret(fn.reduction("sum", t, [1]), fn.reduction("max", t, [0]), fn.reduction("a
        fn.reduction("sum", f, [0]), fn.reduction("argmax", f, None), fn.reduction("prod", f, [1]))
 suite.check(fn)
 
+# Rows that are columns in memory, past one block: the reductions run with
+# their loops swapped (decided at run time for the dynamic view).
+fn = Func("views_swapped")
+a = fn.tensor(data("f32", (517, 300)), "f32", dynamic=True)
+f = fn.tensor(data("i16", (257, 130)), "i16", order="F")
+t = fn.permute_dims(a, [1, 0])
+fn.ret(fn.reduction("sum", t, [1]), fn.reduction("mean", t, [0]), fn.reduction("argmin", t, 1),
+       fn.reduction("var", t, [1]), fn.reduction("max", t, [1]), fn.reduction("sum", f, [1]),
+       fn.reduction("argmax", f, 0))
+suite.check(fn)
+
 # Sizes: 0 (identities, NaN means), 1, odd, larger than one GPU block.
 fn = Func("sizes")
 e = fn.arg(TType([None, 3], "f32"), np.zeros((0, 3), np.float32))

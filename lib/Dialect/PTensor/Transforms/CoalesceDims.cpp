@@ -14,8 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OutputLayout.h"
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h"
-#include "RunTimeLayout.h"
+#include "ptensor/Dialect/PTensor/Utils/RunTimeLayout.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -88,6 +89,14 @@ static bool isCandidate(linalg::GenericOp op) {
       return false;
   }
   return true;
+}
+
+/// A two-loop reduction this pass has not versioned yet.
+static bool isUnversionedTwoLoopReduction(linalg::GenericOp op) {
+  if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp()))
+    if (parent->hasAttr(kFastPathAttr) || parent->hasAttr(kReversedAttr))
+      return false;
+  return isTwoLoopReduction(op);
 }
 
 /// Splits the loop dims of `op` into groups of adjacent dims that every
@@ -174,8 +183,11 @@ public:
       auto it = views.find(operand.getOperandNumber());
       operands.push_back(it == views.end() ? operand.get() : it->second);
     }
-    SmallVector<utils::IteratorType> iterators(groups.size(),
-                                               utils::IteratorType::parallel);
+    // A group's dims are all kept or all reduced (only a reduction's single
+    // dims come here, each its own group).
+    SmallVector<utils::IteratorType> iterators;
+    for (const DimGroup &group : groups)
+      iterators.push_back(op.getIteratorTypesArray()[group.front()]);
     unsigned numInputs = op.getNumDpsInputs();
     auto fast = linalg::GenericOp::create(
         b, op.getLoc(), TypeRange(), ArrayRef(operands).take_front(numInputs),
@@ -314,11 +326,19 @@ struct PTensorCoalesceDimsPass
   using PTensorCoalesceDimsBase::PTensorCoalesceDimsBase;
 
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> candidates;
+    SmallVector<linalg::GenericOp> candidates, reductions;
     getOperation()->walk([&](linalg::GenericOp op) {
       if (isCandidate(op))
         candidates.push_back(op);
+      else if (reorderLoops && isUnversionedTwoLoopReduction(op))
+        reductions.push_back(op);
     });
+    // A reduction's loops in the order its inputs vote for, each version on
+    // unit innermost strides (the loops' own order: nothing merges).
+    for (linalg::GenericOp op : reductions)
+      for (linalg::GenericOp version :
+           versionOnOrder(op, OrderVote::InputsAgree))
+        versionRows(version);
     for (linalg::GenericOp op : candidates) {
       if (op.hasIndexSemantics()) {
         versionRows(op);
@@ -331,26 +351,35 @@ struct PTensorCoalesceDimsPass
     }
   }
 
-  /// Replaces `op` by `scf.if (reversed) { op with reversed loops } else
-  /// { op }` (one of them when the condition folds), then versions each on
-  /// contiguity.
+  /// Versions `op` on its run-time loop order (versionOnOrder), then each
+  /// version on contiguity.
   void versionOrder(linalg::GenericOp op) {
+    for (linalg::GenericOp version :
+         versionOnOrder(op, OrderVote::FirstDecides))
+      this->version(version);
+  }
+
+  /// Replaces `op` by `scf.if (reversed) { op with reversed loops } else
+  /// { op }`, reversed as `rule` votes, or by one of them when the
+  /// condition folds; returns the generics left (the reversed one first).
+  /// A two-loop reduction takes it with the inputs voting: where they read
+  /// the reduced loop with the larger strides, the lowerings then walk the
+  /// kept loop's unit strides.
+  SmallVector<linalg::GenericOp, 2> versionOnOrder(linalg::GenericOp op,
+                                                   OrderVote rule) {
     CreatedOps created;
     OpBuilder b(op, &created);
     IndexMath math(b, op.getLoc());
-    Value reversed =
-        buildReversedOrderCondition(math, op, OrderVote::FirstDecides);
+    Value reversed = buildReversedOrderCondition(math, op, rule);
     if (matchPattern(reversed, m_Zero())) {
       created.eraseDead();
-      version(op);
-      return;
+      return {op};
     }
     linalg::GenericOp copy = createReversedCopy(op);
     if (matchPattern(reversed, m_One())) {
       op.erase();
       created.eraseDead();
-      version(copy);
-      return;
+      return {copy};
     }
     auto ifOp = scf::IfOp::create(b, op.getLoc(), reversed,
                                   /*withElseRegion=*/true);
@@ -358,8 +387,7 @@ struct PTensorCoalesceDimsPass
     copy->moveBefore(ifOp.thenBlock()->getTerminator());
     op->moveBefore(ifOp.elseBlock()->getTerminator());
     created.eraseDead();
-    version(copy);
-    version(op);
+    return {copy, op};
   }
 
   /// Versions `op` on contiguity (the groups of planGroups), then, where

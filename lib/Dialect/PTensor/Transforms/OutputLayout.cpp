@@ -9,7 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RunTimeLayout.h"
+#include "OutputLayout.h"
+#include "ptensor/Dialect/PTensor/Utils/RunTimeLayout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -25,16 +25,10 @@ struct SquareOrIdentity : OpRewritePattern<math::PowFOp> {
 
   LogicalResult matchAndRewrite(math::PowFOp op,
                                 PatternRewriter &rewriter) const override {
-    FloatAttr exponent;
-    if (!matchPattern(op.getRhs(), m_Constant(&exponent))) {
-      SplatElementsAttr splat;
-      if (!matchPattern(op.getRhs(), m_Constant(&splat)))
-        return failure();
-      exponent = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>());
-      if (!exponent)
-        return failure();
-    }
-    double value = exponent.getValueAsDouble();
+    APFloat exponent(0.0);
+    if (!matchPattern(op.getRhs(), m_ConstantFloat(&exponent)))
+      return failure(); // neither a scalar nor a splat constant
+    double value = FloatAttr::getValueAsDouble(exponent);
     if (value == 1.0) {
       rewriter.replaceOp(op, op.getLhs());
       return success();

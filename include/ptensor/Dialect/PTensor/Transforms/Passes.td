@@ -386,6 +386,14 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
       follows the inputs when they agree). `a.T + b.T` on column-major
       inputs then runs as one flat contiguous loop and returns a
       column-major result.
+    - *Reductions over two loops* (one kept, one reduced: what the layout
+      pass leaves of most reductions) are versioned the same way, the
+      inputs voting (the output does not): a row sum over a transposed
+      view or a Fortran-order array runs as a column sum of unit-stride
+      rows (`[reduction, parallel]`), a column sum over one as a row sum.
+      The GPU pipeline, which
+      does not run this pass, takes the same decision in
+      convert-ptensor-linalg-to-gpu's reduction kernels.
 
     Only the identity and the reversed order exist: a 3-D permutation such
     as `(1, 0, 2)` runs in whichever of the two the vote picks. Every
@@ -394,8 +402,9 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
   }];
   let options = [
     Option<"reorderLoops", "reorder-loops", "bool", "true",
-           "Version loop nests on their run-time loop order (identity or "
-           "reversed) and give fresh outputs the inputs' order">
+           "Version loop nests and two-loop reductions on their run-time "
+           "loop order (identity or reversed) and give fresh outputs the "
+           "inputs' order">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

@@ -1,14 +1,16 @@
-//===- LoopOrder.cpp - run-time loop order of elementwise loop nests ------===//
+//===- LoopOrder.cpp - run-time loop order of loop nests ------------------===//
 //
 // TensorIterator's reorder_dimensions, restricted to the two orders a static
 // loop nest can be generated in ahead of time: the logical (row-major) order
-// and its reverse (column-major; also every 2-D transpose). The decision
+// and its reverse (column-major; also every 2-D transpose). Elementwise
+// nests and two-loop reductions (a row reduction over a transposed view
+// runs as a column reduction) take it. The decision
 // compares the outermost and the innermost loop dims operand by operand, on
 // strides that are known only at run time.
 //
 //===----------------------------------------------------------------------===//
 
-#include "RunTimeLayout.h"
+#include "ptensor/Dialect/PTensor/Utils/RunTimeLayout.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -110,6 +112,19 @@ Value mlir::ptensor::buildReversedOrderCondition(IndexMath &math,
     noIdentity = math.andI(noIdentity, math.notI(v->identity));
   }
   return math.andI(anyReversed, noIdentity);
+}
+
+bool mlir::ptensor::isTwoLoopReduction(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() != 2 ||
+      op.getNumReductionLoops() != 1 || op.hasIndexSemantics())
+    return false;
+  return llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+    auto memref = dyn_cast<MemRefType>(operand.get().getType());
+    if (!memref)
+      return !isa<UnrankedMemRefType>(operand.get().getType());
+    return memref.isStrided() &&
+           op.getMatchingIndexingMap(&operand).isProjectedPermutation();
+  });
 }
 
 linalg::GenericOp mlir::ptensor::createReversedCopy(linalg::GenericOp op) {

@@ -1,6 +1,6 @@
 //===- RunTimeLayout.cpp - run-time strides of memref operands ------------===//
 
-#include "RunTimeLayout.h"
+#include "ptensor/Dialect/PTensor/Utils/RunTimeLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

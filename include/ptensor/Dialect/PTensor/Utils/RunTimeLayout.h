@@ -1,13 +1,14 @@
-//===- RunTimeLayout.h - run-time strides of memref operands -----*- C++ -*-===//
+//===- RunTimeLayout.h - run-time strides of memref operands -----*- C++
+//-*-===//
 //
 // Shared by ptensor-coalesce-dims' parts (contiguous fast path, loop order,
-// output layout): the sizes and strides of a memref operand and the
-// run-time loop-order decision.
+// output layout) and the GPU reduction kernels: the sizes and strides of a
+// memref operand and the run-time loop-order decision.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_RUNTIMELAYOUT_H
-#define PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_RUNTIMELAYOUT_H
+#ifndef PTENSOR_DIALECT_PTENSOR_UTILS_RUNTIMELAYOUT_H
+#define PTENSOR_DIALECT_PTENSOR_UTILS_RUNTIMELAYOUT_H
 
 #include "ptensor/Dialect/PTensor/Utils/IndexMath.h"
 
@@ -56,18 +57,17 @@ enum class OrderVote {
 Value buildReversedOrderCondition(IndexMath &math, linalg::GenericOp op,
                                   OrderVote rule);
 
+/// Whether `op` is a reduction over two loops, one kept and one reduced (what
+/// the layout pass leaves of most reductions), on strided memrefs read
+/// through permutations: its loops may run either way round
+/// (createReversedCopy), a row reduction over a transposed view then being
+/// a column reduction of unit-stride rows, and the other way round.
+bool isTwoLoopReduction(linalg::GenericOp op);
+
 /// A copy of `op`, created before it, whose loops are interchanged so that
 /// loop d of the copy is loop n-1-d of `op` (same body, same elements).
 linalg::GenericOp createReversedCopy(linalg::GenericOp op);
 
-/// Gives the output of `op` that is a fresh row-major allocation (written
-/// before it is read) the inputs' order at run time: a
-/// memref.reinterpret_cast with column-major strides when every input votes
-/// for the reversed order (InputsAgree), row-major strides otherwise. The
-/// allocation itself is unchanged (same size); its later users read the
-/// view. Left alone when a user might rely on the identity layout.
-void followInputOrder(linalg::GenericOp op);
-
 } // namespace mlir::ptensor
 
-#endif // PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_RUNTIMELAYOUT_H
+#endif // PTENSOR_DIALECT_PTENSOR_UTILS_RUNTIMELAYOUT_H
