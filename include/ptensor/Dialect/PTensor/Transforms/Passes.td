@@ -390,7 +390,9 @@ def PTensorCoalesceDims : Pass<"ptensor-coalesce-dims"> {
       pass leaves of most reductions) are versioned the same way, the
       inputs voting (the output does not): a row sum over a transposed
       view or a Fortran-order array runs as a column sum of unit-stride
-      rows (`[reduction, parallel]`), a column sum over one as a row sum.
+      rows (`[reduction, parallel]`), a column sum over one as a row sum;
+      each order is then versioned on unit innermost strides (its loops
+      as they are: nothing merges).
       The GPU pipeline, which
       does not run this pass, takes the same decision in
       convert-ptensor-linalg-to-gpu's reduction kernels.
