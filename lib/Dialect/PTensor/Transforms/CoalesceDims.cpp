@@ -65,6 +65,14 @@ static SmallVector<unsigned> readDims(linalg::GenericOp op,
   return dims;
 }
 
+/// Whether `op` is a version this pass made (inside one of its scf.if ops):
+/// a second run leaves it alone.
+static bool isVersioned(linalg::GenericOp op) {
+  auto parent = dyn_cast<scf::IfOp>(op->getParentOp());
+  return parent &&
+         (parent->hasAttr(kFastPathAttr) || parent->hasAttr(kReversedAttr));
+}
+
 /// Whether `op` is an elementwise loop nest the pass can version: memref
 /// operands (or scalars), all loops parallel, every indexing map a
 /// projected permutation (identity or broadcast). A body that reads its
@@ -75,28 +83,12 @@ static bool isCandidate(linalg::GenericOp op) {
     return false;
   if (op.getNumParallelLoops() != op.getNumLoops())
     return false;
-  if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp()))
-    if (parent->hasAttr(kFastPathAttr) || parent->hasAttr(kReversedAttr))
-      return false;
-  for (OpOperand &operand : op->getOpOperands()) {
-    Type type = operand.get().getType();
-    if (isa<UnrankedMemRefType>(type))
-      return false;
-    if (auto memref = dyn_cast<MemRefType>(type))
-      if (!memref.isStrided())
-        return false;
-    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation())
-      return false;
-  }
-  return true;
+  return !isVersioned(op) && hasStridedPermutedOperands(op);
 }
 
 /// A two-loop reduction this pass has not versioned yet.
 static bool isUnversionedTwoLoopReduction(linalg::GenericOp op) {
-  if (auto parent = dyn_cast<scf::IfOp>(op->getParentOp()))
-    if (parent->hasAttr(kFastPathAttr) || parent->hasAttr(kReversedAttr))
-      return false;
-  return isTwoLoopReduction(op);
+  return !isVersioned(op) && isTwoLoopReduction(op);
 }
 
 /// Splits the loop dims of `op` into groups of adjacent dims that every

@@ -1,5 +1,4 @@
-//===- OutputLayout.h - fresh outputs follow the inputs' order ---*- C++
-//-*-===//
+//===- OutputLayout.h - fresh outputs follow the inputs' order -*- C++ -*-===//
 
 #ifndef PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_OUTPUTLAYOUT_H
 #define PTENSOR_LIB_DIALECT_PTENSOR_TRANSFORMS_OUTPUTLAYOUT_H

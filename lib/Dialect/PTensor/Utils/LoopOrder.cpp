@@ -114,17 +114,22 @@ Value mlir::ptensor::buildReversedOrderCondition(IndexMath &math,
   return math.andI(anyReversed, noIdentity);
 }
 
-bool mlir::ptensor::isTwoLoopReduction(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() != 2 ||
-      op.getNumReductionLoops() != 1 || op.hasIndexSemantics())
-    return false;
+bool mlir::ptensor::hasStridedPermutedOperands(linalg::GenericOp op) {
   return llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
-    auto memref = dyn_cast<MemRefType>(operand.get().getType());
-    if (!memref)
-      return !isa<UnrankedMemRefType>(operand.get().getType());
-    return memref.isStrided() &&
-           op.getMatchingIndexingMap(&operand).isProjectedPermutation();
+    Type type = operand.get().getType();
+    if (isa<UnrankedMemRefType>(type))
+      return false;
+    if (auto memref = dyn_cast<MemRefType>(type))
+      if (!memref.isStrided())
+        return false;
+    return op.getMatchingIndexingMap(&operand).isProjectedPermutation();
   });
+}
+
+bool mlir::ptensor::isTwoLoopReduction(linalg::GenericOp op) {
+  return op.hasPureBufferSemantics() && op.getNumLoops() == 2 &&
+         op.getNumReductionLoops() == 1 && !op.hasIndexSemantics() &&
+         hasStridedPermutedOperands(op);
 }
 
 linalg::GenericOp mlir::ptensor::createReversedCopy(linalg::GenericOp op) {

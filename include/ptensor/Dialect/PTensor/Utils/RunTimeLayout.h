@@ -1,5 +1,4 @@
-//===- RunTimeLayout.h - run-time strides of memref operands -----*- C++
-//-*-===//
+//===- RunTimeLayout.h - run-time strides of memref operands ---*- C++ -*-===//
 //
 // Shared by ptensor-coalesce-dims' parts (contiguous fast path, loop order,
 // output layout) and the GPU reduction kernels: the sizes and strides of a
@@ -56,6 +55,11 @@ enum class OrderVote {
 /// constant where the strides are static.
 Value buildReversedOrderCondition(IndexMath &math, linalg::GenericOp op,
                                   OrderVote rule);
+
+/// Whether every memref operand of `op` is ranked and strided and read
+/// through a projected permutation (identity, permutation or broadcast):
+/// what run-time layout versioning can reason about.
+bool hasStridedPermutedOperands(linalg::GenericOp op);
 
 /// Whether `op` is a reduction over two loops, one kept and one reduced (what
 /// the layout pass leaves of most reductions), on strided memrefs read
