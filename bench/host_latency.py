@@ -1,5 +1,6 @@
 """The host-overhead and first-call-latency part of bench/run.py (GPU
-machine), for the `small_add_4096` case:
+machine), for the `small_add_4096` case (and, for `sum_4096`, the per-call
+cost of a small reduction, `measure_sum`):
 
 * per call through the runtime alone: bench/host_overhead.c, built by
   `gpu-check.sh prepare` into DIR/host_overhead, run as a subprocess;
@@ -56,6 +57,34 @@ def _run_json(cmd, env=None, timeout=300):
     return None, "no JSON in the output: " + p.stdout[-400:]
 
 
+def _c_per_call(bench_dir, case, op, failures):
+    """bench/host_overhead.c's JSON for `case`.so called as `op` (add or
+    sum), or None with the problem appended to `failures`."""
+    binary = os.path.join(bench_dir, "host_overhead")
+    if not os.path.exists(binary):
+        failures.append("host_overhead: %s not built (gpu-check.sh prepare)" % binary)
+        return None
+    res, err = _run_json([binary, os.path.join(bench_dir, "libptensor_runtime.so"),
+                          os.path.join(bench_dir, case + ".so"), "--op", op,
+                          "--json", "/dev/stdout"])
+    if err or not res.get("correct"):
+        failures.append("host_overhead %s: %s" % (case, err or "result differs from the reference"))
+        return None
+    return res
+
+
+def measure_sum(bench_dir, a, failures):
+    """The small reduction: sum_4096.so per call through the runtime alone
+    (C) beside torch eager's `a.sum()`, host wall time per call."""
+    import torch
+
+    out = {"torch_us": _host_per_call_us(lambda: a.sum(), torch.cuda.synchronize)}
+    res = _c_per_call(bench_dir, "sum_4096", "sum", failures)
+    if res:
+        out["c"] = res
+    return out
+
+
 def measure(bench_dir, kernel, a, b, failures):
     """Every number of the small add; problems are appended to `failures`."""
     import torch
@@ -65,17 +94,9 @@ def measure(bench_dir, kernel, a, b, failures):
     out["torch_us"] = _host_per_call_us(lambda: a + b, sync)
     out["library_us"] = _host_per_call_us(lambda: kernel(a, b), sync)
 
-    binary = os.path.join(bench_dir, "host_overhead")
-    if os.path.exists(binary):
-        res, err = _run_json([binary, os.path.join(bench_dir, "libptensor_runtime.so"),
-                              os.path.join(bench_dir, "small_add_4096.so"),
-                              "--json", "/dev/stdout"])
-        if err or not res.get("correct"):
-            failures.append("host_overhead: %s" % (err or "result differs from a + b"))
-        else:
-            out["c"] = res
-    else:
-        failures.append("host_overhead: %s not built (gpu-check.sh prepare)" % binary)
+    res = _c_per_call(bench_dir, "small_add_4096", "add", failures)
+    if res:
+        out["c"] = res
 
     cache = os.path.join(bench_dir, "first_call_cache")
     env = dict(os.environ, PTENSOR_CACHE_DIR=cache,
@@ -130,6 +151,16 @@ def measure(bench_dir, kernel, a, b, failures):
     except Exception as e:  # noqa: BLE001
         failures.append("ptensor.add (CPU): %s: %s" % (type(e).__name__, e))
     return out
+
+
+def report_sum_lines(m):
+    """Markdown lines for RESULTS.md: the small reduction's per-call cost."""
+    c = m.get("c", {})
+    return ["", "Host overhead per call of the small reduction (sum of 4096 f32, the 0-d "
+            "result allocated by the call and freed; host wall time per call, median of "
+            "batches): ptensor through the runtime (C, bench/host_overhead.c --op sum) "
+            "%s µs, torch eager `a.sum()` %.2f µs."
+            % ("%.2f" % c["per_call_us"] if c else "n/a", m["torch_us"])]
 
 
 def report_lines(m):

@@ -20,7 +20,7 @@ apt_packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools liblld-22-d
               cmake ninja-build g++ libdlpack-dev libopenblas0 libhwy-dev
               mpich libmpich-dev)
 [ "$mode" = sanitize ] && apt_packages+=(clang-22 libclang-rt-22-dev)
-python_packages=(numpy ml_dtypes pytest nanobind scikit-build-core numexpr)
+python_packages=(numpy ml_dtypes pytest nanobind scikit-build-core numexpr scipy)
 
 install() {
   local missing=()
@@ -41,7 +41,7 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Pyth
     apt-get install -y --no-install-recommends "${missing[@]}" ||
       { apt-get update && apt-get install -y --no-install-recommends "${missing[@]}"; }
   fi
-  if ! python3 -c 'import numpy, ml_dtypes, pytest, nanobind, scikit_build_core, numexpr' 2>/dev/null; then
+  if ! python3 -c 'import numpy, ml_dtypes, pytest, nanobind, scikit_build_core, numexpr, scipy' 2>/dev/null; then
     echo "== installing ${python_packages[*]} (pip)"
     python3 -m pip install --quiet "${python_packages[@]}" ||
       python3 -m pip install --quiet --break-system-packages "${python_packages[@]}"
