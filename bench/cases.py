@@ -4,6 +4,7 @@ ptensor-compile runs) and run.py (on the GPU machine)."""
 
 N = 8192  # 8192 x 8192 fp32 = 2^26 elements, far above the H100's 50 MB L2
 MM = 4096  # matrix products: 4096^3 multiply-adds
+TD = 64  # tensordot: TD x 512 x 512 pairs
 
 T = 'device = "cuda:0"'
 
@@ -158,6 +159,16 @@ def matmul(name, a, b, r, dtype="f32", op="matmul", pre_a=""):
     return (f"func.func @{name}(%a: {ta}, %b: {tb}) -> {tr} {{\n  {body}\n"
             f"  return %r : {tr}\n}}\n")
 
+
+
+def tensordot(name, a, b, r, lhs_axes, rhs_axes, dtype="f32"):
+    """@name(a, b) = tensordot(a, b) over the pairs of lhs_axes, rhs_axes."""
+    ta, tb, tr = pt(a, dtype), pt(b, dtype), pt(r, dtype)
+    axes = (f"lhs_axes = array<i64: {', '.join(map(str, lhs_axes))}>, "
+            f"rhs_axes = array<i64: {', '.join(map(str, rhs_axes))}>")
+    return (f"func.func @{name}(%a: {ta}, %b: {tb}) -> {tr} {{\n"
+            f"  %r = ptensor.tensordot %a, %b {{{axes}}} : ({ta}, {tb}) -> {tr}\n"
+            f"  return %r : {tr}\n}}\n")
 
 
 def linear(name, n, dtype, activation, dynamic=False):
@@ -319,6 +330,17 @@ CASES = {
     "bmm_f32": (matmul("bmm_f32", [32, 512, 512], [32, 512, 512], [32, 512, 512]),
                 [([32, 512, 512], F32), ([32, 512, 512], F32)], "a @ b",
                 3 * 32 * 512 * 512 * 4),
+    # TF32 allowed on both sides (TF32_CASES: ptensor.set_allow_tf32,
+    # torch.backends.cuda.matmul.allow_tf32), checked against full f32.
+    "mm_f32_tf32": (matmul("mm_f32_tf32", [MM, MM], [MM, MM], [MM, MM]),
+                    [([MM, MM], F32), ([MM, MM], F32)], "a @ b", 3 * MM * MM * 4),
+    # Two contracted axes of 64 x 512 x 512 pairs: one loop of 262144 for
+    # cuBLASLt, a 64 x 64 result.
+    "tensordot_f32": (tensordot("tensordot_f32", [TD, 512, 512], [TD, 512, 512], [TD, TD],
+                                [1, 2], [1, 2]),
+                      [([TD, 512, 512], F32), ([TD, 512, 512], F32)],
+                      "torch.tensordot(a, b, dims=([1, 2], [1, 2]))",
+                      (2 * TD * 512 * 512 + TD * TD) * 4),
     # Matrix products with elementwise consumers: cuBLASLt's epilogues.
     "mm_bias_relu_f32": (linear("mm_bias_relu_f32", MM, "f32", "relu"),
                          [([MM, MM], F32), ([MM, MM], F32), ([MM], F32)],
@@ -436,7 +458,11 @@ CASES["sort_rows_f64"] = (
 FLOPS = {"mm_f32": 2 * MM ** 3, "mm_f32_at": 2 * MM ** 3, "mm_bf16": 2 * MM ** 3,
          "mm_f16": 2 * MM ** 3, "bmm_f32": 2 * 32 * 512 ** 3,
          "mm_bias_relu_f32": 2 * MM ** 3, "mm_bias_relu_f32_dynamic": 2 * MM ** 3,
-         "mm_bias_gelu_bf16": 2 * MM ** 3}
+         "mm_bias_gelu_bf16": 2 * MM ** 3, "mm_f32_tf32": 2 * MM ** 3,
+         "tensordot_f32": 2 * TD * TD * 512 * 512}
+# Cases timed with TF32 allowed (both sides) and checked with a TF32
+# tolerance against the full-f32 product.
+TF32_CASES = {"mm_f32_tf32"}
 
 # Kernel-configuration sweep: these cases are also compiled with each of
 # these ptensor-to-nvvm-pipeline options (run.py times every variant, after

@@ -28,7 +28,10 @@ def cases():
     m = rng.random((4000, 2500), dtype=np.float32)
     v = rng.random(2500, dtype=np.float32)
     i = rng.integers(-3, 4, (256, 256)).astype(np.int32)
+    g = rng.random((2048, 2048), dtype=np.float32)
+    t = rng.random((64, 256, 256), dtype=np.float32)
     return [
+        ("matmul f32 2048^3", lambda: pt.matmul(g, g), lambda: g @ g, 2 * 2048 ** 3),
         ("matmul f32 1024^3", lambda: pt.matmul(a, b), lambda: a @ b, 2 * 1024 ** 3),
         ("matmul f32 1024^3, a.T @ b", lambda: pt.matmul(a.T, b), lambda: a.T @ b, 2 * 1024 ** 3),
         ("matmul f64 512^3", lambda: pt.matmul(d, d), lambda: d @ d, 2 * 512 ** 3),
@@ -38,6 +41,9 @@ def cases():
         ("row dot products f32 4000 x 2500", lambda: pt.vecdot(m, m),
          lambda: np.einsum("ij,ij->i", m, m), None),
         ("matmul int32 256^3 (generated)", lambda: pt.matmul(i, i), lambda: i @ i, None),
+        ("tensordot f32 over two axes, 64 x 256 x 256 pairs",
+         lambda: pt.tensordot(t, t, axes=([1, 2], [1, 2])),
+         lambda: np.tensordot(t, t, axes=([1, 2], [1, 2])), 2 * 64 * 64 * 256 * 256),
     ]
 
 

@@ -23,7 +23,8 @@ sys.path.insert(0, HERE)
 # The source tree's package when the GPU check built its binding there.
 if glob.glob(os.path.join(HERE, "..", "python", "ptensor", "_core*.so")):
     sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from cases import CASES, FLOPS, SWEEP_CASES, SWEEP_CONFIGS, selected_cases  # noqa: E402
+from cases import (CASES, FLOPS, SWEEP_CASES, SWEEP_CONFIGS, TF32_CASES,  # noqa: E402
+                   selected_cases)
 import ptensor as pt  # noqa: E402
 import host_latency  # noqa: E402
 
@@ -83,13 +84,15 @@ def host_per_call_us(fn, calls=2000):
     return (time.perf_counter() - start) / calls * 1e6
 
 
-def mismatch(kernel, inputs, ref):
-    """Why `kernel`'s result differs from `ref`, or None."""
+def mismatch(kernel, inputs, ref, tf32=False):
+    """Why `kernel`'s result differs from `ref`, or None (`tf32`: a product
+    with TF32 allowed against the full-f32 `ref`)."""
     got = kernel(*inputs)
     torch.cuda.synchronize()
     if ref.dtype.is_floating_point:
         err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
-        tol = 2e-2 if ref.dtype in (torch.bfloat16, torch.float16) else 1e-5
+        tol = (2e-2 if ref.dtype in (torch.bfloat16, torch.float16)
+               else 2e-3 if tf32 else 1e-5)
         return None if err < tol else f"relative error {err:.3g} >= {tol}"
     if not torch.equal(got, ref):
         return f"{(got != ref).sum().item()} elements differ"
@@ -105,7 +108,7 @@ def variant_tags(directory):
     return list(SWEEP_CONFIGS) + sorted(found - set(SWEEP_CONFIGS))
 
 
-def time_sweep(directory, tags, name, inputs, ref, failures):
+def time_sweep(directory, tags, name, inputs, ref, failures, tf32=False):
     """Checks and times every variant `tags` of case `name` in `directory`
     (variant_tags: the configurations build.py compiled and builds put
     there by hand)."""
@@ -115,7 +118,7 @@ def time_sweep(directory, tags, name, inputs, ref, failures):
         if not os.path.exists(path):
             continue
         kernel = load_kernel(path, name)
-        problem = mismatch(kernel, inputs, ref)
+        problem = mismatch(kernel, inputs, ref, tf32)
         if problem:
             failures.append(f"{name}@{tag}: {problem}")
             continue
@@ -184,7 +187,17 @@ def main():
         names = "abc"[:len(inputs)]
         env = {"torch": torch, "a": a, "b": b, "c": inputs[2] if len(inputs) > 2 else None}
         ref = eval(expr, env)
-        problem = mismatch(kernel, inputs, ref)
+        if name in FLOPS and ref.dtype == torch.float32:
+            # Long f32 sums differ by their order (tensordot: 262144
+            # products, 1e-5 apart): both systems against the f64 product.
+            wide = {k: v.double() if torch.is_tensor(v) else v for k, v in env.items()}
+            ref = eval(expr, wide).float()
+        # TF32 from here to the case's end, on both sides (the reference
+        # above is the full-f32 product).
+        tf32 = name in TF32_CASES
+        pt.set_allow_tf32(tf32)
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        problem = mismatch(kernel, inputs, ref, tf32)
         if problem:
             failures.append(f"{name}: {problem}")
 
@@ -208,7 +221,7 @@ def main():
                                dynamic=name.endswith("dynamic"))
             fn(*inputs)
             peers["compile_ms"] = lambda: fn(*inputs)
-        if cupy is not None and "bfloat16" not in str(a.dtype):
+        if cupy is not None and "bfloat16" not in str(a.dtype) and not tf32:
             ca = cupy.asarray(a)
             cb = cupy.asarray(b) if b is not None else None
             cexpr = {"a + b": lambda: ca + cb, "a + b.T": lambda: ca + cb.T,
@@ -218,6 +231,8 @@ def main():
                      lambda: ca.var(-1), "a.argmax(-1)": lambda: ca.argmax(-1),
                      "((a - b) ** 2).sum()": lambda: ((ca - cb) ** 2).sum(),
                      "a @ b": lambda: ca @ cb, "a.T @ b": lambda: ca.T @ cb,
+                     "torch.tensordot(a, b, dims=([1, 2], [1, 2]))":
+                     lambda: cupy.tensordot(ca, cb, axes=([1, 2], [1, 2])),
                      "(a * b).sum(-1)": lambda: (ca * cb).sum(-1),
                      "torch.cat([a, b], 0)": lambda: cupy.concatenate([ca, cb], 0),
                      "torch.cat([a, b], 1)": lambda: cupy.concatenate([ca, cb], 1),
@@ -242,7 +257,9 @@ def main():
             if cexpr:
                 peers["cupy_ms"] = cexpr
         row.update(time_interleaved(peers))
-        sweep = time_sweep(args.dir, tags, name, inputs, ref, failures)
+        if name == "sum_4096":
+            row["small_sum"] = host_latency.measure_sum(args.dir, a, failures)
+        sweep = time_sweep(args.dir, tags, name, inputs, ref, failures, tf32)
         if name in SWEEP_CASES or sweep:
             row["sweep"] = sweep
         rows.append(row)
@@ -284,6 +301,8 @@ def main():
     for r in rows:
         if "small" in r:
             lines += host_latency.report_lines(r["small"])
+        if "small_sum" in r:
+            lines += host_latency.report_sum_lines(r["small_sum"])
     lines += ["", "Kernel configuration sweep (fraction of copy bandwidth; "
               "options of ptensor-to-nvvm-pipeline in bench/cases.py):", "",
               "| case | " + " | ".join(tags) + " |",

@@ -37,6 +37,7 @@ def common_placement(devices: Sequence[Optional[str]]) -> Optional[str]: ...
 DEFAULT_CHIP: str
 DEFAULT_PTX_FEATURES: str
 def check_kernel_config(block_size: int = ..., max_blocks: int = ...,
+                        math_max_blocks: int = ...,
                         unroll: int = ..., transpose_tile: int = ...,
                         transpose_group: int = ...,
                         transpose_max_blocks: int = ...,

@@ -97,6 +97,20 @@ def test_tensordot(axes, rhs):
     close(pt.tensordot(a, b, axes=axes), expected, dt, 20)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_tensordot_over_two_axes(dtype):
+    """Two contracted axes are one loop of their product for the BLAS
+    library where both operands nest them (contiguous, a leading slice), the
+    generated loops where a stepped view does not (a run-time test):
+    numpy's result either way."""
+    a, b = data(dtype, (6, 8, 16)), data(dtype, (5, 8, 16))
+    axes = ([1, 2], [1, 2])
+    for x1, x2 in ((a, b), (a[1:], b[:3]), (a[:, :, ::2], b[:, :, ::2]),
+                   (a, np.asfortranarray(b))):
+        expected, dt = reference(lambda u, v: np.tensordot(u, v, axes=axes), x1, x2)
+        close(pt.tensordot(x1, x2, axes=axes), expected, dt, 128)
+
+
 def test_matrix_transpose():
     a = data("float32", (2, 3, 4))
     assert np.shares_memory(pt.matrix_transpose(a), a)

@@ -111,7 +111,7 @@ def test_kernel_config_has_the_compilers_limits():
     # The options, their defaults and allowed values come from the one list
     # (KernelOptions.def) that the passes' options are made from.
     assert list(_core.KERNEL_OPTIONS) == [
-        "block_size", "max_blocks", "unroll", "transpose_tile", "transpose_group",
+        "block_size", "max_blocks", "math_max_blocks", "unroll", "transpose_tile", "transpose_group",
         "transpose_max_blocks", "reduction_lanes", "row_blocks_per_sm", "strided_paths"]
     assert _core.KERNEL_OPTIONS["block_size"][:2] == (128, "1 to 1024 threads per block")
     assert _core.KERNEL_OPTIONS["transpose_tile"][1] == "32 or 64 (blocks of 256 threads)"
@@ -120,6 +120,7 @@ def test_kernel_config_has_the_compilers_limits():
     for kwargs, (option, value, expected) in (
             (dict(unroll=100), ("unroll", 100, "1 to 8 vectors per thread")),
             (dict(block_size=0), ("block-size", 0, "1 to 1024 threads per block")),
+            (dict(math_max_blocks=0), ("math-max-blocks", 0, "1 to 2147483647 blocks")),
             (dict(transpose_group=1000), ("transpose-group", 1000, "1 to 64 tile rows")),
             (dict(transpose_tile=48), ("transpose-tile", 48, "32 or 64")),
             (dict(reduction_lanes=0), ("reduction-lanes", 0, "1 to 8 accumulators per thread")),

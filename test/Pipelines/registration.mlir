@@ -18,6 +18,7 @@
 // Pass and pipeline options, each under its pass.
 // OPTS:      --convert-ptensor-linalg-to-gpu
 // OPTS-NEXT:   --block-size=<uint>
+// OPTS-NEXT:   --math-max-blocks=<uint>
 // OPTS-NEXT:   --max-blocks=<uint>
 // OPTS:      --ptensor-fuse-elementwise
 // OPTS-NEXT:   --max-recompute-ops=<uint>
@@ -30,6 +31,7 @@
 // OPTS-NEXT:   --cuda-path=<string>
 // OPTS-NEXT:   --features=<string>
 // OPTS-NEXT:   --format=<string>
+// OPTS-NEXT:   --math-max-blocks=<uint>
 // OPTS-NEXT:   --max-blocks=<uint>
 // OPTS-NEXT:   --max-recompute-ops=<uint>
 // OPTS-NEXT:   --opt-level=<uint>

@@ -46,3 +46,61 @@ func.func @sums(%u: f32, %v: vector<4xf64>, %w: f32) -> (f32, vector<4xf64>, f32
   %5 = arith.subf %t, %one : f32
   return %0, %1, %2, %3, %tw, %4, %5 : f32, vector<4xf64>, f32, f32, f32, f32, f32
 }
+
+// GELU's tanh form, 0.5 * x * (1 + tanh(0.7978845 * s)), becomes
+// x / (1 + exp(-1.5957691 * s)): the -2 joins the constant factor of u
+// (one product), and 0.5 * x times 2 / d is x / d (two products less);
+// both are exact scalings by powers of two.
+// CHECK-LABEL: func.func @gelu(
+// CHECK-SAME:    %[[X:.*]]: f32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[C:.*]] = arith.constant -1.59576917 : f32
+// CHECK:         %[[S:.*]] = arith.addf %[[X]], %{{.*}} : f32
+// CHECK-NEXT:    %[[A:.*]] = arith.mulf %[[S]], %[[C]] : f32
+// CHECK-NEXT:    %[[E:.*]] = math.exp %[[A]] : f32
+// CHECK-NEXT:    %[[D:.*]] = arith.addf %[[E]], %[[ONE]] : f32
+// CHECK-NEXT:    %[[R:.*]] = arith.divf %[[X]], %[[D]] fastmath<afn> : f32
+// CHECK-NEXT:    return %[[R]]
+func.func @gelu(%x: f32) -> f32 {
+  %c0 = arith.constant 0.7978845608028654 : f32
+  %c1 = arith.constant 0.044715 : f32
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %x2 = arith.mulf %x, %x : f32
+  %x3 = arith.mulf %x2, %x : f32
+  %k = arith.mulf %c1, %x3 : f32
+  %s = arith.addf %x, %k : f32
+  %u = arith.mulf %c0, %s : f32
+  %t = math.tanh %u : f32
+  %p = arith.addf %one, %t : f32
+  %hx = arith.mulf %half, %x : f32
+  %r = arith.mulf %hx, %p : f32
+  return %r : f32
+}
+
+// Left: a scale whose product with the numerator is not 1, a division
+// that is not approximate, and one with another user.
+// CHECK-LABEL: func.func @scaled_quotients_left(
+// CHECK-SAME:    %[[X:.*]]: f32, %[[D:.*]]: f32
+// CHECK:         %[[Q:.*]] = arith.divf %{{.*}}, %[[D]] fastmath<afn> : f32
+// CHECK:         %[[H:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+// CHECK:         %[[R0:.*]] = arith.mulf %{{.*}}, %[[Q]] : f32
+// CHECK:         %[[P:.*]] = arith.divf %{{.*}}, %[[D]] : f32
+// CHECK:         %[[R1:.*]] = arith.mulf %[[H]], %[[P]] : f32
+// CHECK:         %[[S:.*]] = arith.divf %{{.*}}, %[[D]] fastmath<afn> : f32
+// CHECK:         %[[R2:.*]] = arith.mulf %[[H]], %[[S]] : f32
+// CHECK:         return %[[R0]], %[[R1]], %[[R2]], %[[S]]
+func.func @scaled_quotients_left(%x: f32, %d: f32) -> (f32, f32, f32, f32) {
+  %quarter = arith.constant 0.25 : f32
+  %half = arith.constant 0.5 : f32
+  %two = arith.constant 2.0 : f32
+  %q = arith.divf %two, %d fastmath<afn> : f32
+  %hx = arith.mulf %half, %x : f32
+  %qx = arith.mulf %quarter, %x : f32
+  %0 = arith.mulf %qx, %q : f32
+  %p = arith.divf %two, %d : f32
+  %1 = arith.mulf %hx, %p : f32
+  %s = arith.divf %two, %d fastmath<afn> : f32
+  %2 = arith.mulf %hx, %s : f32
+  return %0, %1, %2, %s : f32, f32, f32, f32
+}

@@ -323,7 +323,7 @@ def ConvertPTensorContractionsToLibrary
   let description = [{
     After bufferization: every `linalg.generic` on memrefs whose body is
     `out + a * b` (the sum combiner marked by convert-ptensor-to-linalg,
-    operands optionally extended) over one reduction loop `k`, with an
+    operands optionally extended) over reduction loops `k`, with an
     output of two or three dims `(batch?, i, j)` where `i` does not index
     the rhs and `j` not the lhs — the generics of `ptensor.matmul` and of
     a `tensordot` shaped like one — becomes a call of
@@ -331,6 +331,11 @@ def ConvertPTensorContractionsToLibrary
     (functions marked `ptensor.device`) with each operand's aligned
     pointer, offset and strides along (batch, rows, cols) read from its
     memref at run time (a dim an operand does not index has stride 0).
+    Several reduction loops (a tensordot over pairs of axes) are one loop
+    of their sizes' product for the library, read along the innermost's
+    strides, where in both operands each outer one's stride is the next
+    one's size times its stride (taken in the lhs's order; tested at run
+    time, the call made only where it holds: contiguous operands).
     The generic stays, under an `scf.if`, for the calls the library
     declines (a layout that is neither row- nor column-major, an empty
     size, no library); the `linalg.fill` of the output right before it

@@ -3,7 +3,9 @@
 // See Passes.td (convert-ptensor-contractions-to-library). The match reads
 // the roles of the loops from the output: its dims are (batch?, i, j) in
 // the order convert-ptensor-to-linalg gives them (a matmul's result is
-// batch..., rows, cols); the one reduction loop is k. Each operand's
+// batch..., rows, cols); the reduction loops are k (one, or a tensordot's
+// several, which the call sees as one loop of their product where each
+// operand's strides nest them: checked at run time). Each operand's
 // strides along (batch, i, k), (batch, k, j) and (batch, i, j) are the sums
 // of its memref strides over the dims each loop indexes, read at run time.
 //
@@ -112,17 +114,23 @@ std::optional<Gemm> matchGemm(linalg::GenericOp g) {
   Gemm m;
   SmallVector<unsigned> reductions;
   g.getReductionDims(reductions);
-  m.k = reductions.front();
+  // The contracted loops in the order of the lhs's dims.
+  for (AffineExpr e : a.getResults())
+    if (auto d = dyn_cast<AffineDimExpr>(e);
+        d && llvm::is_contained(reductions, d.getPosition()))
+      m.k.push_back(d.getPosition());
   unsigned numOut = c.getNumResults();
   if (numOut == 3)
     m.batch = c.getDimPosition(0);
   m.i = c.getDimPosition(numOut - 2);
   m.j = c.getDimPosition(numOut - 1);
   // Every loop is one of the roles; i does not index the rhs, j not the
-  // lhs, k both.
-  if (g.getNumLoops() != numOut + 1 || indexes(b, m.i) || indexes(a, m.j) ||
-      !indexes(a, m.k) || !indexes(b, m.k) || !indexes(a, m.i) ||
-      !indexes(b, m.j))
+  // lhs, each k both.
+  if (m.k.size() != reductions.size() ||
+      g.getNumLoops() != numOut + m.k.size() || indexes(b, m.i) ||
+      indexes(a, m.j) || !indexes(a, m.i) || !indexes(b, m.j) ||
+      !llvm::all_of(m.k,
+                    [&](unsigned k) { return indexes(a, k) && indexes(b, k); }))
     return std::nullopt;
   auto elementType = [&](unsigned operand) {
     return cast<MemRefType>(g->getOperand(operand).getType()).getElementType();
@@ -164,17 +172,11 @@ func::FuncOp getGemmFunction(OpBuilder &b, ModuleOp module, StringRef name,
                                      b.getI1Type());
 }
 
-/// Calls `callee` with `args` and gives its result (whether the library
-/// took the call). With a `sumsView` (Epilogue::sumsView) the call is made
-/// only where the view addresses the elements of `out` as `out` does at
-/// run time (same offset and sizes, same strides where a size is not 1),
-/// that is, the epilogue's consumer reads the sums neither broadcast nor
-/// permuted; elsewhere the result is false (declined: the generated loops
-/// run).
-Value callWhereViewIsOutput(OpBuilder &b, Location loc, func::FuncOp callee,
-                            ValueRange args, Value out, Value sumsView) {
-  if (!sumsView)
-    return func::CallOp::create(b, loc, callee, args).getResult(0);
+/// Whether `sumsView` (Epilogue::sumsView) addresses the elements of `out`
+/// as `out` does at run time (same offset and sizes, same strides where a
+/// size is not 1), that is, the epilogue's consumer reads the sums neither
+/// broadcast nor permuted.
+Value isViewOfOutput(OpBuilder &b, Location loc, Value out, Value sumsView) {
   IndexMath im(b, loc);
   auto viewMeta = memref::ExtractStridedMetadataOp::create(b, loc, sumsView);
   auto outMeta = memref::ExtractStridedMetadataOp::create(b, loc, out);
@@ -186,16 +188,27 @@ Value callWhereViewIsOutput(OpBuilder &b, Location loc, func::FuncOp callee,
     Value sameStride = im.orI(unit, im.eq(viewStride, outStride));
     same = im.andI(same, im.andI(im.eq(viewSize, outSize), sameStride));
   }
-  auto ifSame = scf::IfOp::create(b, loc, b.getI1Type(), same,
-                                  /*withElseRegion=*/true);
+  return same;
+}
+
+/// Calls `callee` with `args` and gives its result (whether the library
+/// took the call). With a `condition` the call is made only where it holds
+/// at run time; elsewhere the result is false (declined: the generated
+/// loops run).
+Value callWhere(OpBuilder &b, Location loc, func::FuncOp callee,
+                ValueRange args, Value condition) {
+  if (!condition)
+    return func::CallOp::create(b, loc, callee, args).getResult(0);
+  auto ifOk = scf::IfOp::create(b, loc, b.getI1Type(), condition,
+                                /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifSame.thenBlock());
+  b.setInsertionPointToStart(ifOk.thenBlock());
   Value taken = func::CallOp::create(b, loc, callee, args).getResult(0);
   scf::YieldOp::create(b, loc, taken);
-  b.setInsertionPointToStart(ifSame.elseBlock());
-  Value declined = im.boolean(false);
+  b.setInsertionPointToStart(ifOk.elseBlock());
+  Value declined = IndexMath(b, loc).boolean(false);
   scf::YieldOp::create(b, loc, declined);
-  return ifSame.getResult(0);
+  return ifOk.getResult(0);
 }
 
 /// Builds the call for `g` (matched as `m`) and moves `g` (and the fill of
@@ -256,8 +269,29 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
   SmallVector<Value> args = {constant(int64_t(m.abType)),
                              constant(int64_t(cType))};
   args.push_back(m.batch ? loopSize(*m.batch) : constant(1));
-  args.append({loopSize(m.i), loopSize(m.j), loopSize(m.k)});
-  std::pair<unsigned, unsigned> rowsCols[3] = {{m.i, m.k}, {m.k, m.j}, {m.i, m.j}};
+  Value rows = loopSize(m.i);
+  Value cols = loopSize(m.j);
+  // Several contracted loops are one of their sizes' product, read along
+  // the innermost's strides: where each outer loop's stride is the next
+  // one's size times its stride, in both operands (else the call is not
+  // made).
+  Value contracted = loopSize(m.k.front());
+  Value nested;
+  for (auto [outer, inner] : llvm::zip(m.k, llvm::drop_begin(m.k))) {
+    Value innerSize = loopSize(inner);
+    contracted = arith::MulIOp::create(b, loc, contracted, innerSize);
+    for (unsigned operand : {0u, 1u}) {
+      Value innerStride = loopStride(operand, inner);
+      Value expected = arith::MulIOp::create(b, loc, innerSize, innerStride);
+      Value outerStride = loopStride(operand, outer);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       outerStride, expected);
+      nested = nested ? arith::AndIOp::create(b, loc, nested, ok) : ok;
+    }
+  }
+  args.append({rows, cols, contracted});
+  unsigned k = m.k.back();
+  std::pair<unsigned, unsigned> rowsCols[3] = {{m.i, k}, {k, m.j}, {m.i, m.j}};
   for (unsigned operand = 0; operand < 3; ++operand) {
     args.push_back(memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, operands[operand]));
@@ -289,8 +323,13 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
       : device            ? "ptensor_rt_gpu_gemm"
                           : "ptensor_rt_cpu_gemm",
       withLibraryEpilogue);
-  Value taken = callWhereViewIsOutput(b, loc, callee, args, out,
-                                      epilogue ? epilogue->sumsView : Value());
+  Value condition = nested;
+  if (epilogue && epilogue->sumsView) {
+    Value same = isViewOfOutput(b, loc, out, epilogue->sumsView);
+    condition =
+        condition ? arith::AndIOp::create(b, loc, condition, same) : same;
+  }
+  Value taken = callWhere(b, loc, callee, args, condition);
   Value declined = IndexMath(b, loc).notI(taken);
   auto ifOp = scf::IfOp::create(b, loc, declined, /*withElseRegion=*/false);
   Operation *yield = ifOp.thenBlock()->getTerminator();

@@ -11,7 +11,7 @@
 // through the broadcast pass's views (reinterpret_casts that may broadcast
 // at run time), with the size checks between the product and it: the call
 // is then made only where the sums' view is the sums
-// (ContractionsToLibrary.cpp, callWhereViewIsOutput).
+// (ContractionsToLibrary.cpp, isViewOfOutput).
 //
 // GELU is not matched although cuBLASLt has it: its GELU is less accurate
 // than the generated code's tanh form (the GPU smoke test measures up to 25

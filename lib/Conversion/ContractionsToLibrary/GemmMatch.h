@@ -13,6 +13,8 @@
 #include "ptensor/Runtime/Gemm.h"
 
 #include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
@@ -39,9 +41,13 @@ inline std::optional<GemmType> gemmType(Type t) {
 }
 
 /// A matched matrix-product generic: the loops of each role and the types.
+/// Several contracted loops (a tensordot over pairs of axes) are `k`, in
+/// the order the lhs indexes them: the call sees one loop of their product
+/// where both operands' strides allow it, which is checked at run time.
 struct Gemm {
   std::optional<unsigned> batch;
-  unsigned i, j, k;
+  unsigned i, j;
+  SmallVector<unsigned, 2> k;
   GemmType abType, cType;
 };
 

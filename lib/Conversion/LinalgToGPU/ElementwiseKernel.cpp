@@ -12,7 +12,8 @@
 //      `width` consecutive row elements and stores them with one aligned
 //      vector store, and each row's elements before its first aligned one
 //      and after its last whole vector go one at a time (rows mostly of
-//      those take path 4);
+//      those take path 4); a body calling a math function gets at most
+//      `math-max-blocks` blocks, whose threads loop over the vectors;
 //   4. the general path: a grid-stride loop over the flattened iteration
 //      space
 //        for (lin = blockIdx.x * blockDim.x + threadIdx.x; lin < N;
@@ -283,7 +284,13 @@ static void emitRowVectorPath(RewriterBase &b, Location loc,
   Value work = arith::MaxUIOp::create(b, loc, rows.count, rows.edgeCount);
   auto ifRows = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
   b.setInsertionPointToStart(ifRows.thenBlock());
-  emitIndexedLaunch(b, loc, rows, gridFor(b, loc, work, config), config,
+  // A body computing a math function per element is bound by its
+  // instructions: fewer blocks, each thread looping over a few vectors
+  // (KernelOptions.def, math-max-blocks).
+  KernelConfig rowConfig = config;
+  if (callsMathFunction(op))
+    rowConfig.maxBlocks = std::min(config.maxBlocks, config.mathMaxBlocks);
+  emitIndexedLaunch(b, loc, rows, gridFor(b, loc, work, rowConfig), config,
                     b.getI32Type());
   b.setInsertionPointToStart(ifRows.elseBlock());
 }

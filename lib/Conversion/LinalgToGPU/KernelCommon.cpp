@@ -3,6 +3,7 @@
 #include "KernelCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -209,6 +210,14 @@ bool mlir::ptensor::hasByteElements(linalg::GenericOp op) {
         type && type.getElementTypeBitWidth() < 8)
       return false;
   return true;
+}
+
+bool mlir::ptensor::callsMathFunction(linalg::GenericOp op) {
+  WalkResult found = op.getBody()->walk([](Operation *inner) {
+    return isa<math::MathDialect>(inner->getDialect()) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 Value mlir::ptensor::castUnsigned(OpBuilder &b, Location loc, Value v,

@@ -52,7 +52,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -723,14 +722,7 @@ ReductionNest reduction::buildNest(OpBuilder &b, Location loc,
 /// Whether the combiner or an input computation of a reduction in
 /// `reductions` calls a math-dialect function.
 static bool foldsComputeMath(ArrayRef<linalg::GenericOp> reductions) {
-  return llvm::any_of(reductions, [](linalg::GenericOp op) {
-    WalkResult found = op.getBody()->walk([](Operation *inner) {
-      return isa<math::MathDialect>(inner->getDialect())
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    return found.wasInterrupted();
-  });
+  return llvm::any_of(reductions, callsMathFunction);
 }
 
 /// Whether a reduction in `reductions` accumulates into a 64-bit float.

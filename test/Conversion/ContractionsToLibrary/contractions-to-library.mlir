@@ -696,3 +696,52 @@ func.func @not_exact(%a: memref<8x4xf32>, %b: memref<4x6xf32>, %bias: memref<6xf
   }
   return %s1, %s2 : memref<8x6xf32>, memref<8x6xf32>
 }
+
+// -----
+
+// A tensordot over two pairs of axes: one contracted loop of the two
+// sizes' product for the library, read along the inner loop's strides,
+// called only where in both operands the outer loop's stride is the inner
+// one's size times its stride (contiguous here at run time); elsewhere
+// the generated loops run.
+#a = affine_map<(i, j, k, l) -> (i, k, l)>
+#b = affine_map<(i, j, k, l) -> (j, k, l)>
+#c = affine_map<(i, j, k, l) -> (i, j)>
+// CHECK-LABEL: func.func @two_contracted_loops(
+// CHECK-SAME: %[[A:.*]]: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, %[[B:.*]]: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>
+// CHECK: %[[AM:.*]], %[[AOFF:.*]], %[[ASIZES:.*]]:3, %[[ASTRIDES:.*]]:3 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[BM:.*]], %[[BOFF:.*]], %[[BSIZES:.*]]:3, %[[BSTRIDES:.*]]:3 = memref.extract_strided_metadata %[[B]]
+// CHECK: %[[K:.*]] = arith.index_cast %[[ASIZES]]#1 : index to i64
+// CHECK: %[[L:.*]] = arith.index_cast %[[ASIZES]]#2 : index to i64
+// CHECK: %[[KL:.*]] = arith.muli %[[K]], %[[L]] : i64
+// CHECK: %[[AL:.*]] = arith.index_cast %[[ASTRIDES]]#2 : index to i64
+// CHECK: %[[AEXP:.*]] = arith.muli %[[L]], %[[AL]] : i64
+// CHECK: %[[AK:.*]] = arith.index_cast %[[ASTRIDES]]#1 : index to i64
+// CHECK: %[[AOK:.*]] = arith.cmpi eq, %[[AK]], %[[AEXP]] : i64
+// CHECK: %[[BL:.*]] = arith.index_cast %[[BSTRIDES]]#2 : index to i64
+// CHECK: %[[BEXP:.*]] = arith.muli %[[L]], %[[BL]] : i64
+// CHECK: %[[BK:.*]] = arith.index_cast %[[BSTRIDES]]#1 : index to i64
+// CHECK: %[[BOK:.*]] = arith.cmpi eq, %[[BK]], %[[BEXP]] : i64
+// CHECK: %[[NESTED:.*]] = arith.andi %[[AOK]], %[[BOK]] : i1
+// CHECK: %[[TAKEN:.*]] = scf.if %[[NESTED]] -> (i1) {
+// CHECK-NEXT: %[[CALL:.*]] = func.call @ptensor_rt_cpu_gemm(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}},
+// CHECK-NEXT: scf.yield %[[CALL]] : i1
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT: scf.yield %[[FALSE]] : i1
+// CHECK: %[[DECLINED:.*]] = arith.xori %[[TAKEN]], %true
+// CHECK: scf.if %[[DECLINED]] {
+// CHECK-NEXT: linalg.fill
+// CHECK-NEXT: linalg.generic
+func.func @two_contracted_loops(%a: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, %b: memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, %c: memref<?x?xf32>) {
+  %zero = arith.constant -0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}

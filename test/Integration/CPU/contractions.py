@@ -206,4 +206,18 @@ fn.ret(fn.contraction("tensordot", a, b, axes=([1, 2], [0, 1])),
        fn.contraction("tensordot", c, c, axes=([], [])))
 suite.check(fn)
 
+# tensordot over two pairs of axes: one contracted loop of their product
+# for the library where both operands nest them (contiguous, f32 and f16
+# summed in f32 on the GPU), the generated loops for a stepped view.
+fn = Func("tensordot_two_axes")
+a = fn.tensor(data("f32", (5, 6, 8)), "f32")
+b = fn.tensor(data("f32", (7, 6, 8)), "f32", dynamic=True)
+h = fn.tensor(data("f16", (5, 6, 8)), "f16")
+stepped = fn.extract_slice(b, [0, 0, 0], [7, 6, 4], [1, 1, 2])
+fn.ret(fn.contraction("tensordot", a, b, axes=([1, 2], [1, 2])),
+       fn.contraction("tensordot", h, h, axes=([1, 2], [1, 2])),
+       fn.contraction("tensordot", fn.extract_slice(a, [0, 0, 1], [5, 6, 4], [1, 1, 2]),
+                      stepped, axes=([1, 2], [1, 2])))
+suite.check(fn)
+
 sys.exit(suite.finish())

@@ -16,22 +16,59 @@ namespace mlir::ptensor {
 
 using namespace mlir;
 
+/// The float constant (scalar or splat) `v` is, if it is one.
+static std::optional<APFloat> floatConstant(Value v) {
+  APFloat value(0.0);
+  if (!matchPattern(v, m_ConstantFloat(&value)))
+    return std::nullopt;
+  return value;
+}
+
+/// `x` and the constant `c` of `u = x * c` (either order), if `u` is that.
+static std::optional<std::pair<Value, APFloat>> constantFactorOf(Value u) {
+  auto mul = u.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [x, c] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())})
+    if (std::optional<APFloat> value = floatConstant(c))
+      return std::pair(x, *value);
+  return std::nullopt;
+}
+
 /// Replaces `op` by 2 / (1 + exp(scale * u)), scalars or vectors like `u`.
+/// Where `u` is `x * c` with a constant `c` (GELU's sqrt(2/pi) factor) the
+/// argument is `x * (scale * c)`: `scale` is +-2, so the one product is
+/// the two products' value (both exact scalings of x * c) with one
+/// instruction less.
 static void replaceBySigmoidForm(PatternRewriter &rewriter, Operation *op,
                                  Value u, double scale) {
   Location loc = op->getLoc();
   Type type = u.getType();
-  auto constant = [&](double value) {
-    auto attr = cast<FloatAttr>(
-        rewriter.getFloatAttr(getElementTypeOrSelf(type), value));
-    return createScalarOrSplatConstant(rewriter, loc, type, attr.getValue());
+  Type element = getElementTypeOrSelf(type);
+  auto valueOf = [&](double value) {
+    return cast<FloatAttr>(rewriter.getFloatAttr(element, value)).getValue();
   };
-  Value factor = constant(scale);
-  Value scaled = arith::MulFOp::create(rewriter, loc, factor, u);
+  auto constant = [&](const APFloat &value) {
+    return createScalarOrSplatConstant(rewriter, loc, type, value);
+  };
+  Value x = u;
+  APFloat factorValue = valueOf(scale);
+  if (std::optional<std::pair<Value, APFloat>> product = constantFactorOf(u)) {
+    // opOK: the product is exact (not an overflow or an underflow).
+    APFloat folded = product->second;
+    if (folded.multiply(factorValue, APFloat::rmNearestTiesToEven) ==
+        APFloat::opOK) {
+      x = product->first;
+      factorValue = folded;
+    }
+  }
+  Value factor = constant(factorValue);
+  Value scaled = arith::MulFOp::create(rewriter, loc, x, factor);
   Value e = math::ExpOp::create(rewriter, loc, scaled);
-  Value one = constant(1.0);
+  Value one = constant(valueOf(1.0));
   Value denominator = arith::AddFOp::create(rewriter, loc, one, e);
-  Value two = constant(2.0);
+  Value two = constant(valueOf(2.0));
   // The denominator is at least 1: the chip's approximate division (a
   // reciprocal and a product, within 2 ulp; 0 for an infinite one) loses
   // nothing that matters, where a correctly rounded one takes a dozen
@@ -74,10 +111,41 @@ struct OneMinusTanh : OpRewritePattern<arith::SubFOp> {
   }
 };
 
+/// `(x * c) * (k / d)` (either order, the division approximate as the
+/// sigmoid form makes it) -> `x / d` where c * k is exactly 1: GELU's
+/// `0.5 * x * (2 / (1 + exp(-2u)))` as `x / (1 + exp(-2u))`, two products
+/// less. c and k are then powers of two, and scaling by them is exact.
+struct ScaledSigmoidForm : OpRewritePattern<arith::MulFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::MulFOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [scaled, quotient] : {std::pair(op.getLhs(), op.getRhs()),
+                                    std::pair(op.getRhs(), op.getLhs())}) {
+      auto div = quotient.getDefiningOp<arith::DivFOp>();
+      if (!div || !div->hasOneUse() ||
+          !bitEnumContainsAll(div.getFastmath(), arith::FastMathFlags::afn))
+        continue;
+      std::optional<APFloat> k = floatConstant(div.getLhs());
+      std::optional<std::pair<Value, APFloat>> product =
+          constantFactorOf(scaled);
+      if (!k || !product)
+        continue;
+      APFloat one = product->second;
+      if (one.multiply(*k, APFloat::rmNearestTiesToEven) != APFloat::opOK ||
+          !one.isExactlyValue(1.0))
+        continue;
+      rewriter.replaceOpWithNewOp<arith::DivFOp>(
+          op, product->first, div.getRhs(), div.getFastmathAttr());
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct TanhSums : mlir::ptensor::impl::PTensorTanhSumsBase<TanhSums> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<OnePlusTanh, OneMinusTanh>(&getContext());
+    patterns.add<OnePlusTanh, OneMinusTanh, ScaledSigmoidForm>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

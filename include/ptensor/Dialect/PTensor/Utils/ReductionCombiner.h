@@ -74,11 +74,13 @@ inline constexpr llvm::StringLiteral kLibraryContractionAttrName =
 
 /// Whether a product with `outputRank` result dims and `contractedLoops`
 /// contracted loops has the shape the libraries take
-/// (ptensor-contractions-to-library): one contracted loop, a matrix or a
-/// batch of matrices out. ContractionsToLinalg marks only such products
-/// with kLibraryContractionAttrName.
+/// (ptensor-contractions-to-library): a matrix or a batch of matrices out,
+/// one contracted loop or several (a tensordot over pairs of axes, one loop
+/// for the library where the strides allow at run time).
+/// ContractionsToLinalg marks only such products with
+/// kLibraryContractionAttrName.
 inline bool hasLibraryShape(int64_t outputRank, int64_t contractedLoops) {
-  return contractedLoops == 1 && outputRank >= 2 && outputRank <= 3;
+  return contractedLoops >= 1 && outputRank >= 2 && outputRank <= 3;
 }
 
 /// Marks `op` (the combine of a reduction body) with `combiner`.
