@@ -24,6 +24,29 @@ def median_ms(fn, repeats=9):
     return times[len(times) // 2] * 1e3
 
 
+def softmax_rows(rows, cols):
+    """softmax over the rows of a rows x cols float32 array as one compiled
+    function (max, exp(x - max), sum, divide: the row group the passes fuse
+    into one pass per row that fits in cache)."""
+    t = "!ptensor.ptensor<%dx%dxf32>" % (rows, cols)
+    k = "!ptensor.ptensor<%dx1xf32>" % rows
+    ir = f"""func.func @softmax(%a: {t}) -> {t} {{
+  %m = ptensor.reduce max %a axes [1] {{keepdims = true}} : {t} -> {k}
+  %d = ptensor.elementwise_binary subtract %a, %m : ({t}, {k}) -> {t}
+  %e = ptensor.elementwise_unary exp %d : ({t}) -> {t}
+  %s = ptensor.reduce sum %e axes [1] {{keepdims = true}} : {t} -> {k}
+  %r = ptensor.elementwise_binary divide %e, %s : ({t}, {k}) -> {t}
+  return %r : {t}
+}}
+"""
+    return pt.compile_module(ir)["softmax"]
+
+
+def numpy_softmax(a):
+    e = np.exp(a - a.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
 def cases(n):
     rng = np.random.default_rng(0)
     x = rng.random(n, dtype=np.float32)
@@ -32,6 +55,7 @@ def cases(n):
     narrow = x.reshape(n // 8, 8)
     cut = m.shape[1] * 9 // 10
     long_rows = x.reshape(4, n // 4)
+    softmax = softmax_rows(*m.shape)
     return [
         ("sum", lambda: pt.sum(x), lambda: x.sum()),
         ("mean", lambda: pt.mean(x), lambda: x.mean()),
@@ -62,6 +86,9 @@ def cases(n):
          lambda: m[:, :cut].sum()),
         ("sum((a-b)**2) (three calls each)", lambda: pt.sum(pt.square(pt.subtract(m, 0.5))),
          lambda: np.square(m - 0.5).sum()),
+        # Issue 13's fused softmax against numpy's unfused expression.
+        ("softmax over rows (1000 x n/1000; one compiled function)", lambda: softmax(m),
+         lambda: numpy_softmax(m)),
     ]
 
 
