@@ -3,7 +3,8 @@ machine), for the `small_add_4096` case (and, for `sum_4096`, the per-call
 cost of a small reduction, `measure_sum`):
 
 * per call through the runtime alone: bench/host_overhead.c, built by
-  `gpu-check.sh prepare` into DIR/host_overhead, run as a subprocess;
+  gpu-check.sh's prepare_bench (every `prepare*` step with benchmark
+  kernels) into DIR/host_overhead, run as a subprocess;
 * per call through a loaded library's function (`ptensor.Library`, the
   packed entry point called from C++) and through the ptensor frontend
   (`ptensor.add` on torch tensors: meta step, kernel table and call in C++,
@@ -62,7 +63,7 @@ def _c_per_call(bench_dir, case, op, failures):
     sum), or None with the problem appended to `failures`."""
     binary = os.path.join(bench_dir, "host_overhead")
     if not os.path.exists(binary):
-        failures.append("host_overhead: %s not built (gpu-check.sh prepare)" % binary)
+        failures.append("host_overhead: %s not built (gpu-check.sh prepare-bench)" % binary)
         return None
     res, err = _run_json([binary, os.path.join(bench_dir, "libptensor_runtime.so"),
                           os.path.join(bench_dir, case + ".so"), "--op", op,

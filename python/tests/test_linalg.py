@@ -100,13 +100,15 @@ def test_tensordot(axes, rhs):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_tensordot_over_two_axes(dtype):
     """Two contracted axes are one loop of their product for the BLAS
-    library where both operands nest them (contiguous, a leading slice), the
-    generated loops where a stepped view does not (a run-time test):
-    numpy's result either way."""
+    library where both operands nest them (contiguous, a leading slice);
+    the generated loops run where they do not (a[:, :, :8]: stride 16 over
+    rows of 8, which one loop of 64 with stride 1 would misread; a
+    Fortran-order operand) and where the library declines the nested
+    loops' stride (a stepped view): numpy's result every way."""
     a, b = data(dtype, (6, 8, 16)), data(dtype, (5, 8, 16))
     axes = ([1, 2], [1, 2])
-    for x1, x2 in ((a, b), (a[1:], b[:3]), (a[:, :, ::2], b[:, :, ::2]),
-                   (a, np.asfortranarray(b))):
+    for x1, x2 in ((a, b), (a[1:], b[:3]), (a[:, :, :8], b[:, :, 8:]),
+                   (a[:, :, ::2], b[:, :, ::2]), (a, np.asfortranarray(b))):
         expected, dt = reference(lambda u, v: np.tensordot(u, v, axes=axes), x1, x2)
         close(pt.tensordot(x1, x2, axes=axes), expected, dt, 128)
 

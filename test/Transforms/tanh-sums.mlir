@@ -104,3 +104,30 @@ func.func @scaled_quotients_left(%x: f32, %d: f32) -> (f32, f32, f32, f32) {
   %2 = arith.mulf %hx, %s : f32
   return %0, %1, %2, %s : f32, f32, f32, f32
 }
+
+// The factor folds in the operand's element type, splats too (f16: -2 *
+// 0.75 = -1.5); where -2c overflows (f16: -2 * 40000) the two products
+// stay.
+// CHECK-LABEL: func.func @factors(
+// CHECK-SAME:    %[[S:.*]]: vector<4xf16>, %[[T:.*]]: f16
+// CHECK-DAG:     %[[F:.*]] = arith.constant dense<-1.500000e+00> : vector<4xf16>
+// CHECK-DAG:     %[[BIG:.*]] = arith.constant 4.000000e+04 : f16
+// CHECK-DAG:     %[[MTWO:.*]] = arith.constant -2.000000e+00 : f16
+// CHECK:         %[[A:.*]] = arith.mulf %[[S]], %[[F]] : vector<4xf16>
+// CHECK-NEXT:    math.exp %[[A]] : vector<4xf16>
+// CHECK:         %[[U:.*]] = arith.mulf %[[T]], %[[BIG]] : f16
+// CHECK:         %[[B:.*]] = arith.mulf %[[U]], %[[MTWO]] : f16
+// CHECK-NEXT:    math.exp %[[B]] : f16
+func.func @factors(%s: vector<4xf16>, %t: f16) -> (vector<4xf16>, f16) {
+  %c = arith.constant dense<0.75> : vector<4xf16>
+  %vone = arith.constant dense<1.0> : vector<4xf16>
+  %u = arith.mulf %s, %c : vector<4xf16>
+  %tu = math.tanh %u : vector<4xf16>
+  %0 = arith.addf %vone, %tu : vector<4xf16>
+  %big = arith.constant 40000.0 : f16
+  %one = arith.constant 1.0 : f16
+  %w = arith.mulf %t, %big : f16
+  %tw = math.tanh %w : f16
+  %1 = arith.addf %one, %tw : f16
+  return %0, %1 : vector<4xf16>, f16
+}

@@ -214,8 +214,16 @@ bool mlir::ptensor::hasByteElements(linalg::GenericOp op) {
 
 bool mlir::ptensor::callsMathFunction(linalg::GenericOp op) {
   WalkResult found = op.getBody()->walk([](Operation *inner) {
-    return isa<math::MathDialect>(inner->getDialect()) ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
+    // A few instructions each: not what makes a kernel compute-bound.
+    bool cheap =
+        isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::CeilOp,
+            math::FloorOp, math::TruncOp, math::RoundOp, math::RoundEvenOp,
+            math::FmaOp, math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
+            math::IsNormalOp, math::CountLeadingZerosOp,
+            math::CountTrailingZerosOp, math::CtPopOp>(inner);
+    return isa<math::MathDialect>(inner->getDialect()) && !cheap
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return found.wasInterrupted();
 }

@@ -90,8 +90,10 @@ int64_t smallestElementBytes(linalg::GenericOp op, bool outputsOnly = false);
 /// buffers hold a byte per element.
 bool hasByteElements(linalg::GenericOp op);
 
-/// True when the body of `op` calls a math-dialect function (exp, tanh,
-/// ...): its kernels are bound by computation rather than by memory.
+/// True when the body of `op` calls a math-dialect function that takes
+/// more than a few instructions (exp, tanh, sqrt, ...; not abs, floor,
+/// fma, isnan and the like): its kernels are bound by computation rather
+/// than by memory.
 bool callsMathFunction(linalg::GenericOp op);
 
 /// `v` (index or an integer) as `to`, cast as unsigned where it differs.

@@ -720,7 +720,8 @@ ReductionNest reduction::buildNest(OpBuilder &b, Location loc,
 }
 
 /// Whether the combiner or an input computation of a reduction in
-/// `reductions` calls a math-dialect function.
+/// `reductions` calls a math function (callsMathFunction: not the cheap
+/// ones).
 static bool foldsComputeMath(ArrayRef<linalg::GenericOp> reductions) {
   return llvm::any_of(reductions, callsMathFunction);
 }

@@ -143,15 +143,19 @@ struct ContractionPattern : public OpConversionPattern<OpTy> {
           });
       accumulated = generic.getResult(0);
       // A matrix product of the libraries' shape (two operands of rank >=
-      // 2) may go to a library: keep producers out of its body. Static
-      // size-1 result dims do not count: the CPU pipeline drops them
+      // 2, each keeping a dim of its own: a tensordot contracting all of
+      // one operand's dims is a matrix-vector or dot product, generated)
+      // may go to a library: keep producers out of its body. Static size-1
+      // result dims do not count: the CPU pipeline drops them
       // (ptensor-fold-unit-dims) before the library pass.
       int64_t foldedRank = llvm::count_if(c.result, [](int64_t size) {
         return size != 1;
       });
+      int64_t contracted = c.numLoops - rank;
       if (!isa<VecdotOp>(op) && c.lhsLoops.size() >= 2 &&
-          c.rhsLoops.size() >= 2 &&
-          hasLibraryShape(std::max<int64_t>(foldedRank, 2), c.numLoops - rank))
+          c.rhsLoops.size() >= 2 && int64_t(c.lhsLoops.size()) > contracted &&
+          int64_t(c.rhsLoops.size()) > contracted &&
+          hasLibraryShape(std::max<int64_t>(foldedRank, 2), contracted))
         generic->setAttr(kLibraryContractionAttrName, rewriter.getUnitAttr());
     }
     if (acc != resultDType) {

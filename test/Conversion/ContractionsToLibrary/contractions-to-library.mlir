@@ -745,3 +745,33 @@ func.func @two_contracted_loops(%a: memref<?x?x?xf32, strided<[?, ?, ?], offset:
   }
   return
 }
+
+// -----
+
+// A batch with two contracted loops on the GPU: batch size p, one
+// contracted loop of k * l for cuBLASLt under the nesting test of both
+// operands.
+#a = affine_map<(p, i, j, k, l) -> (p, i, k, l)>
+#b = affine_map<(p, i, j, k, l) -> (p, k, l, j)>
+#c = affine_map<(p, i, j, k, l) -> (p, i, j)>
+// CHECK-LABEL: func.func @batch_two_contracted_loops(
+// CHECK: %[[P:.*]] = arith.index_cast %{{.*}}#0 : index to i64
+// CHECK: %[[K:.*]] = arith.index_cast %{{.*}}#2 : index to i64
+// CHECK: %[[L:.*]] = arith.index_cast %{{.*}}#3 : index to i64
+// CHECK: %[[KL:.*]] = arith.muli %[[K]], %[[L]] : i64
+// CHECK-COUNT-2: arith.cmpi eq
+// CHECK: %[[NESTED:.*]] = arith.andi
+// CHECK: scf.if %[[NESTED]] -> (i1) {
+// CHECK-NEXT: func.call @ptensor_rt_gpu_gemm(%{{.*}}, %{{.*}}, %[[P]], %{{.*}}, %{{.*}}, %[[KL]],
+// NOHOST-LABEL: func.func @batch_two_contracted_loops(
+// NOHOST: call @ptensor_rt_gpu_gemm
+func.func @batch_two_contracted_loops(%a: memref<?x?x?x?xf32>, %b: memref<?x?x?x?xf32>, %c: memref<?x?x?xf32>) attributes {ptensor.device} {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<?x?x?x?xf32>, memref<?x?x?x?xf32>) outs(%c : memref<?x?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p {ptensor.combiner = "addf"} : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -147,3 +147,18 @@ func.func @device_bf16_two_axes(%a: !ptensor.ptensor<3x4x2xbf16, device = "cuda:
   %1 = ptensor.elementwise_binary add %0, %bias : (!ptensor.ptensor<3x5xbf16, device = "cuda:0">, !ptensor.ptensor<5xbf16, device = "cuda:0">) -> !ptensor.ptensor<3x5xbf16, device = "cuda:0">
   return %1 : !ptensor.ptensor<3x5xbf16, device = "cuda:0">
 }
+
+// -----
+
+// A tensordot contracting every dim of its lhs is a matrix-vector product:
+// not of the libraries' shape (no library mark), so its producer fuses in.
+// FUSED-LABEL: func.func @all_lhs_dims_contracted(
+// FUSED:     linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]
+// FUSED-NOT: ptensor.library_contraction
+// FUSED:     arith.negf
+// FUSED:     return
+func.func @all_lhs_dims_contracted(%a: !ptensor.ptensor<4x2xf32>, %b: !ptensor.ptensor<4x2x5xf32>) -> !ptensor.ptensor<5xf32> {
+  %n = ptensor.elementwise_unary negative %a : (!ptensor.ptensor<4x2xf32>) -> !ptensor.ptensor<4x2xf32>
+  %0 = ptensor.tensordot %n, %b {lhs_axes = array<i64: 0, 1>, rhs_axes = array<i64: 0, 1>} : (!ptensor.ptensor<4x2xf32>, !ptensor.ptensor<4x2x5xf32>) -> !ptensor.ptensor<5xf32>
+  return %0 : !ptensor.ptensor<5xf32>
+}

@@ -38,9 +38,9 @@ static std::optional<std::pair<Value, APFloat>> constantFactorOf(Value u) {
 
 /// Replaces `op` by 2 / (1 + exp(scale * u)), scalars or vectors like `u`.
 /// Where `u` is `x * c` with a constant `c` (GELU's sqrt(2/pi) factor) the
-/// argument is `x * (scale * c)`: `scale` is +-2, so the one product is
-/// the two products' value (both exact scalings of x * c) with one
-/// instruction less.
+/// argument is `x * (scale * c)`: `scale` is +-2, a power of two, so the
+/// one product is the two products' value (short of x * c underflowing,
+/// where exp gives 1 either way) with one instruction less.
 static void replaceBySigmoidForm(PatternRewriter &rewriter, Operation *op,
                                  Value u, double scale) {
   Location loc = op->getLoc();
@@ -112,9 +112,12 @@ struct OneMinusTanh : OpRewritePattern<arith::SubFOp> {
 };
 
 /// `(x * c) * (k / d)` (either order, the division approximate as the
-/// sigmoid form makes it) -> `x / d` where c * k is exactly 1: GELU's
-/// `0.5 * x * (2 / (1 + exp(-2u)))` as `x / (1 + exp(-2u))`, two products
-/// less. c and k are then powers of two, and scaling by them is exact.
+/// sigmoid form makes it) -> `x / d`, approximate too, where c * k is
+/// exactly 1: GELU's `0.5 * x * (2 / (1 + exp(-2u)))` as
+/// `x / (1 + exp(-2u))`, two products less. c and k are then powers of
+/// two: the value is the same within the approximate division's error
+/// (bit for bit where it is x times the chip's reciprocal of d, as on the
+/// GPU for f32; one rounding fewer where the division is exact).
 struct ScaledSigmoidForm : OpRewritePattern<arith::MulFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::MulFOp op,

@@ -238,11 +238,12 @@ def PTensorTanhSums : Pass<"ptensor-tanh-sums"> {
     so on the GPU the sum takes no more instructions than libdevice's tanhf
     (the bf16 GELU kernel: 24.6 PTX instructions an element, from 29.5; the
     same time on an H100). `1 - tanh(u)` becomes `2 / (1 + exp(2u))`
-    alike. A tanh with other users stays for them. Two exact folds (the
-    scalings are by powers of two) take three products off GELU's tanh
-    form: the -+2 joins a constant factor of u (`exp(-2 * (c * s))` is
-    `exp((-2c) * s)`), and `(c * x) * (k / d)` with c * k = 1 and an
-    approximate division becomes `x / d` (`0.5 * x * (2 / d)`): GELU is
+    alike. A tanh with other users stays for them. Two folds (scalings by
+    powers of two: the same values within the approximate division's
+    error) take three products off GELU's tanh form: the -+2 joins a
+    constant factor of u (`exp(-2 * (c * s))` is `exp((-2c) * s)`), and
+    `(c * x) * (k / d)` with c * k = 1 and an approximate division becomes
+    the approximate `x / d` (`0.5 * x * (2 / d)`): GELU is
     `x / (1 + exp(-1.5957691 * (x + 0.044715 x^3)))` (the bf16 bias + GELU
     kernel of a matmul's epilogue: 266 -> 244 PTX instructions per 8
     elements, 28.2 -> 26.5 us on an H100).
