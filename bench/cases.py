@@ -9,9 +9,11 @@ TD = 64  # tensordot: TD x 512 x 512 pairs
 T = 'device = "cuda:0"'
 
 
-def pt(shape, dtype):
+def pt(shape, dtype, device=T):
+    """The ptensor type of `shape` and `dtype` on `device` (None: the host)."""
     dims = "x".join("?" if d is None else str(d) for d in shape)
-    return f"!ptensor.ptensor<{dims}x{dtype}, {T}>" if shape else f"!ptensor.ptensor<{dtype}, {T}>"
+    element = f"{dims}x{dtype}" if shape else dtype
+    return f"!ptensor.ptensor<{element}, {device}>" if device else f"!ptensor.ptensor<{element}>"
 
 
 def binary(name, kind, a, b, r, dtype_a="f32", dtype_b="f32", dtype_r="f32",
@@ -119,10 +121,11 @@ def sum_sq_diff(name):
 """
 
 
-def softmax_rows(name):
+def softmax_rows(name, rows=N, cols=N, device=T):
     """softmax over the last dim, as a user writes it (max, exp(x - max),
-    sum, divide): one row-group kernel."""
-    t, k = pt([N, N], "f32"), pt([N, 1], "f32")
+    sum, divide): one row-group kernel (bench/cpu_reductions.py compiles it
+    for the host, device None)."""
+    t, k = pt([rows, cols], "f32", device), pt([rows, 1], "f32", device)
     return f"""func.func @{name}(%a: {t}) -> {t} {{
   %m = ptensor.reduce max %a axes [1] {{keepdims = true}} : {t} -> {k}
   %d = ptensor.elementwise_binary subtract %a, %m : ({t}, {k}) -> {t}

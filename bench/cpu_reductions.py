@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 import ptensor as pt
+from cases import softmax_rows  # the GPU benchmark's softmax IR
 
 
 def median_ms(fn, repeats=9):
@@ -22,24 +23,6 @@ def median_ms(fn, repeats=9):
         times.append(time.perf_counter() - start)
     times.sort()
     return times[len(times) // 2] * 1e3
-
-
-def softmax_rows(rows, cols):
-    """softmax over the rows of a rows x cols float32 array as one compiled
-    function (max, exp(x - max), sum, divide: the row group the passes fuse
-    into one pass per row that fits in cache)."""
-    t = "!ptensor.ptensor<%dx%dxf32>" % (rows, cols)
-    k = "!ptensor.ptensor<%dx1xf32>" % rows
-    ir = f"""func.func @softmax(%a: {t}) -> {t} {{
-  %m = ptensor.reduce max %a axes [1] {{keepdims = true}} : {t} -> {k}
-  %d = ptensor.elementwise_binary subtract %a, %m : ({t}, {k}) -> {t}
-  %e = ptensor.elementwise_unary exp %d : ({t}) -> {t}
-  %s = ptensor.reduce sum %e axes [1] {{keepdims = true}} : {t} -> {k}
-  %r = ptensor.elementwise_binary divide %e, %s : ({t}, {k}) -> {t}
-  return %r : {t}
-}}
-"""
-    return pt.compile_module(ir)["softmax"]
 
 
 def numpy_softmax(a):
@@ -55,7 +38,9 @@ def cases(n):
     narrow = x.reshape(n // 8, 8)
     cut = m.shape[1] * 9 // 10
     long_rows = x.reshape(4, n // 4)
-    softmax = softmax_rows(*m.shape)
+    # One compiled function: the row group the passes fuse into one pass
+    # per row that fits in cache.
+    softmax = pt.compile_module(softmax_rows("softmax", *m.shape, device=None))["softmax"]
     return [
         ("sum", lambda: pt.sum(x), lambda: x.sum()),
         ("mean", lambda: pt.mean(x), lambda: x.mean()),
