@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/Threading.h"
@@ -159,7 +160,9 @@ mlir::ptensor::serializeKernelsInParts(gpu::GPUModuleOp module,
                 options.getInitialLlvmIRCallback(),
                 options.getLinkedLlvmIRCallback(), optimized,
                 options.getISACallback());
-            texts[i] = target.serializeToObject(*parts[i], partOptions);
+            auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(targets[0]);
+            texts[i] = nvvm ? serializeToPTX(*parts[i], nvvm, partOptions)
+                            : target.serializeToObject(*parts[i], partOptions);
             return success(texts[i].has_value());
           }))) {
     module.emitError("An error happened while serializing the module.");

@@ -4,13 +4,18 @@
 #define PTENSOR_LIB_PIPELINES_PIPELINESTAGES_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <memory>
+#include <optional>
 
 namespace mlir {
 class OpPassManager;
 class Pass;
 struct GpuModuleToBinaryPassOptions;
+namespace NVVM {
+class NVVMTargetAttr;
+} // namespace NVVM
 namespace gpu {
 class GPUModuleOp;
 class TargetOptions;
@@ -54,6 +59,14 @@ void registerCheckedGpuModuleToBinaryPass();
 FailureOr<bool> serializeKernelsInParts(gpu::GPUModuleOp module,
                                         const gpu::TargetOptions &options,
                                         unsigned maxParts);
+
+/// The PTX of `module` for NVVM target `target` with `options` (format
+/// isa), as the target's own serializer makes it, except that libdevice is
+/// linked only when the module calls one of its functions
+/// (PTXSerializer.cpp); std::nullopt after reporting an error.
+std::optional<SmallVector<char, 0>>
+serializeToPTX(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
+               const gpu::TargetOptions &options);
 
 /// Defines `__truncsfbf2` (weak linkage) in a module that uses bf16: LLVM's
 /// x86 lowering calls it, and libgcc before GCC 13 lacks it.

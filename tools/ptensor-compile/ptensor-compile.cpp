@@ -28,6 +28,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -264,5 +265,11 @@ int main(int argc, char **argv) {
   });
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "ptensor-compile: ahead-of-time compiler\n");
-  return run();
+  int status = run();
+  // Every output is written and closed by now: the process ends without
+  // destroying what a 200 MB compiler set up (its context, its threads,
+  // LLVM's and MLIR's statics), 3-5 ms of a cold compile.
+  llvm::outs().flush();
+  llvm::errs().flush();
+  llvm::sys::Process::Exit(status, /*NoCleanup=*/true);
 }
