@@ -23,6 +23,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -30,6 +31,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -268,7 +270,10 @@ int main(int argc, char **argv) {
   int status = run();
   // Every output is written and closed by now: the process ends without
   // destroying what a 200 MB compiler set up (its context, its threads,
-  // LLVM's and MLIR's statics), 3-5 ms of a cold compile.
+  // LLVM's and MLIR's statics). What LLVM reports at exit (--time-passes,
+  // --stats) is printed first.
+  llvm::TimerGroup::printAll(llvm::errs());
+  llvm::PrintStatistics();
   llvm::outs().flush();
   llvm::errs().flush();
   llvm::sys::Process::Exit(status, /*NoCleanup=*/true);
