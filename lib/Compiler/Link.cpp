@@ -88,12 +88,15 @@ static llvm::Error writeTemporaryBeside(llvm::StringRef path,
 }
 
 /// Runs LLD's ELF driver on `args` (serialized: it is not reentrant); its
-/// messages on failure.
+/// messages on failure. On one thread: a compiled module's objects are
+/// small, and LLD's pool of a thread per core cost 2 of a one-op library's
+/// 4 ms link on the 2-core build machine (more where there are more cores).
 static llvm::Error runLinker(const std::vector<std::string> &args,
                              llvm::StringRef outputPath) {
   std::vector<const char *> argv;
   for (const std::string &a : args)
     argv.push_back(a.c_str());
+  argv.insert(argv.begin() + 1, "--threads=1");
   std::string messages;
   llvm::raw_string_ostream errors(messages);
   lld::Result result;
