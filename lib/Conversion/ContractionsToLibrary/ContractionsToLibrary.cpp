@@ -253,16 +253,26 @@ void replaceWithCall(OpBuilder &b, linalg::GenericOp g, const Gemm &m,
           return toI64(meta[operand].getSizes()[d]);
     llvm_unreachable("every loop indexes an operand");
   };
-  // An operand's stride along a loop: the sum over the dims it indexes.
-  auto loopStride = [&](unsigned operand, std::optional<unsigned> loop) {
-    Value stride;
+  // An operand's stride along a loop: the sum over the dims it indexes
+  // (made once per operand and loop: the nesting test and the call's
+  // arguments both read the innermost contracted loop's).
+  DenseMap<std::pair<unsigned, unsigned>, Value> strides;
+  auto loopStride = [&](unsigned operand,
+                        std::optional<unsigned> loop) -> Value {
+    if (!loop)
+      return constant(0);
+    Value &stride = strides[{operand, *loop}];
+    if (stride)
+      return stride;
     for (auto [d, e] : llvm::enumerate(maps[operand].getResults())) {
-      if (!loop || e != b.getAffineDimExpr(*loop))
+      if (e != b.getAffineDimExpr(*loop))
         continue;
       Value s = toI64(meta[operand].getStrides()[d]);
       stride = stride ? arith::AddIOp::create(b, loc, stride, s) : s;
     }
-    return stride ? stride : constant(0);
+    if (!stride)
+      stride = constant(0);
+    return stride;
   };
   bool withRounding = epilogue && epilogue->rounding;
   GemmType cType = withRounding ? m.abType : m.cType;

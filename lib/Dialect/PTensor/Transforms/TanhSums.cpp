@@ -9,6 +9,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <array>
+#include <optional>
+#include <utility>
+
 namespace mlir::ptensor {
 #define GEN_PASS_DEF_PTENSORTANHSUMS
 #include "ptensor/Dialect/PTensor/Transforms/Passes.h.inc"
@@ -24,13 +28,19 @@ static std::optional<APFloat> floatConstant(Value v) {
   return value;
 }
 
+/// The operands of commutative `op` as (lhs, rhs), then (rhs, lhs).
+template <typename OpTy>
+static std::array<std::pair<Value, Value>, 2> bothOrders(OpTy op) {
+  return {std::pair(op.getLhs(), op.getRhs()),
+          std::pair(op.getRhs(), op.getLhs())};
+}
+
 /// `x` and the constant `c` of `u = x * c` (either order), if `u` is that.
 static std::optional<std::pair<Value, APFloat>> constantFactorOf(Value u) {
   auto mul = u.getDefiningOp<arith::MulFOp>();
   if (!mul)
     return std::nullopt;
-  for (auto [x, c] : {std::pair(mul.getLhs(), mul.getRhs()),
-                      std::pair(mul.getRhs(), mul.getLhs())})
+  for (auto [x, c] : bothOrders(mul))
     if (std::optional<APFloat> value = floatConstant(c))
       return std::pair(x, *value);
   return std::nullopt;
@@ -86,8 +96,7 @@ struct OnePlusTanh : OpRewritePattern<arith::AddFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::AddFOp op,
                                 PatternRewriter &rewriter) const override {
-    for (auto [one, other] : {std::pair(op.getLhs(), op.getRhs()),
-                              std::pair(op.getRhs(), op.getLhs())}) {
+    for (auto [one, other] : bothOrders(op)) {
       auto tanh = other.getDefiningOp<math::TanhOp>();
       if (tanh && matchPattern(one, m_OneFloat())) {
         replaceBySigmoidForm(rewriter, op, tanh.getOperand(), -2.0);
@@ -122,8 +131,7 @@ struct ScaledSigmoidForm : OpRewritePattern<arith::MulFOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::MulFOp op,
                                 PatternRewriter &rewriter) const override {
-    for (auto [scaled, quotient] : {std::pair(op.getLhs(), op.getRhs()),
-                                    std::pair(op.getRhs(), op.getLhs())}) {
+    for (auto [scaled, quotient] : bothOrders(op)) {
       auto div = quotient.getDefiningOp<arith::DivFOp>();
       if (!div || !div->hasOneUse() ||
           !bitEnumContainsAll(div.getFastmath(), arith::FastMathFlags::afn))
