@@ -22,17 +22,21 @@ using namespace mlir;
 namespace {
 class PTXSerializer : public NVVM::SerializeGPUModuleBase {
 public:
-  using SerializeGPUModuleBase::SerializeGPUModuleBase;
+  PTXSerializer(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
+                const gpu::TargetOptions &options)
+      : SerializeGPUModuleBase(*module, target, options),
+        othersToLink(!options.getLibrariesToLink().empty() ||
+                     target.getLink()) {}
 
-  /// The libraries to link (libdevice and the target's own), or none when
-  /// the module declares no libdevice function and the target names no
-  /// library of its own.
+  /// The libraries to link (libdevice and any the target or the options
+  /// name), or none when libdevice is the only one and the module declares
+  /// none of its functions.
   std::optional<SmallVector<std::unique_ptr<llvm::Module>>>
   loadBitcodeFiles(llvm::Module &module) override {
     bool callsLibdevice = llvm::any_of(module.functions(), [](auto &f) {
       return f.isDeclaration() && f.getName().starts_with("__nv_");
     });
-    if (!callsLibdevice && !getTarget().getLink())
+    if (!callsLibdevice && !othersToLink)
       return SmallVector<std::unique_ptr<llvm::Module>>();
     return SerializeGPUModuleBase::loadBitcodeFiles(module);
   }
@@ -52,6 +56,10 @@ public:
       isaCallback(*ptx);
     return SmallVector<char, 0>(ptx->begin(), ptx->end());
   }
+
+private:
+  /// Whether libraries other than libdevice are to be linked.
+  bool othersToLink;
 };
 } // namespace
 
@@ -61,7 +69,7 @@ mlir::ptensor::serializeToPTX(gpu::GPUModuleOp module,
                               const gpu::TargetOptions &options) {
   assert(options.getCompilationTarget() == gpu::CompilationTarget::Assembly &&
          "serializeToPTX makes PTX only");
-  PTXSerializer serializer(*module, target, options);
+  PTXSerializer serializer(module, target, options);
   PTXSerializer::init();
   return serializer.run();
 }
