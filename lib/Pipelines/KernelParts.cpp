@@ -10,6 +10,8 @@
 // two of its input files define a file-local global of the same name
 // (libdevice's tables, copied into each part that calls sin or cos), so each
 // part's local symbols get a suffix of their own before code generation.
+// An NVVM part is serialized as the NVVM target does it, less the load of
+// libdevice where the part calls none of its functions (PTXSerializer.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +141,8 @@ mlir::ptensor::serializeKernelsInParts(gpu::GPUModuleOp module,
   SmallVector<SmallVector<StringAttr>> groups = groupKernels(module, maxParts);
   if (groups.empty())
     return false;
+  // NVVM parts skip libdevice where they call none of it (PTXSerializer.cpp).
+  auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(targets[0]);
 
   SmallVector<OwningOpRef<gpu::GPUModuleOp>> parts(groups.size());
   SmallVector<std::optional<SmallVector<char, 0>>> texts(parts.size());
@@ -160,7 +164,6 @@ mlir::ptensor::serializeKernelsInParts(gpu::GPUModuleOp module,
                 options.getInitialLlvmIRCallback(),
                 options.getLinkedLlvmIRCallback(), optimized,
                 options.getISACallback());
-            auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(targets[0]);
             texts[i] = nvvm ? serializeToPTX(*parts[i], nvvm, partOptions)
                             : target.serializeToObject(*parts[i], partOptions);
             return success(texts[i].has_value());

@@ -62,8 +62,9 @@ FailureOr<bool> serializeKernelsInParts(gpu::GPUModuleOp module,
 
 /// The PTX of `module` for NVVM target `target` with `options` (format
 /// isa), as the target's own serializer makes it, except that libdevice is
-/// linked only when the module calls one of its functions
-/// (PTXSerializer.cpp); std::nullopt after reporting an error.
+/// not loaded when it would be the only library linked and the translated
+/// module declares none of its functions (`__nv_*`) (PTXSerializer.cpp);
+/// std::nullopt after reporting an error.
 std::optional<SmallVector<char, 0>>
 serializeToPTX(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
                const gpu::TargetOptions &options);

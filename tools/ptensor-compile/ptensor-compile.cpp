@@ -195,7 +195,9 @@ static int run() {
     return fail(llvm::toString(known.takeError()));
   DialectRegistry registry;
   compiler::registerCompilerDialects(registry);
-  MLIRContext context(registry);
+  // Never destroyed: the process ends without cleanup (main), so joining the
+  // context's threads and freeing its storage is left to the system.
+  MLIRContext &context = *new MLIRContext(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   auto buffer = llvm::MemoryBuffer::getFile(inputFile);
@@ -268,13 +270,18 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "ptensor-compile: ahead-of-time compiler\n");
   int status = run();
-  // Every output is written and closed by now: the process ends without
-  // destroying what a 200 MB compiler set up (its context, its threads,
-  // LLVM's and MLIR's statics). What LLVM reports at exit (--time-passes,
-  // --stats) is printed first.
-  llvm::TimerGroup::printAll(llvm::errs());
+  // Every output is written by now: the process ends without destroying
+  // what a 200 MB compiler set up (the MLIR context and its threads, LLVM's
+  // and MLIR's statics). What LLVM reports at exit (--stats, then
+  // --time-passes' code generation timers) is printed first, and a failed
+  // write to stdout (-o -) still fails the process.
   llvm::PrintStatistics();
+  llvm::TimerGroup::printAll(llvm::errs());
   llvm::outs().flush();
+  if (llvm::outs().has_error()) {
+    status = fail("cannot write to stdout: " + llvm::outs().error().message());
+    llvm::outs().clear_error();
+  }
   llvm::errs().flush();
   llvm::sys::Process::Exit(status, /*NoCleanup=*/true);
 }
