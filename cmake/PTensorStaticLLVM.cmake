@@ -67,10 +67,3 @@ target_link_options(ptensor_static_llvm INTERFACE
 # 1.5 of the 8 ms ptensor-compile --version took on the build machine.
 target_link_options(ptensor_static_llvm INTERFACE
   $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>)
-# ... and with the C++ runtime linked in: its typeinfo objects and vtables
-# point at libstdc++'s (__si_class_type_info's vtable, __cxa_pure_virtual),
-# and from the shared libstdc++ that was 15,000 symbolic relocations the
-# loader resolved at every start, writing (and so copying) most pages of
-# .data.rel.ro.
-target_link_options(ptensor_static_llvm INTERFACE
-  $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-static-libstdc++ -static-libgcc>)
