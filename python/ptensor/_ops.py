@@ -100,11 +100,19 @@ _cast = elementwise_op(
         types[0], rt)), "astype expects an array")
 
 
-def astype(x, dtype, /, *, copy=True, out=None):
+def astype(x, dtype, /, *, copy=True, device=None, out=None):
     """Conversion to `dtype` (ptensor.cast: C/NumPy semantics, float to
     integer truncates, to bool is != 0). `copy=False` returns `x` itself
-    when it has that dtype already (the array API's astype)."""
+    when it has that dtype already and stays where it is; `device`
+    ("cpu", "cuda:N") moves it there first (the array API's astype)."""
     rd = D.canonical(dtype)
+    if device is not None:
+        from ._array import Array, move_backing, parse_device
+
+        backing = x._array if isinstance(x, Array) else x
+        moved = move_backing(backing, parse_device(device))
+        if moved is not backing:
+            x = Array._new(moved) if isinstance(x, Array) else moved
     if not copy and out is None and getattr(x, "dtype", None) is not None and \
             D.canonical(x.dtype) == rd:
         return x

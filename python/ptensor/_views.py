@@ -51,7 +51,7 @@ def permute_dims(x, /, axes):
     return _on_backing(x, lambda xp, a: xp.transpose(a, axes), lambda a: a.permute(axes))
 
 
-def expand_dims(x, /, *, axis=0):
+def expand_dims(x, /, axis=0):
     """A size-1 dim inserted so that it becomes dim `axis` of the result."""
     axis = operator.index(axis)
     return _on_backing(x, lambda xp, a: xp.expand_dims(a, axis), lambda a: a.unsqueeze(axis))
@@ -73,7 +73,11 @@ def flip(x, /, *, axis=None):
     """The elements in reverse order along `axis` (all dims when None)."""
     ndim = len(x.shape)
     axes = tuple(range(ndim)) if axis is None else _axes(axis, ndim)
-    return _on_backing(x, lambda xp, a: xp.flip(a, axes), lambda a: a.flip(axes))
+    # An index of reversed slices, ending in an Ellipsis so that numpy and
+    # CuPy give a 0-d view of a 0-d array (xp.flip gives a scalar).
+    index = tuple(slice(None, None, -1) if d in axes else slice(None)
+                  for d in range(ndim)) + (Ellipsis,)
+    return _on_backing(x, lambda xp, a: a[index], lambda a: a.flip(axes))
 
 
 def moveaxis(x, source, destination, /):
@@ -102,8 +106,16 @@ def broadcast_arrays(*arrays):
 def unstack(x, /, *, axis=0):
     """The views of x at each index along `axis`, as a tuple."""
     (axis,) = _axes(axis, len(x.shape))
-    return _on_backing(x, lambda xp, a: tuple(xp.moveaxis(a, axis, 0)),
+    return _on_backing(x, lambda xp, a: _numpy_like_unstack(xp, a, axis),
                        lambda a: tuple(a.unbind(axis)))
+
+
+def _numpy_like_unstack(xp, a, axis):
+    """The views of a numpy or CuPy array at each index along `axis`;
+    `m[i, ...]` is a 0-d view where an element of a 1-d array would be a
+    scalar."""
+    m = xp.moveaxis(a, axis, 0)
+    return tuple(m[i, ...] for i in range(m.shape[0]))
 
 
 __all__ = ["permute_dims", "expand_dims", "squeeze", "flip", "moveaxis", "broadcast_to",

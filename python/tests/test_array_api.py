@@ -60,6 +60,13 @@ def test_astype_copy_false_keeps_the_array(rng):
     assert pt.astype(x, pt.float32, copy=False) is x
     y = pt.astype(x, pt.float32)
     assert y is not x and not np.shares_memory(np.asarray(y), np.asarray(x))
+    # `device` (2023.12): where x is already, the same rules.
+    assert pt.astype(x, pt.float32, copy=False, device="cpu") is x
+    z = pt.astype(x, pt.int32, device="cpu")
+    assert z.device == "cpu" and z.dtype == pt.int32
+    assert_matches(z, np.asarray(x).astype(np.int32), "i32")
+    with pytest.raises(pt.DeviceError, match="unknown device"):
+        pt.astype(x, pt.int32, device="tpu")
 
 
 # ---------------------------------------------------------------------------

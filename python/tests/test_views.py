@@ -22,6 +22,8 @@ CASES = [
     (lambda m, x: m.permute_dims(x, (-1, 0, 1)), lambda x: np.transpose(x, (2, 0, 1))),
     (lambda m, x: m.expand_dims(x, axis=1), lambda x: np.expand_dims(x, 1)),
     (lambda m, x: m.expand_dims(x, axis=-1), lambda x: np.expand_dims(x, -1)),
+    # `axis` by position too (the array API's 2024.12 signature).
+    (lambda m, x: m.expand_dims(x, 2), lambda x: np.expand_dims(x, 2)),
     (lambda m, x: m.squeeze(m.expand_dims(x, axis=0), 0), lambda x: x),
     (lambda m, x: m.flip(x), lambda x: np.flip(x)),
     (lambda m, x: m.flip(x, axis=(0, -1)), lambda x: np.flip(x, (0, -1))),
@@ -47,6 +49,23 @@ def test_views_share_memory():
     for v in (pt.permute_dims(X, (1, 0)), pt.flip(X), pt.expand_dims(X, axis=0),
               pt.broadcast_to(X, (4, 2, 3))):
         assert np.shares_memory(np.asarray(v), x)
+
+
+def test_zero_d_and_one_element_views_are_arrays():
+    """numpy gives scalars for a flipped 0-d array and for the elements of
+    an unstacked 1-d array; ptensor gives 0-d views (found by the array API
+    suite: a bool scalar could not back an Array)."""
+    for x in (np.array(False), np.array(2.5, np.float32)):
+        for got in (pt.flip(x), pt.flip(pt.asarray(x))):
+            assert np.asarray(got).shape == () and np.asarray(got) == x
+        assert isinstance(pt.flip(pt.asarray(x)), pt.Array)
+        assert np.shares_memory(pt.flip(x), x)
+    v = np.array([True, False])
+    parts = pt.unstack(pt.asarray(v))
+    assert all(isinstance(p, pt.Array) and p.shape == () for p in parts)
+    assert [bool(p) for p in parts] == [True, False]
+    raw = pt.unstack(v)
+    assert all(isinstance(p, np.ndarray) and np.shares_memory(p, v) for p in raw)
 
 
 def test_broadcast_arrays_and_unstack():
