@@ -107,12 +107,18 @@ def astype(x, dtype, /, *, copy=True, device=None, out=None):
     ("cpu", "cuda:N") moves it there first (the array API's astype)."""
     rd = D.canonical(dtype)
     if device is not None:
+        import numpy as np
+
         from ._array import Array, move_backing, parse_device
 
-        backing = x._array if isinstance(x, Array) else x
-        moved = move_backing(backing, parse_device(device))
-        if moved is not backing:
-            x = Array._new(moved) if isinstance(x, Array) else moved
+        if isinstance(x, (list, tuple)):
+            x = np.asarray(x)  # as the views take them
+        target = parse_device(device)
+        if isinstance(x, Array) or hasattr(x, "shape"):  # else: _cast's error
+            backing = x._array if isinstance(x, Array) else x
+            moved = move_backing(backing, target)
+            if moved is not backing:
+                x = Array._new(moved) if isinstance(x, Array) else moved
     if not copy and out is None and getattr(x, "dtype", None) is not None and \
             D.canonical(x.dtype) == rd:
         return x

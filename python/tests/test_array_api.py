@@ -67,6 +67,8 @@ def test_astype_copy_false_keeps_the_array(rng):
     assert_matches(z, np.asarray(x).astype(np.int32), "i32")
     with pytest.raises(pt.DeviceError, match="unknown device"):
         pt.astype(x, pt.int32, device="tpu")
+    listed = pt.astype([1.5, -2.5], pt.int32, device="cpu")
+    np.testing.assert_array_equal(np.asarray(listed), np.array([1, -2], np.int32))
 
 
 # ---------------------------------------------------------------------------
