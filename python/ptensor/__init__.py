@@ -17,7 +17,7 @@ from . import _interop  # noqa: F401  (the C++ call path's Python side)
 from ._exec import compile_only
 from ._compiler import CACHE_VERSION, cache_dir, compile_ir, compiler_version, find_compiler
 from ._ffi import Function, Library
-from ._runtime import allocator_stats, cuda_available, get_allow_tf32, set_allow_tf32
+from ._runtime import allocator_stats, cuda_available, empty_cache, get_allow_tf32, set_allow_tf32
 from ._ops import *  # noqa: F401,F403
 from ._ops import __all__ as _ops_all
 from ._reductions import (all, any, argmax, argmin, max, mean, min, prod, std,  # noqa: A004
@@ -97,8 +97,8 @@ __all__ = list(_ops_all) + list(_reductions_all) + list(_indexing_all) + list(_l
     "PTensorError", "RuntimeUnavailableError", "TraceError", "StridedBuffer",
     "Tensor", "compile_only",
     "CACHE_VERSION", "cache_dir", "compile_ir", "compile_module", "compiler_version",
-    "find_compiler", "Function", "Library", "cuda_available", "allocator_stats", "get_allow_tf32",
-    "set_allow_tf32", "math", "pointwise",
+    "find_compiler", "Function", "Library", "cuda_available", "allocator_stats", "empty_cache",
+    "get_allow_tf32", "set_allow_tf32", "math", "pointwise",
     "PointwiseFunction",
 ]
 

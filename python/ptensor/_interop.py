@@ -94,10 +94,12 @@ def default_gpu_framework():
 
 
 def runtime_functions():
-    """Addresses of libptensor_runtime's mgpuSetDefaultDevice and
-    ptensor_rt_free (the first GPU call loads the runtime)."""
+    """Addresses of libptensor_runtime's mgpuSetDefaultDevice,
+    ptensor_rt_free and ptensor_rt_set_device_memory_source (the first GPU
+    call loads the runtime)."""
     rt = R.runtime()
-    return rt.address("mgpuSetDefaultDevice"), rt.address("ptensor_rt_free")
+    return (rt.address("mgpuSetDefaultDevice"), rt.address("ptensor_rt_free"),
+            rt.address("ptensor_rt_set_device_memory_source"))
 
 
 def torch_raw_stream():

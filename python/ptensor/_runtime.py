@@ -208,6 +208,7 @@ _SIGNATURES = {
                                                         c.c_void_p]),
     "ptensor_rt_get_allocator_stats": lambda c: (c.c_int, [c.c_int,
                                                            c.POINTER(AllocatorStats)]),
+    "ptensor_rt_empty_cache": lambda c: (c.c_int, []),
     "ptensor_rt_set_allow_tf32": lambda c: (None, [c.c_bool]),
     "ptensor_rt_get_allow_tf32": lambda c: (c.c_bool, []),
     "mgpuMemFree": lambda c: (None, [c.c_void_p, c.c_void_p]),
@@ -397,6 +398,17 @@ def allocator_stats(device=0):
     if rt.ptensor_rt_get_allocator_stats(device, ctypes.byref(st)) != 0:
         raise RuntimeError(last_error())
     return {name: getattr(st, name) for name, _ in AllocatorStats._fields_}
+
+
+def empty_cache():
+    """Returns the blocks the runtime's caching allocators keep for reuse
+    (freed results) to where they came from: torch's allocator (when torch
+    is in use; torch then counts them as free) or the CUDA driver, after
+    synchronizing each device; and the host's to free(). Like
+    `torch.cuda.empty_cache()`."""
+    rt = runtime()
+    if rt.ptensor_rt_empty_cache() != 0:
+        raise RuntimeError(last_error())
 
 
 def set_allow_tf32(allow):

@@ -2,6 +2,7 @@
 
 #include "DLPackExchange.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -169,6 +170,62 @@ nb::object makeTensor(const ExchangeAPI &api, void *data, int device,
                              "without saying why");
   }
   return nb::steal(static_cast<PyObject *>(object));
+}
+
+namespace {
+
+/// Where a framework allocator's SetError writes: the runtime's buffer.
+struct ErrorBuffer {
+  char *text;
+  size_t size;
+};
+
+void writeError(void *context, const char *kind, const char *message) {
+  auto *buffer = static_cast<ErrorBuffer *>(context);
+  std::snprintf(buffer->text, buffer->size, "%s: %s", kind ? kind : "error",
+                message ? message : "no message");
+}
+
+int allocateFromFramework(void *context, int device, size_t bytes, void **ptr,
+                          void **block, char *error, size_t errorSize) {
+  const auto &api = *static_cast<const ExchangeAPI *>(context);
+  int64_t shape[1] = {static_cast<int64_t>(bytes)};
+  DLTensor prototype = DLTensor();
+  prototype.device.device_type = kDeviceCUDA;
+  prototype.device.device_id = device;
+  prototype.ndim = 1;
+  prototype.dtype = nb::dtype<uint8_t>();
+  prototype.shape = shape;
+  ErrorBuffer buffer{error, errorSize};
+  ManagedTensorVersioned *tensor = nullptr;
+  if (api.managedTensorAllocator(&prototype, &tensor, &buffer, writeError) !=
+          0 ||
+      !tensor)
+    // torch reports every failure with the kind "MemoryError"; its message
+    // tells out of memory from the rest.
+    return std::strstr(error, "out of memory") ? 1 : 2;
+  *ptr = static_cast<char *>(tensor->tensor.data) + tensor->tensor.byte_offset;
+  *block = tensor;
+  return 0;
+}
+
+void releaseToFramework(void *, void *block) {
+  auto *tensor = static_cast<ManagedTensorVersioned *>(block);
+  if (tensor->deleter)
+    tensor->deleter(tensor);
+}
+
+} // namespace
+
+std::optional<ptensor_rt_device_memory_source>
+deviceMemorySource(const ExchangeAPI &api) {
+  if (!api.managedTensorAllocator)
+    return std::nullopt;
+  ptensor_rt_device_memory_source source;
+  source.context = const_cast<ExchangeAPI *>(&api);
+  source.allocate = allocateFromFramework;
+  source.release = releaseToFramework;
+  return source;
 }
 
 } // namespace ptensor::python::dlpack

@@ -22,6 +22,8 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include "ptensor/Runtime/PTensorRuntime.h"
+
 #include <cstdint>
 #include <optional>
 
@@ -50,8 +52,15 @@ struct ManagedTensorVersioned {
 struct ExchangeAPI {
   Version version;
   ExchangeAPI *previous; ///< an older major version's table, or null
-  /// Allocates a managed tensor like a prototype (unused here).
-  void *managedTensorAllocator;
+  /// Allocates a managed tensor like `prototype` (its dtype, ndim, shape
+  /// and device); returns 0, or -1 after `setError(errorContext, kind,
+  /// message)`. Needs no GIL (deviceMemorySource).
+  int (*managedTensorAllocator)(DLTensor *prototype,
+                                ManagedTensorVersioned **out,
+                                void *errorContext,
+                                void (*setError)(void *errorContext,
+                                                 const char *kind,
+                                                 const char *message));
   int (*managedTensorFromPyObject)(void *object,
                                    ManagedTensorVersioned **out);
   /// Takes ownership of `tensor`. On failure the framework may or may not
@@ -93,6 +102,13 @@ nb::object makeTensor(const ExchangeAPI &api, void *data, int device,
                       nb::dlpack::dtype dtype, const int64_t *shape,
                       const int64_t *strides, int32_t rank,
                       void (*release)(void *context), void *context);
+
+/// The runtime's device-memory source made of `api`'s allocator (blocks
+/// are 1-D byte tensors of the framework, released through their
+/// deleters), or nullopt when the table has no allocator. `api` must live
+/// as long as the process (tables from exchangeAPIOf do).
+std::optional<ptensor_rt_device_memory_source>
+deviceMemorySource(const ExchangeAPI &api);
 
 } // namespace ptensor::python::dlpack
 

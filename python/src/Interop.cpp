@@ -11,7 +11,9 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 namespace ptensor::python {
@@ -46,6 +48,9 @@ struct InteropState {
   /// Host results go back to the runtime's caching host allocator.
   void (*freeHost)(void *) = nullptr;
   bool syncLaunches = false;
+  /// Where the runtime's device blocks come from: "driver" or "torch"
+  /// (setDefaultDevice decides on the first GPU call).
+  std::string deviceMemory = "driver";
   /// Per DType, its name as a Python str (dict values compare by identity
   /// first, so lookups go through this table).
   std::unordered_map<std::string, DType> dtypeByName;
@@ -679,6 +684,23 @@ void setDefaultDevice(int device) {
         static_cast<uintptr_t>(nb::cast<uint64_t>(fns[0])));
     s.freeDevice = reinterpret_cast<int (*)(void *, void *)>(
         static_cast<uintptr_t>(nb::cast<uint64_t>(fns[1])));
+    // With torch in use the runtime's device blocks come from torch's
+    // caching allocator: the process's first cuMemAlloc of the runtime's
+    // own would cost 0.2-0.3 ms on the first call. The runtime refuses the
+    // source when a device has already allocated (through the runtime's C
+    // API): its memory then stays the driver's. PTENSOR_DEVICE_MEMORY=driver
+    // keeps the driver's.
+    const char *choice = std::getenv("PTENSOR_DEVICE_MEMORY");
+    bool driverOnly = choice && std::string(choice) == "driver";
+    if (s.torchExchange && s.useExchange && !driverOnly)
+      if (std::optional<ptensor_rt_device_memory_source> source =
+              dlpack::deviceMemorySource(*s.torchExchange)) {
+        auto setSource = reinterpret_cast<ptensor_rt_status (*)(
+            const ptensor_rt_device_memory_source *)>(
+            static_cast<uintptr_t>(nb::cast<uint64_t>(fns[2])));
+        s.deviceMemory =
+            setSource(&*source) == PTENSOR_RT_SUCCESS ? "torch" : "driver";
+      }
   }
   s.setDevice(device);
 }
@@ -712,6 +734,11 @@ void registerInterop(nb::module_ &m) {
       "exchange table) are read and made through that table (default) or "
       "through Python attribute lookups; returns the previous setting. "
       "For measurements (bench/host_latency.py).");
+  m.def(
+      "device_memory", [] { return state().deviceMemory; },
+      "Where the runtime's device memory comes from: \"torch\" (torch's "
+      "caching allocator, chosen on the first GPU call when torch is "
+      "imported) or \"driver\" (cuMemAlloc).");
   m.def(
       "has_dlpack_exchange",
       [](nb::handle x) {

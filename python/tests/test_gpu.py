@@ -150,6 +150,55 @@ def test_torch_results_outlive_their_inputs(exchange):
     assert torch.equal(m, b * b)
 
 
+_TORCH_MEMORY_CHILD = """
+import torch, ptensor as pt
+from ptensor import _core
+a = torch.arange(4096, dtype=torch.float32, device="cuda")
+torch.cuda.synchronize()
+before = torch.cuda.memory_allocated()
+r = pt.add(a, a)
+torch.cuda.synchronize()
+held = torch.cuda.memory_allocated() - before
+print("memory", _core.device_memory())
+print("held", held)
+print("correct", bool(torch.equal(r, a + a)))
+del r
+r = pt.add(a, a)  # the cached block again: nothing new from torch
+torch.cuda.synchronize()
+print("again", torch.cuda.memory_allocated() - before)
+del r
+pt.empty_cache()
+print("after empty_cache", torch.cuda.memory_allocated() - before)
+print("allocs", pt.allocator_stats(0)["alloc_count"])
+print("reuses", pt.allocator_stats(0)["reuse_count"])
+"""
+
+
+@needs_torch
+def test_device_memory_comes_from_torch():
+    """With torch in use the runtime's device blocks come from torch's
+    caching allocator (no cuMemAlloc of its own on the first call): torch
+    counts ptensor's result block, the cached block is reused, and
+    empty_cache gives it back to torch. In a fresh process: the memory
+    source is chosen on the process's first GPU call."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    env.pop("PTENSOR_DEVICE_MEMORY", None)
+    out = subprocess.run([sys.executable, "-c", _TORCH_MEMORY_CHILD],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.rsplit(" ", 1) for line in out.stdout.splitlines())
+    assert lines["memory"] == "torch", out.stdout
+    assert int(lines["held"]) >= 4096 * 4, out.stdout
+    assert lines["correct"] == "True", out.stdout
+    assert lines["again"] == lines["held"], out.stdout
+    assert int(lines["after empty_cache"]) == 0, out.stdout
+    assert (lines["allocs"], lines["reuses"]) == ("1", "1"), out.stdout
+
+
 _FAULT_CHILD = """
 import sys
 sys.path.insert(0, sys.argv[1])

@@ -8,8 +8,12 @@
 #include "Errors.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
 
 namespace ptensor::rt {
 namespace {
@@ -22,6 +26,11 @@ std::string lastErrorBody() {
   if (std::strncmp(message, kMessagePrefix, prefix) == 0)
     message += prefix;
   return message;
+}
+
+/// The driver backend's context: the device ordinal.
+void *deviceContext(int device) {
+  return reinterpret_cast<void *>(static_cast<intptr_t>(device));
 }
 
 int deviceOf(void *context) {
@@ -80,10 +89,85 @@ bool cudaSynchronize(void *context, std::string *error) {
   return false;
 }
 
+/// A device's memory from a ptensor_rt_device_memory_source: the backend's
+/// context. The source's block handle of each live address is kept for its
+/// release.
+struct SourcedDevice {
+  ptensor_rt_device_memory_source source;
+  int device;
+  std::mutex mutex;
+  std::unordered_map<void *, void *> blocks;
+};
+
+SourcedDevice &sourcedOf(void *context) {
+  return *static_cast<SourcedDevice *>(context);
+}
+
+BackendStatus sourcedAllocate(void *context, size_t bytes, void **out,
+                              std::string *error) {
+  SourcedDevice &d = sourcedOf(context);
+  char message[512] = "";
+  void *block = nullptr;
+  int status = d.source.allocate(d.source.context, d.device, bytes, out, &block,
+                                 message, sizeof(message));
+  if (status == 0 && *out) {
+    std::lock_guard<std::mutex> lock(d.mutex);
+    d.blocks[*out] = block;
+    return BackendStatus::Ok;
+  }
+  if (status == 1)
+    return BackendStatus::OutOfMemory;
+  if (status == 0)
+    std::snprintf(message, sizeof(message), "it returned no address");
+  *error = "the device memory source failed to allocate " +
+           std::to_string(bytes) +
+           " bytes: " + (message[0] ? message : "no message");
+  return BackendStatus::Error;
+}
+
+bool sourcedDeallocate(void *context, void *ptr, std::string *error) {
+  SourcedDevice &d = sourcedOf(context);
+  void *block;
+  {
+    std::lock_guard<std::mutex> lock(d.mutex);
+    auto it = d.blocks.find(ptr);
+    if (it == d.blocks.end()) {
+      *error = "the device memory source has no block at this address";
+      return false;
+    }
+    block = it->second;
+    d.blocks.erase(it);
+  }
+  // The source may hand the block out again at once (to any stream): wait
+  // for the work that may still use it, as cuMemFree does.
+  ScopedContext scope(d.device);
+  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
+    return true; // Process exit: the source may be gone too.
+  if (!scope.ok() ||
+      !checkCudaRelease(scope.api().CtxSynchronize(), "cuCtxSynchronize")) {
+    *error = lastErrorBody();
+    return false;
+  }
+  d.source.release(d.source.context, block);
+  return true;
+}
+
+bool sourcedMemoryInfo(void *context, size_t *freeBytes, size_t *totalBytes) {
+  return cudaMemoryInfo(deviceContext(sourcedOf(context).device), freeBytes,
+                        totalBytes);
+}
+
+bool sourcedSynchronize(void *context, std::string *error) {
+  return cudaSynchronize(deviceContext(sourcedOf(context).device), error);
+}
+
 /// Allocators by device ordinal; published once, never destroyed (memory
 /// may still be freed by static destructors at exit).
 std::atomic<CachingAllocator *> allocators[kMaxDevices];
 std::mutex registryMutex;
+/// The memory of allocators created from now on (guarded by registryMutex);
+/// none: the driver's.
+std::optional<ptensor_rt_device_memory_source> memorySource;
 
 bool validDevice(int device) {
   if (device >= 0 && device < kMaxDevices)
@@ -102,11 +186,19 @@ CachingAllocator &allocatorFor(int device) {
   if (existing)
     return *existing;
   AllocatorBackend backend;
-  backend.context = reinterpret_cast<void *>(static_cast<intptr_t>(device));
-  backend.allocate = cudaAllocate;
-  backend.deallocate = cudaDeallocate;
-  backend.memoryInfo = cudaMemoryInfo;
-  backend.synchronize = cudaSynchronize;
+  if (memorySource) {
+    backend.context = new SourcedDevice{*memorySource, device, {}, {}};
+    backend.allocate = sourcedAllocate;
+    backend.deallocate = sourcedDeallocate;
+    backend.memoryInfo = sourcedMemoryInfo;
+    backend.synchronize = sourcedSynchronize;
+  } else {
+    backend.context = deviceContext(device);
+    backend.allocate = cudaAllocate;
+    backend.deallocate = cudaDeallocate;
+    backend.memoryInfo = cudaMemoryInfo;
+    backend.synchronize = cudaSynchronize;
+  }
   auto *created = new CachingAllocator(
       backend, "cuda:" + std::to_string(device),
       CachingAllocator::cachingEnabledFromEnv());
@@ -228,6 +320,28 @@ PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_reset_peak_stats(int device) {
     return statusFrom(false);
   if (CachingAllocator *a = allocators[device].load(std::memory_order_acquire))
     a->resetPeak();
+  return PTENSOR_RT_SUCCESS;
+}
+
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_set_device_memory_source(
+    const ptensor_rt_device_memory_source *source) {
+  if (source && (!source->allocate || !source->release))
+    return statusFrom(setError(ErrorKind::InvalidArgument,
+                               "ptensor_rt_set_device_memory_source: the "
+                               "source needs both allocate and release"));
+  std::lock_guard<std::mutex> lock(registryMutex);
+  for (int d = 0; d < kMaxDevices; ++d)
+    if (allocators[d].load(std::memory_order_acquire))
+      return statusFrom(
+          setErrorf(ErrorKind::InvalidArgument,
+                    "ptensor_rt_set_device_memory_source: cuda:%d has already "
+                    "allocated; set the memory source before the first device "
+                    "allocation",
+                    d));
+  if (source)
+    memorySource = *source;
+  else
+    memorySource.reset();
   return PTENSOR_RT_SUCCESS;
 }
 

@@ -2,7 +2,9 @@
 ///
 /// \file
 /// One CachingAllocator per device, backed by cuMemAlloc/cuMemFree in the
-/// device's primary context, created on first use and kept until exit.
+/// device's primary context, or by the memory source set before
+/// (ptensor_rt_set_device_memory_source), created on first use and kept
+/// until exit.
 /// All functions record an error and return false on failure.
 ///
 //===----------------------------------------------------------------------===//

@@ -3,8 +3,8 @@
 /// \file
 /// GPU-free tests of libptensor_runtime. Usage:
 ///   ptensor-runtime-tests
-///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|sort|compact|
-///       threads|openmp|all
+///       allocator|no-driver|dlpack|checks|gemm|mgpu-traps|memory-source|
+///       sort|compact|threads|openmp|all
 /// Each suite prints its observations (checked by lit/FileCheck in
 /// test/Runtime) and "PASSED <suite>" or "FAILED <suite>: N check(s)".
 ///
@@ -28,6 +28,7 @@ const Suite kSuites[] = {{"allocator", runAllocatorTests},
                          {"checks", runCheckTests},
                          {"gemm", runGemmTests},
                          {"mgpu-traps", runMgpuTrapTests},
+                         {"memory-source", runMemorySourceTests},
                          {"sort", runSortTests},
                          {"compact", runCompactTests},
                          {"threads", runThreadTests},

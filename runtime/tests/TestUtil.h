@@ -132,6 +132,7 @@ int runDLPackTests();
 int runCheckTests();
 int runGemmTests();
 int runMgpuTrapTests();
+int runMemorySourceTests();
 int runSortTests();
 int runCompactTests();
 int runThreadTests();

@@ -127,7 +127,7 @@ typedef struct ptensor_rt_allocator_stats {
   uint64_t bytes_cached;
   /// Maximum of bytes_in_use since creation or the last peak reset.
   uint64_t peak_bytes_in_use;
-  /// Number of allocations that went to the driver.
+  /// Number of allocations that went to the driver (or memory source).
   uint64_t alloc_count;
   /// Number of allocations served from the cache.
   uint64_t reuse_count;
@@ -154,9 +154,39 @@ ptensor_rt_get_allocator_stats(int device, ptensor_rt_allocator_stats *out);
 /// Resets peak_bytes_in_use of `device` to its current bytes_in_use.
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_reset_peak_stats(int device);
 
-/// Returns every cached (freed, unused) block of every device to the driver,
-/// after synchronizing the device's context, and the host's to free().
+/// Returns every cached (freed, unused) block of every device to the driver
+/// (or the device's memory source), after synchronizing the device's
+/// context, and the host's to free().
 PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_empty_cache(void);
+
+/// A source of device memory other than the CUDA driver: another
+/// framework's allocator. The Python package passes torch's (its DLPack
+/// exchange table's allocator) when torch is in use, so the runtime's
+/// blocks come from torch's caching allocator: no cuMemAlloc of the
+/// runtime's own, whose first call in a process costs 0.2-0.3 ms.
+typedef struct ptensor_rt_device_memory_source {
+  /// Passed back to both functions.
+  void *context;
+  /// Allocates `bytes` on CUDA device `device`; stores the address in
+  /// `*ptr` and a handle for `release` in `*block`. Returns 0, or 1 for out
+  /// of memory, or 2 for any other failure, with a NUL-terminated message
+  /// in `error` (`error_size` bytes). Called from any thread, possibly
+  /// inside compiled code (never with the runtime's locks of other devices
+  /// held).
+  int (*allocate)(void *context, int device, size_t bytes, void **ptr,
+                  void **block, char *error, size_t error_size);
+  /// Returns a block. The runtime synchronizes the device first (the block
+  /// may have been used on any stream; cuMemFree would wait too). Not
+  /// called after the driver has shut down (process exit).
+  void (*release)(void *context, void *block);
+} ptensor_rt_device_memory_source;
+
+/// Makes a copy of `*source` (NULL: the CUDA driver again) the memory of
+/// every device's caching allocator from its first allocation on. Fails
+/// with PTENSOR_RT_ERROR_INVALID_ARGUMENT, changing nothing, once a device
+/// has allocated: its blocks came from the previous source.
+PTENSOR_RT_EXPORT ptensor_rt_status ptensor_rt_set_device_memory_source(
+    const ptensor_rt_device_memory_source *source);
 
 //===----------------------------------------------------------------------===//
 // Strided tensors and DLPack
