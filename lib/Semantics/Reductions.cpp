@@ -137,15 +137,9 @@ Result<DType> semantics::reductionResultDType(const ReductionKind &kind,
   }
   if (!requested)
     return defaultSumDType(input);
-  Result<DType> common =
-      promoteDTypes({{input, /*isWeak=*/false}, {*requested, false}});
-  if (!common || *common != *requested)
-    return Error{ErrorKind::DType,
-                 std::string("the result dtype ") + dtypeName(*requested) +
-                     " of " + kind.name + " cannot hold its " +
-                     dtypeName(input) + " input (expected a dtype " +
-                     dtypeName(input) + " promotes to, e.g. " +
-                     dtypeName(defaultSumDType(input)) + ")"};
+  // The array API (like numpy and torch) casts the input to the requested
+  // dtype first, which may be narrower or of another kind (i1: numpy's
+  // bool add and multiply, a logical or and and).
   return *requested;
 }
 

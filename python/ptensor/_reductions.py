@@ -61,7 +61,8 @@ def _reduce(op, kind, x, axes, keepdims, dtype=None, correction=0.0):
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
     """The sum over `axis` (int, tuple or None: all). Bool and signed
     integers give int64, unsigned uint64, floats keep their dtype (summed in
-    float64) unless `dtype` names one the input promotes to."""
+    float64); a `dtype` is the result's, and x is cast to it first
+    (it may be narrower, or of another kind), as the array API says."""
     return _reduce("reduce", "sum", x, _axes(axis), keepdims, dtype)
 
 

@@ -73,9 +73,9 @@ std::optional<Error>
 checkFindIndexAxes(const std::optional<std::vector<int64_t>> &axes);
 
 /// The result dtype of `kind` on `input`, with the `requested` dtype
-/// (only sum and prod take one; it must hold the input: the input promotes
-/// to it). A DType error names a float-only kind on integers, a requested
-/// dtype that cannot hold the input, or a kind that takes no dtype.
+/// (only sum and prod take one: any dtype, to which the input is cast
+/// before it is reduced, as the array API says). A DType error names a
+/// float-only kind on integers, or a kind that takes no dtype.
 Result<DType> reductionResultDType(const ReductionKind &kind, DType input,
                                    std::optional<DType> requested);
 

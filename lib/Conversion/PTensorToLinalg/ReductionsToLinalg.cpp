@@ -299,9 +299,18 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     Type accStorage = getStorageType(acc);
     Type resultStorage = getStorageType(resultDType);
     Combiner combiner = getCombiner(kind, acc);
+    // A sum or product with a requested dtype casts each element to it
+    // first (it may be narrower than the input, or of another kind), then
+    // to the accumulator when that is wider (f64 for floats); otherwise one
+    // conversion is exact.
+    bool castFirst = dtype != resultDType && acc != resultDType &&
+                     (kind == "sum" || kind == "prod");
     auto toAcc = [&](OpBuilder &nb, Location nloc, Value element,
                      ValueRange) -> SmallVector<Value> {
-      return {convertScalar(nb, nloc, element, dtype, acc)};
+      if (castFirst)
+        element = convertScalar(nb, nloc, element, dtype, resultDType);
+      return {convertScalar(nb, nloc, element, castFirst ? resultDType : dtype,
+                            acc)};
     };
     // The accumulator rounded (converted) to the result dtype.
     auto finish = [&](Value accumulated, Type from) {

@@ -37,6 +37,27 @@ func.func @sum_i8_keepdims(%a: !ptensor.ptensor<3x?xi8>) -> !ptensor.ptensor<1x?
 
 // -----
 
+// A requested dtype narrower than the input: each element is cast to it
+// first (f64 -> f32), then widened to the f64 accumulator; a narrower
+// integer one wraps each element (i32 -> i8) and accumulates in i8.
+// CHECK-LABEL: func.func @sum_cast_first(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<8xf64>) outs(%{{.*}} : tensor<f64>)
+// CHECK: ^bb0(%[[X:.*]]: f64, %[[OUT:.*]]: f64):
+// CHECK:   %[[R:.*]] = arith.truncf %[[X]] : f64 to f32
+// CHECK:   %[[W:.*]] = arith.extf %[[R]] : f32 to f64
+// CHECK:   arith.addf %[[OUT]], %[[W]] {ptensor.combiner = "addf"} : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<8xi32>) outs(%{{.*}} : tensor<i8>)
+// CHECK:   %[[T:.*]] = arith.trunci %{{.*}} : i32 to i8
+// CHECK-NEXT: arith.addi %{{.*}}, %[[T]] {ptensor.combiner = "addi"} : i8
+func.func @sum_cast_first(%a: !ptensor.ptensor<8xf64>, %b: !ptensor.ptensor<8xi32>) -> (!ptensor.ptensor<f32>, !ptensor.ptensor<i8>) {
+  %0 = ptensor.reduce sum %a {dtype = f32} : !ptensor.ptensor<8xf64> -> !ptensor.ptensor<f32>
+  %1 = ptensor.reduce sum %b {dtype = i8} : !ptensor.ptensor<8xi32> -> !ptensor.ptensor<i8>
+  return %0, %1 : !ptensor.ptensor<f32>, !ptensor.ptensor<i8>
+}
+
+// -----
+
 // max of unsigned integers compares unsigned, from the lowest value; a
 // dynamic reduced dim is checked to be non-empty at run time.
 // CHECK-LABEL: func.func @max_ui8(

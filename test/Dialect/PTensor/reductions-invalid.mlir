@@ -66,24 +66,6 @@ func.func @correction_of_sum(%a: !ptensor.ptensor<4xf32>) {
 
 // -----
 
-func.func @dtype_too_small(%a: !ptensor.ptensor<4xi32>) {
-  // expected-error @below {{the result dtype i16 of sum cannot hold its i32 input (expected a dtype i32 promotes to, e.g. i64)}}
-  // expected-error @below {{failed to infer returned types}}
-  %0 = ptensor.reduce sum %a {dtype = i16} : !ptensor.ptensor<4xi32> -> !ptensor.ptensor<i16>
-  return
-}
-
-// -----
-
-func.func @dtype_float_to_int(%a: !ptensor.ptensor<4xf32>) {
-  // expected-error @below {{the result dtype i64 of prod cannot hold its f32 input}}
-  // expected-error @below {{failed to infer returned types}}
-  %0 = ptensor.reduce prod %a {dtype = i64} : !ptensor.ptensor<4xf32> -> !ptensor.ptensor<i64>
-  return
-}
-
-// -----
-
 func.func @dtype_of_max(%a: !ptensor.ptensor<4xf32>) {
   // expected-error @below {{max takes no result dtype (only sum and prod do), but got f64}}
   // expected-error @below {{failed to infer returned types}}

@@ -74,6 +74,21 @@ fn.ret(fn.reduction("sum", a, [1], dtype="i16"), fn.reduction("sum", h, dtype="f
        fn.reduction("prod", u, [0], dtype="f64"), fn.reduction("sum", a, dtype="f32"))
 suite.check(fn)
 
+# A requested dtype narrower than the input, or of another kind: the input
+# is cast to it first (the array API's rule; numpy's and torch's too), so
+# integers wrap, floats round to it (then accumulate in f64) and truncate
+# toward zero to integers.
+fn = Func("dtype_arg_cast_first")
+w = fn.tensor(gen.ints("i32", 40, lo=-70000, hi=70000).reshape(8, 5), "i32")
+d = fn.tensor(gen.floats("f64", 40, lo=-1e4, hi=1e4).reshape(8, 5), "f64")
+# 1.0039 rounds to 1 in bf16: the cast-first sum is exactly 0 (0.078 without).
+c = fn.tensor(np.array([1.0039, -1.0] * 20).reshape(8, 5), "f64")
+fn.ret(fn.reduction("sum", w, [1], dtype="i8"), fn.reduction("sum", w, dtype="ui16"),
+       fn.reduction("sum", d, [0], dtype="f32"), fn.reduction("sum", d, [1], dtype="bf16"),
+       fn.reduction("sum", d, dtype="i32"), fn.reduction("prod", w, [1], dtype="i16"),
+       fn.reduction("sum", c, dtype="bf16"))
+suite.check(fn)
+
 # Views as inputs: transposed, sliced with steps, flipped, 0-stride
 # broadcast, Fortran order.
 fn = Func("views")

@@ -346,10 +346,12 @@ class Func:
                 ref = getattr(np, kind_)(data, axis=ax, keepdims=keepdims)
             else:
                 fn = np.sum if kind_ == "sum" else np.prod
-                ref = fn(np.asarray(data).astype(NP[rdt]), axis=ax, keepdims=keepdims,
+                # A requested dtype casts the input first (floats truncate).
+                ref = fn(convert(data, dt, rdt), axis=ax, keepdims=keepdims,
                          dtype=NP[rdt])
             return self._result(name, rt, ref, desc, [("x", x)], deps)
-        v = to_f64(convert(data, dt, rdt)) if kind(dt) != "f" else to_f64(data)
+        # A requested dtype casts the input first (it may round).
+        v = to_f64(convert(data, dt, rdt)) if dt != rdt else to_f64(data)
         n = int(np.prod([np.asarray(data).shape[d] for d in dims]))
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # numpy's "Mean of empty slice"

@@ -25,8 +25,12 @@ def PTensor_ReduceOp : PTensor_ReductionOp<"reduce"> {
     Result dtype (the array API, numpy where it is silent): `max`, `min`,
     `mean`, `var` and `std` keep the input dtype, and the last three need a
     float input; `sum` and `prod` give i64 for bool and signed integers,
-    ui64 for unsigned ones and the input dtype for floats, unless `dtype`
-    names a dtype the input promotes to. f16 and bf16 accumulate in f32.
+    ui64 for unsigned ones and the input dtype for floats, or the `dtype`
+    given, to which each element is cast first (the array API's rule: it
+    may be narrower than the input, or of another kind; i1 gives numpy's
+    bool add and multiply, a logical or and and). Float
+    sums and products accumulate in f64, integer ones in the result dtype
+    (wrapping).
 
     NaN propagates through every kind. Over an empty axis `sum` gives 0,
     `prod` 1, `mean`, `var` and `std` NaN; `max` and `min` have no identity:
