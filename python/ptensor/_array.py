@@ -454,8 +454,8 @@ class Array:
     def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
         """This array on `device` ("cpu", "cuda:N"): itself when it is
         there, a copy otherwise. DeviceError without a GPU."""
-        target = parse_device(device)
-        return Array._new(move_backing(self._array, target))
+        moved = move_backing(self._array, parse_device(device))
+        return self if moved is self._array else Array._new(moved)
 
     def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> np.ndarray:
         """numpy interop on the host (no copy unless needed); DeviceError

@@ -10,6 +10,8 @@ and bf16 compute in f32. `out=` writes in place (casting to the out dtype
 when it is of the same or a stronger kind).
 """
 
+import numpy as np
+
 from . import _core
 from . import _dtypes as D
 from ._exec import arg_types, elementwise_op
@@ -107,18 +109,15 @@ def astype(x, dtype, /, *, copy=True, device=None, out=None):
     ("cpu", "cuda:N") moves it there first (the array API's astype)."""
     rd = D.canonical(dtype)
     if device is not None:
-        import numpy as np
-
+        # (_array imports this module: imported here.)
         from ._array import Array, move_backing, parse_device
 
         if isinstance(x, (list, tuple)):
             x = np.asarray(x)  # as the views take them
-        target = parse_device(device)
-        if isinstance(x, Array) or hasattr(x, "shape"):  # else: _cast's error
-            backing = x._array if isinstance(x, Array) else x
-            moved = move_backing(backing, target)
-            if moved is not backing:
-                x = Array._new(moved) if isinstance(x, Array) else moved
+        if isinstance(x, Array):
+            x = x.to_device(device)
+        elif hasattr(x, "shape"):  # else: _cast's error
+            x = move_backing(x, parse_device(device))
     if not copy and out is None and getattr(x, "dtype", None) is not None and \
             D.canonical(x.dtype) == rd:
         return x
