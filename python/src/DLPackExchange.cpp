@@ -187,7 +187,8 @@ void writeError(void *context, const char *kind, const char *message) {
 }
 
 int allocateFromFramework(void *context, int device, size_t bytes, void **ptr,
-                          void **block, char *error, size_t errorSize) {
+                          void **block, void **readyStream, char *error,
+                          size_t errorSize) {
   const auto &api = *static_cast<const ExchangeAPI *>(context);
   int64_t shape[1] = {static_cast<int64_t>(bytes)};
   DLTensor prototype = DLTensor();
@@ -206,6 +207,14 @@ int allocateFromFramework(void *context, int device, size_t bytes, void **ptr,
     return std::strstr(error, "out of memory") ? 1 : 2;
   *ptr = static_cast<char *>(tensor->tensor.data) + tensor->tensor.byte_offset;
   *block = tensor;
+  // torch hands out a block freed on its current stream at once: on a side
+  // stream (not the legacy default one, which orders itself with compiled
+  // code's) its queued work must finish before the block is used. (torch's
+  // current_work_stream is C++ only; it fails only on a bad device.)
+  void *stream = nullptr;
+  if (api.currentWorkStream &&
+      api.currentWorkStream(kDeviceCUDA, device, &stream) == 0)
+    *readyStream = stream;
   return 0;
 }
 

@@ -454,6 +454,15 @@ nb::object newPTensorArray(nb::handle backing) {
 
 } // namespace
 
+/// torch's tensor type and exchange table, once torch is imported.
+static void lookUpTorch(InteropState &s) {
+  if (s.torchTensorType)
+    return;
+  s.torchTensorType = lookupType("torch", "Tensor");
+  if (s.torchTensorType)
+    s.torchExchange = dlpack::exchangeAPIOf(s.torchTensorType);
+}
+
 ArrayView importArray(nb::handle x) {
   InteropState &s = state();
   if (isInstance(x, s.ndarrayType))
@@ -463,11 +472,7 @@ ArrayView importArray(nb::handle x) {
     v.isPTensorArray = true;
     return v;
   }
-  if (!s.torchTensorType) {
-    s.torchTensorType = lookupType("torch", "Tensor");
-    if (s.torchTensorType)
-      s.torchExchange = dlpack::exchangeAPIOf(s.torchTensorType);
-  }
+  lookUpTorch(s);
   if (isInstance(x, s.torchTensorType))
     return s.torchExchange && s.useExchange
                ? fromExchange(x, *s.torchExchange, Framework::Torch)
@@ -495,6 +500,24 @@ ArrayView importArray(nb::handle x) {
 }
 
 namespace {
+
+/// Returns a device block to the runtime without holding the GIL: with
+/// torch's allocator as the runtime's memory source, a thread allocating
+/// inside compiled code (GIL released) holds the device allocator's lock
+/// and may wait for the GIL in torch (its memory history takes Python
+/// stacks); a free made holding the GIL would wait for that lock.
+void freeDeviceBlock(void *ptr) {
+  auto free = state().freeDevice;
+  if (!free)
+    return;
+  if (!PyGILState_Check()) {
+    free(ptr, nullptr);
+    return;
+  }
+  PyThreadState *thread = PyEval_SaveThread();
+  free(ptr, nullptr);
+  PyEval_RestoreThread(thread);
+}
 
 /// Drops the reference a framework tensor made by dlpack::makeTensor holds
 /// on its owner (the result's memory, or the operand it views), from
@@ -609,8 +632,8 @@ nb::object exportArray(ResultBuffer &r, Framework framework,
     if (r.owns && r.allocated) {
       if (r.device < 0)
         freeHostResult(r.allocated);
-      else if (s.freeDevice)
-        s.freeDevice(r.allocated, nullptr);
+      else
+        freeDeviceBlock(r.allocated);
     }
     out = emptyArray(framework, r.shape, r.dtype,
                      r.device < 0 ? "" : "cuda:" + std::to_string(r.device));
@@ -621,10 +644,8 @@ nb::object exportArray(ResultBuffer &r, Framework framework,
         owner = nb::capsule(r.allocated,
                             [](void *p) noexcept { freeHostResult(p); });
       else
-        owner = nb::capsule(r.allocated, [](void *p) noexcept {
-          if (auto free = state().freeDevice)
-            free(p, nullptr);
-        });
+        owner = nb::capsule(r.allocated,
+                            [](void *p) noexcept { freeDeviceBlock(p); });
     } else {
       owner = r.viewOf;
     }
@@ -692,6 +713,7 @@ void setDefaultDevice(int device) {
     // keeps the driver's.
     const char *choice = std::getenv("PTENSOR_DEVICE_MEMORY");
     bool driverOnly = choice && std::string(choice) == "driver";
+    lookUpTorch(s); // (a call without array operands has not yet)
     if (s.torchExchange && s.useExchange && !driverOnly)
       if (std::optional<ptensor_rt_device_memory_source> source =
               dlpack::deviceMemorySource(*s.torchExchange)) {

@@ -103,17 +103,32 @@ SourcedDevice &sourcedOf(void *context) {
   return *static_cast<SourcedDevice *>(context);
 }
 
+bool sourcedDeallocate(void *context, void *ptr, std::string *error);
+
 BackendStatus sourcedAllocate(void *context, size_t bytes, void **out,
                               std::string *error) {
   SourcedDevice &d = sourcedOf(context);
   char message[512] = "";
   void *block = nullptr;
+  void *readyStream = nullptr;
   int status = d.source.allocate(d.source.context, d.device, bytes, out, &block,
-                                 message, sizeof(message));
+                                 &readyStream, message, sizeof(message));
   if (status == 0 && *out) {
-    std::lock_guard<std::mutex> lock(d.mutex);
-    d.blocks[*out] = block;
-    return BackendStatus::Ok;
+    {
+      std::lock_guard<std::mutex> lock(d.mutex);
+      d.blocks[*out] = block;
+    }
+    if (!readyStream)
+      return BackendStatus::Ok;
+    ScopedContext scope(d.device);
+    if (scope.ok() && checkCudaRelease(scope.api().StreamSynchronize(
+                                           static_cast<CUstream>(readyStream)),
+                                       "cuStreamSynchronize"))
+      return BackendStatus::Ok;
+    *error = lastErrorBody();
+    std::string ignored;
+    sourcedDeallocate(context, *out, &ignored);
+    return BackendStatus::Error;
   }
   if (status == 1)
     return BackendStatus::OutOfMemory;
@@ -141,10 +156,11 @@ bool sourcedDeallocate(void *context, void *ptr, std::string *error) {
   // The source may hand the block out again at once (to any stream): wait
   // for the work that may still use it, as cuMemFree does.
   ScopedContext scope(d.device);
-  if (!scope.ok() && scope.result() == CUDA_ERROR_DEINITIALIZED)
+  CUresult synchronized =
+      scope.ok() ? scope.api().CtxSynchronize() : scope.result();
+  if (synchronized == CUDA_ERROR_DEINITIALIZED)
     return true; // Process exit: the source may be gone too.
-  if (!scope.ok() ||
-      !checkCudaRelease(scope.api().CtxSynchronize(), "cuCtxSynchronize")) {
+  if (!scope.ok() || !checkCudaRelease(synchronized, "cuCtxSynchronize")) {
     *error = lastErrorBody();
     return false;
   }

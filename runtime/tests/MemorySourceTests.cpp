@@ -49,7 +49,8 @@ uint64_t driverCount(int which) {
 }
 
 int sourceAllocate(void *context, int device, size_t bytes, void **ptr,
-                   void **block, char *error, size_t errorSize) {
+                   void **block, void **readyStream, char *error,
+                   size_t errorSize) {
   auto &source = *static_cast<CountingSource *>(context);
   source.lastDevice = device;
   source.lastBytes = bytes;
@@ -65,6 +66,8 @@ int sourceAllocate(void *context, int device, size_t bytes, void **ptr,
   ++source.allocations;
   *ptr = std::malloc(bytes);
   *block = *ptr; // any handle; here the address itself
+  // Every second block comes with a stream to wait for.
+  *readyStream = source.allocations % 2 == 0 ? &source : nullptr;
   return 0;
 }
 
@@ -128,7 +131,14 @@ int scenarios(const std::string &path) {
                   "bytes: the test source refuses 4194304 bytes");
 
   void *b = nullptr;
+  uint64_t syncsBeforeAlloc = driverCount(kDriverSync);
   EXPECT_EQ(ptensor_rt_alloc(0, 3000, nullptr, &b), PTENSOR_RT_SUCCESS);
+  std::printf("a block with a stream to wait for: source allocations %d, "
+              "stream synchronized: %s\n",
+              counting.allocations,
+              driverCount(kDriverSync) > syncsBeforeAlloc ? "yes" : "no");
+  EXPECT_EQ(counting.allocations, 2);
+  EXPECT_TRUE(driverCount(kDriverSync) > syncsBeforeAlloc);
   EXPECT_EQ(ptensor_rt_free(b, nullptr), PTENSOR_RT_SUCCESS);
   uint64_t syncsBefore = driverCount(kDriverSync);
   EXPECT_EQ(ptensor_rt_empty_cache(), PTENSOR_RT_SUCCESS);

@@ -729,3 +729,15 @@ func.func @written(%a: !ptensor.ptensor<?x3xf32, team = 1>, %b: !ptensor.ptensor
   %1 = ptensor.reduce sum %a : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<f32, team = 1>
   return %1 : !ptensor.ptensor<f32, team = 1>
 }
+
+// A float sum with a requested dtype other than the input's: each element is
+// cast to it first (here rounded to f16), as on one process, then summed in
+// an f64 partial.
+// CHECK-LABEL: func.func @sum_cast_first(
+// CHECK: %[[H:.*]] = ptensor.cast %arg0 : !ptensor.ptensor<?x3xf32> -> !ptensor.ptensor<?x3xf16>
+// CHECK: %[[P:.*]] = ptensor.reduce sum %[[H]] axes [0] {dtype = f64, ptensor.team_partial} : !ptensor.ptensor<?x3xf16> -> !ptensor.ptensor<3xf64>
+// CHECK: ptensor.team_all_reduce sum %[[P]]
+func.func @sum_cast_first(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> !ptensor.ptensor<3xf16, team = 1> {
+  %0 = ptensor.reduce sum %a axes [0] {dtype = f16} : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf16, team = 1>
+  return %0 : !ptensor.ptensor<3xf16, team = 1>
+}

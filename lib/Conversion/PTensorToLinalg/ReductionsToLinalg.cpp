@@ -301,8 +301,8 @@ struct ReductionPattern : public OpConversionPattern<OpTy> {
     Combiner combiner = getCombiner(kind, acc);
     // A sum or product with a requested dtype casts each element to it
     // first (it may be narrower than the input, or of another kind), then
-    // to the accumulator when that is wider (f64 for floats); otherwise one
-    // conversion is exact.
+    // to the accumulator when that is wider (f64 for floats). When the
+    // accumulator is the requested dtype, the one conversion is that cast.
     bool castFirst = dtype != resultDType && acc != resultDType &&
                      (kind == "sum" || kind == "prod");
     auto toAcc = [&](OpBuilder &nb, Location nloc, Value element,

@@ -233,13 +233,14 @@ func.func @local_views(%a: !ptensor.ptensor<?x3xf32, team = 1>, %w: !ptensor.pte
   %3 = ptensor.matmul %a, %v : (!ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<3xf32, team = 1>) -> !ptensor.ptensor<?xf32, team = 1>
   return %0, %1, %2, %3 : !ptensor.ptensor<?x3xf32, team = 1>, !ptensor.ptensor<?x1x3xf32, team = 1>, !ptensor.ptensor<?x4xf32, team = 1>, !ptensor.ptensor<?xf32, team = 1>
 }
-func.func @bools(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi64, team = 1>) {
+func.func @bools(%a: !ptensor.ptensor<?x3xf32, team = 1>) -> (!ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi64, team = 1>, !ptensor.ptensor<3xf16, team = 1>) {
   %c = arith.constant 0.5 : f32
   %m = ptensor.elementwise_binary_test greater %a, %c : (!ptensor.ptensor<?x3xf32, team = 1>, f32) -> !ptensor.ptensor<?x3xi1, team = 1>
   %0 = ptensor.reduce sum %m axes [0] {dtype = i1} : !ptensor.ptensor<?x3xi1, team = 1> -> !ptensor.ptensor<3xi1, team = 1>
   %1 = ptensor.reduce prod %m axes [0] {dtype = i1} : !ptensor.ptensor<?x3xi1, team = 1> -> !ptensor.ptensor<3xi1, team = 1>
   %2 = ptensor.reduce sum %m axes [0] : !ptensor.ptensor<?x3xi1, team = 1> -> !ptensor.ptensor<3xi64, team = 1>
-  return %0, %1, %2 : !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi64, team = 1>
+  %3 = ptensor.reduce sum %a axes [0] {dtype = f16} : !ptensor.ptensor<?x3xf32, team = 1> -> !ptensor.ptensor<3xf16, team = 1>
+  return %0, %1, %2, %3 : !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi1, team = 1>, !ptensor.ptensor<3xi64, team = 1>, !ptensor.ptensor<3xf16, team = 1>
 }
 func.func @batched(%a: !ptensor.ptensor<10x3xf32, team = 1>, %c: !ptensor.ptensor<2x3x4xf32, team = 1>) -> !ptensor.ptensor<2x10x4xf32, team = 1> {
   %0 = ptensor.matmul %a, %c : (!ptensor.ptensor<10x3xf32, team = 1>, !ptensor.ptensor<2x3x4xf32, team = 1>) -> !ptensor.ptensor<2x10x4xf32, team = 1>
@@ -658,10 +659,14 @@ def main():
             # A sorted split temporary deleted after a search gathered it.
             ("deleted", ["u", "a"], [np.searchsorted(np.sort(-u), -a), a * a]),
             ("batched", ["a", "c"], [a @ arrays["c"]]),
-            # numpy's bool sum is an or, its bool product an and.
+            # numpy's bool sum is an or, its bool product an and; a
+            # requested f16 rounds each element first, as on one process
+            # (the f64 sum of f16 values is exact in any order).
             ("bools", ["a"], [np.sum(a > 0.5, 0, dtype=bool),
                               np.prod(a > 0.5, 0, dtype=bool),
-                              np.sum(a > 0.5, 0)]),
+                              np.sum(a > 0.5, 0),
+                              a.astype(np.float16).astype(np.float64).sum(0)
+                              .astype(np.float16)]),
             ("local_views", ["a", "w", "v"], [a[:, ::-1], a[:, None, :],
                                               a @ arrays["w"], a @ v]),
             ("filled", ["n", "s"], [np.full((11, 2), 0.5, np.float32),

@@ -137,7 +137,16 @@ Value TeamPartitioner::combineSum(OpBuilder &b, Location loc, Operation *op) {
   PTensorType whole = wholeType(global);
   PTensorType partialType =
       isFloat ? withElement(whole, b.getF64Type()) : whole;
+  // A float result is summed in f64 partials: each element is first cast
+  // to the result dtype (a requested one may round it), as on one process.
+  Value input = op->getOperand(0);
+  auto local = cast<PTensorType>(input.getType());
+  Value castInput;
+  if (isFloat && local.getElementType() != dtype)
+    castInput = CastOp::create(b, loc, withElement(local, dtype), input);
   Operation *partial = clonePartial(b, op, partialType);
+  if (castInput)
+    partial->setOperand(0, castInput);
   if (isFloat)
     partial->setAttr("dtype", TypeAttr::get(b.getF64Type()));
   bool isSum = cast<ReduceOp>(op).getKind() == ReduceKind::sum;

@@ -29,7 +29,8 @@
 ///  * `PTENSOR_CUDA_DRIVER_LIBRARY`: path of the driver library to dlopen
 ///    instead of `libcuda.so.1`.
 ///  * `PTENSOR_DISABLE_CACHING_ALLOCATOR=1`: every device free goes straight
-///    to the driver (read once, when a device's allocator is created).
+///    to the driver, or the device memory source when one is set (read
+///    once, when a device's allocator is created).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -168,16 +169,22 @@ typedef struct ptensor_rt_device_memory_source {
   /// Passed back to both functions.
   void *context;
   /// Allocates `bytes` on CUDA device `device`; stores the address in
-  /// `*ptr` and a handle for `release` in `*block`. Returns 0, or 1 for out
-  /// of memory, or 2 for any other failure, with a NUL-terminated message
-  /// in `error` (`error_size` bytes). Called from any thread, possibly
-  /// inside compiled code (never with the runtime's locks of other devices
-  /// held).
+  /// `*ptr`, a handle for `release` in `*block`, and in `*ready_stream` a
+  /// stream whose queued work must finish before the block is used (the
+  /// source may hand out a block freed on that stream; NULL: none; the
+  /// runtime synchronizes it). Returns 0, or 1 for out of memory, or 2 for
+  /// any other failure, with a NUL-terminated message in `error`
+  /// (`error_size` bytes). Called from any thread, possibly inside compiled
+  /// code, with the device's allocator lock held: it must not wait for
+  /// anything a thread freeing device memory may hold (a Python caller
+  /// frees without the GIL for this reason).
   int (*allocate)(void *context, int device, size_t bytes, void **ptr,
-                  void **block, char *error, size_t error_size);
-  /// Returns a block. The runtime synchronizes the device first (the block
-  /// may have been used on any stream; cuMemFree would wait too). Not
-  /// called after the driver has shut down (process exit).
+                  void **block, void **ready_stream, char *error,
+                  size_t error_size);
+  /// Returns a block, with the device's allocator lock held. The runtime
+  /// synchronizes the device first (the block may have been used on any
+  /// stream; cuMemFree would wait too). Not called once the driver has
+  /// shut down (process exit).
   void (*release)(void *context, void *block);
 } ptensor_rt_device_memory_source;
 
