@@ -22,7 +22,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
-#include "ptensor/Runtime/PTensorRuntime.h"
+#include "ptensor/Runtime/MemorySource.h"
 
 #include <cstdint>
 #include <optional>

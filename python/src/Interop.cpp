@@ -6,6 +6,8 @@
 #include "Errors.h"
 #include "NumPyArrays.h"
 
+#include "ptensor/Runtime/Status.h"
+
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
